@@ -1,0 +1,87 @@
+#include "clicontext.h"
+
+#include "io/catalogreader.h"
+#include "io/datapaths.h"
+
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <cstdio>
+
+namespace gp::cli {
+
+QTextStream& out()
+{
+    static QTextStream s(stdout);
+    return s;
+}
+
+QTextStream& err()
+{
+    static QTextStream s(stderr);
+    return s;
+}
+
+CommandLine::CommandLine(const QString& name, const QString& description) : mName(name)
+{
+    mParser.setApplicationDescription(description);
+    mParser.addHelpOption();
+    mParser.addOption({"catalog", "User catalog merged over the bundled one (default: catalog.json in "
+                                  "the app-data folder, if present).",
+                       "PATH"});
+}
+
+void CommandLine::addDbOption()
+{
+    mParser.addOption({"db", "Scenario library file (default: library.sqlite in the app-data folder).", "PATH"});
+}
+
+QString CommandLine::usageError(const QString& message) const
+{
+    return "gpuplan-cli " + mName + ": " + message + "\nTry 'gpuplan-cli " + mName + " --help'.";
+}
+
+std::optional<int> CommandLine::parse(const QStringList& args)
+{
+    QStringList full = args;
+    full.prepend("gpuplan-cli " + mName);
+    if (!mParser.parse(full)) {
+        err() << usageError(mParser.errorText()) << Qt::endl;
+        return kBadInput;
+    }
+    if (mParser.isSet("help")) {
+        // Qt names the program from argv[0]; the usage line should name the subcommand too.
+        QString help = mParser.helpText();
+        help.replace(QRegularExpression("^Usage: \\S+"), "Usage: gpuplan-cli " + mName);
+        out() << help << Qt::flush;
+        return kOk;
+    }
+    return std::nullopt;
+}
+
+std::optional<Catalog> loadCatalogOrReport(const QCommandLineParser& parser)
+{
+    QString user = io::defaultUserCatalogPath();
+    if (parser.isSet("catalog")) {
+        user = parser.value("catalog");
+        if (!QFileInfo::exists(user)) {
+            err() << user << ": catalog file does not exist" << Qt::endl;
+            return std::nullopt;
+        }
+    }
+    io::CatalogLoadResult r = io::loadCatalog(io::bundledDataDir(), user);
+    for (const auto& i : r.issues)
+        err() << (i.issue.isError() ? "" : "warning: ") << i.toString() << Qt::endl;
+    if (!r.ok()) {
+        err() << "the catalog has errors; nothing was done" << Qt::endl;
+        return std::nullopt;
+    }
+    return std::move(r.catalog);
+}
+
+QString libraryPath(const QCommandLineParser& parser)
+{
+    return parser.isSet("db") ? parser.value("db") : io::defaultLibraryPath();
+}
+
+} // namespace gp::cli

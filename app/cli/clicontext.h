@@ -1,0 +1,54 @@
+#pragma once
+
+#include "model/catalog.h"
+#include "model/issue.h"
+
+#include <QCommandLineParser>
+#include <QString>
+#include <QStringList>
+#include <QTextStream>
+
+#include <functional>
+#include <optional>
+
+namespace gp::cli {
+
+/// Exit statuses of every subcommand (docs/cli.md).
+enum Exit : int { kOk = 0, kFailure = 1, kBadInput = 2 };
+
+QTextStream& out();
+QTextStream& err();
+
+/// A subcommand's parser with the options every subcommand shares (--catalog, --help).
+/// parse() handles --help and usage errors; it returns the exit code to stop with, if any.
+class CommandLine
+{
+public:
+    CommandLine(const QString& name, const QString& description);
+    QCommandLineParser& parser() { return mParser; }
+    void addDbOption();
+    std::optional<int> parse(const QStringList& args);
+    QString usageError(const QString& message) const;
+
+private:
+    QString mName;
+    QCommandLineParser mParser;
+};
+
+/// The catalog every command needs: bundled data merged with the user's catalog file.
+/// Problems are printed; nullopt when the catalog cannot be used.
+std::optional<Catalog> loadCatalogOrReport(const QCommandLineParser& parser);
+
+/// The library path: --db if given, else the default one in the app-data folder.
+QString libraryPath(const QCommandLineParser& parser);
+
+int runValidate(const QStringList& args);
+int runMigLayouts(const QStringList& args);
+int runLibrary(const QStringList& args);
+int runSummary(const QStringList& args);
+int runFormat(const QStringList& args);
+
+/// One problem as validate prints it: "FILE: PATH: message".
+QString formatIssue(const QString& file, const Issue& issue);
+
+} // namespace gp::cli

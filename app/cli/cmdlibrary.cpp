@@ -1,0 +1,185 @@
+#include "clicontext.h"
+
+#include "document/librarygateway.h"
+#include "io/datapaths.h"
+#include "io/scenarioreader.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+namespace gp::cli {
+
+namespace {
+
+std::optional<qint64> parseId(const QString& s)
+{
+    bool ok = false;
+    const qint64 id = s.toLongLong(&ok);
+    return ok && id > 0 ? std::optional<qint64>(id) : std::nullopt;
+}
+
+QString kpi(const store::RevisionInfo& r, const char* key, int decimals)
+{
+    auto it = r.kpis.find(key);
+    return it == r.kpis.end() ? QStringLiteral("-") : QString::number(it->second, 'f', decimals);
+}
+
+int list(store::ScenarioLibrary& lib, bool json)
+{
+    auto all = lib.list();
+    if (!all) {
+        err() << lib.lastError() << Qt::endl;
+        return kFailure;
+    }
+    if (json) {
+        QJsonArray arr;
+        for (const auto& s : *all) {
+            QJsonObject kpis;
+            for (const auto& [k, v] : s.latest.kpis)
+                kpis[k] = v;
+            arr.append(QJsonObject{{"id", s.id},
+                                   {"name", s.name},
+                                   {"tags", QJsonArray::fromStringList(s.tags)},
+                                   {"revisions", s.revisionCount},
+                                   {"updated_at", s.updatedAt.toString(Qt::ISODate)},
+                                   {"kpis", kpis}});
+        }
+        out() << QJsonDocument(arr).toJson(QJsonDocument::Indented) << Qt::flush;
+        return kOk;
+    }
+    out() << QString("%1  %2  %3  %4  %5  %6\n")
+                 .arg("ID", 4)
+                 .arg("NAME", -44)
+                 .arg("REV", 3)
+                 .arg("GPUS", 6)
+                 .arg("$/MONTH", 12)
+                 .arg("UPDATED (UTC)");
+    for (const auto& s : *all)
+        out() << QString("%1  %2  %3  %4  %5  %6\n")
+                     .arg(s.id, 4)
+                     .arg(s.name.left(44), -44)
+                     .arg(s.revisionCount, 3)
+                     .arg(kpi(s.latest, "gpus", 0), 6)
+                     .arg(kpi(s.latest, "cost_per_month_usd", 0), 12)
+                     .arg(s.updatedAt.toString("yyyy-MM-dd HH:mm"));
+    out() << all->size() << " scenario(s) in " << QDir::toNativeSeparators(lib.path()) << '\n' << Qt::flush;
+    return kOk;
+}
+
+int import(store::ScenarioLibrary& lib, const Catalog& catalog, const QString& file, const QString& note)
+{
+    const io::ScenarioReadResult r = io::readScenarioFile(file, catalog);
+    for (const Issue& i : r.issues)
+        out() << formatIssue(file, i) << '\n';
+    out() << Qt::flush;
+    if (!r.ok()) {
+        err() << file << ": not imported (fix the problems above)" << Qt::endl;
+        return kBadInput;
+    }
+    auto id = document::saveAsNew(lib, *r.scenario, catalog, note.isEmpty() ? "Imported from " + file : note);
+    if (!id) {
+        err() << lib.lastError() << Qt::endl;
+        return kFailure;
+    }
+    out() << "imported '" << QString::fromStdString(r.scenario->name) << "' as " << *id << Qt::endl;
+    return kOk;
+}
+
+int exportDoc(store::ScenarioLibrary& lib, qint64 id, std::optional<int> revision, const QString& file)
+{
+    auto doc = lib.document(id, revision);
+    if (!doc) {
+        err() << lib.lastError() << Qt::endl;
+        return kBadInput;
+    }
+    QSaveFile f(file);
+    if (!f.open(QIODevice::WriteOnly) || f.write(*doc) != doc->size() || !f.commit()) {
+        err() << file << ": cannot write: " << f.errorString() << Qt::endl;
+        return kFailure;
+    }
+    out() << "exported scenario " << id << " to " << file << Qt::endl;
+    return kOk;
+}
+
+} // namespace
+
+int runLibrary(const QStringList& args)
+{
+    CommandLine cl("library", "Manage the scenario library.\n"
+                              "  list                 every scenario with its KPIs\n"
+                              "  import FILE          validate FILE, then add it as a new scenario\n"
+                              "  export ID -o FILE    write the scenario's JSON exactly as stored\n"
+                              "  delete ID            remove a scenario and all its revisions");
+    auto& p = cl.parser();
+    cl.addDbOption();
+    p.addPositionalArgument("action", "list, import, export or delete.", "list|import|export|delete");
+    p.addPositionalArgument("arg", "FILE for import, ID for export and delete.", "[FILE|ID]");
+    p.addOption({{"o", "output"}, "export: the file to write.", "FILE"});
+    p.addOption({"revision", "export: this revision number instead of the latest.", "N"});
+    p.addOption({"note", "import: the revision note.", "TEXT"});
+    p.addOption({"json", "list: print JSON."});
+    if (auto done = cl.parse(args))
+        return *done;
+    const QStringList pos = p.positionalArguments();
+    const QString action = pos.value(0);
+    const int wantArgs = action == "list" ? 1 : 2;
+    if (action.isEmpty() || !QStringList{"list", "import", "export", "delete"}.contains(action)) {
+        err() << cl.usageError(action.isEmpty() ? "no action given" : "unknown action '" + action + "'")
+              << Qt::endl;
+        return kBadInput;
+    }
+    if (pos.size() != wantArgs) {
+        err() << cl.usageError(action + (wantArgs == 1 ? " takes no argument" : " needs one argument"))
+              << Qt::endl;
+        return kBadInput;
+    }
+    std::optional<qint64> id;
+    if (action == "export" || action == "delete") {
+        id = parseId(pos[1]);
+        if (!id) {
+            err() << cl.usageError("'" + pos[1] + "' is not a scenario id") << Qt::endl;
+            return kBadInput;
+        }
+    }
+    std::optional<int> revision;
+    if (p.isSet("revision")) {
+        bool ok = false;
+        revision = p.value("revision").toInt(&ok);
+        if (!ok || *revision < 1) {
+            err() << cl.usageError("--revision must be a positive number") << Qt::endl;
+            return kBadInput;
+        }
+    }
+    if (action == "export" && !p.isSet("output")) {
+        err() << cl.usageError("export needs -o FILE") << Qt::endl;
+        return kBadInput;
+    }
+    auto catalog = loadCatalogOrReport(p);
+    if (!catalog)
+        return kFailure;
+    QString error;
+    // Only the default library is seeded with the samples on first use; --db is the user's.
+    const QString samples = p.isSet("db") ? QString() : QDir(io::bundledDataDir()).absoluteFilePath("samples");
+    auto lib = document::openLibrary(libraryPath(p), *catalog, samples, &error);
+    if (!lib) {
+        err() << error << Qt::endl;
+        return kFailure;
+    }
+    if (action == "list")
+        return list(*lib, p.isSet("json"));
+    if (action == "import")
+        return import(*lib, *catalog, pos[1], p.value("note"));
+    if (action == "export")
+        return exportDoc(*lib, *id, revision, p.value("output"));
+    if (!lib->deleteScenario(*id)) {
+        err() << lib->lastError() << Qt::endl;
+        return kBadInput;
+    }
+    out() << "deleted scenario " << *id << Qt::endl;
+    return kOk;
+}
+
+} // namespace gp::cli

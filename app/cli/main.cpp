@@ -1,0 +1,61 @@
+// gpuplan-cli: everything the workbench computes, headless (DESIGN.md §4).
+#include "clicontext.h"
+
+#include <QCoreApplication>
+
+#include <map>
+
+namespace {
+
+const char* kUsage =
+    "Usage: gpuplan-cli COMMAND [options]\n"
+    "\n"
+    "Capacity planning for shared GPU clusters, headless.\n"
+    "\n"
+    "Commands:\n"
+    "  validate FILE...        check scenario files; prints FILE: PATH: message per problem\n"
+    "  summary [FILE...]       summarise scenarios (default: the bundled samples)\n"
+    "  mig-layouts --gpu NAME  enumerate the valid MIG layouts of a GPU\n"
+    "  library ACTION          list, import, export or delete library scenarios\n"
+    "  format FILE...          validate and rewrite scenarios in canonical form\n"
+    "\n"
+    "Every command takes --help. Exit status: 0 success, 1 runtime failure, 2 bad input or usage.\n"
+    "Options for all commands: --catalog PATH (user catalog merged over the bundled one).\n";
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName("gpuplan");
+    QCoreApplication::setApplicationVersion(GPUPLAN_VERSION);
+
+    const std::map<QString, int (*)(const QStringList&)> commands{
+        {"validate", gp::cli::runValidate},
+        {"summary", gp::cli::runSummary},
+        {"mig-layouts", gp::cli::runMigLayouts},
+        {"library", gp::cli::runLibrary},
+        {"format", gp::cli::runFormat},
+    };
+    QStringList args = QCoreApplication::arguments();
+    args.removeFirst();
+    if (args.isEmpty()) {
+        gp::cli::err() << kUsage << Qt::flush;
+        return gp::cli::kBadInput;
+    }
+    const QString command = args.takeFirst();
+    if (command == "--help" || command == "-h" || command == "help") {
+        gp::cli::out() << kUsage << Qt::flush;
+        return gp::cli::kOk;
+    }
+    if (command == "--version") {
+        gp::cli::out() << "gpuplan-cli " << GPUPLAN_VERSION << Qt::endl;
+        return gp::cli::kOk;
+    }
+    auto it = commands.find(command);
+    if (it == commands.end()) {
+        gp::cli::err() << "gpuplan-cli: unknown command '" << command << "'\n\n" << kUsage << Qt::flush;
+        return gp::cli::kBadInput;
+    }
+    return it->second(args);
+}

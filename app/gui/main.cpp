@@ -1,0 +1,65 @@
+// gpuplan: the workbench. Opens the scenario library (seeded with the samples on first
+// start) and the first scenario in it.
+#include "document/librarygateway.h"
+#include "io/catalogreader.h"
+#include "io/datapaths.h"
+#include "ui/mainwindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QMessageBox>
+#include <QScreen>
+#include <QTimer>
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("gpuplan");
+    QApplication::setApplicationVersion(GPUPLAN_VERSION);
+    QApplication::setDesktopFileName("gpuplan");
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("gpuplan: capacity planning for shared GPU clusters.");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOption({"db", "Scenario library file (default: library.sqlite in the app-data folder).", "PATH"});
+    parser.addOption({"catalog", "User catalog merged over the bundled one.", "PATH"});
+    parser.addOption({"screenshot", "Save a picture of the window to FILE and quit (for docs and checks).", "FILE"});
+    parser.process(app);
+
+    const QString userCatalog = parser.isSet("catalog") ? parser.value("catalog") : gp::io::defaultUserCatalogPath();
+    gp::io::CatalogLoadResult cat = gp::io::loadCatalog(gp::io::bundledDataDir(), userCatalog);
+    if (!cat.ok()) {
+        QStringList lines;
+        for (const auto& i : cat.issues)
+            if (i.issue.isError())
+                lines << i.toString();
+        QMessageBox::critical(nullptr, QObject::tr("gpuplan"),
+                              QObject::tr("The hardware catalog cannot be loaded:\n\n%1").arg(lines.mid(0, 20).join('\n')));
+        return 1;
+    }
+    const bool defaultDb = !parser.isSet("db");
+    const QString dbPath = defaultDb ? gp::io::defaultLibraryPath() : parser.value("db");
+    QString error;
+    auto library = gp::document::openLibrary(
+        dbPath, cat.catalog, defaultDb ? QDir(gp::io::bundledDataDir()).absoluteFilePath("samples") : QString(), &error);
+    if (!library) {
+        QMessageBox::critical(nullptr, QObject::tr("gpuplan"),
+                              QObject::tr("The scenario library cannot be opened:\n\n%1").arg(error));
+        return 1;
+    }
+
+    gp::ui::MainWindow window(std::move(cat.catalog), std::move(library));
+    window.show();
+    window.openFirst();
+
+    if (parser.isSet("screenshot")) {
+        const QString file = parser.value("screenshot");
+        QTimer::singleShot(800, &window, [&window, file] {
+            const bool ok = window.grab().save(file);
+            QApplication::exit(ok ? 0 : 1);
+        });
+    }
+    return QApplication::exec();
+}

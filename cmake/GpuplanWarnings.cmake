@@ -1,0 +1,6 @@
+# Warnings for every gpuplan target: -Wall -Wextra -Wpedantic, and -Werror in CI.
+function(gpuplan_warnings target)
+    target_compile_options(${target} PRIVATE
+        $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>
+        $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${GPUPLAN_WERROR}>>:-Werror>)
+endfunction()

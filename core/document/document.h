@@ -1,0 +1,50 @@
+#pragma once
+
+#include "model/catalog.h"
+#include "model/scenario.h"
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+#include <optional>
+
+namespace gp::document {
+
+/// One open scenario (DESIGN.md §5.1): owns the model, the undo stack, the clean state and
+/// where the scenario lives in the library. Views read the scenario and listen to the
+/// announcements; edits arrive as commands on undoStack().
+class Document : public QObject
+{
+    Q_OBJECT
+
+public:
+    Document(Scenario scenario, QObject* parent = nullptr);
+
+    const Scenario& scenario() const { return mScenario; }
+    QUndoStack* undoStack() { return &mUndoStack; }
+    bool isModified() const { return !mUndoStack.isClean(); }
+
+    std::optional<qint64> libraryId() const { return mLibraryId; }
+    std::optional<int> revision() const { return mRevision; }
+    /// Where the scenario was last saved in the library; marks the document clean.
+    void markSaved(qint64 libraryId, int revision);
+
+    /// "name" or "name*" for window titles.
+    QString displayName() const;
+
+    /// Replaces the whole scenario (used by commands; swaps so undo and redo share code).
+    void swapScenario(Scenario& other);
+
+Q_SIGNALS:
+    void scenarioReplaced();
+    void modifiedChanged(bool modified);
+
+private:
+    Scenario mScenario;
+    QUndoStack mUndoStack;
+    std::optional<qint64> mLibraryId;
+    std::optional<int> mRevision;
+};
+
+} // namespace gp::document

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "calc/inventory.h"
+#include "io/scenarioreader.h"
+#include "model/catalog.h"
+#include "model/scenario.h"
+#include "store/scenariolibrary.h"
+
+#include <QString>
+
+#include <map>
+#include <optional>
+
+namespace gp::document {
+
+/// The one path between scenarios and the library, shared by the workbench and the CLI:
+/// a scenario is saved as its JSON plus its KPI values, in one transaction (DESIGN.md §4.6).
+
+/// KPI values stored with each revision, keyed by stable names (docs/cli.md lists them).
+std::map<QString, double> kpisOf(const Scenario& scenario, const Catalog& catalog);
+
+/// Saves `scenario` as a new library scenario; returns its id.
+std::optional<qint64> saveAsNew(store::ScenarioLibrary& lib, const Scenario& scenario,
+                                const Catalog& catalog, const QString& note);
+
+/// Reads the JSON of a library scenario (latest, or `revision`) through the full validator.
+io::ScenarioReadResult loadFromLibrary(store::ScenarioLibrary& lib, qint64 id,
+                                       const Catalog& catalog, std::optional<int> revision = {});
+
+/// Opens the library at `path` and, if it holds no scenario yet (first start), seeds it
+/// with every valid sample in `samplesDir`. Returns null and sets `error` on failure.
+std::unique_ptr<store::ScenarioLibrary> openLibrary(const QString& path, const Catalog& catalog,
+                                                    const QString& samplesDir, QString* error);
+
+} // namespace gp::document

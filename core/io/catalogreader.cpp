@@ -1,0 +1,361 @@
+#include "catalogreader.h"
+
+#include "jsonfields.h"
+#include "jsonfile.h"
+#include "model/checks.h"
+#include "model/miglayout.h"
+#include "model/validation.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <algorithm>
+
+namespace gp::io {
+
+using checks::field;
+using checks::idx;
+using checks::inRange;
+
+QString FileIssue::toString() const
+{
+    return file + ": " + QString::fromStdString(issue.toString());
+}
+
+bool CatalogLoadResult::ok() const
+{
+    return std::none_of(issues.begin(), issues.end(),
+                        [](const FileIssue& i) { return i.issue.isError(); });
+}
+
+namespace {
+
+constexpr int kCatalogFormatVersion = 1;
+
+/// Reads one kind of catalog entry, with the figures that need a source.
+class FragmentReader
+{
+public:
+    FragmentReader(Catalog& catalog, bool overrideExisting, Issues& out)
+        : mCatalog(catalog), mOverride(overrideExisting), mOut(out)
+    {
+    }
+
+    void read(const QJsonObject& root)
+    {
+        JsonFields f(root, "", mOut);
+        const int version = f.integer("format_version", 0, true);
+        if (version > kCatalogFormatVersion) {
+            mOut.push_back(Issue::error("format_version", std::to_string(version) +
+                                                              " is newer than this gpuplan reads (" +
+                                                              std::to_string(kCatalogFormatVersion) +
+                                                              "): it needs a newer gpuplan"));
+            return;
+        }
+        entries(f, "gpus", mCatalog.gpus, [&](JsonFields& g) { return gpu(g); });
+        entries(f, "node_templates", mCatalog.nodeTemplates, [&](JsonFields& g) { return nodeTemplate(g); });
+        entries(f, "switch_templates", mCatalog.switchTemplates,
+                [&](JsonFields& g) { return switchTemplate(g); });
+        entries(f, "price_presets", mCatalog.pricePresets, [&](JsonFields& g) { return pricePreset(g); });
+        entries(f, "models", mCatalog.models, [&](JsonFields& g) { return modelPreset(g); });
+        f.finish();
+    }
+
+private:
+    template <typename T, typename Fn>
+    void entries(JsonFields& f, const char* key, std::vector<T>& list, Fn readOne)
+    {
+        auto arr = f.array(key);
+        if (!arr)
+            return;
+        for (qsizetype i = 0; i < arr->size(); ++i) {
+            const std::string p = idx(f.pathOf(key), static_cast<std::size_t>(i));
+            auto o = asObject(arr->at(i), p, mOut);
+            if (!o)
+                continue;
+            JsonFields g(*o, p, mOut);
+            T item = readOne(g);
+            g.finish();
+            auto existing = std::find_if(list.begin(), list.end(), [&](const T& t) { return t.id == item.id; });
+            if (existing == list.end())
+                list.push_back(std::move(item));
+            else if (mOverride)
+                *existing = std::move(item);
+            else
+                mOut.push_back(Issue::error(field(p, "id"), "'" + item.id + "' is defined twice"));
+        }
+    }
+
+    /// Reads a figure and checks it has a source in `sources`.
+    double figure(JsonFields& g, const std::map<std::string, std::string>& sources, const char* key,
+                  double lo, double hi)
+    {
+        const double v = g.number(key, 0.0, true);
+        inRange(mOut, g.pathOf(key), v, lo, hi);
+        auto it = sources.find(key);
+        if (it == sources.end() || it->second.empty())
+            mOut.push_back(Issue::warning(g.pathOf(key), "has no source in \"sources\""));
+        return v;
+    }
+
+    std::map<std::string, std::string> sources(JsonFields& g)
+    {
+        std::map<std::string, std::string> out;
+        if (auto o = g.object("sources")) {
+            JsonFields s(*o, g.pathOf("sources"), mOut);
+            for (const QString& k : o->keys()) {
+                const QByteArray key = k.toUtf8();
+                out[k.toStdString()] = s.string(key.constData());
+            }
+        }
+        return out;
+    }
+
+    std::string id(JsonFields& g)
+    {
+        std::string s = g.string("id", {}, true);
+        if (s.empty() && g.has("id"))
+            mOut.push_back(Issue::error(g.pathOf("id"), "must not be empty"));
+        return s;
+    }
+
+    GpuSpec gpu(JsonFields& g)
+    {
+        GpuSpec s;
+        s.id = id(g);
+        s.name = g.string("name", s.id);
+        s.vendor = g.string("vendor", {}, true);
+        s.architecture = g.string("architecture", {}, true);
+        s.sources = sources(g);
+        s.memoryGB = figure(g, s.sources, "memory_gb", 1, 10000);
+        s.memoryUsableGiB = figure(g, s.sources, "memory_usable_gib", 1, s.memoryGB > 0 ? s.memoryGB : 10000);
+        s.hbmBandwidthGBps = figure(g, s.sources, "hbm_bandwidth_gb_per_s", 1, 1e6);
+        s.bf16DenseTflops = figure(g, s.sources, "bf16_dense_tflops", 1, 1e6);
+        s.fp8DenseTflops = figure(g, s.sources, "fp8_dense_tflops", 0, 1e6);
+        s.scaleUpKind = g.string("scale_up_kind", {}, true);
+        s.scaleUpBandwidthGBps = figure(g, s.sources, "scale_up_bandwidth_gb_per_s", 0, 1e6);
+        s.pcieGen = static_cast<int>(figure(g, s.sources, "pcie_gen", 1, 8));
+        s.tdpW = figure(g, s.sources, "tdp_w", 1, 1e5);
+        s.smCount = static_cast<int>(figure(g, s.sources, "sm_count", 1, 1e5));
+        if (auto mig = g.object("mig"))
+            s.migProfiles = migProfiles(*mig, g.pathOf("mig"), s);
+        if (auto vgpu = g.object("vgpu"))
+            s.vgpuProfiles = vgpuProfiles(*vgpu, g.pathOf("vgpu"), s);
+        return s;
+    }
+
+    std::vector<MigProfile> migProfiles(const QJsonObject& o, const std::string& path, const GpuSpec& gpu)
+    {
+        std::vector<MigProfile> out;
+        JsonFields m(o, path, mOut);
+        if (m.string("source", {}, true).empty())
+            mOut.push_back(Issue::warning(m.pathOf("source"), "the MIG table has no source"));
+        if (auto arr = m.array("profiles", true)) {
+            for (qsizetype i = 0; i < arr->size(); ++i) {
+                const std::string p = idx(m.pathOf("profiles"), static_cast<std::size_t>(i));
+                auto po = asObject(arr->at(i), p, mOut);
+                if (!po)
+                    continue;
+                JsonFields f(*po, p, mOut);
+                MigProfile pr;
+                pr.name = f.string("name", {}, true);
+                pr.profileId = f.integer("id", 0, true);
+                pr.computeSlices = f.integer("compute_slices", 0, true);
+                pr.memorySlices = f.integer("memory_slices", 0, true);
+                pr.usableGiB = f.number("usable_gib", 0.0, true);
+                pr.smCount = f.integer("sm_count", 0, true);
+                pr.maxInstances = f.integer("max_instances", 0, true);
+                pr.mediaExtensions = f.boolean("media_extensions", false);
+                if (auto starts = f.array("start_slices", true))
+                    for (const auto& v : *starts)
+                        pr.startSlices.push_back(v.isDouble() ? v.toInt(-1) : -1);
+                f.finish();
+                inRange(mOut, field(p, "compute_slices"), pr.computeSlices, 1, mig::kComputeSlices);
+                inRange(mOut, field(p, "memory_slices"), pr.memorySlices, 1, mig::kMemorySlices);
+                inRange(mOut, field(p, "usable_gib"), pr.usableGiB, 0.1, gpu.memoryUsableGiB,
+                        "at most the GPU's usable memory");
+                inRange(mOut, field(p, "sm_count"), pr.smCount, 1, gpu.smCount, "at most the GPU's SMs");
+                inRange(mOut, field(p, "max_instances"), pr.maxInstances, 1, mig::kComputeSlices);
+                if (pr.startSlices.empty())
+                    mOut.push_back(Issue::error(field(p, "start_slices"), "must list at least one start"));
+                for (std::size_t k = 0; k < pr.startSlices.size(); ++k)
+                    inRange(mOut, idx(field(p, "start_slices"), k), pr.startSlices[k], 0,
+                            mig::kMemorySlices - pr.memorySlices, "the instance must end by slice 8");
+                out.push_back(pr);
+            }
+        }
+        m.finish();
+        return out;
+    }
+
+    std::vector<VgpuProfile> vgpuProfiles(const QJsonObject& o, const std::string& path, const GpuSpec& gpu)
+    {
+        std::vector<VgpuProfile> out;
+        JsonFields v(o, path, mOut);
+        if (v.string("source", {}, true).empty())
+            mOut.push_back(Issue::warning(v.pathOf("source"), "the vGPU table has no source"));
+        if (auto arr = v.array("profiles", true)) {
+            for (qsizetype i = 0; i < arr->size(); ++i) {
+                const std::string p = idx(v.pathOf("profiles"), static_cast<std::size_t>(i));
+                auto po = asObject(arr->at(i), p, mOut);
+                if (!po)
+                    continue;
+                JsonFields f(*po, p, mOut);
+                VgpuProfile pr;
+                pr.name = f.string("name", {}, true);
+                pr.framebufferGiB = f.number("framebuffer_gib", 0.0, true);
+                pr.maxPerGpu = f.integer("max_per_gpu", 0, true);
+                f.finish();
+                inRange(mOut, field(p, "framebuffer_gib"), pr.framebufferGiB, 0.1, gpu.memoryGB,
+                        "at most the GPU's memory");
+                inRange(mOut, field(p, "max_per_gpu"), pr.maxPerGpu, 1, 64);
+                out.push_back(pr);
+            }
+        }
+        v.finish();
+        return out;
+    }
+
+    NodeTemplate nodeTemplate(JsonFields& g)
+    {
+        NodeTemplate t;
+        t.id = id(g);
+        t.name = g.string("name", t.id);
+        t.gpuId = g.string("gpu", {}, true);
+        if (!mCatalog.gpu(t.gpuId))
+            mOut.push_back(Issue::error(g.pathOf("gpu"), "'" + t.gpuId + "' is not a GPU in the catalog"));
+        t.sources = sources(g);
+        t.gpuCount = static_cast<int>(figure(g, t.sources, "gpu_count", 1, 64));
+        t.scaleUpKind = g.string("scale_up_kind", {}, true);
+        t.scaleUpDomainGpus = g.integer("scale_up_domain_gpus", 1);
+        inRange(mOut, g.pathOf("scale_up_domain_gpus"), t.scaleUpDomainGpus, 1, t.gpuCount < 1 ? 1 : t.gpuCount,
+                "at most gpu_count");
+        t.nicCount = static_cast<int>(figure(g, t.sources, "nic_count", 0, 64));
+        t.nicSpeedGbps = figure(g, t.sources, "nic_speed_gbps", 0, 3200);
+        t.gpudirectRdma = g.boolean("gpudirect_rdma", false);
+        t.pcieGen = static_cast<int>(figure(g, t.sources, "pcie_gen", 1, 8));
+        return t;
+    }
+
+    SwitchTemplate switchTemplate(JsonFields& g)
+    {
+        SwitchTemplate t;
+        t.id = id(g);
+        t.name = g.string("name", t.id);
+        t.fabric = g.string("fabric", {}, true);
+        if (t.fabric != "infiniband" && t.fabric != "ethernet")
+            mOut.push_back(Issue::error(g.pathOf("fabric"), "'" + t.fabric + "' must be infiniband or ethernet"));
+        t.sources = sources(g);
+        t.ports = static_cast<int>(figure(g, t.sources, "ports", 1, 4096));
+        t.portSpeedGbps = figure(g, t.sources, "port_speed_gbps", 1, 3200);
+        t.latencyUs = figure(g, t.sources, "latency_us", 0, 1000);
+        return t;
+    }
+
+    PricePreset pricePreset(JsonFields& g)
+    {
+        PricePreset p;
+        p.id = id(g);
+        p.name = g.string("name", p.id);
+        p.asOf = g.string("as_of", {}, true);
+        p.source = g.string("source", {}, true);
+        if (p.source.empty())
+            mOut.push_back(Issue::warning(g.pathOf("source"), "the price preset has no source"));
+        if (auto prices = g.object("gpu_hour_usd", true)) {
+            JsonFields f(*prices, g.pathOf("gpu_hour_usd"), mOut);
+            for (const QString& k : prices->keys()) {
+                const QByteArray key = k.toUtf8();
+                const double v = f.number(key.constData(), 0.0);
+                inRange(mOut, f.pathOf(key.constData()), v, 0.0, 10000.0);
+                if (!mCatalog.gpu(k.toStdString()))
+                    mOut.push_back(Issue::error(f.pathOf(key.constData()), "is not a GPU in the catalog"));
+                p.gpuHourUsd[k.toStdString()] = v;
+            }
+        }
+        return p;
+    }
+
+    ModelPreset modelPreset(JsonFields& g)
+    {
+        ModelPreset m;
+        m.id = id(g);
+        m.name = g.string("name", m.id);
+        m.source = g.string("source", {}, true);
+        if (m.source.empty())
+            mOut.push_back(Issue::warning(g.pathOf("source"), "the model preset has no source"));
+        m.statedParamsB = g.number("stated_params_b", 0.0, true);
+        inRange(mOut, g.pathOf("stated_params_b"), m.statedParamsB, 0.001, 1e5);
+        if (auto a = g.object("architecture", true)) {
+            const std::string p = g.pathOf("architecture");
+            JsonFields f(*a, p, mOut);
+            ModelArchitecture& arch = m.arch;
+            arch.layers = f.integer("layers", 0, true);
+            arch.hiddenSize = f.integer("hidden_size", 0, true);
+            arch.attentionHeads = f.integer("attention_heads", 0, true);
+            arch.kvHeads = f.integer("kv_heads", arch.attentionHeads);
+            arch.ffnHiddenSize = f.integer("ffn_hidden_size", 0, true);
+            arch.vocabSize = f.integer("vocab_size", 0, true);
+            arch.sequenceLength = f.integer("sequence_length", 0, true);
+            arch.experts = f.integer("experts", 1);
+            arch.activeExperts = f.integer("active_experts", 1);
+            arch.gatedFfn = f.boolean("gated_ffn", true);
+            f.finish();
+            validateArchitecture(arch, p, mOut);
+        }
+        return m;
+    }
+
+    Catalog& mCatalog;
+    bool mOverride;
+    Issues& mOut;
+};
+
+void readFile(const QString& path, const QString& label, Catalog& catalog, bool overrideExisting,
+              std::vector<FileIssue>& out)
+{
+    Issues issues;
+    if (auto bytes = readFileBytes(path, issues))
+        readCatalogFragment(*bytes, catalog, overrideExisting, issues);
+    for (auto& i : issues)
+        out.push_back({label, std::move(i)});
+}
+
+} // namespace
+
+void readCatalogFragment(const QByteArray& json, Catalog& catalog, bool overrideExisting, Issues& out)
+{
+    auto root = parseJsonObject(json, out);
+    if (!root)
+        return;
+    // Read into a copy: a fragment with errors must leave the catalog as it was.
+    Catalog copy = catalog;
+    const std::size_t before = out.size();
+    FragmentReader(copy, overrideExisting, out).read(*root);
+    const bool failed = std::any_of(out.begin() + static_cast<std::ptrdiff_t>(before), out.end(),
+                                    [](const Issue& i) { return i.isError(); });
+    if (!failed)
+        catalog = std::move(copy);
+}
+
+CatalogLoadResult loadCatalog(const QString& dataDir, const QString& userCatalog)
+{
+    CatalogLoadResult result;
+    const QDir root(dataDir);
+    if (!root.exists("catalog")) {
+        result.issues.push_back({dataDir, Issue::error("", "no catalog/ folder: is this gpuplan's data folder?")});
+        return result;
+    }
+    // gpus.json first: node templates and prices refer to GPUs.
+    for (const char* sub : {"catalog", "models"}) {
+        QDir dir(root.absoluteFilePath(sub));
+        QStringList files = dir.entryList({"*.json"}, QDir::Files, QDir::Name);
+        std::stable_partition(files.begin(), files.end(), [](const QString& f) { return f == "gpus.json"; });
+        for (const QString& f : files)
+            readFile(dir.absoluteFilePath(f), QString(sub) + "/" + f, result.catalog, false, result.issues);
+    }
+    if (!userCatalog.isEmpty() && QFileInfo::exists(userCatalog))
+        readFile(userCatalog, userCatalog, result.catalog, true, result.issues);
+    return result;
+}
+
+} // namespace gp::io

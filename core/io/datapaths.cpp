@@ -1,0 +1,34 @@
+#include "datapaths.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QStandardPaths>
+
+namespace gp::io {
+
+QString bundledDataDir()
+{
+    const QString env = qEnvironmentVariable("GPUPLAN_DATA_DIR");
+    if (!env.isEmpty())
+        return env;
+    if (QCoreApplication::instance()) {
+        const QString installed =
+            QDir(QCoreApplication::applicationDirPath()).absoluteFilePath("../share/gpuplan");
+        if (QDir(installed).exists("catalog"))
+            return QDir::cleanPath(installed);
+    }
+    return QStringLiteral(GPUPLAN_SOURCE_DATA_DIR);
+}
+
+QString appDataDir()
+{
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(dir);
+    return dir;
+}
+
+QString defaultLibraryPath() { return QDir(appDataDir()).absoluteFilePath("library.sqlite"); }
+
+QString defaultUserCatalogPath() { return QDir(appDataDir()).absoluteFilePath("catalog.json"); }
+
+} // namespace gp::io

@@ -1,0 +1,394 @@
+#include "scenarioreader.h"
+
+#include "jsonfields.h"
+#include "jsonfile.h"
+#include "model/checks.h"
+#include "model/validation.h"
+
+namespace gp::io {
+
+using checks::field;
+using checks::idx;
+
+namespace {
+
+/// Walks the JSON tree into a Scenario, collecting type errors; semantic rules come later.
+class Reader
+{
+public:
+    Reader(const Catalog& catalog, Issues& out) : mCatalog(catalog), mOut(out) {}
+
+    Scenario read(const QJsonObject& root)
+    {
+        Scenario s;
+        JsonFields f(root, "", mOut);
+        f.integer("format_version", 0, true);
+        s.name = f.string("name", {}, true);
+        s.description = f.string("description");
+        if (auto topo = f.object("topology", true))
+            s.topology = topology(*topo, "topology");
+        if (auto tenants = f.array("tenants"))
+            forEach(*tenants, "tenants", [&](const QJsonObject& o, const std::string& p) {
+                s.tenants.push_back(tenant(o, p));
+            });
+        if (auto pricing = f.object("pricing"))
+            s.pricing = readPricing(*pricing, "pricing");
+        if (auto a = f.object("assumptions"))
+            s.assumptions = numberMap(*a, "assumptions");
+        f.finish();
+        return s;
+    }
+
+private:
+    template <typename Fn> void forEach(const QJsonArray& arr, const std::string& path, Fn fn)
+    {
+        for (qsizetype i = 0; i < arr.size(); ++i) {
+            const std::string p = idx(path, static_cast<std::size_t>(i));
+            if (auto o = asObject(arr.at(i), p, mOut))
+                fn(*o, p);
+        }
+    }
+
+    std::map<std::string, double> numberMap(const QJsonObject& o, const std::string& path)
+    {
+        std::map<std::string, double> out;
+        JsonFields f(o, path, mOut);
+        for (const QString& key : o.keys()) {
+            const QByteArray k = key.toUtf8();
+            out[key.toStdString()] = f.number(k.constData(), 0.0);
+        }
+        return out;
+    }
+
+    Point position(JsonFields& f)
+    {
+        Point pt;
+        if (auto o = f.object("position")) {
+            JsonFields g(*o, f.pathOf("position"), mOut);
+            pt.x = g.number("x", 0.0);
+            pt.y = g.number("y", 0.0);
+            g.finish();
+        }
+        return pt;
+    }
+
+    SharingConfig sharing(JsonFields& f)
+    {
+        SharingConfig c;
+        c.mode = f.enumValue("mode", SharingMode::Exclusive, true);
+        auto unexpected = [&](const char* key, const char* mode) {
+            if (f.has(key)) {
+                f.skip(key);
+                mOut.push_back(Issue::error(f.pathOf(key), std::string("only allowed when mode is ") + mode));
+            }
+        };
+        if (c.mode == SharingMode::Mig) {
+            if (auto arr = f.array("mig", true))
+                forEach(*arr, f.pathOf("mig"), [&](const QJsonObject& o, const std::string& p) {
+                    JsonFields m(o, p, mOut);
+                    MigInstance inst;
+                    inst.profile = m.string("profile", {}, true);
+                    inst.start = m.integer("start", 0, true);
+                    m.finish();
+                    c.migInstances.push_back(inst);
+                });
+        } else
+            unexpected("mig", "mig");
+        if (c.mode == SharingMode::Vgpu) {
+            if (auto o = f.object("vgpu", true)) {
+                JsonFields v(*o, f.pathOf("vgpu"), mOut);
+                c.vgpuProfile = v.string("profile", {}, true);
+                c.vgpuScheduler = v.enumValue("scheduler", VgpuScheduler::BestEffort);
+                v.finish();
+            }
+        } else
+            unexpected("vgpu", "vgpu");
+        if (c.mode == SharingMode::TimeSlicing)
+            c.replicas = f.integer("replicas", 1, true);
+        else
+            unexpected("replicas", "time_slicing");
+        if (c.mode == SharingMode::Mps) {
+            if (auto o = f.object("mps", true)) {
+                JsonFields m(*o, f.pathOf("mps"), mOut);
+                c.mpsActiveThreadPct = m.integer("active_thread_pct", 100, true);
+                c.mpsMemoryLimitGiB = m.optionalNumber("memory_limit_gib");
+                m.finish();
+            }
+        } else
+            unexpected("mps", "mps");
+        return c;
+    }
+
+    Node node(const QJsonObject& o, const std::string& p)
+    {
+        JsonFields f(o, p, mOut);
+        Node n;
+        n.id = f.string("id", {}, true);
+        n.name = f.string("name", n.id);
+        n.templateId = f.string("template");
+        // A template fills what the node does not say itself.
+        const NodeTemplate* t = mCatalog.nodeTemplate(n.templateId);
+        const bool needGpu = !t;
+        n.gpuId = f.string("gpu", t ? t->gpuId : std::string(), needGpu);
+        n.gpuCount = f.integer("gpu_count", t ? t->gpuCount : 0, needGpu);
+        n.nics = t ? NicConfig{t->nicCount, t->nicSpeedGbps, t->gpudirectRdma} : NicConfig{};
+        if (auto nics = f.object("nics")) {
+            JsonFields g(*nics, f.pathOf("nics"), mOut);
+            n.nics.count = g.integer("count", n.nics.count);
+            n.nics.speedGbps = g.number("speed_gbps", n.nics.speedGbps);
+            n.nics.gpudirectRdma = g.boolean("gpudirect_rdma", n.nics.gpudirectRdma);
+            g.finish();
+        }
+        n.group = f.string("group");
+        n.position = position(f);
+        if (auto sh = f.object("sharing")) {
+            JsonFields g(*sh, f.pathOf("sharing"), mOut);
+            n.sharing = sharing(g);
+            g.finish();
+        }
+        if (auto arr = f.array("gpu_sharing"))
+            forEach(*arr, f.pathOf("gpu_sharing"), [&](const QJsonObject& so, const std::string& sp) {
+                JsonFields g(so, sp, mOut);
+                const int gpu = g.integer("gpu", -1, true);
+                SharingConfig cfg = sharing(g);
+                g.finish();
+                if (n.gpuSharing.count(gpu))
+                    mOut.push_back(Issue::error(field(sp, "gpu"), "GPU " + std::to_string(gpu) +
+                                                                      " has two overrides"));
+                n.gpuSharing[gpu] = cfg;
+            });
+        f.finish();
+        return n;
+    }
+
+    Switch switchItem(const QJsonObject& o, const std::string& p)
+    {
+        JsonFields f(o, p, mOut);
+        Switch s;
+        s.id = f.string("id", {}, true);
+        s.name = f.string("name", s.id);
+        s.templateId = f.string("template");
+        const SwitchTemplate* t = mCatalog.switchTemplate(s.templateId);
+        s.tier = f.string("tier", "leaf");
+        s.ports = f.integer("ports", t ? t->ports : 0, !t);
+        s.portSpeedGbps = f.number("port_speed_gbps", t ? t->portSpeedGbps : 0.0, !t);
+        s.group = f.string("group");
+        s.position = position(f);
+        f.finish();
+        return s;
+    }
+
+    Topology topology(const QJsonObject& o, const std::string& p)
+    {
+        JsonFields f(o, p, mOut);
+        Topology t;
+        if (auto arr = f.array("groups"))
+            forEach(*arr, f.pathOf("groups"), [&](const QJsonObject& go, const std::string& gp) {
+                JsonFields g(go, gp, mOut);
+                Group grp;
+                grp.id = g.string("id", {}, true);
+                grp.name = g.string("name", grp.id);
+                grp.kind = g.string("kind", "rack");
+                grp.parent = g.string("parent");
+                g.finish();
+                t.groups.push_back(grp);
+            });
+        if (auto arr = f.array("nodes"))
+            forEach(*arr, f.pathOf("nodes"),
+                    [&](const QJsonObject& no, const std::string& np) { t.nodes.push_back(node(no, np)); });
+        if (auto arr = f.array("switches"))
+            forEach(*arr, f.pathOf("switches"), [&](const QJsonObject& so, const std::string& sp) {
+                t.switches.push_back(switchItem(so, sp));
+            });
+        if (auto arr = f.array("links"))
+            forEach(*arr, f.pathOf("links"), [&](const QJsonObject& lo, const std::string& lp) {
+                JsonFields g(lo, lp, mOut);
+                Link l;
+                l.id = g.string("id", {}, true);
+                l.from = g.string("from", {}, true);
+                l.to = g.string("to", {}, true);
+                l.bandwidthGbps = g.number("bandwidth_gbps", 0.0, true);
+                l.latencyUs = g.number("latency_us", 0.0);
+                g.finish();
+                t.links.push_back(l);
+            });
+        f.finish();
+        return t;
+    }
+
+    Tenant tenant(const QJsonObject& o, const std::string& p);
+    Job job(const QJsonObject& o, const std::string& p);
+
+    Pricing readPricing(const QJsonObject& o, const std::string& p)
+    {
+        JsonFields f(o, p, mOut);
+        Pricing pr;
+        pr.preset = f.string("preset");
+        if (auto m = f.object("gpu_hour_usd"))
+            pr.gpuHourUsd = numberMap(*m, f.pathOf("gpu_hour_usd"));
+        f.finish();
+        return pr;
+    }
+
+    const Catalog& mCatalog;
+    Issues& mOut;
+};
+
+Tenant Reader::tenant(const QJsonObject& o, const std::string& p)
+{
+    JsonFields f(o, p, mOut);
+    Tenant t;
+    t.id = f.string("id", {}, true);
+    t.name = f.string("name", t.id);
+    t.color = f.string("color", t.color);
+    t.priority = f.integer("priority", 0);
+    if (auto sla = f.object("sla")) {
+        JsonFields g(*sla, f.pathOf("sla"), mOut);
+        t.sla.maxPenaltyPct = g.number("max_penalty_pct", t.sla.maxPenaltyPct);
+        t.sla.deadlineDays = g.optionalNumber("deadline_days");
+        g.finish();
+    }
+    if (auto jobs = f.array("jobs"))
+        forEach(*jobs, f.pathOf("jobs"),
+                [&](const QJsonObject& jo, const std::string& jp) { t.jobs.push_back(job(jo, jp)); });
+    f.finish();
+    return t;
+}
+
+Job Reader::job(const QJsonObject& o, const std::string& p)
+{
+    JsonFields f(o, p, mOut);
+    Job j;
+    j.id = f.string("id", {}, true);
+    j.name = f.string("name", j.id);
+    j.kind = f.enumValue("kind", JobKind::Pretraining, true);
+    if (auto m = f.object("model", true)) {
+        JsonFields g(*m, f.pathOf("model"), mOut);
+        j.model.preset = g.string("preset");
+        if (j.model.preset.empty()) {
+            ModelArchitecture& a = j.model.custom;
+            a.layers = g.integer("layers", 0, true);
+            a.hiddenSize = g.integer("hidden_size", 0, true);
+            a.attentionHeads = g.integer("attention_heads", 0, true);
+            a.kvHeads = g.integer("kv_heads", a.attentionHeads);
+            a.ffnHiddenSize = g.integer("ffn_hidden_size", 4 * a.hiddenSize);
+            a.vocabSize = g.integer("vocab_size", 0, true);
+            a.sequenceLength = g.integer("sequence_length", 0, true);
+            a.experts = g.integer("experts", 1);
+            a.activeExperts = g.integer("active_experts", 1);
+            a.gatedFfn = g.boolean("gated_ffn", true);
+        }
+        g.finish();
+    }
+    j.precision = f.enumValue("precision", Precision::Bf16);
+    j.optimizer = f.enumValue("optimizer", Optimizer::AdamW);
+    if (auto par = f.object("parallelism")) {
+        JsonFields g(*par, f.pathOf("parallelism"), mOut);
+        j.parallelism.tp = g.integer("tp", 1);
+        j.parallelism.pp = g.integer("pp", 1);
+        j.parallelism.dp = g.integer("dp", 1);
+        j.parallelism.zeroStage = g.integer("zero_stage", 0);
+        j.parallelism.fsdp = g.boolean("fsdp", false);
+        j.parallelism.sequenceParallel = g.boolean("sequence_parallel", false);
+        j.parallelism.recompute = g.enumValue("recompute", Recompute::None);
+        g.finish();
+    }
+    if (auto b = f.object("batch")) {
+        JsonFields g(*b, f.pathOf("batch"), mOut);
+        j.batch.micro = g.integer("micro", 1);
+        j.batch.global = g.integer("global", j.batch.micro * j.parallelism.dp);
+        g.finish();
+    }
+    if (auto t = f.object("training")) {
+        JsonFields g(*t, f.pathOf("training"), mOut);
+        TrainingSpec ts;
+        ts.tokens = g.number("tokens", 0.0, true);
+        ts.checkpointIntervalMin = g.number("checkpoint_interval_min", ts.checkpointIntervalMin);
+        g.finish();
+        j.training = ts;
+    }
+    if (auto i = f.object("inference")) {
+        JsonFields g(*i, f.pathOf("inference"), mOut);
+        InferenceSpec is;
+        is.requestsPerS = g.number("requests_per_s", 0.0, true);
+        is.contextTokens = g.integer("context_tokens", 0, true);
+        is.outputTokens = g.integer("output_tokens", 0, true);
+        is.concurrency = g.integer("concurrency", 1);
+        g.finish();
+        j.inference = is;
+    }
+    if (auto l = f.object("lora")) {
+        JsonFields g(*l, f.pathOf("lora"), mOut);
+        LoraSpec ls;
+        ls.rank = g.integer("rank", ls.rank);
+        ls.alpha = g.number("alpha", ls.alpha);
+        g.finish();
+        j.lora = ls;
+    }
+    if (auto s = f.object("schedule")) {
+        JsonFields g(*s, f.pathOf("schedule"), mOut);
+        j.schedule.arrivalH = g.number("arrival_h", 0.0);
+        j.schedule.durationH = g.number("duration_h", 0.0);
+        g.finish();
+    }
+    if (auto pin = f.object("pin")) {
+        JsonFields g(*pin, f.pathOf("pin"), mOut);
+        Pin pn;
+        pn.node = g.string("node", {}, true);
+        pn.gpu = g.optionalInteger("gpu");
+        pn.migInstance = g.optionalInteger("mig_instance");
+        g.finish();
+        j.pin = pn;
+    }
+    f.finish();
+    return j;
+}
+
+} // namespace
+
+ScenarioReadResult readScenario(const QByteArray& json, const Catalog& catalog)
+{
+    ScenarioReadResult result;
+    auto root = parseJsonObject(json, result.issues);
+    if (!root)
+        return result;
+    // The version decides how to read the rest, so it is checked before anything else.
+    const QJsonValue version = root->value(QLatin1String("format_version"));
+    if (!version.isDouble()) {
+        result.issues.push_back(Issue::error("format_version", version.isUndefined()
+                                                                   ? "is missing: is this a gpuplan scenario?"
+                                                                   : "expected an integer, found " + describe(version)));
+        return result;
+    }
+    const double v = version.toDouble();
+    if (v > Scenario::kFormatVersion) {
+        result.issues.push_back(Issue::error(
+            "format_version", checks::num(v) + " is newer than this gpuplan reads (" +
+                                  std::to_string(Scenario::kFormatVersion) +
+                                  "): it needs a newer gpuplan"));
+        return result;
+    }
+    if (v != Scenario::kFormatVersion) {
+        result.issues.push_back(Issue::error("format_version", checks::num(v) + " is not a known format version"));
+        return result;
+    }
+    Scenario s = Reader(catalog, result.issues).read(*root);
+    if (hasErrors(result.issues))
+        return result;
+    for (auto& i : validateScenario(s, catalog))
+        result.issues.push_back(std::move(i));
+    if (!hasErrors(result.issues))
+        result.scenario = std::move(s);
+    return result;
+}
+
+ScenarioReadResult readScenarioFile(const QString& path, const Catalog& catalog)
+{
+    ScenarioReadResult result;
+    auto bytes = readFileBytes(path, result.issues);
+    if (!bytes)
+        return result;
+    return readScenario(*bytes, catalog);
+}
+
+} // namespace gp::io

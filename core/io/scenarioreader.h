@@ -1,0 +1,28 @@
+#pragma once
+
+#include "model/catalog.h"
+#include "model/issue.h"
+#include "model/scenario.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <optional>
+
+namespace gp::io {
+
+/// The outcome of reading a scenario: the scenario only when there is no error at all
+/// (nothing is ever half-loaded), and every problem found, errors and warnings.
+struct ScenarioReadResult
+{
+    std::optional<Scenario> scenario;
+    Issues issues;
+    bool ok() const { return scenario.has_value(); }
+};
+
+/// Reads scenario JSON (docs/scenario-format.md), checks every field's type, then every
+/// semantic rule against the catalog (model/validation.h).
+ScenarioReadResult readScenario(const QByteArray& json, const Catalog& catalog);
+ScenarioReadResult readScenarioFile(const QString& path, const Catalog& catalog);
+
+} // namespace gp::io

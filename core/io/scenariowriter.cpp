@@ -1,0 +1,199 @@
+#include "scenariowriter.h"
+
+#include "model/enumnames.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace gp::io {
+
+namespace {
+
+QString str(const std::string& s) { return QString::fromStdString(s); }
+template <typename E> QString name(E e) { return str(std::string(enumName(e))); }
+
+QJsonObject position(const Point& p) { return {{"x", p.x}, {"y", p.y}}; }
+
+void writeSharing(QJsonObject& o, const SharingConfig& c)
+{
+    o["mode"] = name(c.mode);
+    switch (c.mode) {
+    case SharingMode::Mig: {
+        QJsonArray arr;
+        for (const auto& i : c.migInstances)
+            arr.append(QJsonObject{{"profile", str(i.profile)}, {"start", i.start}});
+        o["mig"] = arr;
+        break;
+    }
+    case SharingMode::Vgpu:
+        o["vgpu"] = QJsonObject{{"profile", str(c.vgpuProfile)}, {"scheduler", name(c.vgpuScheduler)}};
+        break;
+    case SharingMode::TimeSlicing:
+        o["replicas"] = c.replicas;
+        break;
+    case SharingMode::Mps: {
+        QJsonObject m{{"active_thread_pct", c.mpsActiveThreadPct}};
+        if (c.mpsMemoryLimitGiB)
+            m["memory_limit_gib"] = *c.mpsMemoryLimitGiB;
+        o["mps"] = m;
+        break;
+    }
+    case SharingMode::Exclusive:
+    case SharingMode::Passthrough:
+        break;
+    }
+}
+
+QJsonObject node(const Node& n)
+{
+    QJsonObject o{{"id", str(n.id)},
+                  {"name", str(n.name)},
+                  {"template", str(n.templateId)},
+                  {"gpu", str(n.gpuId)},
+                  {"gpu_count", n.gpuCount},
+                  {"nics", QJsonObject{{"count", n.nics.count},
+                                       {"speed_gbps", n.nics.speedGbps},
+                                       {"gpudirect_rdma", n.nics.gpudirectRdma}}},
+                  {"group", str(n.group)},
+                  {"position", position(n.position)}};
+    QJsonObject sh;
+    writeSharing(sh, n.sharing);
+    o["sharing"] = sh;
+    if (!n.gpuSharing.empty()) {
+        QJsonArray arr;
+        for (const auto& [gpu, cfg] : n.gpuSharing) {
+            QJsonObject g{{"gpu", gpu}};
+            writeSharing(g, cfg);
+            arr.append(g);
+        }
+        o["gpu_sharing"] = arr;
+    }
+    return o;
+}
+
+QJsonObject topology(const Topology& t)
+{
+    QJsonArray groups, nodes, switches, links;
+    for (const auto& g : t.groups)
+        groups.append(QJsonObject{{"id", str(g.id)}, {"name", str(g.name)}, {"kind", str(g.kind)},
+                                  {"parent", str(g.parent)}});
+    for (const auto& n : t.nodes)
+        nodes.append(node(n));
+    for (const auto& s : t.switches)
+        switches.append(QJsonObject{{"id", str(s.id)},
+                                    {"name", str(s.name)},
+                                    {"template", str(s.templateId)},
+                                    {"tier", str(s.tier)},
+                                    {"ports", s.ports},
+                                    {"port_speed_gbps", s.portSpeedGbps},
+                                    {"group", str(s.group)},
+                                    {"position", position(s.position)}});
+    for (const auto& l : t.links)
+        links.append(QJsonObject{{"id", str(l.id)},
+                                 {"from", str(l.from)},
+                                 {"to", str(l.to)},
+                                 {"bandwidth_gbps", l.bandwidthGbps},
+                                 {"latency_us", l.latencyUs}});
+    return {{"groups", groups}, {"nodes", nodes}, {"switches", switches}, {"links", links}};
+}
+
+QJsonObject model(const ModelChoice& m)
+{
+    if (!m.preset.empty())
+        return {{"preset", str(m.preset)}};
+    const ModelArchitecture& a = m.custom;
+    return {{"layers", a.layers},
+            {"hidden_size", a.hiddenSize},
+            {"attention_heads", a.attentionHeads},
+            {"kv_heads", a.kvHeads},
+            {"ffn_hidden_size", a.ffnHiddenSize},
+            {"vocab_size", a.vocabSize},
+            {"sequence_length", a.sequenceLength},
+            {"experts", a.experts},
+            {"active_experts", a.activeExperts},
+            {"gated_ffn", a.gatedFfn}};
+}
+
+QJsonObject job(const Job& j)
+{
+    const Parallelism& p = j.parallelism;
+    QJsonObject o{{"id", str(j.id)},
+                  {"name", str(j.name)},
+                  {"kind", name(j.kind)},
+                  {"model", model(j.model)},
+                  {"precision", name(j.precision)},
+                  {"optimizer", name(j.optimizer)},
+                  {"parallelism", QJsonObject{{"tp", p.tp},
+                                              {"pp", p.pp},
+                                              {"dp", p.dp},
+                                              {"zero_stage", p.zeroStage},
+                                              {"fsdp", p.fsdp},
+                                              {"sequence_parallel", p.sequenceParallel},
+                                              {"recompute", name(p.recompute)}}},
+                  {"batch", QJsonObject{{"micro", j.batch.micro}, {"global", j.batch.global}}},
+                  {"schedule", QJsonObject{{"arrival_h", j.schedule.arrivalH},
+                                           {"duration_h", j.schedule.durationH}}}};
+    if (j.training)
+        o["training"] = QJsonObject{{"tokens", j.training->tokens},
+                                    {"checkpoint_interval_min", j.training->checkpointIntervalMin}};
+    if (j.inference)
+        o["inference"] = QJsonObject{{"requests_per_s", j.inference->requestsPerS},
+                                     {"context_tokens", j.inference->contextTokens},
+                                     {"output_tokens", j.inference->outputTokens},
+                                     {"concurrency", j.inference->concurrency}};
+    if (j.lora)
+        o["lora"] = QJsonObject{{"rank", j.lora->rank}, {"alpha", j.lora->alpha}};
+    if (j.pin) {
+        QJsonObject pin{{"node", str(j.pin->node)}};
+        if (j.pin->gpu)
+            pin["gpu"] = *j.pin->gpu;
+        if (j.pin->migInstance)
+            pin["mig_instance"] = *j.pin->migInstance;
+        o["pin"] = pin;
+    }
+    return o;
+}
+
+QJsonObject tenant(const Tenant& t)
+{
+    QJsonObject sla{{"max_penalty_pct", t.sla.maxPenaltyPct}};
+    if (t.sla.deadlineDays)
+        sla["deadline_days"] = *t.sla.deadlineDays;
+    QJsonArray jobs;
+    for (const auto& j : t.jobs)
+        jobs.append(job(j));
+    return {{"id", str(t.id)}, {"name", str(t.name)}, {"color", str(t.color)},
+            {"priority", t.priority}, {"sla", sla}, {"jobs", jobs}};
+}
+
+QJsonObject numberMap(const std::map<std::string, double>& m)
+{
+    QJsonObject o;
+    for (const auto& [k, v] : m)
+        o[str(k)] = v;
+    return o;
+}
+
+} // namespace
+
+QJsonObject scenarioToJson(const Scenario& s)
+{
+    QJsonArray tenants;
+    for (const auto& t : s.tenants)
+        tenants.append(tenant(t));
+    return {{"format_version", Scenario::kFormatVersion},
+            {"name", str(s.name)},
+            {"description", str(s.description)},
+            {"topology", topology(s.topology)},
+            {"tenants", tenants},
+            {"pricing", QJsonObject{{"preset", str(s.pricing.preset)},
+                                    {"gpu_hour_usd", numberMap(s.pricing.gpuHourUsd)}}},
+            {"assumptions", numberMap(s.assumptions)}};
+}
+
+QByteArray writeScenario(const Scenario& scenario)
+{
+    return QJsonDocument(scenarioToJson(scenario)).toJson(QJsonDocument::Indented);
+}
+
+} // namespace gp::io

@@ -1,0 +1,16 @@
+#pragma once
+
+#include "model/scenario.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+
+namespace gp::io {
+
+/// The scenario as JSON format v1 (docs/scenario-format.md). Deterministic: keys sorted,
+/// 4-space indentation, shortest round-trip numbers, every field written; so reading a
+/// written file and writing it again gives the same bytes.
+QByteArray writeScenario(const Scenario& scenario);
+QJsonObject scenarioToJson(const Scenario& scenario);
+
+} // namespace gp::io

@@ -1,0 +1,71 @@
+#include "catalog.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace gp {
+
+namespace {
+
+std::string lower(const std::string& s)
+{
+    std::string out = s;
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+std::string squeezed(const std::string& s)
+{
+    std::string out;
+    for (unsigned char c : s)
+        if (std::isalnum(c))
+            out += static_cast<char>(std::tolower(c));
+    return out;
+}
+
+template <typename T> const T* byId(const std::vector<T>& items, const std::string& id)
+{
+    for (const auto& item : items)
+        if (item.id == id)
+            return &item;
+    return nullptr;
+}
+
+} // namespace
+
+const GpuSpec* Catalog::gpu(const std::string& id) const { return byId(gpus, id); }
+const NodeTemplate* Catalog::nodeTemplate(const std::string& id) const
+{
+    return byId(nodeTemplates, id);
+}
+const SwitchTemplate* Catalog::switchTemplate(const std::string& id) const
+{
+    return byId(switchTemplates, id);
+}
+const PricePreset* Catalog::pricePreset(const std::string& id) const
+{
+    return byId(pricePresets, id);
+}
+const ModelPreset* Catalog::model(const std::string& id) const { return byId(models, id); }
+
+const GpuSpec* Catalog::findGpu(const std::string& idOrName) const
+{
+    const std::string wanted = lower(idOrName);
+    for (const auto& g : gpus)
+        if (lower(g.id) == wanted || lower(g.name) == wanted)
+            return &g;
+    // Looser match: ignore case, spaces and punctuation, but only if it is unambiguous.
+    const std::string key = squeezed(idOrName);
+    const GpuSpec* found = nullptr;
+    for (const auto& g : gpus) {
+        if (squeezed(g.id) == key || squeezed(g.name) == key) {
+            if (found)
+                return nullptr;
+            found = &g;
+        }
+    }
+    return found;
+}
+
+} // namespace gp

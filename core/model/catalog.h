@@ -1,0 +1,33 @@
+#pragma once
+
+#include "gpuspec.h"
+#include "modelpreset.h"
+#include "nodetemplate.h"
+#include "pricepreset.h"
+
+#include <string>
+#include <vector>
+
+namespace gp {
+
+/// Everything the scenario refers to by id: GPUs, node and switch templates, prices and
+/// model presets. Built by the io layer from data/catalog, data/models and a user file.
+struct Catalog
+{
+    std::vector<GpuSpec> gpus;
+    std::vector<NodeTemplate> nodeTemplates;
+    std::vector<SwitchTemplate> switchTemplates;
+    std::vector<PricePreset> pricePresets;
+    std::vector<ModelPreset> models;
+
+    const GpuSpec* gpu(const std::string& id) const;
+    /// Case-insensitive match on id or name, ignoring spaces, '-' and '_'
+    /// ("A100-40GB", "a100 40gb sxm" and "a100-sxm4-40gb" all work when unambiguous).
+    const GpuSpec* findGpu(const std::string& idOrName) const;
+    const NodeTemplate* nodeTemplate(const std::string& id) const;
+    const SwitchTemplate* switchTemplate(const std::string& id) const;
+    const PricePreset* pricePreset(const std::string& id) const;
+    const ModelPreset* model(const std::string& id) const;
+};
+
+} // namespace gp

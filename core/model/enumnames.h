@@ -1,0 +1,104 @@
+#pragma once
+
+#include "job.h"
+#include "sharing.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace gp {
+
+/// The JSON spelling of each enum value; one table per enum, used by reader, writer, CLI
+/// and error messages alike.
+template <typename E> struct EnumNames;
+
+template <> struct EnumNames<SharingMode>
+{
+    static constexpr std::array<std::pair<SharingMode, std::string_view>, 6> table{{
+        {SharingMode::Exclusive, "exclusive"},
+        {SharingMode::Passthrough, "passthrough"},
+        {SharingMode::Mig, "mig"},
+        {SharingMode::Vgpu, "vgpu"},
+        {SharingMode::TimeSlicing, "time_slicing"},
+        {SharingMode::Mps, "mps"},
+    }};
+};
+template <> struct EnumNames<VgpuScheduler>
+{
+    static constexpr std::array<std::pair<VgpuScheduler, std::string_view>, 3> table{{
+        {VgpuScheduler::BestEffort, "best_effort"},
+        {VgpuScheduler::EqualShare, "equal_share"},
+        {VgpuScheduler::FixedShare, "fixed_share"},
+    }};
+};
+template <> struct EnumNames<JobKind>
+{
+    static constexpr std::array<std::pair<JobKind, std::string_view>, 5> table{{
+        {JobKind::Pretraining, "pretraining"},
+        {JobKind::FullFinetune, "full_finetune"},
+        {JobKind::Lora, "lora"},
+        {JobKind::Qlora, "qlora"},
+        {JobKind::Inference, "inference"},
+    }};
+};
+template <> struct EnumNames<Precision>
+{
+    static constexpr std::array<std::pair<Precision, std::string_view>, 6> table{{
+        {Precision::Fp32, "fp32"},
+        {Precision::Bf16, "bf16"},
+        {Precision::Fp16, "fp16"},
+        {Precision::Fp8, "fp8"},
+        {Precision::Int8, "int8"},
+        {Precision::Int4, "int4"},
+    }};
+};
+template <> struct EnumNames<Optimizer>
+{
+    static constexpr std::array<std::pair<Optimizer, std::string_view>, 3> table{{
+        {Optimizer::AdamW, "adamw"},
+        {Optimizer::SgdMomentum, "sgd_momentum"},
+        {Optimizer::Adam8bit, "adam_8bit"},
+    }};
+};
+template <> struct EnumNames<Recompute>
+{
+    static constexpr std::array<std::pair<Recompute, std::string_view>, 3> table{{
+        {Recompute::None, "none"},
+        {Recompute::Selective, "selective"},
+        {Recompute::Full, "full"},
+    }};
+};
+
+template <typename E> std::string_view enumName(E value)
+{
+    for (const auto& [v, name] : EnumNames<E>::table)
+        if (v == value)
+            return name;
+    return "?";
+}
+
+template <typename E> std::optional<E> enumFromName(std::string_view name)
+{
+    for (const auto& [v, n] : EnumNames<E>::table)
+        if (n == name)
+            return v;
+    return std::nullopt;
+}
+
+/// "a, b or c" — the accepted spellings, for error messages.
+template <typename E> std::string enumChoices()
+{
+    std::string out;
+    const auto& t = EnumNames<E>::table;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        if (i > 0)
+            out += (i + 1 == t.size()) ? " or " : ", ";
+        out += t[i].second;
+    }
+    return out;
+}
+
+} // namespace gp

@@ -1,0 +1,69 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gp {
+
+/// One MIG GPU-instance profile of one GPU, as `nvidia-smi mig -lgip` and `-lgipp` list it.
+struct MigProfile
+{
+    std::string name;            ///< e.g. "3g.40gb", "1g.10gb+me"
+    int profileId = 0;           ///< nvidia-smi GPU instance profile id
+    int computeSlices = 0;       ///< "g" count, out of 7
+    int memorySlices = 0;        ///< out of 8; also the placement size
+    double usableGiB = 0.0;      ///< memory the instance offers to applications
+    int smCount = 0;
+    int maxInstances = 0;
+    std::vector<int> startSlices; ///< allowed placement starts, in memory slices
+    bool mediaExtensions = false; ///< the "+me" variants
+};
+
+/// One vGPU type (framebuffer profile) of one GPU from NVIDIA's vGPU software guide.
+struct VgpuProfile
+{
+    std::string name;      ///< e.g. "A100-10C"
+    double framebufferGiB = 0.0;
+    int maxPerGpu = 0;
+};
+
+/// A GPU model from the hardware catalog (vendor datasheets; see data/catalog/gpus.json).
+struct GpuSpec
+{
+    std::string id;   ///< stable key, e.g. "h100-sxm-80gb"
+    std::string name; ///< display name, e.g. "H100 SXM 80GB"
+    std::string vendor;
+    std::string architecture;
+    double memoryGB = 0.0;            ///< as the datasheet states it
+    double memoryUsableGiB = 0.0;     ///< total memory the driver reports to applications
+    double hbmBandwidthGBps = 0.0;    ///< memory bandwidth, gigabytes per second
+    double bf16DenseTflops = 0.0;
+    double fp8DenseTflops = 0.0;      ///< 0 where the GPU has no FP8 tensor cores
+    std::string scaleUpKind;          ///< "nvlink3", "nvlink4", "nvlink5", "infinity-fabric", "none"
+    double scaleUpBandwidthGBps = 0.0; ///< per GPU, bidirectional total
+    int pcieGen = 0;
+    double tdpW = 0.0;
+    int smCount = 0;                  ///< SMs (NVIDIA) or compute units (AMD)
+    std::vector<MigProfile> migProfiles; ///< empty where MIG is not supported
+    std::vector<VgpuProfile> vgpuProfiles;
+    std::map<std::string, std::string> sources; ///< figure name -> citation
+
+    bool supportsMig() const { return !migProfiles.empty(); }
+    const MigProfile* migProfile(const std::string& name) const
+    {
+        for (const auto& p : migProfiles)
+            if (p.name == name)
+                return &p;
+        return nullptr;
+    }
+    const VgpuProfile* vgpuProfile(const std::string& name) const
+    {
+        for (const auto& p : vgpuProfiles)
+            if (p.name == name)
+                return &p;
+        return nullptr;
+    }
+};
+
+} // namespace gp

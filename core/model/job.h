@@ -1,0 +1,106 @@
+#pragma once
+
+#include "modelpreset.h"
+
+#include <optional>
+#include <string>
+
+namespace gp {
+
+enum class JobKind { Pretraining, FullFinetune, Lora, Qlora, Inference };
+enum class Precision { Fp32, Bf16, Fp16, Fp8, Int8, Int4 };
+enum class Optimizer { AdamW, SgdMomentum, Adam8bit };
+enum class Recompute { None, Selective, Full };
+
+/// Which model a job runs: a preset from data/models, or a custom shape.
+struct ModelChoice
+{
+    std::string preset;     ///< preset id; "" for a custom model
+    ModelArchitecture custom; ///< used when preset is ""
+    bool operator==(const ModelChoice&) const = default;
+};
+
+struct Parallelism
+{
+    int tp = 1;
+    int pp = 1;
+    int dp = 1;
+    int zeroStage = 0; ///< 0-3
+    bool fsdp = false;
+    bool sequenceParallel = false;
+    Recompute recompute = Recompute::None;
+    int gpus() const { return tp * pp * dp; }
+    bool operator==(const Parallelism&) const = default;
+};
+
+struct BatchConfig
+{
+    int micro = 1;  ///< sequences per micro-batch per data-parallel rank
+    int global = 1; ///< sequences per optimizer step
+    bool operator==(const BatchConfig&) const = default;
+};
+
+/// Training-only settings (pre-training, fine-tuning, LoRA, QLoRA).
+struct TrainingSpec
+{
+    double tokens = 0.0; ///< tokens to train on
+    double checkpointIntervalMin = 60.0;
+    bool operator==(const TrainingSpec&) const = default;
+};
+
+/// Serving-only settings.
+struct InferenceSpec
+{
+    double requestsPerS = 0.0;
+    int contextTokens = 0; ///< prompt plus generated tokens held in the KV cache
+    int outputTokens = 0;  ///< generated tokens per request
+    int concurrency = 1;   ///< sequences batched together
+    bool operator==(const InferenceSpec&) const = default;
+};
+
+struct LoraSpec
+{
+    int rank = 16;
+    double alpha = 32.0;
+    bool operator==(const LoraSpec&) const = default;
+};
+
+/// Arrival and length in the timeline simulation (hours from its start).
+struct ScheduleSpec
+{
+    double arrivalH = 0.0;
+    double durationH = 0.0; ///< 0: derive from the job's own step time
+    bool operator==(const ScheduleSpec&) const = default;
+};
+
+/// A request to run a job on a given node (and GPU, and MIG instance) instead of letting
+/// the placement policy choose.
+struct Pin
+{
+    std::string node;
+    std::optional<int> gpu;
+    std::optional<int> migInstance; ///< index into that GPU's MIG layout
+    bool operator==(const Pin&) const = default;
+};
+
+struct Job
+{
+    std::string id;
+    std::string name;
+    JobKind kind = JobKind::Pretraining;
+    ModelChoice model;
+    Precision precision = Precision::Bf16;
+    Optimizer optimizer = Optimizer::AdamW;
+    Parallelism parallelism;
+    BatchConfig batch;
+    std::optional<TrainingSpec> training;
+    std::optional<InferenceSpec> inference;
+    std::optional<LoraSpec> lora;
+    ScheduleSpec schedule;
+    std::optional<Pin> pin;
+
+    bool isTraining() const { return kind != JobKind::Inference; }
+    bool operator==(const Job&) const = default;
+};
+
+} // namespace gp

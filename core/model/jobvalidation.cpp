@@ -1,0 +1,186 @@
+// Rules of one job: model shape, parallelism, batch and kind-specific settings.
+#include "checks.h"
+#include "enumnames.h"
+#include "validation.h"
+
+namespace gp {
+
+using checks::field;
+using checks::inRange;
+using checks::num;
+
+std::optional<ModelArchitecture> architectureOf(const ModelChoice& model, const Catalog& catalog)
+{
+    if (model.preset.empty())
+        return model.custom;
+    if (const ModelPreset* p = catalog.model(model.preset))
+        return p->arch;
+    return std::nullopt;
+}
+
+void validateArchitecture(const ModelArchitecture& a, const std::string& p, Issues& out)
+{
+    inRange(out, field(p, "layers"), a.layers, 1, 100000);
+    inRange(out, field(p, "hidden_size"), a.hiddenSize, 1, 1e7);
+    inRange(out, field(p, "attention_heads"), a.attentionHeads, 1, 1e5);
+    inRange(out, field(p, "kv_heads"), a.kvHeads, 1, 1e5);
+    inRange(out, field(p, "ffn_hidden_size"), a.ffnHiddenSize, 1, 1e8);
+    inRange(out, field(p, "vocab_size"), a.vocabSize, 1, 1e8);
+    inRange(out, field(p, "sequence_length"), a.sequenceLength, 1, 1e8);
+    inRange(out, field(p, "experts"), a.experts, 1, 4096);
+    inRange(out, field(p, "active_experts"), a.activeExperts, 1, a.experts < 1 ? 1 : a.experts,
+            "at most experts (" + num(a.experts) + ")");
+    if (a.attentionHeads > 0 && a.hiddenSize > 0 && a.hiddenSize % a.attentionHeads != 0)
+        out.push_back(Issue::error(field(p, "hidden_size"),
+                                   num(a.hiddenSize) + " is not divisible by attention heads (" +
+                                       num(a.attentionHeads) + ")"));
+    if (a.kvHeads > 0 && a.attentionHeads > 0 && a.attentionHeads % a.kvHeads != 0)
+        out.push_back(Issue::error(field(p, "kv_heads"),
+                                   num(a.kvHeads) + " does not divide attention heads (" +
+                                       num(a.attentionHeads) + ")"));
+}
+
+namespace {
+
+void validateParallelism(const Job& job, const ModelArchitecture* arch, const std::string& p,
+                         Issues& out)
+{
+    const Parallelism& par = job.parallelism;
+    bool ok = inRange(out, field(p, "tp"), par.tp, 1, 1024);
+    ok = inRange(out, field(p, "pp"), par.pp, 1, 1024) && ok;
+    ok = inRange(out, field(p, "dp"), par.dp, 1, 1e6) && ok;
+    inRange(out, field(p, "zero_stage"), par.zeroStage, 0, 3);
+    if (par.fsdp && par.zeroStage != 0 && par.zeroStage != 3)
+        out.push_back(Issue::error(field(p, "fsdp"), "FSDP shards like ZeRO-3; zero_stage must be 0 or 3, not " +
+                                                         num(par.zeroStage)));
+    if (!job.isTraining() && (par.zeroStage != 0 || par.fsdp))
+        out.push_back(Issue::error(field(p, "zero_stage"), "ZeRO and FSDP shard training state; inference jobs use 0"));
+    if (!job.isTraining() && par.recompute != Recompute::None)
+        out.push_back(Issue::error(field(p, "recompute"), "recomputation applies to training only; use none"));
+    if (par.sequenceParallel && par.tp == 1)
+        out.push_back(Issue::warning(field(p, "sequence_parallel"), "has no effect with tp 1"));
+    if (!ok || !arch)
+        return;
+    if (arch->attentionHeads > 0 && arch->attentionHeads % par.tp != 0)
+        out.push_back(Issue::error(field(p, "tp"), num(par.tp) + " does not divide attention heads (" +
+                                                       num(arch->attentionHeads) + ")"));
+    else if (arch->kvHeads > 0 && par.tp <= arch->kvHeads && arch->kvHeads % par.tp != 0)
+        out.push_back(Issue::error(field(p, "tp"), num(par.tp) + " does not divide KV heads (" +
+                                                       num(arch->kvHeads) + ")"));
+    else if (arch->kvHeads > 0 && par.tp > arch->kvHeads && par.tp % arch->kvHeads != 0)
+        out.push_back(Issue::error(field(p, "tp"), num(par.tp) + " is not a multiple of KV heads (" +
+                                                       num(arch->kvHeads) + ")"));
+    if (arch->layers > 0 && arch->layers % par.pp != 0)
+        out.push_back(Issue::error(field(p, "pp"), num(par.pp) + " does not divide layers (" +
+                                                       num(arch->layers) + ")"));
+}
+
+} // namespace
+
+Issues validateJob(const Job& job, const Scenario& scenario, const Catalog& catalog,
+                   const std::string& path)
+{
+    Issues out;
+    if (job.id.empty())
+        out.push_back(Issue::error(field(path, "id"), "must not be empty"));
+    if (job.name.empty())
+        out.push_back(Issue::error(field(path, "name"), "must not be empty"));
+
+    std::optional<ModelArchitecture> arch;
+    if (!job.model.preset.empty()) {
+        arch = architectureOf(job.model, catalog);
+        if (!arch)
+            out.push_back(Issue::error(field(path, "model.preset"),
+                                       "'" + job.model.preset + "' is not a model preset in data/models"));
+    } else {
+        const std::size_t before = out.size();
+        validateArchitecture(job.model.custom, field(path, "model"), out);
+        if (out.size() == before)
+            arch = job.model.custom;
+    }
+    validateParallelism(job, arch ? &*arch : nullptr, field(path, "parallelism"), out);
+
+    const std::string kindName(enumName(job.kind));
+    const bool lowBit = job.precision == Precision::Int8 || job.precision == Precision::Int4;
+    if (job.isTraining() && lowBit)
+        out.push_back(Issue::error(field(path, "precision"),
+                                   std::string(enumName(job.precision)) +
+                                       " is a serving precision; " + kindName +
+                                       " computes in fp32, bf16, fp16 or fp8 (QLoRA's 4-bit base is implied)"));
+
+    inRange(out, field(path, "batch.micro"), job.batch.micro, 1, 1e6);
+    inRange(out, field(path, "batch.global"), job.batch.global, 1, 1e9);
+    const long long perStep = static_cast<long long>(job.batch.micro) * job.parallelism.dp;
+    if (job.isTraining() && perStep > 0 && job.batch.global % perStep != 0)
+        out.push_back(Issue::error(field(path, "batch.global"),
+                                   num(job.batch.global) + " is not a multiple of micro x dp (" +
+                                       num(job.batch.micro) + " x " + num(job.parallelism.dp) + " = " +
+                                       num(static_cast<double>(perStep)) + ")"));
+
+    if (job.isTraining()) {
+        if (!job.training)
+            out.push_back(Issue::error(field(path, "training"), kindName + " jobs need a training section"));
+        else {
+            inRange(out, field(path, "training.tokens"), job.training->tokens, 1, 1e16);
+            inRange(out, field(path, "training.checkpoint_interval_min"),
+                    job.training->checkpointIntervalMin, 0.1, 1e6);
+        }
+        if (job.inference)
+            out.push_back(Issue::error(field(path, "inference"), "not used by " + kindName + " jobs; remove it"));
+    } else {
+        if (!job.inference)
+            out.push_back(Issue::error(field(path, "inference"), "inference jobs need an inference section"));
+        else {
+            const InferenceSpec& inf = *job.inference;
+            inRange(out, field(path, "inference.requests_per_s"), inf.requestsPerS, 0.000001, 1e9);
+            inRange(out, field(path, "inference.context_tokens"), inf.contextTokens, 1, 1e8);
+            inRange(out, field(path, "inference.output_tokens"), inf.outputTokens, 1,
+                    inf.contextTokens < 1 ? 1 : inf.contextTokens, "at most context_tokens");
+            inRange(out, field(path, "inference.concurrency"), inf.concurrency, 1, 1e6);
+        }
+        if (job.training)
+            out.push_back(Issue::error(field(path, "training"), "not used by inference jobs; remove it"));
+    }
+    const bool adapter = job.kind == JobKind::Lora || job.kind == JobKind::Qlora;
+    if (adapter && !job.lora)
+        out.push_back(Issue::error(field(path, "lora"), kindName + " jobs need a lora section"));
+    else if (adapter) {
+        inRange(out, field(path, "lora.rank"), job.lora->rank, 1, 65536);
+        inRange(out, field(path, "lora.alpha"), job.lora->alpha, 0.000001, 1e6);
+    } else if (job.lora)
+        out.push_back(Issue::error(field(path, "lora"), "not used by " + kindName + " jobs; remove it"));
+
+    inRange(out, field(path, "schedule.arrival_h"), job.schedule.arrivalH, 0, 1e6);
+    inRange(out, field(path, "schedule.duration_h"), job.schedule.durationH, 0, 1e6);
+
+    if (job.pin) {
+        const Pin& pin = *job.pin;
+        const Node* node = nullptr;
+        for (const auto& n : scenario.topology.nodes)
+            if (n.id == pin.node)
+                node = &n;
+        if (!node)
+            out.push_back(Issue::error(field(path, "pin.node"), "'" + pin.node + "' is not a node"));
+        else if (pin.gpu && (*pin.gpu < 0 || *pin.gpu >= node->gpuCount))
+            out.push_back(Issue::error(field(path, "pin.gpu"), num(*pin.gpu) + " is not a GPU of " + node->id +
+                                                                   " (0.." + num(node->gpuCount - 1) + ")"));
+        else if (pin.migInstance) {
+            if (!pin.gpu)
+                out.push_back(Issue::error(field(path, "pin.mig_instance"), "needs pin.gpu"));
+            else {
+                const SharingConfig& cfg = node->sharingOf(*pin.gpu);
+                if (cfg.mode != SharingMode::Mig)
+                    out.push_back(Issue::error(field(path, "pin.mig_instance"),
+                                               "GPU " + num(*pin.gpu) + " of " + node->id + " is not in MIG mode"));
+                else if (*pin.migInstance < 0 ||
+                         *pin.migInstance >= static_cast<int>(cfg.migInstances.size()))
+                    out.push_back(Issue::error(field(path, "pin.mig_instance"),
+                                               num(*pin.migInstance) + " is not an instance of that GPU (0.." +
+                                                   num(static_cast<double>(cfg.migInstances.size()) - 1) + ")"));
+            }
+        }
+    }
+    return out;
+}
+
+} // namespace gp

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <string>
+
+namespace gp {
+
+/// Transformer shape: what the memory and FLOP formulas need.
+struct ModelArchitecture
+{
+    int layers = 0;
+    int hiddenSize = 0;
+    int attentionHeads = 0;
+    int kvHeads = 0;       ///< < attentionHeads for grouped-query attention
+    int ffnHiddenSize = 0;
+    int vocabSize = 0;
+    int sequenceLength = 0;
+    int experts = 1;       ///< MoE experts per layer (1 = dense)
+    int activeExperts = 1; ///< experts each token visits
+    bool gatedFfn = true;  ///< SwiGLU-style FFN with three matrices (Llama, Mixtral)
+
+    bool operator==(const ModelArchitecture&) const = default;
+};
+
+/// A named model shape from data/models/, with the model card it comes from.
+struct ModelPreset
+{
+    std::string id; ///< e.g. "llama3-70b"
+    std::string name;
+    ModelArchitecture arch;
+    double statedParamsB = 0.0; ///< parameter count the source states, in billions
+    std::string source;
+};
+
+} // namespace gp

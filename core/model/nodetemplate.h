@@ -1,0 +1,36 @@
+#pragma once
+
+#include <map>
+#include <string>
+
+namespace gp {
+
+/// A server model: how many GPUs of which kind, how they talk inside the box, and its NICs.
+struct NodeTemplate
+{
+    std::string id;   ///< e.g. "dgx-h100"
+    std::string name;
+    std::string gpuId;
+    int gpuCount = 0;
+    std::string scaleUpKind;   ///< "nvswitch", "nvlink-bridge", "infinity-fabric", "pcie"
+    int scaleUpDomainGpus = 1; ///< GPUs that reach each other over the scale-up link
+    int nicCount = 0;
+    double nicSpeedGbps = 0.0; ///< gigabits per second per NIC
+    bool gpudirectRdma = false;
+    int pcieGen = 0;
+    std::map<std::string, std::string> sources;
+};
+
+/// A network switch model of the scale-out fabric.
+struct SwitchTemplate
+{
+    std::string id; ///< e.g. "qm9700"
+    std::string name;
+    std::string fabric; ///< "infiniband" or "ethernet"
+    int ports = 0;
+    double portSpeedGbps = 0.0;
+    double latencyUs = 0.0; ///< port-to-port
+    std::map<std::string, std::string> sources;
+};
+
+} // namespace gp

@@ -1,0 +1,94 @@
+#pragma once
+
+#include "sharing.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gp {
+
+struct Point
+{
+    double x = 0.0;
+    double y = 0.0;
+    bool operator==(const Point&) const = default;
+};
+
+/// A rack, pod or other grouping of nodes and switches; groups nest through `parent`.
+struct Group
+{
+    std::string id;
+    std::string name;
+    std::string kind = "rack"; ///< "rack", "pod", "row", "zone"
+    std::string parent;        ///< "" for a top-level group
+    bool operator==(const Group&) const = default;
+};
+
+/// Scale-out network interfaces of a node.
+struct NicConfig
+{
+    int count = 0;
+    double speedGbps = 0.0; ///< gigabits per second per NIC
+    bool gpudirectRdma = false;
+    bool operator==(const NicConfig&) const = default;
+};
+
+/// A GPU server placed on the canvas, made from a node template.
+struct Node
+{
+    std::string id;
+    std::string name;
+    std::string templateId;
+    std::string gpuId;
+    int gpuCount = 0;
+    NicConfig nics;
+    std::string group;
+    Point position;
+    SharingConfig sharing;                      ///< applies to every GPU without an override
+    std::map<int, SharingConfig> gpuSharing;    ///< per-GPU overrides, by GPU index
+
+    const SharingConfig& sharingOf(int gpuIndex) const
+    {
+        auto it = gpuSharing.find(gpuIndex);
+        return it == gpuSharing.end() ? sharing : it->second;
+    }
+    bool operator==(const Node&) const = default;
+};
+
+/// A switch of the scale-out fabric.
+struct Switch
+{
+    std::string id;
+    std::string name;
+    std::string templateId;
+    std::string tier = "leaf"; ///< "leaf", "spine", "core"
+    int ports = 0;
+    double portSpeedGbps = 0.0;
+    std::string group;
+    Point position;
+    bool operator==(const Switch&) const = default;
+};
+
+/// A cable bundle between two nodes or switches.
+struct Link
+{
+    std::string id;
+    std::string from;
+    std::string to;
+    double bandwidthGbps = 0.0; ///< aggregate of the bundle, gigabits per second
+    double latencyUs = 0.0;
+    bool operator==(const Link&) const = default;
+};
+
+struct Topology
+{
+    std::vector<Group> groups;
+    std::vector<Node> nodes;
+    std::vector<Switch> switches;
+    std::vector<Link> links;
+    bool operator==(const Topology&) const = default;
+};
+
+} // namespace gp

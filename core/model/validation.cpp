@@ -1,0 +1,259 @@
+#include "validation.h"
+
+#include "assumptions.h"
+#include "checks.h"
+#include "miglayout.h"
+
+#include <regex>
+#include <set>
+
+namespace gp {
+
+using checks::field;
+using checks::idx;
+using checks::inRange;
+using checks::num;
+
+Issues validateSharing(const SharingConfig& sharing, const GpuSpec& gpu, const std::string& path)
+{
+    Issues out;
+    switch (sharing.mode) {
+    case SharingMode::Exclusive:
+    case SharingMode::Passthrough:
+        break;
+    case SharingMode::Mig: {
+        if (!gpu.supportsMig()) {
+            out.push_back(Issue::error(field(path, "mode"), "mig: " + gpu.name + " does not support MIG"));
+            break;
+        }
+        if (sharing.migInstances.empty()) {
+            out.push_back(Issue::error(field(path, "mig"), "a MIG layout needs at least one instance"));
+            break;
+        }
+        for (const auto& v : mig::check(gpu, sharing.migInstances)) {
+            std::string p = v.instance < 0 ? field(path, "mig")
+                                           : idx(field(path, "mig"), static_cast<std::size_t>(v.instance));
+            out.push_back(Issue::error(p, v.message));
+        }
+        break;
+    }
+    case SharingMode::Vgpu:
+        if (gpu.vgpuProfiles.empty())
+            out.push_back(Issue::error(field(path, "mode"), "vgpu: no vGPU profiles are known for " + gpu.name));
+        else if (!gpu.vgpuProfile(sharing.vgpuProfile)) {
+            std::string names;
+            for (const auto& p : gpu.vgpuProfiles)
+                names += (names.empty() ? "" : ", ") + p.name;
+            out.push_back(Issue::error(field(path, "vgpu.profile"),
+                                       "'" + sharing.vgpuProfile + "' is not a vGPU profile of " +
+                                           gpu.name + " (profiles: " + names + ")"));
+        }
+        break;
+    case SharingMode::TimeSlicing:
+        inRange(out, field(path, "replicas"), sharing.replicas, 1, 64);
+        break;
+    case SharingMode::Mps:
+        inRange(out, field(path, "mps.active_thread_pct"), sharing.mpsActiveThreadPct, 1, 100);
+        if (sharing.mpsMemoryLimitGiB)
+            inRange(out, field(path, "mps.memory_limit_gib"), *sharing.mpsMemoryLimitGiB, 0.001,
+                    gpu.memoryUsableGiB, gpu.name + " has " + num(gpu.memoryUsableGiB) + " GiB");
+        break;
+    }
+    return out;
+}
+
+namespace {
+
+void validateTopology(const Topology& topo, const Catalog& catalog, Issues& out)
+{
+    const std::string base = "topology";
+    std::set<std::string> groupIds;
+    for (std::size_t i = 0; i < topo.groups.size(); ++i) {
+        const Group& g = topo.groups[i];
+        const std::string p = idx(base + ".groups", i);
+        if (g.id.empty())
+            out.push_back(Issue::error(field(p, "id"), "must not be empty"));
+        else if (!groupIds.insert(g.id).second)
+            out.push_back(Issue::error(field(p, "id"), "'" + g.id + "' is used by another group"));
+    }
+    for (std::size_t i = 0; i < topo.groups.size(); ++i) {
+        const Group& g = topo.groups[i];
+        if (g.parent.empty())
+            continue;
+        const std::string p = field(idx(base + ".groups", i), "parent");
+        if (!groupIds.count(g.parent)) {
+            out.push_back(Issue::error(p, "'" + g.parent + "' is not a group"));
+            continue;
+        }
+        // Walk up the parent chain; a chain longer than the group count is a cycle.
+        std::string cur = g.parent;
+        for (std::size_t steps = 0; !cur.empty(); ++steps) {
+            if (cur == g.id || steps > topo.groups.size()) {
+                out.push_back(Issue::error(p, "'" + g.parent + "' makes the groups a cycle"));
+                break;
+            }
+            std::string next;
+            for (const auto& h : topo.groups)
+                if (h.id == cur)
+                    next = h.parent;
+            cur = next;
+        }
+    }
+
+    std::set<std::string> endpointIds;
+    for (std::size_t i = 0; i < topo.nodes.size(); ++i) {
+        const Node& n = topo.nodes[i];
+        const std::string p = idx(base + ".nodes", i);
+        if (n.id.empty())
+            out.push_back(Issue::error(field(p, "id"), "must not be empty"));
+        else if (!endpointIds.insert(n.id).second)
+            out.push_back(Issue::error(field(p, "id"), "'" + n.id + "' is used by another node or switch"));
+        if (!n.templateId.empty() && !catalog.nodeTemplate(n.templateId))
+            out.push_back(Issue::error(field(p, "template"), "'" + n.templateId + "' is not a node template in the catalog"));
+        const GpuSpec* gpu = catalog.gpu(n.gpuId);
+        if (!gpu)
+            out.push_back(Issue::error(field(p, "gpu"), "'" + n.gpuId + "' is not a GPU in the catalog"));
+        inRange(out, field(p, "gpu_count"), n.gpuCount, 1, 64);
+        inRange(out, field(p, "nics.count"), n.nics.count, 0, 64);
+        inRange(out, field(p, "nics.speed_gbps"), n.nics.speedGbps, n.nics.count > 0 ? 1 : 0, 3200);
+        if (!n.group.empty() && !groupIds.count(n.group))
+            out.push_back(Issue::error(field(p, "group"), "'" + n.group + "' is not a group"));
+        inRange(out, field(p, "position.x"), n.position.x, -1e7, 1e7);
+        inRange(out, field(p, "position.y"), n.position.y, -1e7, 1e7);
+        if (!gpu)
+            continue;
+        for (const auto& e : validateSharing(n.sharing, *gpu, field(p, "sharing")))
+            out.push_back(e);
+        std::size_t k = 0;
+        for (const auto& [gpuIndex, cfg] : n.gpuSharing) {
+            const std::string q = idx(field(p, "gpu_sharing"), k++);
+            if (gpuIndex < 0 || gpuIndex >= n.gpuCount)
+                out.push_back(Issue::error(field(q, "gpu"), num(gpuIndex) + " is not a GPU of this node (0.." +
+                                                                num(n.gpuCount - 1) + ")"));
+            for (const auto& e : validateSharing(cfg, *gpu, q))
+                out.push_back(e);
+        }
+    }
+    static const std::set<std::string> tiers{"leaf", "spine", "core"};
+    for (std::size_t i = 0; i < topo.switches.size(); ++i) {
+        const Switch& s = topo.switches[i];
+        const std::string p = idx(base + ".switches", i);
+        if (s.id.empty())
+            out.push_back(Issue::error(field(p, "id"), "must not be empty"));
+        else if (!endpointIds.insert(s.id).second)
+            out.push_back(Issue::error(field(p, "id"), "'" + s.id + "' is used by another node or switch"));
+        if (!s.templateId.empty() && !catalog.switchTemplate(s.templateId))
+            out.push_back(Issue::error(field(p, "template"), "'" + s.templateId + "' is not a switch template in the catalog"));
+        if (!tiers.count(s.tier))
+            out.push_back(Issue::error(field(p, "tier"), "'" + s.tier + "' must be leaf, spine or core"));
+        inRange(out, field(p, "ports"), s.ports, 1, 4096);
+        inRange(out, field(p, "port_speed_gbps"), s.portSpeedGbps, 1, 3200);
+        if (!s.group.empty() && !groupIds.count(s.group))
+            out.push_back(Issue::error(field(p, "group"), "'" + s.group + "' is not a group"));
+        inRange(out, field(p, "position.x"), s.position.x, -1e7, 1e7);
+        inRange(out, field(p, "position.y"), s.position.y, -1e7, 1e7);
+    }
+    std::set<std::string> linkIds;
+    for (std::size_t i = 0; i < topo.links.size(); ++i) {
+        const Link& l = topo.links[i];
+        const std::string p = idx(base + ".links", i);
+        if (l.id.empty())
+            out.push_back(Issue::error(field(p, "id"), "must not be empty"));
+        else if (!linkIds.insert(l.id).second)
+            out.push_back(Issue::error(field(p, "id"), "'" + l.id + "' is used by another link"));
+        if (!endpointIds.count(l.from))
+            out.push_back(Issue::error(field(p, "from"), "'" + l.from + "' is not a node or switch"));
+        if (!endpointIds.count(l.to))
+            out.push_back(Issue::error(field(p, "to"), "'" + l.to + "' is not a node or switch"));
+        else if (l.from == l.to)
+            out.push_back(Issue::error(field(p, "to"), "a link cannot connect '" + l.to + "' to itself"));
+        inRange(out, field(p, "bandwidth_gbps"), l.bandwidthGbps, 0.001, 1e6);
+        inRange(out, field(p, "latency_us"), l.latencyUs, 0, 1e6);
+    }
+}
+
+void validatePricing(const Scenario& s, const Catalog& catalog, Issues& out)
+{
+    const PricePreset* preset = nullptr;
+    if (!s.pricing.preset.empty()) {
+        preset = catalog.pricePreset(s.pricing.preset);
+        if (!preset)
+            out.push_back(Issue::error("pricing.preset", "'" + s.pricing.preset + "' is not a price preset in the catalog"));
+    }
+    for (const auto& [gpuId, price] : s.pricing.gpuHourUsd) {
+        const std::string p = "pricing.gpu_hour_usd." + gpuId;
+        if (!catalog.gpu(gpuId))
+            out.push_back(Issue::error(p, "'" + gpuId + "' is not a GPU in the catalog"));
+        inRange(out, p, price, 0, 10000);
+    }
+    std::set<std::string> unpriced;
+    for (const auto& n : s.topology.nodes) {
+        if (s.pricing.gpuHourUsd.count(n.gpuId) || !catalog.gpu(n.gpuId))
+            continue;
+        if (!preset || !preset->gpuHourUsd.count(n.gpuId))
+            unpriced.insert(n.gpuId);
+    }
+    for (const auto& g : unpriced)
+        out.push_back(Issue::warning("pricing", "no $/GPU-hour for '" + g +
+                                                    "': its cost counts as 0 until you set one"));
+}
+
+void validateAssumptions(const Scenario& s, Issues& out)
+{
+    for (const auto& [key, value] : s.assumptions) {
+        const std::string p = "assumptions." + key;
+        const Assumption* a = findAssumption(key);
+        if (!a) {
+            out.push_back(Issue::error(p, "unknown assumption (see docs/model-reference.md)"));
+            continue;
+        }
+        inRange(out, p, value, a->minValue, a->maxValue, a->unit);
+    }
+}
+
+void validateTenants(const Scenario& s, const Catalog& catalog, Issues& out)
+{
+    static const std::regex colour("^#[0-9a-fA-F]{6}$");
+    std::set<std::string> tenantIds;
+    std::set<std::string> jobIds;
+    for (std::size_t i = 0; i < s.tenants.size(); ++i) {
+        const Tenant& t = s.tenants[i];
+        const std::string p = idx("tenants", i);
+        if (t.id.empty())
+            out.push_back(Issue::error(field(p, "id"), "must not be empty"));
+        else if (!tenantIds.insert(t.id).second)
+            out.push_back(Issue::error(field(p, "id"), "'" + t.id + "' is used by another tenant"));
+        if (t.name.empty())
+            out.push_back(Issue::error(field(p, "name"), "must not be empty"));
+        if (!std::regex_match(t.color, colour))
+            out.push_back(Issue::error(field(p, "color"), "'" + t.color + "' must be #RRGGBB"));
+        inRange(out, field(p, "priority"), t.priority, -1000, 1000);
+        inRange(out, field(p, "sla.max_penalty_pct"), t.sla.maxPenaltyPct, 0, 1000);
+        if (t.sla.deadlineDays)
+            inRange(out, field(p, "sla.deadline_days"), *t.sla.deadlineDays, 0.001, 36500);
+        for (std::size_t j = 0; j < t.jobs.size(); ++j) {
+            const std::string q = idx(field(p, "jobs"), j);
+            const Job& job = t.jobs[j];
+            if (!job.id.empty() && !jobIds.insert(job.id).second)
+                out.push_back(Issue::error(field(q, "id"), "'" + job.id + "' is used by another job"));
+            for (auto& e : validateJob(job, s, catalog, q))
+                out.push_back(std::move(e));
+        }
+    }
+}
+
+} // namespace
+
+Issues validateScenario(const Scenario& scenario, const Catalog& catalog)
+{
+    Issues out;
+    if (scenario.name.empty())
+        out.push_back(Issue::error("name", "must not be empty"));
+    validateTopology(scenario.topology, catalog, out);
+    validateTenants(scenario, catalog, out);
+    validatePricing(scenario, catalog, out);
+    validateAssumptions(scenario, out);
+    return out;
+}
+
+} // namespace gp

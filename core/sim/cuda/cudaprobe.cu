@@ -1,0 +1,22 @@
+// Device discovery for the CUDA backend. No Qt here (DESIGN.md §5.8).
+#include "cudaprobe.h"
+
+#include <cuda_runtime.h>
+
+namespace gp::sim::cuda {
+
+int deviceCount(std::string& device0Name, std::string& detail)
+{
+    int count = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess) {
+        detail = std::string("no usable CUDA device: ") + cudaGetErrorString(err);
+        return 0;
+    }
+    cudaDeviceProp prop{};
+    if (count > 0 && cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
+        device0Name = prop.name;
+    return count;
+}
+
+} // namespace gp::sim::cuda

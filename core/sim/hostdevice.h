@@ -1,0 +1,9 @@
+#pragma once
+
+// Functions marked GP_HD compile for the host and, under nvcc, for the device too: the
+// CPU backend and the CUDA kernels share one implementation (DESIGN.md §5.8).
+#if defined(__CUDACC__)
+#define GP_HD __host__ __device__
+#else
+#define GP_HD
+#endif

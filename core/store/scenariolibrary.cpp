@@ -1,0 +1,386 @@
+#include "scenariolibrary.h"
+
+#include "migrations.h"
+
+#include <QAtomicInt>
+#include <QFileInfo>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace gp::store {
+
+namespace {
+
+QAtomicInt gConnectionCounter;
+
+QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
+
+QDateTime parseTime(const QString& s) { return QDateTime::fromString(s, Qt::ISODateWithMs); }
+
+/// One statement with bound values; exec() reports the driver's message on failure.
+class Statement
+{
+public:
+    Statement(const QString& connection, const QString& sql)
+        : mQuery(QSqlDatabase::database(connection, false))
+    {
+        mOk = mQuery.prepare(sql);
+    }
+    Statement& bind(const QVariant& v)
+    {
+        mQuery.addBindValue(v);
+        return *this;
+    }
+    bool exec() { return mOk && mQuery.exec(); }
+    QString error() const { return mQuery.lastError().text(); }
+    QSqlQuery& query() { return mQuery; }
+
+private:
+    QSqlQuery mQuery;
+    bool mOk = false;
+};
+
+/// Rolls back unless commit() succeeded.
+class Transaction
+{
+public:
+    explicit Transaction(const QString& connection)
+        : mDb(QSqlDatabase::database(connection, false)), mActive(mDb.transaction())
+    {
+    }
+    ~Transaction()
+    {
+        if (mActive)
+            mDb.rollback();
+    }
+    bool active() const { return mActive; }
+    bool commit()
+    {
+        if (!mActive || !mDb.commit())
+            return false;
+        mActive = false;
+        return true;
+    }
+    QString error() const { return mDb.lastError().text(); }
+
+private:
+    QSqlDatabase mDb;
+    bool mActive;
+};
+
+bool writeKpis(const QString& connection, qint64 revisionId, const std::map<QString, double>& kpis,
+               QString& error)
+{
+    for (const auto& [key, value] : kpis) {
+        Statement s(connection, "INSERT INTO revision_kpis (revision_id, kpi, value) VALUES (?, ?, ?)");
+        if (!s.bind(revisionId).bind(key).bind(value).exec()) {
+            error = s.error();
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+ScenarioLibrary::ScenarioLibrary(QString path, QString connection)
+    : mPath(std::move(path)), mConnection(std::move(connection))
+{
+}
+
+ScenarioLibrary::~ScenarioLibrary()
+{
+    {
+        QSqlDatabase db = QSqlDatabase::database(mConnection, false);
+        if (db.isOpen())
+            db.close();
+    }
+    QSqlDatabase::removeDatabase(mConnection);
+}
+
+bool ScenarioLibrary::fail(const QString& what, const QString& why)
+{
+    mError = what + ": " + why;
+    return false;
+}
+
+std::unique_ptr<ScenarioLibrary> ScenarioLibrary::open(const QString& path, QString* error)
+{
+    auto setError = [&](const QString& e) {
+        if (error)
+            *error = path + ": " + e;
+    };
+    const QFileInfo info(path);
+    if (info.exists() && !info.isFile()) {
+        setError("not a regular file");
+        return nullptr;
+    }
+    const QString connection = QString("gpuplan-library-%1").arg(gConnectionCounter.fetchAndAddRelaxed(1));
+    std::unique_ptr<ScenarioLibrary> lib(new ScenarioLibrary(path, connection));
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase("QSQLITE", connection);
+        db.setDatabaseName(path);
+        if (!db.open()) {
+            setError("cannot open: " + db.lastError().text());
+            return nullptr;
+        }
+    }
+    if (!lib->migrate()) {
+        setError(lib->mError);
+        return nullptr;
+    }
+    return lib;
+}
+
+bool ScenarioLibrary::migrate()
+{
+    // Read the header first: a file that is not a database (or not ours) is refused before
+    // anything is written to it.
+    Statement version(mConnection, "PRAGMA user_version");
+    if (!version.exec() || !version.query().next())
+        return fail("not a gpuplan library", version.error());
+    const int current = version.query().value(0).toInt();
+    Statement app(mConnection, "PRAGMA application_id");
+    if (!app.exec() || !app.query().next())
+        return fail("not a gpuplan library", app.error());
+    const int appId = app.query().value(0).toInt();
+    if (appId != 0 && appId != kApplicationId)
+        return fail("not a gpuplan library", "the file belongs to another application");
+    if (current > kSchemaVersion)
+        return fail("library schema " + QString::number(current) + " is newer than this gpuplan reads (" +
+                        QString::number(kSchemaVersion) + ")",
+                    "it needs a newer gpuplan");
+    if (current == 0) {
+        Statement tables(mConnection, "SELECT count(*) FROM sqlite_master");
+        if (!tables.exec() || !tables.query().next())
+            return fail("not a gpuplan library", tables.error());
+        if (tables.query().value(0).toInt() > 0)
+            return fail("not a gpuplan library", "the database has tables but no gpuplan schema version");
+    }
+
+    Statement fk(mConnection, "PRAGMA foreign_keys = ON");
+    if (!fk.exec())
+        return fail("cannot enable foreign keys", fk.error());
+    Statement wal(mConnection, "PRAGMA journal_mode = WAL");
+    if (!wal.exec())
+        return fail("cannot enable write-ahead logging", wal.error());
+
+    const auto& steps = migrationSteps();
+    for (int v = current + 1; v <= kSchemaVersion; ++v) {
+        Transaction tx(mConnection);
+        if (!tx.active())
+            return fail("cannot start migration to schema " + QString::number(v), tx.error());
+        for (const QString& sql : steps[static_cast<std::size_t>(v - 1)]) {
+            Statement s(mConnection, sql);
+            if (!s.exec())
+                return fail("migration to schema " + QString::number(v) + " failed", s.error());
+        }
+        Statement setVersion(mConnection, QString("PRAGMA user_version = %1").arg(v));
+        Statement setApp(mConnection, QString("PRAGMA application_id = %1").arg(kApplicationId));
+        if (!setVersion.exec() || !setApp.exec())
+            return fail("cannot record schema " + QString::number(v), setVersion.error());
+        if (!tx.commit())
+            return fail("migration to schema " + QString::number(v) + " failed", tx.error());
+    }
+    return true;
+}
+
+bool ScenarioLibrary::exists(qint64 scenarioId)
+{
+    Statement s(mConnection, "SELECT 1 FROM scenarios WHERE id = ?");
+    if (!s.bind(scenarioId).exec())
+        return fail("cannot read scenario " + QString::number(scenarioId), s.error());
+    if (!s.query().next())
+        return fail("scenario " + QString::number(scenarioId), "no such scenario in the library");
+    return true;
+}
+
+std::optional<qint64> ScenarioLibrary::createScenario(const QString& name, const QString& description,
+                                                      const QByteArray& document, const QString& note,
+                                                      const std::map<QString, double>& kpis)
+{
+    Transaction tx(mConnection);
+    if (!tx.active())
+        return fail("cannot save", tx.error()), std::nullopt;
+    const QString t = now();
+    Statement s(mConnection,
+                "INSERT INTO scenarios (name, description, tags, created_at, updated_at) VALUES (?, ?, '', ?, ?)");
+    if (!s.bind(name).bind(description).bind(t).bind(t).exec())
+        return fail("cannot save '" + name + "'", s.error()), std::nullopt;
+    const qint64 id = s.query().lastInsertId().toLongLong();
+    Statement r(mConnection,
+                "INSERT INTO revisions (scenario_id, number, note, created_at, document) VALUES (?, 1, ?, ?, ?)");
+    if (!r.bind(id).bind(note).bind(t).bind(QString::fromUtf8(document)).exec())
+        return fail("cannot save '" + name + "'", r.error()), std::nullopt;
+    QString err;
+    if (!writeKpis(mConnection, r.query().lastInsertId().toLongLong(), kpis, err))
+        return fail("cannot save KPIs of '" + name + "'", err), std::nullopt;
+    if (!tx.commit())
+        return fail("cannot save '" + name + "'", tx.error()), std::nullopt;
+    return id;
+}
+
+std::optional<int> ScenarioLibrary::addRevision(qint64 scenarioId, const QByteArray& document,
+                                                const QString& note, const std::map<QString, double>& kpis)
+{
+    Transaction tx(mConnection);
+    if (!tx.active())
+        return fail("cannot save", tx.error()), std::nullopt;
+    if (!exists(scenarioId))
+        return std::nullopt;
+    Statement n(mConnection, "SELECT COALESCE(MAX(number), 0) + 1 FROM revisions WHERE scenario_id = ?");
+    if (!n.bind(scenarioId).exec() || !n.query().next())
+        return fail("cannot save revision", n.error()), std::nullopt;
+    const int number = n.query().value(0).toInt();
+    const QString t = now();
+    Statement r(mConnection,
+                "INSERT INTO revisions (scenario_id, number, note, created_at, document) VALUES (?, ?, ?, ?, ?)");
+    if (!r.bind(scenarioId).bind(number).bind(note).bind(t).bind(QString::fromUtf8(document)).exec())
+        return fail("cannot save revision", r.error()), std::nullopt;
+    QString err;
+    if (!writeKpis(mConnection, r.query().lastInsertId().toLongLong(), kpis, err))
+        return fail("cannot save KPIs", err), std::nullopt;
+    Statement u(mConnection, "UPDATE scenarios SET updated_at = ? WHERE id = ?");
+    if (!u.bind(t).bind(scenarioId).exec())
+        return fail("cannot save revision", u.error()), std::nullopt;
+    if (!tx.commit())
+        return fail("cannot save revision", tx.error()), std::nullopt;
+    return number;
+}
+
+std::optional<std::vector<RevisionInfo>> ScenarioLibrary::revisions(qint64 scenarioId)
+{
+    if (!exists(scenarioId))
+        return std::nullopt;
+    Statement s(mConnection, "SELECT r.id, r.number, r.note, r.created_at, k.kpi, k.value FROM revisions r"
+                             " LEFT JOIN revision_kpis k ON k.revision_id = r.id"
+                             " WHERE r.scenario_id = ? ORDER BY r.number, k.kpi");
+    if (!s.bind(scenarioId).exec())
+        return fail("cannot read revisions", s.error()), std::nullopt;
+    std::vector<RevisionInfo> out;
+    while (s.query().next()) {
+        const qint64 id = s.query().value(0).toLongLong();
+        if (out.empty() || out.back().id != id) {
+            RevisionInfo r;
+            r.id = id;
+            r.number = s.query().value(1).toInt();
+            r.note = s.query().value(2).toString();
+            r.createdAt = parseTime(s.query().value(3).toString());
+            out.push_back(r);
+        }
+        if (!s.query().value(4).isNull())
+            out.back().kpis[s.query().value(4).toString()] = s.query().value(5).toDouble();
+    }
+    return out;
+}
+
+std::optional<std::vector<ScenarioSummary>> ScenarioLibrary::list()
+{
+    Statement s(mConnection, "SELECT id, name, description, tags, created_at, updated_at,"
+                             " (SELECT COUNT(*) FROM revisions r WHERE r.scenario_id = scenarios.id)"
+                             " FROM scenarios ORDER BY id");
+    if (!s.exec())
+        return fail("cannot list the library", s.error()), std::nullopt;
+    std::vector<ScenarioSummary> out;
+    while (s.query().next()) {
+        ScenarioSummary sum;
+        sum.id = s.query().value(0).toLongLong();
+        sum.name = s.query().value(1).toString();
+        sum.description = s.query().value(2).toString();
+        const QString tags = s.query().value(3).toString();
+        sum.tags = tags.isEmpty() ? QStringList() : tags.split(',');
+        sum.createdAt = parseTime(s.query().value(4).toString());
+        sum.updatedAt = parseTime(s.query().value(5).toString());
+        sum.revisionCount = s.query().value(6).toInt();
+        out.push_back(sum);
+    }
+    for (auto& sum : out) {
+        auto revs = revisions(sum.id);
+        if (!revs)
+            return std::nullopt;
+        if (!revs->empty())
+            sum.latest = revs->back();
+    }
+    return out;
+}
+
+std::optional<ScenarioSummary> ScenarioLibrary::scenario(qint64 id)
+{
+    auto all = list();
+    if (!all)
+        return std::nullopt;
+    for (auto& s : *all)
+        if (s.id == id)
+            return s;
+    fail("scenario " + QString::number(id), "no such scenario in the library");
+    return std::nullopt;
+}
+
+std::optional<QByteArray> ScenarioLibrary::document(qint64 scenarioId, std::optional<int> revision)
+{
+    if (!exists(scenarioId))
+        return std::nullopt;
+    Statement s(mConnection, revision ? "SELECT document FROM revisions WHERE scenario_id = ? AND number = ?"
+                                      : "SELECT document FROM revisions WHERE scenario_id = ?"
+                                        " ORDER BY number DESC LIMIT 1");
+    s.bind(scenarioId);
+    if (revision)
+        s.bind(*revision);
+    if (!s.exec())
+        return fail("cannot read scenario " + QString::number(scenarioId), s.error()), std::nullopt;
+    if (!s.query().next())
+        return fail("scenario " + QString::number(scenarioId),
+                    revision ? "has no revision " + QString::number(*revision) : "has no revisions"),
+               std::nullopt;
+    return s.query().value(0).toString().toUtf8();
+}
+
+bool ScenarioLibrary::rename(qint64 scenarioId, const QString& name)
+{
+    if (name.trimmed().isEmpty())
+        return fail("cannot rename", "the name must not be empty");
+    Transaction tx(mConnection);
+    if (!exists(scenarioId))
+        return false;
+    Statement s(mConnection, "UPDATE scenarios SET name = ?, updated_at = ? WHERE id = ?");
+    if (!s.bind(name).bind(now()).bind(scenarioId).exec())
+        return fail("cannot rename", s.error());
+    return tx.commit() || fail("cannot rename", tx.error());
+}
+
+bool ScenarioLibrary::setTags(qint64 scenarioId, const QStringList& tags)
+{
+    for (const QString& t : tags)
+        if (t.contains(',') || t.trimmed().isEmpty())
+            return fail("cannot tag", "tags must be non-empty and contain no comma");
+    Transaction tx(mConnection);
+    if (!exists(scenarioId))
+        return false;
+    Statement s(mConnection, "UPDATE scenarios SET tags = ?, updated_at = ? WHERE id = ?");
+    if (!s.bind(tags.join(',')).bind(now()).bind(scenarioId).exec())
+        return fail("cannot tag", s.error());
+    return tx.commit() || fail("cannot tag", tx.error());
+}
+
+bool ScenarioLibrary::deleteScenario(qint64 scenarioId)
+{
+    Transaction tx(mConnection);
+    if (!exists(scenarioId))
+        return false;
+    Statement s(mConnection, "DELETE FROM scenarios WHERE id = ?");
+    if (!s.bind(scenarioId).exec())
+        return fail("cannot delete scenario " + QString::number(scenarioId), s.error());
+    return tx.commit() || fail("cannot delete", tx.error());
+}
+
+std::optional<int> ScenarioLibrary::scenarioCount()
+{
+    Statement s(mConnection, "SELECT COUNT(*) FROM scenarios");
+    if (!s.exec() || !s.query().next())
+        return fail("cannot read the library", s.error()), std::nullopt;
+    return s.query().value(0).toInt();
+}
+
+} // namespace gp::store

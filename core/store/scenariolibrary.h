@@ -1,0 +1,86 @@
+#pragma once
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QString>
+#include <QStringList>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace gp::store {
+
+struct RevisionInfo
+{
+    qint64 id = 0;
+    int number = 0; ///< 1, 2, ... within its scenario
+    QString note;
+    QDateTime createdAt;
+    std::map<QString, double> kpis;
+};
+
+struct ScenarioSummary
+{
+    qint64 id = 0;
+    QString name;
+    QString description;
+    QStringList tags;
+    QDateTime createdAt;
+    QDateTime updatedAt;
+    int revisionCount = 0;
+    RevisionInfo latest; ///< the newest revision, with its KPIs
+};
+
+/// The SQLite scenario library (DESIGN.md §5.6): scenarios with numbered, noted revisions
+/// that each keep the JSON document as it was saved, plus KPI values to sort and compare by.
+/// Versioned with PRAGMA user_version and one migration step per version; WAL; foreign
+/// keys on; every write in one transaction, so a failed write changes nothing.
+class ScenarioLibrary
+{
+public:
+    static constexpr int kSchemaVersion = 2;
+    static constexpr int kApplicationId = 0x47504c4e; // "GPLN"
+
+    /// Opens (creating if needed) and migrates the library at `path`. On failure returns
+    /// null and sets `error`; a damaged or newer file is left untouched.
+    static std::unique_ptr<ScenarioLibrary> open(const QString& path, QString* error);
+    ~ScenarioLibrary();
+    ScenarioLibrary(const ScenarioLibrary&) = delete;
+    ScenarioLibrary& operator=(const ScenarioLibrary&) = delete;
+
+    QString path() const { return mPath; }
+    QString lastError() const { return mError; }
+
+    /// New scenario with its first revision; returns the scenario id.
+    std::optional<qint64> createScenario(const QString& name, const QString& description,
+                                         const QByteArray& document, const QString& note,
+                                         const std::map<QString, double>& kpis);
+    /// New revision of an existing scenario; returns its number.
+    std::optional<int> addRevision(qint64 scenarioId, const QByteArray& document,
+                                   const QString& note, const std::map<QString, double>& kpis);
+
+    std::optional<std::vector<ScenarioSummary>> list();
+    std::optional<ScenarioSummary> scenario(qint64 id);
+    std::optional<std::vector<RevisionInfo>> revisions(qint64 scenarioId);
+    /// The document of `revision` (latest when nullopt), byte for byte as saved.
+    std::optional<QByteArray> document(qint64 scenarioId, std::optional<int> revision = {});
+
+    bool rename(qint64 scenarioId, const QString& name);
+    bool setTags(qint64 scenarioId, const QStringList& tags);
+    bool deleteScenario(qint64 scenarioId);
+    std::optional<int> scenarioCount();
+
+private:
+    explicit ScenarioLibrary(QString path, QString connection);
+    bool migrate();
+    bool fail(const QString& what, const QString& why);
+    bool exists(qint64 scenarioId);
+
+    QString mPath;
+    QString mConnection;
+    QString mError;
+};
+
+} // namespace gp::store

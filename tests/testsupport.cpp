@@ -1,0 +1,41 @@
+#include "testsupport.h"
+
+#include "io/catalogreader.h"
+
+#include <QDir>
+#include <QtGlobal>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace gp::test {
+
+QString dataDir() { return qEnvironmentVariable("GPUPLAN_DATA_DIR"); }
+QString fixturesDir() { return qEnvironmentVariable("GPUPLAN_TEST_DATA_DIR"); }
+QString sourceDir() { return qEnvironmentVariable("GPUPLAN_SOURCE_DIR"); }
+
+const Catalog& bundledCatalog()
+{
+    static const Catalog catalog = [] {
+        io::CatalogLoadResult r = io::loadCatalog(dataDir());
+        if (!r.ok()) {
+            for (const auto& i : r.issues)
+                std::fprintf(stderr, "%s\n", qPrintable(i.toString()));
+            std::fprintf(stderr, "the bundled catalog does not load\n");
+            std::abort();
+        }
+        return r.catalog;
+    }();
+    return catalog;
+}
+
+QStringList sampleFiles()
+{
+    QDir dir(QDir(dataDir()).absoluteFilePath("samples"));
+    QStringList out;
+    for (const QString& f : dir.entryList({"*.json"}, QDir::Files, QDir::Name))
+        out << dir.absoluteFilePath(f);
+    return out;
+}
+
+} // namespace gp::test

@@ -1,0 +1,96 @@
+#include "librarypanel.h"
+
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace gp::ui {
+
+namespace {
+
+enum Column { ColName, ColGpus, ColCost, ColRevisions, ColUpdated, ColCount };
+
+/// A cell that sorts by its number, not its text.
+class NumberItem : public QTableWidgetItem
+{
+public:
+    NumberItem(double value, const QString& text) : QTableWidgetItem(text)
+    {
+        setData(Qt::UserRole + 1, value);
+        setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    bool operator<(const QTableWidgetItem& other) const override
+    {
+        return data(Qt::UserRole + 1).toDouble() < other.data(Qt::UserRole + 1).toDouble();
+    }
+};
+
+} // namespace
+
+LibraryPanel::LibraryPanel(QWidget* parent)
+    : QWidget(parent), mFilter(new QLineEdit(this)), mTable(new QTableWidget(0, ColCount, this))
+{
+    mFilter->setPlaceholderText(tr("Filter by name or tag…"));
+    mFilter->setClearButtonEnabled(true);
+    mTable->setHorizontalHeaderLabels({tr("Scenario"), tr("GPUs"), tr("$/month"), tr("Rev."), tr("Updated")});
+    mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    mTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    mTable->verticalHeader()->hide();
+    mTable->horizontalHeader()->setSectionResizeMode(ColName, QHeaderView::Stretch);
+    mTable->setSortingEnabled(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(mFilter);
+    layout->addWidget(mTable);
+    connect(mFilter, &QLineEdit::textChanged, this, &LibraryPanel::applyFilter);
+    connect(mTable, &QTableWidget::itemActivated, this, [this](QTableWidgetItem* item) {
+        Q_EMIT openRequested(mTable->item(item->row(), ColName)->data(Qt::UserRole).toLongLong());
+    });
+}
+
+int LibraryPanel::rowCount() const { return mTable->rowCount(); }
+
+bool LibraryPanel::reload(store::ScenarioLibrary& library)
+{
+    auto all = library.list();
+    if (!all)
+        return false;
+    mTable->setSortingEnabled(false);
+    mTable->setRowCount(static_cast<int>(all->size()));
+    int row = 0;
+    for (const auto& s : *all) {
+        auto* name = new QTableWidgetItem(s.name);
+        name->setData(Qt::UserRole, s.id);
+        name->setToolTip(s.description + (s.tags.isEmpty() ? "" : "\n" + tr("Tags: ") + s.tags.join(", ")));
+        name->setData(Qt::UserRole + 2, s.tags.join(' '));
+        mTable->setItem(row, ColName, name);
+        auto kpi = [&](const char* key) {
+            auto it = s.latest.kpis.find(key);
+            return it == s.latest.kpis.end() ? 0.0 : it->second;
+        };
+        mTable->setItem(row, ColGpus, new NumberItem(kpi("gpus"), QString::number(kpi("gpus"))));
+        mTable->setItem(row, ColCost, new NumberItem(kpi("cost_per_month_usd"),
+                                                     QLocale().toString(kpi("cost_per_month_usd"), 'f', 0)));
+        mTable->setItem(row, ColRevisions, new NumberItem(s.revisionCount, QString::number(s.revisionCount)));
+        mTable->setItem(row, ColUpdated, new QTableWidgetItem(s.updatedAt.toLocalTime().toString("yyyy-MM-dd HH:mm")));
+        ++row;
+    }
+    mTable->setSortingEnabled(true);
+    mTable->resizeColumnsToContents();
+    applyFilter(mFilter->text());
+    return true;
+}
+
+void LibraryPanel::applyFilter(const QString& text)
+{
+    for (int r = 0; r < mTable->rowCount(); ++r) {
+        const QTableWidgetItem* name = mTable->item(r, ColName);
+        const bool match = text.isEmpty() || name->text().contains(text, Qt::CaseInsensitive) ||
+                           name->data(Qt::UserRole + 2).toString().contains(text, Qt::CaseInsensitive);
+        mTable->setRowHidden(r, !match);
+    }
+}
+
+} // namespace gp::ui

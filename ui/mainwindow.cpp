@@ -1,0 +1,287 @@
+#include "mainwindow.h"
+
+#include "calc/inventory.h"
+#include "document/librarygateway.h"
+#include "io/scenarioreader.h"
+#include "io/scenariowriter.h"
+#include "librarypanel.h"
+#include "scenariotree.h"
+#include "sim/simbackend.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace gp::ui {
+
+namespace {
+
+QString issuesText(const Issues& issues, int max = 20)
+{
+    QStringList lines;
+    for (const auto& i : issues) {
+        if (lines.size() == max) {
+            lines << QObject::tr("… and %1 more").arg(issues.size() - static_cast<std::size_t>(max));
+            break;
+        }
+        lines << QString::fromStdString(i.toString());
+    }
+    return lines.join('\n');
+}
+
+} // namespace
+
+MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> library, QWidget* parent)
+    : QMainWindow(parent), mCatalog(std::move(catalog)), mLibrary(std::move(library)),
+      mLibraryPanel(new LibraryPanel(this)), mTree(new ScenarioTree(this)), mSummary(new QLabel(this))
+{
+    setObjectName("MainWindow");
+    setWindowIcon(QIcon(":/icons/gpuplan.svg"));
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    mSummary->setTextFormat(Qt::RichText);
+    mSummary->setWordWrap(true);
+    mSummary->setMargin(6);
+    layout->addWidget(mSummary);
+    layout->addWidget(mTree, 1);
+    setCentralWidget(central);
+
+    auto* dock = new QDockWidget(tr("Library"), this);
+    dock->setObjectName("LibraryDock");
+    dock->setWidget(mLibraryPanel);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    connect(mLibraryPanel, &LibraryPanel::openRequested, this, [this](qint64 id) {
+        if (maybeSave())
+            openFromLibrary(id);
+    });
+    mLibraryPanel->reload(*mLibrary);
+
+    createActions();
+    const sim::BackendInfo backend = sim::probeBackends();
+    statusBar()->showMessage(backend.cudaUsable()
+                                 ? tr("Simulation: CUDA on %1").arg(QString::fromStdString(backend.cudaDevice))
+                                 : tr("Simulation: CPU — %1").arg(QString::fromStdString(backend.detail)));
+
+    QSettings settings;
+    if (!restoreGeometry(settings.value("window/geometry").toByteArray()))
+        resize(1280, 800);
+    restoreState(settings.value("window/state").toByteArray());
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* importAct = file->addAction(tr("&Import Scenario JSON…"), this, &MainWindow::importJson);
+    importAct->setShortcut(QKeySequence::Open);
+    QAction* saveAct = file->addAction(tr("&Save to Library"), this, [this] { saveToLibrary(); });
+    saveAct->setShortcut(QKeySequence::Save);
+    QAction* exportAct = file->addAction(tr("&Export Scenario JSON…"), this, &MainWindow::exportJson);
+    exportAct->setShortcut(QKeySequence(tr("Ctrl+E")));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    mUndo = edit->addAction(tr("&Undo"));
+    mUndo->setShortcut(QKeySequence::Undo);
+    mUndo->setEnabled(false);
+    mRedo = edit->addAction(tr("&Redo"));
+    mRedo->setShortcut(QKeySequence::Redo);
+    mRedo->setEnabled(false);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        view->addAction(d->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About gpuplan"), this, [this] {
+        QMessageBox::about(this, tr("About gpuplan"),
+                           tr("<b>gpuplan %1</b><p>Capacity planning for shared GPU clusters that train, "
+                              "fine-tune and serve large language models.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+
+    QToolBar* tb = addToolBar(tr("Main"));
+    tb->setObjectName("MainToolBar");
+    tb->addAction(importAct);
+    tb->addAction(saveAct);
+    tb->addAction(mUndo);
+    tb->addAction(mRedo);
+}
+
+void MainWindow::setDocument(std::unique_ptr<document::Document> doc)
+{
+    mDocument = std::move(doc);
+    QUndoStack* stack = mDocument->undoStack();
+    disconnect(mUndo, nullptr, nullptr, nullptr);
+    disconnect(mRedo, nullptr, nullptr, nullptr);
+    connect(mUndo, &QAction::triggered, stack, &QUndoStack::undo);
+    connect(mRedo, &QAction::triggered, stack, &QUndoStack::redo);
+    connect(stack, &QUndoStack::canUndoChanged, mUndo, &QAction::setEnabled);
+    connect(stack, &QUndoStack::canRedoChanged, mRedo, &QAction::setEnabled);
+    connect(stack, &QUndoStack::undoTextChanged, mUndo,
+            [this](const QString& t) { mUndo->setText(tr("&Undo %1").arg(t)); });
+    connect(stack, &QUndoStack::redoTextChanged, mRedo,
+            [this](const QString& t) { mRedo->setText(tr("&Redo %1").arg(t)); });
+    connect(mDocument.get(), &document::Document::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(mDocument.get(), &document::Document::scenarioReplaced, this, &MainWindow::refreshView);
+    mUndo->setEnabled(stack->canUndo());
+    mRedo->setEnabled(stack->canRedo());
+    refreshView();
+}
+
+void MainWindow::refreshView()
+{
+    const Scenario& s = mDocument->scenario();
+    mTree->showScenario(s, mCatalog);
+    const calc::Inventory inv = calc::takeInventory(s, mCatalog);
+    QString unpriced;
+    if (!inv.unpricedGpus.empty())
+        unpriced = tr(" (no price for %1 GPU model(s))").arg(inv.unpricedGpus.size());
+    mSummary->setText(tr("<h2>%1</h2><p>%2</p><p><b>%3</b> GPUs on %4 nodes · <b>%5</b> GiB usable VRAM · "
+                         "%6 tenants, %7 jobs asking for %8 GPUs · rent <b>$%9/month</b>%10</p>")
+                          .arg(QString::fromStdString(s.name).toHtmlEscaped(),
+                               QString::fromStdString(s.description).toHtmlEscaped())
+                          .arg(inv.gpus)
+                          .arg(inv.nodes)
+                          .arg(QLocale().toString(inv.vramGiB, 'f', 0))
+                          .arg(inv.tenants)
+                          .arg(inv.jobs)
+                          .arg(inv.gpusRequested)
+                          .arg(QLocale().toString(inv.costPerMonthUsd, 'f', 0))
+                          .arg(unpriced));
+    mSummary->setToolTip(tr("Rent = Σ GPUs × $/GPU-hour (price preset '%1' or the scenario's overrides) × 730 "
+                            "hours per month. Usable VRAM is what the driver reports per GPU "
+                            "(data/catalog/gpus.json).")
+                             .arg(QString::fromStdString(s.pricing.preset)));
+    updateTitle();
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(mDocument ? tr("%1 — gpuplan").arg(mDocument->displayName()) : tr("gpuplan"));
+}
+
+bool MainWindow::openFromLibrary(qint64 id)
+{
+    io::ScenarioReadResult r = document::loadFromLibrary(*mLibrary, id, mCatalog);
+    if (!r.ok()) {
+        QMessageBox::warning(this, tr("Cannot open scenario"),
+                             tr("Scenario %1 of the library cannot be opened:\n\n%2").arg(id).arg(issuesText(r.issues)));
+        return false;
+    }
+    auto doc = std::make_unique<document::Document>(std::move(*r.scenario));
+    auto revs = mLibrary->revisions(id);
+    doc->markSaved(id, revs && !revs->empty() ? revs->back().number : 1);
+    setDocument(std::move(doc));
+    return true;
+}
+
+void MainWindow::openFirst()
+{
+    auto all = mLibrary->list();
+    if (all && !all->empty())
+        openFromLibrary(all->front().id);
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!mDocument || !mDocument->isModified())
+        return true;
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved changes"), tr("Save the changes to '%1' in the library?").arg(mDocument->displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return saveToLibrary();
+    return answer == QMessageBox::Discard;
+}
+
+bool MainWindow::saveToLibrary()
+{
+    if (!mDocument)
+        return false;
+    const Scenario& s = mDocument->scenario();
+    const QByteArray json = io::writeScenario(s);
+    if (auto id = mDocument->libraryId()) {
+        auto rev = mLibrary->addRevision(*id, json, tr("Saved from the workbench"), document::kpisOf(s, mCatalog));
+        if (!rev) {
+            QMessageBox::critical(this, tr("Cannot save"), mLibrary->lastError());
+            return false;
+        }
+        mDocument->markSaved(*id, *rev);
+    } else {
+        auto newId = document::saveAsNew(*mLibrary, s, mCatalog, tr("Saved from the workbench"));
+        if (!newId) {
+            QMessageBox::critical(this, tr("Cannot save"), mLibrary->lastError());
+            return false;
+        }
+        mDocument->markSaved(*newId, 1);
+    }
+    mLibraryPanel->reload(*mLibrary);
+    statusBar()->showMessage(tr("Saved '%1' to the library").arg(QString::fromStdString(s.name)), 5000);
+    updateTitle();
+    return true;
+}
+
+void MainWindow::importJson()
+{
+    if (!maybeSave())
+        return;
+    const QString file = QFileDialog::getOpenFileName(this, tr("Import Scenario"), {}, tr("Scenario JSON (*.json)"));
+    if (file.isEmpty())
+        return;
+    io::ScenarioReadResult r = io::readScenarioFile(file, mCatalog);
+    if (!r.ok()) {
+        QMessageBox::warning(this, tr("Cannot import"), tr("%1 is not a valid scenario:\n\n%2").arg(file, issuesText(r.issues)));
+        return;
+    }
+    auto newId = document::saveAsNew(*mLibrary, *r.scenario, mCatalog, tr("Imported from %1").arg(file));
+    if (!newId) {
+        QMessageBox::critical(this, tr("Cannot import"), mLibrary->lastError());
+        return;
+    }
+    mLibraryPanel->reload(*mLibrary);
+    openFromLibrary(*newId);
+}
+
+void MainWindow::exportJson()
+{
+    if (!mDocument)
+        return;
+    const QString file = QFileDialog::getSaveFileName(this, tr("Export Scenario"),
+                                                      QString::fromStdString(mDocument->scenario().name) + ".json",
+                                                      tr("Scenario JSON (*.json)"));
+    if (file.isEmpty())
+        return;
+    QSaveFile f(file);
+    const QByteArray json = io::writeScenario(mDocument->scenario());
+    if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size() || !f.commit())
+        QMessageBox::critical(this, tr("Cannot export"), tr("%1: %2").arg(file, f.errorString()));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    event->accept();
+}
+
+} // namespace gp::ui

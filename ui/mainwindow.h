@@ -1,0 +1,57 @@
+#pragma once
+
+#include "document/document.h"
+#include "model/catalog.h"
+#include "store/scenariolibrary.h"
+
+#include <QMainWindow>
+
+#include <memory>
+
+class QLabel;
+
+namespace gp::ui {
+
+class LibraryPanel;
+class ScenarioTree;
+
+/// The workbench shell: library dock, scenario outline with its inventory, menus, undo.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> library,
+               QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// Opens a library scenario; shows why in a message box when it cannot.
+    bool openFromLibrary(qint64 scenarioId);
+    /// Opens the first scenario of the library, if any.
+    void openFirst();
+    const document::Document* currentDocument() const { return mDocument.get(); }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createActions();
+    void setDocument(std::unique_ptr<document::Document> doc);
+    void refreshView();
+    void updateTitle();
+    bool maybeSave();
+    void importJson();
+    void exportJson();
+    bool saveToLibrary();
+
+    Catalog mCatalog;
+    std::unique_ptr<store::ScenarioLibrary> mLibrary;
+    std::unique_ptr<document::Document> mDocument;
+    LibraryPanel* mLibraryPanel;
+    ScenarioTree* mTree;
+    QLabel* mSummary;
+    QAction* mUndo = nullptr;
+    QAction* mRedo = nullptr;
+};
+
+} // namespace gp::ui

@@ -1,0 +1,97 @@
+#include "scenariotree.h"
+
+#include "model/enumnames.h"
+
+#include <QHeaderView>
+
+namespace gp::ui {
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+template <typename E> QString n(E e) { return q(std::string(enumName(e))); }
+
+} // namespace
+
+QString describeSharing(const SharingConfig& c)
+{
+    switch (c.mode) {
+    case SharingMode::Exclusive: return QObject::tr("bare metal (exclusive)");
+    case SharingMode::Passthrough: return QObject::tr("passthrough VM");
+    case SharingMode::Mig: {
+        QStringList parts;
+        for (const auto& i : c.migInstances)
+            parts << QString("%1@%2").arg(q(i.profile)).arg(i.start);
+        return "MIG " + parts.join(" + ");
+    }
+    case SharingMode::Vgpu: return QString("vGPU %1 (%2)").arg(q(c.vgpuProfile), n(c.vgpuScheduler));
+    case SharingMode::TimeSlicing: return QObject::tr("time-slicing x%1").arg(c.replicas);
+    case SharingMode::Mps: {
+        QString s = QObject::tr("MPS %1% threads").arg(c.mpsActiveThreadPct);
+        if (c.mpsMemoryLimitGiB)
+            s += QObject::tr(", %1 GiB limit").arg(*c.mpsMemoryLimitGiB);
+        return s;
+    }
+    }
+    return {};
+}
+
+ScenarioTree::ScenarioTree(QWidget* parent) : QTreeWidget(parent)
+{
+    setColumnCount(2);
+    setHeaderLabels({tr("Item"), tr("Details")});
+    header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    setAlternatingRowColors(true);
+}
+
+void ScenarioTree::showScenario(const Scenario& s, const Catalog& catalog)
+{
+    clear();
+    auto* topo = new QTreeWidgetItem(this, {tr("Topology"),
+                                            tr("%1 nodes, %2 switches, %3 links")
+                                                .arg(s.topology.nodes.size())
+                                                .arg(s.topology.switches.size())
+                                                .arg(s.topology.links.size())});
+    // Large clusters: list the first nodes only; the canvas is where clusters are browsed.
+    constexpr std::size_t kMaxNodes = 64;
+    for (std::size_t i = 0; i < s.topology.nodes.size() && i < kMaxNodes; ++i) {
+        const Node& node = s.topology.nodes[i];
+        const GpuSpec* gpu = catalog.gpu(node.gpuId);
+        auto* item = new QTreeWidgetItem(
+            topo, {q(node.name), tr("%1 x %2, %3 x %4 Gb/s NIC%5")
+                                     .arg(node.gpuCount)
+                                     .arg(gpu ? q(gpu->name) : q(node.gpuId))
+                                     .arg(node.nics.count)
+                                     .arg(node.nics.speedGbps)
+                                     .arg(node.nics.gpudirectRdma ? tr(", GPUDirect RDMA") : QString())});
+        for (int g = 0; g < node.gpuCount; ++g)
+            new QTreeWidgetItem(item, {tr("GPU %1").arg(g), describeSharing(node.sharingOf(g))});
+    }
+    if (s.topology.nodes.size() > kMaxNodes)
+        new QTreeWidgetItem(topo, {tr("…"), tr("%1 more nodes").arg(s.topology.nodes.size() - kMaxNodes)});
+    for (const Switch& sw : s.topology.switches)
+        new QTreeWidgetItem(topo, {q(sw.name), tr("%1 switch, %2 x %3 Gb/s").arg(q(sw.tier)).arg(sw.ports).arg(sw.portSpeedGbps)});
+    topo->setExpanded(true);
+
+    auto* tenants = new QTreeWidgetItem(this, {tr("Tenants"), tr("%1 tenants").arg(s.tenants.size())});
+    for (const Tenant& t : s.tenants) {
+        auto* ti = new QTreeWidgetItem(tenants, {q(t.name), tr("priority %1, SLA: penalty ≤ %2%")
+                                                                 .arg(t.priority)
+                                                                 .arg(t.sla.maxPenaltyPct)});
+        ti->setForeground(0, QColor(q(t.color)));
+        for (const Job& j : t.jobs) {
+            const Parallelism& p = j.parallelism;
+            new QTreeWidgetItem(ti, {q(j.name), tr("%1, %2, %3, TP%4 PP%5 DP%6")
+                                                    .arg(n(j.kind))
+                                                    .arg(j.model.preset.empty() ? tr("custom model") : q(j.model.preset))
+                                                    .arg(n(j.precision))
+                                                    .arg(p.tp)
+                                                    .arg(p.pp)
+                                                    .arg(p.dp)});
+        }
+        ti->setExpanded(true);
+    }
+    tenants->setExpanded(true);
+}
+
+} // namespace gp::ui

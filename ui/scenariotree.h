@@ -1,0 +1,24 @@
+#pragma once
+
+#include "model/catalog.h"
+#include "model/scenario.h"
+
+#include <QTreeWidget>
+
+namespace gp::ui {
+
+/// A read-only outline of the open scenario: groups, nodes with their GPUs and sharing
+/// configuration, switches, links, tenants and jobs. A view: rebuilt from the scenario.
+class ScenarioTree : public QTreeWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ScenarioTree(QWidget* parent = nullptr);
+    void showScenario(const Scenario& scenario, const Catalog& catalog);
+};
+
+/// "MIG 3g.40gb@0 + 4g.40gb@4", "time-slicing x4", ... for one GPU's sharing.
+QString describeSharing(const SharingConfig& sharing);
+
+} // namespace gp::ui
