@@ -34,6 +34,14 @@ public:
         return *this;
     }
     bool exec() { return mOk && mQuery.exec(); }
+    /// exec() for statements whose rows (if any) are not read: finishes at once, so no
+    /// statement is left in progress when the transaction commits.
+    bool run()
+    {
+        const bool ok = exec();
+        mQuery.finish();
+        return ok;
+    }
     QString error() const { return mQuery.lastError().text(); }
     QSqlQuery& query() { return mQuery; }
 
@@ -137,49 +145,59 @@ std::unique_ptr<ScenarioLibrary> ScenarioLibrary::open(const QString& path, QStr
 bool ScenarioLibrary::migrate()
 {
     // Read the header first: a file that is not a database (or not ours) is refused before
-    // anything is written to it.
-    Statement version(mConnection, "PRAGMA user_version");
-    if (!version.exec() || !version.query().next())
-        return fail("not a gpuplan library", version.error());
-    const int current = version.query().value(0).toInt();
-    Statement app(mConnection, "PRAGMA application_id");
-    if (!app.exec() || !app.query().next())
-        return fail("not a gpuplan library", app.error());
-    const int appId = app.query().value(0).toInt();
-    if (appId != 0 && appId != kApplicationId)
+    // anything is written to it. Each probe finishes its statement, so no read transaction
+    // stays open when the journal mode changes below.
+    auto scalar = [this](const QString& sql, QString& error) -> std::optional<int> {
+        Statement s(mConnection, sql);
+        if (!s.exec() || !s.query().next()) {
+            error = s.error();
+            return std::nullopt;
+        }
+        const int v = s.query().value(0).toInt();
+        s.query().finish();
+        return v;
+    };
+    QString error;
+    const auto current = scalar("PRAGMA user_version", error);
+    if (!current)
+        return fail("not a gpuplan library", error);
+    const auto appId = scalar("PRAGMA application_id", error);
+    if (!appId)
+        return fail("not a gpuplan library", error);
+    if (*appId != 0 && *appId != kApplicationId)
         return fail("not a gpuplan library", "the file belongs to another application");
-    if (current > kSchemaVersion)
-        return fail("library schema " + QString::number(current) + " is newer than this gpuplan reads (" +
+    if (*current > kSchemaVersion)
+        return fail("library schema " + QString::number(*current) + " is newer than this gpuplan reads (" +
                         QString::number(kSchemaVersion) + ")",
                     "it needs a newer gpuplan");
-    if (current == 0) {
-        Statement tables(mConnection, "SELECT count(*) FROM sqlite_master");
-        if (!tables.exec() || !tables.query().next())
-            return fail("not a gpuplan library", tables.error());
-        if (tables.query().value(0).toInt() > 0)
+    if (*current == 0) {
+        const auto tables = scalar("SELECT count(*) FROM sqlite_master", error);
+        if (!tables)
+            return fail("not a gpuplan library", error);
+        if (*tables > 0)
             return fail("not a gpuplan library", "the database has tables but no gpuplan schema version");
     }
 
     Statement fk(mConnection, "PRAGMA foreign_keys = ON");
-    if (!fk.exec())
+    if (!fk.run())
         return fail("cannot enable foreign keys", fk.error());
     Statement wal(mConnection, "PRAGMA journal_mode = WAL");
-    if (!wal.exec())
+    if (!wal.run())
         return fail("cannot enable write-ahead logging", wal.error());
 
     const auto& steps = migrationSteps();
-    for (int v = current + 1; v <= kSchemaVersion; ++v) {
+    for (int v = *current + 1; v <= kSchemaVersion; ++v) {
         Transaction tx(mConnection);
         if (!tx.active())
             return fail("cannot start migration to schema " + QString::number(v), tx.error());
         for (const QString& sql : steps[static_cast<std::size_t>(v - 1)]) {
             Statement s(mConnection, sql);
-            if (!s.exec())
+            if (!s.run())
                 return fail("migration to schema " + QString::number(v) + " failed", s.error());
         }
         Statement setVersion(mConnection, QString("PRAGMA user_version = %1").arg(v));
         Statement setApp(mConnection, QString("PRAGMA application_id = %1").arg(kApplicationId));
-        if (!setVersion.exec() || !setApp.exec())
+        if (!setVersion.run() || !setApp.run())
             return fail("cannot record schema " + QString::number(v), setVersion.error());
         if (!tx.commit())
             return fail("migration to schema " + QString::number(v) + " failed", tx.error());
@@ -234,6 +252,7 @@ std::optional<int> ScenarioLibrary::addRevision(qint64 scenarioId, const QByteAr
     if (!n.bind(scenarioId).exec() || !n.query().next())
         return fail("cannot save revision", n.error()), std::nullopt;
     const int number = n.query().value(0).toInt();
+    n.query().finish();
     const QString t = now();
     Statement r(mConnection,
                 "INSERT INTO revisions (scenario_id, number, note, created_at, document) VALUES (?, ?, ?, ?, ?)");

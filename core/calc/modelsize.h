@@ -1,0 +1,19 @@
+#pragma once
+
+#include "model/modelpreset.h"
+
+namespace gp::calc {
+
+/// Parameters of a decoder-only transformer, counted from its shape:
+///   embeddings   V·h for the input table and V·h for the (untied) output projection;
+///   attention    h·h (Q) + 2·h·(kv·h/heads) (K, V with grouped-query attention) + h·h (O);
+///   feed-forward 3·h·f when gated (SwiGLU: gate, up, down), else 2·h·f; × experts for MoE,
+///                plus the router's h·experts;
+/// per layer, times layers. Norms and biases (< 0.1 %) are left out. Sources: Llama 3 and
+/// Mixtral configs; the formula reproduces their stated sizes (tests/tst_catalog.cpp).
+double parameterCount(const ModelArchitecture& arch);
+
+/// Parameters one token passes through: as parameterCount() but with activeExperts FFNs.
+double activeParameterCount(const ModelArchitecture& arch);
+
+} // namespace gp::calc

@@ -1,0 +1,185 @@
+// Each class of bad scenario input gives an error naming the JSON path, the value and the
+// reason, and nothing is half-loaded.
+#include "io/scenarioreader.h"
+#include "testsupport.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QtTest>
+
+using namespace gp;
+
+namespace {
+
+QJsonValue setPath(const QJsonValue& node, const QStringList& parts, int i, const QJsonValue& value)
+{
+    if (i == parts.size())
+        return value;
+    static const QRegularExpression index(R"(^(\w*)\[(\d+)\]$)");
+    const auto m = index.match(parts[i]);
+    if (m.hasMatch()) {
+        QJsonObject obj = node.toObject();
+        QJsonArray arr = m.captured(1).isEmpty() ? node.toArray() : obj.value(m.captured(1)).toArray();
+        const int k = m.captured(2).toInt();
+        arr[k] = setPath(arr.at(k), parts, i + 1, value);
+        if (m.captured(1).isEmpty())
+            return arr;
+        obj[m.captured(1)] = arr;
+        return obj;
+    }
+    QJsonObject obj = node.toObject();
+    if (i + 1 == parts.size() && value.isUndefined())
+        obj.remove(parts[i]);
+    else
+        obj[parts[i]] = setPath(obj.value(parts[i]), parts, i + 1, value);
+    return obj;
+}
+
+/// The three-tenant sample with `path` set to `value` (undefined = removed).
+QByteArray mutated(const QString& path, const QJsonValue& value)
+{
+    QFile f(QDir(test::dataDir()).absoluteFilePath("samples/dgx-h100-three-tenants.json"));
+    f.open(QIODevice::ReadOnly);
+    const QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+    return QJsonDocument(setPath(root, path.split('.'), 0, value).toObject()).toJson();
+}
+
+QString dump(const Issues& issues)
+{
+    QStringList l;
+    for (const auto& i : issues)
+        l << QString::fromStdString(i.toString());
+    return l.join('\n');
+}
+
+} // namespace
+
+class TestBadInput : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void mutationIsReportedPrecisely_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<QString>("expected");
+        // The example of the foundation issue, verbatim.
+        QTest::newRow("tp vs heads") << "tenants[2].jobs[0].parallelism.tp" << QJsonValue(3)
+                                     << "tenants[2].jobs[0].parallelism.tp: 3 does not divide attention heads (32)";
+        QTest::newRow("pp vs layers") << "tenants[0].jobs[0].parallelism.pp" << QJsonValue(3)
+                                      << "tenants[0].jobs[0].parallelism.pp: 3 does not divide layers (80)";
+        QTest::newRow("wrong type") << "topology.nodes[0].gpu_count" << QJsonValue("eight")
+                                    << "topology.nodes[0].gpu_count: expected an integer, found the string \"eight\"";
+        QTest::newRow("fraction") << "topology.nodes[0].gpu_count" << QJsonValue(7.5)
+                                  << "topology.nodes[0].gpu_count: 7.5 must be a whole number";
+        QTest::newRow("huge") << "topology.nodes[0].gpu_count" << QJsonValue(1e300)
+                              << "topology.nodes[0].gpu_count: 1e+300 is too large";
+        QTest::newRow("out of range") << "topology.nodes[1].gpu_count" << QJsonValue(0)
+                                      << "topology.nodes[1].gpu_count: 0 must be between 1 and 64";
+        QTest::newRow("unknown gpu") << "topology.nodes[0].gpu" << QJsonValue("v100")
+                                     << "topology.nodes[0].gpu: 'v100' is not a GPU in the catalog";
+        QTest::newRow("unknown field") << "topology.nodes[0].gpus" << QJsonValue(8)
+                                       << "topology.nodes[0].gpus: unknown field";
+        QTest::newRow("missing name") << "name" << QJsonValue(QJsonValue::Undefined) << "name: is missing";
+        QTest::newRow("bad enum") << "tenants[0].jobs[0].kind" << QJsonValue("pretrain")
+                                  << "tenants[0].jobs[0].kind: 'pretrain' must be pretraining, full_finetune, lora, "
+                                     "qlora or inference";
+        QTest::newRow("mig overlap") << "topology.nodes[6].sharing.mig[1].start" << QJsonValue(2)
+                                     << "topology.nodes[6].sharing.mig[1]: start slice 2 is not allowed for 3g.40gb";
+        QTest::newRow("mig on L40S-less field") << "topology.nodes[0].sharing.replicas" << QJsonValue(4)
+                                                << "topology.nodes[0].sharing.replicas: only allowed when mode is "
+                                                   "time_slicing";
+        QTest::newRow("mig profile") << "topology.nodes[6].sharing.mig[0].profile" << QJsonValue("3g.20gb")
+                                     << "topology.nodes[6].sharing.mig[0]: profile '3g.20gb' does not exist on H100 "
+                                        "SXM 80GB";
+        QTest::newRow("dangling link") << "topology.links[0].to" << QJsonValue("nowhere")
+                                       << "topology.links[0].to: 'nowhere' is not a node or switch";
+        QTest::newRow("duplicate node") << "topology.nodes[1].id" << QJsonValue("node-001")
+                                        << "topology.nodes[1].id: 'node-001' is used by another node or switch";
+        QTest::newRow("colour") << "tenants[1].color" << QJsonValue("orange")
+                                << "tenants[1].color: 'orange' must be #RRGGBB";
+        QTest::newRow("batch") << "tenants[1].jobs[0].batch.global" << QJsonValue(100)
+                               << "tenants[1].jobs[0].batch.global: 100 is not a multiple of micro x dp (2 x 8 = 16)";
+        QTest::newRow("training on inference") << "tenants[2].jobs[0].training" << QJsonValue(QJsonObject{{"tokens", 1}})
+                                               << "tenants[2].jobs[0].training: not used by inference jobs; remove it";
+        QTest::newRow("int4 training") << "tenants[0].jobs[0].precision" << QJsonValue("int4")
+                                       << "tenants[0].jobs[0].precision: int4 is a serving precision";
+        QTest::newRow("unknown preset") << "tenants[0].jobs[0].model.preset" << QJsonValue("gpt5")
+                                        << "tenants[0].jobs[0].model.preset: 'gpt5' is not a model preset";
+        QTest::newRow("pin gpu") << "tenants[0].jobs[0].pin" << QJsonValue(QJsonObject{{"node", "node-001"}, {"gpu", 9}})
+                                 << "tenants[0].jobs[0].pin.gpu: 9 is not a GPU of node-001 (0..7)";
+        QTest::newRow("assumption") << "assumptions" << QJsonValue(QJsonObject{{"mfu", 0.5}})
+                                    << "assumptions.mfu: unknown assumption";
+        QTest::newRow("assumption range") << "assumptions" << QJsonValue(QJsonObject{{"achievable_mfu", 1.5}})
+                                          << "assumptions.achievable_mfu: 1.5 must be between 0.01 and 1";
+        QTest::newRow("price preset") << "pricing.preset" << QJsonValue("cheap")
+                                      << "pricing.preset: 'cheap' is not a price preset in the catalog";
+        QTest::newRow("newer version") << "format_version" << QJsonValue(2)
+                                       << "format_version: 2 is newer than this gpuplan reads (1): it needs a newer "
+                                          "gpuplan";
+        QTest::newRow("not an object") << "tenants[0]" << QJsonValue(5) << "tenants[0]: expected an object, found the "
+                                                                          "number 5";
+    }
+    void mutationIsReportedPrecisely()
+    {
+        QFETCH(QString, path);
+        QFETCH(QJsonValue, value);
+        QFETCH(QString, expected);
+        const auto r = io::readScenario(mutated(path, value), test::bundledCatalog());
+        QVERIFY2(!r.ok(), "the broken scenario was accepted");
+        QVERIFY(!r.scenario.has_value()); // nothing half-loaded
+        QVERIFY2(dump(r.issues).contains(expected), qPrintable("expected: " + expected + "\ngot:\n" + dump(r.issues)));
+    }
+
+    void unbrokenSampleIsAccepted()
+    {
+        // The mutation helper itself must not break the file.
+        const auto r = io::readScenario(mutated("description", "still fine"), test::bundledCatalog());
+        QVERIFY2(r.ok(), qPrintable(dump(r.issues)));
+        QCOMPARE(r.scenario->description, std::string("still fine"));
+    }
+
+    void syntaxErrorsSayLineAndColumn()
+    {
+        const auto r = io::readScenario("{\n  \"format_version\": 1,\n  \"name\": \"x\" \"oops\"\n}", test::bundledCatalog());
+        QVERIFY(!r.ok());
+        QVERIFY2(dump(r.issues).contains("invalid JSON at line 3"), qPrintable(dump(r.issues)));
+    }
+
+    void deepNestingIsRefused()
+    {
+        QByteArray deep = "{\"format_version\": 1, \"name\": \"x\", \"description\": ";
+        deep += QByteArray(5000, '[') + QByteArray(5000, ']') + "}";
+        const auto r = io::readScenario(deep, test::bundledCatalog());
+        QVERIFY(!r.ok());
+        QVERIFY(!r.issues.empty());
+    }
+
+    void notAScenario()
+    {
+        auto r = io::readScenario("[1, 2, 3]", test::bundledCatalog());
+        QVERIFY(dump(r.issues).contains("the top level must be a JSON object"));
+        r = io::readScenario("{\"hello\": 1}", test::bundledCatalog());
+        QVERIFY(dump(r.issues).contains("format_version: is missing: is this a gpuplan scenario?"));
+        r = io::readScenarioFile("/nonexistent/file.json", test::bundledCatalog());
+        QVERIFY(dump(r.issues).contains("file does not exist"));
+    }
+
+    void oversizeFileIsRefusedBeforeReading()
+    {
+        QTemporaryDir tmp;
+        QFile f(tmp.filePath("big.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QVERIFY(f.resize(100ll * 1024 * 1024)); // sparse 100 MiB
+        f.close();
+        const auto r = io::readScenarioFile(tmp.filePath("big.json"), test::bundledCatalog());
+        QVERIFY2(dump(r.issues).contains("file is 100 MiB; the limit is 64 MiB"), qPrintable(dump(r.issues)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBadInput)
+#include "tst_badinput.moc"

@@ -1,0 +1,243 @@
+// gpuplan-cli as a user runs it: exit codes, output formats, and that bad input changes
+// nothing.
+#include "testsupport.h"
+
+#include <QCryptographicHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run
+{
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Run cli(const QStringList& args, const QString& home = {})
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (!home.isEmpty()) { // keep the default library and user catalog out of the real home
+        env.insert("HOME", home);
+        env.insert("XDG_DATA_HOME", home + "/data");
+    }
+    p.setProcessEnvironment(env);
+    p.start(qEnvironmentVariable("GPUPLAN_CLI"), args);
+    if (!p.waitForFinished(120000))
+        return {};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+QByteArray hashOf(const QString& path)
+{
+    QFile f(path);
+    f.open(QIODevice::ReadOnly);
+    return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir mHome;
+
+private Q_SLOTS:
+    void validateSamplesIsClean()
+    {
+        const Run r = cli(QStringList{"validate"} + gp::test::sampleFiles(), mHome.path());
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        QVERIFY(!r.out.contains("warning"));
+        QCOMPARE(r.out.count(": ok\n"), gp::test::sampleFiles().size());
+    }
+
+    void validateBrokenFileReportsAndChangesNothing()
+    {
+        QTemporaryDir tmp;
+        const QString file = tmp.filePath("broken.json");
+        QFile src(gp::test::sampleFiles().front());
+        src.open(QIODevice::ReadOnly);
+        QByteArray json = src.readAll();
+        json.replace("\"gpu_count\": 8", "\"gpu_count\": -8");
+        QFile out(file);
+        out.open(QIODevice::WriteOnly);
+        out.write(json);
+        out.close();
+        const QByteArray before = hashOf(file);
+        const Run r = cli({"validate", file, gp::test::sampleFiles().last()}, mHome.path());
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.out.contains(file + ": topology.nodes[0].gpu_count: -8 must be between 1 and 64"), qPrintable(r.out));
+        QVERIFY(r.out.contains(gp::test::sampleFiles().last() + ": ok"));
+        QCOMPARE(hashOf(file), before);
+        // format refuses to rewrite it too
+        QCOMPARE(cli({"format", "--in-place", file}, mHome.path()).code, 2);
+        QCOMPARE(hashOf(file), before);
+    }
+
+    void usageErrorsExitTwo()
+    {
+        QCOMPARE(cli({}, mHome.path()).code, 2);
+        QCOMPARE(cli({"frobnicate"}, mHome.path()).code, 2);
+        QCOMPARE(cli({"validate"}, mHome.path()).code, 2);
+        QCOMPARE(cli({"validate", "--bogus", "x"}, mHome.path()).code, 2);
+        QCOMPARE(cli({"mig-layouts"}, mHome.path()).code, 2);
+        QCOMPARE(cli({"library", "export", "1"}, mHome.path()).code, 2); // no -o
+        QCOMPARE(cli({"library", "delete", "abc"}, mHome.path()).code, 2);
+    }
+
+    void everySubcommandHasHelp_data()
+    {
+        QTest::addColumn<QString>("command");
+        for (const char* c : {"validate", "summary", "mig-layouts", "library", "format"})
+            QTest::newRow(c) << QString(c);
+    }
+    void everySubcommandHasHelp()
+    {
+        QFETCH(QString, command);
+        const Run r = cli({command, "--help"}, mHome.path());
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith("Usage: gpuplan-cli " + command), qPrintable(r.out));
+        QVERIFY(r.out.contains("--catalog"));
+    }
+
+    void migLayoutsJson()
+    {
+        const Run r = cli({"mig-layouts", "--gpu", "A100-40GB", "--profiles", "1g.5gb,2g.10gb,3g.20gb,4g.20gb,7g.40gb",
+                           "--maximal", "--json"},
+                          mHome.path());
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o.value("gpu").toString(), QString("a100-40gb"));
+        QCOMPARE(o.value("count").toInt(), 19);
+        const QJsonArray layouts = o.value("layouts").toArray();
+        QCOMPARE(layouts.size(), 19);
+        QCOMPARE(layouts.at(0).toArray().at(0).toObject().value("profile").toString(), QString("7g.40gb"));
+        QCOMPARE(layouts.at(0).toArray().at(0).toObject().value("start").toInt(), 0);
+        for (const auto& l : layouts)
+            for (const auto& inst : l.toArray())
+                QVERIFY(inst.toObject().contains("profile") && inst.toObject().contains("start"));
+    }
+
+    void migLayoutsText()
+    {
+        const Run r = cli({"mig-layouts", "--gpu", "h100-80gb", "--profiles", "3g.40gb"}, mHome.path());
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("3 MIG layout(s) of H100 SXM 80GB"), qPrintable(r.out));
+        QVERIFY(r.out.contains("3g.40gb@0 + 3g.40gb@4"));
+    }
+
+    void migLayoutsBadInput()
+    {
+        Run r = cli({"mig-layouts", "--gpu", "L40S-48GB"}, mHome.path());
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("does not support MIG"));
+        r = cli({"mig-layouts", "--gpu", "V100"}, mHome.path());
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("no GPU 'V100'"));
+        r = cli({"mig-layouts", "--gpu", "A100-40GB", "--profiles", "3g.40gb"}, mHome.path());
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("'3g.40gb' is not a MIG profile of A100 40GB SXM"));
+    }
+
+    void libraryLifecycle()
+    {
+        QTemporaryDir tmp;
+        const QString db = tmp.filePath("lib.sqlite");
+        const QString sample = gp::test::sampleFiles().first();
+        Run r = cli({"library", "import", sample, "--db", db}, mHome.path());
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        QVERIFY(r.out.contains("as 1"));
+        r = cli({"library", "list", "--db", db, "--json"}, mHome.path());
+        QCOMPARE(r.code, 0);
+        const QJsonArray list = QJsonDocument::fromJson(r.out.toUtf8()).array();
+        QCOMPARE(list.size(), 1); // --db is not seeded with the samples
+        QCOMPARE(list.at(0).toObject().value("kpis").toObject().value("gpus").toDouble(), 2000.0);
+        const QString exported = tmp.filePath("out.json");
+        r = cli({"library", "export", "1", "-o", exported, "--db", db}, mHome.path());
+        QCOMPARE(r.code, 0);
+        QCOMPARE(hashOf(exported), hashOf(sample)); // exactly as stored
+        r = cli({"library", "export", "7", "-o", exported, "--db", db}, mHome.path());
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("no such scenario"));
+        r = cli({"library", "delete", "1", "--db", db}, mHome.path());
+        QCOMPARE(r.code, 0);
+        r = cli({"library", "list", "--db", db}, mHome.path());
+        QVERIFY(r.out.contains("0 scenario(s)"));
+    }
+
+    void libraryImportValidatesFirst()
+    {
+        QTemporaryDir tmp;
+        const QString db = tmp.filePath("lib.sqlite");
+        const QString bad = tmp.filePath("bad.json");
+        QFile f(bad);
+        f.open(QIODevice::WriteOnly);
+        f.write("{\"format_version\": 1, \"name\": \"x\", \"topology\": {\"nodes\": [{\"id\": \"n\", \"gpu\": \"v100\", "
+                "\"gpu_count\": 1}]}}");
+        f.close();
+        const Run r = cli({"library", "import", bad, "--db", db}, mHome.path());
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.contains(bad + ": topology.nodes[0].gpu: 'v100' is not a GPU in the catalog"));
+        QVERIFY(cli({"library", "list", "--db", db}, mHome.path()).out.contains("0 scenario(s)"));
+    }
+
+    void defaultLibraryIsSeeded()
+    {
+        QTemporaryDir home;
+        const Run r = cli({"library", "list", "--json"}, home.path());
+        QCOMPARE(r.code, 0);
+        QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).array().size(), gp::test::sampleFiles().size());
+        QVERIFY(QFile::exists(home.path() + "/data/gpuplan/library.sqlite"));
+    }
+
+    void newerLibraryFailsCleanly()
+    {
+        QTemporaryDir tmp;
+        const QString db = tmp.filePath("garbage.sqlite");
+        QFile f(db);
+        f.open(QIODevice::WriteOnly);
+        f.write(QByteArray("garbage").repeated(1000));
+        f.close();
+        const QByteArray before = hashOf(db);
+        const Run r = cli({"library", "list", "--db", db}, mHome.path());
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("not a gpuplan library"));
+        QCOMPARE(hashOf(db), before);
+    }
+
+    void summaryOfTheSamples()
+    {
+        const Run r = cli({"summary", "--json"}, mHome.path());
+        QCOMPARE(r.code, 0);
+        const QJsonArray arr = QJsonDocument::fromJson(r.out.toUtf8()).array();
+        QCOMPARE(arr.size(), gp::test::sampleFiles().size());
+        int total = 0;
+        for (const auto& v : arr)
+            total += v.toObject().value("gpus").toInt();
+        QCOMPARE(total, 2000 + 512 + 64 + 32);
+    }
+
+    void brokenUserCatalogStopsEverything()
+    {
+        QTemporaryDir tmp;
+        const QString cat = tmp.filePath("cat.json");
+        QFile f(cat);
+        f.open(QIODevice::WriteOnly);
+        f.write("{\"format_version\": 1, \"gpus\": [{\"id\": \"x\"}]}");
+        f.close();
+        const Run r = cli({"validate", "--catalog", cat, gp::test::sampleFiles().first()}, mHome.path());
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(cat + ": gpus[0].vendor: is missing"), qPrintable(r.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

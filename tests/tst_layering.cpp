@@ -1,0 +1,99 @@
+// DESIGN.md §3: nothing under core/ includes widgets, charts, graphics or icons; core/model,
+// core/calc and core/sim include no Qt header at all. Link rules alone leak through
+// transitive dependencies, so the sources are read.
+#include "testsupport.h"
+
+#include <QDirIterator>
+#include <QFile>
+#include <QRegularExpression>
+#include <QtTest>
+
+namespace {
+
+// (Plain string literals: moc's tokenizer mis-reads raw strings holding quotes and '#'.)
+const QRegularExpression kInclude("^\\s*#\\s*include\\s*[<\"]([^>\"]+)[>\"]",
+                                  QRegularExpression::MultilineOption);
+
+/// Headers a file includes.
+QStringList includesOf(const QString& text)
+{
+    QStringList out;
+    for (auto it = kInclude.globalMatch(text); it.hasNext();)
+        out << it.next().captured(1);
+    return out;
+}
+
+bool isGuiHeader(const QString& h)
+{
+    static const QRegularExpression re(
+        "^(QtWidgets|QtCharts|QGraphics|QWidget|QIcon|QMainWindow|QChart|QtSvgWidgets)|/(QWidget|QIcon|QGraphics)");
+    return re.match(h).hasMatch();
+}
+
+bool isQtHeader(const QString& h) { return h.startsWith('Q') || h.startsWith("qt", Qt::CaseInsensitive); }
+
+/// "file: header" for every include under core/`sub` that `bad` rejects.
+QStringList violations(const QString& sub, bool (*bad)(const QString&))
+{
+    QStringList out;
+    QDirIterator it(QDir(gp::test::sourceDir()).absoluteFilePath("core/" + sub), {"*.h", "*.cpp", "*.cu", "*.cuh"},
+                    QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            out << path + ": unreadable";
+        for (const QString& h : includesOf(QString::fromUtf8(f.readAll())))
+            if (bad(h))
+                out << path + ": " + h;
+    }
+    return out;
+}
+
+} // namespace
+
+class TestLayering : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void detectorCatchesViolations()
+    {
+        // The checks below are only worth something if the detector can fail.
+        const QStringList inc = includesOf("#include <QtWidgets/QPushButton>\n  # include \"QGraphicsScene\"\n#include <vector>\n");
+        QCOMPARE(inc.size(), 3);
+        QVERIFY(isGuiHeader(inc[0]));
+        QVERIFY(isGuiHeader(inc[1]));
+        QVERIFY(!isGuiHeader(inc[2]));
+        QVERIFY(isGuiHeader("QIcon"));
+        QVERIFY(isQtHeader("QString"));
+        QVERIFY(isQtHeader("QtCore/QJsonObject"));
+        QVERIFY(!isQtHeader("vector"));
+        QVERIFY(!isQtHeader("model/scenario.h"));
+    }
+
+    void coreHasNoGuiIncludes()
+    {
+        const QStringList v = violations("", isGuiHeader);
+        QVERIFY2(v.isEmpty(), qPrintable(v.join('\n')));
+    }
+
+    void pureLayersHaveNoQt()
+    {
+        int files = 0;
+        for (const char* sub : {"model", "calc", "sim"}) {
+            const QStringList v = violations(sub, isQtHeader);
+            QVERIFY2(v.isEmpty(), qPrintable(v.join('\n')));
+            QDirIterator it(QDir(gp::test::sourceDir()).absoluteFilePath(QString("core/") + sub), {"*.h", "*.cpp"},
+                            QDir::Files, QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                it.next();
+                ++files;
+            }
+        }
+        QVERIFY2(files > 10, "the scan found too few files: is GPUPLAN_SOURCE_DIR right?");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLayering)
+#include "tst_layering.moc"

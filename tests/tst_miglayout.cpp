@@ -1,0 +1,198 @@
+// MIG placement rules of NVIDIA's MIG User Guide ("Supported MIG Profiles"): 8 memory
+// slices and 7 compute slices; instances start at their profile's allowed placements;
+// no overlap; per-profile instance limits.
+#include "model/miglayout.h"
+#include "testsupport.h"
+
+#include <QtTest>
+
+#include <set>
+
+using namespace gp;
+
+namespace {
+
+mig::Layout L(std::initializer_list<std::pair<const char*, int>> items)
+{
+    mig::Layout l;
+    for (const auto& [p, s] : items)
+        l.push_back({p, s});
+    return l;
+}
+
+std::string key(const mig::Layout& l)
+{
+    std::string k;
+    for (const auto& i : l)
+        k += i.profile + "@" + std::to_string(i.start) + " ";
+    return k;
+}
+
+/// Independent reference: choose or skip each (profile, start) pair in catalog order,
+/// keeping only sets that mig::check accepts. Different order, same set of layouts.
+void reference(const GpuSpec& gpu, const std::vector<std::pair<std::string, int>>& pairs, std::size_t i,
+               mig::Layout& cur, std::set<std::string>& out)
+{
+    if (i == pairs.size()) {
+        if (!cur.empty()) {
+            mig::Layout sorted = cur;
+            std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+            out.insert(key(sorted));
+        }
+        return;
+    }
+    reference(gpu, pairs, i + 1, cur, out);
+    cur.push_back({pairs[i].first, pairs[i].second});
+    if (mig::check(gpu, cur).empty())
+        reference(gpu, pairs, i + 1, cur, out);
+    cur.pop_back();
+}
+
+} // namespace
+
+class TestMigLayout : public QObject
+{
+    Q_OBJECT
+
+    const GpuSpec* a100() { return test::bundledCatalog().gpu("a100-40gb"); }
+
+private Q_SLOTS:
+    void validLayoutsFromTheGuide_data()
+    {
+        QTest::addColumn<int>("row");
+        QTest::newRow("7g.40gb") << 0;
+        QTest::newRow("4g + 3g") << 1;
+        QTest::newRow("3g + 3g") << 2;
+        QTest::newRow("seven 1g") << 3;
+        QTest::newRow("3g + 2g + 1g") << 4;
+        QTest::newRow("2g + 2g + 3g") << 5;
+        QTest::newRow("1g.10gb x3 + 1g.5gb") << 6;
+    }
+    void validLayoutsFromTheGuide()
+    {
+        QFETCH(int, row);
+        const mig::Layout layouts[] = {
+            L({{"7g.40gb", 0}}),
+            L({{"4g.20gb", 0}, {"3g.20gb", 4}}),
+            L({{"3g.20gb", 0}, {"3g.20gb", 4}}),
+            L({{"1g.5gb", 0}, {"1g.5gb", 1}, {"1g.5gb", 2}, {"1g.5gb", 3}, {"1g.5gb", 4}, {"1g.5gb", 5}, {"1g.5gb", 6}}),
+            L({{"3g.20gb", 0}, {"2g.10gb", 4}, {"1g.5gb", 6}}),
+            L({{"2g.10gb", 0}, {"2g.10gb", 2}, {"3g.20gb", 4}}),
+            L({{"1g.10gb", 0}, {"1g.10gb", 2}, {"1g.10gb", 4}, {"1g.5gb+me", 6}}),
+        };
+        const auto v = mig::check(*a100(), layouts[row]);
+        QVERIFY2(v.empty(), v.empty() ? "" : v.front().message.c_str());
+    }
+
+    void invalidLayoutsSayWhy_data()
+    {
+        QTest::addColumn<int>("row");
+        QTest::addColumn<int>("instance");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("1g at slice 7") << 0 << 0 << "start slice 7 is not allowed for 1g.5gb (allowed: 0,1,2,3,4,5,6)";
+        QTest::newRow("2g at slice 6") << 1 << 1 << "start slice 6 is not allowed for 2g.10gb (allowed: 0,2,4)";
+        QTest::newRow("4g not at 0") << 2 << 1 << "start slice 4 is not allowed for 4g.20gb";
+        QTest::newRow("overlap") << 3 << 1 << "memory slice 1 is already used by instance 0";
+        QTest::newRow("two +me") << 4 << 1 << "more than 1 instance(s) of 1g.5gb+me";
+        QTest::newRow("compute > 7") << 5 << -1 << "instances use 9 compute slices; the GPU has 7";
+        QTest::newRow("unknown profile") << 6 << 0 << "profile '3g.40gb' does not exist on A100 40GB SXM";
+        QTest::newRow("third 3g") << 7 << 1 << "memory slice 4 is already used";
+    }
+    void invalidLayoutsSayWhy()
+    {
+        QFETCH(int, row);
+        QFETCH(int, instance);
+        QFETCH(QString, message);
+        const mig::Layout layouts[] = {
+            L({{"1g.5gb", 7}}),
+            L({{"3g.20gb", 0}, {"2g.10gb", 6}}),
+            L({{"3g.20gb", 0}, {"4g.20gb", 4}}),
+            L({{"2g.10gb", 0}, {"1g.5gb", 1}}),
+            L({{"1g.5gb+me", 0}, {"1g.5gb+me", 1}}),
+            L({{"4g.20gb", 0}, {"1g.5gb", 4}, {"1g.5gb", 5}, {"1g.10gb", 6}, {"2g.10gb", 2}}),
+            L({{"3g.40gb", 0}}),
+            L({{"3g.20gb", 4}, {"2g.10gb", 4}}),
+        };
+        const auto v = mig::check(*a100(), layouts[row]);
+        bool found = false;
+        for (const auto& x : v)
+            found |= x.instance == instance && QString::fromStdString(x.message).contains(message);
+        QString all;
+        for (const auto& x : v)
+            all += QString("[%1] %2\n").arg(x.instance).arg(QString::fromStdString(x.message));
+        QVERIFY2(found, qPrintable(all));
+    }
+
+    void nonMigGpuIsRefused()
+    {
+        const auto v = mig::check(*test::bundledCatalog().gpu("l40s-48gb"), L({{"1g.5gb", 0}}));
+        QCOMPARE(v.size(), std::size_t(1));
+        QVERIFY(QString::fromStdString(v[0].message).contains("does not support MIG"));
+        QVERIFY(mig::enumerate(*test::bundledCatalog().gpu("l40s-48gb"), {}, false).empty());
+    }
+
+    /// The classic A100 profiles (1g, 2g, 3g, 4g, 7g) have 19 maximal layouts: 7g alone,
+    /// or one of 6 ways to fill memory slices 0-3 times one of 3 ways to fill 4-6(7).
+    void a100ClassicMaximalLayouts()
+    {
+        const auto maximal = mig::enumerate(*a100(), {"1g.5gb", "2g.10gb", "3g.20gb", "4g.20gb", "7g.40gb"}, true);
+        QCOMPARE(maximal.size(), std::size_t(19));
+        std::set<std::string> keys;
+        for (const auto& l : maximal)
+            keys.insert(key(l));
+        QVERIFY(keys.count("7g.40gb@0 "));
+        QVERIFY(keys.count("4g.20gb@0 3g.20gb@4 "));
+        QVERIFY(keys.count("3g.20gb@0 3g.20gb@4 "));
+        QVERIFY(keys.count("2g.10gb@0 2g.10gb@2 2g.10gb@4 1g.5gb@6 "));
+        QVERIFY(keys.count("1g.5gb@0 1g.5gb@1 1g.5gb@2 1g.5gb@3 1g.5gb@4 1g.5gb@5 1g.5gb@6 "));
+        QVERIFY(!keys.count("4g.20gb@0 ")); // 3g.20gb still fits at 4
+    }
+
+    void enumerationAgreesWithBruteForce_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        for (const char* g : {"a100-40gb", "a100-80gb", "h100-80gb", "h200-141gb", "b200-180gb"})
+            QTest::newRow(g) << QString(g);
+    }
+    void enumerationAgreesWithBruteForce()
+    {
+        QFETCH(QString, gpu);
+        const GpuSpec* g = test::bundledCatalog().gpu(gpu.toStdString());
+        std::vector<std::pair<std::string, int>> pairs;
+        for (const auto& p : g->migProfiles)
+            for (int s : p.startSlices)
+                pairs.push_back({p.name, s});
+        std::set<std::string> expected;
+        mig::Layout cur;
+        reference(*g, pairs, 0, cur, expected);
+        const auto all = mig::enumerate(*g, {}, false);
+        std::set<std::string> got;
+        for (const auto& l : all) {
+            QVERIFY(mig::check(*g, l).empty());
+            QVERIFY2(got.insert(key(l)).second, key(l).c_str()); // no duplicates
+        }
+        QCOMPARE(got.size(), expected.size());
+        QVERIFY(got == expected);
+        // Maximal layouts are the ones nothing more fits into.
+        const auto maximal = mig::enumerate(*g, {}, true);
+        QVERIFY(!maximal.empty() && maximal.size() < all.size());
+        for (const auto& l : maximal)
+            for (const auto& [p, s] : pairs) {
+                mig::Layout more = l;
+                more.push_back({p, s});
+                QVERIFY2(!mig::check(*g, more).empty(), (key(l) + "+ " + p).c_str());
+            }
+    }
+
+    void profileRestriction()
+    {
+        const auto only3g = mig::enumerate(*a100(), {"3g.20gb"}, false);
+        QCOMPARE(only3g.size(), std::size_t(3)); // @0, @4, both
+        const auto max3g = mig::enumerate(*a100(), {"3g.20gb"}, true);
+        QCOMPARE(max3g.size(), std::size_t(1));
+        QCOMPARE(key(max3g[0]), std::string("3g.20gb@0 3g.20gb@4 "));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMigLayout)
+#include "tst_miglayout.moc"

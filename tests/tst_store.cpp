@@ -1,0 +1,252 @@
+// The SQLite scenario library: schema and migrations (from an empty file and from the
+// version-1 fixture), revisions, CRUD, refusal of damaged and newer files without
+// touching them, and seeding with the samples on first start.
+#include "document/librarygateway.h"
+#include "io/scenarioreader.h"
+#include "io/scenariowriter.h"
+#include "store/scenariolibrary.h"
+#include "testsupport.h"
+
+#include <QCryptographicHash>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace gp;
+using store::ScenarioLibrary;
+
+namespace {
+
+QByteArray fileHash(const QString& path)
+{
+    QFile f(path);
+    f.open(QIODevice::ReadOnly);
+    return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+}
+
+/// Runs one pragma on a separate connection and returns its first value.
+QVariant pragma(const QString& path, const QString& sql)
+{
+    QVariant out;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase("QSQLITE", "probe");
+        db.setDatabaseName(path);
+        db.open();
+        QSqlQuery q(db);
+        if (q.exec(sql) && q.next())
+            out = q.value(0);
+    }
+    QSqlDatabase::removeDatabase("probe");
+    return out;
+}
+
+} // namespace
+
+class TestStore : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir mTmp;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(mTmp.isValid());
+    }
+
+    void createsSchemaOnAnEmptyFile()
+    {
+        const QString path = mTmp.filePath("new.sqlite");
+        QString error;
+        {
+            auto lib = ScenarioLibrary::open(path, &error);
+            QVERIFY2(lib, qPrintable(error));
+            QCOMPARE(lib->scenarioCount().value(), 0);
+        }
+        QCOMPARE(pragma(path, "PRAGMA user_version").toInt(), ScenarioLibrary::kSchemaVersion);
+        QCOMPARE(pragma(path, "PRAGMA application_id").toInt(), ScenarioLibrary::kApplicationId);
+        QCOMPARE(pragma(path, "PRAGMA journal_mode").toString(), QString("wal"));
+        QCOMPARE(pragma(path, "SELECT count(*) FROM sqlite_master WHERE name = 'revision_kpis'").toInt(), 1);
+    }
+
+    void crudAndRevisions()
+    {
+        QString error;
+        auto lib = ScenarioLibrary::open(mTmp.filePath("crud.sqlite"), &error);
+        QVERIFY2(lib, qPrintable(error));
+        const QByteArray doc1 = "{\"format_version\": 1, \"name\": \"a\"}\n";
+        const QByteArray doc2 = "{\"format_version\": 1, \"name\": \"a, revised\"}\n";
+        auto id = lib->createScenario("Plan A", "first try", doc1, "initial", {{"gpus", 64}, {"cost_per_month_usd", 1e5}});
+        QVERIFY2(id, qPrintable(lib->lastError()));
+        QCOMPARE(lib->addRevision(*id, doc2, "after review", {{"gpus", 72}}).value(), 2);
+        QCOMPARE(lib->document(*id).value(), doc2);
+        QCOMPARE(lib->document(*id, 1).value(), doc1);
+        QVERIFY(!lib->document(*id, 3));
+        QVERIFY(lib->lastError().contains("has no revision 3"));
+
+        auto revs = lib->revisions(*id).value();
+        QCOMPARE(revs.size(), std::size_t(2));
+        QCOMPARE(revs[0].note, QString("initial"));
+        QCOMPARE(revs[0].kpis.at("cost_per_month_usd"), 1e5);
+        QCOMPARE(revs[1].note, QString("after review"));
+        QCOMPARE(revs[1].kpis.at("gpus"), 72.0);
+        QVERIFY(revs[1].createdAt.isValid());
+
+        QVERIFY(lib->rename(*id, "Plan A (final)"));
+        QVERIFY(lib->setTags(*id, {"mig", "q3"}));
+        auto s = lib->scenario(*id).value();
+        QCOMPARE(s.name, QString("Plan A (final)"));
+        QCOMPARE(s.tags, (QStringList{"mig", "q3"}));
+        QCOMPARE(s.revisionCount, 2);
+        QCOMPARE(s.latest.number, 2);
+        QVERIFY(!lib->rename(*id, "  "));
+        QVERIFY(!lib->setTags(*id, {"a,b"}));
+
+        QVERIFY(lib->deleteScenario(*id));
+        QCOMPARE(lib->scenarioCount().value(), 0);
+        QVERIFY(!lib->deleteScenario(*id));
+        QVERIFY(lib->lastError().contains("no such scenario"));
+        QVERIFY(!lib->addRevision(*id, doc1, "", {}));
+    }
+
+    void deleteCascadesToRevisionsAndKpis()
+    {
+        const QString path = mTmp.filePath("cascade.sqlite");
+        {
+            QString error;
+            auto lib = ScenarioLibrary::open(path, &error);
+            auto id = lib->createScenario("x", "", "{}", "", {{"gpus", 1}});
+            lib->addRevision(*id, "{}", "", {{"gpus", 2}});
+            QVERIFY(lib->deleteScenario(*id));
+        }
+        QCOMPARE(pragma(path, "SELECT count(*) FROM revisions").toInt(), 0);
+        QCOMPARE(pragma(path, "SELECT count(*) FROM revision_kpis").toInt(), 0);
+    }
+
+    void quotesAndSqlAreStoredVerbatim()
+    {
+        QString error;
+        auto lib = ScenarioLibrary::open(mTmp.filePath("quotes.sqlite"), &error);
+        const QString name = "Robert'); DROP TABLE scenarios;-- \"quoted\"";
+        auto id = lib->createScenario(name, "it's", "{\"a\": \"'\"}", "note with ' and \"", {});
+        QVERIFY(id);
+        QCOMPARE(lib->scenario(*id)->name, name);
+        QCOMPARE(lib->revisions(*id)->front().note, QString("note with ' and \""));
+        QCOMPARE(lib->scenarioCount().value(), 1);
+    }
+
+    void migratesTheVersion1Fixture()
+    {
+        const QString path = mTmp.filePath("v1.sqlite");
+        QVERIFY(QFile::copy(QDir(test::fixturesDir()).absoluteFilePath("library-v1.sqlite"), path));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        QCOMPARE(pragma(path, "PRAGMA user_version").toInt(), 1);
+        QString error;
+        auto lib = ScenarioLibrary::open(path, &error);
+        QVERIFY2(lib, qPrintable(error));
+        QCOMPARE(pragma(path, "PRAGMA user_version").toInt(), 2);
+        auto all = lib->list().value();
+        QCOMPARE(all.size(), std::size_t(1));
+        QCOMPARE(all[0].name, QString("Mixed sharing lab (v1 library)"));
+        QCOMPARE(all[0].revisionCount, 2);
+        QCOMPARE(all[0].latest.note, QString("after review"));
+        QVERIFY(all[0].latest.kpis.empty()); // v1 had no KPIs
+        QVERIFY(all[0].tags.isEmpty());
+        // The old documents still load, and new revisions go on top.
+        const auto r = document::loadFromLibrary(*lib, all[0].id, test::bundledCatalog());
+        QVERIFY(r.ok());
+        QCOMPARE(r.scenario->name, std::string("Mixed sharing lab, reviewed"));
+        QCOMPARE(lib->addRevision(all[0].id, io::writeScenario(*r.scenario), "v2", {{"gpus", 32}}).value(), 3);
+    }
+
+    void newerLibraryIsRefusedUntouched()
+    {
+        const QString path = mTmp.filePath("future.sqlite");
+        {
+            QString error;
+            auto lib = ScenarioLibrary::open(path, &error);
+        }
+        pragma(path, "PRAGMA user_version = 99");
+        const QByteArray before = fileHash(path);
+        QString error;
+        QVERIFY(!ScenarioLibrary::open(path, &error));
+        QVERIFY2(error.contains("library schema 99 is newer than this gpuplan reads (2): it needs a newer gpuplan"),
+                 qPrintable(error));
+        QCOMPARE(fileHash(path), before);
+    }
+
+    void damagedFilesAreRefusedUntouched_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("text") << QByteArray("this is not a database at all, just some text\n").repeated(100)
+                              << "not a gpuplan library";
+        QByteArray header("SQLite format 3");
+        header.append('\0');
+        QTest::newRow("truncated") << header + QByteArray(50, '\x01') << "not a gpuplan library";
+    }
+    void damagedFilesAreRefusedUntouched()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, expected);
+        const QString path = mTmp.filePath("damaged.sqlite");
+        QFile::remove(path);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(content);
+        f.close();
+        QString error;
+        QVERIFY(!ScenarioLibrary::open(path, &error));
+        QVERIFY2(error.contains(expected), qPrintable(error));
+        QCOMPARE(fileHash(path), QCryptographicHash::hash(content, QCryptographicHash::Sha256));
+    }
+
+    void foreignDatabaseIsRefused()
+    {
+        const QString path = mTmp.filePath("foreign.sqlite");
+        pragma(path, "CREATE TABLE customers (id INTEGER)");
+        QString error;
+        QVERIFY(!ScenarioLibrary::open(path, &error));
+        QVERIFY2(error.contains("has tables but no gpuplan schema version"), qPrintable(error));
+    }
+
+    void seedsTheSamplesOnceOnFirstStart()
+    {
+        const QString path = mTmp.filePath("seeded.sqlite");
+        const QString samples = QDir(test::dataDir()).absoluteFilePath("samples");
+        QString error;
+        {
+            auto lib = document::openLibrary(path, test::bundledCatalog(), samples, &error);
+            QVERIFY2(lib, qPrintable(error));
+            auto all = lib->list().value();
+            QCOMPARE(all.size(), static_cast<std::size_t>(test::sampleFiles().size()));
+            bool big = false;
+            for (const auto& s : all)
+                big |= s.latest.kpis.at("gpus") == 2000.0;
+            QVERIFY(big);
+        }
+        auto again = document::openLibrary(path, test::bundledCatalog(), samples, &error);
+        QCOMPARE(again->scenarioCount().value(), test::sampleFiles().size());
+    }
+
+    void savedDocumentRoundTrips()
+    {
+        QString error;
+        auto lib = ScenarioLibrary::open(mTmp.filePath("roundtrip.sqlite"), &error);
+        const QString file = test::sampleFiles().front();
+        const auto r = io::readScenarioFile(file, test::bundledCatalog());
+        auto id = document::saveAsNew(*lib, *r.scenario, test::bundledCatalog(), "import");
+        QVERIFY(id);
+        QFile f(file);
+        f.open(QIODevice::ReadOnly);
+        QCOMPARE(lib->document(*id).value(), f.readAll());
+        const auto back = document::loadFromLibrary(*lib, *id, test::bundledCatalog());
+        QVERIFY(back.ok());
+        QVERIFY(*back.scenario == *r.scenario);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStore)
+#include "tst_store.moc"
