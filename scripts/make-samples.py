@@ -181,10 +181,10 @@ def cluster_250():
 
 
 SAMPLES = {
-    "dgx-h100-three-tenants.json": dgx_three_tenants,
-    "mixed-sharing-lab.json": mixed_sharing_lab,
-    "fabric-64-node-infiniband.json": fabric_64,
-    "cluster-250-node-h100.json": cluster_250,
+    "01-dgx-h100-three-tenants.json": dgx_three_tenants,
+    "02-mixed-sharing-lab.json": mixed_sharing_lab,
+    "03-fabric-64-node-infiniband.json": fabric_64,
+    "04-cluster-250-node-h100.json": cluster_250,
 }
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ QJsonValue setPath(const QJsonValue& node, const QStringList& parts, int i, cons
 /// The three-tenant sample with `path` set to `value` (undefined = removed).
 QByteArray mutated(const QString& path, const QJsonValue& value)
 {
-    QFile f(QDir(test::dataDir()).absoluteFilePath("samples/dgx-h100-three-tenants.json"));
+    QFile f(QDir(test::dataDir()).absoluteFilePath("samples/01-dgx-h100-three-tenants.json"));
     f.open(QIODevice::ReadOnly);
     const QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
     return QJsonDocument(setPath(root, path.split('.'), 0, value).toObject()).toJson();

@@ -159,7 +159,7 @@ private Q_SLOTS:
         QCOMPARE(r.code, 0);
         const QJsonArray list = QJsonDocument::fromJson(r.out.toUtf8()).array();
         QCOMPARE(list.size(), 1); // --db is not seeded with the samples
-        QCOMPARE(list.at(0).toObject().value("kpis").toObject().value("gpus").toDouble(), 2000.0);
+        QCOMPARE(list.at(0).toObject().value("kpis").toObject().value("gpus").toDouble(), 64.0);
         const QString exported = tmp.filePath("out.json");
         r = cli({"library", "export", "1", "-o", exported, "--db", db}, mHome.path());
         QCOMPARE(r.code, 0);

@@ -44,8 +44,8 @@ private Q_SLOTS:
         QCOMPARE(panel->rowCount(), test::sampleFiles().size());
         bool summaryShown = false;
         for (auto* label : w->findChildren<QLabel*>())
-            summaryShown |= label->text().contains("2000</b> GPUs on 250 nodes");
-        QVERIFY(summaryShown); // the first sample is the 250-node cluster
+            summaryShown |= label->text().contains("<b>64</b> GPUs on 8 nodes");
+        QVERIFY(summaryShown); // the first sample is the 8-node DGX H100 pod
     }
 
     void outlineListsSharingPerGpu()

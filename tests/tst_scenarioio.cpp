@@ -106,7 +106,7 @@ private Q_SLOTS:
 
     void everyFieldSurvivesARoundTrip()
     {
-        Scenario s = load("dgx-h100-three-tenants.json");
+        Scenario s = load("01-dgx-h100-three-tenants.json");
         // Exercise the optional and rarely used fields.
         Job& j = s.tenants[0].jobs[0];
         j.model.preset.clear();
@@ -156,7 +156,7 @@ private Q_SLOTS:
 
     void writerIsDeterministic()
     {
-        const Scenario s = load("mixed-sharing-lab.json");
+        const Scenario s = load("02-mixed-sharing-lab.json");
         QCOMPARE(io::writeScenario(s), io::writeScenario(Scenario(s)));
         const QByteArray json = io::writeScenario(s);
         // Keys are sorted: "assumptions" comes before "description" before "topology".

@@ -60,6 +60,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     dock->setObjectName("LibraryDock");
     dock->setWidget(mLibraryPanel);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
+    resizeDocks({dock}, {460}, Qt::Horizontal);
     connect(mLibraryPanel, &LibraryPanel::openRequested, this, [this](qint64 id) {
         if (maybeSave())
             openFromLibrary(id);

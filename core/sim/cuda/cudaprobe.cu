@@ -9,6 +9,14 @@ int deviceCount(std::string& device0Name, std::string& detail)
 {
     int count = 0;
     const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err == cudaErrorNoDevice) {
+        detail = "no CUDA GPU is visible";
+        return 0;
+    }
+    if (err == cudaErrorInsufficientDriver) {
+        detail = "no NVIDIA driver, or one older than the CUDA runtime";
+        return 0;
+    }
     if (err != cudaSuccess) {
         detail = std::string("no usable CUDA device: ") + cudaGetErrorString(err);
         return 0;
