@@ -288,19 +288,9 @@ private:
         if (auto a = g.object("architecture", true)) {
             const std::string p = g.pathOf("architecture");
             JsonFields f(*a, p, mOut);
-            ModelArchitecture& arch = m.arch;
-            arch.layers = f.integer("layers", 0, true);
-            arch.hiddenSize = f.integer("hidden_size", 0, true);
-            arch.attentionHeads = f.integer("attention_heads", 0, true);
-            arch.kvHeads = f.integer("kv_heads", arch.attentionHeads);
-            arch.ffnHiddenSize = f.integer("ffn_hidden_size", 0, true);
-            arch.vocabSize = f.integer("vocab_size", 0, true);
-            arch.sequenceLength = f.integer("sequence_length", 0, true);
-            arch.experts = f.integer("experts", 1);
-            arch.activeExperts = f.integer("active_experts", 1);
-            arch.gatedFfn = f.boolean("gated_ffn", true);
+            m.arch = readArchitecture(f);
             f.finish();
-            validateArchitecture(arch, p, mOut);
+            validateArchitecture(m.arch, p, mOut);
         }
         return m;
     }

@@ -165,6 +165,22 @@ void JsonFields::finish()
                                         "unknown field (misspelt, or not part of this format version)"));
 }
 
+ModelArchitecture readArchitecture(JsonFields& f)
+{
+    ModelArchitecture a;
+    a.layers = f.integer("layers", 0, true);
+    a.hiddenSize = f.integer("hidden_size", 0, true);
+    a.attentionHeads = f.integer("attention_heads", 0, true);
+    a.kvHeads = f.integer("kv_heads", a.attentionHeads);
+    a.ffnHiddenSize = f.integer("ffn_hidden_size", 0, true);
+    a.vocabSize = f.integer("vocab_size", 0, true);
+    a.sequenceLength = f.integer("sequence_length", 0, true);
+    a.experts = f.integer("experts", 1);
+    a.activeExperts = f.integer("active_experts", 1);
+    a.gatedFfn = f.boolean("gated_ffn", true);
+    return a;
+}
+
 std::optional<QJsonObject> asObject(const QJsonValue& v, const std::string& path, Issues& out)
 {
     if (v.isObject())

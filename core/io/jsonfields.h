@@ -2,6 +2,7 @@
 
 #include "model/enumnames.h"
 #include "model/issue.h"
+#include "model/modelpreset.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -57,6 +58,11 @@ private:
     QSet<QString> mSeen;
     QJsonValue mCurrent;
 };
+
+/// Reads a model shape (layers, hidden_size, ... gated_ffn) from `f`; the object's
+/// other keys are left to the caller. Shared by the catalog's model presets and the
+/// custom models of scenario jobs.
+ModelArchitecture readArchitecture(JsonFields& f);
 
 /// Checks that `v` is an object (reporting at `path` if not).
 std::optional<QJsonObject> asObject(const QJsonValue& v, const std::string& path, Issues& out);

@@ -266,17 +266,7 @@ Job Reader::job(const QJsonObject& o, const std::string& p)
         JsonFields g(*m, f.pathOf("model"), mOut);
         j.model.preset = g.string("preset");
         if (j.model.preset.empty()) {
-            ModelArchitecture& a = j.model.custom;
-            a.layers = g.integer("layers", 0, true);
-            a.hiddenSize = g.integer("hidden_size", 0, true);
-            a.attentionHeads = g.integer("attention_heads", 0, true);
-            a.kvHeads = g.integer("kv_heads", a.attentionHeads);
-            a.ffnHiddenSize = g.integer("ffn_hidden_size", 4 * a.hiddenSize);
-            a.vocabSize = g.integer("vocab_size", 0, true);
-            a.sequenceLength = g.integer("sequence_length", 0, true);
-            a.experts = g.integer("experts", 1);
-            a.activeExperts = g.integer("active_experts", 1);
-            a.gatedFfn = g.boolean("gated_ffn", true);
+            j.model.custom = readArchitecture(g);
         }
         g.finish();
     }

@@ -64,6 +64,25 @@ Issues validateSharing(const SharingConfig& sharing, const GpuSpec& gpu, const s
 
 namespace {
 
+/// What nodes and switches share: a unique id among both, a known template, a known
+/// group and a finite position.
+template <typename Item>
+void validateEndpoint(const Item& item, const std::string& p, bool templateKnown, const char* templateKind,
+                      const std::set<std::string>& groupIds, std::set<std::string>& endpointIds, Issues& out)
+{
+    if (item.id.empty())
+        out.push_back(Issue::error(field(p, "id"), "must not be empty"));
+    else if (!endpointIds.insert(item.id).second)
+        out.push_back(Issue::error(field(p, "id"), "'" + item.id + "' is used by another node or switch"));
+    if (!item.templateId.empty() && !templateKnown)
+        out.push_back(Issue::error(field(p, "template"), "'" + item.templateId + "' is not a " + templateKind +
+                                                             " template in the catalog"));
+    if (!item.group.empty() && !groupIds.count(item.group))
+        out.push_back(Issue::error(field(p, "group"), "'" + item.group + "' is not a group"));
+    inRange(out, field(p, "position.x"), item.position.x, -1e7, 1e7);
+    inRange(out, field(p, "position.y"), item.position.y, -1e7, 1e7);
+}
+
 void validateTopology(const Topology& topo, const Catalog& catalog, Issues& out)
 {
     const std::string base = "topology";
@@ -104,22 +123,13 @@ void validateTopology(const Topology& topo, const Catalog& catalog, Issues& out)
     for (std::size_t i = 0; i < topo.nodes.size(); ++i) {
         const Node& n = topo.nodes[i];
         const std::string p = idx(base + ".nodes", i);
-        if (n.id.empty())
-            out.push_back(Issue::error(field(p, "id"), "must not be empty"));
-        else if (!endpointIds.insert(n.id).second)
-            out.push_back(Issue::error(field(p, "id"), "'" + n.id + "' is used by another node or switch"));
-        if (!n.templateId.empty() && !catalog.nodeTemplate(n.templateId))
-            out.push_back(Issue::error(field(p, "template"), "'" + n.templateId + "' is not a node template in the catalog"));
+        validateEndpoint(n, p, catalog.nodeTemplate(n.templateId) != nullptr, "node", groupIds, endpointIds, out);
         const GpuSpec* gpu = catalog.gpu(n.gpuId);
         if (!gpu)
             out.push_back(Issue::error(field(p, "gpu"), "'" + n.gpuId + "' is not a GPU in the catalog"));
         inRange(out, field(p, "gpu_count"), n.gpuCount, 1, 64);
         inRange(out, field(p, "nics.count"), n.nics.count, 0, 64);
         inRange(out, field(p, "nics.speed_gbps"), n.nics.speedGbps, n.nics.count > 0 ? 1 : 0, 3200);
-        if (!n.group.empty() && !groupIds.count(n.group))
-            out.push_back(Issue::error(field(p, "group"), "'" + n.group + "' is not a group"));
-        inRange(out, field(p, "position.x"), n.position.x, -1e7, 1e7);
-        inRange(out, field(p, "position.y"), n.position.y, -1e7, 1e7);
         if (!gpu)
             continue;
         for (const auto& e : validateSharing(n.sharing, *gpu, field(p, "sharing")))
@@ -138,20 +148,11 @@ void validateTopology(const Topology& topo, const Catalog& catalog, Issues& out)
     for (std::size_t i = 0; i < topo.switches.size(); ++i) {
         const Switch& s = topo.switches[i];
         const std::string p = idx(base + ".switches", i);
-        if (s.id.empty())
-            out.push_back(Issue::error(field(p, "id"), "must not be empty"));
-        else if (!endpointIds.insert(s.id).second)
-            out.push_back(Issue::error(field(p, "id"), "'" + s.id + "' is used by another node or switch"));
-        if (!s.templateId.empty() && !catalog.switchTemplate(s.templateId))
-            out.push_back(Issue::error(field(p, "template"), "'" + s.templateId + "' is not a switch template in the catalog"));
+        validateEndpoint(s, p, catalog.switchTemplate(s.templateId) != nullptr, "switch", groupIds, endpointIds, out);
         if (!tiers.count(s.tier))
             out.push_back(Issue::error(field(p, "tier"), "'" + s.tier + "' must be leaf, spine or core"));
         inRange(out, field(p, "ports"), s.ports, 1, 4096);
         inRange(out, field(p, "port_speed_gbps"), s.portSpeedGbps, 1, 3200);
-        if (!s.group.empty() && !groupIds.count(s.group))
-            out.push_back(Issue::error(field(p, "group"), "'" + s.group + "' is not a group"));
-        inRange(out, field(p, "position.x"), s.position.x, -1e7, 1e7);
-        inRange(out, field(p, "position.y"), s.position.y, -1e7, 1e7);
     }
     std::set<std::string> linkIds;
     for (std::size_t i = 0; i < topo.links.size(); ++i) {
