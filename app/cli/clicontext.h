@@ -47,6 +47,7 @@ int runMigLayouts(const QStringList& args);
 int runLibrary(const QStringList& args);
 int runSummary(const QStringList& args);
 int runFormat(const QStringList& args);
+int runMemory(const QStringList& args);
 
 /// One problem as validate prints it: "FILE: PATH: message".
 QString formatIssue(const QString& file, const Issue& issue);

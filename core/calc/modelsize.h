@@ -13,6 +13,16 @@ namespace gp::calc {
 /// Mixtral configs; the formula reproduces their stated sizes (tests/tst_catalog.cpp).
 double parameterCount(const ModelArchitecture& arch);
 
+/// Parameters of one transformer block (attention + FFN x experts + router).
+double blockParameters(const ModelArchitecture& arch);
+
+/// Input embedding (and, untied, output projection) parameters: V x h.
+double embeddingParameters(const ModelArchitecture& arch);
+
+/// LoRA adapter parameters of one block: r (d_in + d_out) for every linear layer of the
+/// attention and of every expert's FFN (the QLoRA recipe: adapters on all linear layers).
+double loraBlockParameters(const ModelArchitecture& arch, int rank);
+
 /// Parameters one token passes through: as parameterCount() but with activeExperts FFNs.
 double activeParameterCount(const ModelArchitecture& arch);
 

@@ -178,6 +178,7 @@ ModelArchitecture readArchitecture(JsonFields& f)
     a.experts = f.integer("experts", 1);
     a.activeExperts = f.integer("active_experts", 1);
     a.gatedFfn = f.boolean("gated_ffn", true);
+    a.dropout = f.boolean("dropout", false);
     return a;
 }
 

@@ -111,7 +111,8 @@ QJsonObject model(const ModelChoice& m)
             {"sequence_length", a.sequenceLength},
             {"experts", a.experts},
             {"active_experts", a.activeExperts},
-            {"gated_ffn", a.gatedFfn}};
+            {"gated_ffn", a.gatedFfn},
+            {"dropout", a.dropout}};
 }
 
 QJsonObject job(const Job& j)

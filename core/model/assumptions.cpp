@@ -22,6 +22,11 @@ const std::vector<Assumption>& assumptionRegistry()
          "Rate of unexpected job interruptions (hardware and software faults) per GPU per day.",
          "Llama 3 (Dubey et al., 2024), Section 3.3.4: 419 unexpected interruptions in a "
          "54-day snapshot of pre-training on 16,384 H100 GPUs"},
+        {"inference_prefill_chunk_tokens", 2048.0, 1.0, 1e6, "tokens",
+         "Tokens of one prefill chunk the serving engine processes at once; sizes the activation "
+         "workspace of inference jobs.",
+         "Planner's assumption of the order of vLLM's chunked-prefill token budget "
+         "(engine argument max_num_batched_tokens); set it to your engine's value"},
     };
     return registry;
 }

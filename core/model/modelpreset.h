@@ -17,6 +17,7 @@ struct ModelArchitecture
     int experts = 1;       ///< MoE experts per layer (1 = dense)
     int activeExperts = 1; ///< experts each token visits
     bool gatedFfn = true;  ///< SwiGLU-style FFN with three matrices (Llama, Mixtral)
+    bool dropout = false;  ///< dropout layers whose masks are kept for backward (GPT-3 era)
 
     bool operator==(const ModelArchitecture&) const = default;
 };

@@ -1,0 +1,241 @@
+#include "memorymodel.h"
+
+#include <algorithm>
+
+namespace gp::calc {
+
+StateBytes trainableStateBytes(Precision precision, Optimizer optimizer)
+{
+    // Mixed precision keeps 16-bit weights and gradients plus fp32 master weights inside the
+    // optimizer state (ZeRO §3: K = 12 for Adam: master, momentum, variance). Pure fp32 needs
+    // no master copy. 8-bit Adam keeps momentum and variance in one byte each (Dettmers et
+    // al. 2022, "8-bit Optimizers via Block-wise Quantization"); SGD keeps one momentum.
+    const bool fp32 = precision == Precision::Fp32;
+    StateBytes b;
+    b.weights = fp32 ? 4.0 : 2.0;
+    b.gradients = fp32 ? 4.0 : 2.0;
+    const double master = fp32 ? 0.0 : 4.0;
+    switch (optimizer) {
+    case Optimizer::AdamW: b.optimizer = master + 8.0; break;
+    case Optimizer::SgdMomentum: b.optimizer = master + 4.0; break;
+    case Optimizer::Adam8bit: b.optimizer = master + 2.0; break;
+    }
+    return b;
+}
+
+double frozenWeightBytes(Precision precision, bool qlora)
+{
+    if (qlora)
+        return 4.127 / 8.0; // NF4 + double-quantised block constants (QLoRA §3)
+    switch (precision) {
+    case Precision::Fp32: return 4.0;
+    case Precision::Bf16:
+    case Precision::Fp16: return 2.0;
+    case Precision::Fp8:
+    case Precision::Int8: return 1.0;
+    case Precision::Int4: return 0.5 + 2.0 / 128.0; // fp16 scale per group of 128 (GPTQ/AWQ)
+    }
+    return 2.0;
+}
+
+double activationBytesPerBlock(const ModelArchitecture& arch, int sequence, int microBatch, int tp,
+                               bool sequenceParallel, Recompute recompute, Precision precision)
+{
+    const double s = sequence;
+    const double b = microBatch;
+    const double h = arch.hiddenSize;
+    const double a = arch.attentionHeads;
+    const double t = std::max(tp, 1);
+    const double r = arch.attentionHeads > 0 ? static_cast<double>(arch.kvHeads) / arch.attentionHeads : 1.0;
+    const double f = arch.ffnHiddenSize;
+    const double d = arch.dropout ? 1.0 : 0.0;
+    const double e = precision == Precision::Fp32 ? 2.0 : 1.0; // 16-bit tensors become 32-bit
+    const double sbh = s * b * h;
+    if (recompute == Recompute::Full)
+        return 2.0 * e * sbh / (sequenceParallel ? t : 1.0); // only the block's input is kept
+    // Korthikanti et al. 2022 §4.1, per block: LayerNorm inputs 4sbh, QKV input 2sbh, MLP input
+    // 2sbh and two dropout masks sbh each stay whole under tensor parallelism ("10") ...
+    const double replicated = e * 8.0 * sbh + d * 2.0 * sbh;
+    // ... Q, K, V and the attention output (8sbh with MHA; K and V shrink with GQA) and the
+    // FFN's inner tensors (16sbh for a 4h GeLU MLP; 6sbf for SwiGLU) split across TP ("24/t") ...
+    const double parallel = e * 2.0 * (2.0 + 2.0 * r) * sbh + e * (arch.gatedFfn ? 6.0 : 4.0) * s * b * f;
+    // ... and the attention core: softmax 2as²b, its dropout mask as²b and output 2as²b ("5as²b"),
+    // which selective recomputation drops.
+    const double core = recompute == Recompute::Selective ? 0.0 : (2.0 * e + d * (1.0 + 2.0 * e)) * a * s * s * b;
+    if (sequenceParallel)
+        return (replicated + parallel + core) / t;
+    return replicated + (parallel + core) / t;
+}
+
+namespace {
+
+/// Divides a state over the data-parallel group when ZeRO (or FSDP) shards it.
+double zeroShard(double bytes, int dp, int zeroStage, bool fsdp, int shardedFromStage)
+{
+    return (fsdp || zeroStage >= shardedFromStage) ? bytes / std::max(dp, 1) : bytes;
+}
+
+MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arch, int stage)
+{
+    const Parallelism& par = in.parallelism;
+    const int tp = std::max(par.tp, 1), pp = std::max(par.pp, 1), dp = std::max(par.dp, 1);
+    const int layersPerStage = std::max(arch.layers / pp, 1);
+    const bool training = in.kind != JobKind::Inference;
+    const bool lora = in.kind == JobKind::Lora || in.kind == JobKind::Qlora;
+    const bool first = stage == 0, last = stage == pp - 1;
+    const int seq = in.sequenceLength > 0 ? in.sequenceLength : arch.sequenceLength;
+    const double h = arch.hiddenSize;
+    const double vocab = arch.vocabSize;
+
+    const StateBytes sb = trainableStateBytes(in.precision, in.optimizer);
+    const double frozen = frozenWeightBytes(in.precision, in.kind == JobKind::Qlora);
+    // Model states of `params` parameters of the base model and `adapter` LoRA parameters.
+    auto states = [&](double params, double adapter) {
+        StateBytes out;
+        if (!training) {
+            out.weights = params * frozen;
+        } else if (lora) {
+            out.weights = zeroShard(params * frozen, dp, par.zeroStage, par.fsdp, 3) +
+                          zeroShard(adapter * sb.weights, dp, par.zeroStage, par.fsdp, 3);
+            out.gradients = zeroShard(adapter * sb.gradients, dp, par.zeroStage, par.fsdp, 2);
+            out.optimizer = zeroShard(adapter * sb.optimizer, dp, par.zeroStage, par.fsdp, 1);
+        } else {
+            out.weights = zeroShard(params * sb.weights, dp, par.zeroStage, par.fsdp, 3);
+            out.gradients = zeroShard(params * sb.gradients, dp, par.zeroStage, par.fsdp, 2);
+            out.optimizer = zeroShard(params * sb.optimizer, dp, par.zeroStage, par.fsdp, 1);
+        }
+        return out;
+    };
+
+    MemoryBreakdown m;
+    m.stage = stage;
+    m.runtimeBytes = in.runtimeOverheadBytes;
+    auto add = [&](const std::string& name, const StateBytes& st, double act) {
+        m.weightsBytes += st.weights;
+        m.gradientsBytes += st.gradients;
+        m.optimizerBytes += st.optimizer;
+        m.layers.push_back({name, st.weights + st.gradients + st.optimizer, act});
+    };
+
+    const double blockParams = blockParameters(arch) / tp;
+    const double blockAdapter = lora ? loraBlockParameters(arch, in.loraRank) / tp : 0.0;
+    const double embedParams = embeddingParameters(arch) / tp; // vocabulary-parallel
+    const double e = in.precision == Precision::Fp32 ? 2.0 : 1.0;
+    double activations = 0.0;
+    double kv = 0.0;
+
+    if (training) {
+        // 1F1B keeps the micro-batches in flight: pp - stage on stage `stage` (Narayanan et
+        // al. 2021 §2.2; Korthikanti et al. 2022 §4.2), never more than the step has.
+        const int inFlight = std::max(1, std::min(pp - stage, in.microBatchesPerStep));
+        const double perBlock = activationBytesPerBlock(arch, seq, in.microBatch, tp, par.sequenceParallel,
+                                                        par.recompute, in.precision);
+        m.activationsPerLayerBytes = perBlock;
+        const double sbh = static_cast<double>(seq) * in.microBatch * h;
+        const double spDiv = par.sequenceParallel ? tp : 1.0;
+        if (first) {
+            const double act = (arch.dropout ? sbh : 0.0) / spDiv * inFlight; // embedding dropout mask
+            add("embedding", states(embedParams, 0.0), act);
+            activations += act;
+        }
+        for (int l = 0; l < layersPerStage; ++l) {
+            const double act = perBlock * inFlight;
+            add("block " + std::to_string(stage * layersPerStage + l), states(blockParams, blockAdapter), act);
+            activations += act;
+        }
+        if (last) {
+            // Korthikanti §4.3: final LayerNorm and projection inputs 4sbh/t (with SP), and the
+            // fp32 logits of the cross-entropy 4sbv/t.
+            const double proj = e * 4.0 * sbh / spDiv;
+            const double logits = 4.0 * seq * in.microBatch * vocab / tp;
+            add("output projection", states(embedParams, 0.0), proj);
+            m.layers.push_back({"loss (fp32 logits)", 0.0, logits});
+            activations += proj + logits;
+        }
+    } else {
+        const double headDim = h / std::max(arch.attentionHeads, 1);
+        const double kvHeadsPerGpu = std::max(1.0, static_cast<double>(arch.kvHeads) / tp); // replicated when tp > kv
+        const double kvBytes = in.precision == Precision::Fp8 ? 1.0 : (in.precision == Precision::Fp32 ? 4.0 : 2.0);
+        const double kvPerBlock =
+            2.0 * kvHeadsPerGpu * headDim * static_cast<double>(in.contextTokens) * in.inferenceConcurrency * kvBytes;
+        if (first)
+            add("embedding", states(embedParams, 0.0), 0.0);
+        for (int l = 0; l < layersPerStage; ++l) {
+            add("block " + std::to_string(stage * layersPerStage + l), states(blockParams, 0.0), kvPerBlock);
+            kv += kvPerBlock;
+        }
+        // Workspace of one prefill chunk: hidden states, QKV and FFN intermediates in 16 bits,
+        // plus fp32 logits of the last token of every sequence for sampling.
+        const double chunk = in.prefillChunkTokens;
+        const double workspace = chunk * 2.0 * e * (3.0 * h + (arch.gatedFfn ? 3.0 : 2.0) * arch.ffnHiddenSize / tp) +
+                                 4.0 * in.inferenceConcurrency * vocab / tp;
+        if (last)
+            add("output projection", states(embedParams, 0.0), 0.0);
+        m.layers.push_back({"workspace", 0.0, workspace});
+        activations += workspace;
+    }
+    m.activationsBytes = activations;
+    m.kvCacheBytes = kv;
+    double peak = -1.0;
+    for (std::size_t i = 0; i < m.layers.size(); ++i)
+        if (m.layers[i].total() > peak) {
+            peak = m.layers[i].total();
+            m.peakLayer = static_cast<int>(i);
+        }
+    return m;
+}
+
+} // namespace
+
+MemoryInputs memoryInputsFor(const Job& job, const ModelArchitecture& arch, double runtimeOverheadBytes)
+{
+    MemoryInputs in;
+    in.arch = arch;
+    in.kind = job.kind;
+    in.precision = job.precision;
+    in.optimizer = job.optimizer;
+    in.parallelism = job.parallelism;
+    in.microBatch = job.batch.micro;
+    in.sequenceLength = arch.sequenceLength;
+    const long long perStep = static_cast<long long>(job.batch.micro) * std::max(job.parallelism.dp, 1);
+    in.microBatchesPerStep = static_cast<int>(std::max<long long>(1, job.batch.global / std::max(perStep, 1ll)));
+    in.loraRank = job.lora ? job.lora->rank : 0;
+    if (job.inference) {
+        in.inferenceConcurrency = job.inference->concurrency;
+        in.contextTokens = job.inference->contextTokens;
+    }
+    in.runtimeOverheadBytes = runtimeOverheadBytes;
+    return in;
+}
+
+MemoryBreakdown estimateMemory(const MemoryInputs& in)
+{
+    const Parallelism& par = in.parallelism;
+    if (!in.arch) {
+        // Only the parameter count: model states are known, activations and KV cache are not.
+        MemoryBreakdown m;
+        const double perGpu = in.paramsOverride / std::max(par.tp * par.pp, 1);
+        const int dp = std::max(par.dp, 1);
+        if (in.kind == JobKind::Inference) {
+            m.weightsBytes = perGpu * frozenWeightBytes(in.precision, false);
+            m.kvCacheBytes = std::nullopt;
+        } else {
+            const StateBytes sb = trainableStateBytes(in.precision, in.optimizer);
+            m.weightsBytes = zeroShard(perGpu * sb.weights, dp, par.zeroStage, par.fsdp, 3);
+            m.gradientsBytes = zeroShard(perGpu * sb.gradients, dp, par.zeroStage, par.fsdp, 2);
+            m.optimizerBytes = zeroShard(perGpu * sb.optimizer, dp, par.zeroStage, par.fsdp, 1);
+        }
+        m.activationsBytes = std::nullopt;
+        m.runtimeBytes = in.runtimeOverheadBytes;
+        return m;
+    }
+    MemoryBreakdown best = stageMemory(in, *in.arch, 0);
+    if (par.pp > 1) {
+        MemoryBreakdown lastStage = stageMemory(in, *in.arch, par.pp - 1);
+        if (lastStage.totalBytes() > best.totalBytes())
+            best = std::move(lastStage);
+    }
+    return best;
+}
+
+} // namespace gp::calc

@@ -1,0 +1,88 @@
+#pragma once
+
+#include "model/job.h"
+#include "model/modelpreset.h"
+#include "modelsize.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gp::calc {
+
+/// Everything the per-GPU memory formulas need, independent of where the job runs.
+struct MemoryInputs
+{
+    std::optional<ModelArchitecture> arch; ///< nullopt: only the parameter count is known
+    double paramsOverride = 0.0;           ///< used when arch is nullopt
+    JobKind kind = JobKind::Pretraining;
+    Precision precision = Precision::Bf16;
+    Optimizer optimizer = Optimizer::AdamW;
+    Parallelism parallelism;
+    int microBatch = 1;
+    int sequenceLength = 0;     ///< training sequence length (0 = the model's)
+    int microBatchesPerStep = 1; ///< global / (micro x dp): bounds the pipeline's in-flight micro-batches
+    int loraRank = 0;
+    int inferenceConcurrency = 1;
+    int contextTokens = 0;
+    int prefillChunkTokens = 2048;
+    double runtimeOverheadBytes = 0.0;
+};
+
+/// One entry of the per-layer profile on the reported GPU.
+struct LayerMemory
+{
+    std::string name; ///< "embedding", "block 12", "output projection", "loss", "kv cache" ...
+    double modelStateBytes = 0.0;  ///< weights + gradients + optimizer states of this layer's shard
+    double activationBytes = 0.0;  ///< activations (or KV cache) it keeps
+    double total() const { return modelStateBytes + activationBytes; }
+};
+
+/// Memory per GPU of one job, on its most loaded pipeline stage.
+struct MemoryBreakdown
+{
+    double weightsBytes = 0.0;
+    double gradientsBytes = 0.0;
+    double optimizerBytes = 0.0;
+    std::optional<double> activationsBytes;        ///< nullopt when the shape is unknown
+    std::optional<double> activationsPerLayerBytes; ///< one block, one micro-batch
+    std::optional<double> kvCacheBytes = 0.0;      ///< inference only; nullopt when unknown
+    double runtimeBytes = 0.0;
+    int stage = 0;                  ///< the pipeline stage reported (0 or pp-1)
+    std::vector<LayerMemory> layers; ///< empty when the shape is unknown
+    int peakLayer = -1;             ///< index into layers, -1 when unknown
+
+    double modelStatesBytes() const { return weightsBytes + gradientsBytes + optimizerBytes; }
+    double totalBytes() const
+    {
+        return modelStatesBytes() + activationsBytes.value_or(0.0) + kvCacheBytes.value_or(0.0) + runtimeBytes;
+    }
+};
+
+/// Bytes per parameter of trainable weights, their gradients and optimizer states under
+/// mixed precision (Rajbhandari et al. 2020, ZeRO §3: 2 + 2 + K with K = 12 for Adam).
+struct StateBytes
+{
+    double weights = 0.0;
+    double gradients = 0.0;
+    double optimizer = 0.0;
+};
+StateBytes trainableStateBytes(Precision precision, Optimizer optimizer);
+
+/// Bytes per weight when serving or when frozen (LoRA base); QLoRA's NF4 with double
+/// quantisation is 4.127 bits (Dettmers et al. 2023, §3).
+double frozenWeightBytes(Precision precision, bool qlora);
+
+/// Activations of one transformer block for one micro-batch on one GPU (Korthikanti et al.
+/// 2022, §4, generalised to grouped-query attention and gated FFNs; docs/model-reference.md).
+double activationBytesPerBlock(const ModelArchitecture& arch, int sequence, int microBatch, int tp,
+                               bool sequenceParallel, Recompute recompute, Precision precision);
+
+/// Per-GPU memory of a job on its most loaded pipeline stage (stage 0, or the last stage
+/// when its output layer and logits weigh more).
+MemoryBreakdown estimateMemory(const MemoryInputs& in);
+
+/// The memory inputs of a scenario job with a resolved model shape.
+MemoryInputs memoryInputsFor(const Job& job, const ModelArchitecture& arch, double runtimeOverheadBytes);
+
+} // namespace gp::calc
