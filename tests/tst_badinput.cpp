@@ -103,7 +103,7 @@ private Q_SLOTS:
         QTest::newRow("colour") << "tenants[1].color" << QJsonValue("orange")
                                 << "tenants[1].color: 'orange' must be #RRGGBB";
         QTest::newRow("batch") << "tenants[1].jobs[0].batch.global" << QJsonValue(100)
-                               << "tenants[1].jobs[0].batch.global: 100 is not a multiple of micro x dp (2 x 8 = 16)";
+                               << "tenants[1].jobs[0].batch.global: 100 is not a multiple of micro x dp (1 x 8 = 8)";
         QTest::newRow("training on inference") << "tenants[2].jobs[0].training" << QJsonValue(QJsonObject{{"tokens", 1}})
                                                << "tenants[2].jobs[0].training: not used by inference jobs; remove it";
         QTest::newRow("int4 training") << "tenants[0].jobs[0].precision" << QJsonValue("int4")

@@ -48,6 +48,7 @@ int runLibrary(const QStringList& args);
 int runSummary(const QStringList& args);
 int runFormat(const QStringList& args);
 int runMemory(const QStringList& args);
+int runEvaluate(const QStringList& args);
 
 /// One problem as validate prints it: "FILE: PATH: message".
 QString formatIssue(const QString& file, const Issue& issue);

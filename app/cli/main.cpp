@@ -15,6 +15,7 @@ const char* kUsage =
     "Commands:\n"
     "  validate FILE...        check scenario files; prints FILE: PATH: message per problem\n"
     "  summary [FILE...]       summarise scenarios (default: the bundled samples)\n"
+    "  evaluate FILE...        memory, placement, penalty, throughput, links, KPIs and cost\n"
     "  memory                  memory per GPU of one job (the quick calculator)\n"
     "  mig-layouts --gpu NAME  enumerate the valid MIG layouts of a GPU\n"
     "  library ACTION          list, import, export or delete library scenarios\n"
@@ -38,6 +39,7 @@ int main(int argc, char** argv)
         {"library", gp::cli::runLibrary},
         {"format", gp::cli::runFormat},
         {"memory", gp::cli::runMemory},
+        {"evaluate", gp::cli::runEvaluate},
     };
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();

@@ -6,6 +6,11 @@ namespace gp::calc {
 
 std::optional<double> gpuHourPrice(const Scenario& s, const Catalog& c, const std::string& gpuId)
 {
+    if (const auto& own = s.pricing.ownership) {
+        const GpuSpec* g = c.gpu(gpuId);
+        const double power = g ? g->tdpW / 1000.0 * own->pue * own->usdPerKwh : 0.0;
+        return own->capexPerGpuUsd / (own->amortizationYears * 8760.0) + power;
+    }
     if (auto it = s.pricing.gpuHourUsd.find(gpuId); it != s.pricing.gpuHourUsd.end())
         return it->second;
     if (const PricePreset* p = c.pricePreset(s.pricing.preset))

@@ -33,7 +33,8 @@ struct Inventory
     static constexpr double kHoursPerMonth = 730.0; ///< 8,760 h / 12
 };
 
-/// $/GPU-hour of `gpuId` under the scenario's pricing: override, else preset, else nullopt.
+/// $/GPU-hour of `gpuId` under the scenario's pricing. Owned: capex / (years x 8,760 h) +
+/// TDP x PUE x $/kWh. Rented: the override, else the preset, else nullopt.
 std::optional<double> gpuHourPrice(const Scenario& s, const Catalog& c, const std::string& gpuId);
 
 Inventory takeInventory(const Scenario& scenario, const Catalog& catalog);

@@ -33,6 +33,7 @@ public:
             });
         if (auto pricing = f.object("pricing"))
             s.pricing = readPricing(*pricing, "pricing");
+        s.placementPolicy = f.enumValue("placement_policy", PlacementPolicy::TopologyAware);
         if (auto a = f.object("assumptions"))
             s.assumptions = numberMap(*a, "assumptions");
         f.finish();
@@ -226,6 +227,16 @@ private:
         pr.preset = f.string("preset");
         if (auto m = f.object("gpu_hour_usd"))
             pr.gpuHourUsd = numberMap(*m, f.pathOf("gpu_hour_usd"));
+        if (auto o = f.object("ownership")) {
+            JsonFields g(*o, f.pathOf("ownership"), mOut);
+            Ownership own;
+            own.capexPerGpuUsd = g.number("capex_per_gpu_usd", 0.0, true);
+            own.amortizationYears = g.number("amortization_years", own.amortizationYears);
+            own.pue = g.number("pue", own.pue);
+            own.usdPerKwh = g.number("usd_per_kwh", own.usdPerKwh);
+            g.finish();
+            pr.ownership = own;
+        }
         f.finish();
         return pr;
     }

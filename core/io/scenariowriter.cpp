@@ -182,13 +182,19 @@ QJsonObject scenarioToJson(const Scenario& s)
     QJsonArray tenants;
     for (const auto& t : s.tenants)
         tenants.append(tenant(t));
+    QJsonObject pricing{{"preset", str(s.pricing.preset)}, {"gpu_hour_usd", numberMap(s.pricing.gpuHourUsd)}};
+    if (const auto& o = s.pricing.ownership)
+        pricing["ownership"] = QJsonObject{{"capex_per_gpu_usd", o->capexPerGpuUsd},
+                                           {"amortization_years", o->amortizationYears},
+                                           {"pue", o->pue},
+                                           {"usd_per_kwh", o->usdPerKwh}};
     return {{"format_version", Scenario::kFormatVersion},
             {"name", str(s.name)},
             {"description", str(s.description)},
             {"topology", topology(s.topology)},
             {"tenants", tenants},
-            {"pricing", QJsonObject{{"preset", str(s.pricing.preset)},
-                                    {"gpu_hour_usd", numberMap(s.pricing.gpuHourUsd)}}},
+            {"pricing", pricing},
+            {"placement_policy", name(s.placementPolicy)},
             {"assumptions", numberMap(s.assumptions)}};
 }
 

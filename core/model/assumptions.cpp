@@ -27,6 +27,36 @@ const std::vector<Assumption>& assumptionRegistry()
          "workspace of inference jobs.",
          "Planner's assumption of the order of vLLM's chunked-prefill token budget "
          "(engine argument max_num_batched_tokens); set it to your engine's value"},
+        {"passthrough_overhead_pct", 2.0, 0.0, 100.0, "%",
+         "Slowdown of a GPU passed through to a VM against bare metal (IOMMU, virtualised interrupts).",
+         "Planner's assumption within the 1-4 % that VMware reports for DirectPath I/O GPU passthrough "
+         "against bare metal in its vSphere machine-learning performance studies"},
+        {"vgpu_overhead_pct", 5.0, 0.0, 100.0, "%",
+         "Slowdown of a vGPU against the same share of a bare-metal GPU (hypervisor and vGPU manager).",
+         "Planner's assumption of the order NVIDIA reports for NVIDIA AI Enterprise on vSphere "
+         "(within a few percent of bare metal for training and inference); measure yours"},
+        {"time_slicing_switch_overhead_pct", 5.0, 0.0, 100.0, "%",
+         "Throughput lost to context switches when several processes time-slice one GPU.",
+         "Planner's assumption: the NVIDIA GPU Operator's time-slicing documentation states that "
+         "time-sliced replicas get no memory or fault isolation and interleave in time, without a figure"},
+        {"mps_interference_pct", 10.0, 0.0, 100.0, "%",
+         "Throughput lost, at full co-location, to memory-bandwidth and cache contention between MPS clients.",
+         "Planner's assumption; NVIDIA's MPS documentation notes that clients share memory bandwidth "
+         "and L2 without partitioning, without a figure"},
+        {"comm_overlap", 0.7, 0.0, 1.0, "fraction",
+         "Share of tensor- and data-parallel communication hidden behind computation.",
+         "Planner's assumption: Megatron-LM and PyTorch FSDP overlap gradient reduction with the "
+         "backward pass (Narayanan et al. 2021 §4.2); set 0 for no overlap"},
+        {"link_efficiency", 0.8, 0.05, 1.0, "fraction",
+         "Bus bandwidth a collective reaches as a fraction of the link's line rate.",
+         "nccl-tests all_reduce_perf on DGX A100 reaches about 230 GB/s bus bandwidth over NVLink3 "
+         "(300 GB/s per direction): about 0.77; InfiniBand NDR reaches a similar share of 50 GB/s per port"},
+        {"no_gpudirect_bandwidth_factor", 0.5, 0.05, 1.0, "fraction",
+         "Network bandwidth left when GPUDirect RDMA is off and traffic is staged through host memory.",
+         "Planner's assumption; NVIDIA's GPUDirect RDMA documentation describes the extra host copy it removes"},
+        {"memory_bandwidth_efficiency", 0.8, 0.05, 1.0, "fraction",
+         "Share of the HBM bandwidth a decode step reaches when it streams weights and KV cache.",
+         "Planner's assumption for well-tuned decode kernels (vLLM/TensorRT-LLM class); measure yours"},
     };
     return registry;
 }

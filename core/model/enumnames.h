@@ -1,6 +1,7 @@
 #pragma once
 
 #include "job.h"
+#include "scenario.h"
 #include "sharing.h"
 
 #include <array>
@@ -69,6 +70,16 @@ template <> struct EnumNames<Recompute>
         {Recompute::None, "none"},
         {Recompute::Selective, "selective"},
         {Recompute::Full, "full"},
+    }};
+};
+
+template <> struct EnumNames<PlacementPolicy>
+{
+    static constexpr std::array<std::pair<PlacementPolicy, std::string_view>, 4> table{{
+        {PlacementPolicy::FirstFit, "first_fit"},
+        {PlacementPolicy::BestFit, "best_fit"},
+        {PlacementPolicy::TopologyAware, "topology_aware"},
+        {PlacementPolicy::FragmentationAware, "fragmentation_aware"},
     }};
 };
 

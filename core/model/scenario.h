@@ -4,18 +4,33 @@
 #include "topology.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace gp {
 
-/// Which prices the cost model uses: a preset, with per-GPU overrides.
+/// Owning the GPUs instead of renting them: capital cost spread over a period, plus power.
+struct Ownership
+{
+    double capexPerGpuUsd = 0.0;    ///< purchase price per GPU, its share of the server and network
+    double amortizationYears = 4.0;
+    double pue = 1.3;               ///< data-centre power usage effectiveness
+    double usdPerKwh = 0.10;
+    bool operator==(const Ownership&) const = default;
+};
+
+/// Which prices the cost model uses: a preset with per-GPU overrides, or ownership.
 struct Pricing
 {
     std::string preset; ///< price preset id, "" for none
     std::map<std::string, double> gpuHourUsd; ///< gpu id -> $/GPU-hour, wins over the preset
+    std::optional<Ownership> ownership;       ///< when set, replaces rental prices
     bool operator==(const Pricing&) const = default;
 };
+
+/// How jobs are placed onto GPUs (core/calc/placement.h).
+enum class PlacementPolicy { FirstFit, BestFit, TopologyAware, FragmentationAware };
 
 /// A complete plan: the cluster, who runs what on it, and the assumptions it is judged by.
 /// Plain data; the io layer reads and writes it, calc evaluates it.
@@ -28,6 +43,7 @@ struct Scenario
     Topology topology;
     std::vector<Tenant> tenants;
     Pricing pricing;
+    PlacementPolicy placementPolicy = PlacementPolicy::TopologyAware;
     std::map<std::string, double> assumptions; ///< overrides of model defaults (assumptions.h)
 
     bool operator==(const Scenario&) const = default;

@@ -187,6 +187,13 @@ void validatePricing(const Scenario& s, const Catalog& catalog, Issues& out)
             out.push_back(Issue::error(p, "'" + gpuId + "' is not a GPU in the catalog"));
         inRange(out, p, price, 0, 10000);
     }
+    if (const auto& o = s.pricing.ownership) {
+        inRange(out, "pricing.ownership.capex_per_gpu_usd", o->capexPerGpuUsd, 0, 1e7);
+        inRange(out, "pricing.ownership.amortization_years", o->amortizationYears, 0.1, 30);
+        inRange(out, "pricing.ownership.pue", o->pue, 1.0, 5.0);
+        inRange(out, "pricing.ownership.usd_per_kwh", o->usdPerKwh, 0, 10);
+        return; // owned GPUs need no rental price
+    }
     std::set<std::string> unpriced;
     for (const auto& n : s.topology.nodes) {
         if (s.pricing.gpuHourUsd.count(n.gpuId) || !catalog.gpu(n.gpuId))

@@ -1,0 +1,179 @@
+#include "clicontext.h"
+
+#include "calc/evaluate.h"
+#include "io/scenarioreader.h"
+#include "model/enumnames.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace gp::cli {
+
+namespace {
+
+QJsonValue opt(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); }
+QString gib(double bytes) { return QString::number(bytes / (1024.0 * 1024 * 1024), 'f', 1); }
+QString pct(double f) { return QString::number(f * 100.0, 'f', 1) + "%"; }
+QString usd(double v) { return "$" + QLocale(QLocale::English).toString(v, 'f', 0); }
+
+QJsonObject toJson(const calc::Evaluation& ev)
+{
+    const calc::Kpis& k = ev.kpis;
+    QJsonObject kpis{{"vram_utilization", k.vramUtilization},
+                     {"allocation_ratio", k.allocationRatio},
+                     {"stranded_bytes", k.strandedBytes},
+                     {"fragmentation", k.fragmentation},
+                     {"mig_unusable_slices", k.migUnusableSlices},
+                     {"compute_utilization", k.computeUtilization},
+                     {"mean_penalty", k.meanPenalty},
+                     {"max_penalty", k.maxPenalty},
+                     {"meets_target", k.meetsTarget},
+                     {"cost_per_month_usd", k.costPerMonthUsd},
+                     {"waste_per_month_usd", k.wastePerMonth.total()},
+                     {"waste_breakdown_usd", QJsonObject{{"idle", k.wastePerMonth.idleUsd},
+                                                         {"stranded", k.wastePerMonth.strandedUsd},
+                                                         {"overhead", k.wastePerMonth.overheadUsd}}},
+                     {"unplaced_jobs", k.unplacedJobs},
+                     {"oom_risk_gpus", k.oomRiskGpus}};
+    QJsonArray jobs;
+    for (const calc::JobResult& j : ev.jobs) {
+        QJsonArray placement;
+        for (const auto& u : j.placement)
+            placement.append(QJsonObject{{"node", QString::fromStdString(u.node)}, {"gpu", u.gpu},
+                                         {"slot", QString::fromStdString(u.slot)}});
+        const calc::MemoryBreakdown& m = j.memory;
+        jobs.append(QJsonObject{
+            {"id", QString::fromStdString(j.id)},
+            {"tenant", QString::fromStdString(j.tenant)},
+            {"placed", j.placed},
+            {"reason", QString::fromStdString(j.reason)},
+            {"placement", placement},
+            {"memory_per_gpu_bytes", m.totalBytes()},
+            {"breakdown", QJsonObject{{"weights", m.weightsBytes},
+                                      {"gradients", m.gradientsBytes},
+                                      {"optimizer", m.optimizerBytes},
+                                      {"activations", opt(m.activationsBytes)},
+                                      {"kv_cache", opt(m.kvCacheBytes)},
+                                      {"runtime", m.runtimeBytes}}},
+            {"step_time_s", j.placed ? QJsonValue(j.perf.stepTimeS) : QJsonValue(QJsonValue::Null)},
+            {"tokens_per_s", j.placed ? QJsonValue(j.perf.tokensPerS) : QJsonValue(QJsonValue::Null)},
+            {"mfu", j.placed ? QJsonValue(j.perf.mfu) : QJsonValue(QJsonValue::Null)},
+            {"days_to_complete", j.placed ? opt(j.perf.daysToComplete) : QJsonValue(QJsonValue::Null)},
+            {"penalty", j.placed ? QJsonValue(j.penalty) : QJsonValue(QJsonValue::Null)},
+            {"oom_risk", j.oomRisk},
+            {"cost_usd", opt(j.costUsd)},
+            {"cost_per_month_usd", j.costPerMonthUsd},
+            {"extra_days", opt(j.extraDays)},
+            {"meets_sla", j.meetsSla}});
+    }
+    QJsonArray links;
+    for (const calc::LinkResult& l : ev.links)
+        links.append(QJsonObject{{"id", QString::fromStdString(l.id)}, {"load_gbps", l.loadGbps},
+                                 {"utilization", l.utilization}});
+    QJsonObject tenants;
+    for (const auto& [id, cost] : ev.tenantCostPerMonthUsd)
+        tenants[QString::fromStdString(id)] = cost;
+    return {{"kpis", kpis}, {"jobs", jobs}, {"links", links}, {"tenant_cost_per_month_usd", tenants},
+            {"elapsed_ms", ev.elapsedMs}};
+}
+
+void printText(const QString& file, const Scenario& s, const calc::Evaluation& ev)
+{
+    const calc::Kpis& k = ev.kpis;
+    out() << QString::fromStdString(s.name) << "  (" << file << ")\n";
+    out() << "  VRAM utilization " << pct(k.vramUtilization) << ", allocation " << pct(k.allocationRatio)
+          << ", stranded " << gib(k.strandedBytes) << " GiB, fragmentation " << pct(k.fragmentation);
+    if (k.migUnusableSlices > 0)
+        out() << ", " << k.migUnusableSlices << " unusable MIG slices";
+    out() << "\n  penalty mean " << pct(k.meanPenalty) << ", max " << pct(k.maxPenalty) << "; target (>= 80% VRAM, < 3% penalty) "
+          << (k.meetsTarget ? "met" : "not met") << "\n";
+    out() << "  cost " << usd(k.costPerMonthUsd) << "/month, waste " << usd(k.wastePerMonth.total()) << " (idle "
+          << usd(k.wastePerMonth.idleUsd) << ", stranded " << usd(k.wastePerMonth.strandedUsd) << ", overhead "
+          << usd(k.wastePerMonth.overheadUsd) << ")";
+    if (k.oomRiskGpus > 0)
+        out() << "\n  OUT-OF-MEMORY RISK on " << k.oomRiskGpus << " GPU(s) without memory isolation";
+    out() << "\n\n  " << QString("%1 %2 %3 %4 %5 %6 %7 %8").arg("JOB", -26).arg("PLACED", -7).arg("GiB/GPU", 8)
+                       .arg("PENALTY", 8).arg("MFU", 6).arg("TOK/S", 12).arg("DAYS", 8).arg("$/MONTH", 12)
+          << '\n';
+    for (const calc::JobResult& j : ev.jobs) {
+        out() << "  " << QString("%1 %2 %3 %4 %5 %6 %7 %8")
+                             .arg(QString::fromStdString(j.id).left(26), -26)
+                             .arg(j.placed ? (j.oomRisk ? "OOM?" : "yes") : "NO", -7)
+                             .arg(gib(j.memory.totalBytes()), 8)
+                             .arg(j.placed ? pct(j.penalty) : "-", 8)
+                             .arg(j.placed ? pct(j.perf.mfu) : "-", 6)
+                             .arg(j.placed ? QString::number(j.perf.tokensPerS, 'f', 0) : "-", 12)
+                             .arg(j.placed && j.perf.daysToComplete ? QString::number(*j.perf.daysToComplete, 'f', 1) : "-", 8)
+                             .arg(usd(j.costPerMonthUsd), 12)
+              << '\n';
+        if (!j.placed)
+            out() << "      not placed: " << QString::fromStdString(j.reason) << '\n';
+    }
+    int busy = 0;
+    double worst = 0;
+    for (const auto& l : ev.links) {
+        busy += l.utilization > 0 ? 1 : 0;
+        worst = std::max(worst, l.utilization);
+    }
+    out() << "  links: " << busy << " of " << ev.links.size() << " carry traffic, busiest at " << pct(worst) << "\n";
+    out() << "  evaluated in " << QString::number(ev.elapsedMs, 'f', 2) << " ms\n\n";
+}
+
+} // namespace
+
+int runEvaluate(const QStringList& args)
+{
+    CommandLine cl("evaluate", "Evaluate scenarios: memory per job, placement, penalty against bare metal, "
+                               "throughput, link load, cluster KPIs and cost (docs/model-reference.md).");
+    auto& p = cl.parser();
+    p.addPositionalArgument("FILE", "Scenario JSON files.", "FILE...");
+    p.addOption({"policy", "Placement policy instead of the scenario's.", "first_fit|best_fit|topology_aware|fragmentation_aware"});
+    p.addOption({"json", "Print JSON (one object; an array for several files)."});
+    if (auto done = cl.parse(args))
+        return *done;
+    const QStringList files = p.positionalArguments();
+    if (files.isEmpty()) {
+        err() << cl.usageError("no FILE given") << Qt::endl;
+        return kBadInput;
+    }
+    std::optional<PlacementPolicy> policy;
+    if (p.isSet("policy")) {
+        policy = enumFromName<PlacementPolicy>(p.value("policy").toStdString());
+        if (!policy) {
+            err() << cl.usageError("--policy must be " + QString::fromStdString(enumChoices<PlacementPolicy>())) << Qt::endl;
+            return kBadInput;
+        }
+    }
+    auto catalog = loadCatalogOrReport(p);
+    if (!catalog)
+        return kFailure;
+    QJsonArray all;
+    int status = kOk;
+    for (const QString& file : files) {
+        const io::ScenarioReadResult r = io::readScenarioFile(file, *catalog);
+        if (!r.ok()) {
+            for (const Issue& i : r.issues)
+                err() << formatIssue(file, i) << '\n';
+            status = kBadInput;
+            continue;
+        }
+        const calc::Evaluation ev = calc::evaluate(*r.scenario, *catalog, policy);
+        if (p.isSet("json")) {
+            QJsonObject o = toJson(ev);
+            o["file"] = file;
+            o["name"] = QString::fromStdString(r.scenario->name);
+            all.append(o);
+        } else {
+            printText(file, *r.scenario, ev);
+        }
+    }
+    if (p.isSet("json"))
+        out() << (all.size() == 1 ? QJsonDocument(all.at(0).toObject()).toJson(QJsonDocument::Indented)
+                                  : QJsonDocument(all).toJson(QJsonDocument::Indented));
+    out() << Qt::flush;
+    err() << Qt::flush;
+    return status;
+}
+
+} // namespace gp::cli

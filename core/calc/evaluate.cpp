@@ -1,0 +1,408 @@
+#include "evaluate.h"
+
+#include "inventory.h"
+#include "model/assumptions.h"
+#include "model/miglayout.h"
+#include "model/validation.h"
+#include "placement.h"
+#include "slots.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <numeric>
+#include <set>
+
+namespace gp::calc {
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kHoursPerMonth = Inventory::kHoursPerMonth;
+
+/// One direction of a x16 PCIe link, GB/s (PCI-SIG: 16 GT/s x16 = 31.5 GB/s for Gen4).
+double pcieGBps(int gen) { return gen >= 6 ? 126.0 : gen == 5 ? 63.0 : gen == 4 ? 31.5 : 15.75; }
+
+struct JobRef
+{
+    int tenant;
+    int job;
+    std::optional<ModelArchitecture> arch;
+    MemoryBreakdown memory;
+};
+
+/// Helper state shared by the per-job and cluster computations.
+struct Context
+{
+    const Scenario& s;
+    const Catalog& c;
+    std::vector<Slot> slots;
+    std::vector<int> gpuBase; // first global GPU index of each node
+    std::vector<double> gpuUsed;
+    std::vector<int> gpuActive;
+    std::vector<bool> gpuShared; // has a slot without memory isolation in use
+    std::vector<double> slotUsed;
+    std::vector<std::string> leaf; // per node
+    std::map<std::string, double> leafOversubscription;
+    std::vector<std::vector<const Link*>> nodeUplinks;          // per node: its links to its leaf
+    std::map<std::string, std::vector<const Link*>> leafUplinks; // per leaf: links to other switches
+
+    int globalGpu(const Slot& sl) const { return gpuBase[static_cast<std::size_t>(sl.node)] + sl.gpu; }
+    const Node& node(int i) const { return s.topology.nodes[static_cast<std::size_t>(i)]; }
+    double price(int nodeIndex) const { return gpuHourPrice(s, c, node(nodeIndex).gpuId).value_or(0.0); }
+};
+
+/// Uplink capacity over downlink capacity of each switch that has nodes below it (1 = non-blocking).
+void computeLeaves(Context& cx)
+{
+    const auto& t = cx.s.topology;
+    std::map<std::string, int> nodeIndex;
+    for (std::size_t n = 0; n < t.nodes.size(); ++n)
+        nodeIndex[t.nodes[n].id] = static_cast<int>(n);
+    std::map<std::string, double> down, up;
+    cx.leaf.assign(t.nodes.size(), "");
+    for (const Link& l : t.links) {
+        const bool fromNode = nodeIndex.count(l.from), toNode = nodeIndex.count(l.to);
+        if (fromNode && !toNode) {
+            down[l.to] += l.bandwidthGbps;
+            if (cx.leaf[static_cast<std::size_t>(nodeIndex[l.from])].empty())
+                cx.leaf[static_cast<std::size_t>(nodeIndex[l.from])] = l.to;
+        } else if (toNode && !fromNode) {
+            down[l.from] += l.bandwidthGbps;
+            if (cx.leaf[static_cast<std::size_t>(nodeIndex[l.to])].empty())
+                cx.leaf[static_cast<std::size_t>(nodeIndex[l.to])] = l.from;
+        }
+    }
+    cx.nodeUplinks.assign(t.nodes.size(), {});
+    for (const Link& l : t.links) {
+        auto a = nodeIndex.find(l.from), b = nodeIndex.find(l.to);
+        if (a != nodeIndex.end() && b == nodeIndex.end() && l.to == cx.leaf[static_cast<std::size_t>(a->second)])
+            cx.nodeUplinks[static_cast<std::size_t>(a->second)].push_back(&l);
+        else if (b != nodeIndex.end() && a == nodeIndex.end() && l.from == cx.leaf[static_cast<std::size_t>(b->second)])
+            cx.nodeUplinks[static_cast<std::size_t>(b->second)].push_back(&l);
+        else if (a == nodeIndex.end() && b == nodeIndex.end()) {
+            if (down.count(l.from)) {
+                up[l.from] += l.bandwidthGbps;
+                cx.leafUplinks[l.from].push_back(&l);
+            }
+            if (down.count(l.to)) {
+                up[l.to] += l.bandwidthGbps;
+                cx.leafUplinks[l.to].push_back(&l);
+            }
+        }
+    }
+    for (const auto& [sw, d] : down)
+        cx.leafOversubscription[sw] = d > 0 ? std::min(1.0, up[sw] / d) : 1.0;
+}
+
+CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu, double linkEff,
+                      double noGdrFactor)
+{
+    CommBandwidth b;
+    b.tensorParallelGBps = gpu.scaleUpBandwidthGBps / 2.0 * linkEff;
+    std::set<int> nodes;
+    bool allP2p = true;
+    for (int s : slots) {
+        nodes.insert(cx.slots[static_cast<std::size_t>(s)].node);
+        allP2p = allP2p && cx.slots[static_cast<std::size_t>(s)].peerToPeer;
+    }
+    double network = 1e30;
+    std::set<std::string> leaves;
+    for (int n : nodes) {
+        const Node& node = cx.node(n);
+        const double perGpu = node.nics.count * node.nics.speedGbps / 8.0 / std::max(node.gpuCount, 1);
+        network = std::min(network, perGpu * linkEff * (node.nics.gpudirectRdma ? 1.0 : noGdrFactor));
+        leaves.insert(cx.leaf[static_cast<std::size_t>(n)]);
+    }
+    // Across leaves, the fabric's oversubscription (uplinks / downlinks of the busiest leaf).
+    double oversub = 1.0;
+    if (leaves.size() > 1)
+        for (const auto& l : leaves)
+            if (auto it = cx.leafOversubscription.find(l); it != cx.leafOversubscription.end())
+                oversub = std::min(oversub, it->second);
+    if (nodes.size() == 1) {
+        const int domain = nvlinkDomainGpus(cx.node(*nodes.begin()), cx.c);
+        std::set<int> domains;
+        for (int s : slots)
+            domains.insert(cx.slots[static_cast<std::size_t>(s)].gpu / domain);
+        const bool nvlink = allP2p && domains.size() == 1 && gpu.scaleUpBandwidthGBps > 0;
+        const double intra = nvlink ? b.tensorParallelGBps : pcieGBps(gpu.pcieGen) * linkEff;
+        b.dataParallelGBps = b.pipelineGBps = intra;
+    } else {
+        b.dataParallelGBps = b.pipelineGBps = network * oversub;
+    }
+    return b;
+}
+
+} // namespace
+
+Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<PlacementPolicy> policyOverride)
+{
+    const auto start = std::chrono::steady_clock::now();
+    Evaluation ev;
+    const auto& A = s.assumptions;
+    const double overhead = assumptionValue(A, "runtime_overhead_gib") * kGiB;
+    const double mfu = assumptionValue(A, "achievable_mfu");
+    const double overlap = assumptionValue(A, "comm_overlap");
+    const double linkEff = assumptionValue(A, "link_efficiency");
+    const double noGdr = assumptionValue(A, "no_gpudirect_bandwidth_factor");
+    const double hbmEff = assumptionValue(A, "memory_bandwidth_efficiency");
+    const int chunk = static_cast<int>(assumptionValue(A, "inference_prefill_chunk_tokens"));
+    const SharingAssumptions sharing = SharingAssumptions::from(A);
+
+    Context cx{s, c, buildSlots(s, c), {}, {}, {}, {}, {}, {}, {}, {}, {}};
+    int gpus = 0;
+    for (const Node& n : s.topology.nodes) {
+        cx.gpuBase.push_back(gpus);
+        gpus += n.gpuCount;
+    }
+    computeLeaves(cx);
+
+    // 1. Memory per GPU of every job.
+    std::vector<JobRef> refs;
+    std::vector<JobDemand> demands;
+    for (int t = 0; t < static_cast<int>(s.tenants.size()); ++t)
+        for (int j = 0; j < static_cast<int>(s.tenants[static_cast<std::size_t>(t)].jobs.size()); ++j) {
+            const Job& job = s.tenants[static_cast<std::size_t>(t)].jobs[static_cast<std::size_t>(j)];
+            JobRef r{t, j, architectureOf(job.model, c), {}};
+            if (r.arch) {
+                MemoryInputs in = memoryInputsFor(job, *r.arch, overhead);
+                in.prefillChunkTokens = chunk;
+                r.memory = estimateMemory(in);
+            }
+            refs.push_back(r);
+            demands.push_back({t, j, std::max(job.parallelism.tp, 1),
+                               std::max(job.parallelism.pp, 1) * std::max(job.parallelism.dp, 1),
+                               r.memory.totalBytes(), job.pin});
+        }
+    // 2. Placement order: pinned jobs, then tenant priority, then larger jobs first.
+    std::vector<int> order(demands.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        const JobDemand& x = demands[static_cast<std::size_t>(a)];
+        const JobDemand& y = demands[static_cast<std::size_t>(b)];
+        if (x.pin.has_value() != y.pin.has_value())
+            return x.pin.has_value();
+        const int px = s.tenants[static_cast<std::size_t>(x.tenant)].priority;
+        const int py = s.tenants[static_cast<std::size_t>(y.tenant)].priority;
+        if (px != py)
+            return px > py;
+        return x.tp * x.groups > y.tp * y.groups;
+    });
+    std::vector<JobDemand> ordered;
+    for (int i : order)
+        ordered.push_back(demands[static_cast<std::size_t>(i)]);
+    const PlacementOutcome po = placeJobs(s, c, cx.slots, ordered, policyOverride.value_or(s.placementPolicy));
+
+    // 3. What each GPU carries.
+    cx.gpuUsed.assign(static_cast<std::size_t>(gpus), 0.0);
+    cx.gpuActive.assign(static_cast<std::size_t>(gpus), 0);
+    cx.gpuShared.assign(static_cast<std::size_t>(gpus), false);
+    cx.slotUsed.assign(cx.slots.size(), 0.0);
+    for (std::size_t k = 0; k < ordered.size(); ++k)
+        for (int sIdx : po.jobs[k].slots) {
+            const Slot& sl = cx.slots[static_cast<std::size_t>(sIdx)];
+            const auto g = static_cast<std::size_t>(cx.globalGpu(sl));
+            cx.gpuUsed[g] += ordered[k].bytesPerUnit;
+            cx.gpuActive[g] += 1;
+            cx.gpuShared[g] = cx.gpuShared[g] || !sl.memoryIsolated;
+            cx.slotUsed[static_cast<std::size_t>(sIdx)] = ordered[k].bytesPerUnit;
+        }
+    for (std::size_t n = 0; n < s.topology.nodes.size(); ++n) {
+        const Node& node = s.topology.nodes[n];
+        const GpuSpec* g = c.gpu(node.gpuId);
+        for (int i = 0; i < node.gpuCount; ++i) {
+            const auto gi = static_cast<std::size_t>(cx.gpuBase[n] + i);
+            GpuResult r{node.id, i, cx.gpuUsed[gi], g ? g->memoryUsableGiB * kGiB : 0.0, false};
+            r.oomRisk = cx.gpuShared[gi] && r.usedBytes > r.capacityBytes;
+            ev.kpis.oomRiskGpus += r.oomRisk ? 1 : 0;
+            ev.gpus.push_back(r);
+        }
+    }
+
+    // 4. Each job on its slots, against bare metal.
+    std::map<std::string, double> linkLoad;
+    std::map<std::string, double> tenantCost;
+    double penaltySum = 0.0, flopsShare = 0.0;
+    int placedCount = 0;
+    for (std::size_t k = 0; k < ordered.size(); ++k) {
+        const JobDemand& d = ordered[k];
+        const Tenant& tenant = s.tenants[static_cast<std::size_t>(d.tenant)];
+        const Job& job = tenant.jobs[static_cast<std::size_t>(d.job)];
+        const JobRef& ref = refs[static_cast<std::size_t>(order[k])];
+        JobResult r;
+        r.id = job.id;
+        r.name = job.name;
+        r.tenant = tenant.id;
+        r.memory = ref.memory;
+        const JobPlacement& jp = po.jobs[k];
+        r.placed = jp.placed && ref.arch.has_value();
+        r.reason = ref.arch ? jp.reason : "unknown model preset '" + job.model.preset + "'";
+        if (!r.placed) {
+            ++ev.kpis.unplacedJobs;
+            ev.jobs.push_back(std::move(r));
+            continue;
+        }
+        const Slot& first = cx.slots[static_cast<std::size_t>(jp.slots.front())];
+        const GpuSpec& gpu = *c.gpu(cx.node(first.node).gpuId);
+        double factor = 1.0;
+        r.capacityPerGpuBytes = 1e300;
+        double price = 0.0;
+        std::set<int> jobNodes;
+        for (int sIdx : jp.slots) {
+            const Slot& sl = cx.slots[static_cast<std::size_t>(sIdx)];
+            const auto g = static_cast<std::size_t>(cx.globalGpu(sl));
+            factor = std::min(factor, throughputFactor(sl, cx.gpuActive[g], job.kind == JobKind::Inference, sharing));
+            r.capacityPerGpuBytes = std::min(r.capacityPerGpuBytes, sl.capacityBytes);
+            r.oomRisk = r.oomRisk || (cx.gpuShared[g] && cx.gpuUsed[g] > sl.capacityBytes);
+            r.gpuEquivalents += sl.gpuFraction;
+            price += sl.gpuFraction * cx.price(sl.node);
+            r.placement.push_back({cx.node(sl.node).id, sl.gpu, sl.label});
+            jobNodes.insert(sl.node);
+        }
+        PerfInputs pin{*ref.arch, &gpu, job, factor, mfu, overlap, hbmEff,
+                       commFor(cx, jp.slots, gpu, linkEff, noGdr)};
+        r.perf = estimatePerformance(pin);
+        pin.throughputFactor = 1.0;
+        r.bareMetal = estimatePerformance(pin);
+        r.penalty = std::max(0.0, r.perf.stepTimeS / r.bareMetal.stepTimeS - 1.0);
+        r.costPerMonthUsd = price * kHoursPerMonth;
+        if (r.perf.daysToComplete) {
+            r.costUsd = *r.perf.daysToComplete * 24.0 * price;
+            r.extraDays = *r.perf.daysToComplete - r.bareMetal.daysToComplete.value_or(*r.perf.daysToComplete);
+        }
+        r.meetsSla = r.penalty * 100.0 <= tenant.sla.maxPenaltyPct + 1e-9 &&
+                     (!tenant.sla.deadlineDays || !r.perf.daysToComplete ||
+                      *r.perf.daysToComplete <= *tenant.sla.deadlineDays);
+        tenantCost[tenant.id] += r.costPerMonthUsd;
+        ev.kpis.wastePerMonth.overheadUsd += r.costPerMonthUsd * r.penalty / (1.0 + r.penalty);
+        penaltySum += r.penalty;
+        ev.kpis.maxPenalty = std::max(ev.kpis.maxPenalty, r.penalty);
+        flopsShare += r.gpuEquivalents * r.perf.mfu;
+        ++placedCount;
+
+        // Traffic leaving each node of a multi-node job: its GPUs' data-parallel and pipeline
+        // bytes per step, spread over the node's uplinks and, across leaves, the leaf uplinks.
+        if (jobNodes.size() > 1 && r.perf.stepTimeS > 0) {
+            std::map<int, int> unitsOnNode;
+            for (int sIdx : jp.slots)
+                ++unitsOnNode[cx.slots[static_cast<std::size_t>(sIdx)].node];
+            std::map<std::string, int> nodesPerLeaf;
+            for (int n : jobNodes)
+                ++nodesPerLeaf[cx.leaf[static_cast<std::size_t>(n)]];
+            for (const auto& [n, units] : unitsOnNode) {
+                const double gbps = (r.perf.dataParallelBytesPerGpu + r.perf.pipelineBytesPerGpu) * units * 8.0 /
+                                    1e9 / r.perf.stepTimeS;
+                const std::string& lf = cx.leaf[static_cast<std::size_t>(n)];
+                const auto& own = cx.nodeUplinks[static_cast<std::size_t>(n)];
+                const auto upIt = cx.leafUplinks.find(lf);
+                static const std::vector<const Link*> kNone;
+                const auto& up = upIt == cx.leafUplinks.end() ? kNone : upIt->second;
+                for (const Link* l : own)
+                    linkLoad[l->id] += gbps / own.size();
+                const double leaving = 1.0 - static_cast<double>(nodesPerLeaf[lf]) / jobNodes.size();
+                for (const Link* l : up)
+                    linkLoad[l->id] += gbps * leaving / up.size();
+            }
+        }
+        ev.jobs.push_back(std::move(r));
+    }
+    for (const Link& l : s.topology.links) {
+        const double load = linkLoad.count(l.id) ? linkLoad[l.id] : 0.0;
+        ev.links.push_back({l.id, load, l.bandwidthGbps > 0 ? load / l.bandwidthGbps : 0.0});
+    }
+    for (const Tenant& t : s.tenants)
+        ev.tenantCostPerMonthUsd.push_back({t.id, tenantCost[t.id]});
+
+    // 5. Cluster KPIs and waste.
+    Kpis& k = ev.kpis;
+    double totalVram = 0.0, usedVram = 0.0, allocated = 0.0, freeShare = 0.0, unusableShare = 0.0;
+    std::vector<double> sharedAllocated(ev.gpus.size(), 0.0); // allocated GPU share of GPUs without isolation
+    std::vector<double> gpuPrice(ev.gpus.size(), 0.0);
+    for (const GpuResult& g : ev.gpus)
+        totalVram += g.capacityBytes;
+    for (std::size_t i = 0; i < cx.slots.size(); ++i) {
+        const Slot& sl = cx.slots[i];
+        const double price = cx.price(sl.node) * kHoursPerMonth;
+        k.costPerMonthUsd += sl.gpuFraction * price;
+        if (po.owner[i] < 0) {
+            k.wastePerMonth.idleUsd += sl.gpuFraction * price;
+            freeShare += sl.gpuFraction;
+            // Could any job of the mix use this free slot? (the FGD view of fragmentation)
+            double unusable = 0.0, weight = 0.0;
+            for (const JobDemand& d : ordered) {
+                const double w = d.tp * d.groups;
+                weight += w;
+                if (sl.capacityBytes < d.bytesPerUnit || (d.tp > 1 && !sl.peerToPeer))
+                    unusable += w;
+            }
+            unusableShare += weight > 0 ? sl.gpuFraction * unusable / weight : 0.0;
+            continue;
+        }
+        allocated += sl.gpuFraction;
+        const auto g = static_cast<std::size_t>(cx.globalGpu(sl));
+        gpuPrice[g] = price;
+        if (!sl.memoryIsolated)
+            sharedAllocated[g] += sl.gpuFraction;
+        const double used = std::min(cx.slotUsed[i], sl.capacityBytes);
+        usedVram += sl.memoryIsolated ? used : 0.0;
+        if (sl.memoryIsolated) {
+            const double stranded = sl.capacityBytes - used;
+            k.strandedBytes += stranded;
+            k.wastePerMonth.strandedUsd += sl.gpuFraction * price * stranded / sl.capacityBytes;
+        }
+    }
+    // Memory on GPUs without isolation counts once per GPU.
+    for (std::size_t g = 0; g < ev.gpus.size(); ++g)
+        if (cx.gpuShared[g]) {
+            const double used = std::min(ev.gpus[g].usedBytes, ev.gpus[g].capacityBytes);
+            usedVram += used;
+            const double stranded = std::max(0.0, ev.gpus[g].capacityBytes * sharedAllocated[g] - used);
+            k.strandedBytes += stranded;
+            k.wastePerMonth.strandedUsd += gpuPrice[g] * stranded / ev.gpus[g].capacityBytes;
+        }
+    k.vramUtilization = totalVram > 0 ? usedVram / totalVram : 0.0;
+    k.allocationRatio = gpus > 0 ? allocated / gpus : 0.0;
+    k.fragmentation = freeShare > 0 ? unusableShare / freeShare : 0.0;
+    k.computeUtilization = gpus > 0 ? flopsShare / gpus : 0.0;
+    k.meanPenalty = placedCount > 0 ? penaltySum / placedCount : 0.0;
+    k.meetsTarget = k.vramUtilization >= 0.8 && k.meanPenalty < 0.03;
+
+    // MIG geometric fragmentation: free memory slices of MIG GPUs into which none of the
+    // scenario's MIG profiles for that GPU model can be placed.
+    std::map<std::string, std::set<std::string>> profilesByGpu;
+    for (const Node& n : s.topology.nodes)
+        for (int g = 0; g < n.gpuCount; ++g)
+            for (const auto& inst : n.sharingOf(g).migInstances)
+                profilesByGpu[n.gpuId].insert(inst.profile);
+    for (const Node& n : s.topology.nodes) {
+        const GpuSpec* gpu = c.gpu(n.gpuId);
+        if (!gpu || !gpu->supportsMig())
+            continue;
+        for (int g = 0; g < n.gpuCount; ++g) {
+            const SharingConfig& cfg = n.sharingOf(g);
+            if (cfg.mode != SharingMode::Mig)
+                continue;
+            int freeSlices = mig::kMemorySlices;
+            for (const auto& inst : cfg.migInstances)
+                if (const MigProfile* p = gpu->migProfile(inst.profile))
+                    freeSlices -= p->memorySlices;
+            bool anyFits = false;
+            for (const auto& name : profilesByGpu[n.gpuId]) {
+                const MigProfile* p = gpu->migProfile(name);
+                for (int start : p ? p->startSlices : std::vector<int>{}) {
+                    mig::Layout more = cfg.migInstances;
+                    more.push_back({name, start});
+                    anyFits = anyFits || mig::check(*gpu, more).empty();
+                }
+            }
+            if (!anyFits)
+                k.migUnusableSlices += std::max(freeSlices, 0);
+        }
+    }
+    ev.elapsedMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return ev;
+}
+
+} // namespace gp::calc

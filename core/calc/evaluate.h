@@ -1,0 +1,18 @@
+#pragma once
+
+#include "evaluation.h"
+
+#include "model/catalog.h"
+#include "model/scenario.h"
+
+#include <optional>
+
+namespace gp::calc {
+
+/// The whole calculation for one validated scenario: memory per job, placement under the
+/// scenario's policy (or `policy`), throughput on the slots it got against bare metal,
+/// link loads, cluster KPIs and cost. Pure: same inputs, same result; no Qt.
+Evaluation evaluate(const Scenario& scenario, const Catalog& catalog,
+                    std::optional<PlacementPolicy> policy = std::nullopt);
+
+} // namespace gp::calc

@@ -1,0 +1,93 @@
+#pragma once
+
+#include "memorymodel.h"
+#include "perfmodel.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gp::calc {
+
+/// Where one unit of a placed job runs.
+struct UnitLocation
+{
+    std::string node;
+    int gpu = 0;
+    std::string slot; ///< "GPU", "3g.40gb@0", "replica 1", ...
+};
+
+struct JobResult
+{
+    std::string id;
+    std::string name;
+    std::string tenant;
+    bool placed = false;
+    std::string reason;                 ///< why not placed
+    std::vector<UnitLocation> placement;
+    MemoryBreakdown memory;             ///< per GPU, most loaded stage
+    double capacityPerGpuBytes = 0.0;   ///< of the smallest slot it got
+    PerfResult perf;                    ///< on its slots, shared
+    PerfResult bareMetal;               ///< same job, same GPUs, unshared
+    double penalty = 0.0;               ///< shared step time / bare-metal step time - 1
+    bool oomRisk = false;               ///< a GPU it uses has no memory isolation and is overcommitted
+    double gpuEquivalents = 0.0;        ///< Σ slot shares of a GPU it holds
+    double costPerMonthUsd = 0.0;       ///< its GPU share at the cluster's prices
+    std::optional<double> costUsd;      ///< training: over its whole run
+    std::optional<double> extraDays;    ///< training: what the penalty adds
+    bool meetsSla = true;
+};
+
+struct LinkResult
+{
+    std::string id;
+    double loadGbps = 0.0;
+    double utilization = 0.0; ///< load / bandwidth
+};
+
+struct GpuResult
+{
+    std::string node;
+    int gpu = 0;
+    double usedBytes = 0.0;
+    double capacityBytes = 0.0;
+    bool oomRisk = false; ///< no memory isolation and co-tenants' memory exceeds it
+};
+
+struct WasteBreakdown
+{
+    double idleUsd = 0.0;     ///< unallocated GPU share
+    double strandedUsd = 0.0; ///< allocated memory no job uses
+    double overheadUsd = 0.0; ///< GPU time lost to sharing penalties
+    double total() const { return idleUsd + strandedUsd + overheadUsd; }
+};
+
+struct Kpis
+{
+    double vramUtilization = 0.0;   ///< memory placed jobs need / total VRAM
+    double allocationRatio = 0.0;   ///< GPU share handed to jobs / GPUs
+    double strandedBytes = 0.0;     ///< allocated but unused memory
+    double fragmentation = 0.0;     ///< free GPU share the job mix cannot use / free GPU share
+    int migUnusableSlices = 0;      ///< free MIG memory slices no profile of the scenario fits
+    double computeUtilization = 0.0;
+    double meanPenalty = 0.0;
+    double maxPenalty = 0.0;
+    bool meetsTarget = false;       ///< vram utilization >= 0.8 and mean penalty < 0.03
+    double costPerMonthUsd = 0.0;
+    WasteBreakdown wastePerMonth;
+    int unplacedJobs = 0;
+    int oomRiskGpus = 0;
+};
+
+/// Everything evaluate() computes for one scenario: a value the views and the CLI publish.
+struct Evaluation
+{
+    Kpis kpis;
+    std::vector<JobResult> jobs;
+    std::vector<LinkResult> links;
+    std::vector<GpuResult> gpus;
+    std::vector<std::pair<std::string, double>> tenantCostPerMonthUsd;
+    double elapsedMs = 0.0;
+};
+
+} // namespace gp::calc

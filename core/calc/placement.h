@@ -1,0 +1,50 @@
+#pragma once
+
+#include "slots.h"
+
+#include "model/catalog.h"
+#include "model/scenario.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gp::calc {
+
+/// What one job asks the cluster for: pp x dp groups of tp units, each unit needing
+/// `bytesPerUnit` of GPU memory; a TP group (tp > 1) needs GPUs with NVLink peer access in
+/// one NVLink domain of one node.
+struct JobDemand
+{
+    int tenant = 0;
+    int job = 0;
+    int tp = 1;
+    int groups = 1;
+    double bytesPerUnit = 0.0;
+    std::optional<Pin> pin;
+};
+
+struct JobPlacement
+{
+    bool placed = false;
+    std::string reason;     ///< why not, when not placed
+    std::vector<int> slots; ///< indices into the slot list, group by group
+};
+
+struct PlacementOutcome
+{
+    std::vector<JobPlacement> jobs; ///< one per demand, same order
+    std::vector<int> owner;         ///< per slot: the demand index using it, or -1
+};
+
+/// The NVLink domain size of a node: its template's scale-up domain, else the whole node
+/// for NVLink/NVSwitch GPUs and 1 for PCIe-only GPUs.
+int nvlinkDomainGpus(const Node& node, const Catalog& catalog);
+
+/// Places the demands in the order given (callers sort by pin, priority, size) with one of
+/// the policies of docs/model-reference.md#placement. A demand that cannot be placed
+/// whole takes nothing and says why.
+PlacementOutcome placeJobs(const Scenario& scenario, const Catalog& catalog, const std::vector<Slot>& slots,
+                           const std::vector<JobDemand>& demands, PlacementPolicy policy);
+
+} // namespace gp::calc

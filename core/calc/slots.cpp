@@ -1,0 +1,133 @@
+#include "slots.h"
+
+#include "model/assumptions.h"
+
+#include <algorithm>
+
+namespace gp::calc {
+
+namespace {
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+}
+
+std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog)
+{
+    std::vector<Slot> out;
+    const auto& nodes = scenario.topology.nodes;
+    for (int n = 0; n < static_cast<int>(nodes.size()); ++n) {
+        const Node& node = nodes[static_cast<std::size_t>(n)];
+        const GpuSpec* gpu = catalog.gpu(node.gpuId);
+        if (!gpu)
+            continue;
+        const double gpuBytes = gpu->memoryUsableGiB * kGiB;
+        for (int g = 0; g < node.gpuCount; ++g) {
+            const SharingConfig& c = node.sharingOf(g);
+            Slot base;
+            base.node = n;
+            base.gpu = g;
+            base.mode = c.mode;
+            base.capacityBytes = gpuBytes;
+            switch (c.mode) {
+            case SharingMode::Exclusive:
+            case SharingMode::Passthrough:
+                base.label = "GPU";
+                out.push_back(base);
+                break;
+            case SharingMode::Mig:
+                for (int i = 0; i < static_cast<int>(c.migInstances.size()); ++i) {
+                    const MigProfile* p = gpu->migProfile(c.migInstances[static_cast<std::size_t>(i)].profile);
+                    if (!p)
+                        continue;
+                    Slot s = base;
+                    s.index = i;
+                    s.capacityBytes = p->usableGiB * kGiB;
+                    s.gpuFraction = static_cast<double>(p->computeSlices) / 7.0;
+                    s.smShare = static_cast<double>(p->smCount) / std::max(gpu->smCount, 1);
+                    s.bandwidthShare = static_cast<double>(p->memorySlices) / 8.0;
+                    s.peerToPeer = false; // MIG instances have no NVLink peer access (MIG User Guide)
+                    s.label = p->name + "@" + std::to_string(c.migInstances[static_cast<std::size_t>(i)].start);
+                    out.push_back(s);
+                }
+                break;
+            case SharingMode::Vgpu: {
+                const VgpuProfile* p = gpu->vgpuProfile(c.vgpuProfile);
+                if (!p)
+                    break;
+                for (int i = 0; i < p->maxPerGpu; ++i) {
+                    Slot s = base;
+                    s.index = i;
+                    s.capacityBytes = std::min(p->framebufferGiB * kGiB, gpuBytes);
+                    s.gpuFraction = 1.0 / p->maxPerGpu;
+                    s.peerToPeer = p->maxPerGpu == 1; // NVLink P2P only with full-framebuffer profiles
+                    s.fixedShareOf = c.vgpuScheduler == VgpuScheduler::FixedShare ? p->maxPerGpu : 0;
+                    s.label = p->name + " #" + std::to_string(i);
+                    out.push_back(s);
+                }
+                break;
+            }
+            case SharingMode::TimeSlicing:
+                for (int i = 0; i < c.replicas; ++i) {
+                    Slot s = base;
+                    s.index = i;
+                    s.memoryIsolated = false;
+                    s.gpuFraction = 1.0 / c.replicas;
+                    s.label = "replica " + std::to_string(i);
+                    out.push_back(s);
+                }
+                break;
+            case SharingMode::Mps: {
+                const int clients = std::max(1, 100 / std::max(c.mpsActiveThreadPct, 1));
+                for (int i = 0; i < clients; ++i) {
+                    Slot s = base;
+                    s.index = i;
+                    s.memoryIsolated = c.mpsMemoryLimitGiB.has_value();
+                    if (c.mpsMemoryLimitGiB)
+                        s.capacityBytes = std::min(*c.mpsMemoryLimitGiB * kGiB, gpuBytes);
+                    s.gpuFraction = 1.0 / clients;
+                    s.smShare = std::min(1.0, c.mpsActiveThreadPct / 100.0);
+                    s.label = "MPS client " + std::to_string(i);
+                    out.push_back(s);
+                }
+                break;
+            }
+            }
+        }
+    }
+    return out;
+}
+
+SharingAssumptions SharingAssumptions::from(const std::map<std::string, double>& o)
+{
+    SharingAssumptions a;
+    a.passthroughOverhead = assumptionValue(o, "passthrough_overhead_pct") / 100.0;
+    a.vgpuOverhead = assumptionValue(o, "vgpu_overhead_pct") / 100.0;
+    a.timeSlicingSwitchOverhead = assumptionValue(o, "time_slicing_switch_overhead_pct") / 100.0;
+    a.mpsInterference = assumptionValue(o, "mps_interference_pct") / 100.0;
+    return a;
+}
+
+double throughputFactor(const Slot& slot, int activeOnGpu, bool memoryBound, const SharingAssumptions& a)
+{
+    const double k = std::max(activeOnGpu, 1);
+    switch (slot.mode) {
+    case SharingMode::Exclusive:
+        return 1.0;
+    case SharingMode::Passthrough:
+        return 1.0 / (1.0 + a.passthroughOverhead);
+    case SharingMode::Mig:
+        return memoryBound ? slot.bandwidthShare : slot.smShare;
+    case SharingMode::Vgpu: {
+        // Best-effort and equal-share split time among the vGPUs that run; fixed share gives
+        // each vGPU 1/(vGPUs the profile allows) whether the others run or not.
+        const double n = slot.fixedShareOf > 0 ? slot.fixedShareOf : k;
+        return (1.0 / n) / (1.0 + a.vgpuOverhead);
+    }
+    case SharingMode::TimeSlicing:
+        return k > 1 ? (1.0 / k) * (1.0 - a.timeSlicingSwitchOverhead) : 1.0;
+    case SharingMode::Mps:
+        return std::min(slot.smShare, 1.0 / k) * (1.0 - a.mpsInterference * (k - 1) / k);
+    }
+    return 1.0;
+}
+
+} // namespace gp::calc

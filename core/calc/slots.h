@@ -1,0 +1,49 @@
+#pragma once
+
+#include "model/catalog.h"
+#include "model/scenario.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gp::calc {
+
+/// One place a unit of work (one GPU's share of a job) can go: a whole GPU, a MIG instance,
+/// a vGPU, a time-slicing replica or an MPS client. Built from the sharing configuration.
+struct Slot
+{
+    int node = 0;            ///< index into topology.nodes
+    int gpu = 0;             ///< GPU index within the node
+    int index = 0;           ///< instance / replica / client index within the GPU
+    SharingMode mode = SharingMode::Exclusive;
+    double capacityBytes = 0.0;  ///< memory the slot can use
+    bool memoryIsolated = true;  ///< false: co-tenants share the GPU's memory (time-slicing, MPS without limit)
+    double gpuFraction = 1.0;    ///< share of the GPU it stands for (cost, allocation ratio)
+    double smShare = 1.0;        ///< MIG: the instance's SMs / the GPU's SMs
+    double bandwidthShare = 1.0; ///< MIG: memory slices / 8
+    bool peerToPeer = true;      ///< NVLink peer access (not on MIG instances or fractional vGPUs)
+    int fixedShareOf = 0;        ///< vGPU fixed-share scheduler: the GPU's time is split this many ways
+    std::string label;           ///< "3g.40gb@0", "replica 2", "A100-10C #1", "GPU"
+};
+
+/// Every slot of every GPU of the scenario, node by node, GPU by GPU.
+std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog);
+
+/// Sharing-mode parameters (assumptions, docs/model-reference.md#sharing).
+struct SharingAssumptions
+{
+    double passthroughOverhead = 0.02;
+    double vgpuOverhead = 0.05;
+    double timeSlicingSwitchOverhead = 0.05;
+    double mpsInterference = 0.10;
+
+    static SharingAssumptions from(const std::map<std::string, double>& overrides);
+};
+
+/// Throughput of one unit on `slot` relative to the same work on the whole, unshared GPU,
+/// when `activeOnGpu` units (this one included) run on its GPU. `memoryBound` picks the
+/// memory-bandwidth share instead of the SM share (decode-phase inference).
+double throughputFactor(const Slot& slot, int activeOnGpu, bool memoryBound, const SharingAssumptions& a);
+
+} // namespace gp::calc
