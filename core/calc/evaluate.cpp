@@ -321,12 +321,13 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     std::vector<double> gpuPrice(ev.gpus.size(), 0.0);
     for (const GpuResult& g : ev.gpus)
         totalVram += g.capacityBytes;
+    std::vector<double> allocatedShare(ev.gpus.size(), 0.0);
     for (std::size_t i = 0; i < cx.slots.size(); ++i) {
         const Slot& sl = cx.slots[i];
         const double price = cx.price(sl.node) * kHoursPerMonth;
-        k.costPerMonthUsd += sl.gpuFraction * price;
+        const auto gi = static_cast<std::size_t>(cx.globalGpu(sl));
+        gpuPrice[gi] = price;
         if (po.owner[i] < 0) {
-            k.wastePerMonth.idleUsd += sl.gpuFraction * price;
             freeShare += sl.gpuFraction;
             // Could any job of the mix use this free slot? (the FGD view of fragmentation)
             double unusable = 0.0, weight = 0.0;
@@ -339,11 +340,10 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             unusableShare += weight > 0 ? sl.gpuFraction * unusable / weight : 0.0;
             continue;
         }
+        allocatedShare[gi] += sl.gpuFraction;
         allocated += sl.gpuFraction;
-        const auto g = static_cast<std::size_t>(cx.globalGpu(sl));
-        gpuPrice[g] = price;
         if (!sl.memoryIsolated)
-            sharedAllocated[g] += sl.gpuFraction;
+            sharedAllocated[gi] += sl.gpuFraction;
         const double used = std::min(cx.slotUsed[i], sl.capacityBytes);
         usedVram += sl.memoryIsolated ? used : 0.0;
         if (sl.memoryIsolated) {
@@ -351,6 +351,11 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             k.strandedBytes += stranded;
             k.wastePerMonth.strandedUsd += sl.gpuFraction * price * stranded / sl.capacityBytes;
         }
+    }
+    // Every GPU is paid for whole; what no job holds (free slots, MIG slices in no instance) idles.
+    for (std::size_t g = 0; g < ev.gpus.size(); ++g) {
+        k.costPerMonthUsd += gpuPrice[g];
+        k.wastePerMonth.idleUsd += gpuPrice[g] * std::max(0.0, 1.0 - allocatedShare[g]);
     }
     // Memory on GPUs without isolation counts once per GPU.
     for (std::size_t g = 0; g < ev.gpus.size(); ++g)

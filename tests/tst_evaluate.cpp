@@ -1,0 +1,309 @@
+// evaluate(): placement, sharing penalties, out-of-memory risk, cost and KPIs on small
+// scenarios built for the purpose, and the samples' sanity.
+#include "calc/evaluate.h"
+#include "calc/inventory.h"
+#include "io/scenarioreader.h"
+#include "model/validation.h"
+#include "testsupport.h"
+
+#include <QtTest>
+
+using namespace gp;
+using namespace gp::calc;
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+
+SharingConfig mode(SharingMode m)
+{
+    SharingConfig c;
+    c.mode = m;
+    return c;
+}
+
+SharingConfig migLayout(std::vector<MigInstance> instances)
+{
+    SharingConfig c = mode(SharingMode::Mig);
+    c.migInstances = std::move(instances);
+    return c;
+}
+
+Scenario cluster(int nodes, const std::string& templateId, const SharingConfig& sharing)
+{
+    const NodeTemplate* t = test::bundledCatalog().nodeTemplate(templateId);
+    Scenario s;
+    s.name = "test";
+    for (int i = 0; i < nodes; ++i) {
+        Node n;
+        n.id = "n" + std::to_string(i);
+        n.name = n.id;
+        n.templateId = templateId;
+        n.gpuId = t->gpuId;
+        n.gpuCount = t->gpuCount;
+        n.nics = {t->nicCount, t->nicSpeedGbps, t->gpudirectRdma};
+        n.sharing = sharing;
+        s.topology.nodes.push_back(n);
+    }
+    s.pricing.gpuHourUsd[t->gpuId] = 2.0;
+    return s;
+}
+
+Job job(const std::string& id, JobKind kind, const std::string& preset, int tp = 1, int dp = 1)
+{
+    Job j;
+    j.id = id;
+    j.name = id;
+    j.kind = kind;
+    j.model.preset = preset;
+    j.parallelism.tp = tp;
+    j.parallelism.dp = dp;
+    j.parallelism.recompute = kind == JobKind::Inference ? Recompute::None : Recompute::Full;
+    j.batch = {1, dp};
+    if (kind == JobKind::Inference)
+        j.inference = InferenceSpec{5, 2048, 128, 8};
+    else
+        j.training = TrainingSpec{1e9, 60};
+    if (kind == JobKind::Lora || kind == JobKind::Qlora)
+        j.lora = LoraSpec{16, 32};
+    return j;
+}
+
+void addTenant(Scenario& s, const std::string& id, std::vector<Job> jobs, int priority = 0)
+{
+    Tenant t;
+    t.id = id;
+    t.name = id;
+    t.priority = priority;
+    t.jobs = std::move(jobs);
+    s.tenants.push_back(t);
+}
+
+Evaluation run(const Scenario& s, std::optional<PlacementPolicy> policy = {})
+{
+    const Issues issues = validateScenario(s, test::bundledCatalog());
+    for (const auto& i : issues)
+        if (i.isError())
+            qFatal("test scenario invalid: %s", i.toString().c_str());
+    return evaluate(s, test::bundledCatalog(), policy);
+}
+
+const JobResult& find(const Evaluation& ev, const std::string& id)
+{
+    for (const auto& j : ev.jobs)
+        if (j.id == id)
+            return j;
+    qFatal("no job %s", id.c_str());
+}
+
+Scenario loadSample(const QString& name)
+{
+    return *io::readScenarioFile(QDir(test::dataDir()).absoluteFilePath("samples/" + name), test::bundledCatalog()).scenario;
+}
+
+} // namespace
+
+class TestEvaluate : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void bareMetalShowsNoPenalty()
+    {
+        const Evaluation ev = run(loadSample("03-fabric-64-node-infiniband.json"));
+        QCOMPARE(ev.kpis.unplacedJobs, 0);
+        for (const auto& j : ev.jobs) {
+            QVERIFY(j.placed);
+            QCOMPARE(j.penalty, 0.0);
+            QVERIFY(j.perf.mfu > 0.2 && j.perf.mfu <= 0.4 + 1e-9);
+        }
+        QCOMPARE(ev.kpis.meanPenalty, 0.0);
+        QCOMPARE(ev.kpis.allocationRatio, 1.0); // 256 + 256 GPUs of 512
+        int busy = 0;
+        for (const auto& l : ev.links) {
+            QVERIFY(l.utilization >= 0 && l.utilization < 1);
+            busy += l.loadGbps > 0 ? 1 : 0;
+        }
+        QVERIFY(busy > 0); // multi-node data parallelism crosses the fabric
+    }
+
+    void timeSlicingReportsOutOfMemoryRisk()
+    {
+        Scenario s = cluster(1, "pcie-l40s-8", [] {
+            SharingConfig c = mode(SharingMode::TimeSlicing);
+            c.replicas = 4;
+            return c;
+        }());
+        addTenant(s, "t", {job("serve", JobKind::Inference, "llama2-7b", 1, 32)});
+        const Evaluation ev = run(s);
+        const JobResult& j = find(ev, "serve");
+        QVERIFY(j.placed);
+        QVERIFY(j.memory.totalBytes() > 45 * kGiB / 4); // four replicas of it exceed an L40S
+        QVERIFY(j.oomRisk);
+        QCOMPARE(ev.kpis.oomRiskGpus, 8);
+        // Two replicas per GPU fit: no risk.
+        s.topology.nodes[0].sharing.replicas = 2;
+        s.tenants[0].jobs[0].parallelism.dp = 16;
+        s.tenants[0].jobs[0].batch.global = 16;
+        const Evaluation ok = run(s);
+        QVERIFY(!find(ok, "serve").oomRisk);
+        QCOMPARE(ok.kpis.oomRiskGpus, 0);
+    }
+
+    void migOnlyClusterCannotHostTensorParallelEight()
+    {
+        Scenario s = cluster(2, "dgx-h100", migLayout({{"3g.40gb", 0}, {"3g.40gb", 4}}));
+        addTenant(s, "lab", {job("pretrain", JobKind::Pretraining, "llama3-8b", 8, 1)});
+        const Evaluation ev = run(s);
+        const JobResult& j = find(ev, "pretrain");
+        QVERIFY(!j.placed);
+        QVERIFY2(QString::fromStdString(j.reason).contains("NVLink peer access") &&
+                     QString::fromStdString(j.reason).contains("MIG instances"),
+                 j.reason.c_str());
+        QCOMPARE(ev.kpis.unplacedJobs, 1);
+        QCOMPARE(ev.kpis.allocationRatio, 0.0);
+    }
+
+    void oversizeJobSaysWhatItNeeds()
+    {
+        Scenario s = cluster(1, "dgx-h100", mode(SharingMode::Exclusive));
+        addTenant(s, "lab", {job("big", JobKind::Pretraining, "llama3-70b", 1, 1)});
+        const JobResult& j = find(run(s), "big");
+        QVERIFY(!j.placed);
+        QVERIFY2(QString::fromStdString(j.reason).contains("per GPU; the largest slot holds 79.7 GiB"), j.reason.c_str());
+    }
+
+    void penaltiesFollowTheSharingMode_data()
+    {
+        QTest::addColumn<int>("row");
+        QTest::addColumn<double>("expected");
+        QTest::newRow("exclusive") << 0 << 0.0;
+        QTest::newRow("passthrough: 2 %") << 1 << 0.02;
+        QTest::newRow("MIG 3g.40gb: 132/60 SMs") << 2 << 132.0 / 60.0 - 1.0;
+        QTest::newRow("vGPU fixed share of 4, 5 % overhead") << 3 << 4 * 1.05 - 1.0;
+        QTest::newRow("MPS 50 %, one client") << 4 << 1.0;
+    }
+    void penaltiesFollowTheSharingMode()
+    {
+        QFETCH(int, row);
+        QFETCH(double, expected);
+        SharingConfig configs[5] = {mode(SharingMode::Exclusive), mode(SharingMode::Passthrough),
+                                    migLayout({{"3g.40gb", 0}, {"3g.40gb", 4}}), mode(SharingMode::Vgpu),
+                                    mode(SharingMode::Mps)};
+        configs[3].vgpuProfile = "H100XM-20C";
+        configs[3].vgpuScheduler = VgpuScheduler::FixedShare;
+        configs[4].mpsActiveThreadPct = 50;
+        Scenario s = cluster(1, "dgx-h100", configs[row]);
+        addTenant(s, "t", {job("ft", JobKind::Qlora, "llama2-7b")});
+        const JobResult& j = find(run(s), "ft");
+        QVERIFY2(j.placed, j.reason.c_str());
+        QVERIFY2(qAbs(j.penalty - expected) < 1e-6, qPrintable(QString("%1 vs %2").arg(j.penalty).arg(expected)));
+        QCOMPARE(j.perf.stepTimeS / j.bareMetal.stepTimeS, 1.0 + j.penalty);
+    }
+
+    void timeSlicedCoTenantsShareTheGpu()
+    {
+        SharingConfig ts = mode(SharingMode::TimeSlicing);
+        ts.replicas = 2;
+        Scenario s = cluster(1, "pcie-l40s-8", ts);
+        addTenant(s, "a", {job("one", JobKind::Qlora, "llama2-7b")});
+        addTenant(s, "b", {job("two", JobKind::Qlora, "llama2-7b")});
+        const Evaluation ev = run(s, PlacementPolicy::FirstFit);
+        const JobResult& a = find(ev, "one");
+        const JobResult& b = find(ev, "two");
+        QCOMPARE(a.placement[0].gpu, b.placement[0].gpu); // first fit packs both on GPU 0
+        const double expected = 1.0 / (0.5 * 0.95) - 1.0;
+        QVERIFY(qAbs(a.penalty - expected) < 1e-9 && qAbs(b.penalty - expected) < 1e-9);
+    }
+
+    void bestFitTakesTheSmallestSlotThatFits()
+    {
+        Scenario s = cluster(1, "dgx-h100", migLayout({{"4g.40gb", 0}, {"2g.20gb", 4}, {"1g.10gb", 6}}));
+        addTenant(s, "t", {job("ft", JobKind::Qlora, "llama2-7b")});
+        QCOMPARE(find(run(s, PlacementPolicy::FirstFit), "ft").placement[0].slot, std::string("4g.40gb@0"));
+        const JobResult& j = find(run(s, PlacementPolicy::BestFit), "ft");
+        QVERIFY(j.memory.totalBytes() < 9.75 * kGiB); // a 7B QLoRA with full recomputation fits 1g.10gb
+        QCOMPARE(j.placement[0].slot, std::string("1g.10gb@6"));
+    }
+
+    /// Weng et al. 2023: placing a small task where it least reduces what the rest of the
+    /// workload can still use. First fit spends a large MIG instance on a small job and
+    /// strands the big one; fragmentation-aware placement uses a small instance.
+    void fragmentationAwareKeepsLargeSlotsForLargeJobs()
+    {
+        Scenario s = cluster(2, "dgx-h100", migLayout({{"3g.40gb", 0}, {"3g.40gb", 4}}));
+        for (int g = 0; g < 8; ++g)
+            s.topology.nodes[1].gpuSharing[g] =
+                migLayout({{"1g.10gb", 0}, {"1g.10gb", 1}, {"1g.10gb", 2}, {"1g.10gb", 3}, {"1g.10gb", 4},
+                           {"1g.10gb", 5}, {"1g.10gb", 6}});
+        Job small = job("small", JobKind::Inference, "llama2-7b", 1, 1);
+        small.precision = Precision::Int4;
+        small.inference = InferenceSpec{1, 1024, 64, 1};
+        Job big = job("big", JobKind::Inference, "llama2-13b", 1, 16); // one 3g.40gb per replica
+        addTenant(s, "first", {small}, 10); // placed first
+        addTenant(s, "second", {big});
+        QVERIFY(find(run(s, PlacementPolicy::FragmentationAware), "small").placement[0].slot.rfind("1g.10gb", 0) == 0);
+        const Evaluation fgd = run(s, PlacementPolicy::FragmentationAware);
+        QCOMPARE(fgd.kpis.unplacedJobs, 0);
+        const Evaluation ff = run(s, PlacementPolicy::FirstFit);
+        QVERIFY(!find(ff, "big").placed);
+    }
+
+    void ownershipCostAndWasteAddUp()
+    {
+        Scenario s = cluster(2, "dgx-h100", mode(SharingMode::Exclusive));
+        s.pricing.ownership = Ownership{30000.0, 4.0, 1.3, 0.10};
+        addTenant(s, "t", {job("ft", JobKind::Qlora, "llama2-7b", 1, 4)});
+        const Evaluation ev = run(s);
+        const double hourly = 30000.0 / (4 * 8760) + 0.7 * 1.3 * 0.10; // capex + TDP x PUE x $/kWh
+        QVERIFY(qAbs(ev.kpis.costPerMonthUsd - 16 * hourly * 730) < 1e-6);
+        QVERIFY(qAbs(ev.kpis.wastePerMonth.idleUsd - 12 * hourly * 730) < 1e-6);
+        const JobResult& j = find(ev, "ft");
+        QVERIFY(qAbs(j.costPerMonthUsd - 4 * hourly * 730) < 1e-6);
+        QVERIFY(qAbs(*j.costUsd - *j.perf.daysToComplete * 24 * 4 * hourly) < 1e-6);
+        QVERIFY(ev.kpis.wastePerMonth.strandedUsd > 0); // a 7B QLoRA leaves most of each GPU unused
+        QVERIFY(ev.kpis.strandedBytes > 4 * 60 * kGiB);
+        QCOMPARE(ev.tenantCostPerMonthUsd.front().second, j.costPerMonthUsd);
+        QCOMPARE(ev.kpis.allocationRatio, 4.0 / 16.0);
+        QCOMPARE(ev.kpis.meetsTarget, ev.kpis.vramUtilization >= 0.8 && ev.kpis.meanPenalty < 0.03);
+    }
+
+    void overheadWasteAndExtraDaysComeFromThePenalty()
+    {
+        Scenario s = cluster(1, "dgx-h100", mode(SharingMode::Passthrough));
+        addTenant(s, "t", {job("ft", JobKind::Qlora, "llama2-7b")});
+        const Evaluation ev = run(s);
+        const JobResult& j = find(ev, "ft");
+        QVERIFY(qAbs(*j.extraDays - *j.bareMetal.daysToComplete * 0.02) < 1e-9);
+        QVERIFY(qAbs(ev.kpis.wastePerMonth.overheadUsd - j.costPerMonthUsd * 0.02 / 1.02) < 1e-9);
+    }
+
+    void migFragmentationCountsUnusableSlices()
+    {
+        // 4g.40gb + 2g.20gb leave slices 6-7 free; no profile of the scenario (4g, 2g) fits there.
+        Scenario s = cluster(1, "dgx-h100", migLayout({{"4g.40gb", 0}, {"2g.20gb", 4}}));
+        QCOMPARE(run(s).kpis.migUnusableSlices, 8 * 2);
+        s.topology.nodes[0].gpuSharing[0] = migLayout({{"4g.40gb", 0}, {"2g.20gb", 4}, {"1g.10gb", 6}});
+        // Now 1g.10gb is one of the scenario's profiles and fits the other GPUs' free slices;
+        // only GPU 0's last slice (7) is left, where no profile may start.
+        QCOMPARE(run(s).kpis.migUnusableSlices, 1);
+    }
+
+    void everySampleEvaluates()
+    {
+        for (const QString& f : test::sampleFiles()) {
+            const Scenario s = *io::readScenarioFile(f, test::bundledCatalog()).scenario;
+            const Evaluation ev = evaluate(s, test::bundledCatalog());
+            QVERIFY(ev.kpis.vramUtilization >= 0 && ev.kpis.vramUtilization <= 1);
+            QVERIFY(ev.kpis.allocationRatio >= 0 && ev.kpis.allocationRatio <= 1 + 1e-9);
+            QVERIFY(ev.kpis.fragmentation >= 0 && ev.kpis.fragmentation <= 1);
+            QVERIFY(qAbs(ev.kpis.costPerMonthUsd - takeInventory(s, test::bundledCatalog()).costPerMonthUsd) < 1e-3);
+            QCOMPARE(ev.jobs.size(), static_cast<std::size_t>(takeInventory(s, test::bundledCatalog()).jobs));
+            for (const auto& j : ev.jobs)
+                QVERIFY2(j.placed || !j.reason.empty(), j.id.c_str());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEvaluate)
+#include "tst_evaluate.moc"
