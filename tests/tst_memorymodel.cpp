@@ -164,10 +164,11 @@ private Q_SLOTS:
         QVERIFY(m.peakLayer >= 0);
         // Llama 3's 128k x 4096 output projection (525M parameters, 16 bytes of state each)
         // outweighs a block (218M), and its input adds to the input embedding's states.
-        QCOMPARE(m.layers[static_cast<std::size_t>(m.peakLayer)].name, std::string("output projection"));
-        QCOMPARE(m.layers.size(), std::size_t(32 + 3));
+        QCOMPARE(m.layers[static_cast<std::size_t>(m.peakLayer)].name(), std::string("output projection"));
+        QCOMPARE(m.perLayer().size(), std::size_t(32 + 3)); // embedding, 32 blocks, projection, loss
+        QCOMPARE(m.perLayer()[5].name(), std::string("block 4"));
         double sum = 0;
-        for (const auto& l : m.layers)
+        for (const auto& l : m.perLayer())
             sum += l.total();
         QVERIFY(qAbs(sum - (m.totalBytes() - m.runtimeBytes)) < 1.0); // the profile adds up
     }

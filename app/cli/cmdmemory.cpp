@@ -243,11 +243,17 @@ int runMemory(const QStringList& args)
     in.prefillChunkTokens = static_cast<int>(assumptionValue({}, "inference_prefill_chunk_tokens"));
     const calc::MemoryBreakdown m = calc::estimateMemory(in);
     const bool known = m.activationsBytes.has_value() && m.kvCacheBytes.has_value();
+    // One entry per layer; the peak is the first layer holding the most.
+    const std::vector<calc::LayerMemory> profile = m.perLayer();
+    const calc::LayerMemory* peak = nullptr;
+    for (const auto& l : profile)
+        if (!peak || l.total() > peak->total())
+            peak = &l;
 
     if (p.isSet("json")) {
         QJsonArray layers;
-        for (const auto& l : m.layers)
-            layers.append(QJsonObject{{"name", QString::fromStdString(l.name)},
+        for (const auto& l : profile)
+            layers.append(QJsonObject{{"name", QString::fromStdString(l.name())},
                                       {"model_state_bytes", l.modelStateBytes},
                                       {"activation_bytes", l.activationBytes},
                                       {"total_bytes", l.total()}});
@@ -263,8 +269,7 @@ int runMemory(const QStringList& args)
             {"kv_cache_bytes_per_gpu", bytesOrNull(m.kvCacheBytes)},
             {"runtime_bytes_per_gpu", m.runtimeBytes},
             {"total_bytes_per_gpu", known ? QJsonValue(m.totalBytes()) : QJsonValue(QJsonValue::Null)},
-            {"peak_layer", m.peakLayer >= 0 ? QJsonValue(QString::fromStdString(m.layers[static_cast<std::size_t>(m.peakLayer)].name))
-                                            : QJsonValue(QJsonValue::Null)},
+            {"peak_layer", peak ? QJsonValue(QString::fromStdString(peak->name())) : QJsonValue(QJsonValue::Null)},
             {"layers", arch ? QJsonValue(layers) : QJsonValue(QJsonValue::Null)},
         };
         out() << QJsonDocument(o).toJson(QJsonDocument::Indented) << Qt::flush;
@@ -283,10 +288,8 @@ int runMemory(const QStringList& args)
         out() << "  KV cache             " << gibOr(m.kvCacheBytes) << '\n';
     out() << "  runtime overhead     " << gib(m.runtimeBytes) << '\n';
     out() << "  total                " << (known ? gib(m.totalBytes()) : QStringLiteral("unknown (no architecture)")) << '\n';
-    if (m.peakLayer >= 0) {
-        const auto& peak = m.layers[static_cast<std::size_t>(m.peakLayer)];
-        out() << "  peak layer           " << QString::fromStdString(peak.name) << " (" << gib(peak.total()) << ")\n";
-    }
+    if (peak)
+        out() << "  peak layer           " << QString::fromStdString(peak->name()) << " (" << gib(peak->total()) << ")\n";
     out() << Qt::flush;
     return kOk;
 }

@@ -4,6 +4,7 @@
 #include "model/assumptions.h"
 #include "model/miglayout.h"
 #include "model/validation.h"
+#include "fabricindex.h"
 #include "placement.h"
 #include "slots.h"
 
@@ -42,58 +43,13 @@ struct Context
     std::vector<int> gpuActive;
     std::vector<bool> gpuShared; // has a slot without memory isolation in use
     std::vector<double> slotUsed;
-    std::vector<std::string> leaf; // per node
-    std::map<std::string, double> leafOversubscription;
-    std::vector<std::vector<const Link*>> nodeUplinks;          // per node: its links to its leaf
-    std::map<std::string, std::vector<const Link*>> leafUplinks; // per leaf: links to other switches
+    FabricIndex fabric;
+    std::vector<double> nodePrice; // $/GPU-hour of each node's GPUs
 
     int globalGpu(const Slot& sl) const { return gpuBase[static_cast<std::size_t>(sl.node)] + sl.gpu; }
     const Node& node(int i) const { return s.topology.nodes[static_cast<std::size_t>(i)]; }
-    double price(int nodeIndex) const { return gpuHourPrice(s, c, node(nodeIndex).gpuId).value_or(0.0); }
+    double price(int nodeIndex) const { return nodePrice[static_cast<std::size_t>(nodeIndex)]; }
 };
-
-/// Uplink capacity over downlink capacity of each switch that has nodes below it (1 = non-blocking).
-void computeLeaves(Context& cx)
-{
-    const auto& t = cx.s.topology;
-    std::map<std::string, int> nodeIndex;
-    for (std::size_t n = 0; n < t.nodes.size(); ++n)
-        nodeIndex[t.nodes[n].id] = static_cast<int>(n);
-    std::map<std::string, double> down, up;
-    cx.leaf.assign(t.nodes.size(), "");
-    for (const Link& l : t.links) {
-        const bool fromNode = nodeIndex.count(l.from), toNode = nodeIndex.count(l.to);
-        if (fromNode && !toNode) {
-            down[l.to] += l.bandwidthGbps;
-            if (cx.leaf[static_cast<std::size_t>(nodeIndex[l.from])].empty())
-                cx.leaf[static_cast<std::size_t>(nodeIndex[l.from])] = l.to;
-        } else if (toNode && !fromNode) {
-            down[l.from] += l.bandwidthGbps;
-            if (cx.leaf[static_cast<std::size_t>(nodeIndex[l.to])].empty())
-                cx.leaf[static_cast<std::size_t>(nodeIndex[l.to])] = l.from;
-        }
-    }
-    cx.nodeUplinks.assign(t.nodes.size(), {});
-    for (const Link& l : t.links) {
-        auto a = nodeIndex.find(l.from), b = nodeIndex.find(l.to);
-        if (a != nodeIndex.end() && b == nodeIndex.end() && l.to == cx.leaf[static_cast<std::size_t>(a->second)])
-            cx.nodeUplinks[static_cast<std::size_t>(a->second)].push_back(&l);
-        else if (b != nodeIndex.end() && a == nodeIndex.end() && l.from == cx.leaf[static_cast<std::size_t>(b->second)])
-            cx.nodeUplinks[static_cast<std::size_t>(b->second)].push_back(&l);
-        else if (a == nodeIndex.end() && b == nodeIndex.end()) {
-            if (down.count(l.from)) {
-                up[l.from] += l.bandwidthGbps;
-                cx.leafUplinks[l.from].push_back(&l);
-            }
-            if (down.count(l.to)) {
-                up[l.to] += l.bandwidthGbps;
-                cx.leafUplinks[l.to].push_back(&l);
-            }
-        }
-    }
-    for (const auto& [sw, d] : down)
-        cx.leafOversubscription[sw] = d > 0 ? std::min(1.0, up[sw] / d) : 1.0;
-}
 
 CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu, double linkEff,
                       double noGdrFactor)
@@ -107,19 +63,19 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
         allP2p = allP2p && cx.slots[static_cast<std::size_t>(s)].peerToPeer;
     }
     double network = 1e30;
-    std::set<std::string> leaves;
+    std::set<int> leaves;
     for (int n : nodes) {
         const Node& node = cx.node(n);
         const double perGpu = node.nics.count * node.nics.speedGbps / 8.0 / std::max(node.gpuCount, 1);
         network = std::min(network, perGpu * linkEff * (node.nics.gpudirectRdma ? 1.0 : noGdrFactor));
-        leaves.insert(cx.leaf[static_cast<std::size_t>(n)]);
+        leaves.insert(cx.fabric.leafOfNode[static_cast<std::size_t>(n)]);
     }
     // Across leaves, the fabric's oversubscription (uplinks / downlinks of the busiest leaf).
     double oversub = 1.0;
     if (leaves.size() > 1)
-        for (const auto& l : leaves)
-            if (auto it = cx.leafOversubscription.find(l); it != cx.leafOversubscription.end())
-                oversub = std::min(oversub, it->second);
+        for (int l : leaves)
+            if (l >= 0)
+                oversub = std::min(oversub, cx.fabric.leafOversubscription[static_cast<std::size_t>(l)]);
     if (nodes.size() == 1) {
         const int domain = nvlinkDomainGpus(cx.node(*nodes.begin()), cx.c);
         std::set<int> domains;
@@ -150,13 +106,17 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     const int chunk = static_cast<int>(assumptionValue(A, "inference_prefill_chunk_tokens"));
     const SharingAssumptions sharing = SharingAssumptions::from(A);
 
-    Context cx{s, c, buildSlots(s, c), {}, {}, {}, {}, {}, {}, {}, {}, {}};
+    Context cx{s, c, buildSlots(s, c), {}, {}, {}, {}, {}, FabricIndex::build(s.topology), {}};
     int gpus = 0;
+    std::map<std::string, double> priceByGpu;
     for (const Node& n : s.topology.nodes) {
         cx.gpuBase.push_back(gpus);
         gpus += n.gpuCount;
+        auto [it, fresh] = priceByGpu.try_emplace(n.gpuId, 0.0);
+        if (fresh)
+            it->second = gpuHourPrice(s, c, n.gpuId).value_or(0.0);
+        cx.nodePrice.push_back(it->second);
     }
-    computeLeaves(cx);
 
     // 1. Memory per GPU of every job.
     std::vector<JobRef> refs;
@@ -170,10 +130,10 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
                 in.prefillChunkTokens = chunk;
                 r.memory = estimateMemory(in);
             }
-            refs.push_back(r);
             demands.push_back({t, j, std::max(job.parallelism.tp, 1),
                                std::max(job.parallelism.pp, 1) * std::max(job.parallelism.dp, 1),
                                r.memory.totalBytes(), job.pin});
+            refs.push_back(std::move(r));
         }
     // 2. Placement order: pinned jobs, then tenant priority, then larger jobs first.
     std::vector<int> order(demands.size());
@@ -192,7 +152,8 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     std::vector<JobDemand> ordered;
     for (int i : order)
         ordered.push_back(demands[static_cast<std::size_t>(i)]);
-    const PlacementOutcome po = placeJobs(s, c, cx.slots, ordered, policyOverride.value_or(s.placementPolicy));
+    const PlacementOutcome po =
+        placeJobs(s, c, cx.fabric, cx.slots, ordered, policyOverride.value_or(s.placementPolicy));
 
     // 3. What each GPU carries.
     cx.gpuUsed.assign(static_cast<std::size_t>(gpus), 0.0);
@@ -221,20 +182,21 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     }
 
     // 4. Each job on its slots, against bare metal.
-    std::map<std::string, double> linkLoad;
-    std::map<std::string, double> tenantCost;
+    std::vector<double> linkLoad(s.topology.links.size(), 0.0);
+    std::vector<double> tenantCost(s.tenants.size(), 0.0);
+    ev.jobs.reserve(ordered.size());
     double penaltySum = 0.0, flopsShare = 0.0;
     int placedCount = 0;
     for (std::size_t k = 0; k < ordered.size(); ++k) {
         const JobDemand& d = ordered[k];
         const Tenant& tenant = s.tenants[static_cast<std::size_t>(d.tenant)];
         const Job& job = tenant.jobs[static_cast<std::size_t>(d.job)];
-        const JobRef& ref = refs[static_cast<std::size_t>(order[k])];
+        JobRef& ref = refs[static_cast<std::size_t>(order[k])];
         JobResult r;
         r.id = job.id;
         r.name = job.name;
         r.tenant = tenant.id;
-        r.memory = ref.memory;
+        r.memory = std::move(ref.memory);
         const JobPlacement& jp = po.jobs[k];
         r.placed = jp.placed && ref.arch.has_value();
         r.reason = ref.arch ? jp.reason : "unknown model preset '" + job.model.preset + "'";
@@ -257,7 +219,7 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             r.oomRisk = r.oomRisk || (cx.gpuShared[g] && cx.gpuUsed[g] > sl.capacityBytes);
             r.gpuEquivalents += sl.gpuFraction;
             price += sl.gpuFraction * cx.price(sl.node);
-            r.placement.push_back({cx.node(sl.node).id, sl.gpu, sl.label});
+            r.placement.push_back({cx.node(sl.node).id, sl.gpu, sl.label()});
             jobNodes.insert(sl.node);
         }
         PerfInputs pin{*ref.arch, &gpu, job, factor, mfu, overlap, hbmEff,
@@ -274,7 +236,7 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
         r.meetsSla = r.penalty * 100.0 <= tenant.sla.maxPenaltyPct + 1e-9 &&
                      (!tenant.sla.deadlineDays || !r.perf.daysToComplete ||
                       *r.perf.daysToComplete <= *tenant.sla.deadlineDays);
-        tenantCost[tenant.id] += r.costPerMonthUsd;
+        tenantCost[static_cast<std::size_t>(d.tenant)] += r.costPerMonthUsd;
         ev.kpis.wastePerMonth.overheadUsd += r.costPerMonthUsd * r.penalty / (1.0 + r.penalty);
         penaltySum += r.penalty;
         ev.kpis.maxPenalty = std::max(ev.kpis.maxPenalty, r.penalty);
@@ -287,32 +249,32 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             std::map<int, int> unitsOnNode;
             for (int sIdx : jp.slots)
                 ++unitsOnNode[cx.slots[static_cast<std::size_t>(sIdx)].node];
-            std::map<std::string, int> nodesPerLeaf;
+            std::map<int, int> nodesPerLeaf;
             for (int n : jobNodes)
-                ++nodesPerLeaf[cx.leaf[static_cast<std::size_t>(n)]];
+                ++nodesPerLeaf[cx.fabric.leafOfNode[static_cast<std::size_t>(n)]];
             for (const auto& [n, units] : unitsOnNode) {
                 const double gbps = (r.perf.dataParallelBytesPerGpu + r.perf.pipelineBytesPerGpu) * units * 8.0 /
                                     1e9 / r.perf.stepTimeS;
-                const std::string& lf = cx.leaf[static_cast<std::size_t>(n)];
-                const auto& own = cx.nodeUplinks[static_cast<std::size_t>(n)];
-                const auto upIt = cx.leafUplinks.find(lf);
-                static const std::vector<const Link*> kNone;
-                const auto& up = upIt == cx.leafUplinks.end() ? kNone : upIt->second;
-                for (const Link* l : own)
-                    linkLoad[l->id] += gbps / own.size();
-                const double leaving = 1.0 - static_cast<double>(nodesPerLeaf[lf]) / jobNodes.size();
-                for (const Link* l : up)
-                    linkLoad[l->id] += gbps * leaving / up.size();
+                const auto& own = cx.fabric.nodeUplinks[static_cast<std::size_t>(n)];
+                for (int l : own)
+                    linkLoad[static_cast<std::size_t>(l)] += gbps / own.size();
+                const int leaf = cx.fabric.leafOfNode[static_cast<std::size_t>(n)];
+                if (leaf < 0)
+                    continue;
+                const auto& up = cx.fabric.leafUplinks[static_cast<std::size_t>(leaf)];
+                const double leaving = 1.0 - static_cast<double>(nodesPerLeaf[leaf]) / jobNodes.size();
+                for (int l : up)
+                    linkLoad[static_cast<std::size_t>(l)] += gbps * leaving / up.size();
             }
         }
         ev.jobs.push_back(std::move(r));
     }
-    for (const Link& l : s.topology.links) {
-        const double load = linkLoad.count(l.id) ? linkLoad[l.id] : 0.0;
-        ev.links.push_back({l.id, load, l.bandwidthGbps > 0 ? load / l.bandwidthGbps : 0.0});
+    for (std::size_t i = 0; i < s.topology.links.size(); ++i) {
+        const Link& l = s.topology.links[i];
+        ev.links.push_back({l.id, linkLoad[i], l.bandwidthGbps > 0 ? linkLoad[i] / l.bandwidthGbps : 0.0});
     }
-    for (const Tenant& t : s.tenants)
-        ev.tenantCostPerMonthUsd.push_back({t.id, tenantCost[t.id]});
+    for (std::size_t t = 0; t < s.tenants.size(); ++t)
+        ev.tenantCostPerMonthUsd.push_back({s.tenants[t].id, tenantCost[t]});
 
     // 5. Cluster KPIs and waste.
     Kpis& k = ev.kpis;
@@ -322,6 +284,7 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     for (const GpuResult& g : ev.gpus)
         totalVram += g.capacityBytes;
     std::vector<double> allocatedShare(ev.gpus.size(), 0.0);
+    const WorkloadMix mix(ordered);
     for (std::size_t i = 0; i < cx.slots.size(); ++i) {
         const Slot& sl = cx.slots[i];
         const double price = cx.price(sl.node) * kHoursPerMonth;
@@ -329,15 +292,8 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
         gpuPrice[gi] = price;
         if (po.owner[i] < 0) {
             freeShare += sl.gpuFraction;
-            // Could any job of the mix use this free slot? (the FGD view of fragmentation)
-            double unusable = 0.0, weight = 0.0;
-            for (const JobDemand& d : ordered) {
-                const double w = d.tp * d.groups;
-                weight += w;
-                if (sl.capacityBytes < d.bytesPerUnit || (d.tp > 1 && !sl.peerToPeer))
-                    unusable += w;
-            }
-            unusableShare += weight > 0 ? sl.gpuFraction * unusable / weight : 0.0;
+            // The share of the job mix that could not use this free slot (the FGD view).
+            unusableShare += sl.gpuFraction * mix.unusableWeight(sl);
             continue;
         }
         allocatedShare[gi] += sl.gpuFraction;
@@ -380,6 +336,8 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
         for (int g = 0; g < n.gpuCount; ++g)
             for (const auto& inst : n.sharingOf(g).migInstances)
                 profilesByGpu[n.gpuId].insert(inst.profile);
+    // The answer depends only on the GPU model and its layout: work it out once for each.
+    std::map<std::pair<std::string, std::vector<std::pair<std::string, int>>>, int> unusableByLayout;
     for (const Node& n : s.topology.nodes) {
         const GpuSpec* gpu = c.gpu(n.gpuId);
         if (!gpu || !gpu->supportsMig())
@@ -388,21 +346,27 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             const SharingConfig& cfg = n.sharingOf(g);
             if (cfg.mode != SharingMode::Mig)
                 continue;
-            int freeSlices = mig::kMemorySlices;
+            std::vector<std::pair<std::string, int>> key;
             for (const auto& inst : cfg.migInstances)
-                if (const MigProfile* p = gpu->migProfile(inst.profile))
-                    freeSlices -= p->memorySlices;
-            bool anyFits = false;
-            for (const auto& name : profilesByGpu[n.gpuId]) {
-                const MigProfile* p = gpu->migProfile(name);
-                for (int start : p ? p->startSlices : std::vector<int>{}) {
-                    mig::Layout more = cfg.migInstances;
-                    more.push_back({name, start});
-                    anyFits = anyFits || mig::check(*gpu, more).empty();
+                key.push_back({inst.profile, inst.start});
+            auto [it, fresh] = unusableByLayout.try_emplace({n.gpuId, key}, 0);
+            if (fresh) {
+                int freeSlices = mig::kMemorySlices;
+                for (const auto& inst : cfg.migInstances)
+                    if (const MigProfile* p = gpu->migProfile(inst.profile))
+                        freeSlices -= p->memorySlices;
+                bool anyFits = false;
+                for (const auto& name : profilesByGpu[n.gpuId]) {
+                    const MigProfile* p = gpu->migProfile(name);
+                    for (int start : p ? p->startSlices : std::vector<int>{}) {
+                        mig::Layout more = cfg.migInstances;
+                        more.push_back({name, start});
+                        anyFits = anyFits || mig::check(*gpu, more).empty();
+                    }
                 }
+                it->second = anyFits ? 0 : std::max(freeSlices, 0);
             }
-            if (!anyFits)
-                k.migUnusableSlices += std::max(freeSlices, 0);
+            k.migUnusableSlices += it->second;
         }
     }
     ev.elapsedMs =

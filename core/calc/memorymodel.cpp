@@ -67,6 +67,42 @@ double activationBytesPerBlock(const ModelArchitecture& arch, int sequence, int 
     return replicated + (parallel + core) / t;
 }
 
+std::string LayerMemory::name() const
+{
+    switch (kind) {
+    case Kind::Embedding: return "embedding";
+    case Kind::Block:
+        return count > 1 ? "blocks " + std::to_string(block) + "-" + std::to_string(block + count - 1)
+                         : "block " + std::to_string(block);
+    case Kind::OutputProjection: return "output projection";
+    case Kind::Loss: return "loss (fp32 logits)";
+    case Kind::Workspace: return "workspace";
+    }
+    return {};
+}
+
+double kvCacheBytesPerBlock(const ModelArchitecture& arch, int tp, Precision precision, int contextTokens,
+                            int concurrency)
+{
+    const double headDim = static_cast<double>(arch.hiddenSize) / std::max(arch.attentionHeads, 1);
+    const double kvHeadsPerGpu = std::max(1.0, static_cast<double>(arch.kvHeads) / std::max(tp, 1));
+    const double kvBytes = precision == Precision::Fp8 ? 1.0 : (precision == Precision::Fp32 ? 4.0 : 2.0);
+    return 2.0 * kvHeadsPerGpu * headDim * static_cast<double>(contextTokens) * concurrency * kvBytes;
+}
+
+std::vector<LayerMemory> MemoryBreakdown::perLayer() const
+{
+    std::vector<LayerMemory> out;
+    for (const LayerMemory& l : layers)
+        for (int i = 0; i < l.count; ++i) {
+            LayerMemory one = l;
+            one.block = l.block + i;
+            one.count = 1;
+            out.push_back(one);
+        }
+    return out;
+}
+
 namespace {
 
 /// Divides a state over the data-parallel group when ZeRO (or FSDP) shards it.
@@ -110,12 +146,15 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
     MemoryBreakdown m;
     m.stage = stage;
     m.runtimeBytes = in.runtimeOverheadBytes;
-    auto add = [&](const std::string& name, const StateBytes& st, double act) {
-        m.weightsBytes += st.weights;
-        m.gradientsBytes += st.gradients;
-        m.optimizerBytes += st.optimizer;
-        m.layers.push_back({name, st.weights + st.gradients + st.optimizer, act});
+    using Kind = LayerMemory::Kind;
+    // `count` identical layers of this kind, each with these states and activations.
+    auto add = [&](Kind kind, int block, int count, const StateBytes& st, double act) {
+        m.weightsBytes += count * st.weights;
+        m.gradientsBytes += count * st.gradients;
+        m.optimizerBytes += count * st.optimizer;
+        m.layers.push_back({kind, block, count, st.weights + st.gradients + st.optimizer, act});
     };
+    m.layers.reserve(5);
 
     const double blockParams = blockParameters(arch) / tp;
     const double blockAdapter = lora ? loraBlockParameters(arch, in.loraRank) / tp : 0.0;
@@ -135,43 +174,35 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
         const double spDiv = par.sequenceParallel ? tp : 1.0;
         if (first) {
             const double act = (arch.dropout ? sbh : 0.0) / spDiv * inFlight; // embedding dropout mask
-            add("embedding", states(embedParams, 0.0), act);
+            add(Kind::Embedding, 0, 1, states(embedParams, 0.0), act);
             activations += act;
         }
-        for (int l = 0; l < layersPerStage; ++l) {
-            const double act = perBlock * inFlight;
-            add("block " + std::to_string(stage * layersPerStage + l), states(blockParams, blockAdapter), act);
-            activations += act;
-        }
+        add(Kind::Block, stage * layersPerStage, layersPerStage, states(blockParams, blockAdapter), perBlock * inFlight);
+        activations += perBlock * inFlight * layersPerStage;
         if (last) {
             // Korthikanti §4.3: final LayerNorm and projection inputs 4sbh/t (with SP), and the
             // fp32 logits of the cross-entropy 4sbv/t.
             const double proj = e * 4.0 * sbh / spDiv;
             const double logits = 4.0 * seq * in.microBatch * vocab / tp;
-            add("output projection", states(embedParams, 0.0), proj);
-            m.layers.push_back({"loss (fp32 logits)", 0.0, logits});
+            add(Kind::OutputProjection, 0, 1, states(embedParams, 0.0), proj);
+            m.layers.push_back({Kind::Loss, 0, 1, 0.0, logits});
             activations += proj + logits;
         }
     } else {
-        const double headDim = h / std::max(arch.attentionHeads, 1);
-        const double kvHeadsPerGpu = std::max(1.0, static_cast<double>(arch.kvHeads) / tp); // replicated when tp > kv
-        const double kvBytes = in.precision == Precision::Fp8 ? 1.0 : (in.precision == Precision::Fp32 ? 4.0 : 2.0);
         const double kvPerBlock =
-            2.0 * kvHeadsPerGpu * headDim * static_cast<double>(in.contextTokens) * in.inferenceConcurrency * kvBytes;
+            kvCacheBytesPerBlock(arch, tp, in.precision, in.contextTokens, in.inferenceConcurrency);
         if (first)
-            add("embedding", states(embedParams, 0.0), 0.0);
-        for (int l = 0; l < layersPerStage; ++l) {
-            add("block " + std::to_string(stage * layersPerStage + l), states(blockParams, 0.0), kvPerBlock);
-            kv += kvPerBlock;
-        }
+            add(Kind::Embedding, 0, 1, states(embedParams, 0.0), 0.0);
+        add(Kind::Block, stage * layersPerStage, layersPerStage, states(blockParams, 0.0), kvPerBlock);
+        kv += kvPerBlock * layersPerStage;
         // Workspace of one prefill chunk: hidden states, QKV and FFN intermediates in 16 bits,
         // plus fp32 logits of the last token of every sequence for sampling.
         const double chunk = in.prefillChunkTokens;
         const double workspace = chunk * 2.0 * e * (3.0 * h + (arch.gatedFfn ? 3.0 : 2.0) * arch.ffnHiddenSize / tp) +
                                  4.0 * in.inferenceConcurrency * vocab / tp;
         if (last)
-            add("output projection", states(embedParams, 0.0), 0.0);
-        m.layers.push_back({"workspace", 0.0, workspace});
+            add(Kind::OutputProjection, 0, 1, states(embedParams, 0.0), 0.0);
+        m.layers.push_back({Kind::Workspace, 0, 1, 0.0, workspace});
         activations += workspace;
     }
     m.activationsBytes = activations;

@@ -32,9 +32,14 @@ struct MemoryInputs
 /// One entry of the per-layer profile on the reported GPU.
 struct LayerMemory
 {
-    std::string name; ///< "embedding", "block 12", "output projection", "loss", "kv cache" ...
-    double modelStateBytes = 0.0;  ///< weights + gradients + optimizer states of this layer's shard
-    double activationBytes = 0.0;  ///< activations (or KV cache) it keeps
+    enum class Kind { Embedding, Block, OutputProjection, Loss, Workspace };
+    Kind kind = Kind::Block;
+    int block = 0; ///< the first block's index in the model, for Kind::Block
+    int count = 1; ///< identical consecutive blocks this entry stands for (each with these bytes)
+    /// "embedding", "block 12", "output projection", "loss (fp32 logits)", "workspace"
+    std::string name() const;
+    double modelStateBytes = 0.0;  ///< weights + gradients + optimizer states of one layer's shard
+    double activationBytes = 0.0;  ///< activations (or KV cache) one layer keeps
     double total() const { return modelStateBytes + activationBytes; }
 };
 
@@ -49,8 +54,11 @@ struct MemoryBreakdown
     std::optional<double> kvCacheBytes = 0.0;      ///< inference only; nullopt when unknown
     double runtimeBytes = 0.0;
     int stage = 0;                  ///< the pipeline stage reported (0 or pp-1)
-    std::vector<LayerMemory> layers; ///< empty when the shape is unknown
+    std::vector<LayerMemory> layers; ///< empty when the shape is unknown; blocks of a stage are one entry
     int peakLayer = -1;             ///< index into layers, -1 when unknown
+
+    /// The profile with one entry per block ("block 0", "block 1", ...), as reports list it.
+    std::vector<LayerMemory> perLayer() const;
 
     double modelStatesBytes() const { return weightsBytes + gradientsBytes + optimizerBytes; }
     double totalBytes() const
@@ -81,6 +89,11 @@ double activationBytesPerBlock(const ModelArchitecture& arch, int sequence, int 
 /// Per-GPU memory of a job on its most loaded pipeline stage (stage 0, or the last stage
 /// when its output layer and logits weigh more).
 MemoryBreakdown estimateMemory(const MemoryInputs& in);
+
+/// KV cache of one transformer block on one GPU: K and V for every KV head the GPU holds
+/// (heads are replicated when TP exceeds the KV heads), per token of context and sequence.
+double kvCacheBytesPerBlock(const ModelArchitecture& arch, int tp, Precision precision, int contextTokens,
+                            int concurrency);
 
 /// The memory inputs of a scenario job with a resolved model shape.
 MemoryInputs memoryInputsFor(const Job& job, const ModelArchitecture& arch, double runtimeOverheadBytes);

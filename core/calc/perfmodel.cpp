@@ -118,15 +118,12 @@ PerfResult inference(const PerfInputs& in)
     const int batch = std::max(spec.concurrency, 1);
     // Decode reads every weight and the batch's KV cache once per token (memory-bound), or
     // is bound by 2·N FLOPs per token per sequence, whichever is slower.
-    MemoryInputs mi;
-    mi.arch = a;
-    mi.kind = JobKind::Inference;
-    mi.precision = job.precision;
-    mi.parallelism = par;
-    mi.inferenceConcurrency = batch;
-    mi.contextTokens = std::max(spec.contextTokens / 2, 1); // on average half the context is filled
-    const MemoryBreakdown mem = estimateMemory(mi);
-    const double bytesPerStep = mem.weightsBytes + mem.kvCacheBytes.value_or(0.0);
+    // On average half the context is filled.
+    const int shards = std::max(par.tp, 1) * std::max(par.pp, 1);
+    const double weights = parameterCount(a) / shards * frozenWeightBytes(job.precision, false);
+    const double kv = a.layers / std::max(par.pp, 1) *
+                      kvCacheBytesPerBlock(a, par.tp, job.precision, std::max(spec.contextTokens / 2, 1), batch);
+    const double bytesPerStep = weights + kv;
     const double bandwidth = in.gpu->hbmBandwidthGBps * 1e9 * in.memoryBandwidthEfficiency;
     const double memoryS = bytesPerStep / (bandwidth * std::max(in.throughputFactor, 1e-9));
     const double peak = peakFlops(*in.gpu, job.precision);

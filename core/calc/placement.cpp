@@ -1,9 +1,13 @@
 #include "placement.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
+#include <set>
 
 namespace gp::calc {
 
@@ -15,6 +19,44 @@ int nvlinkDomainGpus(const Node& node, const Catalog& catalog)
     const GpuSpec* g = catalog.gpu(node.gpuId);
     const bool nvlink = g && g->scaleUpKind.rfind("nvlink", 0) == 0 && g->scaleUpKind != "nvlink-bridge";
     return nvlink || (g && g->scaleUpKind == "infinity-fabric") ? std::max(node.gpuCount, 1) : 1;
+}
+
+WorkloadMix::WorkloadMix(const std::vector<JobDemand>& demands)
+{
+    std::vector<std::pair<double, double>> all, tp;
+    double total = 0.0;
+    for (const JobDemand& d : demands) {
+        const double w = static_cast<double>(d.tp) * d.groups;
+        total += w;
+        all.push_back({d.bytesPerUnit, w});
+        if (d.tp > 1)
+            tp.push_back({d.bytesPerUnit, w});
+    }
+    std::sort(all.begin(), all.end());
+    std::sort(tp.begin(), tp.end());
+    mWeightAbove.assign(all.size() + 1, 0.0);
+    for (std::size_t i = all.size(); i-- > 0;)
+        mWeightAbove[i] = mWeightAbove[i + 1] + (total > 0 ? all[i].second / total : 0.0);
+    for (const auto& [b, w] : all)
+        mBytes.push_back(b);
+    mTpWeightAtMost.assign(tp.size() + 1, 0.0);
+    for (std::size_t i = 0; i < tp.size(); ++i) {
+        mTpBytes.push_back(tp[i].first);
+        mTpWeightAtMost[i + 1] = mTpWeightAtMost[i] + (total > 0 ? tp[i].second / total : 0.0);
+    }
+}
+
+double WorkloadMix::unusableWeight(const Slot& slot) const
+{
+    // Units larger than the slot cannot use it; TP units that would fit cannot use it
+    // either when it has no peer access.
+    const auto tooBig = std::upper_bound(mBytes.begin(), mBytes.end(), slot.capacityBytes) - mBytes.begin();
+    double w = mWeightAbove[static_cast<std::size_t>(tooBig)];
+    if (!slot.peerToPeer) {
+        const auto fitting = std::upper_bound(mTpBytes.begin(), mTpBytes.end(), slot.capacityBytes) - mTpBytes.begin();
+        w += mTpWeightAtMost[static_cast<std::size_t>(fitting)];
+    }
+    return w;
 }
 
 namespace {
@@ -29,9 +71,9 @@ std::string gib(double bytes)
 class Placer
 {
 public:
-    Placer(const Scenario& s, const Catalog& c, const std::vector<Slot>& slots, const std::vector<JobDemand>& demands,
-           PlacementPolicy policy)
-        : mScenario(s), mSlots(slots), mPolicy(policy), mOwner(slots.size(), -1)
+    Placer(const Scenario& s, const Catalog& c, const FabricIndex& fabric, const std::vector<Slot>& slots,
+           const std::vector<JobDemand>& demands, PlacementPolicy policy)
+        : mScenario(s), mFabric(fabric), mSlots(slots), mPolicy(policy), mOwner(slots.size(), -1)
     {
         const auto& nodes = s.topology.nodes;
         mNodeSlots.resize(nodes.size());
@@ -40,31 +82,24 @@ public:
         mDomain.resize(nodes.size());
         for (std::size_t n = 0; n < nodes.size(); ++n)
             mDomain[n] = nvlinkDomainGpus(nodes[n], c);
+        mMaxFreeCapacity.assign(nodes.size(), 0.0);
         for (int i = 0; i < static_cast<int>(slots.size()); ++i) {
             mNodeSlots[static_cast<std::size_t>(slots[static_cast<std::size_t>(i)].node)].push_back(i);
             ++mFree[static_cast<std::size_t>(slots[static_cast<std::size_t>(i)].node)];
             mFreeShare[static_cast<std::size_t>(slots[static_cast<std::size_t>(i)].node)] +=
                 slots[static_cast<std::size_t>(i)].gpuFraction;
         }
-        // The leaf switch of each node: the first switch it links to.
-        mLeaf.assign(nodes.size(), "");
-        std::map<std::string, int> nodeIndex;
-        for (std::size_t n = 0; n < nodes.size(); ++n)
-            nodeIndex[nodes[n].id] = static_cast<int>(n);
-        for (const Link& l : s.topology.links) {
-            auto a = nodeIndex.find(l.from), b = nodeIndex.find(l.to);
-            if (a != nodeIndex.end() && b == nodeIndex.end() && mLeaf[static_cast<std::size_t>(a->second)].empty())
-                mLeaf[static_cast<std::size_t>(a->second)] = l.to;
-            if (b != nodeIndex.end() && a == nodeIndex.end() && mLeaf[static_cast<std::size_t>(b->second)].empty())
-                mLeaf[static_cast<std::size_t>(b->second)] = l.from;
+        for (std::size_t n = 0; n < nodes.size(); ++n) {
+            refreshCapacity(static_cast<int>(n));
+            mByFreeShare.insert({mFreeShare[n], static_cast<int>(n)});
         }
-        // The workload mix for the fragmentation measure (Weng et al. 2023): each demand's
-        // unit shape, weighted by how many units it asks for.
-        double total = 0;
-        for (const auto& d : demands)
-            total += d.tp * d.groups;
-        for (const auto& d : demands)
-            mTypes.push_back({d.bytesPerUnit, d.tp, total > 0 ? d.tp * d.groups / total : 0.0});
+        for (const Slot& sl : slots) {
+            mCapacities.push_back(sl.capacityBytes);
+            if (!mLargest || sl.capacityBytes > mLargest->capacityBytes)
+                mLargest = &sl;
+        }
+        std::sort(mCapacities.begin(), mCapacities.end());
+        mMix = WorkloadMix(demands);
     }
 
     JobPlacement place(const JobDemand& d, int demandIndex)
@@ -80,7 +115,8 @@ public:
                 out.slots.clear();
                 return out;
             }
-            for (int s : groupOn(d, node))
+            const std::vector<int> group = groupOn(d, node);
+            for (int s : group)
                 take(s, demandIndex), out.slots.push_back(s);
             if (std::find(used.begin(), used.end(), node) == used.end())
                 used.push_back(node);
@@ -92,25 +128,36 @@ public:
     const std::vector<int>& owner() const { return mOwner; }
 
 private:
-    struct Type
-    {
-        double bytes;
-        int tp;
-        double weight;
-    };
-
     const Slot& slot(int i) const { return mSlots[static_cast<std::size_t>(i)]; }
-    void take(int s, int owner)
+    void take(int s, int owner) { setOwner(s, owner); }
+    void release(int s) { setOwner(s, -1); }
+    void setOwner(int s, int owner)
     {
+        const auto n = static_cast<std::size_t>(slot(s).node);
+        mByFreeShare.erase({mFreeShare[n], static_cast<int>(n)});
+        const int sign = owner >= 0 ? -1 : 1;
         mOwner[static_cast<std::size_t>(s)] = owner;
-        --mFree[static_cast<std::size_t>(slot(s).node)];
-        mFreeShare[static_cast<std::size_t>(slot(s).node)] -= slot(s).gpuFraction;
+        mFree[n] += sign;
+        mFreeShare[n] += sign * slot(s).gpuFraction;
+        mByFreeShare.insert({mFreeShare[n], static_cast<int>(n)});
+        // The largest free slot only changes when it is the one taken, or one comes back.
+        if (owner < 0)
+            mMaxFreeCapacity[n] = std::max(mMaxFreeCapacity[n], slot(s).capacityBytes);
+        else if (slot(s).capacityBytes >= mMaxFreeCapacity[n])
+            refreshCapacity(static_cast<int>(n));
     }
-    void release(int s)
+    void refreshCapacity(int n)
     {
-        mOwner[static_cast<std::size_t>(s)] = -1;
-        ++mFree[static_cast<std::size_t>(slot(s).node)];
-        mFreeShare[static_cast<std::size_t>(slot(s).node)] += slot(s).gpuFraction;
+        double best = 0.0;
+        for (int s : mNodeSlots[static_cast<std::size_t>(n)])
+            if (mOwner[static_cast<std::size_t>(s)] < 0)
+                best = std::max(best, slot(s).capacityBytes);
+        mMaxFreeCapacity[static_cast<std::size_t>(n)] = best;
+    }
+    /// Cheap test before the slot-by-slot search.
+    bool mayHost(const JobDemand& d, int n) const
+    {
+        return mFree[static_cast<std::size_t>(n)] >= d.tp && mMaxFreeCapacity[static_cast<std::size_t>(n)] >= d.bytesPerUnit;
     }
 
     bool fits(const Slot& s, double bytes) const { return s.capacityBytes >= bytes; }
@@ -127,8 +174,10 @@ private:
     }
 
     /// The slots of one group of `d` on `node`, or empty if it does not fit there.
-    std::vector<int> groupOn(const JobDemand& d, int node) const
+    const std::vector<int>& groupOn(const JobDemand& d, int node) const
     {
+        std::vector<int>& chosen = mScratch;
+        chosen.clear();
         const auto& list = mNodeSlots[static_cast<std::size_t>(node)];
         if (d.tp <= 1) {
             int best = -1;
@@ -141,11 +190,12 @@ private:
                 if (mPolicy == PlacementPolicy::FirstFit)
                     break;
             }
-            return best < 0 ? std::vector<int>{} : std::vector<int>{best};
+            if (best >= 0)
+                chosen.push_back(best);
+            return chosen;
         }
         // TP group: tp distinct GPUs with peer access, one NVLink domain.
         const int domain = mDomain[static_cast<std::size_t>(node)];
-        std::vector<int> chosen;
         int currentDomain = -1;
         int lastGpu = -1;
         for (int s : list) {
@@ -165,98 +215,110 @@ private:
             lastGpu = sl.gpu;
         }
         if (static_cast<int>(chosen.size()) < d.tp)
-            return {};
-        chosen.resize(static_cast<std::size_t>(d.tp));
+            chosen.clear();
+        else
+            chosen.resize(static_cast<std::size_t>(d.tp));
         return chosen;
     }
 
-    /// Free GPU share on `node` that a unit of `t` cannot use: the node's fragmentation
-    /// for that task type (Weng et al. 2023, §3), summed over the mix by weight.
-    double fragmentation(int node, const std::vector<int>& extraTaken) const
+    /// How much the node's fragmentation grows when `group` is taken (Weng et al. 2023):
+    /// the free share the workload mix could not use anyway is what taking it costs least,
+    /// so the change is minus the share of the taken slots that the mix could have used.
+    double fragmentationDelta(const std::vector<int>& group) const
     {
-        const auto& list = mNodeSlots[static_cast<std::size_t>(node)];
-        double f = 0.0;
-        for (const Type& t : mTypes) {
-            if (t.weight <= 0)
-                continue;
-            double unusable = 0.0;
-            for (int s : list) {
-                const bool free = mOwner[static_cast<std::size_t>(s)] < 0 &&
-                                  std::find(extraTaken.begin(), extraTaken.end(), s) == extraTaken.end();
-                if (free && (!fits(slot(s), t.bytes) || (t.tp > 1 && !slot(s).peerToPeer)))
-                    unusable += slot(s).gpuFraction;
-            }
-            f += t.weight * unusable;
-        }
-        return f;
+        double delta = 0.0;
+        for (int s : group)
+            delta -= slot(s).gpuFraction * mMix.unusableWeight(slot(s));
+        return delta;
     }
 
     int chooseNode(const JobDemand& d, const std::vector<int>& used) const
     {
-        const int nodes = static_cast<int>(mNodeSlots.size());
-        int best = -1;
-        double bestScore = std::numeric_limits<double>::infinity();
-        for (int n = 0; n < nodes; ++n) {
-            if (mFree[static_cast<std::size_t>(n)] < d.tp)
-                continue;
-            const std::vector<int> group = groupOn(d, n);
-            if (group.empty())
-                continue;
-            if (mPolicy == PlacementPolicy::FirstFit)
-                return n;
-            double score = 0.0;
-            switch (mPolicy) {
-            case PlacementPolicy::BestFit: {
-                // The tightest fit: least free GPU share left on the node, then least memory left over.
-                double leftover = 0.0, taken = 0.0;
-                for (int s : group) {
+        auto hosts = [&](int n) { return mayHost(d, n) && !groupOn(d, n).empty(); };
+        switch (mPolicy) {
+        case PlacementPolicy::FirstFit:
+            for (int n = 0; n < static_cast<int>(mNodeSlots.size()); ++n)
+                if (hosts(n))
+                    return n;
+            return -1;
+        case PlacementPolicy::BestFit: {
+            // The tightest fit: the node with the least free GPU share that still hosts the
+            // group; among equals, the least memory left over in the chosen slots.
+            int best = -1;
+            double bestShare = 0.0, bestLeftover = 0.0;
+            for (const auto& [share, n] : mByFreeShare) {
+                if (best >= 0 && share > bestShare + 1e-12)
+                    break;
+                if (!mayHost(d, n))
+                    continue;
+                const std::vector<int>& group = groupOn(d, n);
+                if (group.empty())
+                    continue;
+                double leftover = 0.0;
+                for (int s : group)
                     leftover += slot(s).capacityBytes - d.bytesPerUnit;
-                    taken += slot(s).gpuFraction;
+                if (best < 0 || leftover < bestLeftover) {
+                    best = n;
+                    bestShare = share;
+                    bestLeftover = leftover;
                 }
-                score = (mFreeShare[static_cast<std::size_t>(n)] - taken) * 1e15 + leftover;
-                break;
             }
-            case PlacementPolicy::TopologyAware: {
-                // Stay on nodes the job already uses, then under the same leaf switch, then
-                // take the node with the most free GPU share (whole nodes stay whole for large
-                // jobs; a node carved into many small slots does not count as emptier).
-                const bool same = std::find(used.begin(), used.end(), n) != used.end();
-                bool sameLeaf = false;
-                for (int u : used)
-                    sameLeaf |= !mLeaf[static_cast<std::size_t>(n)].empty() &&
-                                mLeaf[static_cast<std::size_t>(u)] == mLeaf[static_cast<std::size_t>(n)];
-                score = (same ? 0.0 : sameLeaf ? 1e6 : 2e6) - mFreeShare[static_cast<std::size_t>(n)];
-                break;
-            }
-            case PlacementPolicy::FragmentationAware:
-                // Fragmentation gradient descent: the node whose fragmentation grows least.
-                score = fragmentation(n, group) - fragmentation(n, {});
-                break;
-            case PlacementPolicy::FirstFit:
-                break;
-            }
-            if (score < bestScore) {
-                bestScore = score;
-                best = n;
-            }
+            return best;
         }
-        return best;
+        case PlacementPolicy::TopologyAware: {
+            // Stay on nodes the job already uses, then under their leaf switches, then take
+            // the node with the most free GPU share (whole nodes stay whole for large jobs; a
+            // node carved into many small slots does not count as emptier).
+            auto emptiest = [&](const std::vector<int>& candidates) {
+                int best = -1;
+                for (int n : candidates)
+                    if ((best < 0 || mFreeShare[static_cast<std::size_t>(n)] > mFreeShare[static_cast<std::size_t>(best)]) &&
+                        hosts(n))
+                        best = n;
+                return best;
+            };
+            if (int n = emptiest(used); n >= 0)
+                return n;
+            for (int u : used) // under the leaf of a node it uses (one leaf is enough to try)
+                if (const int leaf = mFabric.leafOfNode[static_cast<std::size_t>(u)]; leaf >= 0) {
+                    if (int n = emptiest(mFabric.nodesOfLeaf[static_cast<std::size_t>(leaf)]); n >= 0)
+                        return n;
+                    break;
+                }
+            for (auto it = mByFreeShare.rbegin(); it != mByFreeShare.rend(); ++it)
+                if (hosts(it->second))
+                    return it->second;
+            return -1;
+        }
+        case PlacementPolicy::FragmentationAware: {
+            // Fragmentation gradient descent: the node whose fragmentation grows least.
+            int best = -1;
+            double bestScore = std::numeric_limits<double>::infinity();
+            for (int n = 0; n < static_cast<int>(mNodeSlots.size()); ++n) {
+                if (!mayHost(d, n))
+                    continue;
+                const std::vector<int>& group = groupOn(d, n);
+                if (group.empty())
+                    continue;
+                const double score = fragmentationDelta(group);
+                if (score < bestScore - 1e-12) {
+                    bestScore = score;
+                    best = n;
+                }
+            }
+            return best;
+        }
+        }
+        return -1;
     }
 
     std::string reasonFor(const JobDemand& d, int groupsPlaced) const
     {
         const int units = d.tp * d.groups;
-        double largest = 0.0;
-        std::string largestLabel;
-        int fitting = 0;
+        const double largest = mLargest ? mLargest->capacityBytes : 0.0;
+        const std::string largestLabel = mLargest ? mLargest->label() : std::string();
+        const auto fitting = mCapacities.end() - std::lower_bound(mCapacities.begin(), mCapacities.end(), d.bytesPerUnit);
         int p2pDomains = 0;
-        for (const Slot& s : mSlots) {
-            if (s.capacityBytes > largest) {
-                largest = s.capacityBytes;
-                largestLabel = s.label;
-            }
-            fitting += fits(s, d.bytesPerUnit) ? 1 : 0;
-        }
         if (d.pin)
             return "pinned to " + d.pin->node + (d.pin->gpu ? " GPU " + std::to_string(*d.pin->gpu) : "") +
                    ", where no free slot holds " + gib(d.bytesPerUnit) + " per GPU for all " + std::to_string(units) +
@@ -265,19 +327,17 @@ private:
             return "needs " + gib(d.bytesPerUnit) + " per GPU; the largest slot holds " + gib(largest) + " (" +
                    largestLabel + ")";
         if (d.tp > 1) {
-            for (std::size_t n = 0; n < mNodeSlots.size(); ++n) {
-                std::vector<int> perDomain(static_cast<std::size_t>(64), 0);
-                std::vector<int> seenGpu;
+            for (std::size_t n = 0; n < mNodeSlots.size() && p2pDomains == 0; ++n) {
+                std::array<int, 64> perDomain{};
+                std::uint64_t seenGpu = 0; // nodes have at most 64 GPUs (validation)
                 for (int s : mNodeSlots[n]) {
                     const Slot& sl = slot(s);
-                    if (!sl.peerToPeer || !fits(sl, d.bytesPerUnit) ||
-                        std::find(seenGpu.begin(), seenGpu.end(), sl.gpu) != seenGpu.end())
+                    const std::uint64_t bit = 1ull << std::min(sl.gpu, 63);
+                    if (!sl.peerToPeer || !fits(sl, d.bytesPerUnit) || (seenGpu & bit))
                         continue;
-                    seenGpu.push_back(sl.gpu);
-                    ++perDomain[static_cast<std::size_t>(std::min(sl.gpu / mDomain[n], 63))];
+                    seenGpu |= bit;
+                    p2pDomains += ++perDomain[static_cast<std::size_t>(std::min(sl.gpu / mDomain[n], 63))] == d.tp;
                 }
-                for (int c : perDomain)
-                    p2pDomains += c >= d.tp ? 1 : 0;
             }
             if (p2pDomains == 0)
                 return "TP=" + std::to_string(d.tp) + " needs " + std::to_string(d.tp) + " GPUs of " +
@@ -291,6 +351,7 @@ private:
     }
 
     const Scenario& mScenario;
+    const FabricIndex& mFabric;
     const std::vector<Slot>& mSlots;
     PlacementPolicy mPolicy;
     std::vector<int> mOwner;
@@ -298,16 +359,21 @@ private:
     std::vector<int> mFree;         // free slots per node
     std::vector<double> mFreeShare; // free GPU share per node
     std::vector<int> mDomain;
-    std::vector<std::string> mLeaf;
-    std::vector<Type> mTypes;
+    mutable std::vector<int> mScratch; // groupOn's result, reused to avoid allocations
+    std::vector<double> mCapacities;   // every slot's capacity, ascending (for reasons)
+    const Slot* mLargest = nullptr;
+    std::vector<double> mMaxFreeCapacity;          // largest free slot per node
+    std::set<std::pair<double, int>> mByFreeShare; // nodes ordered by free GPU share
+    WorkloadMix mMix;
 };
 
 } // namespace
 
-PlacementOutcome placeJobs(const Scenario& scenario, const Catalog& catalog, const std::vector<Slot>& slots,
-                           const std::vector<JobDemand>& demands, PlacementPolicy policy)
+PlacementOutcome placeJobs(const Scenario& scenario, const Catalog& catalog, const FabricIndex& fabric,
+                           const std::vector<Slot>& slots, const std::vector<JobDemand>& demands,
+                           PlacementPolicy policy)
 {
-    Placer placer(scenario, catalog, slots, demands, policy);
+    Placer placer(scenario, catalog, fabric, slots, demands, policy);
     PlacementOutcome out;
     for (int i = 0; i < static_cast<int>(demands.size()); ++i)
         out.jobs.push_back(placer.place(demands[static_cast<std::size_t>(i)], i));

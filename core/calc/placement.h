@@ -1,5 +1,6 @@
 #pragma once
 
+#include "fabricindex.h"
 #include "slots.h"
 
 #include "model/catalog.h"
@@ -24,6 +25,23 @@ struct JobDemand
     std::optional<Pin> pin;
 };
 
+/// The workload mix as the fragmentation measure of Weng et al. (USENIX ATC '23) sees it:
+/// every demand's unit shape weighted by its number of units. unusableWeight() is the share
+/// of the mix a free slot cannot serve (too small, or without peer access for TP groups).
+class WorkloadMix
+{
+public:
+    WorkloadMix() = default;
+    explicit WorkloadMix(const std::vector<JobDemand>& demands);
+    double unusableWeight(const Slot& slot) const;
+
+private:
+    std::vector<double> mBytes = {};              // unit sizes, ascending
+    std::vector<double> mWeightAbove = {0.0};     // [i]: share of units from the i-th size up
+    std::vector<double> mTpBytes = {};            // TP>1 unit sizes, ascending
+    std::vector<double> mTpWeightAtMost = {0.0};  // [i]: share of the i smallest TP>1 units
+};
+
 struct JobPlacement
 {
     bool placed = false;
@@ -44,7 +62,8 @@ int nvlinkDomainGpus(const Node& node, const Catalog& catalog);
 /// Places the demands in the order given (callers sort by pin, priority, size) with one of
 /// the policies of docs/model-reference.md#placement. A demand that cannot be placed
 /// whole takes nothing and says why.
-PlacementOutcome placeJobs(const Scenario& scenario, const Catalog& catalog, const std::vector<Slot>& slots,
-                           const std::vector<JobDemand>& demands, PlacementPolicy policy);
+PlacementOutcome placeJobs(const Scenario& scenario, const Catalog& catalog, const FabricIndex& fabric,
+                           const std::vector<Slot>& slots, const std::vector<JobDemand>& demands,
+                           PlacementPolicy policy);
 
 } // namespace gp::calc

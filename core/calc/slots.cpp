@@ -30,7 +30,6 @@ std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog)
             switch (c.mode) {
             case SharingMode::Exclusive:
             case SharingMode::Passthrough:
-                base.label = "GPU";
                 out.push_back(base);
                 break;
             case SharingMode::Mig:
@@ -45,7 +44,8 @@ std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog)
                     s.smShare = static_cast<double>(p->smCount) / std::max(gpu->smCount, 1);
                     s.bandwidthShare = static_cast<double>(p->memorySlices) / 8.0;
                     s.peerToPeer = false; // MIG instances have no NVLink peer access (MIG User Guide)
-                    s.label = p->name + "@" + std::to_string(c.migInstances[static_cast<std::size_t>(i)].start);
+                    s.profile = &p->name;
+                    s.start = c.migInstances[static_cast<std::size_t>(i)].start;
                     out.push_back(s);
                 }
                 break;
@@ -60,7 +60,7 @@ std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog)
                     s.gpuFraction = 1.0 / p->maxPerGpu;
                     s.peerToPeer = p->maxPerGpu == 1; // NVLink P2P only with full-framebuffer profiles
                     s.fixedShareOf = c.vgpuScheduler == VgpuScheduler::FixedShare ? p->maxPerGpu : 0;
-                    s.label = p->name + " #" + std::to_string(i);
+                    s.profile = &p->name;
                     out.push_back(s);
                 }
                 break;
@@ -71,7 +71,6 @@ std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog)
                     s.index = i;
                     s.memoryIsolated = false;
                     s.gpuFraction = 1.0 / c.replicas;
-                    s.label = "replica " + std::to_string(i);
                     out.push_back(s);
                 }
                 break;
@@ -85,7 +84,6 @@ std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog)
                         s.capacityBytes = std::min(*c.mpsMemoryLimitGiB * kGiB, gpuBytes);
                     s.gpuFraction = 1.0 / clients;
                     s.smShare = std::min(1.0, c.mpsActiveThreadPct / 100.0);
-                    s.label = "MPS client " + std::to_string(i);
                     out.push_back(s);
                 }
                 break;
@@ -94,6 +92,19 @@ std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog)
         }
     }
     return out;
+}
+
+std::string Slot::label() const
+{
+    switch (mode) {
+    case SharingMode::Exclusive:
+    case SharingMode::Passthrough: return "GPU";
+    case SharingMode::Mig: return (profile ? *profile : std::string("?")) + "@" + std::to_string(start);
+    case SharingMode::Vgpu: return (profile ? *profile : std::string("?")) + " #" + std::to_string(index);
+    case SharingMode::TimeSlicing: return "replica " + std::to_string(index);
+    case SharingMode::Mps: return "MPS client " + std::to_string(index);
+    }
+    return {};
 }
 
 SharingAssumptions SharingAssumptions::from(const std::map<std::string, double>& o)

@@ -24,7 +24,11 @@ struct Slot
     double bandwidthShare = 1.0; ///< MIG: memory slices / 8
     bool peerToPeer = true;      ///< NVLink peer access (not on MIG instances or fractional vGPUs)
     int fixedShareOf = 0;        ///< vGPU fixed-share scheduler: the GPU's time is split this many ways
-    std::string label;           ///< "3g.40gb@0", "replica 2", "A100-10C #1", "GPU"
+    const std::string* profile = nullptr; ///< MIG or vGPU profile name (owned by the catalog)
+    int start = 0;                        ///< MIG start slice
+    /// "GPU", "3g.40gb@0", "A100-10C #1", "replica 2", "MPS client 0" (built on demand:
+    /// evaluation creates tens of thousands of slots and reads few labels).
+    std::string label() const;
 };
 
 /// Every slot of every GPU of the scenario, node by node, GPU by GPU.
