@@ -96,7 +96,7 @@ private Q_SLOTS:
     void everySubcommandHasHelp_data()
     {
         QTest::addColumn<QString>("command");
-        for (const char* c : {"validate", "summary", "mig-layouts", "library", "format"})
+        for (const char* c : {"validate", "summary", "mig-layouts", "library", "format", "memory", "evaluate"})
             QTest::newRow(c) << QString(c);
     }
     void everySubcommandHasHelp()
@@ -223,6 +223,67 @@ private Q_SLOTS:
         for (const auto& v : arr)
             total += v.toObject().value("gpus").toInt();
         QCOMPARE(total, 2000 + 512 + 64 + 32);
+    }
+
+    void memoryCalculatorJson()
+    {
+        Run r = cli({"memory", "--params", "7.5B", "--dp", "64", "--zero", "1", "--json"}, mHome.path());
+        QCOMPARE(r.code, 0);
+        QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o.value("model_states_bytes_per_gpu").toDouble(), 31406250000.0); // ZeRO Figure 1
+        for (const char* unknown : {"activations_bytes_per_layer", "activations_bytes_per_gpu", "total_bytes_per_gpu",
+                                    "peak_layer", "layers"})
+            QVERIFY2(o.value(unknown).isNull(), unknown); // unknown without a shape, never invented
+        r = cli({"memory", "--model", "gpt3-175b", "--tp", "8", "--pp", "8", "--sequence-parallel", "--recompute",
+                 "selective", "--json"},
+                mHome.path());
+        QCOMPARE(r.code, 0);
+        o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o.value("activations_bytes_per_layer").toDouble(), 34.0 / 8 * 2048 * 12288); // Korthikanti
+        const QJsonArray layers = o.value("layers").toArray();
+        QCOMPARE(layers.size(), 1 + 12 + 0); // stage 0: embedding and its 12 blocks
+        QVERIFY(!o.value("peak_layer").toString().isEmpty());
+        double sum = o.value("runtime_bytes_per_gpu").toDouble();
+        for (const auto& l : layers)
+            sum += l.toObject().value("total_bytes").toDouble();
+        QVERIFY(qAbs(sum - o.value("total_bytes_per_gpu").toDouble()) < 1.0);
+        r = cli({"memory", "--model", "llama3-8b", "--tp", "3"}, mHome.path());
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("parallelism.tp: 3 does not divide attention heads (32)"), qPrintable(r.err));
+        QCOMPARE(cli({"memory", "--params", "-3"}, mHome.path()).code, 2);
+        QCOMPARE(cli({"memory", "--model", "llama3-8b", "--params", "8B"}, mHome.path()).code, 2);
+        QCOMPARE(cli({"memory", "--model", "llama3-8b", "--recompute", "some"}, mHome.path()).code, 2);
+    }
+
+    void evaluateJsonContract()
+    {
+        const QString sample = gp::test::sampleFiles().first();
+        const Run r = cli({"evaluate", sample, "--json"}, mHome.path());
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        const QJsonObject k = o.value("kpis").toObject();
+        for (const char* key : {"vram_utilization", "allocation_ratio", "stranded_bytes", "fragmentation", "mean_penalty",
+                                "max_penalty", "meets_target", "cost_per_month_usd", "waste_per_month_usd",
+                                "waste_breakdown_usd", "unplaced_jobs"})
+            QVERIFY2(k.contains(key), key);
+        for (const char* ratio : {"vram_utilization", "allocation_ratio", "fragmentation"})
+            QVERIFY(k.value(ratio).toDouble() >= 0 && k.value(ratio).toDouble() <= 1);
+        const QJsonObject w = k.value("waste_breakdown_usd").toObject();
+        QVERIFY(qAbs(w.value("idle").toDouble() + w.value("stranded").toDouble() + w.value("overhead").toDouble() -
+                     k.value("waste_per_month_usd").toDouble()) < 1e-6);
+        const QJsonArray jobs = o.value("jobs").toArray();
+        QCOMPARE(jobs.size(), 5);
+        for (const auto& v : jobs) {
+            const QJsonObject j = v.toObject();
+            for (const char* key : {"id", "tenant", "placed", "reason", "placement", "memory_per_gpu_bytes", "breakdown",
+                                    "step_time_s", "tokens_per_s", "mfu", "days_to_complete", "penalty", "oom_risk",
+                                    "cost_usd"})
+                QVERIFY2(j.contains(key), key);
+        }
+        QVERIFY(o.value("links").toArray().size() == 12);
+        QVERIFY(o.value("elapsed_ms").toDouble() > 0);
+        QCOMPARE(cli({"evaluate", sample, "--policy", "worst_fit"}, mHome.path()).code, 2);
+        QCOMPARE(cli({"evaluate", sample, "--policy", "fragmentation_aware"}, mHome.path()).code, 0);
     }
 
     void brokenUserCatalogStopsEverything()
