@@ -70,6 +70,11 @@ private Q_SLOTS:
         // The example of the foundation issue, verbatim.
         QTest::newRow("tp vs heads") << "tenants[2].jobs[0].parallelism.tp" << QJsonValue(3)
                                      << "tenants[2].jobs[0].parallelism.tp: 3 does not divide attention heads (32)";
+        QTest::newRow("more GPUs than the cluster") << "tenants[0].jobs[0].parallelism.dp" << QJsonValue(64)
+                                                   << "tenants[0].jobs[0].parallelism: tp x pp x dp = 1024 GPUs; the "
+                                                      "cluster offers 73"; // 56 GPUs + 7 x 2 + 3 MIG instances
+        QTest::newRow("NaN-like size") << "topology.links[0].bandwidth_gbps" << QJsonValue(0)
+                                       << "topology.links[0].bandwidth_gbps: 0 must be between 0.001 and 1000000";
         QTest::newRow("pp vs layers") << "tenants[0].jobs[0].parallelism.pp" << QJsonValue(3)
                                       << "tenants[0].jobs[0].parallelism.pp: 3 does not divide layers (80)";
         QTest::newRow("wrong type") << "topology.nodes[0].gpu_count" << QJsonValue("eight")

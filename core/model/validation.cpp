@@ -4,6 +4,7 @@
 #include "checks.h"
 #include "miglayout.h"
 
+#include <algorithm>
 #include <regex>
 #include <set>
 
@@ -222,6 +223,27 @@ void validateAssumptions(const Scenario& s, Issues& out)
 void validateTenants(const Scenario& s, const Catalog& catalog, Issues& out)
 {
     static const std::regex colour("^#[0-9a-fA-F]{6}$");
+    // What the cluster offers as schedulable GPU units: whole GPUs, MIG instances, vGPUs,
+    // time-slicing replicas and MPS clients (the counts a Kubernetes device plugin advertises).
+    long long clusterUnits = 0;
+    for (const Node& n : s.topology.nodes) {
+        const GpuSpec* gpu = catalog.gpu(n.gpuId);
+        for (int g = 0; g < n.gpuCount; ++g) {
+            const SharingConfig& c = n.sharingOf(g);
+            switch (c.mode) {
+            case SharingMode::Mig: clusterUnits += static_cast<long long>(c.migInstances.size()); break;
+            case SharingMode::Vgpu: {
+                const VgpuProfile* p = gpu ? gpu->vgpuProfile(c.vgpuProfile) : nullptr;
+                clusterUnits += p ? p->maxPerGpu : 1;
+                break;
+            }
+            case SharingMode::TimeSlicing: clusterUnits += std::max(c.replicas, 1); break;
+            case SharingMode::Mps: clusterUnits += std::max(1, 100 / std::max(c.mpsActiveThreadPct, 1)); break;
+            case SharingMode::Exclusive:
+            case SharingMode::Passthrough: clusterUnits += 1; break;
+            }
+        }
+    }
     std::set<std::string> tenantIds;
     std::set<std::string> jobIds;
     for (std::size_t i = 0; i < s.tenants.size(); ++i) {
@@ -246,6 +268,12 @@ void validateTenants(const Scenario& s, const Catalog& catalog, Issues& out)
                 out.push_back(Issue::error(field(q, "id"), "'" + job.id + "' is used by another job"));
             for (auto& e : validateJob(job, s, catalog, q))
                 out.push_back(std::move(e));
+            const long long gpus = static_cast<long long>(job.parallelism.tp) * job.parallelism.pp * job.parallelism.dp;
+            if (job.parallelism.tp > 0 && job.parallelism.pp > 0 && job.parallelism.dp > 0 && gpus > clusterUnits)
+                out.push_back(Issue::error(field(q, "parallelism"),
+                                           "tp x pp x dp = " + num(static_cast<double>(gpus)) +
+                                               " GPUs; the cluster offers " + num(static_cast<double>(clusterUnits)) +
+                                               " (GPUs, MIG instances, vGPUs, replicas and MPS clients)"));
         }
     }
 }
