@@ -4,6 +4,8 @@
 
 #include <QHeaderView>
 
+#include <map>
+
 namespace gp::ui {
 
 namespace {
@@ -44,9 +46,12 @@ ScenarioTree::ScenarioTree(QWidget* parent) : QTreeWidget(parent)
     setAlternatingRowColors(true);
 }
 
-void ScenarioTree::showScenario(const Scenario& s, const Catalog& catalog)
+void ScenarioTree::showScenario(const Scenario& s, const Catalog& catalog, const calc::Evaluation& ev)
 {
     clear();
+    std::map<std::string, const calc::JobResult*> results;
+    for (const auto& r : ev.jobs)
+        results[r.id] = &r;
     auto* topo = new QTreeWidgetItem(this, {tr("Topology"),
                                             tr("%1 nodes, %2 switches, %3 links")
                                                 .arg(s.topology.nodes.size())
@@ -81,13 +86,39 @@ void ScenarioTree::showScenario(const Scenario& s, const Catalog& catalog)
         ti->setForeground(0, QColor(q(t.color)));
         for (const Job& j : t.jobs) {
             const Parallelism& p = j.parallelism;
-            new QTreeWidgetItem(ti, {q(j.name), tr("%1, %2, %3, TP%4 PP%5 DP%6")
-                                                    .arg(n(j.kind))
-                                                    .arg(j.model.preset.empty() ? tr("custom model") : q(j.model.preset))
-                                                    .arg(n(j.precision))
-                                                    .arg(p.tp)
-                                                    .arg(p.pp)
-                                                    .arg(p.dp)});
+            QString text = tr("%1, %2, %3, TP%4 PP%5 DP%6")
+                               .arg(n(j.kind))
+                               .arg(j.model.preset.empty() ? tr("custom model") : q(j.model.preset))
+                               .arg(n(j.precision))
+                               .arg(p.tp)
+                               .arg(p.pp)
+                               .arg(p.dp);
+            auto* item = new QTreeWidgetItem(ti, {q(j.name), text});
+            auto it = results.find(j.id);
+            if (it == results.end())
+                continue;
+            const calc::JobResult& r = *it->second;
+            const double gib = r.memory.totalBytes() / (1024.0 * 1024 * 1024);
+            if (r.placed) {
+                item->setText(1, text + tr(" — %1 GiB/GPU, penalty %2%, MFU %3%%4")
+                                            .arg(gib, 0, 'f', 1)
+                                            .arg(r.penalty * 100, 0, 'f', 1)
+                                            .arg(r.perf.mfu * 100, 0, 'f', 1)
+                                            .arg(r.oomRisk ? tr(", OUT-OF-MEMORY RISK") : QString()));
+                if (r.oomRisk)
+                    item->setForeground(1, QColor("#c0392b"));
+            } else {
+                item->setText(1, text + tr(" — not placed: %1").arg(q(r.reason)));
+                item->setForeground(1, QColor("#c0392b"));
+            }
+            item->setToolTip(1, tr("Memory per GPU: weights %1, gradients %2, optimizer %3, activations %4, "
+                                   "KV cache %5, runtime %6 GiB (docs/model-reference.md)")
+                                    .arg(r.memory.weightsBytes / (1024.0 * 1024 * 1024), 0, 'f', 1)
+                                    .arg(r.memory.gradientsBytes / (1024.0 * 1024 * 1024), 0, 'f', 1)
+                                    .arg(r.memory.optimizerBytes / (1024.0 * 1024 * 1024), 0, 'f', 1)
+                                    .arg(r.memory.activationsBytes.value_or(0) / (1024.0 * 1024 * 1024), 0, 'f', 1)
+                                    .arg(r.memory.kvCacheBytes.value_or(0) / (1024.0 * 1024 * 1024), 0, 'f', 1)
+                                    .arg(r.memory.runtimeBytes / (1024.0 * 1024 * 1024), 0, 'f', 1));
         }
         ti->setExpanded(true);
     }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "calc/evaluation.h"
 #include "model/catalog.h"
 #include "model/scenario.h"
 
@@ -15,7 +16,8 @@ class ScenarioTree : public QTreeWidget
 
 public:
     explicit ScenarioTree(QWidget* parent = nullptr);
-    void showScenario(const Scenario& scenario, const Catalog& catalog);
+    /// Rebuilds the outline; each job shows its evaluation result (placement, memory, penalty).
+    void showScenario(const Scenario& scenario, const Catalog& catalog, const calc::Evaluation& evaluation);
 };
 
 /// "MIG 3g.40gb@0 + 4g.40gb@4", "time-slicing x4", ... for one GPU's sharing.
