@@ -49,6 +49,7 @@ int runSummary(const QStringList& args);
 int runFormat(const QStringList& args);
 int runMemory(const QStringList& args);
 int runEvaluate(const QStringList& args);
+int runReplay(const QStringList& args);
 
 /// One problem as validate prints it: "FILE: PATH: message".
 QString formatIssue(const QString& file, const Issue& issue);

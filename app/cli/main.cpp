@@ -19,6 +19,7 @@ const char* kUsage =
     "  memory                  memory per GPU of one job (the quick calculator)\n"
     "  mig-layouts --gpu NAME  enumerate the valid MIG layouts of a GPU\n"
     "  library ACTION          list, import, export or delete library scenarios\n"
+    "  replay --nodes --tasks  replay the Alibaba GPU-sharing trace with a scheduling policy\n"
     "  format FILE...          validate and rewrite scenarios in canonical form\n"
     "\n"
     "Every command takes --help. Exit status: 0 success, 1 runtime failure, 2 bad input or usage.\n"
@@ -40,6 +41,7 @@ int main(int argc, char** argv)
         {"format", gp::cli::runFormat},
         {"memory", gp::cli::runMemory},
         {"evaluate", gp::cli::runEvaluate},
+        {"replay", gp::cli::runReplay},
     };
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();

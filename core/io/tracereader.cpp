@@ -1,0 +1,162 @@
+#include "tracereader.h"
+
+#include "jsonfile.h"
+
+#include <QStringList>
+
+#include <map>
+
+namespace gp::io {
+
+namespace {
+
+/// A CSV file split into a header map and rows (no quoting in the trace; LF or CRLF ends).
+struct Csv
+{
+    std::map<QString, int> columns;
+    std::vector<std::pair<int, QStringList>> rows; // line number, fields
+};
+
+std::optional<Csv> readCsv(const QString& path, const QStringList& required, std::vector<FileIssue>& issues)
+{
+    Issues fileIssues;
+    auto bytes = readFileBytes(path, fileIssues, 512ll * 1024 * 1024);
+    for (auto& i : fileIssues)
+        issues.push_back({path, i});
+    if (!bytes)
+        return std::nullopt;
+    Csv csv;
+    const QList<QByteArray> lines = bytes->split('\n');
+    if (lines.isEmpty() || lines.front().trimmed().isEmpty()) {
+        issues.push_back({path, Issue::error("line 1", "empty file: expected a header row")});
+        return std::nullopt;
+    }
+    const QStringList header = QString::fromUtf8(lines.front()).trimmed().split(',');
+    for (int i = 0; i < header.size(); ++i)
+        csv.columns[header[i].trimmed()] = i;
+    QStringList missing;
+    for (const QString& r : required)
+        if (!csv.columns.count(r))
+            missing << r;
+    if (!missing.isEmpty()) {
+        issues.push_back({path, Issue::error("line 1", "missing column(s) " + missing.join(", ").toStdString() +
+                                                           " (header: " + header.join(",").toStdString() + ")")});
+        return std::nullopt;
+    }
+    for (int i = 1; i < lines.size(); ++i) {
+        const QString line = QString::fromUtf8(lines[i]).trimmed();
+        if (line.isEmpty())
+            continue;
+        QStringList fields = line.split(',');
+        if (fields.size() != header.size()) {
+            issues.push_back({path, Issue::error("line " + std::to_string(i + 1),
+                                                 std::to_string(fields.size()) + " fields, expected " +
+                                                     std::to_string(header.size()))});
+            continue;
+        }
+        csv.rows.push_back({i + 1, fields});
+    }
+    return csv;
+}
+
+/// A non-negative integer field, or an error naming line, column and value.
+std::optional<long long> integer(const Csv& csv, const std::pair<int, QStringList>& row, const QString& column,
+                                 long long maxValue, const QString& path, std::vector<FileIssue>& issues)
+{
+    const QString text = row.second[csv.columns.at(column)].trimmed();
+    bool ok = false;
+    const long long v = text.toLongLong(&ok);
+    if (!ok || v < 0 || v > maxValue) {
+        issues.push_back({path, Issue::error("line " + std::to_string(row.first) + ", " + column.toStdString(),
+                                             "'" + text.toStdString() + "' is not a whole number from 0 to " +
+                                                 std::to_string(maxValue))});
+        return std::nullopt;
+    }
+    return v;
+}
+
+bool hasErrors(const std::vector<FileIssue>& issues, std::size_t from)
+{
+    for (std::size_t i = from; i < issues.size(); ++i)
+        if (issues[i].issue.isError())
+            return true;
+    return false;
+}
+
+} // namespace
+
+std::optional<std::vector<TraceNode>> readTraceNodes(const QString& path, std::vector<FileIssue>& issues)
+{
+    const std::size_t before = issues.size();
+    auto csv = readCsv(path, {"sn", "cpu_milli", "memory_mib", "gpu", "model"}, issues);
+    if (!csv)
+        return std::nullopt;
+    std::vector<TraceNode> nodes;
+    for (const auto& row : csv->rows) {
+        TraceNode n;
+        n.name = row.second[csv->columns.at("sn")].trimmed().toStdString();
+        auto cpu = integer(*csv, row, "cpu_milli", 100'000'000, path, issues);
+        auto mem = integer(*csv, row, "memory_mib", 1'000'000'000'000, path, issues);
+        auto gpus = integer(*csv, row, "gpu", 64, path, issues);
+        n.model = row.second[csv->columns.at("model")].trimmed().toStdString();
+        if (!cpu || !mem || !gpus)
+            continue;
+        n.cpuMilli = static_cast<int>(*cpu);
+        n.memoryMib = *mem;
+        n.gpus = static_cast<int>(*gpus);
+        if (n.gpus > 0 && n.model.empty())
+            issues.push_back({path, Issue::error("line " + std::to_string(row.first) + ", model",
+                                                 "a node with GPUs needs a GPU model")});
+        nodes.push_back(n);
+    }
+    if (nodes.empty() && !hasErrors(issues, before))
+        issues.push_back({path, Issue::error("", "no nodes in the file")});
+    if (hasErrors(issues, before))
+        return std::nullopt;
+    return nodes;
+}
+
+std::optional<std::vector<TraceTask>> readTraceTasks(const QString& path, std::vector<FileIssue>& issues)
+{
+    const std::size_t before = issues.size();
+    auto csv = readCsv(path, {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"}, issues);
+    if (!csv)
+        return std::nullopt;
+    const bool hasSpec = csv->columns.count("gpu_spec") > 0;
+    std::vector<TraceTask> tasks;
+    for (const auto& row : csv->rows) {
+        TraceTask t;
+        t.name = row.second[csv->columns.at("name")].trimmed().toStdString();
+        auto cpu = integer(*csv, row, "cpu_milli", 100'000'000, path, issues);
+        auto mem = integer(*csv, row, "memory_mib", 1'000'000'000'000, path, issues);
+        auto num = integer(*csv, row, "num_gpu", 64, path, issues);
+        auto milli = integer(*csv, row, "gpu_milli", 1000, path, issues);
+        if (!cpu || !mem || !num || !milli)
+            continue;
+        t.cpuMilli = static_cast<int>(*cpu);
+        t.memoryMib = *mem;
+        t.numGpu = static_cast<int>(*num);
+        t.gpuMilli = static_cast<int>(*milli);
+        const std::string where = "line " + std::to_string(row.first);
+        if (t.numGpu > 1 && t.gpuMilli != 1000)
+            issues.push_back({path, Issue::error(where + ", gpu_milli", "a multi-GPU task must ask for whole GPUs "
+                                                                        "(1000), not " + std::to_string(t.gpuMilli))});
+        if (t.numGpu >= 1 && t.gpuMilli == 0)
+            issues.push_back({path, Issue::error(where + ", gpu_milli", "a task with GPUs must ask for a share above 0")});
+        if (t.numGpu == 0)
+            t.gpuMilli = 0;
+        if (hasSpec) {
+            const QString spec = row.second[csv->columns.at("gpu_spec")].trimmed();
+            for (const QString& m : spec.split('|', Qt::SkipEmptyParts))
+                t.gpuSpec.push_back(m.toStdString());
+        }
+        tasks.push_back(t);
+    }
+    if (tasks.empty() && !hasErrors(issues, before))
+        issues.push_back({path, Issue::error("", "no tasks in the file")});
+    if (hasErrors(issues, before))
+        return std::nullopt;
+    return tasks;
+}
+
+} // namespace gp::io

@@ -1,0 +1,444 @@
+#include "replay.h"
+
+#include "philox.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace gp::sim {
+
+namespace {
+
+constexpr int kWholeGpu = 1000;
+
+/// Counter-based random numbers: the n-th draw of a stream is a pure function of the seed.
+class Random
+{
+public:
+    Random(std::uint64_t seed, std::uint32_t stream) : mSeed(seed), mStream(stream) {}
+    double uniform()
+    {
+        const auto b = Philox4x32::generate({{mCounter++, mStream, 0, 0}}, static_cast<std::uint32_t>(mSeed),
+                                            static_cast<std::uint32_t>(mSeed >> 32));
+        return Philox4x32::toUnit(b.v[0], b.v[1]);
+    }
+    std::size_t below(std::size_t n) { return std::min(n - 1, static_cast<std::size_t>(uniform() * n)); }
+
+private:
+    std::uint64_t mSeed;
+    std::uint32_t mStream;
+    std::uint32_t mCounter = 0;
+};
+
+struct Node
+{
+    int cpuCap = 0, cpuFree = 0;
+    long long memCap = 0, memFree = 0;
+    int model = -1;
+    std::vector<int> gpuFree; // milli-GPU free per GPU
+    std::unordered_map<int, int> requests; // GPU request key -> tasks placed (GpuClustering)
+    double frag = 0.0;
+
+    int freeMilli() const
+    {
+        int s = 0;
+        for (int f : gpuFree)
+            s += f;
+        return s;
+    }
+    int fullFree() const
+    {
+        int c = 0;
+        for (int f : gpuFree)
+            c += f == kWholeGpu ? 1 : 0;
+        return c;
+    }
+};
+
+int requestKey(const TraceTask& t) { return t.numGpu * 10000 + t.gpuMilli; }
+
+/// A task type of the workload mix: its demand and popularity. Types with the same GPU
+/// demand form a group, so a node's fragmentation costs one GPU scan per group.
+struct Member
+{
+    int cpu;
+    long long mem;
+    std::vector<int> models; // allowed model indices; empty = any
+    double p;
+};
+struct Group
+{
+    int numGpu;
+    int demand; // per GPU, milli
+    double weight;
+    std::vector<Member> members;
+};
+
+bool modelAllowed(const std::vector<int>& allowed, int model)
+{
+    return allowed.empty() || std::find(allowed.begin(), allowed.end(), model) != allowed.end();
+}
+
+/// Expected fragmentation of a node over the workload mix (Weng et al. 2023, §3): for each
+/// task type, the free GPU capacity it cannot use — all of it when the type cannot run on
+/// the node at all (CPU, memory, model or GPU shortage), else each GPU whose free share is
+/// below the type's per-GPU demand.
+/// Which task types of each group a node's free CPU and memory (and model) admit: the
+/// popularity of the admitted ones, per group. Memoised: many nodes share these values.
+class AdmittedWeights
+{
+public:
+    explicit AdmittedWeights(const std::vector<Group>& groups) : mGroups(groups) {}
+    const std::vector<double>& of(int cpuFree, long long memFree, int model)
+    {
+        const Key key{cpuFree, memFree, model};
+        auto it = mMemo.find(key);
+        if (it != mMemo.end())
+            return it->second;
+        std::vector<double> w(mGroups.size(), 0.0);
+        for (std::size_t g = 0; g < mGroups.size(); ++g)
+            for (const Member& m : mGroups[g].members)
+                if (m.cpu <= cpuFree && m.mem <= memFree && modelAllowed(m.models, model))
+                    w[g] += m.p;
+        if (mMemo.size() > 1'000'000)
+            mMemo.clear();
+        return mMemo.emplace(key, std::move(w)).first->second;
+    }
+
+private:
+    struct Key
+    {
+        int cpu;
+        long long mem;
+        int model;
+        bool operator==(const Key&) const = default;
+    };
+    struct Hash
+    {
+        std::size_t operator()(const Key& k) const
+        {
+            return std::hash<long long>()(k.mem * 1000003 + k.cpu) ^ (static_cast<std::size_t>(k.model) << 1);
+        }
+    };
+    const std::vector<Group>& mGroups;
+    std::unordered_map<Key, std::vector<double>, Hash> mMemo;
+};
+
+double fragmentation(const Node& n, const std::vector<Group>& groups, AdmittedWeights& admitted)
+{
+    int allFree = 0, maxFree = 0, full = 0;
+    for (int f : n.gpuFree) {
+        allFree += f;
+        maxFree = std::max(maxFree, f);
+        full += f == kWholeGpu ? 1 : 0;
+    }
+    if (allFree == 0)
+        return 0.0;
+    const std::vector<double>& admittedWeights = admitted.of(n.cpuFree, n.memFree, n.model);
+    double frag = 0.0;
+    for (const Group& g : groups) {
+        const bool sharing = g.numGpu == 1 && g.demand < kWholeGpu;
+        const bool gpuOk = g.numGpu == 0 || (sharing ? maxFree >= g.demand : full >= g.numGpu);
+        if (!gpuOk) {
+            frag += g.weight * allFree;
+            continue;
+        }
+        int gpuPart = 0;
+        if (g.numGpu > 0)
+            for (int f : n.gpuFree)
+                gpuPart += f < g.demand ? f : 0;
+        const double ok = admittedWeights[static_cast<std::size_t>(&g - groups.data())];
+        frag += ok * gpuPart + (g.weight - ok) * allFree;
+    }
+    return frag;
+}
+
+struct Task
+{
+    const TraceTask* t;
+    std::vector<int> models;
+};
+
+bool fits(const Node& n, const Task& task)
+{
+    const TraceTask& t = *task.t;
+    if (t.cpuMilli > n.cpuFree || t.memoryMib > n.memFree || !modelAllowed(task.models, n.model))
+        return false;
+    if (t.numGpu == 0)
+        return true;
+    if (t.sharing())
+        return std::any_of(n.gpuFree.begin(), n.gpuFree.end(), [&](int f) { return f >= t.gpuMilli; });
+    return n.fullFree() >= t.numGpu;
+}
+
+/// Takes (or, with `undo`, gives back) a task's CPU, memory and GPUs on a node: a sharing
+/// task's share of GPU `gpu`, or `numGpu` whole GPUs (the first free ones; `undo` restores
+/// those listed in `taken`).
+void takeResources(Node& n, const TraceTask& t, int gpu, std::vector<int>& taken, bool undo = false)
+{
+    const int sign = undo ? -1 : 1;
+    n.cpuFree -= sign * t.cpuMilli;
+    n.memFree -= sign * t.memoryMib;
+    if (t.sharing()) {
+        n.gpuFree[static_cast<std::size_t>(gpu)] -= sign * t.gpuMilli;
+    } else if (undo) {
+        for (int g : taken)
+            n.gpuFree[static_cast<std::size_t>(g)] = kWholeGpu;
+    } else {
+        taken.clear();
+        for (int g = 0; g < static_cast<int>(n.gpuFree.size()) && static_cast<int>(taken.size()) < t.numGpu; ++g)
+            if (n.gpuFree[static_cast<std::size_t>(g)] == kWholeGpu) {
+                n.gpuFree[static_cast<std::size_t>(g)] = 0;
+                taken.push_back(g);
+            }
+    }
+}
+
+void apply(Node& n, const TraceTask& t, int gpu)
+{
+    std::vector<int> taken;
+    takeResources(n, t, gpu, taken);
+    ++n.requests[requestKey(t)];
+}
+
+/// The GPU a sharing task takes on a node: the fullest one that still fits (best fit).
+int bestFitGpu(const Node& n, int milli)
+{
+    int best = -1;
+    for (int g = 0; g < static_cast<int>(n.gpuFree.size()); ++g) {
+        const int f = n.gpuFree[static_cast<std::size_t>(g)];
+        if (f >= milli && (best < 0 || f < n.gpuFree[static_cast<std::size_t>(best)]))
+            best = g;
+    }
+    return best;
+}
+
+class Replayer
+{
+public:
+    Replayer(const std::vector<TraceNode>& nodes, const std::vector<TraceTask>& tasks, const ReplayConfig& cfg)
+        : mConfig(cfg), mRng(cfg.seed, 2)
+    {
+        for (const TraceNode& tn : nodes) {
+            Node n;
+            n.cpuCap = n.cpuFree = tn.cpuMilli;
+            n.memCap = n.memFree = tn.memoryMib;
+            n.model = modelIndex(tn.model);
+            n.gpuFree.assign(static_cast<std::size_t>(std::max(tn.gpus, 0)), kWholeGpu);
+            mCapacity += tn.gpus * kWholeGpu;
+            mNodes.push_back(std::move(n));
+        }
+        // The workload mix: every distinct task shape of the trace, weighted by its count.
+        std::map<std::tuple<int, int, int, long long, std::vector<std::string>>, int> counts;
+        for (const TraceTask& t : tasks)
+            ++counts[{t.numGpu, t.sharing() ? t.gpuMilli : kWholeGpu, t.cpuMilli, t.memoryMib, t.gpuSpec}];
+        std::map<std::pair<int, int>, std::size_t> groupIndex;
+        for (const auto& [key, count] : counts) {
+            const auto& [numGpu, demand, cpu, mem, spec] = key;
+            auto [it, fresh] = groupIndex.try_emplace({numGpu, demand}, mGroups.size());
+            if (fresh)
+                mGroups.push_back({numGpu, demand, 0.0, {}});
+            Group& g = mGroups[it->second];
+            const double p = static_cast<double>(count) / tasks.size();
+            g.weight += p;
+            g.members.push_back({cpu, mem, modelIndices(spec), p});
+        }
+        for (Node& n : mNodes) {
+            n.frag = fragmentation(n, mGroups, mAdmitted);
+            mFrag += n.frag;
+        }
+    }
+
+    ReplayResult run(const std::vector<TraceTask>& tasks)
+    {
+        ReplayResult r;
+        // Draw with replacement until the GPU request reaches inflate x capacity, then shuffle.
+        Random draw(mConfig.seed, 1);
+        std::vector<Task> arriving;
+        long long requested = 0;
+        const double target = mConfig.inflate * mCapacity;
+        while (!tasks.empty() && requested < target) {
+            const TraceTask& t = tasks[draw.below(tasks.size())];
+            arriving.push_back({&t, modelIndices(t.gpuSpec)});
+            requested += t.gpuRequestMilli();
+            if (arriving.size() > 100'000'000)
+                break;
+        }
+        for (std::size_t i = arriving.size(); i > 1; --i)
+            std::swap(arriving[i - 1], arriving[draw.below(i)]);
+        r.tasks = static_cast<int>(arriving.size());
+
+        long long arrived = 0, allocated = 0;
+        int nextPct = 0;
+        auto record = [&](int pct) {
+            r.arrivedPct.push_back(pct);
+            r.allocationPct.push_back(mCapacity > 0 ? 100.0 * allocated / mCapacity : 0.0);
+            r.fragmentationPct.push_back(mCapacity > 0 ? 100.0 * mFrag / mCapacity : 0.0);
+            const double unallocated = static_cast<double>(mCapacity - allocated);
+            r.fragmentationRatePct.push_back(unallocated > 0 ? 100.0 * mFrag / unallocated : 0.0);
+        };
+        record(nextPct++);
+        const int lastPct = static_cast<int>(std::floor(mConfig.inflate * 100.0 + 1e-9));
+        for (const Task& task : arriving) {
+            arrived += task.t->gpuRequestMilli();
+            const auto [node, gpu] = choose(task);
+            if (node < 0) {
+                ++r.failedTasks;
+            } else {
+                Node& n = mNodes[static_cast<std::size_t>(node)];
+                apply(n, *task.t, gpu);
+                allocated += task.t->gpuRequestMilli();
+                mFrag -= n.frag;
+                n.frag = fragmentation(n, mGroups, mAdmitted);
+                mFrag += n.frag;
+            }
+            while (nextPct <= lastPct && mCapacity > 0 && arrived * 100 >= static_cast<long long>(nextPct) * mCapacity)
+                record(nextPct++);
+        }
+        return r;
+    }
+
+private:
+    int modelIndex(const std::string& model)
+    {
+        auto [it, fresh] = mModels.try_emplace(model, static_cast<int>(mModels.size()));
+        return it->second;
+    }
+    std::vector<int> modelIndices(const std::vector<std::string>& spec)
+    {
+        std::vector<int> out;
+        for (const auto& m : spec)
+            out.push_back(modelIndex(m));
+        return out;
+    }
+
+    /// The node (and, for a sharing task, the GPU) the policy picks; {-1, -1} when none fits.
+    std::pair<int, int> choose(const Task& task)
+    {
+        const TraceTask& t = *task.t;
+        const int nodes = static_cast<int>(mNodes.size());
+        if (mConfig.policy == ReplayPolicy::Random) {
+            std::vector<int> feasible;
+            for (int i = 0; i < nodes; ++i)
+                if (fits(mNodes[static_cast<std::size_t>(i)], task))
+                    feasible.push_back(i);
+            if (feasible.empty())
+                return {-1, -1};
+            const int node = feasible[mRng.below(feasible.size())];
+            if (!t.sharing())
+                return {node, -1};
+            std::vector<int> gpus;
+            const Node& n = mNodes[static_cast<std::size_t>(node)];
+            for (int g = 0; g < static_cast<int>(n.gpuFree.size()); ++g)
+                if (n.gpuFree[static_cast<std::size_t>(g)] >= t.gpuMilli)
+                    gpus.push_back(g);
+            return {node, gpus[mRng.below(gpus.size())]};
+        }
+        int bestNode = -1, bestGpu = -1;
+        double bestScore = std::numeric_limits<double>::infinity();
+        const double gpuReq = t.gpuRequestMilli();
+        for (int i = 0; i < nodes; ++i) {
+            Node& n = mNodes[static_cast<std::size_t>(i)];
+            if (!fits(n, task))
+                continue;
+            const double gpuCap = static_cast<double>(n.gpuFree.size()) * kWholeGpu;
+            const double freeGpu = n.freeMilli();
+            auto consider = [&](double score, int gpu) {
+                if (score < bestScore - 1e-12) {
+                    bestScore = score;
+                    bestNode = i;
+                    bestGpu = gpu;
+                }
+            };
+            switch (mConfig.policy) {
+            case ReplayPolicy::DotProd: {
+                // Tetris-style alignment of the demand with the node's free resources.
+                const double align = (double(t.cpuMilli) / n.cpuCap) * (double(n.cpuFree) / n.cpuCap) +
+                                     (double(t.memoryMib) / n.memCap) * (double(n.memFree) / n.memCap) +
+                                     (gpuCap > 0 ? (gpuReq / gpuCap) * (freeGpu / gpuCap) : 0.0);
+                consider(-align, t.sharing() ? bestFitGpu(n, t.gpuMilli) : -1);
+                break;
+            }
+            case ReplayPolicy::Clustering: {
+                // Tasks with the same GPU request together, then the most allocated node.
+                auto it = n.requests.find(requestKey(t));
+                const double same = it == n.requests.end() ? 0.0 : it->second;
+                consider(-same * 1e9 + freeGpu, t.sharing() ? bestFitGpu(n, t.gpuMilli) : -1);
+                break;
+            }
+            case ReplayPolicy::Packing: {
+                // Sharing tasks onto already-shared GPUs first; then the most allocated node.
+                int gpu = -1;
+                bool partial = false;
+                if (t.sharing()) {
+                    gpu = bestFitGpu(n, t.gpuMilli);
+                    partial = n.gpuFree[static_cast<std::size_t>(gpu)] < kWholeGpu;
+                }
+                consider((partial ? 0.0 : 1e9) + freeGpu, gpu);
+                break;
+            }
+            case ReplayPolicy::BestFit: {
+                // The least free resource left after placing, summed over CPU, memory and GPU.
+                const double left = double(n.cpuFree - t.cpuMilli) / n.cpuCap +
+                                    double(n.memFree - t.memoryMib) / n.memCap +
+                                    (gpuCap > 0 ? (freeGpu - gpuReq) / gpuCap : 0.0);
+                consider(left, t.sharing() ? bestFitGpu(n, t.gpuMilli) : -1);
+                break;
+            }
+            case ReplayPolicy::Fgd: {
+                // Fragmentation gradient descent: the placement that grows the node's expected
+                // fragmentation least; for sharing tasks every distinct GPU choice is tried.
+                std::vector<int> tried;
+                for (int g = 0; g < std::max<int>(1, static_cast<int>(n.gpuFree.size())); ++g) {
+                    if (t.sharing()) {
+                        const int f = n.gpuFree[static_cast<std::size_t>(g)];
+                        if (f < t.gpuMilli || std::find(tried.begin(), tried.end(), f) != tried.end())
+                            continue;
+                        tried.push_back(f);
+                    }
+                    const int gpu = t.sharing() ? g : -1;
+                    takeResources(n, t, gpu, mTaken);
+                    const double delta = fragmentation(n, mGroups, mAdmitted) - n.frag;
+                    takeResources(n, t, gpu, mTaken, true);
+                    consider(delta, gpu);
+                    if (!t.sharing())
+                        break; // whole-GPU and CPU-only tasks have one way to go on a node
+                }
+                break;
+            }
+            case ReplayPolicy::Random:
+                break;
+            }
+        }
+        return {bestNode, bestGpu};
+    }
+
+    ReplayConfig mConfig;
+    Random mRng;
+    std::vector<int> mTaken; // scratch for takeResources
+    std::vector<Node> mNodes;
+    std::vector<Group> mGroups;
+    AdmittedWeights mAdmitted{mGroups};
+    std::map<std::string, int> mModels;
+    long long mCapacity = 0;
+    double mFrag = 0.0;
+};
+
+} // namespace
+
+ReplayResult replayTrace(const std::vector<TraceNode>& nodes, const std::vector<TraceTask>& tasks,
+                         const ReplayConfig& config)
+{
+    const auto start = std::chrono::steady_clock::now();
+    Replayer replayer(nodes, tasks, config);
+    ReplayResult r = replayer.run(tasks);
+    r.elapsedMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+} // namespace gp::sim

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "model/trace.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gp::sim {
+
+/// Scheduling policies of Weng et al., "Beware of Fragmentation: Scheduling GPU-Sharing
+/// Workloads with Fragmentation Gradient Descent", USENIX ATC '23 (§5 baselines and FGD).
+enum class ReplayPolicy { Random, DotProd, Clustering, Packing, BestFit, Fgd };
+
+struct ReplayConfig
+{
+    ReplayPolicy policy = ReplayPolicy::Fgd;
+    double inflate = 1.3;   ///< arrived GPU request, as a multiple of the cluster's GPU capacity
+    std::uint64_t seed = 1;
+};
+
+/// The paper's protocol: tasks drawn uniformly with replacement until their GPU request
+/// reaches inflate x capacity, shuffled, placed one at a time, none departing.
+struct ReplayResult
+{
+    std::vector<int> arrivedPct;            ///< 0, 1, ... up to inflate x 100
+    std::vector<double> allocationPct;      ///< allocated GPU capacity, % of the cluster's
+    std::vector<double> fragmentationPct;   ///< fragmented GPU capacity, % of the cluster's
+    std::vector<double> fragmentationRatePct; ///< fragmented, % of the unallocated capacity
+    int tasks = 0;                          ///< tasks drawn
+    int failedTasks = 0;                    ///< tasks that fit nowhere
+    double elapsedMs = 0.0;
+};
+
+ReplayResult replayTrace(const std::vector<TraceNode>& nodes, const std::vector<TraceTask>& tasks,
+                         const ReplayConfig& config);
+
+} // namespace gp::sim
