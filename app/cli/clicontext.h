@@ -50,6 +50,7 @@ int runFormat(const QStringList& args);
 int runMemory(const QStringList& args);
 int runEvaluate(const QStringList& args);
 int runReplay(const QStringList& args);
+int runSimulate(const QStringList& args);
 
 /// One problem as validate prints it: "FILE: PATH: message".
 QString formatIssue(const QString& file, const Issue& issue);

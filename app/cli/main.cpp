@@ -16,6 +16,7 @@ const char* kUsage =
     "  validate FILE...        check scenario files; prints FILE: PATH: message per problem\n"
     "  summary [FILE...]       summarise scenarios (default: the bundled samples)\n"
     "  evaluate FILE...        memory, placement, penalty, throughput, links, KPIs and cost\n"
+    "  simulate FILE           Monte Carlo of completion times, out-of-memory and congestion\n"
     "  memory                  memory per GPU of one job (the quick calculator)\n"
     "  mig-layouts --gpu NAME  enumerate the valid MIG layouts of a GPU\n"
     "  library ACTION          list, import, export or delete library scenarios\n"
@@ -42,6 +43,7 @@ int main(int argc, char** argv)
         {"memory", gp::cli::runMemory},
         {"evaluate", gp::cli::runEvaluate},
         {"replay", gp::cli::runReplay},
+        {"simulate", gp::cli::runSimulate},
     };
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();

@@ -256,15 +256,19 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
                 const double gbps = (r.perf.dataParallelBytesPerGpu + r.perf.pipelineBytesPerGpu) * units * 8.0 /
                                     1e9 / r.perf.stepTimeS;
                 const auto& own = cx.fabric.nodeUplinks[static_cast<std::size_t>(n)];
-                for (int l : own)
+                for (int l : own) {
                     linkLoad[static_cast<std::size_t>(l)] += gbps / own.size();
+                    r.linkGbps.push_back({l, gbps / own.size()});
+                }
                 const int leaf = cx.fabric.leafOfNode[static_cast<std::size_t>(n)];
                 if (leaf < 0)
                     continue;
                 const auto& up = cx.fabric.leafUplinks[static_cast<std::size_t>(leaf)];
                 const double leaving = 1.0 - static_cast<double>(nodesPerLeaf[leaf]) / jobNodes.size();
-                for (int l : up)
+                for (int l : up) {
                     linkLoad[static_cast<std::size_t>(l)] += gbps * leaving / up.size();
+                    r.linkGbps.push_back({l, gbps * leaving / up.size()});
+                }
             }
         }
         ev.jobs.push_back(std::move(r));

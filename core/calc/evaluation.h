@@ -36,6 +36,7 @@ struct JobResult
     std::optional<double> costUsd;      ///< training: over its whole run
     std::optional<double> extraDays;    ///< training: what the penalty adds
     bool meetsSla = true;
+    std::vector<std::pair<int, double>> linkGbps; ///< its average load on each link it uses (link index)
 };
 
 struct LinkResult

@@ -101,6 +101,7 @@ PerfResult training(const PerfInputs& in)
                                                  ((par.fsdp || par.zeroStage == 3) ? 1.5 : 1.0)
                                            : 0.0;
     r.pipelineBytesPerGpu = par.pp > 1 ? 2.0 * m * actBytes / (par.sequenceParallel ? par.tp : 1) : 0.0;
+    r.networkCommS = dpS + ppS;
     r.stepTimeS = r.computeS + r.bubbleS + r.exposedCommS;
     r.tokensPerS = tokensPerStep / r.stepTimeS;
     r.mfu = modelFlopsPerToken(a, seq) * r.tokensPerS / (gpus * peak);

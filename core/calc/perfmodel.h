@@ -61,6 +61,7 @@ struct PerfResult
     double demandTokensPerS = 0.0;        ///< inference: requests/s x output tokens
     double dataParallelBytesPerGpu = 0.0; ///< per step, through each GPU's data-parallel link
     double pipelineBytesPerGpu = 0.0;     ///< per step, to the next pipeline stage
+    double networkCommS = 0.0;            ///< data-parallel and pipeline transfer time per step, hidden or not
 };
 
 PerfResult estimatePerformance(const PerfInputs& in);

@@ -57,6 +57,18 @@ const std::vector<Assumption>& assumptionRegistry()
         {"memory_bandwidth_efficiency", 0.8, 0.05, 1.0, "fraction",
          "Share of the HBM bandwidth a decode step reaches when it streams weights and KV cache.",
          "Planner's assumption for well-tuned decode kernels (vLLM/TensorRT-LLM class); measure yours"},
+        {"step_jitter_cv", 0.02, 0.0, 1.0, "coefficient of variation",
+         "Run-to-run variation of a job's mean step time on dedicated hardware (simulation: one "
+         "lognormal factor per trial).",
+         "Planner's assumption of a few percent, the order of step-time noise seen in large "
+         "synchronous training; measure yours from step logs"},
+        {"cotenant_busy_fraction", 0.8, 0.0, 1.0, "fraction",
+         "Probability that a co-tenant on a time-shared GPU is computing at a given moment (simulation).",
+         "Planner's assumption; evaluate() assumes 1 (every co-tenant always busy)"},
+        {"restart_overhead_min", 10.0, 0.0, 1440.0, "minutes",
+         "Time to restart a job after an interruption or an out-of-memory kill: rescheduling, "
+         "loading the checkpoint, warming up (simulation).",
+         "Planner's assumption; the lost work since the last checkpoint is drawn separately"},
     };
     return registry;
 }

@@ -1,0 +1,163 @@
+#include "clicontext.h"
+
+#include "calc/evaluate.h"
+#include "io/scenarioreader.h"
+#include "sim/simulation.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace gp::cli {
+
+namespace {
+
+QJsonObject pct(const sim::Percentiles& p, bool withTails = true)
+{
+    QJsonObject o{{"p50", p.p50}, {"p95", p.p95}};
+    if (withTails) {
+        o["p5"] = p.p5;
+        o["p99"] = p.p99;
+    }
+    return o;
+}
+
+} // namespace
+
+int runSimulate(const QStringList& args)
+{
+    CommandLine cl("simulate", "Monte Carlo of each job's whole run on its placement: step-time jitter, co-tenants' "
+                               "bursts on shared GPUs, joint memory peaks on GPUs without memory isolation "
+                               "(out-of-memory kills), link congestion between jobs, and hardware interruptions "
+                               "with restart from the last checkpoint (docs/model-reference.md#simulation).");
+    auto& p = cl.parser();
+    p.addPositionalArgument("FILE", "Scenario JSON file.", "FILE");
+    p.addOption({"trials", "Trials (default 1000).", "N"});
+    p.addOption({"seed", "Seed (default 1): the same seed on the same backend gives the same output.", "S"});
+    p.addOption({"backend", "cpu, cuda or auto (default: CUDA when a GPU is present).", "cpu|cuda|auto"});
+    p.addOption({"horizon-days", "Timeline horizon (the timeline simulation is not implemented yet; refused).", "D"});
+    p.addOption({"json", "Print JSON."});
+    if (auto done = cl.parse(args))
+        return *done;
+    if (p.positionalArguments().size() != 1) {
+        err() << cl.usageError("give one FILE") << Qt::endl;
+        return kBadInput;
+    }
+    if (p.isSet("horizon-days")) {
+        err() << "gpuplan-cli simulate: the timeline simulation (--horizon-days) is not implemented yet" << Qt::endl;
+        return kBadInput;
+    }
+    sim::SimulationConfig cfg;
+    if (p.isSet("trials")) {
+        bool ok = false;
+        cfg.trials = p.value("trials").toInt(&ok);
+        if (!ok || cfg.trials < 1 || cfg.trials > 10'000'000) {
+            err() << cl.usageError("--trials must be from 1 to 10000000") << Qt::endl;
+            return kBadInput;
+        }
+    }
+    if (p.isSet("seed")) {
+        bool ok = false;
+        cfg.seed = p.value("seed").toULongLong(&ok);
+        if (!ok) {
+            err() << cl.usageError("--seed must be a non-negative whole number") << Qt::endl;
+            return kBadInput;
+        }
+    }
+    const QString backend = p.isSet("backend") ? p.value("backend") : "auto";
+    if (backend == "cpu")
+        cfg.backend = sim::Backend::Cpu;
+    else if (backend == "cuda")
+        cfg.backend = sim::Backend::Cuda;
+    else if (backend != "auto") {
+        err() << cl.usageError("--backend must be cpu, cuda or auto") << Qt::endl;
+        return kBadInput;
+    }
+    auto catalog = loadCatalogOrReport(p);
+    if (!catalog)
+        return kFailure;
+    const QString file = p.positionalArguments().first();
+    const io::ScenarioReadResult r = io::readScenarioFile(file, *catalog);
+    for (const Issue& i : r.issues)
+        err() << formatIssue(file, i) << '\n';
+    if (!r.ok())
+        return kBadInput;
+    const calc::Evaluation ev = calc::evaluate(*r.scenario, *catalog);
+    const sim::SimulationResult res = sim::simulate(*r.scenario, *catalog, ev, cfg);
+    if (res.backend == "none") {
+        err() << "gpuplan-cli simulate: the CUDA backend is not usable: " << QString::fromStdString(res.backendNote)
+              << Qt::endl;
+        return kFailure;
+    }
+    if (!res.backendNote.empty() && backend == "auto")
+        err() << "simulate: using the CPU (" << QString::fromStdString(res.backendNote) << ")" << Qt::endl;
+
+    if (p.isSet("json")) {
+        QJsonArray jobs, gpus, links, tenants;
+        for (const auto& j : res.jobs) {
+            QJsonObject o{{"id", QString::fromStdString(j.id)}, {"tenant", QString::fromStdString(j.tenant)},
+                          {"slowdown", pct(j.slowdown, false)}};
+            if (j.training) {
+                QJsonArray hist;
+                for (int c : j.histogram)
+                    hist.append(c);
+                o["completion_days"] = pct(j.completionDays);
+                o["deadline_miss_probability"] = j.deadlineMissProbability;
+                o["histogram"] = QJsonObject{{"min_days", j.histogramMinDays}, {"max_days", j.histogramMaxDays},
+                                             {"counts", hist}};
+            } else {
+                o["completion_days"] = QJsonValue(QJsonValue::Null);
+                o["deadline_miss_probability"] = QJsonValue(QJsonValue::Null);
+            }
+            jobs.append(o);
+        }
+        for (const auto& g : res.gpus)
+            gpus.append(QJsonObject{{"node", QString::fromStdString(g.node)}, {"gpu", g.gpu},
+                                    {"oom_probability", g.oomProbability}});
+        for (const auto& l : res.links)
+            links.append(QJsonObject{{"id", QString::fromStdString(l.id)}, {"load_gbps", pct(l.loadGbps)},
+                                     {"congested_fraction", l.congestedFraction}});
+        for (const auto& t : res.tenants)
+            tenants.append(QJsonObject{{"id", QString::fromStdString(t.id)}, {"worst_p95_days", t.worstP95Days},
+                                       {"deadline_miss_probability", t.deadlineMissProbability}});
+        const QJsonObject o{{"backend", QString::fromStdString(res.backend)},
+                            {"trials", res.trials},
+                            {"seed", static_cast<double>(res.seed)},
+                            {"jobs", jobs},
+                            {"gpus", gpus},
+                            {"links", links},
+                            {"tenants", tenants},
+                            {"cluster_p95_days", res.clusterP95Days},
+                            {"timeline", QJsonValue(QJsonValue::Null)},
+                            {"elapsed_ms", res.elapsedMs},
+                            {"trials_per_second", res.trialsPerSecond}};
+        out() << QJsonDocument(o).toJson(QJsonDocument::Indented) << Qt::flush;
+        return kOk;
+    }
+    out() << QString::fromStdString(r.scenario->name) << ": " << res.trials << " trials on "
+          << QString::fromStdString(res.backend) << ", seed " << res.seed << ", "
+          << QString::number(res.elapsedMs, 'f', 0) << " ms (" << QString::number(res.trialsPerSecond, 'f', 0)
+          << " trials/s)\n";
+    out() << QString("  %1 %2 %3 %4 %5 %6 %7\n").arg("JOB", -24).arg("P5 DAYS", 9).arg("P50", 8).arg("P95", 8).arg("P99", 8)
+                 .arg("MISS", 7).arg("SLOWDOWN P95", 13);
+    for (const auto& j : res.jobs)
+        out() << QString("  %1 %2 %3 %4 %5 %6 %7\n")
+                     .arg(QString::fromStdString(j.id).left(24), -24)
+                     .arg(j.training ? QString::number(j.completionDays.p5, 'f', 2) : "-", 9)
+                     .arg(j.training ? QString::number(j.completionDays.p50, 'f', 2) : "-", 8)
+                     .arg(j.training ? QString::number(j.completionDays.p95, 'f', 2) : "-", 8)
+                     .arg(j.training ? QString::number(j.completionDays.p99, 'f', 2) : "-", 8)
+                     .arg(j.training ? QString::number(j.deadlineMissProbability * 100, 'f', 1) + "%" : "-", 7)
+                     .arg(QString::number(j.slowdown.p95, 'f', 3), 13);
+    for (const auto& g : res.gpus)
+        if (g.oomProbability > 0)
+            out() << "  " << QString::fromStdString(g.node) << " GPU " << g.gpu << ": out-of-memory in "
+                  << QString::number(g.oomProbability * 100, 'f', 1) << "% of trials\n";
+    int congested = 0;
+    for (const auto& l : res.links)
+        congested += l.congestedFraction > 0 ? 1 : 0;
+    out() << "  " << res.links.size() << " links carry traffic, " << congested << " congested at times\n" << Qt::flush;
+    return kOk;
+}
+
+} // namespace gp::cli

@@ -1,0 +1,245 @@
+#pragma once
+
+// The per-trial code of the predictability simulation, shared by the CPU and CUDA backends
+// (DESIGN.md §5.8): plain structs and GP_HD functions, no Qt, no std containers.
+#include "hostdevice.h"
+#include "philox.h"
+
+#include <cmath>
+#include <cstdint>
+
+namespace gp::sim {
+
+/// One placed job as the simulation sees it (from calc::evaluate).
+struct SimJob
+{
+    double computeS = 0;       ///< compute + bubble per step, with all co-tenants busy
+    double exposedCommS = 0;   ///< communication not hidden behind compute, per step
+    double bareStepS = 0;      ///< the same job on the same GPUs, unshared
+    double steps = 0;          ///< steps of the whole run (training); 0 for serving
+    int coTenants = 0;         ///< other units sharing its GPUs without isolation (0 = isolated)
+    double gpus = 0;           ///< GPUs it spans (for the interruption rate)
+    double checkpointS = 0;    ///< checkpoint interval
+    double deadlineDays = -1;  ///< < 0: none
+};
+
+/// A unit's memory over one step on a GPU without memory isolation: a base that stays and a
+/// peak part that rises through the forward pass and falls through the backward pass.
+struct SimUnit
+{
+    int job = 0;
+    double baseBytes = 0;
+    double peakBytes = 0; ///< activations or KV cache at their highest
+};
+
+struct SimGpu
+{
+    double capacityBytes = 0;
+    int firstUnit = 0; ///< into the unit array
+    int units = 0;
+};
+
+/// One job's traffic on one link while its collectives run.
+struct SimLinkUse
+{
+    int job = 0;
+    double onGbps = 0;      ///< rate while transferring
+    double onFraction = 1;  ///< share of the step spent transferring
+};
+
+struct SimLink
+{
+    double bandwidthGbps = 0;
+    int firstUse = 0;
+    int uses = 0;
+};
+
+struct SimParams
+{
+    double stepJitterCv = 0.02;
+    double coTenantBusy = 0.8;
+    double interruptionsPerGpuS = 0;
+    double restartS = 600;
+    int timePoints = 16;     ///< samples per step for memory and link load
+    int histogramBins = 64;  ///< link load histogram, 0 .. 2 x bandwidth
+};
+
+/// Read-only views of the arrays (host or device pointers).
+struct SimView
+{
+    const SimJob* jobs;
+    int jobCount;
+    const SimUnit* units;
+    const SimGpu* gpus;
+    int gpuCount;
+    const SimLinkUse* uses;
+    const SimLink* links;
+    int linkCount;
+    SimParams params;
+};
+
+/// Where one trial writes: per job, its completion days and slowdown; per GPU, whether it
+/// ran out of memory; per link, time points congested and the load histogram (counts).
+struct TrialOut
+{
+    double* completionDays; ///< [jobCount]
+    double* slowdown;       ///< [jobCount]
+    int* oom;               ///< [gpuCount], 0 or 1
+    int* congestedPoints;   ///< [linkCount], added to
+    int* histogram;         ///< [linkCount * histogramBins], added to
+};
+
+/// Random numbers of trial `trial`, stream `stream`: draw i is a pure function of them.
+struct TrialRandom
+{
+    std::uint32_t key0, key1, trial, stream, counter;
+
+    GP_HD double uniform()
+    {
+        const auto b = Philox4x32::generate({{counter++, trial, stream, 0}}, key0, key1);
+        return Philox4x32::toUnit(b.v[0], b.v[1]);
+    }
+    GP_HD double normal()
+    {
+        const double u1 = uniform() + 1e-300, u2 = uniform();
+        return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+    }
+    GP_HD int poisson(double mean)
+    {
+        // Knuth for small means, normal approximation above.
+        if (mean > 30.0) {
+            const double v = mean + sqrt(mean) * normal();
+            return v < 0 ? 0 : static_cast<int>(v + 0.5);
+        }
+        const double limit = exp(-mean);
+        double p = 1.0;
+        int k = 0;
+        do {
+            ++k;
+            p *= uniform();
+        } while (p > limit);
+        return k - 1;
+    }
+};
+
+/// Memory shape over a step (phase in [0,1)): rising over the forward third, falling over
+/// the backward two thirds.
+GP_HD inline double peakShape(double phase)
+{
+    return phase < 1.0 / 3.0 ? phase * 3.0 : (1.0 - phase) * 1.5;
+}
+
+/// Adds to `slot` atomically on the device, plainly on the host (each CPU thread has its own).
+GP_HD inline void addCount(int* slot, int v)
+{
+#if defined(__CUDA_ARCH__)
+    atomicAdd(slot, v);
+#else
+    *slot += v;
+#endif
+}
+
+/// One trial of every job's whole run.
+GP_HD inline void runTrial(const SimView& v, std::uint64_t seed, std::uint32_t trial, double* jobFactor,
+                           TrialOut out)
+{
+    const std::uint32_t k0 = static_cast<std::uint32_t>(seed), k1 = static_cast<std::uint32_t>(seed >> 32);
+    const SimParams& p = v.params;
+    const int points = p.timePoints;
+    // Step-time jitter and co-tenant bursts per job.
+    for (int j = 0; j < v.jobCount; ++j) {
+        TrialRandom r{k0, k1, trial, static_cast<std::uint32_t>(j) * 4u + 0u, 0};
+        const double sigma = sqrt(log(1.0 + p.stepJitterCv * p.stepJitterCv));
+        const double jitter = exp(sigma * r.normal() - 0.5 * sigma * sigma);
+        int busy = 0;
+        for (int c = 0; c < v.jobs[j].coTenants; ++c)
+            busy += r.uniform() < p.coTenantBusy ? 1 : 0;
+        // evaluate() assumed every co-tenant busy: (1 + k) shares; this trial has (1 + busy).
+        const double interference = (1.0 + busy) / (1.0 + v.jobs[j].coTenants);
+        jobFactor[j] = jitter * interference;
+    }
+    // Links: each job's transfers with a random phase; a time point above the bandwidth is
+    // congested and stretches the communication of the jobs then on the link.
+    double* commStretch = jobFactor + v.jobCount; // scratch: [jobCount]
+    for (int j = 0; j < v.jobCount; ++j)
+        commStretch[j] = 1.0;
+    for (int l = 0; l < v.linkCount; ++l) {
+        const SimLink& link = v.links[l];
+        TrialRandom r{k0, k1, trial, 0x40000000u + static_cast<std::uint32_t>(l), 0};
+        double phases[64];
+        const int uses = link.uses < 64 ? link.uses : 64;
+        for (int u = 0; u < uses; ++u)
+            phases[u] = r.uniform();
+        for (int t = 0; t < points; ++t) {
+            const double time = (t + 0.5) / points;
+            double load = 0.0;
+            for (int u = 0; u < uses; ++u) {
+                const SimLinkUse& use = v.uses[link.firstUse + u];
+                double rel = time - phases[u];
+                rel -= floor(rel);
+                load += rel < use.onFraction ? use.onGbps : 0.0;
+            }
+            int bin = static_cast<int>(load / (2.0 * link.bandwidthGbps) * p.histogramBins);
+            bin = bin < 0 ? 0 : (bin >= p.histogramBins ? p.histogramBins - 1 : bin);
+            addCount(&out.histogram[l * p.histogramBins + bin], 1);
+            if (load > link.bandwidthGbps) {
+                addCount(&out.congestedPoints[l], 1);
+                for (int u = 0; u < uses; ++u) {
+                    const SimLinkUse& use = v.uses[link.firstUse + u];
+                    double rel = time - phases[u];
+                    rel -= floor(rel);
+                    if (rel < use.onFraction) {
+                        const double stretch = 1.0 + (load / link.bandwidthGbps - 1.0) / points / use.onFraction;
+                        commStretch[use.job] = commStretch[use.job] > stretch ? commStretch[use.job] : stretch;
+                    }
+                }
+            }
+        }
+    }
+    // Memory of GPUs without isolation: joint use with random phases; above capacity is an
+    // out-of-memory event that kills a job (the first unit's) and costs it a restart.
+    double* restarts = commStretch + v.jobCount; // scratch: [jobCount]
+    for (int j = 0; j < v.jobCount; ++j)
+        restarts[j] = 0.0;
+    for (int g = 0; g < v.gpuCount; ++g) {
+        const SimGpu& gpu = v.gpus[g];
+        TrialRandom r{k0, k1, trial, 0x80000000u + static_cast<std::uint32_t>(g), 0};
+        double phases[64];
+        const int units = gpu.units < 64 ? gpu.units : 64;
+        for (int u = 0; u < units; ++u)
+            phases[u] = r.uniform();
+        int oom = 0;
+        for (int t = 0; t < points && !oom; ++t) {
+            double used = 0.0;
+            for (int u = 0; u < units; ++u) {
+                const SimUnit& unit = v.units[gpu.firstUnit + u];
+                double phase = (t + 0.5) / points + phases[u];
+                phase -= floor(phase);
+                used += unit.baseBytes + unit.peakBytes * peakShape(phase);
+            }
+            oom = used > gpu.capacityBytes ? 1 : 0;
+        }
+        out.oom[g] = oom;
+        if (oom && units > 0)
+            restarts[v.units[gpu.firstUnit].job] += 1.0;
+    }
+    // The whole run: steps at this trial's step time, plus hardware interruptions (Poisson)
+    // and out-of-memory kills, each losing the work since the last checkpoint and a restart.
+    for (int j = 0; j < v.jobCount; ++j) {
+        const SimJob& job = v.jobs[j];
+        const double step = job.computeS * jobFactor[j] + job.exposedCommS * commStretch[j];
+        out.slowdown[j] = job.bareStepS > 0 ? step / job.bareStepS : 1.0;
+        if (job.steps <= 0) {
+            out.completionDays[j] = 0.0;
+            continue;
+        }
+        double seconds = job.steps * step;
+        TrialRandom r{k0, k1, trial, static_cast<std::uint32_t>(j) * 4u + 1u, 0};
+        const int interruptions = r.poisson(p.interruptionsPerGpuS * job.gpus * seconds) + static_cast<int>(restarts[j]);
+        for (int i = 0; i < interruptions; ++i)
+            seconds += p.restartS + r.uniform() * job.checkpointS;
+        out.completionDays[j] = seconds / 86400.0;
+    }
+}
+
+} // namespace gp::sim

@@ -1,0 +1,16 @@
+#pragma once
+
+#include <vector>
+
+namespace gp::sim {
+
+/// Raw per-trial outputs of a simulation backend: [trials x jobs] completion days and
+/// slowdowns, [trials x GPUs] out-of-memory flags, per-link congested time points and load
+/// histograms summed over trials.
+struct TrialOutputs
+{
+    std::vector<double> completionDays, slowdown;
+    std::vector<int> oom, congestedPoints, histogram;
+};
+
+} // namespace gp::sim

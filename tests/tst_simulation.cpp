@@ -1,0 +1,180 @@
+// The predictability simulation: determinism, isolation, out-of-memory on shared memory,
+// link congestion, interruptions, and CPU/CUDA agreement where a GPU exists.
+#include "calc/evaluate.h"
+#include "io/scenarioreader.h"
+#include "sim/simbackend.h"
+#include "sim/simulation.h"
+#ifdef GPUPLAN_HAVE_CUDA
+#include "sim/cuda/simcuda.h"
+#endif
+#include "testsupport.h"
+
+#include <QtTest>
+
+using namespace gp;
+using namespace gp::sim;
+
+namespace {
+
+SimulationInput oneJob(double computeS, int coTenants)
+{
+    SimulationInput in;
+    SimJob j;
+    j.computeS = computeS;
+    j.bareStepS = computeS / (1.0 + coTenants);
+    j.steps = 86400.0 / computeS; // one day at the assumed (all co-tenants busy) speed
+    j.coTenants = coTenants;
+    j.gpus = 8;
+    j.checkpointS = 3600;
+    in.jobs.push_back(j);
+    in.jobIds.push_back("j");
+    in.jobTenants.push_back("t");
+    in.params.interruptionsPerGpuS = 0;
+    return in;
+}
+
+Percentiles completion(const SimulationInput& in, int trials = 2000, std::uint64_t seed = 1)
+{
+    TrialOutputs out;
+    runTrialsCpu(in, seed, trials, out);
+    std::vector<double> d(out.completionDays.begin(), out.completionDays.end());
+    std::sort(d.begin(), d.end());
+    return {d[d.size() * 5 / 100], d[d.size() / 2], d[d.size() * 95 / 100], d[d.size() * 99 / 100]};
+}
+
+} // namespace
+
+class TestSimulation : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void sameSeedSameOutput()
+    {
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().first(), test::bundledCatalog()).scenario;
+        const calc::Evaluation ev = calc::evaluate(s, test::bundledCatalog());
+        SimulationConfig cfg;
+        cfg.backend = Backend::Cpu;
+        cfg.trials = 500;
+        const SimulationResult a = simulate(s, test::bundledCatalog(), ev, cfg);
+        const SimulationResult b = simulate(s, test::bundledCatalog(), ev, cfg);
+        QCOMPARE(a.backend, std::string("cpu"));
+        QCOMPARE(a.jobs.size(), b.jobs.size());
+        for (std::size_t j = 0; j < a.jobs.size(); ++j) {
+            QCOMPARE(a.jobs[j].completionDays.p50, b.jobs[j].completionDays.p50);
+            QCOMPARE(a.jobs[j].completionDays.p99, b.jobs[j].completionDays.p99);
+            QCOMPARE(a.jobs[j].histogram, b.jobs[j].histogram);
+        }
+        cfg.seed = 2;
+        const SimulationResult c = simulate(s, test::bundledCatalog(), ev, cfg);
+        bool differs = false;
+        for (std::size_t j = 0; j < a.jobs.size(); ++j)
+            differs |= a.jobs[j].completionDays.p50 != c.jobs[j].completionDays.p50;
+        QVERIFY(differs);
+    }
+
+    /// Isolated jobs (exclusive, MIG) vary only by their own jitter; time-shared ones spread
+    /// with their co-tenants' bursts.
+    void isolationNarrowsTheSpread()
+    {
+        const Percentiles alone = completion(oneJob(1.0, 0));
+        // Only its own run-to-run variation (CV 2 %): P5..P95 spans about 2 x 1.645 x 2 %.
+        QVERIFY2((alone.p95 - alone.p5) / alone.p50 < 0.1, qPrintable(QString::number((alone.p95 - alone.p5) / alone.p50)));
+        QVERIFY(qAbs(alone.p50 - 1.0) < 0.01);
+        const Percentiles shared = completion(oneJob(4.0, 3));
+        QVERIFY2((shared.p95 - shared.p5) / shared.p50 > 0.2, "co-tenant bursts spread completion times");
+        QVERIFY(shared.p50 < 1.0); // busy less than always: faster than evaluate's worst case
+    }
+
+    void jointMemoryPeaksRunOutOfMemory()
+    {
+        SimulationInput in = oneJob(1.0, 1);
+        in.jobs.push_back(in.jobs[0]);
+        in.jobIds.push_back("k");
+        in.jobTenants.push_back("t");
+        in.units = {{0, 30e9, 15e9}, {1, 30e9, 15e9}}; // 60 GB always, 90 GB when both peak together
+        in.gpus = {{80e9, 0, 2}};
+        TrialOutputs out;
+        runTrialsCpu(in, 1, 2000, out);
+        const double p = std::count(out.oom.begin(), out.oom.end(), 1) / 2000.0;
+        QVERIFY2(p > 0.05 && p < 0.95, qPrintable(QString::number(p)));
+        in.gpus = {{100e9, 0, 2}}; // room for both peaks
+        runTrialsCpu(in, 1, 2000, out);
+        QCOMPARE(std::count(out.oom.begin(), out.oom.end(), 1), 0L);
+        // Out-of-memory kills cost restarts: the killed job finishes later on average.
+        in.gpus = {{61e9, 0, 2}};
+        TrialOutputs killed;
+        runTrialsCpu(in, 1, 2000, killed);
+        double sumKilled = 0, sumOk = 0;
+        for (int t = 0; t < 2000; ++t) {
+            sumKilled += killed.completionDays[static_cast<std::size_t>(t) * 2];
+            sumOk += out.completionDays[static_cast<std::size_t>(t) * 2];
+        }
+        QVERIFY(sumKilled > sumOk);
+    }
+
+    /// Two all-reduce-heavy jobs on one link congest it; one job on a dedicated link does not.
+    void sharedLinkCongests()
+    {
+        SimulationInput in = oneJob(1.0, 0);
+        in.jobs.push_back(in.jobs[0]);
+        in.jobIds.push_back("k");
+        in.jobTenants.push_back("t");
+        for (auto& j : in.jobs)
+            j.exposedCommS = 0.5;
+        // Link 0 carries both jobs at 300 Gb/s for half their step; link 1 only job 0.
+        in.uses = {{0, 300, 0.5}, {1, 300, 0.5}, {0, 300, 0.5}};
+        in.links = {{400, 0, 2}, {400, 2, 1}};
+        in.linkIds = {"shared", "dedicated"};
+        TrialOutputs out;
+        runTrialsCpu(in, 1, 2000, out);
+        QVERIFY(out.congestedPoints[0] > 0);
+        QCOMPARE(out.congestedPoints[1], 0);
+        // Overlap of two half-step bursts: congested about a quarter to half of the time.
+        const double fraction = out.congestedPoints[0] / (2000.0 * in.params.timePoints);
+        QVERIFY2(fraction > 0.1 && fraction < 0.6, qPrintable(QString::number(fraction)));
+        // and the jobs on it are slowed
+        double slowShared = 0;
+        for (double v : out.slowdown)
+            slowShared += v;
+        QVERIFY(slowShared / out.slowdown.size() > 1.0);
+    }
+
+    void interruptionsDelayCompletion()
+    {
+        SimulationInput in = oneJob(1.0, 0);
+        const Percentiles calm = completion(in);
+        in.params.interruptionsPerGpuS = 4.74e-4 / 86400 * 1000; // a thousand times Llama 3's rate
+        in.params.restartS = 600;
+        const Percentiles stormy = completion(in);
+        QVERIFY(stormy.p50 > calm.p50 * 1.05);
+        QVERIFY(stormy.p99 > stormy.p5);
+    }
+
+    void cudaAgreesWithCpu()
+    {
+        const BackendInfo info = probeBackends();
+        if (!info.cudaUsable())
+            QSKIP(qPrintable("no CUDA device here (" + QString::fromStdString(info.detail) +
+                             "): CPU/CUDA agreement not checked"));
+#ifdef GPUPLAN_HAVE_CUDA
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().at(1), test::bundledCatalog()).scenario;
+        const calc::Evaluation ev = calc::evaluate(s, test::bundledCatalog());
+        const SimulationInput in = buildSimulationInput(s, test::bundledCatalog(), ev);
+        TrialOutputs cpu, gpu;
+        runTrialsCpu(in, 7, 4096, cpu);
+        std::string device, error;
+        QVERIFY2(cuda::runTrials({in.view(), static_cast<int>(in.units.size()), static_cast<int>(in.uses.size())}, 7,
+                                 4096, gpu, device, error),
+                 error.c_str());
+        QCOMPARE(gpu.oom, cpu.oom);                         // identical counts
+        QCOMPARE(gpu.congestedPoints, cpu.congestedPoints);
+        QCOMPARE(gpu.histogram, cpu.histogram);
+        for (std::size_t i = 0; i < cpu.completionDays.size(); ++i)
+            QVERIFY(qAbs(gpu.completionDays[i] - cpu.completionDays[i]) <= 1e-9 * std::max(1.0, cpu.completionDays[i]));
+#endif
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSimulation)
+#include "tst_simulation.moc"
