@@ -96,7 +96,8 @@ private Q_SLOTS:
     void everySubcommandHasHelp_data()
     {
         QTest::addColumn<QString>("command");
-        for (const char* c : {"validate", "summary", "mig-layouts", "library", "format", "memory", "evaluate"})
+        for (const char* c : {"validate", "summary", "mig-layouts", "library", "format", "memory", "evaluate", "replay",
+                              "simulate"})
             QTest::newRow(c) << QString(c);
     }
     void everySubcommandHasHelp()
@@ -284,6 +285,45 @@ private Q_SLOTS:
         QVERIFY(o.value("elapsed_ms").toDouble() > 0);
         QCOMPARE(cli({"evaluate", sample, "--policy", "worst_fit"}, mHome.path()).code, 2);
         QCOMPARE(cli({"evaluate", sample, "--policy", "fragmentation_aware"}, mHome.path()).code, 0);
+    }
+
+    void simulateJsonContract()
+    {
+        const QString sample = gp::test::sampleFiles().first();
+        const Run r = cli({"simulate", sample, "--trials", "300", "--seed", "5", "--backend", "cpu", "--json"}, mHome.path());
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o.value("backend").toString(), QString("cpu"));
+        QCOMPARE(o.value("trials").toInt(), 300);
+        QCOMPARE(o.value("seed").toInt(), 5);
+        QVERIFY(o.value("trials_per_second").toDouble() > 0 && o.value("elapsed_ms").toDouble() > 0);
+        bool training = false;
+        for (const auto& v : o.value("jobs").toArray()) {
+            const QJsonObject j = v.toObject();
+            QVERIFY(j.value("slowdown").toObject().contains("p95"));
+            if (j.value("completion_days").isObject()) {
+                training = true;
+                const QJsonObject c = j.value("completion_days").toObject();
+                QVERIFY(c.value("p5").toDouble() <= c.value("p50").toDouble());
+                QVERIFY(c.value("p50").toDouble() <= c.value("p95").toDouble());
+                QVERIFY(c.value("p95").toDouble() <= c.value("p99").toDouble());
+                const double miss = j.value("deadline_miss_probability").toDouble();
+                QVERIFY(miss >= 0 && miss <= 1);
+            }
+        }
+        QVERIFY(training);
+        for (const auto& v : o.value("links").toArray())
+            QVERIFY(v.toObject().value("load_gbps").toObject().contains("p99"));
+        // The same seed on the same backend: the same output, timing aside.
+        const Run again = cli({"simulate", sample, "--trials", "300", "--seed", "5", "--backend", "cpu", "--json"}, mHome.path());
+        QJsonObject a = o, b = QJsonDocument::fromJson(again.out.toUtf8()).object();
+        for (auto* x : {&a, &b}) {
+            x->remove("elapsed_ms");
+            x->remove("trials_per_second");
+        }
+        QCOMPARE(a, b);
+        QCOMPARE(cli({"simulate", sample, "--backend", "tpu"}, mHome.path()).code, 2);
+        QCOMPARE(cli({"simulate", sample, "--trials", "0"}, mHome.path()).code, 2);
     }
 
     void brokenUserCatalogStopsEverything()
