@@ -4,6 +4,7 @@
 #include "io/scenarioreader.h"
 #include "sim/simbackend.h"
 #include "sim/simulation.h"
+#include "sim/timeline.h"
 #ifdef GPUPLAN_HAVE_CUDA
 #include "sim/cuda/simcuda.h"
 #endif
@@ -149,6 +150,101 @@ private Q_SLOTS:
         const Percentiles stormy = completion(in);
         QVERIFY(stormy.p50 > calm.p50 * 1.05);
         QVERIFY(stormy.p99 > stormy.p5);
+    }
+
+    /// One 8-GPU node, three 8-GPU jobs of 10 h arriving together: they run one after another.
+    void timelineQueuesWhatDoesNotFit()
+    {
+        Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        s.topology.nodes.resize(1);
+        s.topology.nodes[0].sharing = SharingConfig{};
+        s.topology.nodes[0].gpuSharing.clear();
+        s.topology.links.clear();
+        s.tenants.resize(1);
+        Job job = s.tenants[0].jobs[0];
+        job.parallelism = {8, 1, 1, 1, false, true, Recompute::Full};
+        job.model.preset = "llama3-8b";
+        job.batch = {1, 8};
+        job.schedule = {0.0, 10.0};
+        s.tenants[0].jobs.clear();
+        for (const char* id : {"a", "b", "c"}) {
+            job.id = job.name = id;
+            s.tenants[0].jobs.push_back(job);
+        }
+        const calc::Evaluation ev = calc::evaluate(s, test::bundledCatalog());
+        TimelineConfig cfg;
+        cfg.horizonDays = 2;
+        const TimelineResult t = runTimeline(s, test::bundledCatalog(), ev, cfg);
+        QCOMPARE(t.started, 3);
+        std::vector<double> starts;
+        for (const auto& j : t.jobs)
+            starts.push_back(*j.startH);
+        std::sort(starts.begin(), starts.end());
+        QCOMPARE(starts, (std::vector<double>{0.0, 10.0, 20.0}));
+        QCOMPARE(t.meanWaitH, 10.0);
+        QCOMPARE(t.maxQueued, 2);
+        for (const auto& p : t.series) {
+            QVERIFY(p.allocation <= 1.0 + 1e-9);
+            QVERIFY(p.running <= 1); // never two 8-GPU jobs on 8 GPUs
+        }
+    }
+
+    /// Small jobs spread over two nodes block an 8-GPU job; defragmentation at a threshold
+    /// packs them onto one node, pays restarts, and the large job starts at once.
+    void defragmentationStartsTheBlockedJob()
+    {
+        Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        s.topology.nodes.resize(2);
+        for (Node& n : s.topology.nodes) {
+            n.sharing = SharingConfig{};
+            n.gpuSharing.clear();
+        }
+        s.topology.links.clear();
+        s.tenants.resize(2);
+        Job small = s.tenants[1].jobs[1]; // the LoRA fine-tune
+        small.kind = JobKind::Qlora;
+        small.model.preset = "llama2-7b";
+        small.parallelism = {1, 1, 1, 0, false, false, Recompute::Full};
+        small.batch = {1, 1};
+        small.schedule = {0.0, 100.0};
+        s.tenants[1].jobs.clear();
+        for (int i = 0; i < 8; ++i) {
+            small.id = small.name = "small-" + std::to_string(i);
+            s.tenants[1].jobs.push_back(small);
+        }
+        Job big = s.tenants[0].jobs[0];
+        big.model.preset = "llama3-8b";
+        big.parallelism = {8, 1, 1, 1, false, true, Recompute::Full};
+        big.batch = {1, 8};
+        big.schedule = {1.0, 10.0};
+        big.id = big.name = "big";
+        s.tenants[0].jobs = {big};
+        s.tenants[0].priority = 0;
+        const calc::Evaluation ev = calc::evaluate(s, test::bundledCatalog());
+        TimelineConfig cfg;
+        cfg.horizonDays = 10;
+        const TimelineResult plain = runTimeline(s, test::bundledCatalog(), ev, cfg);
+        auto bigOf = [](const TimelineResult& t) {
+            for (const auto& j : t.jobs)
+                if (j.id == "big")
+                    return j;
+            return TimelineJob{};
+        };
+        QVERIFY2(bigOf(plain).startH && *bigOf(plain).startH >= 100.0, "without defragmentation it waits for the small jobs");
+        cfg.defragThreshold = 0.3;
+        const TimelineResult defrag = runTimeline(s, test::bundledCatalog(), ev, cfg);
+        QVERIFY(bigOf(defrag).startH && *bigOf(defrag).startH < 2.0);
+        QVERIFY(defrag.migrations > 0);
+        QVERIFY(defrag.meanWaitH < plain.meanWaitH);
+        QVERIFY(defrag.meanAllocation > plain.meanAllocation);
+        // Right after the big job arrived, fragmentation is lower with defragmentation.
+        auto fragAt = [](const TimelineResult& t, double h) {
+            for (const auto& p : t.series)
+                if (p.hours >= h)
+                    return p.fragmentation;
+            return -1.0;
+        };
+        QVERIFY(fragAt(defrag, 2.0) < fragAt(plain, 2.0));
     }
 
     void cudaAgreesWithCpu()

@@ -3,6 +3,7 @@
 #include "calc/evaluate.h"
 #include "io/scenarioreader.h"
 #include "sim/simulation.h"
+#include "sim/timeline.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -35,7 +36,9 @@ int runSimulate(const QStringList& args)
     p.addOption({"trials", "Trials (default 1000).", "N"});
     p.addOption({"seed", "Seed (default 1): the same seed on the same backend gives the same output.", "S"});
     p.addOption({"backend", "cpu, cuda or auto (default: CUDA when a GPU is present).", "cpu|cuda|auto"});
-    p.addOption({"horizon-days", "Timeline horizon (the timeline simulation is not implemented yet; refused).", "D"});
+    p.addOption({"horizon-days", "Also run the timeline (discrete-event) simulation over D days.", "D"});
+    p.addOption({"defrag-threshold", "With --horizon-days: also run it with defragmentation above this "
+                                     "fragmentation (0-1), and show both.", "F"});
     p.addOption({"json", "Print JSON."});
     if (auto done = cl.parse(args))
         return *done;
@@ -43,9 +46,26 @@ int runSimulate(const QStringList& args)
         err() << cl.usageError("give one FILE") << Qt::endl;
         return kBadInput;
     }
+    std::optional<sim::TimelineConfig> timeline;
     if (p.isSet("horizon-days")) {
-        err() << "gpuplan-cli simulate: the timeline simulation (--horizon-days) is not implemented yet" << Qt::endl;
-        return kBadInput;
+        bool ok = false;
+        sim::TimelineConfig tc;
+        tc.horizonDays = p.value("horizon-days").toDouble(&ok);
+        if (!ok || !(tc.horizonDays > 0) || tc.horizonDays > 3650) {
+            err() << cl.usageError("--horizon-days must be a number of days above 0 and at most 3650") << Qt::endl;
+            return kBadInput;
+        }
+        tc.sampleHours = std::max(1.0, tc.horizonDays * 24.0 / 500.0);
+        timeline = tc;
+    }
+    std::optional<double> defrag;
+    if (p.isSet("defrag-threshold")) {
+        bool ok = false;
+        defrag = p.value("defrag-threshold").toDouble(&ok);
+        if (!ok || *defrag < 0 || *defrag > 1 || !timeline) {
+            err() << cl.usageError("--defrag-threshold needs --horizon-days and a fraction from 0 to 1") << Qt::endl;
+            return kBadInput;
+        }
     }
     sim::SimulationConfig cfg;
     if (p.isSet("trials")) {
@@ -89,6 +109,38 @@ int runSimulate(const QStringList& args)
               << Qt::endl;
         return kFailure;
     }
+    std::optional<sim::TimelineResult> plain, defragmented;
+    if (timeline) {
+        plain = sim::runTimeline(*r.scenario, *catalog, ev, *timeline);
+        if (defrag) {
+            sim::TimelineConfig tc = *timeline;
+            tc.defragThreshold = defrag;
+            defragmented = sim::runTimeline(*r.scenario, *catalog, ev, tc);
+        }
+    }
+    auto timelineJson = [](const sim::TimelineResult& t) {
+        QJsonArray hours, alloc, vram, frag, queued;
+        for (const auto& pt : t.series) {
+            hours.append(pt.hours);
+            alloc.append(pt.allocation);
+            vram.append(pt.vramUtilization);
+            frag.append(pt.fragmentation);
+            queued.append(pt.queued);
+        }
+        QJsonArray jobs;
+        for (const auto& j : t.jobs)
+            jobs.append(QJsonObject{{"id", QString::fromStdString(j.id)},
+                                    {"arrival_h", j.arrivalH},
+                                    {"start_h", j.startH ? QJsonValue(*j.startH) : QJsonValue(QJsonValue::Null)},
+                                    {"wait_h", j.startH ? QJsonValue(*j.startH - j.arrivalH) : QJsonValue(QJsonValue::Null)},
+                                    {"end_h", j.endH ? QJsonValue(*j.endH) : QJsonValue(QJsonValue::Null)},
+                                    {"migrations", j.migrations}});
+        return QJsonObject{{"hours", hours},          {"allocation", alloc},  {"vram_utilization", vram},
+                           {"fragmentation", frag},   {"queued", queued},     {"jobs", jobs},
+                           {"mean_wait_h", t.meanWaitH}, {"started", t.started}, {"max_queued", t.maxQueued},
+                           {"migrations", t.migrations}, {"mean_allocation", t.meanAllocation},
+                           {"mean_fragmentation", t.meanFragmentation}};
+    };
     if (!res.backendNote.empty() && backend == "auto")
         err() << "simulate: using the CPU (" << QString::fromStdString(res.backendNote) << ")" << Qt::endl;
 
@@ -128,7 +180,9 @@ int runSimulate(const QStringList& args)
                             {"links", links},
                             {"tenants", tenants},
                             {"cluster_p95_days", res.clusterP95Days},
-                            {"timeline", QJsonValue(QJsonValue::Null)},
+                            {"timeline", plain ? QJsonValue(timelineJson(*plain)) : QJsonValue(QJsonValue::Null)},
+                            {"timeline_with_defrag",
+                             defragmented ? QJsonValue(timelineJson(*defragmented)) : QJsonValue(QJsonValue::Null)},
                             {"elapsed_ms", res.elapsedMs},
                             {"trials_per_second", res.trialsPerSecond}};
         out() << QJsonDocument(o).toJson(QJsonDocument::Indented) << Qt::flush;
@@ -156,7 +210,18 @@ int runSimulate(const QStringList& args)
     int congested = 0;
     for (const auto& l : res.links)
         congested += l.congestedFraction > 0 ? 1 : 0;
-    out() << "  " << res.links.size() << " links carry traffic, " << congested << " congested at times\n" << Qt::flush;
+    out() << "  " << res.links.size() << " links carry traffic, " << congested << " congested at times\n";
+    auto summary = [&](const char* label, const sim::TimelineResult& t) {
+        out() << "  timeline " << label << ": " << t.started << " of " << t.jobs.size() << " jobs started, mean wait "
+              << QString::number(t.meanWaitH, 'f', 1) << " h, max queue " << t.maxQueued << ", mean allocation "
+              << QString::number(t.meanAllocation * 100, 'f', 1) << "%, mean fragmentation "
+              << QString::number(t.meanFragmentation * 100, 'f', 1) << "%, " << t.migrations << " migrations\n";
+    };
+    if (plain)
+        summary("without defragmentation", *plain);
+    if (defragmented)
+        summary("with defragmentation", *defragmented);
+    out() << Qt::flush;
     return kOk;
 }
 

@@ -289,6 +289,11 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
         totalVram += g.capacityBytes;
     std::vector<double> allocatedShare(ev.gpus.size(), 0.0);
     const WorkloadMix mix(ordered);
+    std::vector<int> domains;
+    for (const Node& n : s.topology.nodes)
+        domains.push_back(nvlinkDomainGpus(n, c));
+    const std::vector<int> freeInDomain =
+        freeGpusInDomains(cx.slots, domains, [&](std::size_t i) { return po.owner[i] < 0; });
     for (std::size_t i = 0; i < cx.slots.size(); ++i) {
         const Slot& sl = cx.slots[i];
         const double price = cx.price(sl.node) * kHoursPerMonth;
@@ -297,7 +302,7 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
         if (po.owner[i] < 0) {
             freeShare += sl.gpuFraction;
             // The share of the job mix that could not use this free slot (the FGD view).
-            unusableShare += sl.gpuFraction * mix.unusableWeight(sl);
+            unusableShare += sl.gpuFraction * mix.unusableWeight(sl, freeInDomain[i]);
             continue;
         }
         allocatedShare[gi] += sl.gpuFraction;

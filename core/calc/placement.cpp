@@ -39,6 +39,19 @@ WorkloadMix::WorkloadMix(const std::vector<JobDemand>& demands)
         mWeightAbove[i] = mWeightAbove[i + 1] + (total > 0 ? all[i].second / total : 0.0);
     for (const auto& [b, w] : all)
         mBytes.push_back(b);
+    std::map<int, std::vector<std::pair<double, double>>> byDegree;
+    for (const JobDemand& d : demands)
+        if (d.tp > 1)
+            byDegree[d.tp].push_back({d.bytesPerUnit, total > 0 ? static_cast<double>(d.tp) * d.groups / total : 0.0});
+    for (auto& [degree, list] : byDegree) {
+        std::sort(list.begin(), list.end());
+        TpGroup g{degree, {}, {0.0}};
+        for (const auto& [b, w] : list) {
+            g.bytes.push_back(b);
+            g.weightAtMost.push_back(g.weightAtMost.back() + w);
+        }
+        mTpGroups.push_back(std::move(g));
+    }
     mTpWeightAtMost.assign(tp.size() + 1, 0.0);
     for (std::size_t i = 0; i < tp.size(); ++i) {
         mTpBytes.push_back(tp[i].first);
@@ -56,6 +69,18 @@ double WorkloadMix::unusableWeight(const Slot& slot) const
         const auto fitting = std::upper_bound(mTpBytes.begin(), mTpBytes.end(), slot.capacityBytes) - mTpBytes.begin();
         w += mTpWeightAtMost[static_cast<std::size_t>(fitting)];
     }
+    return w;
+}
+
+double WorkloadMix::unusableWeight(const Slot& slot, int freeGpusInDomain) const
+{
+    double w = unusableWeight(slot);
+    if (slot.peerToPeer) // TP types that would fit here, were their domain not too full
+        for (const TpGroup& g : mTpGroups)
+            if (g.tp > freeGpusInDomain) {
+                const auto fitting = std::upper_bound(g.bytes.begin(), g.bytes.end(), slot.capacityBytes) - g.bytes.begin();
+                w += g.weightAtMost[static_cast<std::size_t>(fitting)];
+            }
     return w;
 }
 
@@ -126,6 +151,7 @@ public:
     }
 
     const std::vector<int>& owner() const { return mOwner; }
+    void hold(int s) { setOwner(s, kHeld); }
 
 private:
     const Slot& slot(int i) const { return mSlots[static_cast<std::size_t>(i)]; }
@@ -135,7 +161,7 @@ private:
     {
         const auto n = static_cast<std::size_t>(slot(s).node);
         mByFreeShare.erase({mFreeShare[n], static_cast<int>(n)});
-        const int sign = owner >= 0 ? -1 : 1;
+        const int sign = owner == -1 ? 1 : -1; // -1 frees; a demand index or kHeld takes
         mOwner[static_cast<std::size_t>(s)] = owner;
         mFree[n] += sign;
         mFreeShare[n] += sign * slot(s).gpuFraction;
@@ -150,7 +176,7 @@ private:
     {
         double best = 0.0;
         for (int s : mNodeSlots[static_cast<std::size_t>(n)])
-            if (mOwner[static_cast<std::size_t>(s)] < 0)
+            if (mOwner[static_cast<std::size_t>(s)] == -1)
                 best = std::max(best, slot(s).capacityBytes);
         mMaxFreeCapacity[static_cast<std::size_t>(n)] = best;
     }
@@ -183,7 +209,7 @@ private:
             int best = -1;
             for (int s : list) {
                 const Slot& sl = slot(s);
-                if (mOwner[static_cast<std::size_t>(s)] >= 0 || !fits(sl, d.bytesPerUnit) || !pinAllows(d, sl))
+                if (mOwner[static_cast<std::size_t>(s)] != -1 || !fits(sl, d.bytesPerUnit) || !pinAllows(d, sl))
                     continue;
                 if (best < 0 || (mPolicy != PlacementPolicy::FirstFit && sl.capacityBytes < slot(best).capacityBytes))
                     best = s;
@@ -208,7 +234,7 @@ private:
                 currentDomain = dom;
                 lastGpu = -1;
             }
-            if (sl.gpu == lastGpu || mOwner[static_cast<std::size_t>(s)] >= 0 || !sl.peerToPeer ||
+            if (sl.gpu == lastGpu || mOwner[static_cast<std::size_t>(s)] != -1 || !sl.peerToPeer ||
                 !fits(sl, d.bytesPerUnit) || !pinAllows(d, sl))
                 continue;
             chosen.push_back(s);
@@ -371,9 +397,13 @@ private:
 
 PlacementOutcome placeJobs(const Scenario& scenario, const Catalog& catalog, const FabricIndex& fabric,
                            const std::vector<Slot>& slots, const std::vector<JobDemand>& demands,
-                           PlacementPolicy policy)
+                           PlacementPolicy policy, const std::vector<int>* held)
 {
     Placer placer(scenario, catalog, fabric, slots, demands, policy);
+    if (held)
+        for (std::size_t i = 0; i < held->size() && i < slots.size(); ++i)
+            if ((*held)[i] >= 0)
+                placer.hold(static_cast<int>(i));
     PlacementOutcome out;
     for (int i = 0; i < static_cast<int>(demands.size()); ++i)
         out.jobs.push_back(placer.place(demands[static_cast<std::size_t>(i)], i));
