@@ -59,6 +59,20 @@ std::optional<int> CommandLine::parse(const QStringList& args)
     return std::nullopt;
 }
 
+bool CommandLine::readSeed(std::uint64_t& seed)
+{
+    if (!mParser.isSet("seed"))
+        return true;
+    bool ok = false;
+    const std::uint64_t v = mParser.value("seed").toULongLong(&ok);
+    if (!ok) {
+        err() << usageError("--seed must be a non-negative whole number") << Qt::endl;
+        return false;
+    }
+    seed = v;
+    return true;
+}
+
 std::optional<Catalog> loadCatalogOrReport(const QCommandLineParser& parser)
 {
     QString user = io::defaultUserCatalogPath();

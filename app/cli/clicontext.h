@@ -9,6 +9,7 @@
 #include <QTextStream>
 
 #include <functional>
+#include <cstdint>
 #include <optional>
 
 namespace gp::cli {
@@ -28,6 +29,8 @@ public:
     QCommandLineParser& parser() { return mParser; }
     void addDbOption();
     std::optional<int> parse(const QStringList& args);
+    /// Reads --seed (if given) into `seed`; on a bad value prints the usage error and returns false.
+    bool readSeed(std::uint64_t& seed);
     QString usageError(const QString& message) const;
 
 private:

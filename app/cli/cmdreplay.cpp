@@ -51,14 +51,8 @@ int runReplay(const QStringList& args)
             return kBadInput;
         }
     }
-    if (p.isSet("seed")) {
-        bool ok = false;
-        cfg.seed = p.value("seed").toULongLong(&ok);
-        if (!ok) {
-            err() << cl.usageError("--seed must be a non-negative whole number") << Qt::endl;
-            return kBadInput;
-        }
-    }
+    if (!cl.readSeed(cfg.seed))
+        return kBadInput;
     std::vector<io::FileIssue> issues;
     auto nodes = io::readTraceNodes(p.value("nodes"), issues);
     auto tasks = io::readTraceTasks(p.value("tasks"), issues);

@@ -76,14 +76,8 @@ int runSimulate(const QStringList& args)
             return kBadInput;
         }
     }
-    if (p.isSet("seed")) {
-        bool ok = false;
-        cfg.seed = p.value("seed").toULongLong(&ok);
-        if (!ok) {
-            err() << cl.usageError("--seed must be a non-negative whole number") << Qt::endl;
-            return kBadInput;
-        }
-    }
+    if (!cl.readSeed(cfg.seed))
+        return kBadInput;
     const QString backend = p.isSet("backend") ? p.value("backend") : "auto";
     if (backend == "cpu")
         cfg.backend = sim::Backend::Cpu;

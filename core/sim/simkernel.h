@@ -129,6 +129,15 @@ GP_HD inline double peakShape(double phase)
     return phase < 1.0 / 3.0 ? phase * 3.0 : (1.0 - phase) * 1.5;
 }
 
+/// Random phases in [0, 1) for up to 64 items of one stream; returns how many were drawn.
+GP_HD inline int drawPhases(TrialRandom r, int items, double* phases)
+{
+    const int n = items < 64 ? items : 64;
+    for (int i = 0; i < n; ++i)
+        phases[i] = r.uniform();
+    return n;
+}
+
 /// Adds to `slot` atomically on the device, plainly on the host (each CPU thread has its own).
 GP_HD inline void addCount(int* slot, int v)
 {
@@ -165,11 +174,9 @@ GP_HD inline void runTrial(const SimView& v, std::uint64_t seed, std::uint32_t t
         commStretch[j] = 1.0;
     for (int l = 0; l < v.linkCount; ++l) {
         const SimLink& link = v.links[l];
-        TrialRandom r{k0, k1, trial, 0x40000000u + static_cast<std::uint32_t>(l), 0};
         double phases[64];
-        const int uses = link.uses < 64 ? link.uses : 64;
-        for (int u = 0; u < uses; ++u)
-            phases[u] = r.uniform();
+        const int uses =
+            drawPhases(TrialRandom{k0, k1, trial, 0x40000000u + static_cast<std::uint32_t>(l), 0}, link.uses, phases);
         for (int t = 0; t < points; ++t) {
             const double time = (t + 0.5) / points;
             double load = 0.0;
@@ -203,11 +210,9 @@ GP_HD inline void runTrial(const SimView& v, std::uint64_t seed, std::uint32_t t
         restarts[j] = 0.0;
     for (int g = 0; g < v.gpuCount; ++g) {
         const SimGpu& gpu = v.gpus[g];
-        TrialRandom r{k0, k1, trial, 0x80000000u + static_cast<std::uint32_t>(g), 0};
         double phases[64];
-        const int units = gpu.units < 64 ? gpu.units : 64;
-        for (int u = 0; u < units; ++u)
-            phases[u] = r.uniform();
+        const int units =
+            drawPhases(TrialRandom{k0, k1, trial, 0x80000000u + static_cast<std::uint32_t>(g), 0}, gpu.units, phases);
         int oom = 0;
         for (int t = 0; t < points && !oom; ++t) {
             double used = 0.0;
