@@ -130,6 +130,9 @@ private Q_SLOTS:
         vgpu.vgpuProfile = "H100XM-20C";
         vgpu.vgpuScheduler = VgpuScheduler::FixedShare;
         s.pricing.gpuHourUsd["h100-80gb"] = 2.25;
+        s.pricing.ownership = Ownership{25000.0, 5.0, 1.2, 0.08};
+        s.placementPolicy = PlacementPolicy::FragmentationAware;
+        s.tenants[1].arrivals = ArrivalProcess{"acme-lora", 3.5, 12.0, 0.25};
         s.assumptions["achievable_mfu"] = 0.35;
         const QByteArray json = io::writeScenario(s);
         const auto r = io::readScenario(json, test::bundledCatalog());

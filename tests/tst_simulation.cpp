@@ -5,6 +5,7 @@
 #include "sim/simbackend.h"
 #include "sim/simulation.h"
 #include "sim/timeline.h"
+#include "model/validation.h"
 #ifdef GPUPLAN_HAVE_CUDA
 #include "sim/cuda/simcuda.h"
 #endif
@@ -245,6 +246,39 @@ private Q_SLOTS:
             return -1.0;
         };
         QVERIFY(fragAt(defrag, 2.0) < fragAt(plain, 2.0));
+    }
+
+    /// A tenant submitting copies of a job at 24 a day for 2 days: about 48 arrivals (Poisson),
+    /// the same ones for the same seed.
+    void generatedArrivals()
+    {
+        Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        ArrivalProcess a;
+        a.templateJob = "acme-lora";
+        a.jobsPerDay = 24;
+        a.durationMedianH = 2;
+        a.durationSigma = 0.5;
+        s.tenants[1].arrivals = a;
+        QVERIFY(!hasErrors(validateScenario(s, test::bundledCatalog())));
+        const calc::Evaluation ev = calc::evaluate(s, test::bundledCatalog());
+        TimelineConfig cfg;
+        cfg.horizonDays = 2;
+        const TimelineResult t1 = runTimeline(s, test::bundledCatalog(), ev, cfg);
+        const auto generated = std::count_if(t1.jobs.begin(), t1.jobs.end(),
+                                             [](const TimelineJob& j) { return j.id.rfind("acme-lora#", 0) == 0; });
+        QVERIFY2(generated > 25 && generated < 75, qPrintable(QString::number(generated))); // 48 +- 3.3 sigma
+        const TimelineResult t2 = runTimeline(s, test::bundledCatalog(), ev, cfg);
+        QCOMPARE(t2.jobs.size(), t1.jobs.size());
+        for (std::size_t i = 0; i < t1.jobs.size(); ++i)
+            QCOMPARE(t1.jobs[i].arrivalH, t2.jobs[i].arrivalH);
+        for (const auto& j : t1.jobs)
+            QVERIFY(!j.startH || *j.startH >= j.arrivalH - 1e-9); // nothing starts before it arrives
+        // A template that is not the tenant's job is refused.
+        s.tenants[1].arrivals->templateJob = "chat-8b";
+        bool found = false;
+        for (const auto& i : validateScenario(s, test::bundledCatalog()))
+            found |= i.path == "tenants[1].arrivals.template";
+        QVERIFY(found);
     }
 
     void cudaAgreesWithCpu()

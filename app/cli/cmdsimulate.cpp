@@ -78,6 +78,8 @@ int runSimulate(const QStringList& args)
     }
     if (!cl.readSeed(cfg.seed))
         return kBadInput;
+    if (timeline)
+        timeline->seed = cfg.seed;
     const QString backend = p.isSet("backend") ? p.value("backend") : "auto";
     if (backend == "cpu")
         cfg.backend = sim::Backend::Cpu;

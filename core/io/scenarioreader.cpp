@@ -262,6 +262,16 @@ Tenant Reader::tenant(const QJsonObject& o, const std::string& p)
     if (auto jobs = f.array("jobs"))
         forEach(*jobs, f.pathOf("jobs"),
                 [&](const QJsonObject& jo, const std::string& jp) { t.jobs.push_back(job(jo, jp)); });
+    if (auto a = f.object("arrivals")) {
+        JsonFields g(*a, f.pathOf("arrivals"), mOut);
+        ArrivalProcess p;
+        p.templateJob = g.string("template", {}, true);
+        p.jobsPerDay = g.number("jobs_per_day", p.jobsPerDay, true);
+        p.durationMedianH = g.number("duration_median_h", p.durationMedianH);
+        p.durationSigma = g.number("duration_sigma", p.durationSigma);
+        g.finish();
+        t.arrivals = p;
+    }
     f.finish();
     return t;
 }

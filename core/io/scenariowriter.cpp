@@ -163,8 +163,14 @@ QJsonObject tenant(const Tenant& t)
     QJsonArray jobs;
     for (const auto& j : t.jobs)
         jobs.append(job(j));
-    return {{"id", str(t.id)}, {"name", str(t.name)}, {"color", str(t.color)},
-            {"priority", t.priority}, {"sla", sla}, {"jobs", jobs}};
+    QJsonObject o{{"id", str(t.id)}, {"name", str(t.name)}, {"color", str(t.color)},
+                  {"priority", t.priority}, {"sla", sla}, {"jobs", jobs}};
+    if (const auto& a = t.arrivals)
+        o["arrivals"] = QJsonObject{{"template", str(a->templateJob)},
+                                    {"jobs_per_day", a->jobsPerDay},
+                                    {"duration_median_h", a->durationMedianH},
+                                    {"duration_sigma", a->durationSigma}};
+    return o;
 }
 
 QJsonObject numberMap(const std::map<std::string, double>& m)

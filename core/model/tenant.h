@@ -16,6 +16,17 @@ struct Sla
     bool operator==(const Sla&) const = default;
 };
 
+/// Jobs a tenant keeps submitting, for the timeline simulation: Poisson arrivals of copies of
+/// one of its jobs, with lognormal durations.
+struct ArrivalProcess
+{
+    std::string templateJob;      ///< id of the tenant's job each arrival copies
+    double jobsPerDay = 1.0;
+    double durationMedianH = 24.0;
+    double durationSigma = 0.5;   ///< of the duration's logarithm
+    bool operator==(const ArrivalProcess&) const = default;
+};
+
 struct Tenant
 {
     std::string id;
@@ -24,6 +35,7 @@ struct Tenant
     int priority = 0;              ///< higher is placed first
     Sla sla;
     std::vector<Job> jobs;
+    std::optional<ArrivalProcess> arrivals;
     bool operator==(const Tenant&) const = default;
 };
 

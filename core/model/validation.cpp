@@ -261,6 +261,14 @@ void validateTenants(const Scenario& s, const Catalog& catalog, Issues& out)
         inRange(out, field(p, "sla.max_penalty_pct"), t.sla.maxPenaltyPct, 0, 1000);
         if (t.sla.deadlineDays)
             inRange(out, field(p, "sla.deadline_days"), *t.sla.deadlineDays, 0.001, 36500);
+        if (const auto& a = t.arrivals) {
+            const bool known = std::any_of(t.jobs.begin(), t.jobs.end(), [&](const Job& j) { return j.id == a->templateJob; });
+            if (!known)
+                out.push_back(Issue::error(field(p, "arrivals.template"), "'" + a->templateJob + "' is not a job of this tenant"));
+            inRange(out, field(p, "arrivals.jobs_per_day"), a->jobsPerDay, 0.000001, 10000);
+            inRange(out, field(p, "arrivals.duration_median_h"), a->durationMedianH, 0.001, 1e6);
+            inRange(out, field(p, "arrivals.duration_sigma"), a->durationSigma, 0, 5);
+        }
         for (std::size_t j = 0; j < t.jobs.size(); ++j) {
             const std::string q = idx(field(p, "jobs"), j);
             const Job& job = t.jobs[j];

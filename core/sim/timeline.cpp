@@ -4,6 +4,9 @@
 #include "calc/placement.h"
 #include "calc/slots.h"
 #include "model/assumptions.h"
+#include "simkernel.h"
+
+#include <cmath>
 
 #include <algorithm>
 #include <map>
@@ -61,6 +64,31 @@ TimelineResult runTimeline(const Scenario& s, const Catalog& c, const calc::Eval
             run.record.arrivalH = run.arrivalH;
             runs.push_back(run);
         }
+    // Generated arrivals: exponential gaps at the tenant's rate, lognormal durations.
+    for (std::size_t t = 0; t < s.tenants.size(); ++t) {
+        const auto& a = s.tenants[t].arrivals;
+        if (!a)
+            continue;
+        const auto tmpl = std::find_if(runs.begin(), runs.end(), [&](const Run& r) {
+            return r.demand.tenant == static_cast<int>(t) && r.record.id == a->templateJob;
+        });
+        if (tmpl == runs.end())
+            continue;
+        const Run base = *tmpl;
+        TrialRandom rng{static_cast<std::uint32_t>(cfg.seed), static_cast<std::uint32_t>(cfg.seed >> 32), 0,
+                        0xC0000000u + static_cast<std::uint32_t>(t), 0};
+        double at = 0.0;
+        for (int k = 1;; ++k) {
+            at += -std::log(1.0 - rng.uniform()) * 24.0 / a->jobsPerDay;
+            if (at > horizonH || k > 1'000'000)
+                break;
+            Run copy = base;
+            copy.arrivalH = at;
+            copy.durationH = a->durationMedianH * std::exp(a->durationSigma * rng.normal());
+            copy.record = TimelineJob{a->templateJob + "#" + std::to_string(k), at, std::nullopt, std::nullopt, 0};
+            runs.push_back(copy);
+        }
+    }
     std::vector<calc::JobDemand> all;
     for (const Run& r : runs)
         all.push_back(r.demand);

@@ -4,6 +4,7 @@
 #include "model/catalog.h"
 #include "model/scenario.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@ struct TimelineConfig
     double horizonDays = 30.0;
     double sampleHours = 1.0;               ///< spacing of the regular samples
     std::optional<double> defragThreshold;  ///< fragmentation above which running jobs are repacked
+    std::uint64_t seed = 1;                 ///< for tenants' generated arrivals
 };
 
 struct TimelinePoint
@@ -48,7 +50,9 @@ struct TimelineResult
     double meanFragmentation = 0;
 };
 
-/// Discrete-event timeline over the horizon: jobs arrive at schedule.arrival_h, wait in a
+/// Discrete-event timeline over the horizon: jobs arrive at schedule.arrival_h (and tenants
+/// with an arrival process keep submitting copies of their template job: Poisson arrivals,
+/// lognormal durations, drawn from Philox keyed by the seed), wait in a
 /// queue (by tenant priority, then arrival) until the placement policy finds them room on the
 /// free slots, run for schedule.duration_h (or, when 0, the days evaluate() gives them; serving
 /// jobs until the horizon) and release their slots. With a defragmentation threshold, when
