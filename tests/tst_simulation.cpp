@@ -103,6 +103,9 @@ private Q_SLOTS:
         in.gpus = {{100e9, 0, 2}}; // room for both peaks
         runTrialsCpu(in, 1, 2000, out);
         QCOMPARE(std::count(out.oom.begin(), out.oom.end(), 1), 0L);
+        // The peak joint use lies between both bases and both peaks together.
+        for (double peak : out.peakBytes)
+            QVERIFY(peak > 60e9 && peak <= 90e9 + 1);
         // Out-of-memory kills cost restarts: the killed job finishes later on average.
         in.gpus = {{61e9, 0, 2}};
         TrialOutputs killed;
@@ -298,6 +301,8 @@ private Q_SLOTS:
                                  4096, gpu, device, error),
                  error.c_str());
         QCOMPARE(gpu.oom, cpu.oom);                         // identical counts
+        for (std::size_t i = 0; i < cpu.peakBytes.size(); ++i)
+            QVERIFY(qAbs(gpu.peakBytes[i] - cpu.peakBytes[i]) <= 1e-9 * std::max(1.0, cpu.peakBytes[i]));
         QCOMPARE(gpu.congestedPoints, cpu.congestedPoints);
         QCOMPARE(gpu.histogram, cpu.histogram);
         for (std::size_t i = 0; i < cpu.completionDays.size(); ++i)

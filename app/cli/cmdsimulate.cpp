@@ -161,7 +161,9 @@ int runSimulate(const QStringList& args)
         }
         for (const auto& g : res.gpus)
             gpus.append(QJsonObject{{"node", QString::fromStdString(g.node)}, {"gpu", g.gpu},
-                                    {"oom_probability", g.oomProbability}});
+                                    {"oom_probability", g.oomProbability},
+                                    {"peak_memory_bytes", pct(g.peakBytes)},
+                                    {"capacity_bytes", g.capacityBytes}});
         for (const auto& l : res.links)
             links.append(QJsonObject{{"id", QString::fromStdString(l.id)}, {"load_gbps", pct(l.loadGbps)},
                                      {"congested_fraction", l.congestedFraction}});

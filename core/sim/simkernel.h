@@ -85,6 +85,7 @@ struct TrialOut
     double* completionDays; ///< [jobCount]
     double* slowdown;       ///< [jobCount]
     int* oom;               ///< [gpuCount], 0 or 1
+    double* peakBytes;      ///< [gpuCount], the highest joint memory use of the step
     int* congestedPoints;   ///< [linkCount], added to
     int* histogram;         ///< [linkCount * histogramBins], added to
 };
@@ -213,8 +214,8 @@ GP_HD inline void runTrial(const SimView& v, std::uint64_t seed, std::uint32_t t
         double phases[64];
         const int units =
             drawPhases(TrialRandom{k0, k1, trial, 0x80000000u + static_cast<std::uint32_t>(g), 0}, gpu.units, phases);
-        int oom = 0;
-        for (int t = 0; t < points && !oom; ++t) {
+        double peak = 0.0;
+        for (int t = 0; t < points; ++t) {
             double used = 0.0;
             for (int u = 0; u < units; ++u) {
                 const SimUnit& unit = v.units[gpu.firstUnit + u];
@@ -222,9 +223,11 @@ GP_HD inline void runTrial(const SimView& v, std::uint64_t seed, std::uint32_t t
                 phase -= floor(phase);
                 used += unit.baseBytes + unit.peakBytes * peakShape(phase);
             }
-            oom = used > gpu.capacityBytes ? 1 : 0;
+            peak = used > peak ? used : peak;
         }
+        const int oom = peak > gpu.capacityBytes ? 1 : 0;
         out.oom[g] = oom;
+        out.peakBytes[g] = peak;
         if (oom && units > 0)
             restarts[v.units[gpu.firstUnit].job] += 1.0;
     }

@@ -177,6 +177,7 @@ void runTrialsCpu(const SimulationInput& in, std::uint64_t seed, int trials, Tri
     out.completionDays.assign(static_cast<std::size_t>(trials) * J, 0.0);
     out.slowdown.assign(static_cast<std::size_t>(trials) * J, 0.0);
     out.oom.assign(static_cast<std::size_t>(trials) * G, 0);
+    out.peakBytes.assign(static_cast<std::size_t>(trials) * G, 0.0);
     out.congestedPoints.assign(L, 0);
     out.histogram.assign(L * static_cast<std::size_t>(bins), 0);
     const int threads = std::max(1, std::min<int>(static_cast<int>(std::thread::hardware_concurrency()), trials));
@@ -192,7 +193,8 @@ void runTrialsCpu(const SimulationInput& in, std::uint64_t seed, int trials, Tri
             for (int trial = begin; trial < end; ++trial) {
                 TrialOut o{out.completionDays.data() + static_cast<std::size_t>(trial) * J,
                            out.slowdown.data() + static_cast<std::size_t>(trial) * J,
-                           out.oom.data() + static_cast<std::size_t>(trial) * G, congested[static_cast<std::size_t>(t)].data(),
+                           out.oom.data() + static_cast<std::size_t>(trial) * G,
+                           out.peakBytes.data() + static_cast<std::size_t>(trial) * G, congested[static_cast<std::size_t>(t)].data(),
                            histograms[static_cast<std::size_t>(t)].data()};
                 runTrial(v, seed, static_cast<std::uint32_t>(trial), scratch.data(), o);
             }
@@ -271,9 +273,13 @@ SimulationResult simulate(const Scenario& s, const Catalog& c, const calc::Evalu
     }
     for (std::size_t g = 0; g < in.gpus.size(); ++g) {
         int count = 0;
-        for (int t = 0; t < res.trials; ++t)
+        std::vector<double> peaks;
+        for (int t = 0; t < res.trials; ++t) {
             count += out.oom[static_cast<std::size_t>(t) * in.gpus.size() + g];
-        res.gpus.push_back({in.gpuNames[g].first, in.gpuNames[g].second, static_cast<double>(count) / res.trials});
+            peaks.push_back(out.peakBytes[static_cast<std::size_t>(t) * in.gpus.size() + g]);
+        }
+        res.gpus.push_back({in.gpuNames[g].first, in.gpuNames[g].second, static_cast<double>(count) / res.trials,
+                            percentiles(peaks), in.gpus[g].capacityBytes});
     }
     const int bins = in.params.histogramBins;
     for (std::size_t l = 0; l < in.links.size(); ++l)

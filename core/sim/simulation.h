@@ -42,6 +42,8 @@ struct GpuSimulation
     std::string node;
     int gpu = 0;
     double oomProbability = 0;
+    Percentiles peakBytes;     ///< the step's highest joint memory use, over trials
+    double capacityBytes = 0;
 };
 
 struct LinkSimulation

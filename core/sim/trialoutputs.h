@@ -9,7 +9,7 @@ namespace gp::sim {
 /// histograms summed over trials.
 struct TrialOutputs
 {
-    std::vector<double> completionDays, slowdown;
+    std::vector<double> completionDays, slowdown, peakBytes;
     std::vector<int> oom, congestedPoints, histogram;
 };
 

@@ -9,13 +9,13 @@ namespace gp::sim::cuda {
 namespace {
 
 __global__ void trialsKernel(SimView v, std::uint64_t seed, int trials, double* scratch, double* days, double* slow,
-                             int* oom, int* congested, int* histogram)
+                             int* oom, double* peak, int* congested, int* histogram)
 {
     const int t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= trials)
         return;
     const long long J = v.jobCount, G = v.gpuCount;
-    TrialOut o{days + t * J, slow + t * J, oom + t * G, congested, histogram};
+    TrialOut o{days + t * J, slow + t * J, oom + t * G, peak + t * G, congested, histogram};
     runTrial(v, seed, static_cast<std::uint32_t>(t), scratch + t * (3 * J + 1), o);
 }
 
@@ -85,6 +85,8 @@ bool runTrials(const HostArrays& in, std::uint64_t seed, int trials, TrialOutput
     check(e);
     int* oom = b.alloc<int>(static_cast<std::size_t>(trials) * G, e);
     check(e);
+    double* peak = b.alloc<double>(static_cast<std::size_t>(trials) * G, e);
+    check(e);
     int* congested = b.alloc<int>(L, e);
     check(e);
     int* histogram = b.alloc<int>(L * bins, e);
@@ -95,8 +97,8 @@ bool runTrials(const HostArrays& in, std::uint64_t seed, int trials, TrialOutput
     }
     if (err == cudaSuccess) {
         const int block = 128;
-        trialsKernel<<<(trials + block - 1) / block, block>>>(d, seed, trials, scratch, days, slow, oom, congested,
-                                                            histogram);
+        trialsKernel<<<(trials + block - 1) / block, block>>>(d, seed, trials, scratch, days, slow, oom, peak,
+                                                            congested, histogram);
         check(cudaGetLastError());
         check(cudaDeviceSynchronize());
     }
@@ -104,6 +106,7 @@ bool runTrials(const HostArrays& in, std::uint64_t seed, int trials, TrialOutput
     result.completionDays.resize(static_cast<std::size_t>(trials) * J);
     result.slowdown.resize(static_cast<std::size_t>(trials) * J);
     result.oom.resize(static_cast<std::size_t>(trials) * G);
+    result.peakBytes.resize(static_cast<std::size_t>(trials) * G);
     result.congestedPoints.resize(L);
     result.histogram.resize(L * bins);
     auto download = [&](auto& v, const auto* src) {
@@ -113,6 +116,7 @@ bool runTrials(const HostArrays& in, std::uint64_t seed, int trials, TrialOutput
     download(result.completionDays, days);
     download(result.slowdown, slow);
     download(result.oom, oom);
+    download(result.peakBytes, peak);
     download(result.congestedPoints, congested);
     download(result.histogram, histogram);
     if (err != cudaSuccess) {
