@@ -276,6 +276,13 @@ private Q_SLOTS:
             QCOMPARE(t1.jobs[i].arrivalH, t2.jobs[i].arrivalH);
         for (const auto& j : t1.jobs)
             QVERIFY(!j.startH || *j.startH >= j.arrivalH - 1e-9); // nothing starts before it arrives
+        // No job is lost: every arrived job either started or is still in the queue.
+        const auto waiting = std::count_if(t1.jobs.begin(), t1.jobs.end(), [&](const TimelineJob& j) {
+            return !j.startH && j.arrivalH <= cfg.horizonDays * 24.0;
+        });
+        QCOMPARE(static_cast<int>(waiting), t1.series.back().queued);
+        for (const auto& p : t1.series)
+            QVERIFY(p.allocation <= 1.0 + 1e-9 && p.vramUtilization <= 1.0 + 1e-9);
         // A template that is not the tenant's job is refused.
         s.tenants[1].arrivals->templateJob = "chat-8b";
         bool found = false;
