@@ -1,6 +1,9 @@
 // The workbench shell shows the library and the open scenario, and keeps the title true.
 #include "document/librarygateway.h"
+#include "io/scenarioreader.h"
 #include "testsupport.h"
+#include "ui/evaluationrunner.h"
+#include "ui/kpicards.h"
 #include "ui/librarypanel.h"
 #include "ui/mainwindow.h"
 #include "ui/scenariotree.h"
@@ -8,6 +11,7 @@
 #include <QLabel>
 #include <QTemporaryDir>
 #include <QTreeWidget>
+#include <QSignalSpy>
 #include <QtTest>
 
 using namespace gp;
@@ -42,10 +46,15 @@ private Q_SLOTS:
         auto* panel = w->findChild<ui::LibraryPanel*>();
         QVERIFY(panel);
         QCOMPARE(panel->rowCount(), test::sampleFiles().size());
-        bool summaryShown = false;
-        for (auto* label : w->findChildren<QLabel*>())
-            summaryShown |= label->text().contains("<b>64</b> GPUs on 8 nodes");
-        QVERIFY(summaryShown); // the first sample is the 8-node DGX H100 pod
+        auto summaryShown = [&] {
+            for (auto* label : w->findChildren<QLabel*>())
+                if (label->text().contains("<b>64</b> GPUs on 8 nodes"))
+                    return true;
+            return false;
+        };
+        QTRY_VERIFY(summaryShown()); // the first sample is the 8-node DGX H100 pod, evaluated in the background
+        QTRY_VERIFY(w->kpiCards()->valueOf("VRAM utilization").endsWith("%"));
+        QCOMPARE(w->kpiCards()->valueOf("Unplaced jobs"), QString("0"));
     }
 
     void outlineListsSharingPerGpu()
@@ -60,6 +69,7 @@ private Q_SLOTS:
         QVERIFY(w->openFromLibrary(mixed));
         auto* tree = w->findChild<ui::ScenarioTree*>();
         QVERIFY(tree);
+        QTRY_VERIFY(!tree->findItems("GPU 4", Qt::MatchRecursive | Qt::MatchExactly).isEmpty());
         const auto items = tree->findItems("GPU 4", Qt::MatchRecursive | Qt::MatchExactly);
         QStringList details;
         for (auto* i : items)
@@ -69,6 +79,52 @@ private Q_SLOTS:
         QVERIFY(details.contains("vGPU A100D-20C (equal_share)"));
         QVERIFY(details.contains("MPS 50% threads, 38 GiB limit"));
         QVERIFY(!w->currentDocument()->isModified());
+    }
+
+    void bulkSharingEditIsOneUndoableCommand()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        auto* tree = w->findChild<ui::ScenarioTree*>();
+        QTRY_VERIFY(!tree->findItems("node-001", Qt::MatchRecursive | Qt::MatchExactly).isEmpty());
+        for (const char* id : {"node-001", "node-002"})
+            tree->findItems(id, Qt::MatchRecursive | Qt::MatchExactly).front()->setSelected(true);
+        QCOMPARE(tree->selectedNodeIds(), (QStringList{"node-001", "node-002"}));
+        SharingConfig ts;
+        ts.mode = SharingMode::TimeSlicing;
+        ts.replicas = 4;
+        w->setSharingOfSelection(ts);
+        document::Document* doc = w->currentDocument();
+        QVERIFY(doc->isModified());
+        QCOMPARE(doc->undoStack()->count(), 1);
+        QCOMPARE(doc->undoStack()->undoText(), QString("Set time_slicing sharing on 2 node(s)"));
+        QCOMPARE(doc->scenario().topology.nodes[1].sharing.mode, SharingMode::TimeSlicing);
+        QVERIFY(w->windowTitle().contains("*"));
+        // The outline follows after the background evaluation, selection kept.
+        QTRY_VERIFY(tree->findItems("time-slicing x4", Qt::MatchRecursive | Qt::MatchExactly, 1).size() == 16);
+        QCOMPARE(tree->selectedNodeIds(), (QStringList{"node-001", "node-002"}));
+        doc->undoStack()->undo();
+        QCOMPARE(doc->scenario().topology.nodes[1].sharing.mode, SharingMode::Exclusive);
+        QVERIFY(!doc->isModified());
+        QTRY_VERIFY(tree->findItems("time-slicing x4", Qt::MatchRecursive | Qt::MatchExactly, 1).isEmpty());
+        doc->undoStack()->redo();
+        QCOMPARE(doc->scenario().topology.nodes[0].sharing.mode, SharingMode::TimeSlicing);
+    }
+
+    void newerRequestSupersedesOlder()
+    {
+        ui::EvaluationRunner runner(test::bundledCatalog());
+        QSignalSpy spy(&runner, &ui::EvaluationRunner::evaluated);
+        Scenario small = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        Scenario other = small;
+        other.tenants.clear();
+        runner.request(small, 0);
+        runner.request(other, 0); // before the first could even start
+        QTRY_COMPARE(spy.count(), 1);
+        QTest::qWait(200);
+        QCOMPARE(spy.count(), 1);
+        const auto ev = spy.front().front().value<std::shared_ptr<const calc::Evaluation>>();
+        QVERIFY(ev->jobs.empty()); // the newer scenario, without tenants
     }
 
     void describeSharingCoversEveryMode()

@@ -1,10 +1,13 @@
 #include "mainwindow.h"
 
-#include "calc/evaluate.h"
 #include "calc/inventory.h"
 #include "document/librarygateway.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
+#include "model/validation.h"
+#include "document/setsharingcmd.h"
+#include "evaluationrunner.h"
+#include "kpicards.h"
 #include "librarypanel.h"
 #include "scenariotree.h"
 #include "sim/simbackend.h"
@@ -44,7 +47,8 @@ QString issuesText(const Issues& issues, int max = 20)
 
 MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> library, QWidget* parent)
     : QMainWindow(parent), mCatalog(std::move(catalog)), mLibrary(std::move(library)),
-      mLibraryPanel(new LibraryPanel(this)), mTree(new ScenarioTree(this)), mSummary(new QLabel(this))
+      mLibraryPanel(new LibraryPanel(this)), mTree(new ScenarioTree(this)), mSummary(new QLabel(this)),
+      mKpis(new KpiCards(this)), mRunner(new EvaluationRunner(mCatalog, this))
 {
     setObjectName("MainWindow");
     setWindowIcon(QIcon(":/icons/gpuplan.svg"));
@@ -54,7 +58,10 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     mSummary->setWordWrap(true);
     mSummary->setMargin(6);
     layout->addWidget(mSummary);
+    layout->addWidget(mKpis);
     layout->addWidget(mTree, 1);
+    connect(mRunner, &EvaluationRunner::evaluated, this,
+            [this](std::shared_ptr<const calc::Evaluation> ev) { showEvaluation(*ev); });
     setCentralWidget(central);
 
     auto* dock = new QDockWidget(tr("Library"), this);
@@ -104,6 +111,23 @@ void MainWindow::createActions()
     mRedo->setShortcut(QKeySequence::Redo);
     mRedo->setEnabled(false);
 
+    edit->addSeparator();
+    QMenu* sharing = edit->addMenu(tr("Set &Sharing of Selected Nodes"));
+    auto addSharing = [&](const QString& label, const QKeySequence& key, SharingConfig cfg) {
+        QAction* a = sharing->addAction(label, this, [this, cfg] { setSharingOfSelection(cfg); });
+        a->setShortcut(key);
+    };
+    SharingConfig exclusive, passthrough, ts, mps;
+    passthrough.mode = SharingMode::Passthrough;
+    ts.mode = SharingMode::TimeSlicing;
+    ts.replicas = 4;
+    mps.mode = SharingMode::Mps;
+    mps.mpsActiveThreadPct = 50;
+    addSharing(tr("Bare Metal (Exclusive)"), QKeySequence(tr("Ctrl+1")), exclusive);
+    addSharing(tr("Passthrough VM"), QKeySequence(tr("Ctrl+2")), passthrough);
+    addSharing(tr("Time-Slicing, 4 Replicas"), QKeySequence(tr("Ctrl+3")), ts);
+    addSharing(tr("MPS, 50 % Threads"), QKeySequence(tr("Ctrl+4")), mps);
+
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());
@@ -140,6 +164,7 @@ void MainWindow::setDocument(std::unique_ptr<document::Document> doc)
             [this](const QString& t) { mRedo->setText(tr("&Redo %1").arg(t)); });
     connect(mDocument.get(), &document::Document::modifiedChanged, this, &MainWindow::updateTitle);
     connect(mDocument.get(), &document::Document::scenarioReplaced, this, &MainWindow::refreshView);
+    connect(mDocument.get(), &document::Document::nodesChanged, this, &MainWindow::refreshView);
     mUndo->setEnabled(stack->canUndo());
     mRedo->setEnabled(stack->canRedo());
     refreshView();
@@ -147,21 +172,23 @@ void MainWindow::setDocument(std::unique_ptr<document::Document> doc)
 
 void MainWindow::refreshView()
 {
+    // Every change re-evaluates in the background (debounced; a newer edit supersedes).
+    mRunner->request(mDocument->scenario());
+    updateTitle();
+}
+
+void MainWindow::showEvaluation(const calc::Evaluation& ev)
+{
     const Scenario& s = mDocument->scenario();
-    // Synchronous for now (about 15 ms for 8,192 GPUs); the background runner comes with the
-    // live-evaluation workbench.
-    const calc::Evaluation ev = calc::evaluate(s, mCatalog);
     mTree->showScenario(s, mCatalog, ev);
+    mKpis->showEvaluation(ev);
     const calc::Inventory inv = calc::takeInventory(s, mCatalog);
-    const calc::Kpis& k = ev.kpis;
     QString unpriced;
     if (!inv.unpricedGpus.empty())
         unpriced = tr(" (no price for %1 GPU model(s))").arg(inv.unpricedGpus.size());
     mSummary->setText(tr("<h2>%1</h2><p>%2</p><p><b>%3</b> GPUs on %4 nodes · <b>%5</b> GiB usable VRAM · "
-                         "%6 tenants, %7 jobs asking for %8 GPUs · rent <b>$%9/month</b>%10</p>"
-                         "<p>VRAM utilization <b>%11%</b> · allocation <b>%12%</b> · mean penalty <b>%13%</b> "
-                         "(max %14%) · waste <b>$%15/month</b> · %16 unplaced · %17 GPUs at out-of-memory risk · "
-                         "target (≥ 80% VRAM, &lt; 3% penalty) %18</p>")
+                         "%6 tenants, %7 jobs asking for %8 GPUs%9 · target (≥ 80 % VRAM, &lt; 3 % penalty) "
+                         "<b>%10</b> · evaluated in %11 ms</p>")
                           .arg(QString::fromStdString(s.name).toHtmlEscaped(),
                                QString::fromStdString(s.description).toHtmlEscaped())
                           .arg(inv.gpus)
@@ -170,23 +197,33 @@ void MainWindow::refreshView()
                           .arg(inv.tenants)
                           .arg(inv.jobs)
                           .arg(inv.gpusRequested)
-                          .arg(QLocale().toString(inv.costPerMonthUsd, 'f', 0))
                           .arg(unpriced)
-                          .arg(k.vramUtilization * 100, 0, 'f', 1)
-                          .arg(k.allocationRatio * 100, 0, 'f', 1)
-                          .arg(k.meanPenalty * 100, 0, 'f', 1)
-                          .arg(k.maxPenalty * 100, 0, 'f', 1)
-                          .arg(QLocale().toString(k.wastePerMonth.total(), 'f', 0))
-                          .arg(k.unplacedJobs)
-                          .arg(k.oomRiskGpus)
-                          .arg(k.meetsTarget ? tr("met") : tr("not met")));
-    mSummary->setToolTip(tr("Rent = Σ GPUs × $/GPU-hour (price preset '%1' or the scenario's overrides) × 730 "
-                            "hours per month. Usable VRAM is what the driver reports per GPU "
-                            "(data/catalog/gpus.json).\nVRAM utilization = memory the placed jobs need / usable VRAM; "
-                            "allocation = GPU share held by jobs / GPUs; penalty = shared step time / bare-metal "
-                            "step time − 1; waste = idle + stranded + overhead (docs/model-reference.md).")
-                             .arg(QString::fromStdString(s.pricing.preset)));
-    updateTitle();
+                          .arg(ev.kpis.meetsTarget ? tr("met") : tr("not met"))
+                          .arg(ev.elapsedMs, 0, 'f', 1));
+}
+
+void MainWindow::setSharingOfSelection(const SharingConfig& sharing)
+{
+    if (!mDocument)
+        return;
+    const QStringList ids = mTree->selectedNodeIds();
+    if (ids.isEmpty()) {
+        statusBar()->showMessage(tr("Select nodes in the outline first"), 4000);
+        return;
+    }
+    const Scenario& s = mDocument->scenario();
+    for (const Node& n : s.topology.nodes) {
+        if (!ids.contains(QString::fromStdString(n.id)))
+            continue;
+        const GpuSpec* gpu = mCatalog.gpu(n.gpuId);
+        const Issues issues = gpu ? validateSharing(sharing, *gpu, "sharing") : Issues{};
+        if (hasErrors(issues)) {
+            QMessageBox::warning(this, tr("Cannot set sharing"),
+                                 tr("%1: %2").arg(QString::fromStdString(n.id), issuesText(issues)));
+            return;
+        }
+    }
+    mDocument->undoStack()->push(new document::SetSharingCmd(mDocument.get(), ids, sharing));
 }
 
 void MainWindow::updateTitle()

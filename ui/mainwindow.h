@@ -1,5 +1,6 @@
 #pragma once
 
+#include "calc/evaluation.h"
 #include "document/document.h"
 #include "model/catalog.h"
 #include "store/scenariolibrary.h"
@@ -12,6 +13,8 @@ class QLabel;
 
 namespace gp::ui {
 
+class EvaluationRunner;
+class KpiCards;
 class LibraryPanel;
 class ScenarioTree;
 
@@ -30,6 +33,11 @@ public:
     /// Opens the first scenario of the library, if any.
     void openFirst();
     const document::Document* currentDocument() const { return mDocument.get(); }
+    document::Document* currentDocument() { return mDocument.get(); }
+    /// Sets the sharing of the nodes selected in the outline, as one undoable command.
+    void setSharingOfSelection(const SharingConfig& sharing);
+    const KpiCards* kpiCards() const { return mKpis; }
+    const ScenarioTree* outline() const { return mTree; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -38,6 +46,7 @@ private:
     void createActions();
     void setDocument(std::unique_ptr<document::Document> doc);
     void refreshView();
+    void showEvaluation(const calc::Evaluation& evaluation);
     void updateTitle();
     bool maybeSave();
     void importJson();
@@ -50,6 +59,8 @@ private:
     LibraryPanel* mLibraryPanel;
     ScenarioTree* mTree;
     QLabel* mSummary;
+    KpiCards* mKpis;
+    EvaluationRunner* mRunner;
     QAction* mUndo = nullptr;
     QAction* mRedo = nullptr;
 };

@@ -3,6 +3,7 @@
 #include "model/enumnames.h"
 
 #include <QHeaderView>
+#include <QScrollBar>
 
 #include <map>
 
@@ -44,10 +45,28 @@ ScenarioTree::ScenarioTree(QWidget* parent) : QTreeWidget(parent)
     setHeaderLabels({tr("Item"), tr("Details")});
     header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     setAlternatingRowColors(true);
+    setSelectionMode(QAbstractItemView::ExtendedSelection);
+}
+
+QStringList ScenarioTree::selectedNodeIds() const
+{
+    QStringList ids;
+    for (QTreeWidgetItem* item : selectedItems()) {
+        QTreeWidgetItem* node = item->data(0, Qt::UserRole).isValid() ? item : item->parent();
+        if (node && node->data(0, Qt::UserRole).isValid()) {
+            const QString id = node->data(0, Qt::UserRole).toString();
+            if (!ids.contains(id))
+                ids << id;
+        }
+    }
+    return ids;
 }
 
 void ScenarioTree::showScenario(const Scenario& s, const Catalog& catalog, const calc::Evaluation& ev)
 {
+    // Rebuilt on every evaluation: keep the node selection and the scroll position.
+    const QStringList selected = selectedNodeIds();
+    const int scroll = verticalScrollBar() ? verticalScrollBar()->value() : 0;
     clear();
     std::map<std::string, const calc::JobResult*> results;
     for (const auto& r : ev.jobs)
@@ -69,6 +88,8 @@ void ScenarioTree::showScenario(const Scenario& s, const Catalog& catalog, const
                                      .arg(node.nics.count)
                                      .arg(node.nics.speedGbps)
                                      .arg(node.nics.gpudirectRdma ? tr(", GPUDirect RDMA") : QString())});
+        item->setData(0, Qt::UserRole, q(node.id));
+        item->setSelected(selected.contains(q(node.id)));
         for (int g = 0; g < node.gpuCount; ++g)
             new QTreeWidgetItem(item, {tr("GPU %1").arg(g), describeSharing(node.sharingOf(g))});
     }
@@ -123,6 +144,8 @@ void ScenarioTree::showScenario(const Scenario& s, const Catalog& catalog, const
         ti->setExpanded(true);
     }
     tenants->setExpanded(true);
+    if (verticalScrollBar())
+        verticalScrollBar()->setValue(scroll);
 }
 
 } // namespace gp::ui

@@ -18,6 +18,8 @@ public:
     explicit ScenarioTree(QWidget* parent = nullptr);
     /// Rebuilds the outline; each job shows its evaluation result (placement, memory, penalty).
     void showScenario(const Scenario& scenario, const Catalog& catalog, const calc::Evaluation& evaluation);
+    /// Ids of the selected nodes (a selected GPU row counts for its node).
+    QStringList selectedNodeIds() const;
 };
 
 /// "MIG 3g.40gb@0 + 4g.40gb@4", "time-slicing x4", ... for one GPU's sharing.

@@ -5,6 +5,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QUndoStack>
 
 #include <optional>
@@ -35,9 +36,13 @@ public:
 
     /// Replaces the whole scenario (used by commands; swaps so undo and redo share code).
     void swapScenario(Scenario& other);
+    /// Lets a command change the nodes; only commands call this (DESIGN.md §4.1).
+    template <typename Fn> void editNodes(Fn fn) { fn(mScenario.topology.nodes); }
 
 Q_SIGNALS:
     void scenarioReplaced();
+    /// Nodes whose properties a command changed.
+    void nodesChanged(const QStringList& ids);
     void modifiedChanged(bool modified);
 
 private:

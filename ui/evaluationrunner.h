@@ -1,0 +1,43 @@
+#pragma once
+
+#include "calc/evaluation.h"
+#include "model/catalog.h"
+#include "model/scenario.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+namespace gp::ui {
+
+/// Runs calc::evaluate off the GUI thread (DESIGN.md §4.4): each request is debounced, works on
+/// its own copy of the scenario, and a newer request supersedes an older one — a result that
+/// arrives after a newer request was made is dropped, never shown.
+class EvaluationRunner : public QObject
+{
+    Q_OBJECT
+
+public:
+    EvaluationRunner(const Catalog& catalog, QObject* parent = nullptr);
+    /// Asks for an evaluation of `scenario` after `debounceMs` without a newer request.
+    void request(const Scenario& scenario, int debounceMs = 150);
+    bool busy() const { return mRunning || mTimer.isActive(); }
+
+Q_SIGNALS:
+    void evaluated(std::shared_ptr<const calc::Evaluation> evaluation);
+
+private:
+    void start();
+
+    const Catalog& mCatalog;
+    QTimer mTimer;
+    std::shared_ptr<const Scenario> mPending;
+    quint64 mGeneration = 0; ///< of the newest request
+    quint64 mRunningGeneration = 0;
+    bool mRunning = false;
+    QFutureWatcher<std::shared_ptr<const calc::Evaluation>> mWatcher;
+};
+
+} // namespace gp::ui

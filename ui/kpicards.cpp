@@ -1,0 +1,92 @@
+#include "kpicards.h"
+
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QVBoxLayout>
+
+namespace gp::ui {
+
+namespace {
+
+QString pct(double f) { return QString::number(f * 100.0, 'f', 1) + " %"; }
+QString usd(double v) { return "$" + QLocale().toString(v, 'f', 0); }
+
+} // namespace
+
+KpiCards::KpiCards(QWidget* parent) : QWidget(parent)
+{
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(6);
+    const QString ref = tr("\n\nFormulas and sources: docs/model-reference.md.");
+    addCard(tr("VRAM utilization"), tr("Memory the placed jobs need (weights, gradients, optimizer states, "
+                                       "activations, KV cache, runtime) ÷ usable VRAM of all GPUs.") + ref);
+    addCard(tr("Allocation"), tr("GPU share held by jobs (whole GPUs, MIG compute slices / 7, vGPU, replica "
+                                 "and MPS-client shares) ÷ GPUs.") + ref);
+    addCard(tr("Mean penalty"), tr("Mean over placed jobs of shared step time ÷ bare-metal step time − 1 "
+                                   "(same job, same GPUs, unshared). Target: below 3 %.") + ref);
+    addCard(tr("Max penalty"), tr("The largest penalty of a placed job.") + ref);
+    addCard(tr("$/month"), tr("GPUs × $/GPU-hour (price preset, scenario overrides, or ownership: capex ÷ "
+                              "amortisation + TDP × PUE × $/kWh) × 730 h.") + ref);
+    addCard(tr("$ wasted/month"), tr("Idle (GPU share no job holds) + stranded (allocated memory no job uses) + "
+                                     "overhead (GPU time the penalties burn).") + ref);
+    addCard(tr("Unplaced jobs"), tr("Jobs the placement policy could not place whole; each says why in the "
+                                    "outline.") + ref);
+    addCard(tr("OOM-risk GPUs"), tr("GPUs without memory isolation (time-slicing, MPS without a limit) whose "
+                                    "co-tenants' memory exceeds them.") + ref);
+}
+
+QLabel* KpiCards::addCard(const QString& title, const QString& tooltip)
+{
+    auto* card = new QFrame(this);
+    card->setFrameShape(QFrame::StyledPanel);
+    card->setToolTip(tooltip);
+    auto* v = new QVBoxLayout(card);
+    v->setContentsMargins(8, 4, 8, 4);
+    auto* t = new QLabel(title, card);
+    QFont small = t->font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    t->setFont(small);
+    t->setForegroundRole(QPalette::PlaceholderText);
+    auto* value = new QLabel(QStringLiteral("–"), card);
+    QFont big = value->font();
+    big.setPointSizeF(big.pointSizeF() * 1.4);
+    big.setBold(true);
+    value->setFont(big);
+    v->addWidget(t);
+    v->addWidget(value);
+    layout()->addWidget(card);
+    mCards.push_back({title, value});
+    return value;
+}
+
+void KpiCards::showEvaluation(const calc::Evaluation& ev)
+{
+    const calc::Kpis& k = ev.kpis;
+    const QString values[] = {pct(k.vramUtilization),   pct(k.allocationRatio),
+                              pct(k.meanPenalty),       pct(k.maxPenalty),
+                              usd(k.costPerMonthUsd),   usd(k.wastePerMonth.total()),
+                              QString::number(k.unplacedJobs), QString::number(k.oomRiskGpus)};
+    for (std::size_t i = 0; i < mCards.size() && i < std::size(values); ++i)
+        mCards[i].second->setText(values[i]);
+    // Red where the value breaks a target or flags a problem.
+    auto mark = [&](std::size_t i, bool bad) {
+        mCards[i].second->setStyleSheet(bad ? QStringLiteral("color: #c0392b") : QString());
+    };
+    mark(0, k.vramUtilization < 0.8);
+    mark(2, k.meanPenalty >= 0.03);
+    mark(6, k.unplacedJobs > 0);
+    mark(7, k.oomRiskGpus > 0);
+}
+
+QString KpiCards::valueOf(const QString& title) const
+{
+    for (const auto& [t, label] : mCards)
+        if (t == title)
+            return label->text();
+    return {};
+}
+
+} // namespace gp::ui
