@@ -2,12 +2,14 @@
 #include "document/librarygateway.h"
 #include "io/scenarioreader.h"
 #include "testsupport.h"
+#include "ui/canvas/canvasscene.h"
 #include "ui/evaluationrunner.h"
 #include "ui/kpicards.h"
 #include "ui/librarypanel.h"
 #include "ui/mainwindow.h"
 #include "ui/scenariotree.h"
 
+#include <QGraphicsItem>
 #include <QLabel>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -109,6 +111,47 @@ private Q_SLOTS:
         QTRY_VERIFY(tree->findItems("time-slicing x4", Qt::MatchRecursive | Qt::MatchExactly, 1).isEmpty());
         doc->undoStack()->redo();
         QCOMPARE(doc->scenario().topology.nodes[0].sharing.mode, SharingMode::TimeSlicing);
+    }
+
+    void canvasDragIsOneSnappedUndoableMove()
+    {
+        auto w = makeWindow();
+        w->show();
+        w->openFirst();
+        ui::CanvasScene* scene = w->canvasScene();
+        QGraphicsItem* a = scene->item("node-001");
+        QGraphicsItem* b = scene->item("node-002");
+        QVERIFY(a && b);
+        const QPointF startA = a->pos();
+        a->setPos(startA + QPointF(33, 47)); // a drag preview of two items...
+        b->setPos(b->pos() + QPointF(33, 47));
+        w->commitCanvasDrag();               // ...ends as one command
+        document::Document* doc = w->currentDocument();
+        QCOMPARE(doc->undoStack()->count(), 1);
+        QCOMPARE(doc->undoStack()->undoText(), QString("Move 2 item(s)"));
+        const Point moved = doc->scenario().topology.nodes[0].position;
+        QCOMPARE(moved.x, startA.x() + 40.0); // snapped to the 20-unit grid
+        QCOMPARE(moved.y, startA.y() + 40.0);
+        QCOMPARE(a->pos(), QPointF(moved.x, moved.y));
+        doc->undoStack()->undo();
+        QCOMPARE(a->pos(), startA);
+        QCOMPARE(doc->scenario().topology.nodes[0].position.x, startA.x());
+        // Nothing moved: no command.
+        w->commitCanvasDrag();
+        QCOMPARE(doc->undoStack()->count(), 1);
+    }
+
+    void canvasSelectionDrivesTheBulkEdit()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        w->canvasScene()->item("node-003")->setSelected(true);
+        w->canvasScene()->item("leaf-00")->setSelected(true); // switches are ignored
+        SharingConfig pt;
+        pt.mode = SharingMode::Passthrough;
+        w->setSharingOfSelection(pt);
+        QCOMPARE(w->currentDocument()->scenario().topology.nodes[2].sharing.mode, SharingMode::Passthrough);
+        QCOMPARE(w->currentDocument()->undoStack()->undoText(), QString("Set passthrough sharing on 1 node(s)"));
     }
 
     void newerRequestSupersedesOlder()

@@ -5,6 +5,9 @@
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
 #include "model/validation.h"
+#include "canvas/canvasscene.h"
+#include "canvas/canvasview.h"
+#include "document/moveitemscmd.h"
 #include "document/setsharingcmd.h"
 #include "evaluationrunner.h"
 #include "kpicards.h"
@@ -48,7 +51,8 @@ QString issuesText(const Issues& issues, int max = 20)
 MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> library, QWidget* parent)
     : QMainWindow(parent), mCatalog(std::move(catalog)), mLibrary(std::move(library)),
       mLibraryPanel(new LibraryPanel(this)), mTree(new ScenarioTree(this)), mSummary(new QLabel(this)),
-      mKpis(new KpiCards(this)), mRunner(new EvaluationRunner(mCatalog, this))
+      mKpis(new KpiCards(this)), mScene(new CanvasScene(mCatalog, this)), mCanvas(new CanvasView(mScene, this)),
+      mRunner(new EvaluationRunner(mCatalog, this))
 {
     setObjectName("MainWindow");
     setWindowIcon(QIcon(":/icons/gpuplan.svg"));
@@ -59,7 +63,13 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     mSummary->setMargin(6);
     layout->addWidget(mSummary);
     layout->addWidget(mKpis);
-    layout->addWidget(mTree, 1);
+    layout->addWidget(mCanvas, 1);
+    connect(mCanvas, &CanvasView::dragFinished, this, &MainWindow::commitCanvasDrag);
+
+    auto* outlineDock = new QDockWidget(tr("Outline"), this);
+    outlineDock->setObjectName("OutlineDock");
+    outlineDock->setWidget(mTree);
+    addDockWidget(Qt::RightDockWidgetArea, outlineDock);
     connect(mRunner, &EvaluationRunner::evaluated, this,
             [this](std::shared_ptr<const calc::Evaluation> ev) { showEvaluation(*ev); });
     setCentralWidget(central);
@@ -129,6 +139,10 @@ void MainWindow::createActions()
     addSharing(tr("MPS, 50 % Threads"), QKeySequence(tr("Ctrl+4")), mps);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("Zoom &In"), this, [this] { mCanvas->zoomBy(1.25); })->setShortcut(QKeySequence::ZoomIn);
+    view->addAction(tr("Zoom &Out"), this, [this] { mCanvas->zoomBy(0.8); })->setShortcut(QKeySequence::ZoomOut);
+    view->addAction(tr("&Fit to View"), this, [this] { mCanvas->fitAll(); })->setShortcut(QKeySequence(tr("Ctrl+0")));
+    view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());
 
@@ -165,6 +179,14 @@ void MainWindow::setDocument(std::unique_ptr<document::Document> doc)
     connect(mDocument.get(), &document::Document::modifiedChanged, this, &MainWindow::updateTitle);
     connect(mDocument.get(), &document::Document::scenarioReplaced, this, &MainWindow::refreshView);
     connect(mDocument.get(), &document::Document::nodesChanged, this, &MainWindow::refreshView);
+    connect(mDocument.get(), &document::Document::itemsMoved, this, [this](const QStringList& ids) {
+        mScene->syncPositions(mDocument->scenario(), ids);
+        updateTitle();
+    });
+    connect(mDocument.get(), &document::Document::scenarioReplaced, this,
+            [this] { mScene->rebuild(mDocument->scenario()); });
+    mScene->rebuild(mDocument->scenario());
+    mFitPending = true;
     mUndo->setEnabled(stack->canUndo());
     mRedo->setEnabled(stack->canRedo());
     refreshView();
@@ -182,6 +204,11 @@ void MainWindow::showEvaluation(const calc::Evaluation& ev)
     const Scenario& s = mDocument->scenario();
     mTree->showScenario(s, mCatalog, ev);
     mKpis->showEvaluation(ev);
+    mScene->decorate(s, ev);
+    if (mFitPending) { // by now the window has its size
+        mFitPending = false;
+        mCanvas->fitAll();
+    }
     const calc::Inventory inv = calc::takeInventory(s, mCatalog);
     QString unpriced;
     if (!inv.unpricedGpus.empty())
@@ -202,13 +229,29 @@ void MainWindow::showEvaluation(const calc::Evaluation& ev)
                           .arg(ev.elapsedMs, 0, 'f', 1));
 }
 
+void MainWindow::commitCanvasDrag()
+{
+    if (!mDocument)
+        return;
+    auto moved = mScene->movedItems(mDocument->scenario(), CanvasView::kGrid);
+    if (!moved.empty())
+        mDocument->undoStack()->push(new document::MoveItemsCmd(mDocument.get(), std::move(moved)));
+}
+
 void MainWindow::setSharingOfSelection(const SharingConfig& sharing)
 {
     if (!mDocument)
         return;
-    const QStringList ids = mTree->selectedNodeIds();
+    QStringList ids = mTree->selectedNodeIds();
+    for (const QString& id : mScene->selectedIds()) {
+        const bool isNode = std::any_of(mDocument->scenario().topology.nodes.begin(),
+                                        mDocument->scenario().topology.nodes.end(),
+                                        [&](const Node& n) { return n.id == id.toStdString(); });
+        if (isNode && !ids.contains(id))
+            ids << id;
+    }
     if (ids.isEmpty()) {
-        statusBar()->showMessage(tr("Select nodes in the outline first"), 4000);
+        statusBar()->showMessage(tr("Select nodes on the canvas or in the outline first"), 4000);
         return;
     }
     const Scenario& s = mDocument->scenario();

@@ -13,6 +13,8 @@ class QLabel;
 
 namespace gp::ui {
 
+class CanvasScene;
+class CanvasView;
 class EvaluationRunner;
 class KpiCards;
 class LibraryPanel;
@@ -38,6 +40,10 @@ public:
     void setSharingOfSelection(const SharingConfig& sharing);
     const KpiCards* kpiCards() const { return mKpis; }
     const ScenarioTree* outline() const { return mTree; }
+    CanvasScene* canvasScene() const { return mScene; }
+    CanvasView* canvasView() const { return mCanvas; }
+    /// Turns a finished drag on the canvas into one move command.
+    void commitCanvasDrag();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -60,7 +66,10 @@ private:
     ScenarioTree* mTree;
     QLabel* mSummary;
     KpiCards* mKpis;
+    CanvasScene* mScene;
+    CanvasView* mCanvas;
     EvaluationRunner* mRunner;
+    bool mFitPending = false; ///< frame the canvas once the new document's first evaluation is shown
     QAction* mUndo = nullptr;
     QAction* mRedo = nullptr;
 };

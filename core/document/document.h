@@ -38,11 +38,14 @@ public:
     void swapScenario(Scenario& other);
     /// Lets a command change the nodes; only commands call this (DESIGN.md §4.1).
     template <typename Fn> void editNodes(Fn fn) { fn(mScenario.topology.nodes); }
+    template <typename Fn> void editTopology(Fn fn) { fn(mScenario.topology); }
 
 Q_SIGNALS:
     void scenarioReplaced();
     /// Nodes whose properties a command changed.
     void nodesChanged(const QStringList& ids);
+    /// Nodes or switches a command moved (positions only: no re-evaluation needed).
+    void itemsMoved(const QStringList& ids);
     void modifiedChanged(bool modified);
 
 private:

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "calc/evaluation.h"
+#include "model/catalog.h"
+#include "model/scenario.h"
+
+#include <QGraphicsScene>
+#include <QHash>
+
+namespace gp::ui {
+
+class LinkItem;
+
+/// The cluster canvas: one item per node and switch id and one per link, built from the
+/// scenario; decorations (tenant colours, memory fill, link load) come from an Evaluation.
+class CanvasScene : public QGraphicsScene
+{
+    Q_OBJECT
+
+public:
+    explicit CanvasScene(const Catalog& catalog, QObject* parent = nullptr);
+    void rebuild(const Scenario& scenario);
+    void decorate(const Scenario& scenario, const calc::Evaluation& evaluation);
+    /// Puts the given items where the model has them (after a move command).
+    void syncPositions(const Scenario& scenario, const QStringList& ids);
+    QGraphicsItem* item(const QString& id) const { return mItems.value(id); }
+    /// Ids of the selected nodes and switches.
+    QStringList selectedIds() const;
+    /// Items whose position differs from the model's, with their new (grid-snapped) positions.
+    std::map<std::string, Point> movedItems(const Scenario& scenario, double grid) const;
+    void updateLinks();
+
+private:
+    const Catalog& mCatalog;
+    QHash<QString, QGraphicsItem*> mItems;
+    QHash<QString, LinkItem*> mLinks;
+};
+
+} // namespace gp::ui

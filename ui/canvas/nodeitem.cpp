@@ -1,0 +1,148 @@
+#include "nodeitem.h"
+
+#include <QPainter>
+#include <QPalette>
+#include <QStyleOptionGraphicsItem>
+
+namespace gp::ui {
+
+namespace {
+
+constexpr double kSwitchWidth = 200.0, kSwitchHeight = 56.0;
+
+QColor loadColor(double u)
+{
+    if (u <= 0.0)
+        return QColor(150, 150, 150, 120);
+    if (u < 0.5)
+        return QColor("#59a14f");
+    if (u < 0.9)
+        return QColor("#f28e2b");
+    return QColor("#e15759");
+}
+
+} // namespace
+
+NodeItem::NodeItem(QString id, QString name, QString subtitle)
+    : mId(std::move(id)), mName(std::move(name)), mSubtitle(std::move(subtitle))
+{
+    setFlags(ItemIsSelectable | ItemIsMovable);
+    setToolTip(mName + "\n" + mSubtitle);
+}
+
+void NodeItem::setGpus(std::vector<Gpu> gpus)
+{
+    mGpus = std::move(gpus);
+    update();
+}
+
+QRectF NodeItem::boundingRect() const { return {0, 0, kWidth, kHeight}; }
+
+void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    const QPalette pal = option->palette;
+    const double lod = option->levelOfDetailFromTransform(p->worldTransform());
+    const QRectF r = boundingRect();
+    const QPen border(isSelected() ? pal.highlight().color() : pal.mid().color(), isSelected() ? 4 : 1.5);
+    if (lod < 0.3) {
+        // Zoomed out: one block, darker the more of the node is allocated.
+        int used = 0, slots = 0;
+        bool oom = false;
+        for (const Gpu& g : mGpus) {
+            for (const Slot& sl : g.slots)
+                used += sl.tenant.isValid() ? 1 : 0;
+            slots += static_cast<int>(g.slots.size());
+            oom |= g.oomRisk;
+        }
+        const double share = slots > 0 ? static_cast<double>(used) / slots : 0.0;
+        p->setPen(border);
+        p->setBrush(oom ? QColor("#e15759") : QColor::fromHsvF(0.58, 0.15 + 0.7 * share, 0.95 - 0.4 * share));
+        p->drawRect(r);
+        return;
+    }
+    p->setPen(border);
+    p->setBrush(pal.base());
+    p->drawRoundedRect(r, 8, 8);
+    p->setPen(pal.text().color());
+    QFont f = p->font();
+    f.setBold(true);
+    p->setFont(f);
+    p->drawText(QRectF(10, 6, kWidth - 20, 20), Qt::AlignLeft | Qt::AlignVCenter, mName);
+    f.setBold(false);
+    f.setPointSizeF(f.pointSizeF() * 0.85);
+    p->setFont(f);
+    p->drawText(QRectF(10, 24, kWidth - 20, 18), Qt::AlignLeft | Qt::AlignVCenter, mSubtitle);
+    // GPUs in a grid of four columns.
+    const int cols = 4;
+    const double cellW = (kWidth - 20 - (cols - 1) * 6) / cols;
+    const double cellH = 52;
+    for (std::size_t i = 0; i < mGpus.size() && i < 16; ++i) {
+        const Gpu& g = mGpus[i];
+        const double x = 10 + static_cast<double>(i % cols) * (cellW + 6);
+        const double y = 48 + static_cast<double>(i / cols) * (cellH + 8);
+        const QRectF cell(x, y, cellW, cellH);
+        p->setPen(QPen(g.oomRisk ? QColor("#e15759") : pal.mid().color(), g.oomRisk ? 3 : 1));
+        p->setBrush(pal.alternateBase());
+        p->drawRect(cell);
+        for (const Slot& sl : g.slots) {
+            const QRectF slot(cell.left() + 2 + sl.from * (cellW - 4), cell.top() + 2, sl.width * (cellW - 4) - 1,
+                              cellH - 14);
+            p->setPen(Qt::NoPen);
+            p->setBrush(sl.tenant.isValid() ? sl.tenant : pal.window().color());
+            p->drawRect(slot);
+        }
+        // Memory fill bar along the bottom of the cell.
+        const QRectF bar(cell.left() + 2, cell.bottom() - 9, cellW - 4, 6);
+        p->setBrush(pal.window().color());
+        p->drawRect(bar);
+        p->setBrush(g.memoryFill > 1.0 ? QColor("#e15759") : QColor("#4e79a7"));
+        p->drawRect(QRectF(bar.left(), bar.top(), bar.width() * std::min(g.memoryFill, 1.0), bar.height()));
+    }
+}
+
+SwitchItem::SwitchItem(QString id, QString name, QString subtitle)
+    : mId(std::move(id)), mName(std::move(name)), mSubtitle(std::move(subtitle))
+{
+    setFlags(ItemIsSelectable | ItemIsMovable);
+    setToolTip(mName + "\n" + mSubtitle);
+}
+
+QRectF SwitchItem::boundingRect() const { return {0, 0, kSwitchWidth, kSwitchHeight}; }
+
+void SwitchItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    const QPalette pal = option->palette;
+    p->setPen(QPen(isSelected() ? pal.highlight().color() : pal.mid().color(), isSelected() ? 4 : 1.5));
+    p->setBrush(pal.button());
+    p->drawRoundedRect(boundingRect(), 14, 14);
+    if (option->levelOfDetailFromTransform(p->worldTransform()) < 0.3)
+        return;
+    p->setPen(pal.buttonText().color());
+    p->drawText(boundingRect().adjusted(8, 4, -8, -26), Qt::AlignCenter, mName);
+    QFont f = p->font();
+    f.setPointSizeF(f.pointSizeF() * 0.8);
+    p->setFont(f);
+    p->drawText(boundingRect().adjusted(8, 26, -8, -4), Qt::AlignCenter, mSubtitle);
+}
+
+LinkItem::LinkItem(QString id, QGraphicsItem* from, QGraphicsItem* to) : mId(std::move(id)), mFrom(from), mTo(to)
+{
+    setZValue(-1);
+    setUtilization(0.0);
+    updateEnds();
+}
+
+void LinkItem::setUtilization(double u)
+{
+    QPen pen(loadColor(u), u > 0.0 ? 3.0 : 1.0);
+    pen.setCosmetic(true);
+    setPen(pen);
+    setToolTip(QObject::tr("%1: %2 % of its bandwidth in use").arg(mId).arg(u * 100.0, 0, 'f', 1));
+}
+
+void LinkItem::updateEnds()
+{
+    setLine(QLineF(mFrom->sceneBoundingRect().center(), mTo->sceneBoundingRect().center()));
+}
+
+} // namespace gp::ui

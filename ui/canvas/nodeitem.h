@@ -1,0 +1,77 @@
+#pragma once
+
+#include <QColor>
+#include <QGraphicsItem>
+#include <QString>
+
+#include <vector>
+
+namespace gp::ui {
+
+/// A node on the canvas: a view of one model node id (DESIGN.md §5.3). Draws its GPUs, how
+/// each is shared (MIG instances at their slices, replicas, vGPUs, MPS clients), coloured by
+/// the tenant using it, with a memory-fill bar; a red mark for out-of-memory risk. Zoomed out
+/// it collapses to one rectangle coloured by how much of it is allocated.
+class NodeItem : public QGraphicsItem
+{
+public:
+    /// One slot of a GPU: where it sits across the GPU's width (MIG: its memory slices) and
+    /// the colour of the tenant using it (invalid when free).
+    struct Slot
+    {
+        double from = 0.0;
+        double width = 1.0;
+        QColor tenant;
+    };
+    struct Gpu
+    {
+        std::vector<Slot> slots;
+        double memoryFill = 0.0; ///< used / usable
+        bool oomRisk = false;
+    };
+
+    static constexpr double kWidth = 260.0;
+    static constexpr double kHeight = 170.0;
+
+    NodeItem(QString id, QString name, QString subtitle);
+    QString id() const { return mId; }
+    void setGpus(std::vector<Gpu> gpus);
+
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    QString mId, mName, mSubtitle;
+    std::vector<Gpu> mGpus;
+};
+
+/// A switch of the fabric on the canvas.
+class SwitchItem : public QGraphicsItem
+{
+public:
+    SwitchItem(QString id, QString name, QString subtitle);
+    QString id() const { return mId; }
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    QString mId, mName, mSubtitle;
+};
+
+/// A link between two canvas items, coloured by its load (green → amber → red).
+class LinkItem : public QGraphicsLineItem
+{
+public:
+    LinkItem(QString id, QGraphicsItem* from, QGraphicsItem* to);
+    QString id() const { return mId; }
+    void setUtilization(double utilization);
+    /// Follows the endpoints after they moved.
+    void updateEnds();
+
+private:
+    QString mId;
+    QGraphicsItem* mFrom;
+    QGraphicsItem* mTo;
+};
+
+} // namespace gp::ui
