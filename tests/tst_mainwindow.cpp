@@ -6,9 +6,13 @@
 #include "ui/evaluationrunner.h"
 #include "ui/kpicards.h"
 #include "ui/librarypanel.h"
+#include "ui/workloadspanel.h"
 #include "ui/mainwindow.h"
 #include "ui/scenariotree.h"
 
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
 #include <QGraphicsItem>
 #include <QLabel>
 #include <QTemporaryDir>
@@ -152,6 +156,24 @@ private Q_SLOTS:
         w->setSharingOfSelection(pt);
         QCOMPARE(w->currentDocument()->scenario().topology.nodes[2].sharing.mode, SharingMode::Passthrough);
         QCOMPARE(w->currentDocument()->undoStack()->undoText(), QString("Set passthrough sharing on 1 node(s)"));
+    }
+
+    void workloadsShowResultsAndTheMemoryProfile()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        ui::WorkloadsPanel* panel = w->workloads();
+        QTRY_COMPARE(panel->rowCount(), 5);
+        QCOMPARE(panel->cell("frontier-70b", "Placed"), QString("yes"));
+        QCOMPARE(panel->cell("frontier-70b", "TP×PP×DP"), QString("8×2×2"));
+        QVERIFY(panel->cell("frontier-70b", "GiB/GPU").toDouble() > 10);
+        QVERIFY(panel->cell("chat-8b", "Penalty").endsWith("%"));
+        panel->selectJob("acme-ft");
+        QVERIFY2(panel->profileChart()->title().contains("peak: "), qPrintable(panel->profileChart()->title()));
+        QCOMPARE(panel->profileChart()->series().size(), 1);
+        auto* bars = qobject_cast<QBarSeries*>(panel->profileChart()->series().front());
+        QVERIFY(bars);
+        QCOMPARE(bars->barSets().front()->count(), 32 + 3); // embedding, 32 blocks, projection, loss
     }
 
     void newerRequestSupersedesOlder()

@@ -39,6 +39,8 @@ LibraryPanel::LibraryPanel(QWidget* parent)
     mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mTable->verticalHeader()->hide();
     mTable->horizontalHeader()->setSectionResizeMode(ColName, QHeaderView::Stretch);
+    mTable->horizontalHeader()->setMinimumSectionSize(60);
+    mTable->setWordWrap(true);
     mTable->setSortingEnabled(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

@@ -12,6 +12,7 @@
 #include "evaluationrunner.h"
 #include "kpicards.h"
 #include "librarypanel.h"
+#include "workloadspanel.h"
 #include "scenariotree.h"
 #include "sim/simbackend.h"
 
@@ -52,6 +53,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     : QMainWindow(parent), mCatalog(std::move(catalog)), mLibrary(std::move(library)),
       mLibraryPanel(new LibraryPanel(this)), mTree(new ScenarioTree(this)), mSummary(new QLabel(this)),
       mKpis(new KpiCards(this)), mScene(new CanvasScene(mCatalog, this)), mCanvas(new CanvasView(mScene, this)),
+      mWorkloads(new WorkloadsPanel(this)),
       mRunner(new EvaluationRunner(mCatalog, this))
 {
     setObjectName("MainWindow");
@@ -70,6 +72,11 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     outlineDock->setObjectName("OutlineDock");
     outlineDock->setWidget(mTree);
     addDockWidget(Qt::RightDockWidgetArea, outlineDock);
+    auto* workloadsDock = new QDockWidget(tr("Workloads"), this);
+    workloadsDock->setObjectName("WorkloadsDock");
+    workloadsDock->setWidget(mWorkloads);
+    addDockWidget(Qt::BottomDockWidgetArea, workloadsDock);
+    resizeDocks({workloadsDock}, {300}, Qt::Vertical);
     connect(mRunner, &EvaluationRunner::evaluated, this,
             [this](std::shared_ptr<const calc::Evaluation> ev) { showEvaluation(*ev); });
     setCentralWidget(central);
@@ -78,7 +85,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     dock->setObjectName("LibraryDock");
     dock->setWidget(mLibraryPanel);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
-    resizeDocks({dock}, {460}, Qt::Horizontal);
+    resizeDocks({dock}, {380}, Qt::Horizontal);
     connect(mLibraryPanel, &LibraryPanel::openRequested, this, [this](qint64 id) {
         if (maybeSave())
             openFromLibrary(id);
@@ -93,7 +100,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
 
     QSettings settings;
     if (!restoreGeometry(settings.value("window/geometry").toByteArray()))
-        resize(1280, 800);
+        resize(1440, 960);
     restoreState(settings.value("window/state").toByteArray());
     updateTitle();
 }
@@ -205,6 +212,7 @@ void MainWindow::showEvaluation(const calc::Evaluation& ev)
     mTree->showScenario(s, mCatalog, ev);
     mKpis->showEvaluation(ev);
     mScene->decorate(s, ev);
+    mWorkloads->showEvaluation(s, ev);
     if (mFitPending) { // by now the window has its size
         mFitPending = false;
         mCanvas->fitAll();

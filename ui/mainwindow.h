@@ -19,6 +19,7 @@ class EvaluationRunner;
 class KpiCards;
 class LibraryPanel;
 class ScenarioTree;
+class WorkloadsPanel;
 
 /// The workbench shell: library dock, scenario outline with its inventory, menus, undo.
 class MainWindow : public QMainWindow
@@ -42,6 +43,7 @@ public:
     const ScenarioTree* outline() const { return mTree; }
     CanvasScene* canvasScene() const { return mScene; }
     CanvasView* canvasView() const { return mCanvas; }
+    WorkloadsPanel* workloads() const { return mWorkloads; }
     /// Turns a finished drag on the canvas into one move command.
     void commitCanvasDrag();
 
@@ -68,6 +70,7 @@ private:
     KpiCards* mKpis;
     CanvasScene* mScene;
     CanvasView* mCanvas;
+    WorkloadsPanel* mWorkloads;
     EvaluationRunner* mRunner;
     bool mFitPending = false; ///< frame the canvas once the new document's first evaluation is shown
     QAction* mUndo = nullptr;

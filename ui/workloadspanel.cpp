@@ -1,0 +1,209 @@
+#include "workloadspanel.h"
+
+#include "model/enumnames.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+namespace gp::ui {
+
+namespace {
+
+const QStringList kColumns = {"Tenant", "Job", "Kind", "Model", "TP×PP×DP", "Placed", "GiB/GPU", "Penalty", "MFU",
+                              "Days", "$/month"};
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+} // namespace
+
+WorkloadsPanel::WorkloadsPanel(QWidget* parent)
+    : QWidget(parent), mTable(new QTableWidget(0, static_cast<int>(kColumns.size()), this)), mBreakdown(new QLabel(this)),
+      mChartView(new QChartView(this)), mChart(new QChart)
+{
+    mTable->setHorizontalHeaderLabels(kColumns);
+    mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    mTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    mTable->verticalHeader()->hide();
+    mTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    mChart->legend()->hide();
+    mChart->setTitle(tr("Memory per layer (GiB per GPU)"));
+    mChartView->setChart(mChart);
+    mChartView->setRenderHint(QPainter::Antialiasing);
+    mBreakdown->setWordWrap(true);
+    mBreakdown->setTextFormat(Qt::RichText);
+
+    auto* right = new QWidget(this);
+    auto* rv = new QVBoxLayout(right);
+    rv->setContentsMargins(0, 0, 0, 0);
+    rv->addWidget(mBreakdown);
+    rv->addWidget(mChartView, 1);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(mTable);
+    split->addWidget(right);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({640, 480});
+    mChartView->setMinimumHeight(200);
+    right->setMinimumWidth(360);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+    connect(mTable, &QTableWidget::currentCellChanged, this, [this](int row) { showProfile(row); });
+}
+
+int WorkloadsPanel::rowCount() const { return mTable->rowCount(); }
+
+void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& ev)
+{
+    const QString current = mTable->currentRow() >= 0 && mTable->item(mTable->currentRow(), 1)
+                                ? mTable->item(mTable->currentRow(), 1)->data(Qt::UserRole).toString()
+                                : QString();
+    mEvaluation = ev;
+    std::map<std::string, const Job*> jobs;
+    std::map<std::string, const Tenant*> tenants;
+    for (const Tenant& t : s.tenants) {
+        tenants[t.id] = &t;
+        for (const Job& j : t.jobs)
+            jobs[j.id] = &j;
+    }
+    QSignalBlocker block(mTable);
+    mTable->setRowCount(static_cast<int>(ev.jobs.size()));
+    for (int row = 0; row < static_cast<int>(ev.jobs.size()); ++row) {
+        const calc::JobResult& r = ev.jobs[static_cast<std::size_t>(row)];
+        const Job* job = jobs.count(r.id) ? jobs[r.id] : nullptr;
+        const Tenant* tenant = tenants.count(r.tenant) ? tenants[r.tenant] : nullptr;
+        const QString parallel = job ? QString("%1×%2×%3").arg(job->parallelism.tp).arg(job->parallelism.pp).arg(job->parallelism.dp)
+                                     : QString();
+        const QStringList cells = {
+            tenant ? q(tenant->name) : q(r.tenant),
+            job ? q(job->name) : q(r.id),
+            job ? q(std::string(enumName(job->kind))) : QString(),
+            job ? (job->model.preset.empty() ? tr("custom") : q(job->model.preset)) : QString(),
+            parallel,
+            r.placed ? (r.oomRisk ? tr("yes, OOM risk") : tr("yes")) : tr("no"),
+            QString::number(r.memory.totalBytes() / kGiB, 'f', 1),
+            r.placed ? QString::number(r.penalty * 100, 'f', 1) + " %" : "–",
+            r.placed ? QString::number(r.perf.mfu * 100, 'f', 1) + " %" : "–",
+            r.placed && r.perf.daysToComplete ? QString::number(*r.perf.daysToComplete, 'f', 1) : "–",
+            "$" + QLocale().toString(r.costPerMonthUsd, 'f', 0)};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (c >= 6)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (!r.placed || r.oomRisk)
+                item->setForeground(QColor("#c0392b"));
+            if (!r.placed)
+                item->setToolTip(tr("Not placed: %1").arg(q(r.reason)));
+            mTable->setItem(row, c, item);
+        }
+        if (tenant)
+            mTable->item(row, 0)->setForeground(QColor(q(tenant->color)));
+        mTable->item(row, 1)->setData(Qt::UserRole, q(r.id));
+    }
+    if (!current.isEmpty())
+        selectJob(current);
+    else if (mTable->rowCount() > 0)
+        showProfile(mTable->currentRow() >= 0 ? mTable->currentRow() : 0);
+}
+
+QString WorkloadsPanel::cell(const QString& jobId, const QString& column) const
+{
+    const int c = static_cast<int>(kColumns.indexOf(column));
+    for (int row = 0; row < mTable->rowCount(); ++row)
+        if (mTable->item(row, 1)->data(Qt::UserRole).toString() == jobId)
+            return c >= 0 ? mTable->item(row, c)->text() : QString();
+    return {};
+}
+
+void WorkloadsPanel::selectJob(const QString& jobId)
+{
+    for (int row = 0; row < mTable->rowCount(); ++row)
+        if (mTable->item(row, 1)->data(Qt::UserRole).toString() == jobId) {
+            mTable->setCurrentCell(row, 1);
+            showProfile(row);
+            return;
+        }
+}
+
+void WorkloadsPanel::showProfile(int row)
+{
+    mChart->removeAllSeries();
+    for (QAbstractAxis* a : mChart->axes())
+        mChart->removeAxis(a);
+    if (row < 0 || row >= static_cast<int>(mEvaluation.jobs.size())) {
+        mBreakdown->clear();
+        return;
+    }
+    const calc::JobResult& r = mEvaluation.jobs[static_cast<std::size_t>(row)];
+    const calc::MemoryBreakdown& m = r.memory;
+    auto g = [](double b) { return QString::number(b / kGiB, 'f', 2); };
+    mBreakdown->setText(tr("<b>%1</b> — per GPU (pipeline stage %2): weights %3 · gradients %4 · optimizer %5 · "
+                           "activations %6 · KV cache %7 · runtime %8 · <b>total %9 GiB</b>%10")
+                            .arg(q(r.id))
+                            .arg(m.stage)
+                            .arg(g(m.weightsBytes), g(m.gradientsBytes), g(m.optimizerBytes),
+                                 g(m.activationsBytes.value_or(0)), g(m.kvCacheBytes.value_or(0)), g(m.runtimeBytes),
+                                 g(m.totalBytes()))
+                            .arg(r.placed ? QString() : tr("<br><font color=#c0392b>Not placed: %1</font>").arg(q(r.reason).toHtmlEscaped())));
+    // One bar per layer; the peak layer in its own colour.
+    const std::vector<calc::LayerMemory> layers = m.perLayer();
+    std::size_t peak = 0;
+    for (std::size_t i = 0; i < layers.size(); ++i)
+        if (layers[i].total() > layers[peak].total())
+            peak = i;
+    auto* normal = new QBarSet(tr("layer"));
+    auto* top = new QBarSet(tr("peak"));
+    normal->setColor(QColor("#4e79a7"));
+    top->setColor(QColor("#e15759"));
+    QStringList names;
+    double most = 0.0;
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        const double v = layers[i].total() / kGiB;
+        most = std::max(most, v);
+        *normal << (i == peak ? 0.0 : v);
+        *top << (i == peak ? v : 0.0);
+        // Category labels must be unique (equal ones merge): blocks by number, others short.
+        using Kind = calc::LayerMemory::Kind;
+        switch (layers[i].kind) {
+        case Kind::Block: names << QString::number(layers[i].block); break;
+        case Kind::Embedding: names << tr("emb"); break;
+        case Kind::OutputProjection: names << tr("out"); break;
+        case Kind::Loss: names << tr("loss"); break;
+        case Kind::Workspace: names << tr("ws"); break;
+        }
+    }
+    auto* series = new QBarSeries;
+    series->setBarWidth(0.9);
+    series->append(normal);
+    series->append(top);
+    mChart->addSeries(series);
+    auto* x = new QBarCategoryAxis;
+    x->append(names);
+    x->setLabelsAngle(-90);
+    QFont small = x->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.75);
+    x->setLabelsFont(small);
+    auto* y = new QValueAxis;
+    y->setRange(0, most * 1.1 + 1e-9);
+    y->setLabelFormat("%.1f");
+    mChart->addAxis(x, Qt::AlignBottom);
+    mChart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    mChart->setTitle(tr("Memory per layer, GiB per GPU — peak: %1").arg(q(layers.empty() ? std::string() : layers[peak].name())));
+}
+
+} // namespace gp::ui

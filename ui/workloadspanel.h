@@ -1,0 +1,42 @@
+#pragma once
+
+#include "calc/evaluation.h"
+#include "model/scenario.h"
+
+#include <QWidget>
+
+class QTableWidget;
+class QLabel;
+class QChartView;
+class QChart;
+
+namespace gp::ui {
+
+/// Tenants' jobs with their evaluation results (placed, memory per GPU, penalty, MFU, days,
+/// cost) and, for the selected job, its memory breakdown and per-layer profile with the peak
+/// layer marked. A view: rebuilt from the scenario and the latest evaluation.
+class WorkloadsPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit WorkloadsPanel(QWidget* parent = nullptr);
+    void showEvaluation(const Scenario& scenario, const calc::Evaluation& evaluation);
+    int rowCount() const;
+    /// The text of a cell, for tests: row by job id, column by header.
+    QString cell(const QString& jobId, const QString& column) const;
+    /// Shows the memory profile of a job (as selecting its row does).
+    void selectJob(const QString& jobId);
+    QChart* profileChart() const { return mChart; }
+
+private:
+    void showProfile(int row);
+
+    QTableWidget* mTable;
+    QLabel* mBreakdown;
+    QChartView* mChartView;
+    QChart* mChart;
+    calc::Evaluation mEvaluation;
+};
+
+} // namespace gp::ui
