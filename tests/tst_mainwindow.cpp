@@ -3,6 +3,7 @@
 #include "io/scenarioreader.h"
 #include "testsupport.h"
 #include "ui/canvas/canvasscene.h"
+#include "ui/canvas/canvasview.h"
 #include "ui/evaluationrunner.h"
 #include "ui/kpicards.h"
 #include "ui/librarypanel.h"
@@ -174,6 +175,45 @@ private Q_SLOTS:
         auto* bars = qobject_cast<QBarSeries*>(panel->profileChart()->series().front());
         QVERIFY(bars);
         QCOMPARE(bars->barSets().front()->count(), 32 + 3); // embedding, 32 blocks, projection, loss
+    }
+
+    void paletteDropDeleteAndFabricAreCommands()
+    {
+        auto w = makeWindow();
+        w->show();
+        w->openFirst();
+        document::Document* doc = w->currentDocument();
+        const std::size_t nodes = doc->scenario().topology.nodes.size();
+        w->addFromTemplate("node:pcie-l40s-8", QPointF(1213, 41));
+        QCOMPARE(doc->scenario().topology.nodes.size(), nodes + 1);
+        const Node& added = doc->scenario().topology.nodes.back();
+        QCOMPARE(added.gpuId, std::string("l40s-48gb"));
+        QCOMPARE(added.position.x, 1220.0); // on the grid
+        QGraphicsItem* item = w->canvasScene()->item(QString::fromStdString(added.id));
+        QVERIFY(item);
+        item->setSelected(true);
+        w->deleteSelection();
+        QCOMPARE(doc->scenario().topology.nodes.size(), nodes);
+        QVERIFY(!w->canvasScene()->item(QString::fromStdString(added.id)));
+        doc->undoStack()->undo();
+        QCOMPARE(doc->scenario().topology.nodes.size(), nodes + 1);
+        QVERIFY(w->canvasScene()->item(QString::fromStdString(added.id)));
+
+        // The fabric generator builds large clusters in one step; the canvas draws them.
+        document::FabricSpec spec;
+        spec.nodeTemplate = "dgx-h100";
+        spec.switchTemplate = "qm9700";
+        spec.nodes = 1024;
+        spec.nodesPerLeaf = 4;
+        spec.spines = 16;
+        QCOMPARE(w->addFabric(spec), QString());
+        QCOMPARE(doc->scenario().topology.nodes.size(), nodes + 1 + 1024);
+        QCOMPARE(doc->undoStack()->undoText(), QString("Undo Generate a fabric of 1024 nodes").mid(5));
+        QTRY_VERIFY(w->kpiCards()->valueOf("Allocation") != QString("–"));
+        const QPixmap frame = w->canvasView()->grab(); // renders zoomed out, nodes collapsed
+        QVERIFY(!frame.isNull());
+        doc->undoStack()->undo();
+        QCOMPARE(doc->scenario().topology.nodes.size(), nodes + 1);
     }
 
     void newerRequestSupersedesOlder()

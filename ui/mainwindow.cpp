@@ -12,6 +12,7 @@
 #include "evaluationrunner.h"
 #include "kpicards.h"
 #include "librarypanel.h"
+#include "palette.h"
 #include "workloadspanel.h"
 #include "scenariotree.h"
 #include "sim/simbackend.h"
@@ -21,6 +22,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -67,6 +69,11 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     layout->addWidget(mKpis);
     layout->addWidget(mCanvas, 1);
     connect(mCanvas, &CanvasView::dragFinished, this, &MainWindow::commitCanvasDrag);
+    connect(mCanvas, &CanvasView::templateDropped, this, &MainWindow::addFromTemplate);
+
+    auto* paletteDock = new QDockWidget(tr("Palette"), this);
+    paletteDock->setObjectName("PaletteDock");
+    paletteDock->setWidget(new Palette(mCatalog, this));
 
     auto* outlineDock = new QDockWidget(tr("Outline"), this);
     outlineDock->setObjectName("OutlineDock");
@@ -85,6 +92,9 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     dock->setObjectName("LibraryDock");
     dock->setWidget(mLibraryPanel);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
+    addDockWidget(Qt::LeftDockWidgetArea, paletteDock);
+    tabifyDockWidget(dock, paletteDock);
+    dock->raise();
     resizeDocks({dock}, {380}, Qt::Horizontal);
     connect(mLibraryPanel, &LibraryPanel::openRequested, this, [this](qint64 id) {
         if (maybeSave())
@@ -129,6 +139,23 @@ void MainWindow::createActions()
     mRedo->setEnabled(false);
 
     edit->addSeparator();
+    QAction* del = edit->addAction(tr("&Delete"), this, &MainWindow::deleteSelection);
+    del->setShortcut(QKeySequence::Delete);
+    edit->addAction(tr("&Generate Fabric…"), this, [this] {
+        bool ok = false;
+        const int nodes = QInputDialog::getInt(this, tr("Generate Fabric"),
+                                               tr("DGX H100 nodes under NDR leaf switches (4 per leaf, 2 spines, "
+                                                  "non-blocking):"),
+                                               16, 1, 10000, 1, &ok);
+        if (!ok)
+            return;
+        document::FabricSpec spec;
+        spec.nodeTemplate = "dgx-h100";
+        spec.switchTemplate = "qm9700";
+        spec.nodes = nodes;
+        if (const QString error = addFabric(spec); !error.isEmpty())
+            QMessageBox::warning(this, tr("Cannot generate the fabric"), error);
+    })->setShortcut(QKeySequence(tr("Ctrl+G")));
     QMenu* sharing = edit->addMenu(tr("Set &Sharing of Selected Nodes"));
     auto addSharing = [&](const QString& label, const QKeySequence& key, SharingConfig cfg) {
         QAction* a = sharing->addAction(label, this, [this, cfg] { setSharingOfSelection(cfg); });
@@ -244,6 +271,49 @@ void MainWindow::commitCanvasDrag()
     auto moved = mScene->movedItems(mDocument->scenario(), CanvasView::kGrid);
     if (!moved.empty())
         mDocument->undoStack()->push(new document::MoveItemsCmd(mDocument.get(), std::move(moved)));
+}
+
+void MainWindow::addFromTemplate(const QString& key, QPointF at)
+{
+    if (!mDocument)
+        return;
+    const Point pos{std::round(at.x() / CanvasView::kGrid) * CanvasView::kGrid,
+                    std::round(at.y() / CanvasView::kGrid) * CanvasView::kGrid};
+    document::TopologyItems items;
+    const std::string id = key.section(':', 1).toStdString();
+    if (key.startsWith("node:")) {
+        if (const NodeTemplate* t = mCatalog.nodeTemplate(id))
+            items.nodes.push_back(document::nodeFromTemplate(*t, mDocument->scenario(), pos));
+    } else if (const SwitchTemplate* t = mCatalog.switchTemplate(id)) {
+        items.switches.push_back(document::switchFromTemplate(*t, mDocument->scenario(), pos, "leaf"));
+    }
+    if (items.empty())
+        return;
+    const QString name = QString::fromStdString(items.nodes.empty() ? items.switches[0].id : items.nodes[0].id);
+    mDocument->undoStack()->push(new document::AddItemsCmd(mDocument.get(), items, tr("Add %1").arg(name)));
+}
+
+void MainWindow::deleteSelection()
+{
+    if (!mDocument)
+        return;
+    const QStringList ids = mScene->selectedIds();
+    if (!ids.isEmpty())
+        mDocument->undoStack()->push(new document::RemoveItemsCmd(mDocument.get(), ids));
+}
+
+QString MainWindow::addFabric(const document::FabricSpec& spec)
+{
+    if (!mDocument)
+        return tr("no scenario is open");
+    std::string error;
+    document::TopologyItems items = document::generateFabric(spec, mCatalog, mDocument->scenario(), error);
+    if (!error.empty())
+        return QString::fromStdString(error);
+    mDocument->undoStack()->push(new document::AddItemsCmd(
+        mDocument.get(), std::move(items), tr("Generate a fabric of %1 nodes").arg(spec.nodes)));
+    mFitPending = true;
+    return {};
 }
 
 void MainWindow::setSharingOfSelection(const SharingConfig& sharing)

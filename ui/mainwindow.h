@@ -2,6 +2,7 @@
 
 #include "calc/evaluation.h"
 #include "document/document.h"
+#include "document/topologyedits.h"
 #include "model/catalog.h"
 #include "store/scenariolibrary.h"
 
@@ -46,6 +47,12 @@ public:
     WorkloadsPanel* workloads() const { return mWorkloads; }
     /// Turns a finished drag on the canvas into one move command.
     void commitCanvasDrag();
+    /// Adds a node or switch from a palette key ("node:dgx-h100") at a scene position.
+    void addFromTemplate(const QString& key, QPointF scenePos);
+    /// Deletes the items selected on the canvas (one command).
+    void deleteSelection();
+    /// Adds a generated fabric (one command); returns the error text, empty on success.
+    QString addFabric(const document::FabricSpec& spec);
 
 protected:
     void closeEvent(QCloseEvent* event) override;

@@ -1,6 +1,9 @@
 #include "canvasview.h"
 
 #include "canvasscene.h"
+#include "ui/palette.h"
+
+#include <QMimeData>
 
 #include <QMouseEvent>
 
@@ -18,6 +21,7 @@ CanvasView::CanvasView(CanvasScene* scene, QWidget* parent) : QGraphicsView(scen
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
     setBackgroundBrush(palette().window());
+    setAcceptDrops(true);
 }
 
 void CanvasView::fitAll()
@@ -26,6 +30,27 @@ void CanvasView::fitAll()
     if (!bounds.isEmpty())
         fitInView(bounds.adjusted(-40, -40, 40, 40), Qt::KeepAspectRatio);
     mAutoFit = true;
+}
+
+void CanvasView::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasFormat(Palette::kMimeType))
+        event->acceptProposedAction();
+}
+
+void CanvasView::dragMoveEvent(QDragMoveEvent* event)
+{
+    if (event->mimeData()->hasFormat(Palette::kMimeType))
+        event->acceptProposedAction();
+}
+
+void CanvasView::dropEvent(QDropEvent* event)
+{
+    if (!event->mimeData()->hasFormat(Palette::kMimeType))
+        return;
+    Q_EMIT templateDropped(QString::fromUtf8(event->mimeData()->data(Palette::kMimeType)),
+                           mapToScene(event->position().toPoint()));
+    event->acceptProposedAction();
 }
 
 void CanvasView::resizeEvent(QResizeEvent* event)

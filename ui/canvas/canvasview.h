@@ -25,6 +25,8 @@ public:
 Q_SIGNALS:
     /// A drag of items ended: the scene's items may now differ from the model.
     void dragFinished();
+    /// A palette template ("node:<id>" or "switch:<id>") was dropped at a scene position.
+    void templateDropped(const QString& key, QPointF scenePos);
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
@@ -32,6 +34,9 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dragMoveEvent(QDragMoveEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     CanvasScene* mScene;

@@ -1,0 +1,198 @@
+#include "topologyedits.h"
+
+#include "document.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace gp::document {
+
+namespace {
+
+std::set<std::string> usedIds(const Scenario& s)
+{
+    std::set<std::string> ids;
+    for (const auto& n : s.topology.nodes)
+        ids.insert(n.id);
+    for (const auto& sw : s.topology.switches)
+        ids.insert(sw.id);
+    for (const auto& l : s.topology.links)
+        ids.insert(l.id);
+    for (const auto& g : s.topology.groups)
+        ids.insert(g.id);
+    return ids;
+}
+
+std::string freshId(std::set<std::string>& used, const std::string& prefix)
+{
+    for (int i = 1;; ++i) {
+        std::string id = prefix + "-" + std::to_string(i);
+        if (used.insert(id).second)
+            return id;
+    }
+}
+
+double bottomOf(const Scenario& s)
+{
+    double y = 0.0;
+    for (const auto& n : s.topology.nodes)
+        y = std::max(y, n.position.y + 200.0);
+    for (const auto& sw : s.topology.switches)
+        y = std::max(y, sw.position.y + 100.0);
+    return y;
+}
+
+} // namespace
+
+AddItemsCmd::AddItemsCmd(Document* document, TopologyItems items, const QString& text)
+    : mDocument(document), mItems(std::move(items))
+{
+    setText(text);
+}
+
+void AddItemsCmd::redo()
+{
+    Scenario s = mDocument->scenario();
+    auto& t = s.topology;
+    t.groups.insert(t.groups.end(), mItems.groups.begin(), mItems.groups.end());
+    t.nodes.insert(t.nodes.end(), mItems.nodes.begin(), mItems.nodes.end());
+    t.switches.insert(t.switches.end(), mItems.switches.begin(), mItems.switches.end());
+    t.links.insert(t.links.end(), mItems.links.begin(), mItems.links.end());
+    mDocument->swapScenario(s);
+}
+
+void AddItemsCmd::undo()
+{
+    Scenario s = mDocument->scenario();
+    auto& t = s.topology;
+    auto dropLast = [](auto& list, std::size_t n) { list.resize(list.size() - std::min(n, list.size())); };
+    dropLast(t.links, mItems.links.size());
+    dropLast(t.switches, mItems.switches.size());
+    dropLast(t.nodes, mItems.nodes.size());
+    dropLast(t.groups, mItems.groups.size());
+    mDocument->swapScenario(s);
+}
+
+RemoveItemsCmd::RemoveItemsCmd(Document* document, const QStringList& ids) : mDocument(document), mIds(ids)
+{
+    setText(QObject::tr("Delete %n item(s)", nullptr, static_cast<int>(ids.size())));
+}
+
+void RemoveItemsCmd::redo()
+{
+    mBefore = mDocument->scenario();
+    Scenario s = mBefore;
+    std::set<std::string> gone;
+    for (const QString& id : mIds)
+        gone.insert(id.toStdString());
+    auto& t = s.topology;
+    t.nodes.erase(std::remove_if(t.nodes.begin(), t.nodes.end(), [&](const Node& n) { return gone.count(n.id); }),
+                  t.nodes.end());
+    t.switches.erase(std::remove_if(t.switches.begin(), t.switches.end(),
+                                    [&](const Switch& w) { return gone.count(w.id); }),
+                     t.switches.end());
+    t.links.erase(std::remove_if(t.links.begin(), t.links.end(),
+                                 [&](const Link& l) { return gone.count(l.from) || gone.count(l.to); }),
+                  t.links.end());
+    for (Tenant& tenant : s.tenants)
+        for (Job& j : tenant.jobs)
+            if (j.pin && gone.count(j.pin->node))
+                j.pin.reset();
+    mDocument->swapScenario(s);
+}
+
+void RemoveItemsCmd::undo() { mDocument->swapScenario(mBefore); }
+
+Node nodeFromTemplate(const NodeTemplate& t, const Scenario& scenario, Point position)
+{
+    std::set<std::string> used = usedIds(scenario);
+    Node n;
+    n.id = freshId(used, t.id);
+    n.name = n.id;
+    n.templateId = t.id;
+    n.gpuId = t.gpuId;
+    n.gpuCount = t.gpuCount;
+    n.nics = {t.nicCount, t.nicSpeedGbps, t.gpudirectRdma};
+    n.position = position;
+    return n;
+}
+
+Switch switchFromTemplate(const SwitchTemplate& t, const Scenario& scenario, Point position, const std::string& tier)
+{
+    std::set<std::string> used = usedIds(scenario);
+    Switch sw;
+    sw.id = freshId(used, tier + "-" + t.id);
+    sw.name = sw.id;
+    sw.templateId = t.id;
+    sw.tier = tier;
+    sw.ports = t.ports;
+    sw.portSpeedGbps = t.portSpeedGbps;
+    sw.position = position;
+    return sw;
+}
+
+TopologyItems generateFabric(const FabricSpec& spec, const Catalog& catalog, const Scenario& scenario, std::string& error)
+{
+    TopologyItems out;
+    const NodeTemplate* nt = catalog.nodeTemplate(spec.nodeTemplate);
+    const SwitchTemplate* st = catalog.switchTemplate(spec.switchTemplate);
+    if (!nt || !st) {
+        error = !nt ? "unknown node template '" + spec.nodeTemplate + "'" : "unknown switch template '" + spec.switchTemplate + "'";
+        return out;
+    }
+    if (spec.nodes < 1 || spec.nodes > 10000 || spec.nodesPerLeaf < 1 || spec.spines < 1 || spec.spines > 512 ||
+        !(spec.oversubscription >= 1.0) || spec.oversubscription > 64) {
+        error = "nodes 1-10000, nodes per leaf >= 1, spines 1-512 and oversubscription 1-64 are required";
+        return out;
+    }
+    const double nodeGbps = nt->nicCount * nt->nicSpeedGbps;
+    const int leaves = (spec.nodes + spec.nodesPerLeaf - 1) / spec.nodesPerLeaf;
+    const double uplinkGbps = nodeGbps * spec.nodesPerLeaf / spec.oversubscription / spec.spines;
+    // A leaf needs a port per NIC below it and enough ports for its uplink capacity.
+    const int down = spec.nodesPerLeaf * std::max(nt->nicCount, 1);
+    const int up = static_cast<int>(std::ceil(uplinkGbps * spec.spines / st->portSpeedGbps - 1e-9));
+    if (down + up > st->ports) {
+        error = "a leaf of " + std::to_string(spec.nodesPerLeaf) + " nodes needs " + std::to_string(down + up) +
+                " ports (" + std::to_string(down) + " down, " + std::to_string(up) + " up); " + st->name + " has " +
+                std::to_string(st->ports);
+        return out;
+    }
+    std::set<std::string> used = usedIds(scenario);
+    const double y0 = bottomOf(scenario) + 100.0;
+    std::vector<std::string> spineIds;
+    for (int s = 0; s < spec.spines; ++s) {
+        Switch sw{freshId(used, "spine"), "", st->id, "spine", st->ports, st->portSpeedGbps, "", {s * 260.0, y0}};
+        sw.name = sw.id;
+        spineIds.push_back(sw.id);
+        out.switches.push_back(sw);
+    }
+    int made = 0;
+    for (int l = 0; l < leaves; ++l) {
+        Group rack{freshId(used, "rack"), "", "rack", ""};
+        rack.name = rack.id;
+        out.groups.push_back(rack);
+        Switch leaf{freshId(used, "leaf"), "", st->id, "leaf", st->ports, st->portSpeedGbps, rack.id,
+                    {l * spec.nodesPerLeaf * 300.0, y0 + 260.0}};
+        leaf.name = leaf.id;
+        out.switches.push_back(leaf);
+        for (const auto& spine : spineIds)
+            out.links.push_back({freshId(used, "link"), leaf.id, spine, uplinkGbps, st->latencyUs});
+        for (int k = 0; k < spec.nodesPerLeaf && made < spec.nodes; ++k, ++made) {
+            Node n;
+            n.id = freshId(used, nt->id);
+            n.name = n.id;
+            n.templateId = nt->id;
+            n.gpuId = nt->gpuId;
+            n.gpuCount = nt->gpuCount;
+            n.nics = {nt->nicCount, nt->nicSpeedGbps, nt->gpudirectRdma};
+            n.group = rack.id;
+            n.position = {(l * spec.nodesPerLeaf + k) * 300.0, y0 + 520.0};
+            out.links.push_back({freshId(used, "link"), n.id, leaf.id, nodeGbps, st->latencyUs});
+            out.nodes.push_back(n);
+        }
+    }
+    return out;
+}
+
+} // namespace gp::document

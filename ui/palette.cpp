@@ -1,0 +1,42 @@
+#include "palette.h"
+
+#include <QMimeData>
+
+namespace gp::ui {
+
+Palette::Palette(const Catalog& catalog, QWidget* parent) : QListWidget(parent)
+{
+    setDragEnabled(true);
+    setDragDropMode(QAbstractItemView::DragOnly);
+    setSelectionMode(QAbstractItemView::SingleSelection);
+    for (const NodeTemplate& t : catalog.nodeTemplates) {
+        const GpuSpec* g = catalog.gpu(t.gpuId);
+        auto* item = new QListWidgetItem(tr("%1\n%2 x %3, %4 x %5 Gb/s").arg(QString::fromStdString(t.name))
+                                             .arg(t.gpuCount)
+                                             .arg(g ? QString::fromStdString(g->name) : QString::fromStdString(t.gpuId))
+                                             .arg(t.nicCount)
+                                             .arg(t.nicSpeedGbps),
+                                         this);
+        item->setData(Qt::UserRole, QStringLiteral("node:") + QString::fromStdString(t.id));
+        item->setToolTip(tr("Drag onto the canvas to add a node"));
+    }
+    for (const SwitchTemplate& t : catalog.switchTemplates) {
+        auto* item = new QListWidgetItem(tr("%1\n%2 x %3 Gb/s %4").arg(QString::fromStdString(t.name))
+                                             .arg(t.ports)
+                                             .arg(t.portSpeedGbps)
+                                             .arg(QString::fromStdString(t.fabric)),
+                                         this);
+        item->setData(Qt::UserRole, QStringLiteral("switch:") + QString::fromStdString(t.id));
+        item->setToolTip(tr("Drag onto the canvas to add a switch"));
+    }
+}
+
+QMimeData* Palette::mimeData(const QList<QListWidgetItem*>& items) const
+{
+    auto* data = new QMimeData;
+    if (!items.isEmpty())
+        data->setData(kMimeType, items.front()->data(Qt::UserRole).toString().toUtf8());
+    return data;
+}
+
+} // namespace gp::ui
