@@ -5,6 +5,7 @@
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
 #include "ui/evaluationrunner.h"
+#include "ui/inspector.h"
 #include "ui/kpicards.h"
 #include "ui/librarypanel.h"
 #include "ui/workloadspanel.h"
@@ -214,6 +215,34 @@ private Q_SLOTS:
         QVERIFY(!frame.isNull());
         doc->undoStack()->undo();
         QCOMPARE(doc->scenario().topology.nodes.size(), nodes + 1);
+    }
+
+    void inspectorOffersOnlyValidMigLayouts()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        ui::Inspector* inspector = w->inspector();
+        for (const char* id : {"node-004", "node-005"})
+            w->canvasScene()->item(id)->setSelected(true);
+        QVERIFY(inspector->isEnabled());
+        inspector->choose(SharingMode::Mig, 0, 0);
+        const SharingConfig cfg = inspector->sharing();
+        QCOMPARE(cfg.mode, SharingMode::Mig);
+        QVERIFY(!cfg.migInstances.empty());
+        QVERIFY(inspector->canApply()); // every offered layout passes the MIG rules
+        QVERIFY(inspector->message().contains("Valid for 2 node(s)"));
+        inspector->choose(SharingMode::Mps, 25);
+        QCOMPARE(inspector->sharing().mpsActiveThreadPct, 25);
+        Q_EMIT inspector->applyRequested({"node-004", "node-005"}, inspector->sharing()); // what Apply does
+        QCOMPARE(w->currentDocument()->scenario().topology.nodes[3].sharing.mode, SharingMode::Mps);
+        QCOMPARE(w->currentDocument()->undoStack()->count(), 1);
+        // A mixed selection cannot take MIG.
+        Scenario mixedScenario = w->currentDocument()->scenario();
+        mixedScenario.topology.nodes[5].gpuId = "a100-80gb";
+        inspector->showNodes(mixedScenario, {"node-005", "node-006"});
+        inspector->choose(SharingMode::Mig);
+        QVERIFY(!inspector->canApply());
+        QVERIFY(inspector->message().contains("mixes GPU models"));
     }
 
     void newerRequestSupersedesOlder()

@@ -11,6 +11,7 @@
 #include "document/setsharingcmd.h"
 #include "evaluationrunner.h"
 #include "kpicards.h"
+#include "inspector.h"
 #include "librarypanel.h"
 #include "palette.h"
 #include "workloadspanel.h"
@@ -55,7 +56,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     : QMainWindow(parent), mCatalog(std::move(catalog)), mLibrary(std::move(library)),
       mLibraryPanel(new LibraryPanel(this)), mTree(new ScenarioTree(this)), mSummary(new QLabel(this)),
       mKpis(new KpiCards(this)), mScene(new CanvasScene(mCatalog, this)), mCanvas(new CanvasView(mScene, this)),
-      mWorkloads(new WorkloadsPanel(this)),
+      mWorkloads(new WorkloadsPanel(this)), mInspector(new Inspector(mCatalog, this)),
       mRunner(new EvaluationRunner(mCatalog, this))
 {
     setObjectName("MainWindow");
@@ -79,6 +80,18 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     outlineDock->setObjectName("OutlineDock");
     outlineDock->setWidget(mTree);
     addDockWidget(Qt::RightDockWidgetArea, outlineDock);
+    auto* inspectorDock = new QDockWidget(tr("Inspector"), this);
+    inspectorDock->setObjectName("InspectorDock");
+    inspectorDock->setWidget(mInspector);
+    addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
+    connect(mScene, &QGraphicsScene::selectionChanged, this, [this] {
+        if (mDocument)
+            mInspector->showNodes(mDocument->scenario(), mScene->selectedIds());
+    });
+    connect(mInspector, &Inspector::applyRequested, this, [this](const QStringList& ids, const SharingConfig& cfg) {
+        if (mDocument)
+            mDocument->undoStack()->push(new document::SetSharingCmd(mDocument.get(), ids, cfg));
+    });
     auto* workloadsDock = new QDockWidget(tr("Workloads"), this);
     workloadsDock->setObjectName("WorkloadsDock");
     workloadsDock->setWidget(mWorkloads);
@@ -115,7 +128,13 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     updateTitle();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The scene and the runner outlive the document while QObject deletes children: stop their
+    // signals (selection changes as items go, late evaluations) from reaching this window.
+    mScene->disconnect(this);
+    mRunner->disconnect(this);
+}
 
 void MainWindow::createActions()
 {

@@ -17,6 +17,7 @@ namespace gp::ui {
 class CanvasScene;
 class CanvasView;
 class EvaluationRunner;
+class Inspector;
 class KpiCards;
 class LibraryPanel;
 class ScenarioTree;
@@ -45,6 +46,7 @@ public:
     CanvasScene* canvasScene() const { return mScene; }
     CanvasView* canvasView() const { return mCanvas; }
     WorkloadsPanel* workloads() const { return mWorkloads; }
+    Inspector* inspector() const { return mInspector; }
     /// Turns a finished drag on the canvas into one move command.
     void commitCanvasDrag();
     /// Adds a node or switch from a palette key ("node:dgx-h100") at a scene position.
@@ -78,6 +80,7 @@ private:
     CanvasScene* mScene;
     CanvasView* mCanvas;
     WorkloadsPanel* mWorkloads;
+    Inspector* mInspector;
     EvaluationRunner* mRunner;
     bool mFitPending = false; ///< frame the canvas once the new document's first evaluation is shown
     QAction* mUndo = nullptr;
