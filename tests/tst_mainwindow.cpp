@@ -5,6 +5,8 @@
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
 #include "ui/evaluationrunner.h"
+#include "document/editscenariocmd.h"
+#include "ui/addjobdialog.h"
 #include "ui/inspector.h"
 #include "ui/kpicards.h"
 #include "ui/librarypanel.h"
@@ -63,6 +65,7 @@ private Q_SLOTS:
         QTRY_VERIFY(summaryShown()); // the first sample is the 8-node DGX H100 pod, evaluated in the background
         QTRY_VERIFY(w->kpiCards()->valueOf("VRAM utilization").endsWith("%"));
         QCOMPARE(w->kpiCards()->valueOf("Unplaced jobs"), QString("0"));
+        QTRY_VERIFY(w->kpiCards()->valueOf("P95 completion").endsWith("days")); // the preview simulation
     }
 
     void outlineListsSharingPerGpu()
@@ -243,6 +246,30 @@ private Q_SLOTS:
         inspector->choose(SharingMode::Mig);
         QVERIFY(!inspector->canApply());
         QVERIFY(inspector->message().contains("mixes GPU models"));
+    }
+
+    void addJobDialogChecksWithTheCoreRules()
+    {
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        ui::AddJobDialog dialog(test::bundledCatalog(), s);
+        dialog.set("Frontier Lab (pre-training)", "llama3-8b", JobKind::Pretraining, 3, 1, 1);
+        QVERIFY(!dialog.valid());
+        QVERIFY2(dialog.message().contains("3 does not divide attention heads (32)"), qPrintable(dialog.message()));
+        dialog.set("Startup X", "mixtral-8x7b", JobKind::Inference, 2, 1, 2);
+        QVERIFY2(dialog.valid(), qPrintable(dialog.message()));
+        const Scenario added = dialog.result();
+        QCOMPARE(added.tenants.size(), s.tenants.size() + 1);
+        QCOMPARE(added.tenants.back().name, std::string("Startup X"));
+        QCOMPARE(added.tenants.back().jobs.front().model.preset, std::string("mixtral-8x7b"));
+        // Through the window: one undoable command, evaluated like any edit.
+        auto w = makeWindow();
+        w->openFirst();
+        document::Document* doc = w->currentDocument();
+        doc->undoStack()->push(new document::EditScenarioCmd(doc, added, "Add job"));
+        QCOMPARE(doc->scenario().tenants.size(), s.tenants.size() + 1);
+        QTRY_COMPARE(w->workloads()->rowCount(), 6);
+        doc->undoStack()->undo();
+        QTRY_COMPARE(w->workloads()->rowCount(), 5);
     }
 
     void newerRequestSupersedesOlder()

@@ -1,6 +1,7 @@
 #include "evaluationrunner.h"
 
 #include "calc/evaluate.h"
+#include "sim/simulation.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -12,8 +13,11 @@ EvaluationRunner::EvaluationRunner(const Catalog& catalog, QObject* parent) : QO
     connect(&mTimer, &QTimer::timeout, this, &EvaluationRunner::start);
     connect(&mWatcher, &QFutureWatcherBase::finished, this, [this] {
         mRunning = false;
-        if (mRunningGeneration == mGeneration)
-            Q_EMIT evaluated(mWatcher.result());
+        if (mRunningGeneration == mGeneration) {
+            const Outcome out = mWatcher.result();
+            Q_EMIT evaluated(out.evaluation);
+            Q_EMIT predicted(out.clusterP95Days);
+        }
         else if (mPending && !mTimer.isActive())
             start(); // a request came while this one ran: evaluate the newest now
     });
@@ -35,7 +39,13 @@ void EvaluationRunner::start()
     std::shared_ptr<const Scenario> scenario = std::move(mPending);
     const Catalog* catalog = &mCatalog;
     mWatcher.setFuture(QtConcurrent::run([scenario, catalog] {
-        return std::make_shared<const calc::Evaluation>(calc::evaluate(*scenario, *catalog));
+        Outcome out;
+        out.evaluation = std::make_shared<const calc::Evaluation>(calc::evaluate(*scenario, *catalog));
+        sim::SimulationConfig quick;
+        quick.trials = 256;
+        quick.backend = sim::Backend::Cpu;
+        out.clusterP95Days = sim::simulate(*scenario, *catalog, *out.evaluation, quick).clusterP95Days;
+        return out;
     }));
 }
 

@@ -36,6 +36,10 @@ KpiCards::KpiCards(QWidget* parent) : QWidget(parent)
                                     "outline.") + ref);
     addCard(tr("OOM-risk GPUs"), tr("GPUs without memory isolation (time-slicing, MPS without a limit) whose "
                                     "co-tenants' memory exceeds them.") + ref);
+    addCard(tr("P95 completion"), tr("The slowest training job's 95th-percentile completion time, from a quick "
+                                     "Monte Carlo preview (256 trials: run-to-run jitter, co-tenant bursts, "
+                                     "out-of-memory kills, link congestion, hardware interruptions at the Llama 3 "
+                                     "rate). Run gpuplan-cli simulate for more trials.") + ref);
 }
 
 QLabel* KpiCards::addCard(const QString& title, const QString& tooltip)
@@ -79,6 +83,11 @@ void KpiCards::showEvaluation(const calc::Evaluation& ev)
     mark(2, k.meanPenalty >= 0.03);
     mark(6, k.unplacedJobs > 0);
     mark(7, k.oomRiskGpus > 0);
+}
+
+void KpiCards::showPrediction(double days)
+{
+    mCards.back().second->setText(days > 0 ? tr("%1 days").arg(days, 0, 'f', 1) : tr("–"));
 }
 
 QString KpiCards::valueOf(const QString& title) const

@@ -17,6 +17,7 @@ class KpiCards : public QWidget
 public:
     explicit KpiCards(QWidget* parent = nullptr);
     void showEvaluation(const calc::Evaluation& evaluation);
+    void showPrediction(double clusterP95Days);
     /// The value text of the card titled `title` (for tests and screenshots).
     QString valueOf(const QString& title) const;
 

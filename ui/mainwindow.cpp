@@ -11,6 +11,8 @@
 #include "document/setsharingcmd.h"
 #include "evaluationrunner.h"
 #include "kpicards.h"
+#include "addjobdialog.h"
+#include "document/editscenariocmd.h"
 #include "inspector.h"
 #include "librarypanel.h"
 #include "palette.h"
@@ -31,6 +33,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QUndoView>
 #include <QVBoxLayout>
 
 namespace gp::ui {
@@ -56,7 +59,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     : QMainWindow(parent), mCatalog(std::move(catalog)), mLibrary(std::move(library)),
       mLibraryPanel(new LibraryPanel(this)), mTree(new ScenarioTree(this)), mSummary(new QLabel(this)),
       mKpis(new KpiCards(this)), mScene(new CanvasScene(mCatalog, this)), mCanvas(new CanvasView(mScene, this)),
-      mWorkloads(new WorkloadsPanel(this)), mInspector(new Inspector(mCatalog, this)),
+      mWorkloads(new WorkloadsPanel(this)), mInspector(new Inspector(mCatalog, this)), mHistory(new QUndoView(this)),
       mRunner(new EvaluationRunner(mCatalog, this))
 {
     setObjectName("MainWindow");
@@ -92,6 +95,12 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
         if (mDocument)
             mDocument->undoStack()->push(new document::SetSharingCmd(mDocument.get(), ids, cfg));
     });
+    auto* historyDock = new QDockWidget(tr("Undo History"), this);
+    historyDock->setObjectName("HistoryDock");
+    historyDock->setWidget(mHistory);
+    addDockWidget(Qt::RightDockWidgetArea, historyDock);
+    tabifyDockWidget(inspectorDock, historyDock);
+    inspectorDock->raise();
     auto* workloadsDock = new QDockWidget(tr("Workloads"), this);
     workloadsDock->setObjectName("WorkloadsDock");
     workloadsDock->setWidget(mWorkloads);
@@ -99,6 +108,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     resizeDocks({workloadsDock}, {300}, Qt::Vertical);
     connect(mRunner, &EvaluationRunner::evaluated, this,
             [this](std::shared_ptr<const calc::Evaluation> ev) { showEvaluation(*ev); });
+    connect(mRunner, &EvaluationRunner::predicted, mKpis, &KpiCards::showPrediction);
     setCentralWidget(central);
 
     auto* dock = new QDockWidget(tr("Library"), this);
@@ -158,6 +168,13 @@ void MainWindow::createActions()
     mRedo->setEnabled(false);
 
     edit->addSeparator();
+    edit->addAction(tr("Add &Job…"), this, [this] {
+        if (!mDocument)
+            return;
+        AddJobDialog dialog(mCatalog, mDocument->scenario(), this);
+        if (dialog.exec() == QDialog::Accepted && dialog.valid())
+            mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), dialog.result(), tr("Add job")));
+    })->setShortcut(QKeySequence(tr("Ctrl+J")));
     QAction* del = edit->addAction(tr("&Delete"), this, &MainWindow::deleteSelection);
     del->setShortcut(QKeySequence::Delete);
     edit->addAction(tr("&Generate Fabric…"), this, [this] {
@@ -219,6 +236,7 @@ void MainWindow::setDocument(std::unique_ptr<document::Document> doc)
 {
     mDocument = std::move(doc);
     QUndoStack* stack = mDocument->undoStack();
+    mHistory->setStack(stack);
     disconnect(mUndo, nullptr, nullptr, nullptr);
     disconnect(mRedo, nullptr, nullptr, nullptr);
     connect(mUndo, &QAction::triggered, stack, &QUndoStack::undo);

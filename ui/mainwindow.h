@@ -11,6 +11,7 @@
 #include <memory>
 
 class QLabel;
+class QUndoView;
 
 namespace gp::ui {
 
@@ -81,6 +82,7 @@ private:
     CanvasView* mCanvas;
     WorkloadsPanel* mWorkloads;
     Inspector* mInspector;
+    QUndoView* mHistory;
     EvaluationRunner* mRunner;
     bool mFitPending = false; ///< frame the canvas once the new document's first evaluation is shown
     QAction* mUndo = nullptr;

@@ -1,0 +1,146 @@
+#include "addjobdialog.h"
+
+#include "model/enumnames.h"
+#include "model/validation.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+
+#include <set>
+
+namespace gp::ui {
+
+AddJobDialog::AddJobDialog(const Catalog& catalog, const Scenario& scenario, QWidget* parent)
+    : QDialog(parent), mCatalog(catalog), mScenario(scenario), mTenant(new QComboBox(this)),
+      mNewTenant(new QLineEdit(this)), mPreset(new QComboBox(this)), mKind(new QComboBox(this)),
+      mTp(new QSpinBox(this)), mPp(new QSpinBox(this)), mDp(new QSpinBox(this)), mAmount(new QDoubleSpinBox(this)),
+      mMessage(new QLabel(this)), mOk(nullptr)
+{
+    setWindowTitle(tr("Add Job"));
+    for (const Tenant& t : scenario.tenants)
+        mTenant->addItem(QString::fromStdString(t.name), QString::fromStdString(t.id));
+    mTenant->addItem(tr("New tenant…"), QString());
+    mNewTenant->setPlaceholderText(tr("Name of the new tenant"));
+    for (const ModelPreset& m : catalog.models)
+        mPreset->addItem(QString::fromStdString(m.name), QString::fromStdString(m.id));
+    for (const auto& [kind, name] : EnumNames<JobKind>::table)
+        mKind->addItem(QString::fromStdString(std::string(name)), static_cast<int>(kind));
+    for (QSpinBox* s : {mTp, mPp, mDp}) {
+        s->setRange(1, 4096);
+        s->setValue(1);
+    }
+    mAmount->setRange(0.001, 1e6);
+    mAmount->setValue(10.0);
+    mMessage->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    mOk = buttons->button(QDialogButtonBox::Ok);
+    auto* form = new QFormLayout(this);
+    form->addRow(tr("Tenant"), mTenant);
+    form->addRow(QString(), mNewTenant);
+    form->addRow(tr("Model"), mPreset);
+    form->addRow(tr("Kind"), mKind);
+    form->addRow(tr("Tensor parallel"), mTp);
+    form->addRow(tr("Pipeline parallel"), mPp);
+    form->addRow(tr("Data parallel"), mDp);
+    form->addRow(tr("Tokens (billions) / requests per s"), mAmount);
+    form->addRow(mMessage);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    for (QComboBox* c : {mTenant, mPreset, mKind})
+        connect(c, &QComboBox::currentIndexChanged, this, [this] { revalidate(); });
+    for (QSpinBox* s : {mTp, mPp, mDp})
+        connect(s, &QSpinBox::valueChanged, this, [this] { revalidate(); });
+    connect(mAmount, &QDoubleSpinBox::valueChanged, this, [this] { revalidate(); });
+    connect(mNewTenant, &QLineEdit::textChanged, this, [this] { revalidate(); });
+    revalidate();
+}
+
+Scenario AddJobDialog::result() const
+{
+    Scenario s = mScenario;
+    std::set<std::string> ids;
+    for (const Tenant& t : s.tenants) {
+        ids.insert(t.id);
+        for (const Job& j : t.jobs)
+            ids.insert(j.id);
+    }
+    auto fresh = [&](const std::string& base) {
+        std::string id = base;
+        for (int i = 2; ids.count(id); ++i)
+            id = base + "-" + std::to_string(i);
+        ids.insert(id);
+        return id;
+    };
+    Tenant* tenant = nullptr;
+    const QString tenantId = mTenant->currentData().toString();
+    for (Tenant& t : s.tenants)
+        if (QString::fromStdString(t.id) == tenantId && !tenantId.isEmpty())
+            tenant = &t;
+    if (!tenant) {
+        Tenant t;
+        t.name = mNewTenant->text().trimmed().toStdString();
+        t.id = fresh(t.name.empty() ? "tenant" : QString::fromStdString(t.name).toLower().replace(' ', '-').toStdString());
+        static const char* palette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1"};
+        t.color = palette[s.tenants.size() % 7];
+        s.tenants.push_back(t);
+        tenant = &s.tenants.back();
+    }
+    Job j;
+    j.model.preset = mPreset->currentData().toString().toStdString();
+    j.kind = static_cast<JobKind>(mKind->currentData().toInt());
+    j.id = fresh(j.model.preset + "-" + std::string(enumName(j.kind)));
+    j.name = mPreset->currentText().toStdString() + " " + std::string(enumName(j.kind));
+    j.parallelism = {mTp->value(), mPp->value(), mDp->value(), 0, false, mTp->value() > 1 && j.kind != JobKind::Inference,
+                     j.kind == JobKind::Inference ? Recompute::None : Recompute::Selective};
+    j.batch = {1, mDp->value() * std::max(8, mPp->value() * 4)};
+    if (j.kind == JobKind::Inference)
+        j.inference = InferenceSpec{mAmount->value(), 4096, 256, 16};
+    else
+        j.training = TrainingSpec{mAmount->value() * 1e9, 60.0};
+    if (j.kind == JobKind::Lora || j.kind == JobKind::Qlora)
+        j.lora = LoraSpec{16, 32};
+    tenant->jobs.push_back(j);
+    return s;
+}
+
+void AddJobDialog::revalidate()
+{
+    const bool newTenant = mTenant->currentData().toString().isEmpty();
+    mNewTenant->setEnabled(newTenant);
+    QStringList problems;
+    if (newTenant && mNewTenant->text().trimmed().isEmpty())
+        problems << tr("Name the new tenant.");
+    for (const Issue& i : validateScenario(result(), mCatalog))
+        if (i.isError())
+            problems << QString::fromStdString(i.toString());
+    mMessage->setText(problems.isEmpty() ? tr("The job is valid.") : problems.join('\n'));
+    mMessage->setStyleSheet(problems.isEmpty() ? QString() : QStringLiteral("color: #c0392b"));
+    if (mOk)
+        mOk->setEnabled(problems.isEmpty());
+}
+
+QString AddJobDialog::message() const { return mMessage->text(); }
+bool AddJobDialog::valid() const { return mOk && mOk->isEnabled(); }
+
+void AddJobDialog::set(const QString& tenantName, const QString& preset, JobKind kind, int tp, int pp, int dp)
+{
+    const int t = mTenant->findText(tenantName);
+    mTenant->setCurrentIndex(t >= 0 ? t : mTenant->count() - 1);
+    if (t < 0)
+        mNewTenant->setText(tenantName);
+    mPreset->setCurrentIndex(mPreset->findData(preset));
+    mKind->setCurrentIndex(mKind->findData(static_cast<int>(kind)));
+    mTp->setValue(tp);
+    mPp->setValue(pp);
+    mDp->setValue(dp);
+    revalidate();
+}
+
+} // namespace gp::ui

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "model/catalog.h"
+#include "model/scenario.h"
+
+#include <QDialog>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace gp::ui {
+
+/// Adds a job from a model preset to an existing or a new tenant. The job is checked with the
+/// core's rules as it is edited; OK stays off while it is invalid, and the message says why.
+class AddJobDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    AddJobDialog(const Catalog& catalog, const Scenario& scenario, QWidget* parent = nullptr);
+    /// The scenario with the job added (valid when accepted).
+    Scenario result() const;
+    QString message() const;
+    bool valid() const;
+    /// For tests: set the fields as a user would.
+    void set(const QString& tenantName, const QString& preset, JobKind kind, int tp, int pp, int dp);
+
+private:
+    void revalidate();
+
+    const Catalog& mCatalog;
+    Scenario mScenario;
+    QComboBox* mTenant;
+    QLineEdit* mNewTenant;
+    QComboBox* mPreset;
+    QComboBox* mKind;
+    QSpinBox *mTp, *mPp, *mDp;
+    QDoubleSpinBox* mAmount; ///< billions of training tokens, or requests/s for serving
+    QLabel* mMessage;
+    QPushButton* mOk;
+};
+
+} // namespace gp::ui
