@@ -4,6 +4,7 @@
 #include "testsupport.h"
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
+#include "ui/canvas/nodeitem.h"
 #include "ui/evaluationrunner.h"
 #include "document/editscenariocmd.h"
 #include "ui/addjobdialog.h"
@@ -270,6 +271,29 @@ private Q_SLOTS:
         QTRY_COMPARE(w->workloads()->rowCount(), 6);
         doc->undoStack()->undo();
         QTRY_COMPARE(w->workloads()->rowCount(), 5);
+    }
+
+    void droppingAJobOnAMigInstancePinsIt()
+    {
+        auto w = makeWindow();
+        w->show();
+        w->openFirst();
+        QTRY_COMPARE(w->workloads()->rowCount(), 5);
+        QGraphicsItem* node = w->canvasScene()->item("node-007"); // MIG: 3g.40gb@0 + 3g.40gb@4 on GPU 1
+        const QRectF cell = ui::NodeItem::gpuCell(1);
+        const QPointF secondInstance = node->mapToScene(QPointF(cell.left() + cell.width() * 0.75, cell.center().y()));
+        QVERIFY(w->pinJobAt("acme-lora", secondInstance));
+        const Job& job = w->currentDocument()->scenario().tenants[1].jobs[1];
+        QVERIFY(job.pin.has_value());
+        QCOMPARE(job.pin->node, std::string("node-007"));
+        QCOMPARE(*job.pin->gpu, 1);
+        QCOMPARE(*job.pin->migInstance, 1);
+        QCOMPARE(w->currentDocument()->undoStack()->undoText(), QString("Pin acme-lora to node-007 GPU 1 instance 1"));
+        // The evaluation then places it there, or says why it cannot.
+        QTRY_VERIFY(!w->workloads()->cell("acme-lora", "Placed").isEmpty());
+        // Dropped on empty canvas: nothing happens.
+        QVERIFY(!w->pinJobAt("acme-lora", QPointF(-5000, -5000)));
+        QCOMPARE(w->currentDocument()->undoStack()->count(), 1);
     }
 
     void newerRequestSupersedesOlder()

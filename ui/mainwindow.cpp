@@ -7,6 +7,7 @@
 #include "model/validation.h"
 #include "canvas/canvasscene.h"
 #include "canvas/canvasview.h"
+#include "canvas/nodeitem.h"
 #include "document/moveitemscmd.h"
 #include "document/setsharingcmd.h"
 #include "evaluationrunner.h"
@@ -74,6 +75,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     layout->addWidget(mCanvas, 1);
     connect(mCanvas, &CanvasView::dragFinished, this, &MainWindow::commitCanvasDrag);
     connect(mCanvas, &CanvasView::templateDropped, this, &MainWindow::addFromTemplate);
+    connect(mCanvas, &CanvasView::jobDropped, this, &MainWindow::pinJobAt);
 
     auto* paletteDock = new QDockWidget(tr("Palette"), this);
     paletteDock->setObjectName("PaletteDock");
@@ -328,6 +330,52 @@ void MainWindow::addFromTemplate(const QString& key, QPointF at)
         return;
     const QString name = QString::fromStdString(items.nodes.empty() ? items.switches[0].id : items.nodes[0].id);
     mDocument->undoStack()->push(new document::AddItemsCmd(mDocument.get(), items, tr("Add %1").arg(name)));
+}
+
+bool MainWindow::pinJobAt(const QString& jobId, QPointF at)
+{
+    if (!mDocument)
+        return false;
+    NodeItem* target = nullptr;
+    for (QGraphicsItem* item : mScene->items(at))
+        if ((target = dynamic_cast<NodeItem*>(item)))
+            break;
+    if (!target) {
+        statusBar()->showMessage(tr("Drop the job on a node, a GPU or a MIG instance"), 5000);
+        return false;
+    }
+    Scenario s = mDocument->scenario();
+    Pin pin;
+    pin.node = target->id().toStdString();
+    QString where = target->id();
+    if (const auto hit = target->slotAt(target->mapFromScene(at))) {
+        pin.gpu = hit->first;
+        where += tr(" GPU %1").arg(hit->first);
+        for (const Node& n : s.topology.nodes)
+            if (n.id == pin.node && n.sharingOf(hit->first).mode == SharingMode::Mig && hit->second >= 0) {
+                pin.migInstance = hit->second;
+                where += tr(" instance %1").arg(hit->second);
+            }
+    }
+    std::string path;
+    for (std::size_t t = 0; t < s.tenants.size(); ++t)
+        for (std::size_t j = 0; j < s.tenants[t].jobs.size(); ++j)
+            if (s.tenants[t].jobs[j].id == jobId.toStdString()) {
+                s.tenants[t].jobs[j].pin = pin;
+                path = "tenants[" + std::to_string(t) + "].jobs[" + std::to_string(j) + "]";
+            }
+    if (path.empty())
+        return false;
+    QStringList problems;
+    for (const Issue& i : validateScenario(s, mCatalog))
+        if (i.isError())
+            problems << QString::fromStdString(i.toString());
+    if (!problems.isEmpty()) {
+        statusBar()->showMessage(tr("Cannot pin %1 there: %2").arg(jobId, problems.join("; ")), 8000);
+        return false;
+    }
+    mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), s, tr("Pin %1 to %2").arg(jobId, where)));
+    return true;
 }
 
 void MainWindow::deleteSelection()

@@ -52,6 +52,9 @@ public:
     void commitCanvasDrag();
     /// Adds a node or switch from a palette key ("node:dgx-h100") at a scene position.
     void addFromTemplate(const QString& key, QPointF scenePos);
+    /// Pins a job to the node (GPU, MIG instance) under a scene position; false, with the
+    /// reason in the status bar, when the pin would not be valid.
+    bool pinJobAt(const QString& jobId, QPointF scenePos);
     /// Deletes the items selected on the canvas (one command).
     void deleteSelection();
     /// Adds a generated fabric (one command); returns the error text, empty on success.

@@ -1,6 +1,9 @@
 #include "workloadspanel.h"
 
+#include "canvas/canvasview.h"
 #include "model/enumnames.h"
+
+#include <QMimeData>
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -20,6 +23,28 @@ namespace gp::ui {
 
 namespace {
 
+/// The jobs table; dragging a row carries its job id to the canvas (to pin the job).
+class JobTable : public QTableWidget
+{
+public:
+    JobTable(int rows, int columns, QWidget* parent) : QTableWidget(rows, columns, parent)
+    {
+        setDragEnabled(true);
+        setDragDropMode(QAbstractItemView::DragOnly);
+    }
+
+protected:
+    QStringList mimeTypes() const override { return {CanvasView::kJobMimeType}; }
+    QMimeData* mimeData(const QList<QTableWidgetItem*>& items) const override
+    {
+        auto* data = new QMimeData;
+        if (!items.isEmpty())
+            if (QTableWidgetItem* job = item(items.front()->row(), 1))
+                data->setData(CanvasView::kJobMimeType, job->data(Qt::UserRole).toString().toUtf8());
+        return data;
+    }
+};
+
 const QStringList kColumns = {"Tenant", "Job", "Kind", "Model", "TP×PP×DP", "Placed", "GiB/GPU", "Penalty", "MFU",
                               "Days", "$/month"};
 constexpr double kGiB = 1024.0 * 1024 * 1024;
@@ -29,7 +54,7 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 } // namespace
 
 WorkloadsPanel::WorkloadsPanel(QWidget* parent)
-    : QWidget(parent), mTable(new QTableWidget(0, static_cast<int>(kColumns.size()), this)), mBreakdown(new QLabel(this)),
+    : QWidget(parent), mTable(new JobTable(0, static_cast<int>(kColumns.size()), this)), mBreakdown(new QLabel(this)),
       mChartView(new QChartView(this)), mChart(new QChart)
 {
     mTable->setHorizontalHeaderLabels(kColumns);

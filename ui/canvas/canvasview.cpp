@@ -34,18 +34,24 @@ void CanvasView::fitAll()
 
 void CanvasView::dragEnterEvent(QDragEnterEvent* event)
 {
-    if (event->mimeData()->hasFormat(Palette::kMimeType))
+    if (event->mimeData()->hasFormat(Palette::kMimeType) || event->mimeData()->hasFormat(kJobMimeType))
         event->acceptProposedAction();
 }
 
 void CanvasView::dragMoveEvent(QDragMoveEvent* event)
 {
-    if (event->mimeData()->hasFormat(Palette::kMimeType))
+    if (event->mimeData()->hasFormat(Palette::kMimeType) || event->mimeData()->hasFormat(kJobMimeType))
         event->acceptProposedAction();
 }
 
 void CanvasView::dropEvent(QDropEvent* event)
 {
+    if (event->mimeData()->hasFormat(kJobMimeType)) {
+        Q_EMIT jobDropped(QString::fromUtf8(event->mimeData()->data(kJobMimeType)),
+                          mapToScene(event->position().toPoint()));
+        event->acceptProposedAction();
+        return;
+    }
     if (!event->mimeData()->hasFormat(Palette::kMimeType))
         return;
     Q_EMIT templateDropped(QString::fromUtf8(event->mimeData()->data(Palette::kMimeType)),

@@ -16,6 +16,7 @@ class CanvasView : public QGraphicsView
 
 public:
     static constexpr double kGrid = 20.0;
+    static constexpr const char* kJobMimeType = "application/x-gpuplan-job";
 
     CanvasView(CanvasScene* scene, QWidget* parent = nullptr);
     /// Frames every item, and keeps doing so when the view resizes until the user zooms or pans.
@@ -27,6 +28,8 @@ Q_SIGNALS:
     void dragFinished();
     /// A palette template ("node:<id>" or "switch:<id>") was dropped at a scene position.
     void templateDropped(const QString& key, QPointF scenePos);
+    /// A job from the workloads panel was dropped at a scene position (to pin it there).
+    void jobDropped(const QString& jobId, QPointF scenePos);
 
 protected:
     void wheelEvent(QWheelEvent* event) override;

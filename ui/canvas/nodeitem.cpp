@@ -72,15 +72,10 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     f.setPointSizeF(f.pointSizeF() * 0.85);
     p->setFont(f);
     p->drawText(QRectF(10, 24, kWidth - 20, 18), Qt::AlignLeft | Qt::AlignVCenter, mSubtitle);
-    // GPUs in a grid of four columns.
-    const int cols = 4;
-    const double cellW = (kWidth - 20 - (cols - 1) * 6) / cols;
-    const double cellH = 52;
     for (std::size_t i = 0; i < mGpus.size() && i < 16; ++i) {
         const Gpu& g = mGpus[i];
-        const double x = 10 + static_cast<double>(i % cols) * (cellW + 6);
-        const double y = 48 + static_cast<double>(i / cols) * (cellH + 8);
-        const QRectF cell(x, y, cellW, cellH);
+        const QRectF cell = gpuCell(static_cast<int>(i));
+        const double cellW = cell.width(), cellH = cell.height();
         p->setPen(QPen(g.oomRisk ? QColor("#e15759") : pal.mid().color(), g.oomRisk ? 3 : 1));
         p->setBrush(pal.alternateBase());
         p->drawRect(cell);
@@ -98,6 +93,32 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
         p->setBrush(g.memoryFill > 1.0 ? QColor("#e15759") : QColor("#4e79a7"));
         p->drawRect(QRectF(bar.left(), bar.top(), bar.width() * std::min(g.memoryFill, 1.0), bar.height()));
     }
+}
+
+QRectF NodeItem::gpuCell(int i)
+{
+    // GPUs in a grid of four columns.
+    constexpr int cols = 4;
+    const double cellW = (kWidth - 20 - (cols - 1) * 6) / cols;
+    constexpr double cellH = 52;
+    return {10 + (i % cols) * (cellW + 6), 48 + (i / cols) * (cellH + 8), cellW, cellH};
+}
+
+std::optional<std::pair<int, int>> NodeItem::slotAt(QPointF local) const
+{
+    for (int i = 0; i < static_cast<int>(mGpus.size()) && i < 16; ++i) {
+        const QRectF cell = gpuCell(i);
+        if (!cell.contains(local))
+            continue;
+        const double fraction = (local.x() - cell.left() - 2) / (cell.width() - 4);
+        const auto& slots = mGpus[static_cast<std::size_t>(i)].slots;
+        for (int s = 0; s < static_cast<int>(slots.size()); ++s)
+            if (fraction >= slots[static_cast<std::size_t>(s)].from &&
+                fraction < slots[static_cast<std::size_t>(s)].from + slots[static_cast<std::size_t>(s)].width)
+                return std::pair{i, s};
+        return std::pair{i, -1};
+    }
+    return std::nullopt;
 }
 
 SwitchItem::SwitchItem(QString id, QString name, QString subtitle)

@@ -4,6 +4,8 @@
 #include <QGraphicsItem>
 #include <QString>
 
+#include <optional>
+
 #include <vector>
 
 namespace gp::ui {
@@ -36,6 +38,10 @@ public:
     NodeItem(QString id, QString name, QString subtitle);
     QString id() const { return mId; }
     void setGpus(std::vector<Gpu> gpus);
+    /// The GPU (and slot within it) under a point in item coordinates, if any.
+    std::optional<std::pair<int, int>> slotAt(QPointF local) const;
+    /// Where GPU `index` is drawn, in item coordinates.
+    static QRectF gpuCell(int index);
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
