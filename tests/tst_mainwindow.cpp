@@ -296,6 +296,23 @@ private Q_SLOTS:
         QCOMPARE(w->currentDocument()->undoStack()->count(), 1);
     }
 
+    void linkingANodeAndASwitchTakesThePortsBandwidth()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        document::Document* doc = w->currentDocument();
+        const std::size_t links = doc->scenario().topology.links.size();
+        w->addLink("node-001", "spine-00");
+        QCOMPARE(doc->scenario().topology.links.size(), links + 1);
+        const Link& l = doc->scenario().topology.links.back();
+        QCOMPARE(l.bandwidthGbps, 8 * 400.0); // 8 NICs of 400 Gb/s, one NDR port each
+        QCOMPARE(l.latencyUs, 0.13);          // the QM9700 template's latency
+        QCOMPARE(l.id, std::string("node-001-spine-00"));
+        QVERIFY(w->canvasScene()->idAt(w->canvasScene()->item("node-001")->sceneBoundingRect().center()) == "node-001");
+        doc->undoStack()->undo();
+        QCOMPARE(doc->scenario().topology.links.size(), links);
+    }
+
     void newerRequestSupersedesOlder()
     {
         ui::EvaluationRunner runner(test::bundledCatalog());

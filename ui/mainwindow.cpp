@@ -76,6 +76,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     connect(mCanvas, &CanvasView::dragFinished, this, &MainWindow::commitCanvasDrag);
     connect(mCanvas, &CanvasView::templateDropped, this, &MainWindow::addFromTemplate);
     connect(mCanvas, &CanvasView::jobDropped, this, &MainWindow::pinJobAt);
+    connect(mCanvas, &CanvasView::linkRequested, this, &MainWindow::addLink);
 
     auto* paletteDock = new QDockWidget(tr("Palette"), this);
     paletteDock->setObjectName("PaletteDock");
@@ -376,6 +377,47 @@ bool MainWindow::pinJobAt(const QString& jobId, QPointF at)
     }
     mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), s, tr("Pin %1 to %2").arg(jobId, where)));
     return true;
+}
+
+void MainWindow::addLink(const QString& fromId, const QString& toId)
+{
+    if (!mDocument)
+        return;
+    const Scenario& s = mDocument->scenario();
+    const Node* nodes[2] = {nullptr, nullptr};
+    const Switch* switches[2] = {nullptr, nullptr};
+    const QString ids[2] = {fromId, toId};
+    for (int e = 0; e < 2; ++e) {
+        for (const Node& n : s.topology.nodes)
+            if (n.id == ids[e].toStdString())
+                nodes[e] = &n;
+        for (const Switch& sw : s.topology.switches)
+            if (sw.id == ids[e].toStdString())
+                switches[e] = &sw;
+    }
+    // A node offers all its NICs; a switch one port per NIC of a node on the other end.
+    auto side = [&](int e) {
+        if (nodes[e])
+            return nodes[e]->nics.count * nodes[e]->nics.speedGbps;
+        const Node* other = nodes[1 - e];
+        return switches[e] ? switches[e]->portSpeedGbps * (other ? std::max(other->nics.count, 1) : 1) : 0.0;
+    };
+    const double gbps = std::min(side(0), side(1));
+    if (gbps <= 0) {
+        statusBar()->showMessage(tr("Cannot link %1 and %2: no network ports at one end").arg(fromId, toId), 5000);
+        return;
+    }
+    double latency = 1.0;
+    for (int e = 0; e < 2; ++e)
+        if (switches[e])
+            if (const SwitchTemplate* t = mCatalog.switchTemplate(switches[e]->templateId))
+                latency = t->latencyUs;
+    document::TopologyItems items;
+    std::string id = fromId.toStdString() + "-" + toId.toStdString();
+    for (int i = 2; std::any_of(s.topology.links.begin(), s.topology.links.end(), [&](const Link& l) { return l.id == id; }); ++i)
+        id = fromId.toStdString() + "-" + toId.toStdString() + "-" + std::to_string(i);
+    items.links.push_back({id, fromId.toStdString(), toId.toStdString(), gbps, latency});
+    mDocument->undoStack()->push(new document::AddItemsCmd(mDocument.get(), items, tr("Link %1 and %2").arg(fromId, toId)));
 }
 
 void MainWindow::deleteSelection()

@@ -55,6 +55,8 @@ public:
     /// Pins a job to the node (GPU, MIG instance) under a scene position; false, with the
     /// reason in the status bar, when the pin would not be valid.
     bool pinJobAt(const QString& jobId, QPointF scenePos);
+    /// Links two nodes or switches; the bandwidth is what the ports at both ends carry.
+    void addLink(const QString& fromId, const QString& toId);
     /// Deletes the items selected on the canvas (one command).
     void deleteSelection();
     /// Adds a generated fabric (one command); returns the error text, empty on success.

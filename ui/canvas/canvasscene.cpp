@@ -129,6 +129,14 @@ void CanvasScene::updateLinks()
         l->updateEnds();
 }
 
+QString CanvasScene::idAt(QPointF scenePos) const
+{
+    for (QGraphicsItem* item : items(scenePos))
+        if (const QString id = idOf(item); !id.isEmpty())
+            return id;
+    return {};
+}
+
 QStringList CanvasScene::selectedIds() const
 {
     QStringList ids;

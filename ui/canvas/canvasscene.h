@@ -24,6 +24,8 @@ public:
     /// Puts the given items where the model has them (after a move command).
     void syncPositions(const Scenario& scenario, const QStringList& ids);
     QGraphicsItem* item(const QString& id) const { return mItems.value(id); }
+    /// The id of the node or switch at a scene position, or "".
+    QString idAt(QPointF scenePos) const;
     /// Ids of the selected nodes and switches.
     QStringList selectedIds() const;
     /// Items whose position differs from the model's, with their new (grid-snapped) positions.

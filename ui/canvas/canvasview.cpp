@@ -5,6 +5,7 @@
 
 #include <QMimeData>
 
+#include <QGraphicsLineItem>
 #include <QMouseEvent>
 
 #include <algorithm>
@@ -90,6 +91,16 @@ void CanvasView::mousePressEvent(QMouseEvent* event)
         event->accept();
         return;
     }
+    if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)) {
+        const QString id = mScene->idAt(mapToScene(event->position().toPoint()));
+        if (!id.isEmpty()) {
+            mLinkFrom = id;
+            const QPointF c = mScene->item(id)->sceneBoundingRect().center();
+            mRubberLink = mScene->addLine(QLineF(c, c), QPen(palette().highlight().color(), 2, Qt::DashLine));
+            event->accept();
+            return;
+        }
+    }
     mDragging = event->button() == Qt::LeftButton && itemAt(event->position().toPoint()) != nullptr;
     QGraphicsView::mousePressEvent(event);
 }
@@ -104,6 +115,13 @@ void CanvasView::mouseMoveEvent(QMouseEvent* event)
         event->accept();
         return;
     }
+    if (mRubberLink) {
+        QLineF line = mRubberLink->line();
+        line.setP2(mapToScene(event->position().toPoint()));
+        mRubberLink->setLine(line);
+        event->accept();
+        return;
+    }
     QGraphicsView::mouseMoveEvent(event);
     if (mDragging)
         mScene->updateLinks(); // links follow the live preview
@@ -114,6 +132,17 @@ void CanvasView::mouseReleaseEvent(QMouseEvent* event)
     if (mPanning && event->button() == Qt::MiddleButton) {
         mPanning = false;
         unsetCursor();
+        event->accept();
+        return;
+    }
+    if (mRubberLink && event->button() == Qt::LeftButton) {
+        delete mRubberLink;
+        mRubberLink = nullptr;
+        const QString to = mScene->idAt(mapToScene(event->position().toPoint()));
+        const QString from = mLinkFrom;
+        mLinkFrom.clear();
+        if (!to.isEmpty() && to != from)
+            Q_EMIT linkRequested(from, to);
         event->accept();
         return;
     }

@@ -2,6 +2,8 @@
 
 #include <QGraphicsView>
 
+class QGraphicsLineItem;
+
 namespace gp::ui {
 
 class CanvasScene;
@@ -30,6 +32,8 @@ Q_SIGNALS:
     void templateDropped(const QString& key, QPointF scenePos);
     /// A job from the workloads panel was dropped at a scene position (to pin it there).
     void jobDropped(const QString& jobId, QPointF scenePos);
+    /// Shift-drag from one item to another asks for a link between them.
+    void linkRequested(const QString& fromId, const QString& toId);
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
@@ -46,6 +50,8 @@ private:
     bool mPanning = false;
     bool mDragging = false;
     bool mAutoFit = false; ///< keep framing everything on resize until the user zooms or pans
+    QString mLinkFrom;                     ///< Shift-drag: the item a new link starts at
+    QGraphicsLineItem* mRubberLink = nullptr; ///< its preview
     QPoint mLastPan;
 };
 
