@@ -10,12 +10,15 @@
 #include "ui/addjobdialog.h"
 #include "ui/inspector.h"
 #include "ui/kpicards.h"
+#include "ui/resultscharts.h"
 #include "ui/librarypanel.h"
 #include "ui/workloadspanel.h"
 #include "ui/mainwindow.h"
 #include "ui/scenariotree.h"
 
+#include <QAbstractBarSeries>
 #include <QBarSeries>
+#include <QScatterSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QGraphicsItem>
@@ -311,6 +314,25 @@ private Q_SLOTS:
         QVERIFY(w->canvasScene()->idAt(w->canvasScene()->item("node-001")->sceneBoundingRect().center()) == "node-001");
         doc->undoStack()->undo();
         QCOMPARE(doc->scenario().topology.links.size(), links);
+    }
+
+    void resultChartsFollowTheEvaluation()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        QTRY_COMPARE(w->charts()->costChart()->series().size(), 1);
+        auto* cost = qobject_cast<QAbstractBarSeries*>(w->charts()->costChart()->series().front());
+        QCOMPARE(cost->barSets().size(), 4); // useful, idle, stranded, overhead
+        double sum = 0;
+        for (QBarSet* set : cost->barSets())
+            sum += set->at(0);
+        QVERIFY(qAbs(sum - 139693.0 / 1000.0) < 1.0); // the cluster's $/month, in thousands
+        QCOMPARE(w->charts()->tradeOffChart()->series().size(), 3); // one per tenant
+        int points = 0;
+        for (QAbstractSeries* series : w->charts()->tradeOffChart()->series())
+            points += static_cast<int>(qobject_cast<QScatterSeries*>(series)->count());
+        QCOMPARE(points, 5); // every placed job
+        QCOMPARE(w->charts()->linksChart()->series().size(), 1);
     }
 
     void newerRequestSupersedesOlder()

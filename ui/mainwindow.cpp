@@ -16,6 +16,7 @@
 #include "document/editscenariocmd.h"
 #include "inspector.h"
 #include "librarypanel.h"
+#include "resultscharts.h"
 #include "palette.h"
 #include "workloadspanel.h"
 #include "scenariotree.h"
@@ -61,6 +62,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
       mLibraryPanel(new LibraryPanel(this)), mTree(new ScenarioTree(this)), mSummary(new QLabel(this)),
       mKpis(new KpiCards(this)), mScene(new CanvasScene(mCatalog, this)), mCanvas(new CanvasView(mScene, this)),
       mWorkloads(new WorkloadsPanel(this)), mInspector(new Inspector(mCatalog, this)), mHistory(new QUndoView(this)),
+      mCharts(new ResultsCharts(this)),
       mRunner(new EvaluationRunner(mCatalog, this))
 {
     setObjectName("MainWindow");
@@ -108,6 +110,12 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     workloadsDock->setObjectName("WorkloadsDock");
     workloadsDock->setWidget(mWorkloads);
     addDockWidget(Qt::BottomDockWidgetArea, workloadsDock);
+    auto* chartsDock = new QDockWidget(tr("Results"), this);
+    chartsDock->setObjectName("ResultsDock");
+    chartsDock->setWidget(mCharts);
+    addDockWidget(Qt::BottomDockWidgetArea, chartsDock);
+    tabifyDockWidget(workloadsDock, chartsDock);
+    workloadsDock->raise();
     resizeDocks({workloadsDock}, {300}, Qt::Vertical);
     connect(mRunner, &EvaluationRunner::evaluated, this,
             [this](std::shared_ptr<const calc::Evaluation> ev) { showEvaluation(*ev); });
@@ -280,6 +288,7 @@ void MainWindow::showEvaluation(const calc::Evaluation& ev)
     mKpis->showEvaluation(ev);
     mScene->decorate(s, ev);
     mWorkloads->showEvaluation(s, ev);
+    mCharts->showEvaluation(s, ev);
     if (mFitPending) { // by now the window has its size
         mFitPending = false;
         mCanvas->fitAll();

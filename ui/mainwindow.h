@@ -21,6 +21,7 @@ class EvaluationRunner;
 class Inspector;
 class KpiCards;
 class LibraryPanel;
+class ResultsCharts;
 class ScenarioTree;
 class WorkloadsPanel;
 
@@ -48,6 +49,7 @@ public:
     CanvasView* canvasView() const { return mCanvas; }
     WorkloadsPanel* workloads() const { return mWorkloads; }
     Inspector* inspector() const { return mInspector; }
+    ResultsCharts* charts() const { return mCharts; }
     /// Turns a finished drag on the canvas into one move command.
     void commitCanvasDrag();
     /// Adds a node or switch from a palette key ("node:dgx-h100") at a scene position.
@@ -88,6 +90,7 @@ private:
     WorkloadsPanel* mWorkloads;
     Inspector* mInspector;
     QUndoView* mHistory;
+    ResultsCharts* mCharts;
     EvaluationRunner* mRunner;
     bool mFitPending = false; ///< frame the canvas once the new document's first evaluation is shown
     QAction* mUndo = nullptr;

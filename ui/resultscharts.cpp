@@ -1,0 +1,132 @@
+#include "resultscharts.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHorizontalBarSeries>
+#include <QHorizontalStackedBarSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <map>
+
+namespace gp::ui {
+
+namespace {
+
+QChart* addChart(QTabWidget* tabs, const QString& title)
+{
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    auto* view = new QChartView(chart, tabs);
+    view->setRenderHint(QPainter::Antialiasing);
+    tabs->addTab(view, title);
+    return chart;
+}
+
+void clearChart(QChart* chart)
+{
+    chart->removeAllSeries();
+    for (QAbstractAxis* a : chart->axes())
+        chart->removeAxis(a);
+}
+
+} // namespace
+
+ResultsCharts::ResultsCharts(QWidget* parent) : QTabWidget(parent)
+{
+    mCost = addChart(this, tr("Cost per month"));
+    mTradeOff = addChart(this, tr("Memory use vs penalty"));
+    mLinks = addChart(this, tr("Busiest links"));
+}
+
+void ResultsCharts::showEvaluation(const Scenario& s, const calc::Evaluation& ev)
+{
+    // Where the money goes, one stacked bar.
+    clearChart(mCost);
+    const calc::WasteBreakdown& w = ev.kpis.wastePerMonth;
+    const double useful = std::max(0.0, ev.kpis.costPerMonthUsd - w.total());
+    auto* cost = new QHorizontalStackedBarSeries;
+    const std::pair<QString, std::pair<double, QColor>> parts[] = {
+        {tr("useful"), {useful, QColor("#59a14f")}},
+        {tr("idle"), {w.idleUsd, QColor("#bab0ac")}},
+        {tr("stranded"), {w.strandedUsd, QColor("#f28e2b")}},
+        {tr("overhead"), {w.overheadUsd, QColor("#e15759")}}};
+    for (const auto& [name, value] : parts) {
+        auto* set = new QBarSet(QString("%1 $%2k").arg(name).arg(value.first / 1000.0, 0, 'f', 0));
+        *set << value.first / 1000.0;
+        set->setColor(value.second);
+        cost->append(set);
+    }
+    mCost->addSeries(cost);
+    auto* costAxis = new QValueAxis;
+    costAxis->setTitleText(tr("$ thousand per month"));
+    costAxis->setRange(0, std::max(1.0, ev.kpis.costPerMonthUsd / 1000.0));
+    mCost->addAxis(costAxis, Qt::AlignBottom);
+    cost->attachAxis(costAxis);
+    mCost->legend()->setAlignment(Qt::AlignBottom);
+
+    // Each placed job: how much of its GPU share its memory fills, against its penalty.
+    clearChart(mTradeOff);
+    std::map<std::string, QScatterSeries*> byTenant;
+    double maxPenalty = 0.05;
+    for (const Tenant& t : s.tenants) {
+        auto* series = new QScatterSeries;
+        series->setName(QString::fromStdString(t.name));
+        series->setColor(QColor(QString::fromStdString(t.color)));
+        series->setMarkerSize(11);
+        byTenant[t.id] = series;
+    }
+    for (const calc::JobResult& j : ev.jobs)
+        if (j.placed && byTenant.count(j.tenant) && j.capacityPerGpuBytes > 0) {
+            byTenant[j.tenant]->append(std::min(1.5, j.memory.totalBytes() / j.capacityPerGpuBytes) * 100.0,
+                                       j.penalty * 100.0);
+            maxPenalty = std::max(maxPenalty, j.penalty);
+        }
+    auto* x = new QValueAxis;
+    x->setTitleText(tr("memory per GPU, % of its slot"));
+    x->setRange(0, 150);
+    auto* y = new QValueAxis;
+    y->setTitleText(tr("penalty against bare metal, %"));
+    y->setRange(0, maxPenalty * 110.0);
+    mTradeOff->addAxis(x, Qt::AlignBottom);
+    mTradeOff->addAxis(y, Qt::AlignLeft);
+    for (auto& [id, series] : byTenant) {
+        mTradeOff->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+
+    // The ten busiest links.
+    clearChart(mLinks);
+    std::vector<const calc::LinkResult*> links;
+    for (const auto& l : ev.links)
+        if (l.loadGbps > 0)
+            links.push_back(&l);
+    std::sort(links.begin(), links.end(), [](auto* a, auto* b) { return a->utilization > b->utilization; });
+    links.resize(std::min<std::size_t>(links.size(), 10));
+    auto* load = new QBarSet(tr("utilization %"));
+    load->setColor(QColor("#4e79a7"));
+    QStringList names;
+    for (auto it = links.rbegin(); it != links.rend(); ++it) {
+        *load << (*it)->utilization * 100.0;
+        names << QString::fromStdString((*it)->id);
+    }
+    auto* series = new QHorizontalBarSeries;
+    series->append(load);
+    mLinks->addSeries(series);
+    auto* cats = new QBarCategoryAxis;
+    cats->append(names);
+    auto* util = new QValueAxis;
+    util->setRange(0, 100);
+    util->setTitleText(tr("% of bandwidth"));
+    mLinks->addAxis(cats, Qt::AlignLeft);
+    mLinks->addAxis(util, Qt::AlignBottom);
+    series->attachAxis(cats);
+    series->attachAxis(util);
+    mLinks->legend()->hide();
+}
+
+} // namespace gp::ui
