@@ -1,6 +1,7 @@
 // The workbench shell shows the library and the open scenario, and keeps the title true.
 #include "document/librarygateway.h"
 #include "io/scenarioreader.h"
+#include "model/validation.h"
 #include "testsupport.h"
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
@@ -23,6 +24,7 @@
 #include <QChart>
 #include <QGraphicsItem>
 #include <QLabel>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QSignalSpy>
@@ -333,6 +335,44 @@ private Q_SLOTS:
             points += static_cast<int>(qobject_cast<QScatterSeries*>(series)->count());
         QCOMPARE(points, 5); // every placed job
         QCOMPARE(w->charts()->linksChart()->series().size(), 1);
+    }
+
+    void copyPasteAndDuplicateKeepLinksAmongTheCopies()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        document::Document* doc = w->currentDocument();
+        const std::size_t nodes = doc->scenario().topology.nodes.size();
+        const std::size_t links = doc->scenario().topology.links.size();
+        for (const char* id : {"node-001", "leaf-00"})
+            w->canvasScene()->item(id)->setSelected(true);
+        w->copySelection();
+        QVERIFY(w->paste());
+        QCOMPARE(doc->scenario().topology.nodes.size(), nodes + 1);
+        QCOMPARE(doc->scenario().topology.links.size(), links + 1); // node-001 -- leaf-00 came along
+        const Link& copied = doc->scenario().topology.links.back();
+        QVERIFY(copied.from != "node-001" && copied.to != "leaf-00");
+        QCOMPARE(doc->undoStack()->undoText(), QString("Paste 2 item(s)"));
+        QVERIFY(!hasErrors(validateScenario(doc->scenario(), test::bundledCatalog())));
+        const QStringList pasted = w->canvasScene()->selectedIds(); // the copies, not the originals
+        QCOMPARE(pasted.size(), 2);
+        QVERIFY(!pasted.contains("node-001") && !pasted.contains("leaf-00"));
+        w->duplicateSelection();
+        QCOMPARE(doc->scenario().topology.nodes.size(), nodes + 2);
+        doc->undoStack()->undo();
+        doc->undoStack()->undo();
+        QCOMPARE(doc->scenario().topology.nodes.size(), nodes);
+    }
+
+    void recentScenariosAreRemembered()
+    {
+        QSettings().remove("recent/scenarios");
+        auto w = makeWindow();
+        w->openFirst();
+        const qint64 first = *w->currentDocument()->libraryId();
+        auto all = document::openLibrary(mTmp.filePath("lib.sqlite"), test::bundledCatalog(), {}, nullptr)->list();
+        QVERIFY(w->openFromLibrary(all->back().id));
+        QCOMPARE(w->recentScenarios(), (QList<qint64>{all->back().id, first}));
     }
 
     void newerRequestSupersedesOlder()

@@ -23,6 +23,9 @@
 #include "sim/simbackend.h"
 
 #include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QMimeData>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -166,6 +169,17 @@ void MainWindow::createActions()
     saveAct->setShortcut(QKeySequence::Save);
     QAction* exportAct = file->addAction(tr("&Export Scenario JSON…"), this, &MainWindow::exportJson);
     exportAct->setShortcut(QKeySequence(tr("Ctrl+E")));
+    QMenu* recent = file->addMenu(tr("Open &Recent"));
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] {
+        recent->clear();
+        for (qint64 id : recentScenarios())
+            if (auto s = mLibrary->scenario(id))
+                recent->addAction(s->name, this, [this, id] {
+                    if (maybeSave())
+                        openFromLibrary(id);
+                });
+        recent->setEnabled(!recent->isEmpty());
+    });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -186,6 +200,9 @@ void MainWindow::createActions()
         if (dialog.exec() == QDialog::Accepted && dialog.valid())
             mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), dialog.result(), tr("Add job")));
     })->setShortcut(QKeySequence(tr("Ctrl+J")));
+    edit->addAction(tr("&Copy"), this, &MainWindow::copySelection)->setShortcut(QKeySequence::Copy);
+    edit->addAction(tr("&Paste"), this, &MainWindow::paste)->setShortcut(QKeySequence::Paste);
+    edit->addAction(tr("D&uplicate"), this, &MainWindow::duplicateSelection)->setShortcut(QKeySequence(tr("Ctrl+D")));
     QAction* del = edit->addAction(tr("&Delete"), this, &MainWindow::deleteSelection);
     del->setShortcut(QKeySequence::Delete);
     edit->addAction(tr("&Generate Fabric…"), this, [this] {
@@ -429,6 +446,101 @@ void MainWindow::addLink(const QString& fromId, const QString& toId)
     mDocument->undoStack()->push(new document::AddItemsCmd(mDocument.get(), items, tr("Link %1 and %2").arg(fromId, toId)));
 }
 
+void MainWindow::rememberRecent(qint64 id)
+{
+    QList<qint64> ids = recentScenarios();
+    ids.removeAll(id);
+    ids.prepend(id);
+    QVariantList stored;
+    for (qint64 i : ids.mid(0, 8))
+        stored << i;
+    QSettings().setValue("recent/scenarios", stored);
+}
+
+QList<qint64> MainWindow::recentScenarios() const
+{
+    QList<qint64> ids;
+    for (const QVariant& v : QSettings().value("recent/scenarios").toList())
+        ids << v.toLongLong();
+    return ids;
+}
+
+namespace {
+constexpr const char* kTopologyMime = "application/x-gpuplan-topology";
+
+std::vector<std::string> toStd(const QStringList& ids)
+{
+    std::vector<std::string> out;
+    for (const QString& id : ids)
+        out.push_back(id.toStdString());
+    return out;
+}
+} // namespace
+
+void MainWindow::copySelection()
+{
+    if (!mDocument || mScene->selectedIds().isEmpty())
+        return;
+    // The clipboard holds a small scenario in the file format: other gpuplan windows read it
+    // with the same validation as a file.
+    Scenario clip;
+    clip.name = "clipboard";
+    const document::TopologyItems items = document::copyItems(mDocument->scenario(), toStd(mScene->selectedIds()));
+    clip.topology.nodes = items.nodes;
+    clip.topology.switches = items.switches;
+    clip.topology.links = items.links;
+    for (Node& n : clip.topology.nodes)
+        n.group.clear();
+    for (Switch& sw : clip.topology.switches)
+        sw.group.clear();
+    auto* mime = new QMimeData;
+    mime->setData(kTopologyMime, io::writeScenario(clip));
+    QGuiApplication::clipboard()->setMimeData(mime);
+}
+
+bool MainWindow::paste()
+{
+    if (!mDocument)
+        return false;
+    const QMimeData* mime = QGuiApplication::clipboard()->mimeData();
+    if (!mime || !mime->hasFormat(kTopologyMime))
+        return false;
+    const io::ScenarioReadResult r = io::readScenario(mime->data(kTopologyMime), mCatalog);
+    if (!r.ok()) {
+        statusBar()->showMessage(tr("The clipboard holds no valid gpuplan items"), 5000);
+        return false;
+    }
+    document::TopologyItems items;
+    items.nodes = r.scenario->topology.nodes;
+    items.switches = r.scenario->topology.switches;
+    items.links = r.scenario->topology.links;
+    items = document::renamedCopy(items, mDocument->scenario(), {40, 40});
+    const int count = static_cast<int>(items.nodes.size() + items.switches.size());
+    addAndSelect(std::move(items), tr("Paste %n item(s)", nullptr, count));
+    return true;
+}
+
+void MainWindow::duplicateSelection()
+{
+    if (!mDocument || mScene->selectedIds().isEmpty())
+        return;
+    document::TopologyItems items = document::renamedCopy(
+        document::copyItems(mDocument->scenario(), toStd(mScene->selectedIds())), mDocument->scenario(), {40, 40});
+    const int count = static_cast<int>(items.nodes.size() + items.switches.size());
+    addAndSelect(std::move(items), tr("Duplicate %n item(s)", nullptr, count));
+}
+
+void MainWindow::addAndSelect(document::TopologyItems items, const QString& text)
+{
+    QStringList ids;
+    for (const Node& n : items.nodes)
+        ids << QString::fromStdString(n.id);
+    for (const Switch& sw : items.switches)
+        ids << QString::fromStdString(sw.id);
+    mDocument->undoStack()->push(new document::AddItemsCmd(mDocument.get(), std::move(items), text));
+    mScene->setSelectedIds(ids);
+}
+
 void MainWindow::deleteSelection()
 {
     if (!mDocument)
@@ -500,6 +612,7 @@ bool MainWindow::openFromLibrary(qint64 id)
     auto revs = mLibrary->revisions(id);
     doc->markSaved(id, revs && !revs->empty() ? revs->back().number : 1);
     setDocument(std::move(doc));
+    rememberRecent(id);
     return true;
 }
 

@@ -59,6 +59,14 @@ public:
     bool pinJobAt(const QString& jobId, QPointF scenePos);
     /// Links two nodes or switches; the bandwidth is what the ports at both ends carry.
     void addLink(const QString& fromId, const QString& toId);
+    /// Copies the canvas selection (nodes, switches, the links among them) to the clipboard.
+    void copySelection();
+    /// Pastes items from the clipboard with fresh ids, offset from the originals (one command).
+    bool paste();
+    /// Copies and pastes the selection in one step.
+    void duplicateSelection();
+    /// Library ids of recently opened scenarios, newest first (kept in QSettings).
+    QList<qint64> recentScenarios() const;
     /// Deletes the items selected on the canvas (one command).
     void deleteSelection();
     /// Adds a generated fabric (one command); returns the error text, empty on success.
@@ -68,6 +76,8 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    /// Adds items as one undoable step and selects them, as paste and duplicate do.
+    void addAndSelect(document::TopologyItems items, const QString& text);
     void createActions();
     void setDocument(std::unique_ptr<document::Document> doc);
     void refreshView();
@@ -75,6 +85,7 @@ private:
     void updateTitle();
     bool maybeSave();
     void importJson();
+    void rememberRecent(qint64 id);
     void exportJson();
     bool saveToLibrary();
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace gp::document {
@@ -103,6 +104,50 @@ void RemoveItemsCmd::redo()
 }
 
 void RemoveItemsCmd::undo() { mDocument->swapScenario(mBefore); }
+
+TopologyItems copyItems(const Scenario& s, const std::vector<std::string>& ids)
+{
+    const std::set<std::string> wanted(ids.begin(), ids.end());
+    TopologyItems out;
+    for (const Node& n : s.topology.nodes)
+        if (wanted.count(n.id))
+            out.nodes.push_back(n);
+    for (const Switch& sw : s.topology.switches)
+        if (wanted.count(sw.id))
+            out.switches.push_back(sw);
+    for (const Link& l : s.topology.links)
+        if (wanted.count(l.from) && wanted.count(l.to))
+            out.links.push_back(l);
+    return out;
+}
+
+TopologyItems renamedCopy(const TopologyItems& items, const Scenario& s, Point offset)
+{
+    std::set<std::string> used = usedIds(s);
+    std::map<std::string, std::string> renamed;
+    TopologyItems out = items;
+    out.groups.clear();
+    auto rename = [&](auto& item) {
+        const std::string base = item.templateId.empty() ? std::string("item") : item.templateId;
+        const std::string fresh = freshId(used, base);
+        renamed[item.id] = fresh;
+        if (item.name == item.id)
+            item.name = fresh;
+        item.id = fresh;
+        item.group.clear();
+        item.position = {item.position.x + offset.x, item.position.y + offset.y};
+    };
+    for (Node& n : out.nodes)
+        rename(n);
+    for (Switch& sw : out.switches)
+        rename(sw);
+    for (Link& l : out.links) {
+        l.id = freshId(used, "link");
+        l.from = renamed[l.from];
+        l.to = renamed[l.to];
+    }
+    return out;
+}
 
 Node nodeFromTemplate(const NodeTemplate& t, const Scenario& scenario, Point position)
 {

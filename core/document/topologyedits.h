@@ -50,6 +50,11 @@ private:
     Scenario mBefore; ///< the scenario before the removal (restored by undo)
 };
 
+/// The selected nodes and switches with the links among them (for copy and duplicate).
+TopologyItems copyItems(const Scenario& scenario, const std::vector<std::string>& ids);
+/// The items again with fresh ids (links follow), moved by `offset`, group membership dropped.
+TopologyItems renamedCopy(const TopologyItems& items, const Scenario& scenario, Point offset);
+
 /// A node made from a template, at a position, with an id not yet in the scenario.
 Node nodeFromTemplate(const NodeTemplate& t, const Scenario& scenario, Point position);
 /// A switch made from a template, likewise.

@@ -25,6 +25,7 @@ CanvasScene::CanvasScene(const Catalog& catalog, QObject* parent) : QGraphicsSce
 
 void CanvasScene::rebuild(const Scenario& s)
 {
+    const QStringList selected = selectedIds();
     clear();
     mItems.clear();
     mLinks.clear();
@@ -52,6 +53,15 @@ void CanvasScene::rebuild(const Scenario& s)
         mLinks.insert(q(l.id), link);
     }
     setSceneRect(itemsBoundingRect().adjusted(-400, -400, 400, 400));
+    setSelectedIds(selected);
+}
+
+void CanvasScene::setSelectedIds(const QStringList& ids)
+{
+    clearSelection();
+    for (const QString& id : ids)
+        if (QGraphicsItem* item = mItems.value(id))
+            item->setSelected(true);
 }
 
 void CanvasScene::decorate(const Scenario& s, const calc::Evaluation& ev)

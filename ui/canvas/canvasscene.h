@@ -19,6 +19,7 @@ class CanvasScene : public QGraphicsScene
 
 public:
     explicit CanvasScene(const Catalog& catalog, QObject* parent = nullptr);
+    /// Rebuilds every item; the selection survives for ids that still exist.
     void rebuild(const Scenario& scenario);
     void decorate(const Scenario& scenario, const calc::Evaluation& evaluation);
     /// Puts the given items where the model has them (after a move command).
@@ -28,6 +29,8 @@ public:
     QString idAt(QPointF scenePos) const;
     /// Ids of the selected nodes and switches.
     QStringList selectedIds() const;
+    /// Selects exactly the given nodes and switches (unknown ids are ignored).
+    void setSelectedIds(const QStringList& ids);
     /// Items whose position differs from the model's, with their new (grid-snapped) positions.
     std::map<std::string, Point> movedItems(const Scenario& scenario, double grid) const;
     void updateLinks();
