@@ -285,6 +285,30 @@ private Q_SLOTS:
         QVERIFY(o.value("elapsed_ms").toDouble() > 0);
         QCOMPARE(cli({"evaluate", sample, "--policy", "worst_fit"}, mHome.path()).code, 2);
         QCOMPARE(cli({"evaluate", sample, "--policy", "fragmentation_aware"}, mHome.path()).code, 0);
+        QVERIFY(!o.contains("alternatives")); // only when asked
+    }
+
+    void evaluateAlternativesContract()
+    {
+        const QString sample = gp::test::sampleFiles().first();
+        const Run r = cli({"evaluate", sample, "--json", "--alternatives"}, mHome.path());
+        QCOMPARE(r.code, 0);
+        const QJsonArray alts = QJsonDocument::fromJson(r.out.toUtf8()).object().value("alternatives").toArray();
+        QCOMPARE(alts.size(), 6);
+        const char* modes[] = {"exclusive", "passthrough", "mig", "vgpu", "time_slicing", "mps"};
+        for (int i = 0; i < 6; ++i) {
+            const QJsonObject a = alts.at(i).toObject();
+            QCOMPARE(a.value("mode").toString(), QString(modes[i]));
+            for (const char* key : {"offered", "setting", "candidates_tried", "nodes_kept", "isolation", "kpis"})
+                QVERIFY2(a.contains(key), key);
+            QVERIFY(a.value("offered").toBool()); // the sample's H100s offer every mode
+            QVERIFY(a.value("kpis").toObject().contains("mean_penalty"));
+        }
+        QCOMPARE(alts.at(0).toObject().value("kpis").toObject().value("mean_penalty").toDouble(), 0.0);
+        QCOMPARE(alts.at(4).toObject().value("isolation").toObject().value("memory").toInt(), 0);
+        const Run text = cli({"evaluate", sample, "--alternatives"}, mHome.path());
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.contains("sharing trade-offs") && text.out.contains("time_slicing"));
     }
 
     void simulateJsonContract()

@@ -1,5 +1,6 @@
 // evaluate(): placement, sharing penalties, out-of-memory risk, cost and KPIs on small
 // scenarios built for the purpose, and the samples' sanity.
+#include "calc/alternatives.h"
 #include "calc/evaluate.h"
 #include "calc/inventory.h"
 #include "io/scenarioreader.h"
@@ -287,6 +288,54 @@ private Q_SLOTS:
         // Now 1g.10gb is one of the scenario's profiles and fits the other GPUs' free slices;
         // only GPU 0's last slice (7) is left, where no profile may start.
         QCOMPARE(run(s).kpis.migUnusableSlices, 1);
+    }
+
+    void sharingAlternativesCoverEveryMode()
+    {
+        // Seven small inference services on one DGX H100 under bare metal: seven whole GPUs.
+        Scenario s = cluster(1, "dgx-h100", mode(SharingMode::Exclusive));
+        std::vector<Job> jobs;
+        for (int i = 0; i < 7; ++i)
+            jobs.push_back(job("serve" + std::to_string(i), JobKind::Inference, "llama3-8b"));
+        addTenant(s, "svc", jobs);
+        const std::vector<SharingAlternative> alts = compareSharing(s, test::bundledCatalog());
+        QCOMPARE(alts.size(), std::size_t(6));
+        const SharingMode order[] = {SharingMode::Exclusive, SharingMode::Passthrough, SharingMode::Mig,
+                                     SharingMode::Vgpu, SharingMode::TimeSlicing, SharingMode::Mps};
+        for (std::size_t i = 0; i < 6; ++i) {
+            QCOMPARE(alts[i].mode, order[i]);
+            QVERIFY(alts[i].offered);
+            QVERIFY(!alts[i].setting.empty());
+            QCOMPARE(alts[i].nodesKept, 0);
+        }
+        const SharingAlternative& bare = alts[0];
+        const SharingAlternative& mig = alts[2];
+        const SharingAlternative& ts = alts[4];
+        // Bare metal is the scenario as it is.
+        const Evaluation ev = run(s);
+        QCOMPARE(bare.kpis.meanPenalty, 0.0);
+        QCOMPARE(bare.kpis.allocationRatio, ev.kpis.allocationRatio);
+        QCOMPARE(bare.kpis.costPerMonthUsd, ev.kpis.costPerMonthUsd);
+        // MIG packs the seven services into instances: all placed, in less of the node, isolated.
+        QCOMPARE(mig.kpis.unplacedJobs, 0);
+        QVERIFY2(mig.kpis.allocationRatio < bare.kpis.allocationRatio, mig.setting.c_str());
+        QVERIFY(mig.setting.find("7g") == std::string::npos); // a whole-GPU instance packs nothing
+        QVERIFY(mig.kpis.meanPenalty > 0.0);                  // a smaller instance runs slower than a GPU
+        QCOMPARE(mig.candidatesTried, static_cast<int>(test::bundledCatalog().gpu("h100-80gb")->migProfiles.size()));
+        QCOMPARE(mig.isolation.memory, 2);
+        // Time-slicing shares engines without isolation and pays for it in penalty.
+        QVERIFY(ts.kpis.meanPenalty > mig.kpis.meanPenalty);
+        QCOMPARE(ts.isolation.memory, 0);
+        QCOMPARE(ts.isolation.fault, 0);
+        QCOMPARE(ts.candidatesTried, 3);
+
+        // A GPU without MIG: the MIG column is not offered.
+        Scenario l40s = cluster(1, "pcie-l40s-8", mode(SharingMode::Exclusive));
+        addTenant(l40s, "svc", {job("serve", JobKind::Inference, "llama2-7b")});
+        const auto noMig = compareSharing(l40s, test::bundledCatalog());
+        QVERIFY(!noMig[2].offered);
+        QCOMPARE(noMig[2].candidatesTried, 0);
+        QVERIFY(noMig[0].offered);
     }
 
     void everySampleEvaluates()

@@ -28,6 +28,7 @@
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QtTest>
 
 using namespace gp;
@@ -318,6 +319,21 @@ private Q_SLOTS:
         QCOMPARE(doc->scenario().topology.links.size(), links);
     }
 
+    void tradeOffMatrixShowsEverySharingMode()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        QTableWidget* m = w->charts()->tradeOffMatrix();
+        QTRY_COMPARE(m->columnCount(), 6);
+        QCOMPARE(m->horizontalHeaderItem(0)->text(), QString("Bare metal"));
+        QCOMPARE(m->horizontalHeaderItem(2)->text(), QString("MIG"));
+        QCOMPARE(m->verticalHeaderItem(1)->text(), QString("Mean penalty"));
+        QCOMPARE(m->item(1, 0)->text(), QString("0.0 %"));      // bare metal has no penalty
+        QCOMPARE(m->item(7, 4)->text(), QString("none"));       // time-slicing: no memory isolation
+        QCOMPARE(m->item(7, 2)->text(), QString("enforced"));   // MIG: hardware memory isolation
+        QVERIFY(m->item(0, 2)->text().contains("g."));          // a MIG profile was chosen
+    }
+
     void resultChartsFollowTheEvaluation()
     {
         auto w = makeWindow();
@@ -379,6 +395,7 @@ private Q_SLOTS:
     {
         ui::EvaluationRunner runner(test::bundledCatalog());
         QSignalSpy spy(&runner, &ui::EvaluationRunner::evaluated);
+        QSignalSpy alternatives(&runner, &ui::EvaluationRunner::alternativesReady);
         Scenario small = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
         Scenario other = small;
         other.tenants.clear();
@@ -389,6 +406,11 @@ private Q_SLOTS:
         QCOMPARE(spy.count(), 1);
         const auto ev = spy.front().front().value<std::shared_ptr<const calc::Evaluation>>();
         QVERIFY(ev->jobs.empty()); // the newer scenario, without tenants
+        QTRY_COMPARE(alternatives.count(), 1); // the matrix follows, for the newer scenario only
+        const auto alts = alternatives.front().front().value<std::vector<calc::SharingAlternative>>();
+        QCOMPARE(alts.size(), std::size_t(6));
+        QCOMPARE(alts.front().kpis.allocationRatio, 0.0); // nothing to place
+        QVERIFY(!runner.busy());
     }
 
     void describeSharingCoversEveryMode()

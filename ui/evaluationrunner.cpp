@@ -17,10 +17,31 @@ EvaluationRunner::EvaluationRunner(const Catalog& catalog, QObject* parent) : QO
             const Outcome out = mWatcher.result();
             Q_EMIT evaluated(out.evaluation);
             Q_EMIT predicted(out.clusterP95Days);
+            mAltPending = mRunningScenario;
+            mAltPendingGeneration = mRunningGeneration;
+            startAlternatives();
         }
         else if (mPending && !mTimer.isActive())
             start(); // a request came while this one ran: evaluate the newest now
     });
+    connect(&mAltWatcher, &QFutureWatcherBase::finished, this, [this] {
+        mAltRunning = false;
+        if (mAltGeneration == mGeneration)
+            Q_EMIT alternativesReady(mAltWatcher.result());
+        else
+            startAlternatives(); // a newer evaluation may be waiting for its matrix
+    });
+}
+
+void EvaluationRunner::startAlternatives()
+{
+    if (mAltRunning || !mAltPending || mAltPendingGeneration != mGeneration)
+        return;
+    mAltRunning = true;
+    mAltGeneration = mAltPendingGeneration;
+    std::shared_ptr<const Scenario> scenario = std::move(mAltPending);
+    const Catalog* catalog = &mCatalog;
+    mAltWatcher.setFuture(QtConcurrent::run([scenario, catalog] { return calc::compareSharing(*scenario, *catalog); }));
 }
 
 void EvaluationRunner::request(const Scenario& scenario, int debounceMs)
@@ -37,6 +58,7 @@ void EvaluationRunner::start()
     mRunning = true;
     mRunningGeneration = mGeneration;
     std::shared_ptr<const Scenario> scenario = std::move(mPending);
+    mRunningScenario = scenario;
     const Catalog* catalog = &mCatalog;
     mWatcher.setFuture(QtConcurrent::run([scenario, catalog] {
         Outcome out;

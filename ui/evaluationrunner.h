@@ -1,5 +1,6 @@
 #pragma once
 
+#include "calc/alternatives.h"
 #include "calc/evaluation.h"
 #include "model/catalog.h"
 #include "model/scenario.h"
@@ -23,16 +24,20 @@ public:
     EvaluationRunner(const Catalog& catalog, QObject* parent = nullptr);
     /// Asks for an evaluation of `scenario` after `debounceMs` without a newer request.
     void request(const Scenario& scenario, int debounceMs = 150);
-    bool busy() const { return mRunning || mTimer.isActive(); }
+    bool busy() const { return mRunning || mAltRunning || mTimer.isActive(); }
 
 Q_SIGNALS:
     void evaluated(std::shared_ptr<const calc::Evaluation> evaluation);
     /// The slowest training job's P95 completion in days from a quick Monte Carlo preview
     /// (256 trials on the CPU, seed 1), right after `evaluated`; 0 without training jobs.
     void predicted(double clusterP95Days);
+    /// The tenant mix under every sharing mode (calc::compareSharing): a second background
+    /// step after `predicted` (it costs one evaluation per setting), dropped when superseded.
+    void alternativesReady(const std::vector<gp::calc::SharingAlternative>& alternatives);
 
 private:
     void start();
+    void startAlternatives();
 
     const Catalog& mCatalog;
     QTimer mTimer;
@@ -46,6 +51,12 @@ private:
         double clusterP95Days = 0.0;
     };
     QFutureWatcher<Outcome> mWatcher;
+    std::shared_ptr<const Scenario> mRunningScenario;
+    std::shared_ptr<const Scenario> mAltPending; ///< the newest evaluated scenario still without alternatives
+    quint64 mAltPendingGeneration = 0;
+    quint64 mAltGeneration = 0;
+    bool mAltRunning = false;
+    QFutureWatcher<std::vector<calc::SharingAlternative>> mAltWatcher;
 };
 
 } // namespace gp::ui

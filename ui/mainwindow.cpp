@@ -123,6 +123,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     connect(mRunner, &EvaluationRunner::evaluated, this,
             [this](std::shared_ptr<const calc::Evaluation> ev) { showEvaluation(*ev); });
     connect(mRunner, &EvaluationRunner::predicted, mKpis, &KpiCards::showPrediction);
+    connect(mRunner, &EvaluationRunner::alternativesReady, mCharts, &ResultsCharts::showAlternatives);
     setCentralWidget(central);
 
     auto* dock = new QDockWidget(tr("Library"), this);

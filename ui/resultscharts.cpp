@@ -6,7 +6,10 @@
 #include <QChartView>
 #include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
+#include <QHeaderView>
+#include <QLocale>
 #include <QScatterSeries>
+#include <QTableWidget>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -40,6 +43,59 @@ ResultsCharts::ResultsCharts(QWidget* parent) : QTabWidget(parent)
     mCost = addChart(this, tr("Cost per month"));
     mTradeOff = addChart(this, tr("Memory use vs penalty"));
     mLinks = addChart(this, tr("Busiest links"));
+    mMatrix = new QTableWidget(this);
+    mMatrix->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    mMatrix->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    mMatrix->setToolTip(tr("The current tenant mix with every GPU shared one way, each mode at its best setting "
+                           "(its densest packing: fewest unplaced jobs, then the least GPU share allocated, then the lowest penalty). Isolation "
+                           "per NVIDIA's MIG, vGPU and MPS documentation; see docs/model-reference.md."));
+    addTab(mMatrix, tr("Sharing trade-offs"));
+}
+
+void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>& alts)
+{
+    static const QString names[] = {tr("Bare metal"), tr("Passthrough"), tr("MIG"), tr("vGPU"), tr("Time-slicing"), tr("MPS")};
+    const QStringList rows = {tr("Setting"), tr("Mean penalty"), tr("Max penalty"), tr("VRAM utilization"),
+                              tr("Fragmentation"), tr("GPU share allocated"), tr("Unplaced jobs"), tr("Memory isolation"), tr("Fault isolation"),
+                              tr("Performance isolation"), tr("$ per month"), tr("$ wasted per month"),
+                              tr("  of which overhead")};
+    mMatrix->clear();
+    mMatrix->setRowCount(static_cast<int>(rows.size()));
+    mMatrix->setColumnCount(static_cast<int>(alts.size()));
+    mMatrix->setVerticalHeaderLabels(rows);
+    const QLocale en(QLocale::English);
+    auto pct = [](double f) { return QString::number(f * 100.0, 'f', 1) + " %"; };
+    auto usd = [&](double v) { return "$" + en.toString(v / 1000.0, 'f', 0) + "k"; };
+    auto level = [this](int v) { return v >= 2 ? tr("enforced") : v == 1 ? tr("partial") : tr("none"); };
+    QStringList headers;
+    for (int c = 0; c < static_cast<int>(alts.size()); ++c) {
+        const calc::SharingAlternative& a = alts[static_cast<std::size_t>(c)];
+        headers << names[static_cast<int>(a.mode)];
+        const calc::Kpis& k = a.kpis;
+        QStringList v = {QString::fromStdString(a.setting)};
+        if (a.offered)
+            v << pct(k.meanPenalty) << pct(k.maxPenalty) << pct(k.vramUtilization) << pct(k.fragmentation)
+              << pct(k.allocationRatio) << QString::number(k.unplacedJobs);
+        else
+            v << "-" << "-" << "-" << "-" << "-" << "-";
+        v << level(a.isolation.memory) << level(a.isolation.fault) << level(a.isolation.performance);
+        if (a.offered)
+            v << usd(k.costPerMonthUsd) << usd(k.wastePerMonth.total()) << usd(k.wastePerMonth.overheadUsd);
+        else
+            v << "-" << "-" << "-";
+        for (int r = 0; r < static_cast<int>(v.size()); ++r) {
+            auto* item = new QTableWidgetItem(v[r]);
+            item->setTextAlignment(Qt::AlignCenter);
+            if (r == 0 && a.nodesKept > 0)
+                item->setToolTip(tr("%n node(s) keep their own sharing: their GPU does not offer this mode", nullptr, a.nodesKept));
+            if (a.offered && ((r == 1 && k.meanPenalty < 0.03) || (r == 3 && k.vramUtilization >= 0.8)))
+                item->setForeground(QColor("#2e7d32")); // inside the 80 % / 3 % target zone
+            if (a.offered && r == 6 && k.unplacedJobs > 0)
+                item->setForeground(QColor("#c62828"));
+            mMatrix->setItem(r, c, item);
+        }
+    }
+    mMatrix->setHorizontalHeaderLabels(headers);
 }
 
 void ResultsCharts::showEvaluation(const Scenario& s, const calc::Evaluation& ev)

@@ -1,17 +1,20 @@
 #pragma once
 
+#include "calc/alternatives.h"
 #include "calc/evaluation.h"
 #include "model/scenario.h"
 
 #include <QTabWidget>
 
 class QChart;
+class QTableWidget;
 
 namespace gp::ui {
 
 /// The trade-off charts of the latest evaluation (DESIGN.md §5.4: views, rebuilt from the
 /// Evaluation): where the money goes (useful, idle, stranded, overhead), each job's memory
-/// use of its GPU share against its penalty, and the busiest links.
+/// use of its GPU share against its penalty, and the busiest links; beside them the sharing
+/// trade-off matrix: the tenant mix under each sharing mode (calc::compareSharing).
 class ResultsCharts : public QTabWidget
 {
     Q_OBJECT
@@ -22,11 +25,14 @@ public:
     QChart* costChart() const { return mCost; }
     QChart* tradeOffChart() const { return mTradeOff; }
     QChart* linksChart() const { return mLinks; }
+    void showAlternatives(const std::vector<calc::SharingAlternative>& alternatives);
+    QTableWidget* tradeOffMatrix() const { return mMatrix; }
 
 private:
     QChart* mCost;
     QChart* mTradeOff;
     QChart* mLinks;
+    QTableWidget* mMatrix;
 };
 
 } // namespace gp::ui

@@ -1,5 +1,6 @@
 #include "clicontext.h"
 
+#include "calc/alternatives.h"
 #include "calc/evaluate.h"
 #include "io/scenarioreader.h"
 #include "model/enumnames.h"
@@ -17,10 +18,9 @@ QString gib(double bytes) { return QString::number(bytes / (1024.0 * 1024 * 1024
 QString pct(double f) { return QString::number(f * 100.0, 'f', 1) + "%"; }
 QString usd(double v) { return "$" + QLocale(QLocale::English).toString(v, 'f', 0); }
 
-QJsonObject toJson(const calc::Evaluation& ev)
+QJsonObject toJson(const calc::Kpis& k)
 {
-    const calc::Kpis& k = ev.kpis;
-    QJsonObject kpis{{"vram_utilization", k.vramUtilization},
+    return QJsonObject{{"vram_utilization", k.vramUtilization},
                      {"allocation_ratio", k.allocationRatio},
                      {"stranded_bytes", k.strandedBytes},
                      {"fragmentation", k.fragmentation},
@@ -36,6 +36,11 @@ QJsonObject toJson(const calc::Evaluation& ev)
                                                          {"overhead", k.wastePerMonth.overheadUsd}}},
                      {"unplaced_jobs", k.unplacedJobs},
                      {"oom_risk_gpus", k.oomRiskGpus}};
+}
+
+QJsonObject toJson(const calc::Evaluation& ev)
+{
+    const QJsonObject kpis = toJson(ev.kpis);
     QJsonArray jobs;
     for (const calc::JobResult& j : ev.jobs) {
         QJsonArray placement;
@@ -120,6 +125,41 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
     out() << "  evaluated in " << QString::number(ev.elapsedMs, 'f', 2) << " ms\n\n";
 }
 
+QJsonArray toJson(const std::vector<calc::SharingAlternative>& alts)
+{
+    QJsonArray arr;
+    for (const calc::SharingAlternative& a : alts)
+        arr.append(QJsonObject{{"mode", QString::fromStdString(std::string(enumName(a.mode)))},
+                               {"offered", a.offered},
+                               {"setting", QString::fromStdString(a.setting)},
+                               {"candidates_tried", a.candidatesTried},
+                               {"nodes_kept", a.nodesKept},
+                               {"isolation", QJsonObject{{"memory", a.isolation.memory},
+                                                         {"fault", a.isolation.fault},
+                                                         {"performance", a.isolation.performance}}},
+                               {"kpis", a.offered ? QJsonValue(toJson(a.kpis)) : QJsonValue(QJsonValue::Null)}});
+    return arr;
+}
+
+void printAlternatives(const std::vector<calc::SharingAlternative>& alts)
+{
+    out() << "  sharing trade-offs (every GPU shared one way; isolation memory/fault/performance, 2 = enforced)\n  "
+          << QString("%1 %2 %3 %4 %5 %6 %7 %8").arg("MODE", -13).arg("SETTING", -22).arg("VRAM", 7).arg("ALLOC", 7)
+                 .arg("PENALTY", 8).arg("UNPLACED", 9).arg("WASTE/MONTH", 12).arg("ISOL", 6)
+          << '\n';
+    for (const calc::SharingAlternative& a : alts) {
+        const QString isol = QString("%1/%2/%3").arg(a.isolation.memory).arg(a.isolation.fault).arg(a.isolation.performance);
+        out() << "  " << QString("%1 %2 ").arg(QString::fromStdString(std::string(enumName(a.mode))), -13)
+                              .arg(QString::fromStdString(a.setting).left(22), -22);
+        if (a.offered)
+            out() << QString("%1 %2 %3 %4 %5 %6").arg(pct(a.kpis.vramUtilization), 7).arg(pct(a.kpis.allocationRatio), 7)
+                         .arg(pct(a.kpis.meanPenalty), 8).arg(a.kpis.unplacedJobs, 9).arg(usd(a.kpis.wastePerMonth.total()), 12)
+                         .arg(isol, 6);
+        out() << '\n';
+    }
+    out() << '\n';
+}
+
 } // namespace
 
 int runEvaluate(const QStringList& args)
@@ -130,6 +170,8 @@ int runEvaluate(const QStringList& args)
     p.addPositionalArgument("FILE", "Scenario JSON files.", "FILE...");
     p.addOption({"policy", "Placement policy instead of the scenario's.", "first_fit|best_fit|topology_aware|fragmentation_aware"});
     p.addOption({"json", "Print JSON (one object; an array for several files)."});
+    p.addOption({"alternatives", "Also evaluate the tenant mix with every GPU shared one way (bare metal, passthrough, "
+                                 "MIG, vGPU, time-slicing, MPS): the sharing trade-off matrix."});
     if (auto done = cl.parse(args))
         return *done;
     const QStringList files = p.positionalArguments();
@@ -163,9 +205,13 @@ int runEvaluate(const QStringList& args)
             QJsonObject o = toJson(ev);
             o["file"] = file;
             o["name"] = QString::fromStdString(r.scenario->name);
+            if (p.isSet("alternatives"))
+                o["alternatives"] = toJson(calc::compareSharing(*r.scenario, *catalog));
             all.append(o);
         } else {
             printText(file, *r.scenario, ev);
+            if (p.isSet("alternatives"))
+                printAlternatives(calc::compareSharing(*r.scenario, *catalog));
         }
     }
     if (p.isSet("json"))

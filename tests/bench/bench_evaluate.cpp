@@ -2,6 +2,7 @@
 // jobs across 50 tenants (docs/performance.md). Not a test: it measures and prints.
 //
 //   bench_evaluate [--nodes N] [--tenants T] [--jobs-per-tenant J] [--iterations I] [--policy P]
+#include "calc/alternatives.h"
 #include "calc/evaluate.h"
 #include "io/catalogreader.h"
 #include "io/datapaths.h"
@@ -20,7 +21,7 @@
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
-    int nodes = 1024, tenants = 50, jobsPerTenant = 40, iterations = 20;
+    int nodes = 1024, tenants = 50, jobsPerTenant = 40, iterations = 20, alternatives = 0;
     std::optional<gp::PlacementPolicy> policy;
     const QStringList args = QCoreApplication::arguments();
     for (int i = 1; i + 1 < args.size(); i += 2) {
@@ -29,6 +30,7 @@ int main(int argc, char** argv)
         else if (k == "--tenants") tenants = v.toInt();
         else if (k == "--jobs-per-tenant") jobsPerTenant = v.toInt();
         else if (k == "--iterations") iterations = std::max(1, v.toInt());
+        else if (k == "--alternatives") alternatives = std::max(0, v.toInt());
         else if (k == "--policy") policy = gp::enumFromName<gp::PlacementPolicy>(v.toStdString());
     }
     const gp::io::CatalogLoadResult cat = gp::io::loadCatalog(gp::io::bundledDataDir());
@@ -63,5 +65,20 @@ int main(int argc, char** argv)
     std::printf("  placed %zu of %zu jobs, VRAM utilization %.3f, allocation %.3f\n",
                 last.jobs.size() - static_cast<std::size_t>(last.kpis.unplacedJobs), last.jobs.size(),
                 last.kpis.vramUtilization, last.kpis.allocationRatio);
+    if (alternatives > 0) { // the trade-off matrix the workbench computes after each evaluation
+        std::vector<double> alt;
+        int candidates = 0;
+        for (int i = 0; i < alternatives; ++i) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const auto a = gp::calc::compareSharing(s, cat.catalog);
+            alt.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            candidates = 0;
+            for (const auto& x : a)
+                candidates += x.candidatesTried;
+        }
+        std::sort(alt.begin(), alt.end());
+        std::printf("compareSharing: %d settings evaluated; %d iterations: min %.1f ms, median %.1f ms, max %.1f ms\n",
+                    candidates, alternatives, alt.front(), alt[alt.size() / 2], alt.back());
+    }
     return 0;
 }
