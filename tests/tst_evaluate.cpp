@@ -336,6 +336,10 @@ private Q_SLOTS:
         QVERIFY(!noMig[2].offered);
         QCOMPARE(noMig[2].candidatesTried, 0);
         QVERIFY(noMig[0].offered);
+
+        // A superseded matrix stops before its first setting.
+        const std::atomic<bool> stop{true};
+        QVERIFY(compareSharing(s, test::bundledCatalog(), &stop).empty());
     }
 
     void everySampleEvaluates()

@@ -18,6 +18,7 @@
 #include "ui/scenariotree.h"
 
 #include <QAbstractBarSeries>
+#include <QAreaSeries>
 #include <QBarSeries>
 #include <QScatterSeries>
 #include <QBarSet>
@@ -332,6 +333,14 @@ private Q_SLOTS:
         QCOMPARE(m->item(7, 4)->text(), QString("none"));       // time-slicing: no memory isolation
         QCOMPARE(m->item(7, 2)->text(), QString("enforced"));   // MIG: hardware memory isolation
         QVERIFY(m->item(0, 2)->text().contains("g."));          // a MIG profile was chosen
+        // The same alternatives as points, with the target zone and this scenario.
+        QChart* modes = w->charts()->sharingModesChart();
+        QCOMPARE(modes->series().size(), 8); // zone + six modes + this scenario
+        QVERIFY(qobject_cast<QAreaSeries*>(modes->series().front()));
+        QCOMPARE(modes->series().at(1)->name(), QString("this scenario"));
+        auto* bare = qobject_cast<QScatterSeries*>(modes->series().at(2));
+        QVERIFY(bare->name().startsWith("Bare metal"));
+        QCOMPARE(bare->at(0).y(), 0.0); // no penalty
     }
 
     void resultChartsFollowTheEvaluation()

@@ -33,6 +33,14 @@ EvaluationRunner::EvaluationRunner(const Catalog& catalog, QObject* parent) : QO
     });
 }
 
+EvaluationRunner::~EvaluationRunner()
+{
+    if (mAltStop)
+        mAltStop->store(true);
+    mWatcher.waitForFinished();
+    mAltWatcher.waitForFinished();
+}
+
 void EvaluationRunner::startAlternatives()
 {
     if (mAltRunning || !mAltPending || mAltPendingGeneration != mGeneration)
@@ -41,13 +49,17 @@ void EvaluationRunner::startAlternatives()
     mAltGeneration = mAltPendingGeneration;
     std::shared_ptr<const Scenario> scenario = std::move(mAltPending);
     const Catalog* catalog = &mCatalog;
-    mAltWatcher.setFuture(QtConcurrent::run([scenario, catalog] { return calc::compareSharing(*scenario, *catalog); }));
+    mAltStop = std::make_shared<std::atomic<bool>>(false);
+    mAltWatcher.setFuture(QtConcurrent::run(
+        [scenario, catalog, stop = mAltStop] { return calc::compareSharing(*scenario, *catalog, stop.get()); }));
 }
 
 void EvaluationRunner::request(const Scenario& scenario, int debounceMs)
 {
     mPending = std::make_shared<const Scenario>(scenario);
     ++mGeneration;
+    if (mAltStop)
+        mAltStop->store(true); // the matrix being computed is for an older scenario
     mTimer.start(debounceMs);
 }
 

@@ -22,6 +22,8 @@ class EvaluationRunner : public QObject
 
 public:
     EvaluationRunner(const Catalog& catalog, QObject* parent = nullptr);
+    /// Stops the trade-off matrix early and waits for the background work, which reads the catalog.
+    ~EvaluationRunner() override;
     /// Asks for an evaluation of `scenario` after `debounceMs` without a newer request.
     void request(const Scenario& scenario, int debounceMs = 150);
     bool busy() const { return mRunning || mAltRunning || mTimer.isActive(); }
@@ -57,6 +59,7 @@ private:
     quint64 mAltGeneration = 0;
     bool mAltRunning = false;
     QFutureWatcher<std::vector<calc::SharingAlternative>> mAltWatcher;
+    std::shared_ptr<std::atomic<bool>> mAltStop; ///< of the running matrix; set when a newer request supersedes it
 };
 
 } // namespace gp::ui

@@ -1,6 +1,8 @@
 #include "resultscharts.h"
 
+#include <QAreaSeries>
 #include <QBarCategoryAxis>
+#include <QLineSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -43,6 +45,7 @@ ResultsCharts::ResultsCharts(QWidget* parent) : QTabWidget(parent)
     mCost = addChart(this, tr("Cost per month"));
     mTradeOff = addChart(this, tr("Memory use vs penalty"));
     mLinks = addChart(this, tr("Busiest links"));
+    mModes = addChart(this, tr("Utilization vs penalty by sharing mode"));
     mMatrix = new QTableWidget(this);
     mMatrix->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mMatrix->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
@@ -96,10 +99,58 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
         }
     }
     mMatrix->setHorizontalHeaderLabels(headers);
+
+    // The same alternatives as points: VRAM utilization against mean penalty, with the
+    // 80 % / 3 % target zone, and this scenario as it is.
+    clearChart(mModes);
+    double maxPenalty = std::max(5.0, mCurrent.meanPenalty * 100.0);
+    auto addPoint = [&](const QString& name, const calc::Kpis& k, const QColor& color, qreal size,
+                        QScatterSeries::MarkerShape shape) {
+        auto* series = new QScatterSeries;
+        series->setName(name);
+        series->setColor(color);
+        series->setMarkerSize(size);
+        series->setMarkerShape(shape);
+        series->append(k.vramUtilization * 100.0, k.meanPenalty * 100.0);
+        mModes->addSeries(series);
+        maxPenalty = std::max(maxPenalty, k.meanPenalty * 100.0);
+    };
+    auto* lower = new QLineSeries;
+    auto* upper = new QLineSeries;
+    *lower << QPointF(80, 0) << QPointF(100, 0);
+    *upper << QPointF(80, 3) << QPointF(100, 3);
+    auto* zone = new QAreaSeries(upper, lower);
+    zone->setName(tr("target: VRAM >= 80 %, penalty < 3 %"));
+    zone->setColor(QColor(46, 125, 50, 60));
+    zone->setBorderColor(QColor("#2e7d32"));
+    mModes->addSeries(zone);
+    static const QColor colors[] = {QColor("#4e79a7"), QColor("#76b7b2"), QColor("#59a14f"),
+                                    QColor("#edc948"), QColor("#e15759"), QColor("#b07aa1")};
+    addPoint(tr("this scenario"), mCurrent, QColor("#000000"), 19, QScatterSeries::MarkerShapeRectangle); // under the modes
+    for (const calc::SharingAlternative& a : alts)
+        if (a.offered)
+            addPoint(QString("%1 (%2)").arg(names[static_cast<int>(a.mode)], QString::fromStdString(a.setting)), a.kpis,
+                     colors[static_cast<int>(a.mode)], 11, QScatterSeries::MarkerShapeCircle);
+    auto* x = new QValueAxis;
+    x->setTitleText(tr("VRAM utilization (%)"));
+    x->setRange(0, 100);
+    auto* y = new QValueAxis;
+    y->setTitleText(tr("mean penalty against bare metal (%)"));
+    y->setRange(0, maxPenalty * 1.1);
+    y->applyNiceNumbers();
+    y->setLabelFormat("%.0f");
+    mModes->addAxis(x, Qt::AlignBottom);
+    mModes->addAxis(y, Qt::AlignLeft);
+    for (QAbstractSeries* series : mModes->series()) {
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    mModes->legend()->setAlignment(Qt::AlignRight);
 }
 
 void ResultsCharts::showEvaluation(const Scenario& s, const calc::Evaluation& ev)
 {
+    mCurrent = ev.kpis;
     // Where the money goes, one stacked bar.
     clearChart(mCost);
     const calc::WasteBreakdown& w = ev.kpis.wastePerMonth;

@@ -27,12 +27,15 @@ public:
     QChart* linksChart() const { return mLinks; }
     void showAlternatives(const std::vector<calc::SharingAlternative>& alternatives);
     QTableWidget* tradeOffMatrix() const { return mMatrix; }
+    QChart* sharingModesChart() const { return mModes; }
 
 private:
     QChart* mCost;
     QChart* mTradeOff;
     QChart* mLinks;
+    QChart* mModes;
     QTableWidget* mMatrix;
+    calc::Kpis mCurrent; ///< of the latest evaluation, the "this scenario" point beside the alternatives
 };
 
 } // namespace gp::ui

@@ -114,7 +114,8 @@ bool better(const Kpis& a, const Kpis& b)
 
 } // namespace
 
-std::vector<SharingAlternative> compareSharing(const Scenario& scenario, const Catalog& catalog)
+std::vector<SharingAlternative> compareSharing(const Scenario& scenario, const Catalog& catalog,
+                                               const std::atomic<bool>* stop)
 {
     Scenario base = scenario;
     for (Tenant& t : base.tenants)
@@ -131,6 +132,8 @@ std::vector<SharingAlternative> compareSharing(const Scenario& scenario, const C
         alt.isolation = isolationOf(mode);
         bool first = true;
         for (const Candidate& c : candidates(mode, base, catalog)) {
+            if (stop && stop->load())
+                return {};
             Scenario s = base;
             int kept = 0;
             for (Node& n : s.topology.nodes) {

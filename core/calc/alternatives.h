@@ -5,6 +5,7 @@
 #include "model/catalog.h"
 #include "model/scenario.h"
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,8 @@ struct SharingAlternative
 /// the lowest mean penalty, then the highest VRAM utilization. The matrix thus shows what
 /// each mode's densest packing costs in penalty and isolation. MIG settings are the uniform
 /// layouts of one profile. Pins to a MIG instance and per-GPU overrides are dropped.
-std::vector<SharingAlternative> compareSharing(const Scenario& scenario, const Catalog& catalog);
+/// With `stop`, returns an empty vector as soon as it reads true (checked before each setting).
+std::vector<SharingAlternative> compareSharing(const Scenario& scenario, const Catalog& catalog,
+                                               const std::atomic<bool>* stop = nullptr);
 
 } // namespace gp::calc
