@@ -280,6 +280,37 @@ private Q_SLOTS:
         QTRY_COMPARE(w->workloads()->rowCount(), 5);
     }
 
+    void editJobChangesItInPlace()
+    {
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        const Tenant& tenant = s.tenants.front();
+        const Job& original = tenant.jobs.front();
+        ui::AddJobDialog dialog(test::bundledCatalog(), s);
+        dialog.editJob(original.id);
+        QVERIFY2(dialog.valid(), qPrintable(dialog.message())); // the job as it is
+        QCOMPARE(dialog.result(), s);                             // untouched fields: nothing changes
+        // An invalid tensor-parallel degree is refused with the core's message.
+        dialog.set(QString::fromStdString(tenant.name), QString::fromStdString(original.model.preset), original.kind, 3,
+                   original.parallelism.pp, original.parallelism.dp);
+        QVERIFY(!dialog.valid());
+        QVERIFY2(dialog.message().contains("does not divide attention heads"), qPrintable(dialog.message()));
+        // Halving data parallelism edits the same job: same id, tenant and pin; one job fewer nowhere.
+        const int dp = std::max(1, original.parallelism.dp / 2);
+        dialog.set(QString::fromStdString(tenant.name), QString::fromStdString(original.model.preset), original.kind,
+                   original.parallelism.tp, original.parallelism.pp, dp);
+        QVERIFY2(dialog.valid(), qPrintable(dialog.message()));
+        const Scenario edited = dialog.result();
+        QCOMPARE(edited.tenants.size(), s.tenants.size());
+        QCOMPARE(edited.tenants.front().jobs.size(), tenant.jobs.size());
+        const Job& j = edited.tenants.front().jobs.front();
+        QCOMPARE(j.id, original.id);
+        QCOMPARE(j.name, original.name);
+        QCOMPARE(j.pin, original.pin);
+        QCOMPARE(j.parallelism.dp, dp);
+        QCOMPARE(j.batch.global, original.batch.global / original.parallelism.dp * dp); // same batch per replica
+        QCOMPARE(j.parallelism.zeroStage, original.parallelism.zeroStage);             // what the dialog does not ask stays
+    }
+
     void droppingAJobOnAMigInstancePinsIt()
     {
         auto w = makeWindow();

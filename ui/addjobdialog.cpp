@@ -92,22 +92,71 @@ Scenario AddJobDialog::result() const
         s.tenants.push_back(t);
         tenant = &s.tenants.back();
     }
-    Job j;
+    Job* existing = nullptr;
+    for (Job& j : tenant->jobs)
+        if (!mEditJob.empty() && j.id == mEditJob)
+            existing = &j;
+    Job j = existing ? *existing : Job{};
+    const Job before = j;
     j.model.preset = mPreset->currentData().toString().toStdString();
     j.kind = static_cast<JobKind>(mKind->currentData().toInt());
-    j.id = fresh(j.model.preset + "-" + std::string(enumName(j.kind)));
-    j.name = mPreset->currentText().toStdString() + " " + std::string(enumName(j.kind));
-    j.parallelism = {mTp->value(), mPp->value(), mDp->value(), 0, false, mTp->value() > 1 && j.kind != JobKind::Inference,
-                     j.kind == JobKind::Inference ? Recompute::None : Recompute::Selective};
-    j.batch = {1, mDp->value() * std::max(8, mPp->value() * 4)};
-    if (j.kind == JobKind::Inference)
-        j.inference = InferenceSpec{mAmount->value(), 4096, 256, 16};
-    else
-        j.training = TrainingSpec{mAmount->value() * 1e9, 60.0};
-    if (j.kind == JobKind::Lora || j.kind == JobKind::Qlora)
+    if (!existing) {
+        j.id = fresh(j.model.preset + "-" + std::string(enumName(j.kind)));
+        j.name = mPreset->currentText().toStdString() + " " + std::string(enumName(j.kind));
+    }
+    if (!existing) { // an added job gets defaults for what the dialog does not ask
+        j.parallelism = {mTp->value(), mPp->value(), mDp->value(), 0, false, mTp->value() > 1 && j.kind != JobKind::Inference,
+                         j.kind == JobKind::Inference ? Recompute::None : Recompute::Selective};
+        j.batch = {1, mDp->value() * std::max(8, mPp->value() * 4)};
+    } else { // an edited one keeps its ZeRO stage, recomputation and per-replica batch
+        j.parallelism.tp = mTp->value();
+        j.parallelism.pp = mPp->value();
+        j.parallelism.dp = mDp->value();
+        if (before.parallelism.dp != j.parallelism.dp)
+            j.batch.global = std::max(1, before.batch.global / std::max(1, before.parallelism.dp)) * j.parallelism.dp;
+    }
+    if (j.kind == JobKind::Inference) {
+        j.training.reset();
+        if (!j.inference)
+            j.inference = InferenceSpec{mAmount->value(), 4096, 256, 16};
+        j.inference->requestsPerS = mAmount->value();
+    } else {
+        j.inference.reset();
+        if (!j.training)
+            j.training = TrainingSpec{mAmount->value() * 1e9, 60.0};
+        j.training->tokens = mAmount->value() * 1e9;
+    }
+    if ((j.kind == JobKind::Lora || j.kind == JobKind::Qlora) && !j.lora)
         j.lora = LoraSpec{16, 32};
-    tenant->jobs.push_back(j);
+    if (existing)
+        *existing = j;
+    else
+        tenant->jobs.push_back(j);
     return s;
+}
+
+void AddJobDialog::editJob(const std::string& jobId)
+{
+    for (const Tenant& t : mScenario.tenants)
+        for (const Job& j : t.jobs)
+            if (j.id == jobId) {
+                mEditJob = jobId;
+                setWindowTitle(tr("Edit Job %1").arg(QString::fromStdString(j.name)));
+                mTenant->setCurrentIndex(mTenant->findData(QString::fromStdString(t.id)));
+                mTenant->setEnabled(false);
+                mNewTenant->hide();
+                mPreset->setCurrentIndex(mPreset->findData(QString::fromStdString(j.model.preset)));
+                mKind->setCurrentIndex(mKind->findData(static_cast<int>(j.kind)));
+                mTp->setValue(j.parallelism.tp);
+                mPp->setValue(j.parallelism.pp);
+                mDp->setValue(j.parallelism.dp);
+                if (j.inference)
+                    mAmount->setValue(j.inference->requestsPerS);
+                else if (j.training)
+                    mAmount->setValue(j.training->tokens / 1e9);
+                revalidate();
+                return;
+            }
 }
 
 void AddJobDialog::revalidate()

@@ -14,15 +14,19 @@ class QSpinBox;
 
 namespace gp::ui {
 
-/// Adds a job from a model preset to an existing or a new tenant. The job is checked with the
-/// core's rules as it is edited; OK stays off while it is invalid, and the message says why.
+/// Adds a job from a model preset to an existing or a new tenant, or edits an existing job
+/// (editJob). The job is checked with the core's rules as it is edited; OK stays off while it
+/// is invalid, and the message says why.
 class AddJobDialog : public QDialog
 {
     Q_OBJECT
 
 public:
     AddJobDialog(const Catalog& catalog, const Scenario& scenario, QWidget* parent = nullptr);
-    /// The scenario with the job added (valid when accepted).
+    /// Turns the dialog into an editor of this job: its fields are filled from it, and
+    /// result() changes it in place (same id, tenant, pin and other settings).
+    void editJob(const std::string& jobId);
+    /// The scenario with the job added or edited (valid when accepted).
     Scenario result() const;
     QString message() const;
     bool valid() const;
@@ -34,6 +38,7 @@ private:
 
     const Catalog& mCatalog;
     Scenario mScenario;
+    std::string mEditJob; ///< the job being edited; empty when adding
     QComboBox* mTenant;
     QLineEdit* mNewTenant;
     QComboBox* mPreset;

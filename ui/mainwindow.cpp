@@ -124,6 +124,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
             [this](std::shared_ptr<const calc::Evaluation> ev) { showEvaluation(*ev); });
     connect(mRunner, &EvaluationRunner::predicted, mKpis, &KpiCards::showPrediction);
     connect(mRunner, &EvaluationRunner::alternativesReady, mCharts, &ResultsCharts::showAlternatives);
+    connect(mWorkloads, &WorkloadsPanel::editJobRequested, this, &MainWindow::editJob);
     setCentralWidget(central);
 
     auto* dock = new QDockWidget(tr("Library"), this);
@@ -201,6 +202,8 @@ void MainWindow::createActions()
         if (dialog.exec() == QDialog::Accepted && dialog.valid())
             mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), dialog.result(), tr("Add job")));
     })->setShortcut(QKeySequence(tr("Ctrl+J")));
+    edit->addAction(tr("&Edit Job…"), this, [this] { editJob(mWorkloads->selectedJobId()); })
+        ->setShortcut(QKeySequence(tr("Ctrl+E")));
     edit->addAction(tr("&Copy"), this, &MainWindow::copySelection)->setShortcut(QKeySequence::Copy);
     edit->addAction(tr("&Paste"), this, &MainWindow::paste)->setShortcut(QKeySequence::Paste);
     edit->addAction(tr("D&uplicate"), this, &MainWindow::duplicateSelection)->setShortcut(QKeySequence(tr("Ctrl+D")));
@@ -519,6 +522,16 @@ bool MainWindow::paste()
     const int count = static_cast<int>(items.nodes.size() + items.switches.size());
     addAndSelect(std::move(items), tr("Paste %n item(s)", nullptr, count));
     return true;
+}
+
+void MainWindow::editJob(const QString& jobId)
+{
+    if (!mDocument || jobId.isEmpty())
+        return;
+    AddJobDialog dialog(mCatalog, mDocument->scenario(), this);
+    dialog.editJob(jobId.toStdString());
+    if (dialog.exec() == QDialog::Accepted && dialog.valid())
+        mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), dialog.result(), tr("Edit job %1").arg(jobId)));
 }
 
 void MainWindow::duplicateSelection()

@@ -65,6 +65,8 @@ public:
     bool paste();
     /// Copies and pastes the selection in one step.
     void duplicateSelection();
+    /// Opens the job editor on a job; OK pushes one undoable edit.
+    void editJob(const QString& jobId);
     /// Library ids of recently opened scenarios, newest first (kept in QSettings).
     QList<qint64> recentScenarios() const;
     /// Deletes the items selected on the canvas (one command).

@@ -87,15 +87,23 @@ WorkloadsPanel::WorkloadsPanel(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
     connect(mTable, &QTableWidget::currentCellChanged, this, [this](int row) { showProfile(row); });
+    connect(mTable, &QTableWidget::cellDoubleClicked, this, [this](int row) {
+        if (const QTableWidgetItem* item = mTable->item(row, 1))
+            Q_EMIT editJobRequested(item->data(Qt::UserRole).toString());
+    });
 }
 
 int WorkloadsPanel::rowCount() const { return mTable->rowCount(); }
 
+QString WorkloadsPanel::selectedJobId() const
+{
+    const QTableWidgetItem* item = mTable->currentRow() >= 0 ? mTable->item(mTable->currentRow(), 1) : nullptr;
+    return item ? item->data(Qt::UserRole).toString() : QString();
+}
+
 void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& ev)
 {
-    const QString current = mTable->currentRow() >= 0 && mTable->item(mTable->currentRow(), 1)
-                                ? mTable->item(mTable->currentRow(), 1)->data(Qt::UserRole).toString()
-                                : QString();
+    const QString current = selectedJobId();
     mEvaluation = ev;
     std::map<std::string, const Job*> jobs;
     std::map<std::string, const Tenant*> tenants;

@@ -28,6 +28,12 @@ public:
     /// Shows the memory profile of a job (as selecting its row does).
     void selectJob(const QString& jobId);
     QChart* profileChart() const { return mChart; }
+    /// The id of the job in the current row, or "".
+    QString selectedJobId() const;
+
+Q_SIGNALS:
+    /// A row was double-clicked: the user wants to edit that job.
+    void editJobRequested(const QString& jobId);
 
 private:
     void showProfile(int row);
