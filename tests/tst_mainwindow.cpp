@@ -280,6 +280,19 @@ private Q_SLOTS:
         QTRY_COMPARE(w->workloads()->rowCount(), 5);
     }
 
+    void everyShortcutIsUnique()
+    {
+        auto w = makeWindow();
+        QHash<QKeySequence, QString> seen;
+        for (QAction* a : w->findChildren<QAction*>())
+            for (const QKeySequence& k : a->shortcuts()) {
+                QVERIFY2(!seen.contains(k), qPrintable(QString("%1 is used by %2 and %3")
+                                                           .arg(k.toString(), seen.value(k), a->text())));
+                seen.insert(k, a->text());
+            }
+        QVERIFY(seen.size() > 15);
+    }
+
     void editJobChangesItInPlace()
     {
         const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;

@@ -203,7 +203,7 @@ void MainWindow::createActions()
             mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), dialog.result(), tr("Add job")));
     })->setShortcut(QKeySequence(tr("Ctrl+J")));
     edit->addAction(tr("&Edit Job…"), this, [this] { editJob(mWorkloads->selectedJobId()); })
-        ->setShortcut(QKeySequence(tr("Ctrl+E")));
+        ->setShortcut(QKeySequence(tr("Ctrl+Shift+J")));
     edit->addAction(tr("&Copy"), this, &MainWindow::copySelection)->setShortcut(QKeySequence::Copy);
     edit->addAction(tr("&Paste"), this, &MainWindow::paste)->setShortcut(QKeySequence::Paste);
     edit->addAction(tr("D&uplicate"), this, &MainWindow::duplicateSelection)->setShortcut(QKeySequence(tr("Ctrl+D")));
