@@ -4,6 +4,7 @@
 #include "document/document.h"
 #include "document/topologyedits.h"
 #include "model/catalog.h"
+#include "model/issue.h"
 #include "store/scenariolibrary.h"
 
 #include <QMainWindow>
@@ -24,6 +25,9 @@ class LibraryPanel;
 class ResultsCharts;
 class ScenarioTree;
 class WorkloadsPanel;
+
+/// Issues as lines for a message box, at most `max` of them.
+QString issuesText(const Issues& issues, int max = 20);
 
 /// The workbench shell: library dock, scenario outline with its inventory, menus, undo.
 class MainWindow : public QMainWindow
