@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace gp::calc {
 
@@ -91,13 +92,15 @@ std::vector<Candidate> candidates(SharingMode mode, const Scenario& s, const Cat
     for (const auto& [id, o] : options)
         count = std::max(count, o.size());
     std::vector<Candidate> out(count);
-    for (std::size_t k = 0; k < count; ++k)
+    for (std::size_t k = 0; k < count; ++k) {
+        std::set<std::string> labels; // GPU types with the same option name it once
         for (const auto& [id, o] : options) {
             const auto& [label, cfg] = o[std::min(k, o.size() - 1)];
             out[k].byGpu[id] = cfg;
-            if (out[k].label.find(label) == std::string::npos)
+            if (labels.insert(label).second)
                 out[k].label += (out[k].label.empty() ? "" : ", ") + label;
         }
+    }
     return out;
 }
 
