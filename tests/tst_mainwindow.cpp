@@ -10,6 +10,8 @@
 #include "document/editscenariocmd.h"
 #include "ui/addjobdialog.h"
 #include "ui/inspector.h"
+#include "ui/propertiespanel.h"
+#include "io/scenariowriter.h"
 #include "ui/kpicards.h"
 #include "ui/resultscharts.h"
 #include "ui/librarypanel.h"
@@ -24,7 +26,11 @@
 #include <QBarSet>
 #include <QChart>
 #include <QGraphicsItem>
+#include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -362,6 +368,125 @@ private Q_SLOTS:
         QVERIFY(w->canvasScene()->idAt(w->canvasScene()->item("node-001")->sceneBoundingRect().center()) == "node-001");
         doc->undoStack()->undo();
         QCOMPARE(doc->scenario().topology.links.size(), links);
+    }
+
+    void propertiesOfCanvasItemsAreUndoableEdits()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        document::Document* doc = w->currentDocument();
+        const QByteArray before = io::writeScenario(doc->scenario());
+        ui::PropertiesPanel* props = w->properties();
+        // Two nodes selected on the canvas: the NIC fields edit both, the name is not offered.
+        w->canvasScene()->setSelectedIds({"node-001", "node-002"});
+        QVERIFY(props->fieldLabels().contains("NICs"));
+        QVERIFY(!props->fieldLabels().contains("Name"));
+        QVERIFY(!props->canApply()); // nothing changed yet
+        qobject_cast<QSpinBox*>(props->field("NICs"))->setValue(4);
+        QVERIFY2(props->canApply(), qPrintable(props->message()));
+        props->apply();
+        QCOMPARE(doc->undoStack()->count(), 1);
+        QCOMPARE(doc->undoStack()->undoText(), QString("Edit 2 nodes"));
+        QCOMPARE(doc->scenario().topology.nodes[0].nics.count, 4);
+        QCOMPARE(doc->scenario().topology.nodes[1].nics.count, 4);
+        QCOMPARE(doc->scenario().topology.nodes[2].nics.count, 8); // not selected
+        // The panel shows the edited values; undo restores the exact document.
+        QCOMPARE(qobject_cast<QSpinBox*>(props->field("NICs"))->value(), 4);
+        doc->undoStack()->undo();
+        QCOMPARE(io::writeScenario(doc->scenario()), before);
+        QCOMPARE(qobject_cast<QSpinBox*>(props->field("NICs"))->value(), 8);
+        doc->undoStack()->redo();
+        QCOMPARE(doc->scenario().topology.nodes[1].nics.count, 4);
+
+        // A link is selectable; its bandwidth is editable.
+        w->canvasScene()->setSelectedIds({"node-001-leaf-00"});
+        QCOMPARE(w->canvasScene()->selectedIds(), QStringList{"node-001-leaf-00"});
+        auto* bandwidth = qobject_cast<QDoubleSpinBox*>(props->field("Bandwidth"));
+        QVERIFY(bandwidth);
+        bandwidth->setValue(800);
+        props->apply();
+        QCOMPARE(doc->undoStack()->undoText(), QString("Edit link node-001-leaf-00"));
+        for (const Link& l : doc->scenario().topology.links)
+            if (l.id == "node-001-leaf-00")
+                QCOMPARE(l.bandwidthGbps, 800.0);
+        // Deleting a selected link removes just that link.
+        const std::size_t links = doc->scenario().topology.links.size();
+        w->deleteSelection();
+        QCOMPARE(doc->scenario().topology.links.size(), links - 1);
+        QCOMPARE(doc->scenario().topology.nodes.size(), std::size_t(8));
+
+        // A switch: tier and name.
+        w->canvasScene()->setSelectedIds({"leaf-00"});
+        qobject_cast<QLineEdit*>(props->field("Name"))->setText("Leaf A");
+        Q_EMIT qobject_cast<QLineEdit*>(props->field("Name"))->textEdited("Leaf A");
+        props->apply();
+        QCOMPARE(doc->scenario().topology.switches[2].name, std::string("Leaf A"));
+    }
+
+    void invalidPropertyShowsTheCoreErrorAndChangesNothing()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        document::Document* doc = w->currentDocument();
+        ui::PropertiesPanel* props = w->properties();
+        QTRY_COMPARE(w->workloads()->rowCount(), 5);
+        // Selecting a job row in the workloads panel shows the job.
+        w->workloads()->selectJob("acme-ft");
+        props->showJob(doc->scenario(), "acme-ft");
+        auto* global = qobject_cast<QSpinBox*>(props->field("Global batch"));
+        QVERIFY(global);
+        global->setValue(100); // not a multiple of micro 1 x dp 8
+        QVERIFY(!props->canApply());
+        QVERIFY2(props->message().contains("batch.global") && props->message().contains("not a multiple"),
+                 qPrintable(props->message()));
+        props->apply();
+        QCOMPARE(doc->undoStack()->count(), 0);
+        QVERIFY(!doc->isModified());
+        global->setValue(256);
+        QVERIFY(props->canApply());
+        props->apply();
+        QCOMPARE(doc->scenario().tenants[1].jobs[0].batch.global, 256);
+        QVERIFY(doc->undoStack()->undoText().startsWith("Edit job "));
+
+        // A tenant: a bad colour is refused with the core's message; a deadline is set.
+        props->showTenant(doc->scenario(), "chatco");
+        auto* colour = qobject_cast<QLineEdit*>(props->field("Colour"));
+        colour->setText("green");
+        Q_EMIT colour->textEdited("green");
+        QVERIFY(!props->canApply());
+        QVERIFY2(props->message().contains("#RRGGBB"), qPrintable(props->message()));
+        colour->setText("#00aa00");
+        Q_EMIT colour->textEdited("#00aa00");
+        qobject_cast<QDoubleSpinBox*>(props->field("SLA: deadline"))->setValue(14);
+        QVERIFY2(props->canApply(), qPrintable(props->message()));
+        props->apply();
+        QCOMPARE(doc->scenario().tenants[2].color, std::string("#00aa00"));
+        QCOMPARE(doc->scenario().tenants[2].sla.deadlineDays, std::optional<double>(14.0));
+    }
+
+    void newScenarioAndSaveVariants()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        const qint64 firstId = *w->currentDocument()->libraryId();
+        QVERIFY(w->newScenario(false));
+        document::Document* doc = w->currentDocument();
+        QVERIFY(doc->scenario().topology.nodes.empty());
+        QVERIFY(!doc->libraryId());
+        w->addFromTemplate("node:dgx-h100", QPointF(0, 0));
+        QCOMPARE(doc->scenario().topology.nodes.size(), std::size_t(1));
+        QVERIFY(w->saveAsNewScenario("Blank start"));
+        const qint64 id = *doc->libraryId();
+        QVERIFY(id != firstId);
+        QCOMPARE(doc->scenario().name, std::string("Blank start"));
+        QVERIFY(!doc->isModified());
+        w->addFromTemplate("node:dgx-h100", QPointF(400, 0));
+        QVERIFY(w->saveRevision("second node"));
+        QCOMPARE(*doc->revision(), 2);
+        store::ScenarioLibrary& lib = *w->library();
+        const auto revs = lib.revisions(id);
+        QCOMPARE(revs->size(), std::size_t(2));
+        QCOMPARE(revs->back().note, QString("second node"));
     }
 
     void tradeOffMatrixShowsEverySharingMode()

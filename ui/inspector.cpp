@@ -34,6 +34,9 @@ Inspector::Inspector(const Catalog& catalog, QWidget* parent)
         mMode->addItem(label, static_cast<int>(mode));
     mMessage->setWordWrap(true);
     mTitle->setWordWrap(true);
+    // MIG layouts have long names: keep the dock narrow, show them in full in the drop-down.
+    mChoice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    mChoice->setMinimumContentsLength(12);
     auto* form = new QFormLayout(this);
     form->addRow(mTitle);
     form->addRow(tr("Sharing"), mMode);

@@ -14,6 +14,7 @@
 #include "addjobdialog.h"
 #include "document/editscenariocmd.h"
 #include "inspector.h"
+#include "propertiespanel.h"
 #include "librarypanel.h"
 #include "resultscharts.h"
 #include "palette.h"
@@ -28,12 +29,16 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QInputDialog>
+#include <QGroupBox>
 #include <QLabel>
+#include <QScrollArea>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoView>
 #include <QVBoxLayout>
@@ -57,7 +62,8 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     : QMainWindow(parent), mCatalog(std::move(catalog)), mLibrary(std::move(library)),
       mLibraryPanel(new LibraryPanel(this)), mTree(new ScenarioTree(this)), mSummary(new QLabel(this)),
       mKpis(new KpiCards(this)), mScene(new CanvasScene(mCatalog, this)), mCanvas(new CanvasView(mScene, this)),
-      mWorkloads(new WorkloadsPanel(this)), mInspector(new Inspector(mCatalog, this)), mHistory(new QUndoView(this)),
+      mWorkloads(new WorkloadsPanel(this)), mInspector(new Inspector(mCatalog, this)),
+      mProperties(new PropertiesPanel(mCatalog, this)), mHistory(new QUndoView(this)),
       mCharts(new ResultsCharts(this)),
       mRunner(new EvaluationRunner(mCatalog, this))
 {
@@ -86,11 +92,44 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     addDockWidget(Qt::RightDockWidgetArea, outlineDock);
     auto* inspectorDock = new QDockWidget(tr("Inspector"), this);
     inspectorDock->setObjectName("InspectorDock");
-    inspectorDock->setWidget(mInspector);
+    {
+        auto* host = new QWidget;
+        auto* v = new QVBoxLayout(host);
+        auto* props = new QGroupBox(tr("Properties"), host);
+        (new QVBoxLayout(props))->addWidget(mProperties);
+        auto* sharingBox = new QGroupBox(tr("GPU sharing"), host);
+        (new QVBoxLayout(sharingBox))->addWidget(mInspector);
+        v->addWidget(props);
+        v->addWidget(sharingBox);
+        v->addStretch(1);
+        auto* scroll = new QScrollArea(inspectorDock);
+        scroll->setWidgetResizable(true);
+        scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        scroll->setWidget(host);
+        inspectorDock->setWidget(scroll);
+    }
     addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
     connect(mScene, &QGraphicsScene::selectionChanged, this, [this] {
+        if (!mDocument)
+            return;
+        const QStringList ids = mScene->selectedIds();
+        mInspector->showNodes(mDocument->scenario(), ids);
+        if (!ids.isEmpty())
+            mProperties->showItems(mDocument->scenario(), ids);
+        else if (mProperties->showsCanvasItems())
+            mProperties->clear();
+    });
+    connect(mWorkloads, &WorkloadsPanel::jobSelected, this, [this](const QString& id) {
         if (mDocument)
-            mInspector->showNodes(mDocument->scenario(), mScene->selectedIds());
+            mProperties->showJob(mDocument->scenario(), id);
+    });
+    connect(mWorkloads, &WorkloadsPanel::tenantSelected, this, [this](const QString& id) {
+        if (mDocument)
+            mProperties->showTenant(mDocument->scenario(), id);
+    });
+    connect(mProperties, &PropertiesPanel::editRequested, this, [this](const Scenario& changed, const QString& text) {
+        if (mDocument)
+            mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), changed, text));
     });
     connect(mInspector, &Inspector::applyRequested, this, [this](const QStringList& ids, const SharingConfig& cfg) {
         if (mDocument)
@@ -101,6 +140,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     historyDock->setWidget(mHistory);
     addDockWidget(Qt::RightDockWidgetArea, historyDock);
     tabifyDockWidget(inspectorDock, historyDock);
+    tabifyDockWidget(inspectorDock, outlineDock);
     inspectorDock->raise();
     auto* workloadsDock = new QDockWidget(tr("Workloads"), this);
     workloadsDock->setObjectName("WorkloadsDock");
@@ -112,7 +152,6 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     addDockWidget(Qt::BottomDockWidgetArea, chartsDock);
     tabifyDockWidget(workloadsDock, chartsDock);
     workloadsDock->raise();
-    resizeDocks({workloadsDock}, {300}, Qt::Vertical);
     connect(mRunner, &EvaluationRunner::evaluated, this,
             [this](std::shared_ptr<const calc::Evaluation> ev) { showEvaluation(*ev); });
     connect(mRunner, &EvaluationRunner::predicted, mKpis, &KpiCards::showPrediction);
@@ -127,7 +166,6 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     addDockWidget(Qt::LeftDockWidgetArea, paletteDock);
     tabifyDockWidget(dock, paletteDock);
     dock->raise();
-    resizeDocks({dock}, {380}, Qt::Horizontal);
     connect(mLibraryPanel, &LibraryPanel::openRequested, this, [this](qint64 id) {
         if (maybeSave())
             openFromLibrary(id);
@@ -143,7 +181,13 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     QSettings settings;
     if (!restoreGeometry(settings.value("window/geometry").toByteArray()))
         resize(1440, 960);
-    restoreState(settings.value("window/state").toByteArray());
+    if (!restoreState(settings.value("window/state").toByteArray())) {
+        // First start: room for the inspector's fields and the charts (docks size once shown).
+        QTimer::singleShot(0, this, [this, dock, inspectorDock, workloadsDock] {
+            resizeDocks({dock, inspectorDock}, {300, 430}, Qt::Horizontal);
+            resizeDocks({workloadsDock}, {360}, Qt::Vertical);
+        });
+    }
     updateTitle();
 }
 
@@ -160,8 +204,25 @@ void MainWindow::createActions()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* importAct = file->addAction(tr("&Import Scenario JSON…"), this, &MainWindow::importJson);
     importAct->setShortcut(QKeySequence::Open);
+    QAction* newAct = file->addAction(tr("&New Scenario"), this, [this] { newScenario(); });
+    newAct->setShortcut(QKeySequence::New);
     QAction* saveAct = file->addAction(tr("&Save to Library"), this, [this] { saveToLibrary(); });
     saveAct->setShortcut(QKeySequence::Save);
+    file->addAction(tr("Save as &New Scenario…"), this, [this] {
+        bool ok = false;
+        const QString name = QInputDialog::getText(this, tr("Save as New Scenario"), tr("Name of the new scenario:"),
+                                                   QLineEdit::Normal,
+                                                   mDocument ? QString::fromStdString(mDocument->scenario().name) : QString(), &ok);
+        if (ok)
+            saveAsNewScenario(name);
+    })->setShortcut(QKeySequence::SaveAs);
+    file->addAction(tr("Save Re&vision with Note…"), this, [this] {
+        bool ok = false;
+        const QString note = QInputDialog::getText(this, tr("Save Revision"), tr("What changed in this revision?"),
+                                                   QLineEdit::Normal, QString(), &ok);
+        if (ok)
+            saveRevision(note.trimmed().isEmpty() ? tr("Saved from the workbench") : note.trimmed());
+    })->setShortcut(QKeySequence(tr("Ctrl+Alt+S")));
     QAction* exportAct = file->addAction(tr("&Export Scenario JSON…"), this, &MainWindow::exportJson);
     exportAct->setShortcut(QKeySequence(tr("Ctrl+E")));
     QMenu* recent = file->addMenu(tr("Open &Recent"));
@@ -251,6 +312,7 @@ void MainWindow::createActions()
 
     QToolBar* tb = addToolBar(tr("Main"));
     tb->setObjectName("MainToolBar");
+    tb->addAction(newAct);
     tb->addAction(importAct);
     tb->addAction(saveAct);
     tb->addAction(mUndo);
@@ -279,9 +341,18 @@ void MainWindow::setDocument(std::unique_ptr<document::Document> doc)
         mScene->syncPositions(mDocument->scenario(), ids);
         updateTitle();
     });
-    connect(mDocument.get(), &document::Document::scenarioReplaced, this,
-            [this] { mScene->rebuild(mDocument->scenario()); });
+    connect(mDocument.get(), &document::Document::scenarioReplaced, this, [this] {
+        mScene->rebuild(mDocument->scenario());
+        mProperties->refresh(mDocument->scenario());
+        mInspector->showNodes(mDocument->scenario(), mScene->selectedIds());
+    });
+    connect(mDocument.get(), &document::Document::nodesChanged, this, [this] {
+        mProperties->refresh(mDocument->scenario());
+        mInspector->showNodes(mDocument->scenario(), mScene->selectedIds());
+    });
     mScene->rebuild(mDocument->scenario());
+    mProperties->clear();
+    mInspector->showNodes(mDocument->scenario(), {});
     mFitPending = true;
     mUndo->setEnabled(stack->canUndo());
     mRedo->setEnabled(stack->canRedo());
@@ -325,6 +396,23 @@ void MainWindow::showEvaluation(const calc::Evaluation& ev)
                           .arg(unpriced)
                           .arg(ev.kpis.meetsTarget ? tr("met") : tr("not met"))
                           .arg(ev.elapsedMs, 0, 'f', 1));
+}
+
+bool MainWindow::raisePanel(const QString& name)
+{
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        if (d->windowTitle() == name) {
+            d->show();
+            d->raise();
+            return true;
+        }
+    for (int i = 0; i < mCharts->count(); ++i)
+        if (mCharts->tabText(i) == name) {
+            raisePanel(tr("Results"));
+            mCharts->setCurrentIndex(i);
+            return true;
+        }
+    return false;
 }
 
 void MainWindow::rememberRecent(qint64 id)
@@ -386,30 +474,60 @@ bool MainWindow::maybeSave()
     return answer == QMessageBox::Discard;
 }
 
-bool MainWindow::saveToLibrary()
+bool MainWindow::saveRevision(const QString& note)
 {
     if (!mDocument)
         return false;
     const Scenario& s = mDocument->scenario();
-    const QByteArray json = io::writeScenario(s);
-    if (auto id = mDocument->libraryId()) {
-        auto rev = mLibrary->addRevision(*id, json, tr("Saved from the workbench"), document::kpisOf(s, mCatalog));
-        if (!rev) {
-            QMessageBox::critical(this, tr("Cannot save"), mLibrary->lastError());
-            return false;
-        }
-        mDocument->markSaved(*id, *rev);
-    } else {
-        auto newId = document::saveAsNew(*mLibrary, s, mCatalog, tr("Saved from the workbench"));
-        if (!newId) {
-            QMessageBox::critical(this, tr("Cannot save"), mLibrary->lastError());
-            return false;
-        }
-        mDocument->markSaved(*newId, 1);
+    const auto id = mDocument->libraryId();
+    if (!id)
+        return saveAsNewScenario(QString::fromStdString(s.name));
+    auto rev = mLibrary->addRevision(*id, io::writeScenario(s), note, document::kpisOf(s, mCatalog));
+    if (!rev) {
+        QMessageBox::critical(this, tr("Cannot save"), mLibrary->lastError());
+        return false;
     }
+    mDocument->markSaved(*id, *rev);
     mLibraryPanel->reload(*mLibrary);
-    statusBar()->showMessage(tr("Saved '%1' to the library").arg(QString::fromStdString(s.name)), 5000);
+    statusBar()->showMessage(tr("Saved '%1' to the library as revision %2").arg(QString::fromStdString(s.name)).arg(*rev), 5000);
     updateTitle();
+    return true;
+}
+
+bool MainWindow::saveAsNewScenario(const QString& name)
+{
+    if (!mDocument || name.trimmed().isEmpty())
+        return false;
+    Scenario s = mDocument->scenario();
+    const bool renamed = s.name != name.trimmed().toStdString();
+    if (renamed) { // the name is part of the document: renaming is an undoable edit like any other
+        s.name = name.trimmed().toStdString();
+        mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), s, tr("Rename scenario")));
+    }
+    const QString note = mDocument->libraryId() ? tr("Variant of library scenario %1").arg(*mDocument->libraryId())
+                                                : tr("Saved from the workbench");
+    auto newId = document::saveAsNew(*mLibrary, s, mCatalog, note);
+    if (!newId) {
+        QMessageBox::critical(this, tr("Cannot save"), mLibrary->lastError());
+        return false;
+    }
+    mDocument->markSaved(*newId, 1);
+    rememberRecent(*newId);
+    mLibraryPanel->reload(*mLibrary);
+    statusBar()->showMessage(tr("Saved '%1' as a new library scenario").arg(QString::fromStdString(s.name)), 5000);
+    updateTitle();
+    return true;
+}
+
+bool MainWindow::newScenario(bool ask)
+{
+    if (ask && !maybeSave())
+        return false;
+    Scenario blank;
+    blank.name = tr("Untitled cluster").toStdString();
+    if (!mCatalog.pricePresets.empty())
+        blank.pricing.preset = mCatalog.pricePresets.front().id;
+    setDocument(std::make_unique<document::Document>(std::move(blank)));
     return true;
 }
 

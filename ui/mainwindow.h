@@ -20,6 +20,7 @@ class CanvasScene;
 class CanvasView;
 class EvaluationRunner;
 class Inspector;
+class PropertiesPanel;
 class KpiCards;
 class LibraryPanel;
 class ResultsCharts;
@@ -53,6 +54,8 @@ public:
     CanvasView* canvasView() const { return mCanvas; }
     WorkloadsPanel* workloads() const { return mWorkloads; }
     Inspector* inspector() const { return mInspector; }
+    PropertiesPanel* properties() const { return mProperties; }
+    store::ScenarioLibrary* library() const { return mLibrary.get(); }
     ResultsCharts* charts() const { return mCharts; }
     /// Turns a finished drag on the canvas into one move command.
     void commitCanvasDrag();
@@ -71,6 +74,15 @@ public:
     void duplicateSelection();
     /// Opens the job editor on a job; OK pushes one undoable edit.
     void editJob(const QString& jobId);
+    /// Starts a blank, unsaved scenario (asks first about unsaved changes when `ask`).
+    bool newScenario(bool ask = true);
+    /// Saves the document as a new library scenario named `name` (a variant of the open one).
+    bool saveAsNewScenario(const QString& name);
+    /// Saves the document as a new revision of its library scenario with `note`
+    /// (as a new scenario when it is not in the library yet).
+    bool saveRevision(const QString& note);
+    /// Shows a dock by its title, or a results tab by its label (raising the Results dock).
+    bool raisePanel(const QString& name);
     /// Library ids of recently opened scenarios, newest first (kept in QSettings).
     QList<qint64> recentScenarios() const;
     /// Deletes the items selected on the canvas (one command).
@@ -93,7 +105,7 @@ private:
     void importJson();
     void rememberRecent(qint64 id);
     void exportJson();
-    bool saveToLibrary();
+    bool saveToLibrary() { return saveRevision(tr("Saved from the workbench")); }
 
     Catalog mCatalog;
     std::unique_ptr<store::ScenarioLibrary> mLibrary;
@@ -106,6 +118,7 @@ private:
     CanvasView* mCanvas;
     WorkloadsPanel* mWorkloads;
     Inspector* mInspector;
+    PropertiesPanel* mProperties;
     QUndoView* mHistory;
     ResultsCharts* mCharts;
     EvaluationRunner* mRunner;

@@ -86,7 +86,16 @@ WorkloadsPanel::WorkloadsPanel(QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
-    connect(mTable, &QTableWidget::currentCellChanged, this, [this](int row) { showProfile(row); });
+    connect(mTable, &QTableWidget::currentCellChanged, this, [this](int row, int column) {
+        showProfile(row);
+        if (row < 0)
+            return;
+        // The tenant column selects the tenant (for the inspector); any other cell the job.
+        if (column == 0)
+            Q_EMIT tenantSelected(mTable->item(row, 0)->data(Qt::UserRole).toString());
+        else
+            Q_EMIT jobSelected(mTable->item(row, 1)->data(Qt::UserRole).toString());
+    });
     connect(mTable, &QTableWidget::cellDoubleClicked, this, [this](int row) {
         if (const QTableWidgetItem* item = mTable->item(row, 1))
             Q_EMIT editJobRequested(item->data(Qt::UserRole).toString());
@@ -144,6 +153,7 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
         }
         if (tenant)
             mTable->item(row, 0)->setForeground(QColor(q(tenant->color)));
+        mTable->item(row, 0)->setData(Qt::UserRole, q(r.tenant));
         mTable->item(row, 1)->setData(Qt::UserRole, q(r.id));
     }
     if (!current.isEmpty())

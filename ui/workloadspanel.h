@@ -34,6 +34,10 @@ public:
 Q_SIGNALS:
     /// A row was double-clicked: the user wants to edit that job.
     void editJobRequested(const QString& jobId);
+    /// The user moved to a job's row (any column but the tenant's).
+    void jobSelected(const QString& jobId);
+    /// The user clicked a tenant cell.
+    void tenantSelected(const QString& tenantId);
 
 private:
     void showProfile(int row);

@@ -3,6 +3,7 @@
 #include "document/librarygateway.h"
 #include "io/catalogreader.h"
 #include "io/datapaths.h"
+#include "ui/canvas/canvasscene.h"
 #include "ui/mainwindow.h"
 
 #include <QApplication>
@@ -26,6 +27,8 @@ int main(int argc, char** argv)
     parser.addOption({"db", "Scenario library file (default: library.sqlite in the app-data folder).", "PATH"});
     parser.addOption({"catalog", "User catalog merged over the bundled one.", "PATH"});
     parser.addOption({"screenshot", "Save a picture of the window to FILE and quit (for docs and checks).", "FILE"});
+    parser.addOption({"select", "Select these canvas items (comma-separated ids) after opening.", "IDS"});
+    parser.addOption({"show", "Raise this dock or results tab after opening (e.g. Results, \"Completion times\").", "NAME"});
     parser.process(app);
 
     const QString userCatalog = parser.isSet("catalog") ? parser.value("catalog") : gp::io::defaultUserCatalogPath();
@@ -53,6 +56,13 @@ int main(int argc, char** argv)
     gp::ui::MainWindow window(std::move(cat.catalog), std::move(library));
     window.show();
     window.openFirst();
+    // Once the window has its layout (the docks size after the first show).
+    QTimer::singleShot(200, &window, [&window, &parser] {
+        if (parser.isSet("select"))
+            window.canvasScene()->setSelectedIds(parser.value("select").split(',', Qt::SkipEmptyParts));
+        if (parser.isSet("show"))
+            window.raisePanel(parser.value("show"));
+    });
 
     if (parser.isSet("screenshot")) {
         const QString file = parser.value("screenshot");

@@ -94,7 +94,7 @@ void RemoveItemsCmd::redo()
                                     [&](const Switch& w) { return gone.count(w.id); }),
                      t.switches.end());
     t.links.erase(std::remove_if(t.links.begin(), t.links.end(),
-                                 [&](const Link& l) { return gone.count(l.from) || gone.count(l.to); }),
+                                 [&](const Link& l) { return gone.count(l.id) || gone.count(l.from) || gone.count(l.to); }),
                   t.links.end());
     for (Tenant& tenant : s.tenants)
         for (Job& j : tenant.jobs)

@@ -62,6 +62,8 @@ void CanvasScene::setSelectedIds(const QStringList& ids)
     for (const QString& id : ids)
         if (QGraphicsItem* item = mItems.value(id))
             item->setSelected(true);
+        else if (LinkItem* link = mLinks.value(id))
+            link->setSelected(true);
 }
 
 void CanvasScene::decorate(const Scenario& s, const calc::Evaluation& ev)
@@ -153,6 +155,8 @@ QStringList CanvasScene::selectedIds() const
     for (QGraphicsItem* item : selectedItems())
         if (const QString id = idOf(item); !id.isEmpty())
             ids << id;
+        else if (auto* link = dynamic_cast<const LinkItem*>(item))
+            ids << link->id();
     return ids;
 }
 

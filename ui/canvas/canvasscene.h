@@ -27,9 +27,9 @@ public:
     QGraphicsItem* item(const QString& id) const { return mItems.value(id); }
     /// The id of the node or switch at a scene position, or "".
     QString idAt(QPointF scenePos) const;
-    /// Ids of the selected nodes and switches.
+    /// Ids of the selected nodes, switches and links.
     QStringList selectedIds() const;
-    /// Selects exactly the given nodes and switches (unknown ids are ignored).
+    /// Selects exactly the given nodes, switches and links (unknown ids are ignored).
     void setSelectedIds(const QStringList& ids);
     /// Items whose position differs from the model's, with their new (grid-snapped) positions.
     std::map<std::string, Point> movedItems(const Scenario& scenario, double grid) const;

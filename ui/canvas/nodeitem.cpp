@@ -1,5 +1,7 @@
 #include "nodeitem.h"
 
+#include <QPainterPathStroker>
+
 #include <QPainter>
 #include <QPalette>
 #include <QStyleOptionGraphicsItem>
@@ -149,8 +151,33 @@ void SwitchItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWid
 LinkItem::LinkItem(QString id, QGraphicsItem* from, QGraphicsItem* to) : mId(std::move(id)), mFrom(from), mTo(to)
 {
     setZValue(-1);
+    setFlag(ItemIsSelectable);
     setUtilization(0.0);
     updateEnds();
+}
+
+QPainterPath LinkItem::shape() const
+{
+    QPainterPath path(line().p1());
+    path.lineTo(line().p2());
+    QPainterPathStroker stroker;
+    stroker.setWidth(12.0);
+    return stroker.createStroke(path);
+}
+
+QRectF LinkItem::boundingRect() const { return shape().boundingRect(); }
+
+void LinkItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget* widget)
+{
+    if (isSelected()) {
+        QPen halo(widget ? widget->palette().highlight().color() : QColor("#3daee9"), 9.0);
+        halo.setCosmetic(true);
+        halo.setCapStyle(Qt::RoundCap);
+        p->setPen(halo);
+        p->drawLine(line());
+    }
+    p->setPen(pen());
+    p->drawLine(line());
 }
 
 void LinkItem::setUtilization(double u)

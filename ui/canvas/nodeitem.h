@@ -73,6 +73,10 @@ public:
     void setUtilization(double utilization);
     /// Follows the endpoints after they moved.
     void updateEnds();
+    /// A band wider than the drawn line, so a thin link can still be clicked.
+    QPainterPath shape() const override;
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
     QString mId;
