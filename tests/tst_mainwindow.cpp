@@ -14,6 +14,7 @@
 #include "io/scenariowriter.h"
 #include "ui/kpicards.h"
 #include "ui/resultscharts.h"
+#include "ui/simulationcharts.h"
 #include "ui/librarypanel.h"
 #include "ui/workloadspanel.h"
 #include "ui/mainwindow.h"
@@ -21,6 +22,7 @@
 
 #include <QAbstractBarSeries>
 #include <QAreaSeries>
+#include <QLineSeries>
 #include <QBarSeries>
 #include <QScatterSeries>
 #include <QBarSet>
@@ -464,6 +466,52 @@ private Q_SLOTS:
         QCOMPARE(doc->scenario().tenants[2].sla.deadlineDays, std::optional<double>(14.0));
     }
 
+    void completionAndTimelineChartsFollowTheSimulation()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        ui::CompletionView* completion = w->charts()->completion();
+        // The quick preview arrives by itself after the evaluation: training jobs, slowest first.
+        QTRY_COMPARE(completion->jobIds().size(), 3);
+        QCOMPARE(completion->jobIds().front(), QString("frontier-70b"));
+        QCOMPARE(completion->trialsShown(), ui::EvaluationRunner::kQuickTrials);
+        QChart* chart = completion->chart();
+        QCOMPARE(chart->series().size(), 4); // histogram, P50, P95, the tenant's 30-day deadline
+        QVERIFY(qobject_cast<QAreaSeries*>(chart->series().front()));
+        QVERIFY(chart->series().at(3)->name().startsWith("Deadline 30"));
+        auto* p95 = qobject_cast<QLineSeries*>(chart->series().at(2));
+        QVERIFY(p95->name().startsWith("P95 "));
+        QVERIFY2(p95->at(0).x() > 24 && p95->at(0).x() < 28, qPrintable(p95->name()));
+        QVERIFY(chart->title().contains("256 trials"));
+        QVERIFY(!chart->axes(Qt::Horizontal).isEmpty());
+        QCOMPARE(chart->axes(Qt::Horizontal).front()->titleText(), QString("Completion (days)"));
+        // Another job: its own distribution (the fine-tune takes well under a day).
+        completion->selectJob("acme-ft");
+        QVERIFY(qobject_cast<QLineSeries*>(chart->series().at(2))->at(0).x() < 1.0);
+        // Without a deadline on the tenant, no deadline line.
+        Scenario s = w->currentDocument()->scenario();
+        s.tenants[0].sla.deadlineDays.reset();
+        w->currentDocument()->undoStack()->push(new document::EditScenarioCmd(w->currentDocument(), s, "no deadline"));
+        completion->selectJob("frontier-70b");
+        QTRY_COMPARE(chart->series().size(), 3);
+        // The full run replaces the preview with 10,000 trials.
+        QTRY_VERIFY(!w->findChild<ui::EvaluationRunner*>()->busy());
+        QSignalSpy full(w->findChild<ui::EvaluationRunner*>(), &ui::EvaluationRunner::simulated);
+        Q_EMIT completion->fullSimulationRequested(10000);
+        QTRY_VERIFY_WITH_TIMEOUT(completion->trialsShown() == 10000, 20000);
+        QVERIFY(chart->title().contains("10,000 trials"));
+
+        // The timeline: three series over the horizon; a new horizon re-runs it.
+        ui::TimelineView* timeline = w->charts()->timeline();
+        QTRY_COMPARE(timeline->chart()->series().size(), 3);
+        auto* alloc = qobject_cast<QLineSeries*>(timeline->chart()->series().front());
+        QCOMPARE(alloc->name(), QString("GPU share allocated"));
+        QVERIFY(alloc->count() > 24);
+        QVERIFY(timeline->summary().contains("5 jobs started"));
+        Q_EMIT timeline->horizonChanged(60);
+        QTRY_VERIFY(qobject_cast<QLineSeries*>(timeline->chart()->series().front())->points().back().x() > 50);
+    }
+
     void newScenarioAndSaveVariants()
     {
         auto w = makeWindow();
@@ -502,6 +550,12 @@ private Q_SLOTS:
         QCOMPARE(m->item(7, 4)->text(), QString("none"));       // time-slicing: no memory isolation
         QCOMPARE(m->item(7, 2)->text(), QString("enforced"));   // MIG: hardware memory isolation
         QVERIFY(m->item(0, 2)->text().contains("g."));          // a MIG profile was chosen
+        // Predictability per mode: the frontier pre-training decides (about 25 days on bare metal,
+        // 25.8 P95 as the sample is); time-slicing shares its GPUs and is slower.
+        QCOMPARE(m->verticalHeaderItem(13)->text(), QString("P95 completion"));
+        const double bareP95 = m->item(13, 0)->text().split(' ').front().toDouble();
+        QVERIFY2(bareP95 > 24 && bareP95 < 28, qPrintable(m->item(13, 0)->text()));
+        QVERIFY2(m->item(13, 4)->text().split(' ').front().toDouble() > bareP95, qPrintable(m->item(13, 4)->text()));
         // The same alternatives as points, with the target zone and this scenario.
         QChart* modes = w->charts()->sharingModesChart();
         QCOMPARE(modes->series().size(), 8); // zone + six modes + this scenario

@@ -15,14 +15,23 @@ EvaluationRunner::EvaluationRunner(const Catalog& catalog, QObject* parent) : QO
         mRunning = false;
         if (mRunningGeneration == mGeneration) {
             const Outcome out = mWatcher.result();
+            mLastEvaluation = out.evaluation;
+            mLastScenario = mRunningScenario;
             Q_EMIT evaluated(out.evaluation);
-            Q_EMIT predicted(out.clusterP95Days);
+            Q_EMIT predicted(out.simulation->clusterP95Days);
+            Q_EMIT simulated(out.simulation);
+            Q_EMIT timelineReady(out.timeline);
             mAltPending = mRunningScenario;
             mAltPendingGeneration = mRunningGeneration;
             startAlternatives();
         }
         else if (mPending && !mTimer.isActive())
             start(); // a request came while this one ran: evaluate the newest now
+    });
+    connect(&mFullWatcher, &QFutureWatcherBase::finished, this, [this] {
+        mFullRunning = false;
+        if (mFullGeneration == mGeneration)
+            Q_EMIT simulated(mFullWatcher.result());
     });
     connect(&mAltWatcher, &QFutureWatcherBase::finished, this, [this] {
         mAltRunning = false;
@@ -39,6 +48,35 @@ EvaluationRunner::~EvaluationRunner()
         mAltStop->store(true);
     mWatcher.waitForFinished();
     mAltWatcher.waitForFinished();
+    mFullWatcher.waitForFinished();
+}
+
+namespace {
+
+sim::SimulationResult quickSimulation(const Scenario& scenario, const Catalog& catalog, const calc::Evaluation& ev)
+{
+    sim::SimulationConfig quick;
+    quick.trials = EvaluationRunner::kQuickTrials;
+    quick.backend = sim::Backend::Cpu;
+    return sim::simulate(scenario, catalog, ev, quick);
+}
+
+} // namespace
+
+bool EvaluationRunner::runFullSimulation(int trials)
+{
+    if (mFullRunning || !mLastEvaluation || !mLastScenario)
+        return false;
+    mFullRunning = true;
+    mFullGeneration = mGeneration;
+    const Catalog* catalog = &mCatalog;
+    mFullWatcher.setFuture(QtConcurrent::run([scenario = mLastScenario, ev = mLastEvaluation, catalog, trials] {
+        sim::SimulationConfig full;
+        full.trials = trials;
+        full.backend = sim::Backend::Auto;
+        return std::make_shared<const sim::SimulationResult>(sim::simulate(*scenario, *catalog, *ev, full));
+    }));
+    return true;
 }
 
 void EvaluationRunner::startAlternatives()
@@ -50,8 +88,20 @@ void EvaluationRunner::startAlternatives()
     std::shared_ptr<const Scenario> scenario = std::move(mAltPending);
     const Catalog* catalog = &mCatalog;
     mAltStop = std::make_shared<std::atomic<bool>>(false);
-    mAltWatcher.setFuture(QtConcurrent::run(
-        [scenario, catalog, stop = mAltStop] { return calc::compareSharing(*scenario, *catalog, stop.get()); }));
+    mAltWatcher.setFuture(QtConcurrent::run([scenario, catalog, stop = mAltStop] {
+        std::vector<calc::SharingAlternative> alts = calc::compareSharing(*scenario, *catalog, stop.get());
+        // The predictability row: each mode's chosen setting through the quick Monte Carlo.
+        for (calc::SharingAlternative& a : alts) {
+            if (stop->load())
+                return std::vector<calc::SharingAlternative>{};
+            if (a.scenario && a.evaluation) {
+                const double p95 = quickSimulation(*a.scenario, *catalog, *a.evaluation).clusterP95Days;
+                if (p95 > 0)
+                    a.p95Days = p95;
+            }
+        }
+        return alts;
+    }));
 }
 
 void EvaluationRunner::request(const Scenario& scenario, int debounceMs)
@@ -72,13 +122,13 @@ void EvaluationRunner::start()
     std::shared_ptr<const Scenario> scenario = std::move(mPending);
     mRunningScenario = scenario;
     const Catalog* catalog = &mCatalog;
-    mWatcher.setFuture(QtConcurrent::run([scenario, catalog] {
+    mWatcher.setFuture(QtConcurrent::run([scenario, catalog, horizon = mHorizonDays] {
         Outcome out;
         out.evaluation = std::make_shared<const calc::Evaluation>(calc::evaluate(*scenario, *catalog));
-        sim::SimulationConfig quick;
-        quick.trials = 256;
-        quick.backend = sim::Backend::Cpu;
-        out.clusterP95Days = sim::simulate(*scenario, *catalog, *out.evaluation, quick).clusterP95Days;
+        out.simulation = std::make_shared<const sim::SimulationResult>(quickSimulation(*scenario, *catalog, *out.evaluation));
+        sim::TimelineConfig timeline;
+        timeline.horizonDays = horizon;
+        out.timeline = std::make_shared<const sim::TimelineResult>(sim::runTimeline(*scenario, *catalog, *out.evaluation, timeline));
         return out;
     }));
 }

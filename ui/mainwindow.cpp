@@ -17,6 +17,7 @@
 #include "propertiespanel.h"
 #include "librarypanel.h"
 #include "resultscharts.h"
+#include "simulationcharts.h"
 #include "palette.h"
 #include "workloadspanel.h"
 #include "scenariotree.h"
@@ -155,6 +156,22 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     connect(mRunner, &EvaluationRunner::evaluated, this,
             [this](std::shared_ptr<const calc::Evaluation> ev) { showEvaluation(*ev); });
     connect(mRunner, &EvaluationRunner::predicted, mKpis, &KpiCards::showPrediction);
+    connect(mRunner, &EvaluationRunner::simulated, this, [this](std::shared_ptr<const sim::SimulationResult> r) {
+        if (mDocument)
+            mCharts->completion()->showSimulation(mDocument->scenario(), std::move(r));
+    });
+    connect(mRunner, &EvaluationRunner::timelineReady, this, [this](std::shared_ptr<const sim::TimelineResult> t) {
+        mCharts->timeline()->showTimeline(std::move(t), mRunner->timelineHorizon());
+    });
+    connect(mCharts->completion(), &CompletionView::fullSimulationRequested, this, [this](int trials) {
+        if (!mRunner->runFullSimulation(trials))
+            mCharts->completion()->setRunning(mRunner->fullSimulationRunning());
+    });
+    connect(mCharts->timeline(), &TimelineView::horizonChanged, this, [this](double days) {
+        mRunner->setTimelineHorizon(days);
+        if (mDocument)
+            mRunner->request(mDocument->scenario());
+    });
     connect(mRunner, &EvaluationRunner::alternativesReady, mCharts, &ResultsCharts::showAlternatives);
     connect(mWorkloads, &WorkloadsPanel::editJobRequested, this, &MainWindow::editJob);
     setCentralWidget(central);

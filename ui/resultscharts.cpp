@@ -1,5 +1,7 @@
 #include "resultscharts.h"
 
+#include "simulationcharts.h"
+
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QLineSeries>
@@ -45,6 +47,10 @@ ResultsCharts::ResultsCharts(QWidget* parent) : QTabWidget(parent)
     mCost = addChart(this, tr("Cost per month"));
     mTradeOff = addChart(this, tr("Memory use vs penalty"));
     mLinks = addChart(this, tr("Busiest links"));
+    mCompletion = new CompletionView(this);
+    addTab(mCompletion, tr("Completion times"));
+    mTimeline = new TimelineView(this);
+    addTab(mTimeline, tr("Timeline"));
     mModes = addChart(this, tr("Utilization vs penalty by sharing mode"));
     mMatrix = new QTableWidget(this);
     mMatrix->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -61,7 +67,8 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
     const QStringList rows = {tr("Setting"), tr("Mean penalty"), tr("Max penalty"), tr("VRAM utilization"),
                               tr("Fragmentation"), tr("GPU share allocated"), tr("Unplaced jobs"), tr("Memory isolation"), tr("Fault isolation"),
                               tr("Performance isolation"), tr("$ per month"), tr("$ wasted per month"),
-                              tr("  of which overhead")};
+                              tr("  of which overhead"),
+                              tr("P95 completion")};
     mMatrix->clear();
     mMatrix->setRowCount(static_cast<int>(rows.size()));
     mMatrix->setColumnCount(static_cast<int>(alts.size()));
@@ -83,9 +90,10 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
             v << "-" << "-" << "-" << "-" << "-" << "-";
         v << level(a.isolation.memory) << level(a.isolation.fault) << level(a.isolation.performance);
         if (a.offered)
-            v << usd(k.costPerMonthUsd) << usd(k.wastePerMonth.total()) << usd(k.wastePerMonth.overheadUsd);
+            v << usd(k.costPerMonthUsd) << usd(k.wastePerMonth.total()) << usd(k.wastePerMonth.overheadUsd)
+              << (a.p95Days ? tr("%1 days").arg(*a.p95Days, 0, 'f', 1) : tr("no training job placed"));
         else
-            v << "-" << "-" << "-";
+            v << "-" << "-" << "-" << "-";
         for (int r = 0; r < static_cast<int>(v.size()); ++r) {
             auto* item = new QTableWidgetItem(v[r]);
             item->setTextAlignment(Qt::AlignCenter);
@@ -95,6 +103,9 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
                 item->setForeground(QColor("#2e7d32")); // inside the 80 % / 3 % target zone
             if (a.offered && r == 6 && k.unplacedJobs > 0)
                 item->setForeground(QColor("#c62828"));
+            if (r == 13)
+                item->setToolTip(tr("The slowest training job's 95th-percentile completion in the quick Monte Carlo "
+                                    "(256 trials, CPU, seed 1) of this mode's setting"));
             mMatrix->setItem(r, c, item);
         }
     }

@@ -11,6 +11,9 @@ class QTableWidget;
 
 namespace gp::ui {
 
+class CompletionView;
+class TimelineView;
+
 /// The trade-off charts of the latest evaluation (DESIGN.md §5.4: views, rebuilt from the
 /// Evaluation): where the money goes (useful, idle, stranded, overhead), each job's memory
 /// use of its GPU share against its penalty, and the busiest links; beside them the sharing
@@ -28,6 +31,8 @@ public:
     void showAlternatives(const std::vector<calc::SharingAlternative>& alternatives);
     QTableWidget* tradeOffMatrix() const { return mMatrix; }
     QChart* sharingModesChart() const { return mModes; }
+    CompletionView* completion() const { return mCompletion; }
+    TimelineView* timeline() const { return mTimeline; }
 
 private:
     QChart* mCost;
@@ -35,6 +40,8 @@ private:
     QChart* mLinks;
     QChart* mModes;
     QTableWidget* mMatrix;
+    CompletionView* mCompletion;
+    TimelineView* mTimeline;
     calc::Kpis mCurrent; ///< of the latest evaluation, the "this scenario" point beside the alternatives
 };
 

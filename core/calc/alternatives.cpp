@@ -145,10 +145,13 @@ std::vector<SharingAlternative> compareSharing(const Scenario& scenario, const C
                 else
                     ++kept;
             }
-            const Kpis k = evaluate(s, catalog).kpis;
+            Evaluation e = evaluate(s, catalog);
+            const Kpis k = e.kpis;
             ++alt.candidatesTried;
             if (first || better(k, alt.kpis)) {
                 alt.kpis = k;
+                alt.scenario = std::make_shared<const Scenario>(std::move(s));
+                alt.evaluation = std::make_shared<const Evaluation>(std::move(e));
                 alt.setting = c.label;
                 alt.nodesKept = kept;
                 first = false;

@@ -6,6 +6,8 @@
 #include "model/scenario.h"
 
 #include <atomic>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,13 @@ struct SharingAlternative
     int nodesKept = 0;       ///< nodes whose GPU lacks the mode and keep their own sharing
     Isolation isolation;
     Kpis kpis;
+    /// The scenario as evaluated with the chosen setting, and its evaluation (null when not
+    /// offered): what a caller simulates for the predictability of each mode.
+    std::shared_ptr<const Scenario> scenario;
+    std::shared_ptr<const Evaluation> evaluation;
+    /// The slowest training job's P95 completion in days from a Monte Carlo simulation of
+    /// `scenario`; compareSharing leaves it empty (calc does not simulate), callers fill it.
+    std::optional<double> p95Days;
 };
 
 /// One alternative per sharing mode, in the order bare metal, passthrough, MIG, vGPU,
