@@ -512,6 +512,49 @@ private Q_SLOTS:
         QTRY_VERIFY(qobject_cast<QLineSeries*>(timeline->chart()->series().front())->points().back().x() > 50);
     }
 
+    void migLayoutEditorOffersOnlyValidProfilesAndStarts()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        document::Document* doc = w->currentDocument();
+        ui::Inspector* in = w->inspector();
+        w->canvasScene()->setSelectedIds({"node-005"});
+        in->choose(SharingMode::Mig, 0, 0); // the first maximal layout: one 7g.80gb
+        QCOMPARE(in->sharing().migInstances, (std::vector<MigInstance>{{"7g.80gb", 0}}));
+        QVERIFY(in->addableProfiles().isEmpty()); // the GPU is full
+        in->removeInstance(0);
+        QVERIFY(!in->canApply()); // an empty layout is refused with the core's message
+        QVERIFY2(in->message().contains("at least one instance"), qPrintable(in->message()));
+        QVERIFY(in->addableProfiles().contains("3g.40gb"));
+        QCOMPARE(in->startsFor("3g.40gb"), (QList<int>{0, 4}));
+        QVERIFY(in->addInstance("3g.40gb", 4));
+        // Next to 3g@4 only the lower half is free: 3g or 4g at 0, never a 7g, never 3g@4 again.
+        QCOMPARE(in->startsFor("3g.40gb"), (QList<int>{0}));
+        QCOMPARE(in->startsFor("4g.40gb"), (QList<int>{0}));
+        QVERIFY(in->startsFor("7g.80gb").isEmpty());
+        QVERIFY(!in->addInstance("7g.80gb", 0));
+        QVERIFY(!in->addInstance("3g.40gb", 4));
+        QVERIFY(in->addInstance("4g.40gb", 0));
+        QVERIFY(in->addableProfiles().isEmpty());
+        QVERIFY2(in->canApply(), qPrintable(in->message()));
+        // Applied to one GPU only: an override on GPU 2, one undoable command.
+        const QByteArray before = io::writeScenario(doc->scenario());
+        in->chooseGpu(2);
+        QCOMPARE(in->sharing().mode, SharingMode::Exclusive); // GPU 2's sharing as it is
+        in->choose(SharingMode::Mig, 0, 0);
+        in->removeInstance(0);
+        QVERIFY(in->addInstance("3g.40gb", 4));
+        QVERIFY(in->addInstance("4g.40gb", 0));
+        in->apply();
+        QCOMPARE(doc->undoStack()->undoText(), QString("Set mig sharing on node-005 GPU 2"));
+        const Node& n = doc->scenario().topology.nodes[4];
+        QCOMPARE(n.sharing.mode, SharingMode::Exclusive);
+        QCOMPARE(n.sharingOf(2).migInstances, (std::vector<MigInstance>{{"4g.40gb", 0}, {"3g.40gb", 4}}));
+        QCOMPARE(n.sharingOf(1).mode, SharingMode::Exclusive);
+        doc->undoStack()->undo();
+        QCOMPARE(io::writeScenario(doc->scenario()), before);
+    }
+
     void newScenarioAndSaveVariants()
     {
         auto w = makeWindow();

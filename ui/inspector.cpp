@@ -6,9 +6,14 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QListWidget>
 #include <QPushButton>
 #include <QSpinBox>
+
+#include <algorithm>
 
 namespace gp::ui {
 
@@ -23,12 +28,23 @@ const std::vector<std::pair<SharingMode, QString>> kModes = {
     {SharingMode::Mps, QObject::tr("MPS")},
 };
 
+QString describe(const std::vector<MigInstance>& layout)
+{
+    QStringList parts;
+    for (const auto& inst : layout)
+        parts << QString("%1@%2").arg(QString::fromStdString(inst.profile)).arg(inst.start);
+    return parts.join(" + ");
+}
+
 } // namespace
 
 Inspector::Inspector(const Catalog& catalog, QWidget* parent)
     : QWidget(parent), mCatalog(catalog), mTitle(new QLabel(this)), mMode(new QComboBox(this)),
       mAmount(new QSpinBox(this)), mChoice(new QComboBox(this)), mMessage(new QLabel(this)),
-      mApply(new QPushButton(tr("Apply to Selection"), this))
+      mApply(new QPushButton(tr("Apply to Selection"), this)), mGpuChoice(new QComboBox(this)),
+      mMigBox(new QGroupBox(tr("MIG layout editor"), this)), mInstances(new QListWidget(mMigBox)),
+      mAddProfile(new QComboBox(mMigBox)), mAddStart(new QComboBox(mMigBox)),
+      mAdd(new QPushButton(tr("Add"), mMigBox)), mRemove(new QPushButton(tr("Remove"), mMigBox))
 {
     for (const auto& [mode, label] : kModes)
         mMode->addItem(label, static_cast<int>(mode));
@@ -37,54 +53,122 @@ Inspector::Inspector(const Catalog& catalog, QWidget* parent)
     // MIG layouts have long names: keep the dock narrow, show them in full in the drop-down.
     mChoice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     mChoice->setMinimumContentsLength(12);
+    mGpuChoice->setToolTip(tr("Edit the whole node, or give one GPU its own sharing (an override)"));
+    mInstances->setMaximumHeight(120);
+    mAddProfile->setToolTip(tr("Only profiles that still fit next to the instances above (MIG placement rules)"));
+    mAddStart->setToolTip(tr("Only the start slices this profile may take now"));
+    auto* migForm = new QFormLayout(mMigBox);
+    migForm->addRow(mInstances);
+    auto* addRow = new QHBoxLayout;
+    addRow->addWidget(mAddProfile, 1);
+    addRow->addWidget(new QLabel(tr("at slice"), mMigBox));
+    addRow->addWidget(mAddStart);
+    migForm->addRow(addRow);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(mAdd);
+    buttons->addWidget(mRemove);
+    migForm->addRow(buttons);
+
     auto* form = new QFormLayout(this);
     form->addRow(mTitle);
+    form->addRow(tr("Applies to"), mGpuChoice);
     form->addRow(tr("Sharing"), mMode);
     form->addRow(tr("Amount"), mAmount);
     form->addRow(tr("Layout / profile"), mChoice);
+    form->addRow(mMigBox);
     form->addRow(mMessage);
     form->addRow(mApply);
     connect(mMode, &QComboBox::currentIndexChanged, this, [this] { rebuildChoices(); });
     connect(mAmount, &QSpinBox::valueChanged, this, [this] { revalidate(); });
-    connect(mChoice, &QComboBox::currentIndexChanged, this, [this] { revalidate(); });
-    connect(mApply, &QPushButton::clicked, this, [this] {
-        if (canApply())
-            Q_EMIT applyRequested(mIds, sharing());
+    connect(mChoice, &QComboBox::currentIndexChanged, this, [this] {
+        const auto mode = static_cast<SharingMode>(mMode->currentData().toInt());
+        if (mode == SharingMode::Mig && mChoice->currentIndex() >= 0 &&
+            mChoice->currentIndex() < static_cast<int>(mLayouts.size())) {
+            mMigLayout = mLayouts[static_cast<std::size_t>(mChoice->currentIndex())]; // a preset to start from
+            refreshMigEditor();
+        }
+        revalidate();
     });
+    connect(mGpuChoice, &QComboBox::currentIndexChanged, this, [this] {
+        if (mNodes.size() != 1)
+            return;
+        const int gpu = mGpuChoice->currentData().toInt();
+        loadSharing(gpu < 0 ? mNodes.front().sharing : mNodes.front().sharingOf(gpu));
+        mApply->setText(gpu < 0 ? tr("Apply to Selection") : tr("Apply to GPU %1").arg(gpu));
+    });
+    connect(mAddProfile, &QComboBox::currentIndexChanged, this, &Inspector::refreshStarts);
+    connect(mAdd, &QPushButton::clicked, this, [this] {
+        addInstance(mAddProfile->currentText(), mAddStart->currentData().toInt());
+    });
+    connect(mRemove, &QPushButton::clicked, this, [this] { removeInstance(mInstances->currentRow()); });
+    connect(mApply, &QPushButton::clicked, this, &Inspector::apply);
     showNodes({}, {});
 }
 
 void Inspector::showNodes(const Scenario& scenario, const QStringList& ids)
 {
     mIds.clear();
+    mNodes.clear();
     mGpu = nullptr;
     bool mixed = false;
-    const Node* first = nullptr;
     for (const Node& n : scenario.topology.nodes)
         if (ids.contains(QString::fromStdString(n.id))) {
             mIds << QString::fromStdString(n.id);
             const GpuSpec* g = mCatalog.gpu(n.gpuId);
-            if (!first) {
-                first = &n;
+            if (mNodes.empty())
                 mGpu = g;
-            } else if (g != mGpu) {
+            else if (g != mGpu)
                 mixed = true;
-            }
+            mNodes.push_back(n);
         }
     if (mixed)
         mGpu = nullptr;
     setEnabled(!mIds.isEmpty());
+    {
+        QSignalBlocker block(mGpuChoice);
+        mGpuChoice->clear();
+        mGpuChoice->addItem(mIds.size() > 1 ? tr("All selected nodes") : tr("Whole node"), -1);
+        if (mNodes.size() == 1)
+            for (int g = 0; g < mNodes.front().gpuCount; ++g)
+                mGpuChoice->addItem(mNodes.front().gpuSharing.count(g) ? tr("GPU %1 (own sharing)").arg(g) : tr("GPU %1").arg(g), g);
+        mGpuChoice->setEnabled(mNodes.size() == 1);
+    }
+    mApply->setText(tr("Apply to Selection"));
     if (mIds.isEmpty()) {
         mTitle->setText(tr("Select nodes on the canvas to edit how their GPUs are shared."));
+        mMigBox->hide();
         return;
     }
-    mTitle->setText(mIds.size() == 1 ? tr("<b>%1</b> — %2 x %3").arg(mIds.front()).arg(first->gpuCount)
+    const Node& first = mNodes.front();
+    mTitle->setText(mIds.size() == 1 ? tr("<b>%1</b> — %2 x %3").arg(mIds.front()).arg(first.gpuCount)
                                            .arg(mGpu ? QString::fromStdString(mGpu->name) : QString())
                                      : tr("<b>%1 nodes</b>%2").arg(mIds.size())
                                            .arg(mixed ? tr(" (mixed GPU models: MIG and vGPU unavailable)") : QString()));
-    const int index = mMode->findData(static_cast<int>(first->sharing.mode));
-    mMode->setCurrentIndex(index >= 0 ? index : 0);
+    loadSharing(first.sharing);
+}
+
+void Inspector::loadSharing(const SharingConfig& sharing)
+{
+    {
+        QSignalBlocker block(mMode);
+        const int index = mMode->findData(static_cast<int>(sharing.mode));
+        mMode->setCurrentIndex(index >= 0 ? index : 0);
+    }
     rebuildChoices();
+    QSignalBlocker b1(mAmount), b2(mChoice);
+    if (sharing.mode == SharingMode::TimeSlicing)
+        mAmount->setValue(sharing.replicas);
+    else if (sharing.mode == SharingMode::Mps)
+        mAmount->setValue(sharing.mpsActiveThreadPct);
+    else if (sharing.mode == SharingMode::Vgpu)
+        mChoice->setCurrentIndex(std::max(0, mChoice->findData(QString::fromStdString(sharing.vgpuProfile))));
+    else if (sharing.mode == SharingMode::Mig && !sharing.migInstances.empty()) {
+        mMigLayout = sharing.migInstances; // the layout as it is, editable
+        const auto preset = std::find(mLayouts.begin(), mLayouts.end(), mMigLayout);
+        mChoice->setCurrentIndex(preset == mLayouts.end() ? -1 : static_cast<int>(preset - mLayouts.begin()));
+        refreshMigEditor();
+    }
+    revalidate();
 }
 
 void Inspector::rebuildChoices()
@@ -108,18 +192,106 @@ void Inspector::rebuildChoices()
     if (mode == SharingMode::Mig && mGpu) {
         // Only layouts the MIG placement rules allow, maximal ones (nothing more fits) first.
         mLayouts = mig::enumerate(*mGpu, {}, true);
-        for (const auto& layout : mLayouts) {
-            QStringList parts;
-            for (const auto& inst : layout)
-                parts << QString("%1@%2").arg(QString::fromStdString(inst.profile)).arg(inst.start);
-            mChoice->addItem(parts.join(" + "));
-        }
+        for (const auto& layout : mLayouts)
+            mChoice->addItem(describe(layout));
     } else if (mode == SharingMode::Vgpu && mGpu) {
         for (const auto& p : mGpu->vgpuProfiles)
             mChoice->addItem(tr("%1 (%2 GiB, %3 per GPU)").arg(QString::fromStdString(p.name)).arg(p.framebufferGiB).arg(p.maxPerGpu),
                              QString::fromStdString(p.name));
     }
     mChoice->setEnabled(mChoice->count() > 0);
+    mMigLayout = mLayouts.empty() ? std::vector<MigInstance>{} : mLayouts.front();
+    mMigBox->setVisible(mode == SharingMode::Mig && mGpu);
+    refreshMigEditor();
+    revalidate();
+}
+
+void Inspector::refreshMigEditor()
+{
+    mInstances->clear();
+    for (const MigInstance& inst : mMigLayout) {
+        const MigProfile* p = nullptr;
+        if (mGpu)
+            for (const MigProfile& candidate : mGpu->migProfiles)
+                if (candidate.name == inst.profile)
+                    p = &candidate;
+        mInstances->addItem(p ? tr("%1 at slice %2 — %3 GiB, %4 SMs").arg(QString::fromStdString(inst.profile)).arg(inst.start)
+                                    .arg(p->usableGiB).arg(p->smCount)
+                              : tr("%1 at slice %2").arg(QString::fromStdString(inst.profile)).arg(inst.start));
+    }
+    const QString current = mAddProfile->currentText();
+    {
+        QSignalBlocker block(mAddProfile);
+        mAddProfile->clear();
+        mAddProfile->addItems(addableProfiles());
+        const int keep = mAddProfile->findText(current);
+        mAddProfile->setCurrentIndex(keep >= 0 ? keep : 0);
+    }
+    refreshStarts();
+    mAddProfile->setEnabled(mAddProfile->count() > 0);
+    mAdd->setEnabled(mAddStart->count() > 0);
+    mRemove->setEnabled(!mMigLayout.empty());
+}
+
+void Inspector::refreshStarts()
+{
+    QSignalBlocker block(mAddStart);
+    mAddStart->clear();
+    for (int start : startsFor(mAddProfile->currentText()))
+        mAddStart->addItem(QString::number(start), start);
+    mAdd->setEnabled(mAddStart->count() > 0);
+}
+
+QList<int> Inspector::startsFor(const QString& profile) const
+{
+    QList<int> out;
+    if (!mGpu)
+        return out;
+    for (const MigProfile& p : mGpu->migProfiles) {
+        if (QString::fromStdString(p.name) != profile)
+            continue;
+        for (int start : p.startSlices) {
+            std::vector<MigInstance> candidate = mMigLayout;
+            candidate.push_back({p.name, start});
+            if (mig::check(*mGpu, candidate).empty())
+                out << start;
+        }
+    }
+    return out;
+}
+
+QStringList Inspector::addableProfiles() const
+{
+    QStringList out;
+    if (mGpu)
+        for (const MigProfile& p : mGpu->migProfiles)
+            if (!startsFor(QString::fromStdString(p.name)).isEmpty())
+                out << QString::fromStdString(p.name);
+    return out;
+}
+
+bool Inspector::addInstance(const QString& profile, int start)
+{
+    if (!startsFor(profile).contains(start))
+        return false;
+    mMigLayout.push_back({profile.toStdString(), start});
+    std::sort(mMigLayout.begin(), mMigLayout.end(), [](const MigInstance& a, const MigInstance& b) { return a.start < b.start; });
+    QSignalBlocker block(mChoice);
+    const auto preset = std::find(mLayouts.begin(), mLayouts.end(), mMigLayout);
+    mChoice->setCurrentIndex(preset == mLayouts.end() ? -1 : static_cast<int>(preset - mLayouts.begin()));
+    refreshMigEditor();
+    revalidate();
+    return true;
+}
+
+void Inspector::removeInstance(int index)
+{
+    if (index < 0 || index >= static_cast<int>(mMigLayout.size()))
+        return;
+    mMigLayout.erase(mMigLayout.begin() + index);
+    QSignalBlocker block(mChoice);
+    mChoice->setCurrentIndex(-1);
+    refreshMigEditor();
     revalidate();
 }
 
@@ -130,10 +302,7 @@ SharingConfig Inspector::sharing() const
     switch (c.mode) {
     case SharingMode::TimeSlicing: c.replicas = mAmount->value(); break;
     case SharingMode::Mps: c.mpsActiveThreadPct = mAmount->value(); break;
-    case SharingMode::Mig:
-        if (mChoice->currentIndex() >= 0 && mChoice->currentIndex() < static_cast<int>(mLayouts.size()))
-            c.migInstances = mLayouts[static_cast<std::size_t>(mChoice->currentIndex())];
-        break;
+    case SharingMode::Mig: c.migInstances = mMigLayout; break;
     case SharingMode::Vgpu: c.vgpuProfile = mChoice->currentData().toString().toStdString(); break;
     case SharingMode::Exclusive:
     case SharingMode::Passthrough: break;
@@ -152,13 +321,29 @@ void Inspector::revalidate()
     QStringList lines;
     for (const auto& i : issues)
         lines << QString::fromStdString(i.toString());
-    mMessage->setText(lines.isEmpty() ? tr("Valid for %n node(s).", nullptr, static_cast<int>(mIds.size())) : lines.join('\n'));
+    const int gpu = mGpuChoice->currentData().toInt();
+    mMessage->setText(!lines.isEmpty() ? lines.join('\n')
+                      : gpu >= 0      ? tr("Valid for GPU %1.").arg(gpu)
+                                      : tr("Valid for %n node(s).", nullptr, static_cast<int>(mIds.size())));
     mMessage->setStyleSheet(hasErrors(issues) ? QStringLiteral("color: #c0392b") : QString());
     mApply->setEnabled(!mIds.isEmpty() && !hasErrors(issues));
 }
 
 QString Inspector::message() const { return mMessage->text(); }
 bool Inspector::canApply() const { return mApply->isEnabled(); }
+
+void Inspector::apply()
+{
+    if (!canApply())
+        return;
+    const int gpu = mGpuChoice->currentData().toInt();
+    if (gpu >= 0 && mIds.size() == 1)
+        Q_EMIT applyGpuRequested(mIds.front(), gpu, sharing());
+    else
+        Q_EMIT applyRequested(mIds, sharing());
+}
+
+void Inspector::chooseGpu(int gpuIndex) { mGpuChoice->setCurrentIndex(std::max(0, mGpuChoice->findData(gpuIndex))); }
 
 void Inspector::choose(SharingMode mode, int amount, int layoutIndex)
 {

@@ -6,15 +6,19 @@
 #include <QWidget>
 
 class QComboBox;
+class QGroupBox;
 class QLabel;
+class QListWidget;
 class QPushButton;
 class QSpinBox;
 
 namespace gp::ui {
 
-/// Edits the sharing of the selected nodes — one node or many at once. It offers only what
-/// fits their GPU: the vGPU profiles it has and the valid MIG layouts from the MIG placement
-/// rules; the core's validation message shows inline and Apply stays off while it fails.
+/// Edits the sharing of the selected nodes — one node or many at once, or one GPU of a node
+/// (a per-GPU override). It offers only what fits their GPU: the vGPU profiles it has, the
+/// valid maximal MIG layouts as presets, and a MIG layout editor whose profile and start-slice
+/// choices are only those the MIG placement rules allow next to the instances already laid
+/// out; the core's validation message shows inline and Apply stays off while it fails.
 class Inspector : public QWidget
 {
     Q_OBJECT
@@ -29,13 +33,29 @@ public:
     bool canApply() const;
     /// For tests: choose mode/parameters as a user would.
     void choose(SharingMode mode, int replicasOrPct = 0, int layoutIndex = 0);
+    /// Edit one GPU of a single selected node (-1: the whole node, the default).
+    void chooseGpu(int gpuIndex);
+    /// The MIG editor: profiles that can still be added to the layout being edited, and the
+    /// start slices a profile may take now.
+    QStringList addableProfiles() const;
+    QList<int> startsFor(const QString& profile) const;
+    /// Adds an instance through the editor (false when the rules do not allow it there).
+    bool addInstance(const QString& profile, int start);
+    void removeInstance(int index);
+    /// Presses Apply.
+    void apply();
 
 Q_SIGNALS:
     void applyRequested(const QStringList& ids, const SharingConfig& sharing);
+    /// One GPU's own sharing (an override of the node's).
+    void applyGpuRequested(const QString& nodeId, int gpuIndex, const SharingConfig& sharing);
 
 private:
     void rebuildChoices();
     void revalidate();
+    void loadSharing(const SharingConfig& sharing);
+    void refreshMigEditor();
+    void refreshStarts();
 
     const Catalog& mCatalog;
     QStringList mIds;
@@ -47,6 +67,15 @@ private:
     QLabel* mMessage;
     QPushButton* mApply;
     std::vector<std::vector<MigInstance>> mLayouts;
+    std::vector<Node> mNodes; ///< the selected nodes as shown
+    QComboBox* mGpuChoice;    ///< whole node, or one GPU
+    QGroupBox* mMigBox;
+    QListWidget* mInstances;
+    QComboBox* mAddProfile;
+    QComboBox* mAddStart;
+    QPushButton* mAdd;
+    QPushButton* mRemove;
+    std::vector<MigInstance> mMigLayout; ///< the MIG layout being edited
 };
 
 } // namespace gp::ui

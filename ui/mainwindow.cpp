@@ -120,6 +120,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
         else if (mProperties->showsCanvasItems())
             mProperties->clear();
     });
+    connect(mInspector, &Inspector::applyGpuRequested, this, &MainWindow::setSharingOfGpu);
     connect(mWorkloads, &WorkloadsPanel::jobSelected, this, [this](const QString& id) {
         if (mDocument)
             mProperties->showJob(mDocument->scenario(), id);

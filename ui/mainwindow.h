@@ -48,6 +48,10 @@ public:
     document::Document* currentDocument() { return mDocument.get(); }
     /// Sets the sharing of the nodes selected in the outline, as one undoable command.
     void setSharingOfSelection(const SharingConfig& sharing);
+    /// Gives one GPU of a node its own sharing (one undoable command); false, with the core's
+    /// reason in a message, when the scenario would not be valid (a pin to a MIG instance
+    /// that the new layout lacks, say).
+    bool setSharingOfGpu(const QString& nodeId, int gpuIndex, const SharingConfig& sharing);
     const KpiCards* kpiCards() const { return mKpis; }
     const ScenarioTree* outline() const { return mTree; }
     CanvasScene* canvasScene() const { return mScene; }

@@ -13,6 +13,7 @@
 #include "inspector.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
+#include "model/enumnames.h"
 #include "model/validation.h"
 #include "scenariotree.h"
 #include "workloadspanel.h"
@@ -248,6 +249,30 @@ QString MainWindow::addFabric(const document::FabricSpec& spec)
         mDocument.get(), std::move(items), tr("Generate a fabric of %1 nodes").arg(spec.nodes)));
     mFitPending = true;
     return {};
+}
+
+bool MainWindow::setSharingOfGpu(const QString& nodeId, int gpuIndex, const SharingConfig& sharing)
+{
+    if (!mDocument)
+        return false;
+    Scenario s = mDocument->scenario();
+    auto node = std::find_if(s.topology.nodes.begin(), s.topology.nodes.end(),
+                             [&](const Node& n) { return n.id == nodeId.toStdString(); });
+    if (node == s.topology.nodes.end() || gpuIndex < 0 || gpuIndex >= node->gpuCount)
+        return false;
+    if (sharing == node->sharing)
+        node->gpuSharing.erase(gpuIndex); // the same as the node's: no override needed
+    else
+        node->gpuSharing[gpuIndex] = sharing;
+    const Issues issues = validateScenario(s, mCatalog);
+    if (hasErrors(issues)) {
+        QMessageBox::warning(this, tr("Cannot set the sharing"), issuesText(issues));
+        return false;
+    }
+    mDocument->undoStack()->push(new document::EditScenarioCmd(
+        mDocument.get(), std::move(s),
+        tr("Set %1 sharing on %2 GPU %3").arg(QString::fromLatin1(enumName(sharing.mode).data())).arg(nodeId).arg(gpuIndex)));
+    return true;
 }
 
 void MainWindow::setSharingOfSelection(const SharingConfig& sharing)
