@@ -555,6 +555,86 @@ private Q_SLOTS:
         QCOMPARE(io::writeScenario(doc->scenario()), before);
     }
 
+    // The "done when": from a blank scenario, a 4-node H100 cluster behind a leaf switch,
+    // three tenants (pre-training, LoRA, inference), GPUs switched between MIG and time-slicing,
+    // every KPI updated, and each step undoable.
+    void blankScenarioToASharedClusterStepByStep()
+    {
+        auto w = makeWindow();
+        w->resize(1600, 1000);
+        w->show();
+        w->openFirst();
+        QVERIFY(w->newScenario(false));
+        document::Document* doc = w->currentDocument();
+        QUndoStack* undo = doc->undoStack();
+        const QByteArray blank = io::writeScenario(doc->scenario());
+        for (int i = 0; i < 4; ++i)
+            w->addFromTemplate("node:dgx-h100", QPointF(i * 260.0, 300.0));
+        w->addFromTemplate("switch:qm9700", QPointF(390.0, 0.0));
+        const Topology& t = doc->scenario().topology;
+        QCOMPARE(t.nodes.size(), std::size_t(4));
+        QCOMPARE(t.switches.size(), std::size_t(1));
+        const std::string leaf = t.switches.front().id;
+        std::vector<std::string> nodeIds;
+        for (const Node& n : t.nodes)
+            nodeIds.push_back(n.id);
+        for (const std::string& n : nodeIds)
+            w->addLink(QString::fromStdString(n), QString::fromStdString(leaf));
+        QCOMPARE(doc->scenario().topology.links.size(), std::size_t(4));
+
+        auto addJob = [&](const QString& tenant, const QString& preset, JobKind kind, int tp, int pp, int dp) {
+            ui::AddJobDialog dialog(test::bundledCatalog(), doc->scenario());
+            dialog.set(tenant, preset, kind, tp, pp, dp);
+            QVERIFY2(dialog.valid(), qPrintable(dialog.message()));
+            undo->push(new document::EditScenarioCmd(doc, dialog.result(), "Add job"));
+        };
+        addJob("Frontier Lab", "llama3-8b", JobKind::Pretraining, 4, 1, 2);
+        addJob("Acme Retail", "llama3-8b", JobKind::Lora, 1, 1, 2);
+        addJob("ChatCo", "llama3-8b", JobKind::Inference, 1, 1, 4);
+        QCOMPARE(doc->scenario().tenants.size(), std::size_t(3));
+        QTRY_COMPARE(w->workloads()->rowCount(), 3);
+        QTRY_COMPARE(w->kpiCards()->valueOf("Unplaced jobs"), QString("0"));
+        const QString costBefore = w->kpiCards()->valueOf("$/month");
+
+        // Nodes 3 and 4: MIG 3g.40gb x2 through the inspector; node 2: time-slicing x4 (Ctrl+3).
+        w->canvasScene()->setSelectedIds({QString::fromStdString(nodeIds[2]), QString::fromStdString(nodeIds[3])});
+        w->inspector()->choose(SharingMode::Mig, 0, 0);
+        w->inspector()->removeInstance(0);
+        QVERIFY(w->inspector()->addInstance("3g.40gb", 0));
+        QVERIFY(w->inspector()->addInstance("3g.40gb", 4));
+        w->inspector()->apply();
+        w->canvasScene()->setSelectedIds({QString::fromStdString(nodeIds[1])});
+        SharingConfig ts;
+        ts.mode = SharingMode::TimeSlicing;
+        ts.replicas = 4;
+        w->setSharingOfSelection(ts);
+        QCOMPARE(doc->scenario().topology.nodes[2].sharing.mode, SharingMode::Mig);
+        QCOMPARE(doc->scenario().topology.nodes[1].sharing.mode, SharingMode::TimeSlicing);
+        // Every KPI card is filled from the new evaluation, the P95 from the simulation.
+        QTRY_VERIFY(!w->findChild<ui::EvaluationRunner*>()->busy());
+        for (const QString card : {"VRAM utilization", "Allocation", "Mean penalty", "Max penalty", "$/month",
+                                    "$ wasted/month", "Unplaced jobs", "P95 completion"})
+            QVERIFY2(!w->kpiCards()->valueOf(card).isEmpty() && w->kpiCards()->valueOf(card) != "–", qPrintable(card));
+        QVERIFY(w->kpiCards()->valueOf("P95 completion").endsWith("days"));
+        QCOMPARE(w->kpiCards()->valueOf("$/month"), costBefore); // the same GPUs are rented either way
+        QCOMPARE(w->charts()->tradeOffMatrix()->columnCount(), 6);
+        if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR")) {
+            w->canvasView()->fitAll();
+            QTest::qWait(200);
+            w->grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("walkthrough.png"));
+        }
+
+        // Each step is one command: undo all of them and the blank scenario is back, exactly.
+        const QByteArray built = io::writeScenario(doc->scenario());
+        QCOMPARE(undo->count(), 4 + 1 + 4 + 3 + 2);
+        while (undo->canUndo())
+            undo->undo();
+        QCOMPARE(io::writeScenario(doc->scenario()), blank);
+        while (undo->canRedo())
+            undo->redo();
+        QCOMPARE(io::writeScenario(doc->scenario()), built);
+    }
+
     void newScenarioAndSaveVariants()
     {
         auto w = makeWindow();

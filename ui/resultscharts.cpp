@@ -1,5 +1,6 @@
 #include "resultscharts.h"
 
+#include "charttheme.h"
 #include "simulationcharts.h"
 
 #include <QAreaSeries>
@@ -26,6 +27,7 @@ namespace {
 QChart* addChart(QTabWidget* tabs, const QString& title)
 {
     auto* chart = new QChart;
+    themeChart(chart);
     chart->setTitle(title);
     auto* view = new QChartView(chart, tabs);
     view->setRenderHint(QPainter::Antialiasing);
@@ -137,7 +139,7 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
     mModes->addSeries(zone);
     static const QColor colors[] = {QColor("#4e79a7"), QColor("#76b7b2"), QColor("#59a14f"),
                                     QColor("#edc948"), QColor("#e15759"), QColor("#b07aa1")};
-    addPoint(tr("this scenario"), mCurrent, QColor("#000000"), 19, QScatterSeries::MarkerShapeRectangle); // under the modes
+    addPoint(tr("this scenario"), mCurrent, darkPalette() ? QColor("#f0f0f0") : QColor("#000000"), 19, QScatterSeries::MarkerShapeRectangle); // under the modes
     for (const calc::SharingAlternative& a : alts)
         if (a.offered)
             addPoint(QString("%1 (%2)").arg(names[static_cast<int>(a.mode)], QString::fromStdString(a.setting)), a.kpis,

@@ -1,5 +1,7 @@
 #include "simulationcharts.h"
 
+#include "charttheme.h"
+
 #include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
@@ -23,6 +25,7 @@ constexpr int kFullTrials = 10000;
 
 QChartView* chartView(QChart* chart, QWidget* parent)
 {
+    themeChart(chart);
     // Wide and short in the bottom dock: the legend beside the plot leaves it the height.
     chart->legend()->setAlignment(Qt::AlignRight);
     auto* view = new QChartView(chart, parent);
@@ -175,7 +178,7 @@ void CompletionView::draw()
     double xmax = hi, xmin = lo;
     const auto deadline = mDeadlines.find(job->id);
     if (deadline != mDeadlines.end()) {
-        attach(mChart, marker(deadline->second, top, tr("Deadline %1 d").arg(deadline->second, 0, 'f', 1), QColor("#333333"), Qt::DashLine),
+        attach(mChart, marker(deadline->second, top, tr("Deadline %1 d").arg(deadline->second, 0, 'f', 1), darkPalette() ? QColor("#dddddd") : QColor("#333333"), Qt::DashLine),
                x, y);
         xmax = std::max(xmax, deadline->second);
         xmin = std::min(xmin, deadline->second);

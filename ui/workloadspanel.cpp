@@ -1,5 +1,7 @@
 #include "workloadspanel.h"
 
+#include "charttheme.h"
+
 #include "canvas/canvasview.h"
 #include "model/enumnames.h"
 
@@ -63,6 +65,7 @@ WorkloadsPanel::WorkloadsPanel(QWidget* parent)
     mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mTable->verticalHeader()->hide();
     mTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    themeChart(mChart);
     mChart->legend()->hide();
     mChart->setTitle(tr("Memory per layer (GiB per GPU)"));
     mChartView->setChart(mChart);

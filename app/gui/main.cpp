@@ -11,7 +11,39 @@
 #include <QDir>
 #include <QMessageBox>
 #include <QScreen>
+#include <QStyle>
+#include <QStyleFactory>
 #include <QTimer>
+
+#include <cstdio>
+
+namespace {
+
+/// A Fusion dark palette (what KDE's Breeze Dark and GNOME's Adwaita-dark look like).
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(45, 45, 48), base(30, 30, 32), text(230, 230, 230), disabled(127, 127, 127);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::ToolTipBase, base);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::red);
+    p.setColor(QPalette::Highlight, QColor(61, 174, 233));
+    p.setColor(QPalette::HighlightedText, Qt::black);
+    p.setColor(QPalette::Link, QColor(61, 174, 233));
+    p.setColor(QPalette::PlaceholderText, disabled);
+    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, disabled);
+    return p;
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -29,7 +61,17 @@ int main(int argc, char** argv)
     parser.addOption({"screenshot", "Save a picture of the window to FILE and quit (for docs and checks).", "FILE"});
     parser.addOption({"select", "Select these canvas items (comma-separated ids) after opening.", "IDS"});
     parser.addOption({"show", "Raise this dock or results tab after opening (e.g. Results, \"Completion times\").", "NAME"});
+    parser.addOption({"palette", "light or dark instead of the system's palette.", "NAME"});
     parser.process(app);
+    if (parser.isSet("palette")) {
+        const QString name = parser.value("palette");
+        if (name != "light" && name != "dark") {
+            std::fprintf(stderr, "gpuplan: --palette takes light or dark, not '%s'\n", qPrintable(name));
+            return 2;
+        }
+        QApplication::setStyle(QStyleFactory::create("Fusion"));
+        QApplication::setPalette(name == "dark" ? darkPalette() : QApplication::style()->standardPalette());
+    }
 
     const QString userCatalog = parser.isSet("catalog") ? parser.value("catalog") : gp::io::defaultUserCatalogPath();
     gp::io::CatalogLoadResult cat = gp::io::loadCatalog(gp::io::bundledDataDir(), userCatalog);
