@@ -15,6 +15,7 @@
 #include "ui/kpicards.h"
 #include "ui/resultscharts.h"
 #include "ui/simulationcharts.h"
+#include "ui/charttheme.h"
 #include "ui/librarypanel.h"
 #include "ui/workloadspanel.h"
 #include "ui/mainwindow.h"
@@ -633,6 +634,25 @@ private Q_SLOTS:
         while (undo->canRedo())
             undo->redo();
         QCOMPARE(io::writeScenario(doc->scenario()), built);
+    }
+
+    void chartsFollowTheDarkPalette()
+    {
+        const QPalette original = QApplication::palette();
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(40, 40, 40));
+        dark.setColor(QPalette::WindowText, QColor(230, 230, 230));
+        QApplication::setPalette(dark);
+        QVERIFY(ui::darkPalette());
+        {
+            ui::ResultsCharts charts;
+            QCOMPARE(charts.costChart()->theme(), QChart::ChartThemeDark);
+            QCOMPARE(charts.completion()->chart()->theme(), QChart::ChartThemeDark);
+        }
+        QApplication::setPalette(original);
+        QVERIFY(!ui::darkPalette());
+        ui::ResultsCharts charts;
+        QCOMPARE(charts.costChart()->theme(), QChart::ChartThemeLight);
     }
 
     void newScenarioAndSaveVariants()
