@@ -37,6 +37,7 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTreeWidget>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QtTest>
@@ -653,6 +654,43 @@ private Q_SLOTS:
         QVERIFY(!ui::darkPalette());
         ui::ResultsCharts charts;
         QCOMPARE(charts.costChart()->theme(), QChart::ChartThemeLight);
+    }
+
+    void canvasToolsTurnMouseGesturesIntoCommands()
+    {
+        auto w = makeWindow();
+        w->resize(1600, 1000);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        w->openFirst();
+        ui::CanvasView* view = w->canvasView();
+        ui::CanvasScene* scene = w->canvasScene();
+        document::Document* doc = w->currentDocument();
+        view->resetTransform(); // 1:1, so items are large enough to hit
+        view->centerOn(scene->item("node-001"));
+        auto at = [&](const QString& id) { return view->mapFromScene(scene->item(id)->sceneBoundingRect().center()); };
+        // Connect tool: Shift-drag from a node to another node asks for a link.
+        QSignalSpy links(view, &ui::CanvasView::linkRequested);
+        QTest::mousePress(view->viewport(), Qt::LeftButton, Qt::ShiftModifier, at("node-001"));
+        QTest::mouseMove(view->viewport(), at("node-002"));
+        QTest::mouseRelease(view->viewport(), Qt::LeftButton, Qt::ShiftModifier, at("node-002"));
+        QCOMPARE(links.size(), 1);
+        QCOMPARE(links.front().at(0).toString(), QString("node-001"));
+        QCOMPARE(links.front().at(1).toString(), QString("node-002"));
+        QCOMPARE(doc->scenario().topology.links.back().id, std::string("node-001-node-002"));
+        // Select tool: a click selects the item under the cursor.
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier, at("node-002"));
+        QCOMPARE(scene->selectedIds(), QStringList{"node-002"});
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::ControlModifier, at("node-001"));
+        QCOMPARE(scene->selectedIds().size(), 2);
+        // Pan tool: the middle button moves the view, not the items.
+        const int before = view->horizontalScrollBar()->value();
+        const QPointF nodePos = scene->item("node-001")->pos();
+        QTest::mousePress(view->viewport(), Qt::MiddleButton, Qt::NoModifier, QPoint(400, 200));
+        QTest::mouseMove(view->viewport(), QPoint(300, 200));
+        QTest::mouseRelease(view->viewport(), Qt::MiddleButton, Qt::NoModifier, QPoint(300, 200));
+        QVERIFY(view->horizontalScrollBar()->value() != before);
+        QCOMPARE(scene->item("node-001")->pos(), nodePos);
     }
 
     void newScenarioAndSaveVariants()

@@ -1,16 +1,15 @@
 #include "canvasview.h"
 
 #include "canvasscene.h"
+#include "canvastools.h"
 #include "ui/palette.h"
 
 #include <QMimeData>
 
-#include <QGraphicsLineItem>
 #include <QMouseEvent>
 
 #include <algorithm>
 #include <cmath>
-#include <QScrollBar>
 #include <QWheelEvent>
 
 namespace gp::ui {
@@ -23,7 +22,12 @@ CanvasView::CanvasView(CanvasScene* scene, QWidget* parent) : QGraphicsView(scen
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
     setBackgroundBrush(palette().window());
     setAcceptDrops(true);
+    mTools.push_back(std::make_unique<PanTool>(this));
+    mTools.push_back(std::make_unique<ConnectTool>(this));
+    mTools.push_back(std::make_unique<SelectTool>(this));
 }
+
+CanvasView::~CanvasView() = default;
 
 void CanvasView::fitAll()
 {
@@ -69,7 +73,7 @@ void CanvasView::resizeEvent(QResizeEvent* event)
 
 void CanvasView::zoomBy(double factor)
 {
-    mAutoFit = false;
+    stopAutoFit();
     const double current = transform().m11();
     const double next = std::clamp(current * factor, 0.005, 8.0);
     scale(next / current, next / current);
@@ -83,74 +87,35 @@ void CanvasView::wheelEvent(QWheelEvent* event)
 
 void CanvasView::mousePressEvent(QMouseEvent* event)
 {
-    if (event->button() == Qt::MiddleButton) {
-        mPanning = true;
-        mAutoFit = false;
-        mLastPan = event->position().toPoint();
-        setCursor(Qt::ClosedHandCursor);
-        event->accept();
-        return;
-    }
-    if (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier)) {
-        const QString id = mScene->idAt(mapToScene(event->position().toPoint()));
-        if (!id.isEmpty()) {
-            mLinkFrom = id;
-            const QPointF c = mScene->item(id)->sceneBoundingRect().center();
-            mRubberLink = mScene->addLine(QLineF(c, c), QPen(palette().highlight().color(), 2, Qt::DashLine));
-            event->accept();
-            return;
-        }
-    }
-    mDragging = event->button() == Qt::LeftButton && itemAt(event->position().toPoint()) != nullptr;
-    QGraphicsView::mousePressEvent(event);
+    if (!mActive)
+        for (const auto& tool : mTools)
+            if (tool->press(event)) {
+                mActive = tool.get();
+                return;
+            }
+    if (!mActive)
+        QGraphicsView::mousePressEvent(event);
 }
 
 void CanvasView::mouseMoveEvent(QMouseEvent* event)
 {
-    if (mPanning) {
-        const QPoint delta = event->position().toPoint() - mLastPan;
-        mLastPan = event->position().toPoint();
-        horizontalScrollBar()->setValue(horizontalScrollBar()->value() - delta.x());
-        verticalScrollBar()->setValue(verticalScrollBar()->value() - delta.y());
-        event->accept();
-        return;
-    }
-    if (mRubberLink) {
-        QLineF line = mRubberLink->line();
-        line.setP2(mapToScene(event->position().toPoint()));
-        mRubberLink->setLine(line);
-        event->accept();
-        return;
-    }
-    QGraphicsView::mouseMoveEvent(event);
-    if (mDragging)
-        mScene->updateLinks(); // links follow the live preview
+    if (mActive)
+        mActive->move(event);
+    else
+        QGraphicsView::mouseMoveEvent(event); // hover
 }
 
 void CanvasView::mouseReleaseEvent(QMouseEvent* event)
 {
-    if (mPanning && event->button() == Qt::MiddleButton) {
-        mPanning = false;
-        unsetCursor();
-        event->accept();
+    if (!mActive) {
+        QGraphicsView::mouseReleaseEvent(event);
         return;
     }
-    if (mRubberLink && event->button() == Qt::LeftButton) {
-        delete mRubberLink;
-        mRubberLink = nullptr;
-        const QString to = mScene->idAt(mapToScene(event->position().toPoint()));
-        const QString from = mLinkFrom;
-        mLinkFrom.clear();
-        if (!to.isEmpty() && to != from)
-            Q_EMIT linkRequested(from, to);
-        event->accept();
-        return;
-    }
-    QGraphicsView::mouseReleaseEvent(event);
-    if (mDragging && event->button() == Qt::LeftButton) {
-        mDragging = false;
-        Q_EMIT dragFinished();
-    }
+    if (event->buttons() != Qt::NoButton)
+        return; // another button is still down: the gesture goes on
+    CanvasTool* tool = mActive;
+    mActive = nullptr;
+    tool->release(event);
 }
 
 } // namespace gp::ui

@@ -2,16 +2,19 @@
 
 #include <QGraphicsView>
 
-class QGraphicsLineItem;
+#include <memory>
+#include <vector>
 
 namespace gp::ui {
 
 class CanvasScene;
+class CanvasTool;
 
-/// The view onto the cluster canvas, acting as the select-and-move tool: click and Ctrl-click
-/// select, drag on empty space rubber-band selects, dragging items moves them (one command on
-/// release, snapped to the grid), the wheel zooms around the cursor, the middle button pans,
-/// and fitAll() frames everything.
+/// The view onto the cluster canvas. Mouse gestures go to its tools (canvastools.h): pan
+/// (middle button), connect (Shift-drag between items) and select/move (left button: click,
+/// Ctrl-click, rubber band, drag = one snapped move command on release). The wheel zooms
+/// around the cursor, fitAll() frames everything, and palette templates and jobs dropped on
+/// it become signals.
 class CanvasView : public QGraphicsView
 {
     Q_OBJECT
@@ -21,9 +24,17 @@ public:
     static constexpr const char* kJobMimeType = "application/x-gpuplan-job";
 
     CanvasView(CanvasScene* scene, QWidget* parent = nullptr);
+    ~CanvasView() override;
+    CanvasScene* canvasScene() const { return mScene; }
     /// Frames every item, and keeps doing so when the view resizes until the user zooms or pans.
     void fitAll();
     void zoomBy(double factor);
+    /// The user took over the framing (zoom, pan): stop re-fitting on resize.
+    void stopAutoFit() { mAutoFit = false; }
+    /// QGraphicsView's own handling, for the select tool (selection, rubber band, item moves).
+    void defaultMousePress(QMouseEvent* event) { QGraphicsView::mousePressEvent(event); }
+    void defaultMouseMove(QMouseEvent* event) { QGraphicsView::mouseMoveEvent(event); }
+    void defaultMouseRelease(QMouseEvent* event) { QGraphicsView::mouseReleaseEvent(event); }
 
 Q_SIGNALS:
     /// A drag of items ended: the scene's items may now differ from the model.
@@ -47,12 +58,9 @@ protected:
 
 private:
     CanvasScene* mScene;
-    bool mPanning = false;
-    bool mDragging = false;
     bool mAutoFit = false; ///< keep framing everything on resize until the user zooms or pans
-    QString mLinkFrom;                     ///< Shift-drag: the item a new link starts at
-    QGraphicsLineItem* mRubberLink = nullptr; ///< its preview
-    QPoint mLastPan;
+    std::vector<std::unique_ptr<CanvasTool>> mTools; ///< offered each press in this order
+    CanvasTool* mActive = nullptr;                   ///< the tool that owns the current gesture
 };
 
 } // namespace gp::ui

@@ -1,0 +1,76 @@
+#pragma once
+
+#include <QPoint>
+#include <QString>
+
+class QGraphicsLineItem;
+class QMouseEvent;
+
+namespace gp::ui {
+
+class CanvasView;
+
+/// A mouse gesture on the canvas (DESIGN.md §5: mouse logic lives in tools, not in item
+/// event handlers). The view offers each press to its tools in order; the first that takes it
+/// owns the gesture until the button is released.
+class CanvasTool
+{
+public:
+    explicit CanvasTool(CanvasView* view) : mView(view) {}
+    virtual ~CanvasTool() = default;
+    CanvasTool(const CanvasTool&) = delete;
+    CanvasTool& operator=(const CanvasTool&) = delete;
+
+    /// True when this tool takes the gesture that this press starts.
+    virtual bool press(QMouseEvent* event) = 0;
+    virtual void move(QMouseEvent* event) = 0;
+    virtual void release(QMouseEvent* event) = 0;
+
+protected:
+    CanvasView* mView;
+};
+
+/// Middle button: pans the view.
+class PanTool : public CanvasTool
+{
+public:
+    using CanvasTool::CanvasTool;
+    bool press(QMouseEvent* event) override;
+    void move(QMouseEvent* event) override;
+    void release(QMouseEvent* event) override;
+
+private:
+    QPoint mLast;
+};
+
+/// Shift + left button from a node or switch to another: asks for a link between them,
+/// with a dashed preview line while dragging.
+class ConnectTool : public CanvasTool
+{
+public:
+    using CanvasTool::CanvasTool;
+    ~ConnectTool() override;
+    bool press(QMouseEvent* event) override;
+    void move(QMouseEvent* event) override;
+    void release(QMouseEvent* event) override;
+
+private:
+    QString mFrom;
+    QGraphicsLineItem* mPreview = nullptr;
+};
+
+/// Left button: click and Ctrl-click select, a drag on empty space selects with a rubber
+/// band, a drag on items moves them (links follow live; one move command on release).
+class SelectTool : public CanvasTool
+{
+public:
+    using CanvasTool::CanvasTool;
+    bool press(QMouseEvent* event) override;
+    void move(QMouseEvent* event) override;
+    void release(QMouseEvent* event) override;
+
+private:
+    bool mDragging = false;
+};
+
+} // namespace gp::ui
