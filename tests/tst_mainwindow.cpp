@@ -693,6 +693,39 @@ private Q_SLOTS:
         QCOMPARE(scene->item("node-001")->pos(), nodePos);
     }
 
+    void zoomedOutLinksAreDrawnAsOneLayer()
+    {
+        auto w = makeWindow();
+        w->show();
+        w->openFirst();
+        ui::CanvasView* view = w->canvasView();
+        ui::CanvasScene* scene = w->canvasScene();
+        auto layer = [&]() -> QGraphicsItem* {
+            for (QGraphicsItem* item : scene->items())
+                if (dynamic_cast<ui::LinkLayerItem*>(item))
+                    return item;
+            return nullptr;
+        };
+        QVERIFY(layer());
+        view->resetTransform();
+        view->zoomBy(1.0);
+        QVERIFY(!layer()->isVisible());
+        const auto links = [&] {
+            int visible = 0;
+            for (QGraphicsItem* item : scene->items())
+                if (dynamic_cast<ui::LinkItem*>(item) && item->isVisible())
+                    ++visible;
+            return visible;
+        };
+        QCOMPARE(links(), static_cast<int>(w->currentDocument()->scenario().topology.links.size()));
+        view->zoomBy(0.1); // below the detail scale: one layer, no single links
+        QVERIFY(layer()->isVisible());
+        QCOMPARE(links(), 0);
+        view->zoomBy(10.0);
+        QVERIFY(!layer()->isVisible());
+        QCOMPARE(links(), static_cast<int>(w->currentDocument()->scenario().topology.links.size()));
+    }
+
     void newScenarioAndSaveVariants()
     {
         auto w = makeWindow();

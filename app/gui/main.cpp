@@ -59,6 +59,7 @@ int main(int argc, char** argv)
     parser.addOption({"db", "Scenario library file (default: library.sqlite in the app-data folder).", "PATH"});
     parser.addOption({"catalog", "User catalog merged over the bundled one.", "PATH"});
     parser.addOption({"screenshot", "Save a picture of the window to FILE and quit (for docs and checks).", "FILE"});
+    parser.addOption({"scenario", "Open this library scenario (its id, as gpuplan-cli library list shows).", "ID"});
     parser.addOption({"select", "Select these canvas items (comma-separated ids) after opening.", "IDS"});
     parser.addOption({"show", "Raise this dock or results tab after opening (e.g. Results, \"Completion times\").", "NAME"});
     parser.addOption({"palette", "light or dark instead of the system's palette.", "NAME"});
@@ -97,7 +98,8 @@ int main(int argc, char** argv)
 
     gp::ui::MainWindow window(std::move(cat.catalog), std::move(library));
     window.show();
-    window.openFirst();
+    if (!parser.isSet("scenario") || !window.openFromLibrary(parser.value("scenario").toLongLong()))
+        window.openFirst();
     // Once the window has its layout (the docks size after the first show).
     QTimer::singleShot(200, &window, [&window, &parser] {
         if (parser.isSet("select"))

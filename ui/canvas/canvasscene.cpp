@@ -52,8 +52,30 @@ void CanvasScene::rebuild(const Scenario& s)
         addItem(link);
         mLinks.insert(q(l.id), link);
     }
+    mLinkLayer = new LinkLayerItem(&mLinks);
+    addItem(mLinkLayer);
+    mLinkLayer->setBounds(itemsBoundingRect());
+    mLinkLayer->setVisible(!mIndividualLinks);
+    for (LinkItem* l : std::as_const(mLinks))
+        l->setVisible(mIndividualLinks);
     setSceneRect(itemsBoundingRect().adjusted(-400, -400, 400, 400));
     setSelectedIds(selected);
+}
+
+void CanvasScene::setLinkDetail(bool individualLinks)
+{
+    if (individualLinks == mIndividualLinks)
+        return;
+    mIndividualLinks = individualLinks;
+    if (mLinkLayer) {
+        mLinkLayer->setVisible(!individualLinks);
+        if (!individualLinks) { // the links may have moved or changed colour while it was hidden
+            mLinkLayer->setBounds(itemsBoundingRect());
+            mLinkLayer->update();
+        }
+    }
+    for (LinkItem* l : std::as_const(mLinks))
+        l->setVisible(individualLinks);
 }
 
 void CanvasScene::setSelectedIds(const QStringList& ids)
@@ -139,6 +161,10 @@ void CanvasScene::updateLinks()
 {
     for (LinkItem* l : std::as_const(mLinks))
         l->updateEnds();
+    if (mLinkLayer && mLinkLayer->isVisible()) { // zoomed out: the layer draws the links
+        mLinkLayer->setBounds(itemsBoundingRect());
+        mLinkLayer->update();
+    }
 }
 
 QString CanvasScene::idAt(QPointF scenePos) const

@@ -10,6 +10,7 @@
 namespace gp::ui {
 
 class LinkItem;
+class LinkLayerItem;
 
 /// The cluster canvas: one item per node and switch id and one per link, built from the
 /// scenario; decorations (tenant colours, memory fill, link load) come from an Evaluation.
@@ -34,11 +35,15 @@ public:
     /// Items whose position differs from the model's, with their new (grid-snapped) positions.
     std::map<std::string, Point> movedItems(const Scenario& scenario, double grid) const;
     void updateLinks();
+    /// Zoomed in, each link is its own (selectable) item; zoomed out, one layer draws them all.
+    void setLinkDetail(bool individualLinks);
 
 private:
     const Catalog& mCatalog;
     QHash<QString, QGraphicsItem*> mItems;
     QHash<QString, LinkItem*> mLinks;
+    LinkLayerItem* mLinkLayer = nullptr;
+    bool mIndividualLinks = true;
 };
 
 } // namespace gp::ui

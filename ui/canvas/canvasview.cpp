@@ -20,6 +20,9 @@ CanvasView::CanvasView(CanvasScene* scene, QWidget* parent) : QGraphicsView(scen
     setRenderHint(QPainter::Antialiasing);
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+    // Thousands of items: no painter save/restore around each (the items set what they use),
+    // and no antialiasing margins in the exposed rectangles (bench_canvas, docs/performance.md).
+    setOptimizationFlags(QGraphicsView::DontSavePainterState | QGraphicsView::DontAdjustForAntialiasing);
     setBackgroundBrush(palette().window());
     setAcceptDrops(true);
     mTools.push_back(std::make_unique<PanTool>(this));
@@ -34,6 +37,7 @@ void CanvasView::fitAll()
     const QRectF bounds = mScene->itemsBoundingRect();
     if (!bounds.isEmpty())
         fitInView(bounds.adjusted(-40, -40, 40, 40), Qt::KeepAspectRatio);
+    syncDetail();
     mAutoFit = true;
 }
 
@@ -71,12 +75,21 @@ void CanvasView::resizeEvent(QResizeEvent* event)
         fitAll();
 }
 
+void CanvasView::paintEvent(QPaintEvent* event)
+{
+    syncDetail(); // whoever changed the transform
+    QGraphicsView::paintEvent(event);
+}
+
+void CanvasView::syncDetail() { mScene->setLinkDetail(transform().m11() >= kLinkDetailScale); }
+
 void CanvasView::zoomBy(double factor)
 {
     stopAutoFit();
     const double current = transform().m11();
     const double next = std::clamp(current * factor, 0.005, 8.0);
     scale(next / current, next / current);
+    syncDetail();
 }
 
 void CanvasView::wheelEvent(QWheelEvent* event)

@@ -21,6 +21,8 @@ class CanvasView : public QGraphicsView
 
 public:
     static constexpr double kGrid = 20.0;
+    /// Below this scale links are drawn as one batched layer (and nodes as summaries).
+    static constexpr double kLinkDetailScale = 0.3;
     static constexpr const char* kJobMimeType = "application/x-gpuplan-job";
 
     CanvasView(CanvasScene* scene, QWidget* parent = nullptr);
@@ -52,11 +54,15 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dragMoveEvent(QDragMoveEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
+    /// Links as single items or one layer, by the current scale.
+    void syncDetail();
+
     CanvasScene* mScene;
     bool mAutoFit = false; ///< keep framing everything on resize until the user zooms or pans
     std::vector<std::unique_ptr<CanvasTool>> mTools; ///< offered each press in this order

@@ -2,11 +2,27 @@
 
 #include <QPainterPathStroker>
 
+#include <QGraphicsScene>
 #include <QPainter>
 #include <QPalette>
 #include <QStyleOptionGraphicsItem>
 
+#include <map>
+
 namespace gp::ui {
+
+namespace {
+
+/// The canvas view does not save and restore the painter around each item
+/// (QGraphicsView::DontSavePainterState, for speed with thousands of items): each paint()
+/// starts by setting what it relies on.
+void beginPaint(QPainter* p, const QGraphicsItem* item, bool antialias)
+{
+    p->setRenderHint(QPainter::Antialiasing, antialias);
+    p->setFont(item->scene() ? item->scene()->font() : QFont());
+}
+
+} // namespace
 
 namespace {
 
@@ -30,6 +46,9 @@ NodeItem::NodeItem(QString id, QString name, QString subtitle)
 {
     setFlags(ItemIsSelectable | ItemIsMovable);
     setToolTip(mName + "\n" + mSubtitle);
+    // Panning repaints from a per-item pixmap at the current zoom instead of redrawing every
+    // GPU slot (bench_canvas, docs/performance.md).
+    setCacheMode(DeviceCoordinateCache);
 }
 
 void NodeItem::setGpus(std::vector<Gpu> gpus)
@@ -46,6 +65,7 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     const double lod = option->levelOfDetailFromTransform(p->worldTransform());
     const QRectF r = boundingRect();
     const QPen border(isSelected() ? pal.highlight().color() : pal.mid().color(), isSelected() ? 4 : 1.5);
+    beginPaint(p, this, lod >= 0.3);
     if (lod < 0.3) {
         // Zoomed out: one block, darker the more of the node is allocated.
         int used = 0, slots = 0;
@@ -57,7 +77,7 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
             oom |= g.oomRisk;
         }
         const double share = slots > 0 ? static_cast<double>(used) / slots : 0.0;
-        p->setPen(border);
+        p->setPen(border); // axis-aligned blocks, thousands of them: no antialiasing
         p->setBrush(oom ? QColor("#e15759") : QColor::fromHsvF(0.58, 0.15 + 0.7 * share, 0.95 - 0.4 * share));
         p->drawRect(r);
         return;
@@ -65,15 +85,18 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     p->setPen(border);
     p->setBrush(pal.base());
     p->drawRoundedRect(r, 8, 8);
-    p->setPen(pal.text().color());
-    QFont f = p->font();
-    f.setBold(true);
-    p->setFont(f);
-    p->drawText(QRectF(10, 6, kWidth - 20, 20), Qt::AlignLeft | Qt::AlignVCenter, mName);
-    f.setBold(false);
-    f.setPointSizeF(f.pointSizeF() * 0.85);
-    p->setFont(f);
-    p->drawText(QRectF(10, 24, kWidth - 20, 18), Qt::AlignLeft | Qt::AlignVCenter, mSubtitle);
+    if (lod >= 0.6) { // below, the text would be a few pixels high: leave it out, it costs most
+        p->setPen(pal.text().color());
+        QFont f = p->font();
+        f.setBold(true);
+        p->setFont(f);
+        p->drawText(QRectF(10, 6, kWidth - 20, 20), Qt::AlignLeft | Qt::AlignVCenter, mName);
+        f.setBold(false);
+        f.setPointSizeF(f.pointSizeF() * 0.85);
+        p->setFont(f);
+        p->drawText(QRectF(10, 24, kWidth - 20, 18), Qt::AlignLeft | Qt::AlignVCenter, mSubtitle);
+    }
+    p->setRenderHint(QPainter::Antialiasing, false); // the cells are axis-aligned rectangles
     for (std::size_t i = 0; i < mGpus.size() && i < 16; ++i) {
         const Gpu& g = mGpus[i];
         const QRectF cell = gpuCell(static_cast<int>(i));
@@ -135,10 +158,12 @@ QRectF SwitchItem::boundingRect() const { return {0, 0, kSwitchWidth, kSwitchHei
 void SwitchItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
 {
     const QPalette pal = option->palette;
+    const double lod = option->levelOfDetailFromTransform(p->worldTransform());
+    beginPaint(p, this, lod >= 0.3);
     p->setPen(QPen(isSelected() ? pal.highlight().color() : pal.mid().color(), isSelected() ? 4 : 1.5));
     p->setBrush(pal.button());
     p->drawRoundedRect(boundingRect(), 14, 14);
-    if (option->levelOfDetailFromTransform(p->worldTransform()) < 0.3)
+    if (lod < 0.3)
         return;
     p->setPen(pal.buttonText().color());
     p->drawText(boundingRect().adjusted(8, 4, -8, -26), Qt::AlignCenter, mName);
@@ -165,10 +190,17 @@ QPainterPath LinkItem::shape() const
     return stroker.createStroke(path);
 }
 
-QRectF LinkItem::boundingRect() const { return shape().boundingRect(); }
+QRectF LinkItem::boundingRect() const
+{
+    // Cheap, since the scene index and every paint ask for it: the line's box with the click band.
+    return QRectF(line().p1(), line().p2()).normalized().adjusted(-6, -6, 6, 6);
+}
 
 void LinkItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget* widget)
 {
+    // Aliased: an antialiased wide line costs five times as much in the raster engine, and a
+    // one-pixel line three times as much as a 1.5-pixel one (measured with 2,048 long lines).
+    beginPaint(p, this, false);
     if (isSelected()) {
         QPen halo(widget ? widget->palette().highlight().color() : QColor("#3daee9"), 9.0);
         halo.setCosmetic(true);
@@ -182,7 +214,7 @@ void LinkItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget* widg
 
 void LinkItem::setUtilization(double u)
 {
-    QPen pen(loadColor(u), u > 0.0 ? 3.0 : 1.0);
+    QPen pen(loadColor(u), u > 0.0 ? 3.0 : 1.5);
     pen.setCosmetic(true);
     setPen(pen);
     setToolTip(QObject::tr("%1: %2 % of its bandwidth in use").arg(mId).arg(u * 100.0, 0, 'f', 1));
@@ -191,6 +223,26 @@ void LinkItem::setUtilization(double u)
 void LinkItem::updateEnds()
 {
     setLine(QLineF(mFrom->sceneBoundingRect().center(), mTo->sceneBoundingRect().center()));
+}
+
+void LinkLayerItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    beginPaint(p, this, false);
+    std::map<QRgb, std::pair<QPen, QVector<QLineF>>> byColour;
+    const QRectF exposed = option->exposedRect;
+    for (const LinkItem* link : *mLinks) {
+        const QLineF line = link->line();
+        if (!exposed.isEmpty() && !exposed.intersects(QRectF(line.p1(), line.p2()).normalized().adjusted(-1, -1, 1, 1)))
+            continue;
+        auto& bucket = byColour[link->pen().color().rgba()];
+        if (bucket.second.isEmpty())
+            bucket.first = link->pen();
+        bucket.second.push_back(line);
+    }
+    for (const auto& [rgb, bucket] : byColour) {
+        p->setPen(bucket.first);
+        p->drawLines(bucket.second);
+    }
 }
 
 } // namespace gp::ui

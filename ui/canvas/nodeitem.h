@@ -2,6 +2,7 @@
 
 #include <QColor>
 #include <QGraphicsItem>
+#include <QHash>
 #include <QString>
 
 #include <optional>
@@ -82,6 +83,30 @@ private:
     QString mId;
     QGraphicsItem* mFrom;
     QGraphicsItem* mTo;
+};
+
+/// All links drawn by one item, batched by colour, when the view is zoomed out so far that
+/// single links cannot be told apart (the link items are hidden then): thousands of lines in a
+/// few drawLines calls instead of thousands of items (bench_canvas, docs/performance.md).
+class LinkLayerItem : public QGraphicsItem
+{
+public:
+    explicit LinkLayerItem(const QHash<QString, LinkItem*>* links) : mLinks(links)
+    {
+        setZValue(-1);
+        setFlag(ItemUsesExtendedStyleOption); // for the exposed rectangle
+    }
+    QRectF boundingRect() const override { return mBounds; }
+    void setBounds(const QRectF& bounds)
+    {
+        prepareGeometryChange();
+        mBounds = bounds;
+    }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    const QHash<QString, LinkItem*>* mLinks;
+    QRectF mBounds;
 };
 
 } // namespace gp::ui
