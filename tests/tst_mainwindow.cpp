@@ -17,6 +17,7 @@
 #include "ui/simulationcharts.h"
 #include "ui/charttheme.h"
 #include "ui/librarypanel.h"
+#include "ui/palette.h"
 #include "ui/workloadspanel.h"
 #include "ui/mainwindow.h"
 #include "ui/scenariotree.h"
@@ -288,6 +289,58 @@ private Q_SLOTS:
         QTRY_COMPARE(w->workloads()->rowCount(), 6);
         doc->undoStack()->undo();
         QTRY_COMPARE(w->workloads()->rowCount(), 5);
+    }
+
+    void customModelsAndJobTemplatesFromThePalette()
+    {
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        ui::AddJobDialog dialog(test::bundledCatalog(), s);
+        dialog.set("Research", "llama3-8b", JobKind::Lora, 1, 1, 1);
+        // A custom 13B-class shape: valid, and stored as the job's own architecture.
+        ModelArchitecture arch;
+        arch.layers = 40;
+        arch.hiddenSize = 5120;
+        arch.attentionHeads = 40;
+        arch.kvHeads = 40;
+        arch.ffnHiddenSize = 13824;
+        arch.vocabSize = 32000;
+        arch.sequenceLength = 4096;
+        dialog.setCustom(arch);
+        QVERIFY2(dialog.valid(), qPrintable(dialog.message()));
+        if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR")) {
+            dialog.show();
+            dialog.grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("add-job-custom.png"));
+        }
+        const Scenario withCustom = dialog.result();
+        const Job& job = withCustom.tenants.back().jobs.back();
+        QCOMPARE(job.model.preset, std::string());
+        QCOMPARE(job.model.custom, arch);
+        QCOMPARE(job.id, std::string("custom-lora"));
+        // A shape the core refuses: the message says which field and why.
+        arch.attentionHeads = 48;
+        arch.kvHeads = 48;
+        dialog.setCustom(arch);
+        QVERIFY(!dialog.valid());
+        QVERIFY2(dialog.message().contains("hidden_size") && dialog.message().contains("not divisible by attention heads"),
+                 qPrintable(dialog.message()));
+
+        // From the palette: a preset dropped on a node preselects the model and pins the job there.
+        ui::AddJobDialog fromPalette(test::bundledCatalog(), s);
+        fromPalette.preselect("llama3-70b", "node-003");
+        fromPalette.set("Frontier Lab (pre-training)", "llama3-70b", JobKind::Inference, 4, 1, 1);
+        QVERIFY2(fromPalette.valid(), qPrintable(fromPalette.message()));
+        const Scenario withPinned = fromPalette.result();
+        const Job& pinned = withPinned.tenants[0].jobs.back();
+        QVERIFY(pinned.pin.has_value());
+        QCOMPARE(pinned.pin->node, std::string("node-003"));
+        // The palette offers every model preset and a custom model as job templates.
+        auto w = makeWindow();
+        auto* palette = w->findChild<ui::Palette*>();
+        QVERIFY(palette);
+        int jobs = 0;
+        for (int i = 0; i < palette->count(); ++i)
+            jobs += palette->item(i)->data(Qt::UserRole).toString().startsWith("job:") ? 1 : 0;
+        QCOMPARE(jobs, static_cast<int>(test::bundledCatalog().models.size()) + 1);
     }
 
     void everyShortcutIsUnique()

@@ -3,7 +3,9 @@
 #include "model/enumnames.h"
 #include "model/validation.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QGroupBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -20,7 +22,11 @@ AddJobDialog::AddJobDialog(const Catalog& catalog, const Scenario& scenario, QWi
     : QDialog(parent), mCatalog(catalog), mScenario(scenario), mTenant(new QComboBox(this)),
       mNewTenant(new QLineEdit(this)), mPreset(new QComboBox(this)), mKind(new QComboBox(this)),
       mTp(new QSpinBox(this)), mPp(new QSpinBox(this)), mDp(new QSpinBox(this)), mAmount(new QDoubleSpinBox(this)),
-      mMessage(new QLabel(this)), mOk(nullptr)
+      mMessage(new QLabel(this)), mOk(nullptr), mCustomBox(new QGroupBox(tr("Custom model shape"), this)),
+      mLayers(new QSpinBox(mCustomBox)), mHidden(new QSpinBox(mCustomBox)), mHeads(new QSpinBox(mCustomBox)),
+      mKvHeads(new QSpinBox(mCustomBox)), mFfn(new QSpinBox(mCustomBox)), mVocab(new QSpinBox(mCustomBox)),
+      mSeq(new QSpinBox(mCustomBox)), mExperts(new QSpinBox(mCustomBox)), mActive(new QSpinBox(mCustomBox)),
+      mGated(new QCheckBox(tr("Gated FFN (SwiGLU: three matrices)"), mCustomBox))
 {
     setWindowTitle(tr("Add Job"));
     for (const Tenant& t : scenario.tenants)
@@ -29,6 +35,29 @@ AddJobDialog::AddJobDialog(const Catalog& catalog, const Scenario& scenario, QWi
     mNewTenant->setPlaceholderText(tr("Name of the new tenant"));
     for (const ModelPreset& m : catalog.models)
         mPreset->addItem(QString::fromStdString(m.name), QString::fromStdString(m.id));
+    mPreset->addItem(tr("Custom model…"), QString());
+    {
+        auto* shape = new QFormLayout(mCustomBox);
+        auto add = [&](QSpinBox* box, const QString& label, int max) {
+            box->setRange(0, max);
+            shape->addRow(label, box);
+            connect(box, &QSpinBox::valueChanged, this, [this] { revalidate(); });
+        };
+        add(mLayers, tr("Layers"), 100000);
+        add(mHidden, tr("Hidden size"), 10000000);
+        add(mHeads, tr("Attention heads"), 100000);
+        add(mKvHeads, tr("KV heads"), 100000);
+        add(mFfn, tr("FFN hidden size"), 100000000);
+        add(mVocab, tr("Vocabulary"), 100000000);
+        add(mSeq, tr("Sequence length"), 100000000);
+        add(mExperts, tr("Experts"), 4096);
+        add(mActive, tr("Active experts"), 4096);
+        shape->addRow(mGated);
+        connect(mGated, &QCheckBox::toggled, this, [this] { revalidate(); });
+        if (!catalog.models.empty())
+            showArchitecture(catalog.models.front().arch);
+        mCustomBox->hide();
+    }
     for (const auto& [kind, name] : EnumNames<JobKind>::table)
         mKind->addItem(QString::fromStdString(std::string(name)), static_cast<int>(kind));
     for (QSpinBox* s : {mTp, mPp, mDp}) {
@@ -44,6 +73,7 @@ AddJobDialog::AddJobDialog(const Catalog& catalog, const Scenario& scenario, QWi
     form->addRow(tr("Tenant"), mTenant);
     form->addRow(QString(), mNewTenant);
     form->addRow(tr("Model"), mPreset);
+    form->addRow(mCustomBox);
     form->addRow(tr("Kind"), mKind);
     form->addRow(tr("Tensor parallel"), mTp);
     form->addRow(tr("Pipeline parallel"), mPp);
@@ -53,8 +83,16 @@ AddJobDialog::AddJobDialog(const Catalog& catalog, const Scenario& scenario, QWi
     form->addRow(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    for (QComboBox* c : {mTenant, mPreset, mKind})
+    for (QComboBox* c : {mTenant, mKind})
         connect(c, &QComboBox::currentIndexChanged, this, [this] { revalidate(); });
+    connect(mPreset, &QComboBox::currentIndexChanged, this, [this] {
+        const QString id = mPreset->currentData().toString();
+        if (const ModelPreset* m = mCatalog.model(id.toStdString()))
+            showArchitecture(m->arch); // a custom model starts from the last preset's shape
+        mCustomBox->setVisible(id.isEmpty());
+        adjustSize();
+        revalidate();
+    });
     for (QSpinBox* s : {mTp, mPp, mDp})
         connect(s, &QSpinBox::valueChanged, this, [this] { revalidate(); });
     connect(mAmount, &QDoubleSpinBox::valueChanged, this, [this] { revalidate(); });
@@ -99,10 +137,15 @@ Scenario AddJobDialog::result() const
     Job j = existing ? *existing : Job{};
     const Job before = j;
     j.model.preset = mPreset->currentData().toString().toStdString();
+    j.model.custom = j.model.preset.empty() ? customArchitecture() : ModelArchitecture{};
     j.kind = static_cast<JobKind>(mKind->currentData().toInt());
     if (!existing) {
-        j.id = fresh(j.model.preset + "-" + std::string(enumName(j.kind)));
-        j.name = mPreset->currentText().toStdString() + " " + std::string(enumName(j.kind));
+        const std::string model = j.model.preset.empty() ? std::string("custom") : j.model.preset;
+        j.id = fresh(model + "-" + std::string(enumName(j.kind)));
+        j.name = (j.model.preset.empty() ? std::string("Custom model") : mPreset->currentText().toStdString()) + " " +
+                 std::string(enumName(j.kind));
+        if (!mPinNode.empty())
+            j.pin = Pin{mPinNode, std::nullopt, std::nullopt};
     }
     if (!existing) { // an added job gets defaults for what the dialog does not ask
         j.parallelism = {mTp->value(), mPp->value(), mDp->value(), 0, false, mTp->value() > 1 && j.kind != JobKind::Inference,
@@ -146,6 +189,8 @@ void AddJobDialog::editJob(const std::string& jobId)
                 mTenant->setEnabled(false);
                 mNewTenant->hide();
                 mPreset->setCurrentIndex(mPreset->findData(QString::fromStdString(j.model.preset)));
+                if (j.model.preset.empty())
+                    showArchitecture(j.model.custom);
                 mKind->setCurrentIndex(mKind->findData(static_cast<int>(j.kind)));
                 mTp->setValue(j.parallelism.tp);
                 mPp->setValue(j.parallelism.pp);
@@ -173,6 +218,57 @@ void AddJobDialog::revalidate()
     mMessage->setStyleSheet(problems.isEmpty() ? QString() : QStringLiteral("color: #c0392b"));
     if (mOk)
         mOk->setEnabled(problems.isEmpty());
+}
+
+ModelArchitecture AddJobDialog::customArchitecture() const
+{
+    ModelArchitecture a;
+    a.layers = mLayers->value();
+    a.hiddenSize = mHidden->value();
+    a.attentionHeads = mHeads->value();
+    a.kvHeads = mKvHeads->value();
+    a.ffnHiddenSize = mFfn->value();
+    a.vocabSize = mVocab->value();
+    a.sequenceLength = mSeq->value();
+    a.experts = mExperts->value();
+    a.activeExperts = mActive->value();
+    a.gatedFfn = mGated->isChecked();
+    return a;
+}
+
+void AddJobDialog::showArchitecture(const ModelArchitecture& a)
+{
+    const QSignalBlocker blocks[] = {QSignalBlocker(mLayers), QSignalBlocker(mHidden), QSignalBlocker(mHeads),
+                                     QSignalBlocker(mKvHeads), QSignalBlocker(mFfn), QSignalBlocker(mVocab),
+                                     QSignalBlocker(mSeq), QSignalBlocker(mExperts), QSignalBlocker(mActive),
+                                     QSignalBlocker(mGated)};
+    mLayers->setValue(a.layers);
+    mHidden->setValue(a.hiddenSize);
+    mHeads->setValue(a.attentionHeads);
+    mKvHeads->setValue(a.kvHeads);
+    mFfn->setValue(a.ffnHiddenSize);
+    mVocab->setValue(a.vocabSize);
+    mSeq->setValue(a.sequenceLength);
+    mExperts->setValue(a.experts);
+    mActive->setValue(a.activeExperts);
+    mGated->setChecked(a.gatedFfn);
+}
+
+void AddJobDialog::setCustom(const ModelArchitecture& arch)
+{
+    mPreset->setCurrentIndex(mPreset->findData(QString()));
+    showArchitecture(arch);
+    revalidate();
+}
+
+void AddJobDialog::preselect(const QString& preset, const std::string& pinNode)
+{
+    const int index = mPreset->findData(preset);
+    if (index >= 0)
+        mPreset->setCurrentIndex(index);
+    if (mEditJob.empty())
+        mPinNode = pinNode;
+    revalidate();
 }
 
 QString AddJobDialog::message() const { return mMessage->text(); }

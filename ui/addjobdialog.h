@@ -5,7 +5,9 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QComboBox;
+class QGroupBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -32,9 +34,15 @@ public:
     bool valid() const;
     /// For tests: set the fields as a user would.
     void set(const QString& tenantName, const QString& preset, JobKind kind, int tp, int pp, int dp);
+    /// Chooses "Custom model" and fills its shape (the fields a user would type).
+    void setCustom(const ModelArchitecture& arch);
+    /// Preselects a model preset (from the palette) and, for a new job, pins it to a node.
+    void preselect(const QString& preset, const std::string& pinNode = {});
 
 private:
     void revalidate();
+    ModelArchitecture customArchitecture() const;
+    void showArchitecture(const ModelArchitecture& arch);
 
     const Catalog& mCatalog;
     Scenario mScenario;
@@ -47,6 +55,10 @@ private:
     QDoubleSpinBox* mAmount; ///< billions of training tokens, or requests/s for serving
     QLabel* mMessage;
     QPushButton* mOk;
+    QGroupBox* mCustomBox; ///< the shape of a custom model, shown when "Custom model" is chosen
+    QSpinBox *mLayers, *mHidden, *mHeads, *mKvHeads, *mFfn, *mVocab, *mSeq, *mExperts, *mActive;
+    QCheckBox* mGated;
+    std::string mPinNode; ///< a new job's pin (dropped from the palette onto a node)
 };
 
 } // namespace gp::ui

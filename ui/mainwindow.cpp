@@ -85,7 +85,14 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
 
     auto* paletteDock = new QDockWidget(tr("Palette"), this);
     paletteDock->setObjectName("PaletteDock");
-    paletteDock->setWidget(new Palette(mCatalog, this));
+    auto* palette = new Palette(mCatalog, this);
+    paletteDock->setWidget(palette);
+    connect(palette, &Palette::templateActivated, this, [this](const QString& key) {
+        if (key.startsWith("job:"))
+            addJob(key.section(':', 1));
+        else if (mDocument) // a node or switch at the centre of the view
+            addFromTemplate(key, mCanvas->mapToScene(mCanvas->viewport()->rect().center()));
+    });
 
     auto* outlineDock = new QDockWidget(tr("Outline"), this);
     outlineDock->setObjectName("OutlineDock");
@@ -267,13 +274,7 @@ void MainWindow::createActions()
     mRedo->setEnabled(false);
 
     edit->addSeparator();
-    edit->addAction(tr("Add &Job…"), this, [this] {
-        if (!mDocument)
-            return;
-        AddJobDialog dialog(mCatalog, mDocument->scenario(), this);
-        if (dialog.exec() == QDialog::Accepted && dialog.valid())
-            mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), dialog.result(), tr("Add job")));
-    })->setShortcut(QKeySequence(tr("Ctrl+J")));
+    edit->addAction(tr("Add &Job…"), this, [this] { addJob(); })->setShortcut(QKeySequence(tr("Ctrl+J")));
     edit->addAction(tr("&Edit Job…"), this, [this] { editJob(mWorkloads->selectedJobId()); })
         ->setShortcut(QKeySequence(tr("Ctrl+Shift+J")));
     edit->addAction(tr("&Copy"), this, &MainWindow::copySelection)->setShortcut(QKeySequence::Copy);

@@ -10,6 +10,7 @@
 #include <QMainWindow>
 
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QUndoView;
@@ -76,6 +77,9 @@ public:
     bool paste();
     /// Copies and pastes the selection in one step.
     void duplicateSelection();
+    /// Opens the Add Job dialog (with a preset chosen, "" for a custom model, and a pin when
+    /// given); OK pushes one undoable edit.
+    void addJob(const std::optional<QString>& preset = std::nullopt, const std::string& pinNode = {});
     /// Opens the job editor on a job; OK pushes one undoable edit.
     void editJob(const QString& jobId);
     /// Starts a blank, unsaved scenario (asks first about unsaved changes when `ask`).

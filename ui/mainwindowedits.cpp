@@ -43,6 +43,14 @@ void MainWindow::addFromTemplate(const QString& key, QPointF at)
                     std::round(at.y() / CanvasView::kGrid) * CanvasView::kGrid};
     document::TopologyItems items;
     const std::string id = key.section(':', 1).toStdString();
+    if (key.startsWith("job:")) { // a job template: the Add Job dialog, pinned to the node under it
+        const QString node = mScene->idAt(at);
+        bool isNode = false;
+        for (const Node& n : mDocument->scenario().topology.nodes)
+            isNode = isNode || n.id == node.toStdString();
+        addJob(QString::fromStdString(id), isNode ? node.toStdString() : std::string());
+        return;
+    }
     if (key.startsWith("node:")) {
         if (const NodeTemplate* t = mCatalog.nodeTemplate(id))
             items.nodes.push_back(document::nodeFromTemplate(*t, mDocument->scenario(), pos));
@@ -53,6 +61,17 @@ void MainWindow::addFromTemplate(const QString& key, QPointF at)
         return;
     const QString name = QString::fromStdString(items.nodes.empty() ? items.switches[0].id : items.nodes[0].id);
     mDocument->undoStack()->push(new document::AddItemsCmd(mDocument.get(), items, tr("Add %1").arg(name)));
+}
+
+void MainWindow::addJob(const std::optional<QString>& preset, const std::string& pinNode)
+{
+    if (!mDocument)
+        return;
+    AddJobDialog dialog(mCatalog, mDocument->scenario(), this);
+    if (preset)
+        dialog.preselect(*preset, pinNode);
+    if (dialog.exec() == QDialog::Accepted && dialog.valid())
+        mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), dialog.result(), tr("Add job")));
 }
 
 bool MainWindow::pinJobAt(const QString& jobId, QPointF at)

@@ -6,7 +6,9 @@
 
 namespace gp::ui {
 
-/// Node and switch templates from the catalog, dragged onto the canvas to create items.
+/// Node and switch templates from the catalog, dragged onto the canvas to create items, and
+/// job templates from the model presets ("job:<preset>", "job:" for a custom model), dropped
+/// on a node to add a job pinned there or double-clicked to add one.
 class Palette : public QListWidget
 {
     Q_OBJECT
@@ -14,6 +16,10 @@ class Palette : public QListWidget
 public:
     static constexpr const char* kMimeType = "application/x-gpuplan-template";
     explicit Palette(const Catalog& catalog, QWidget* parent = nullptr);
+
+Q_SIGNALS:
+    /// A template was double-clicked.
+    void templateActivated(const QString& key);
 
 protected:
     QMimeData* mimeData(const QList<QListWidgetItem*>& items) const override;
