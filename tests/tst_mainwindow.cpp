@@ -27,6 +27,7 @@
 #include <QLineSeries>
 #include <QBarSeries>
 #include <QScatterSeries>
+#include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QGraphicsItem>
@@ -850,6 +851,18 @@ private Q_SLOTS:
             points += static_cast<int>(qobject_cast<QScatterSeries*>(series)->count());
         QCOMPARE(points, 5); // every placed job
         QCOMPARE(w->charts()->linksChart()->series().size(), 1);
+        // Memory per job: six kinds stacked per job, largest job at the top, its slot named.
+        auto* memory = qobject_cast<QAbstractBarSeries*>(w->charts()->memoryChart()->series().front());
+        QCOMPARE(memory->barSets().size(), 6);
+        QCOMPARE(memory->barSets().front()->label(), QString("weights"));
+        QCOMPARE(memory->barSets().front()->count(), 5);
+        auto* jobs = qobject_cast<QBarCategoryAxis*>(w->charts()->memoryChart()->axes(Qt::Vertical).front());
+        QVERIFY2(jobs->categories().back().startsWith("Llama 3 70B pre-training (slot 80 GiB)"),
+                 qPrintable(jobs->categories().back()));
+        double top = 0;
+        for (QBarSet* set : memory->barSets())
+            top += set->at(4);
+        QVERIFY2(qAbs(top - 63.0) < 0.5, qPrintable(QString::number(top))); // its 63.0 GiB per GPU
     }
 
     void copyPasteAndDuplicateKeepLinksAmongTheCopies()

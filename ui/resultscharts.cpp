@@ -47,6 +47,7 @@ void clearChart(QChart* chart)
 ResultsCharts::ResultsCharts(QWidget* parent) : QTabWidget(parent)
 {
     mCost = addChart(this, tr("Cost per month"));
+    mMemory = addChart(this, tr("Memory per job"));
     mTradeOff = addChart(this, tr("Memory use vs penalty"));
     mLinks = addChart(this, tr("Busiest links"));
     mCompletion = new CompletionView(this);
@@ -187,6 +188,67 @@ void ResultsCharts::showEvaluation(const Scenario& s, const calc::Evaluation& ev
     mCost->addAxis(costAxis, Qt::AlignBottom);
     cost->attachAxis(costAxis);
     mCost->legend()->setAlignment(Qt::AlignBottom);
+
+    // Each job's memory per GPU by kind, largest first (at most 20 bars), its slot in the label.
+    clearChart(mMemory);
+    {
+        constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+        std::map<std::string, std::string> names;
+        for (const Tenant& t : s.tenants)
+            for (const Job& j : t.jobs)
+                names[j.id] = j.name;
+        std::vector<const calc::JobResult*> jobs;
+        for (const calc::JobResult& j : ev.jobs)
+            jobs.push_back(&j);
+        std::stable_sort(jobs.begin(), jobs.end(),
+                         [](auto* a, auto* b) { return a->memory.totalBytes() > b->memory.totalBytes(); });
+        jobs.resize(std::min<std::size_t>(jobs.size(), 20));
+        struct Part
+        {
+            QString name;
+            QColor color;
+            double (*bytes)(const calc::MemoryBreakdown&);
+        };
+        const Part parts[] = {
+            {tr("weights"), QColor("#4e79a7"), [](const calc::MemoryBreakdown& m) { return m.weightsBytes; }},
+            {tr("gradients"), QColor("#f28e2b"), [](const calc::MemoryBreakdown& m) { return m.gradientsBytes; }},
+            {tr("optimizer"), QColor("#e15759"), [](const calc::MemoryBreakdown& m) { return m.optimizerBytes; }},
+            {tr("activations"), QColor("#76b7b2"), [](const calc::MemoryBreakdown& m) { return m.activationsBytes.value_or(0.0); }},
+            {tr("KV cache"), QColor("#59a14f"), [](const calc::MemoryBreakdown& m) { return m.kvCacheBytes.value_or(0.0); }},
+            {tr("runtime"), QColor("#bab0ac"), [](const calc::MemoryBreakdown& m) { return m.runtimeBytes; }}};
+        auto* stacked = new QHorizontalStackedBarSeries;
+        for (const Part& part : parts) {
+            auto* set = new QBarSet(part.name);
+            set->setColor(part.color);
+            for (auto it = jobs.rbegin(); it != jobs.rend(); ++it) // largest at the top
+                *set << part.bytes((*it)->memory) / kGiB;
+            stacked->append(set);
+        }
+        QStringList labels;
+        double widest = 1.0;
+        for (auto it = jobs.rbegin(); it != jobs.rend(); ++it) {
+            const calc::JobResult& j = **it;
+            const auto name = names.find(j.id);
+            QString label = QString::fromStdString(name != names.end() ? name->second : j.id);
+            if (label.size() > 28)
+                label = label.left(27) + "…";
+            labels << (j.placed ? tr("%1 (slot %2 GiB)").arg(label).arg(j.capacityPerGpuBytes / kGiB, 0, 'f', 0)
+                                : tr("%1 (not placed)").arg(label));
+            widest = std::max({widest, j.memory.totalBytes() / kGiB, j.capacityPerGpuBytes / kGiB});
+        }
+        mMemory->addSeries(stacked);
+        auto* jobAxis = new QBarCategoryAxis;
+        jobAxis->append(labels);
+        mMemory->addAxis(jobAxis, Qt::AlignLeft);
+        stacked->attachAxis(jobAxis);
+        auto* gib = new QValueAxis;
+        gib->setTitleText(tr("GiB per GPU"));
+        gib->setRange(0, widest * 1.05);
+        gib->applyNiceNumbers();
+        mMemory->addAxis(gib, Qt::AlignBottom);
+        stacked->attachAxis(gib);
+        mMemory->legend()->setAlignment(Qt::AlignRight);
+    }
 
     // Each placed job: how much of its GPU share its memory fills, against its penalty.
     clearChart(mTradeOff);

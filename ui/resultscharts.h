@@ -16,7 +16,7 @@ class TimelineView;
 
 /// The trade-off charts of the latest evaluation (DESIGN.md §5.4: views, rebuilt from the
 /// Evaluation): where the money goes (useful, idle, stranded, overhead), each job's memory
-/// use of its GPU share against its penalty, and the busiest links; beside them the sharing
+/// per GPU by kind (stacked bars), its memory use of its GPU share against its penalty, and the busiest links; beside them the sharing
 /// trade-off matrix: the tenant mix under each sharing mode (calc::compareSharing).
 class ResultsCharts : public QTabWidget
 {
@@ -26,6 +26,7 @@ public:
     explicit ResultsCharts(QWidget* parent = nullptr);
     void showEvaluation(const Scenario& scenario, const calc::Evaluation& evaluation);
     QChart* costChart() const { return mCost; }
+    QChart* memoryChart() const { return mMemory; }
     QChart* tradeOffChart() const { return mTradeOff; }
     QChart* linksChart() const { return mLinks; }
     void showAlternatives(const std::vector<calc::SharingAlternative>& alternatives);
@@ -36,6 +37,7 @@ public:
 
 private:
     QChart* mCost;
+    QChart* mMemory;
     QChart* mTradeOff;
     QChart* mLinks;
     QChart* mModes;
