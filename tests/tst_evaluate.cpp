@@ -5,6 +5,7 @@
 #include "calc/inventory.h"
 #include "io/scenarioreader.h"
 #include "model/validation.h"
+#include "model/enumnames.h"
 #include "testsupport.h"
 
 #include <QtTest>
@@ -290,6 +291,38 @@ private Q_SLOTS:
         QCOMPARE(run(s).kpis.migUnusableSlices, 1);
     }
 
+    void timeSlicedGpusFillOnlyAsFarAsTheirMemoryHolds()
+    {
+        // One DGX H100, every GPU time-sliced 8 ways, Llama 3 8B services of about 22 GiB.
+        SharingConfig ts = mode(SharingMode::TimeSlicing);
+        ts.replicas = 8;
+        auto services = [](int n) {
+            std::vector<Job> jobs;
+            for (int i = 0; i < n; ++i)
+                jobs.push_back(job("serve" + std::to_string(i), JobKind::Inference, "llama3-8b"));
+            return jobs;
+        };
+        for (PlacementPolicy policy : {PlacementPolicy::FirstFit, PlacementPolicy::BestFit, PlacementPolicy::TopologyAware,
+                                       PlacementPolicy::FragmentationAware}) {
+            Scenario s = cluster(1, "dgx-h100", ts);
+            addTenant(s, "svc", services(8));
+            const Evaluation ev = run(s, policy);
+            // Eight services fit without overcommitting any GPU's 79.6 GiB: no GPU at risk.
+            QCOMPARE(ev.kpis.unplacedJobs, 0);
+            QCOMPARE(ev.kpis.oomRiskGpus, 0);
+            double most = 0;
+            for (const GpuResult& g : ev.gpus)
+                most = std::max(most, g.usedBytes);
+            QVERIFY2(most <= ev.gpus.front().capacityBytes, enumName(policy).data());
+        }
+        // Forty do not fit in memory: the rest still go where slots are free, flagged at risk.
+        Scenario crowded = cluster(1, "dgx-h100", ts);
+        addTenant(crowded, "svc", services(40));
+        const Evaluation ev = run(crowded);
+        QCOMPARE(ev.kpis.unplacedJobs, 0);
+        QVERIFY(ev.kpis.oomRiskGpus > 0);
+    }
+
     void sharingAlternativesCoverEveryMode()
     {
         // Seven small inference services on one DGX H100 under bare metal: seven whole GPUs.
@@ -323,8 +356,12 @@ private Q_SLOTS:
         QVERIFY(mig.kpis.meanPenalty > 0.0);                  // a smaller instance runs slower than a GPU
         QCOMPARE(mig.candidatesTried, static_cast<int>(test::bundledCatalog().gpu("h100-80gb")->migProfiles.size()));
         QCOMPARE(mig.isolation.memory, 2);
-        // Time-slicing shares engines without isolation and pays for it in penalty.
-        QVERIFY(ts.kpis.meanPenalty > mig.kpis.meanPenalty);
+        // Time-slicing shares engines without isolation and pays for it in penalty; the
+        // placement fills each GPU only as far as its memory holds the services (three of
+        // about 22 GiB on an 80 GB H100), so none is at risk of running out of memory.
+        QVERIFY(ts.kpis.meanPenalty > 1.0);
+        QCOMPARE(ts.kpis.unplacedJobs, 0);
+        QCOMPARE(ts.kpis.oomRiskGpus, 0);
         QCOMPARE(ts.isolation.memory, 0);
         QCOMPARE(ts.isolation.fault, 0);
         QCOMPARE(ts.candidatesTried, 3);

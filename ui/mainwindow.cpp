@@ -393,6 +393,22 @@ void MainWindow::showEvaluation(const calc::Evaluation& ev)
     mScene->decorate(s, ev);
     mWorkloads->showEvaluation(s, ev);
     mCharts->showEvaluation(s, ev);
+    {
+        // Flag on the canvas what the planner must not miss: jobs without a place, memory at risk.
+        QStringList warnings;
+        std::map<std::string, std::string> names;
+        for (const Tenant& t : s.tenants)
+            for (const Job& j : t.jobs)
+                names[j.id] = j.name;
+        for (const calc::JobResult& j : ev.jobs)
+            if (!j.placed && warnings.size() < 6)
+                warnings << tr("⚠ %1 is not placed: %2").arg(QString::fromStdString(names[j.id]), QString::fromStdString(j.reason));
+        if (ev.kpis.unplacedJobs > static_cast<int>(warnings.size()))
+            warnings << tr("… %n job(s) not placed in all", nullptr, ev.kpis.unplacedJobs);
+        if (ev.kpis.oomRiskGpus > 0)
+            warnings << tr("⚠ %n GPU(s) at risk of running out of memory (red frames)", nullptr, ev.kpis.oomRiskGpus);
+        mCanvas->setWarnings(warnings);
+    }
     if (mFitPending) { // by now the window has its size
         mFitPending = false;
         mCanvas->fitAll();

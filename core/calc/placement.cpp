@@ -98,9 +98,16 @@ class Placer
 public:
     Placer(const Scenario& s, const Catalog& c, const FabricIndex& fabric, const std::vector<Slot>& slots,
            const std::vector<JobDemand>& demands, PlacementPolicy policy)
-        : mScenario(s), mFabric(fabric), mSlots(slots), mPolicy(policy), mOwner(slots.size(), -1)
+        : mScenario(s), mFabric(fabric), mSlots(slots), mDemands(demands), mPolicy(policy), mOwner(slots.size(), -1)
     {
         const auto& nodes = s.topology.nodes;
+        mGpuBase.resize(nodes.size());
+        int gpus = 0;
+        for (std::size_t n = 0; n < nodes.size(); ++n) {
+            mGpuBase[n] = gpus;
+            gpus += std::max(nodes[n].gpuCount, 0);
+        }
+        mCommitted.assign(static_cast<std::size_t>(gpus), 0.0);
         mNodeSlots.resize(nodes.size());
         mFree.assign(nodes.size(), 0);
         mFreeShare.assign(nodes.size(), 0.0);
@@ -114,11 +121,15 @@ public:
             mFreeShare[static_cast<std::size_t>(slots[static_cast<std::size_t>(i)].node)] +=
                 slots[static_cast<std::size_t>(i)].gpuFraction;
         }
+        mMaxFreeStrict.assign(nodes.size(), 0.0);
         for (std::size_t n = 0; n < nodes.size(); ++n) {
             refreshCapacity(static_cast<int>(n));
+            refreshStrictCapacity(static_cast<int>(n));
             mByFreeShare.insert({mFreeShare[n], static_cast<int>(n)});
         }
         for (const Slot& sl : slots) {
+            if (!sl.memoryIsolated)
+                mMaxSharedCapacity = std::max(mMaxSharedCapacity, sl.capacityBytes);
             mCapacities.push_back(sl.capacityBytes);
             if (!mLargest || sl.capacityBytes > mLargest->capacityBytes)
                 mLargest = &sl;
@@ -132,7 +143,15 @@ public:
         JobPlacement out;
         std::vector<int> used; // nodes this job already uses
         for (int g = 0; g < d.groups; ++g) {
-            const int node = chooseNode(d, used);
+            // First where the GPU's memory holds the unit beside what co-tenants without
+            // memory isolation already use; only failing that, a slot that overcommits it
+            // (placed, and flagged as an out-of-memory risk by the evaluation).
+            mStrictMemory = true;
+            int node = chooseNode(d, used);
+            if (node < 0 && mMaxSharedCapacity >= d.bytesPerUnit) { // a second pass can only help there
+                mStrictMemory = false;
+                node = chooseNode(d, used);
+            }
             if (node < 0) {
                 out.reason = reasonFor(d, g);
                 for (int s : out.slots)
@@ -141,6 +160,7 @@ public:
                 return out;
             }
             const std::vector<int> group = groupOn(d, node);
+            mStrictMemory = false;
             for (int s : group)
                 take(s, demandIndex), out.slots.push_back(s);
             if (std::find(used.begin(), used.end(), node) == used.end())
@@ -160,6 +180,14 @@ private:
     void setOwner(int s, int owner)
     {
         const auto n = static_cast<std::size_t>(slot(s).node);
+        if (!slot(s).memoryIsolated) { // the GPU's memory is shared: keep its committed bytes
+            const int previous = mOwner[static_cast<std::size_t>(s)];
+            double& committed = mCommitted[gpuIndex(slot(s))];
+            if (previous >= 0)
+                committed -= mDemands[static_cast<std::size_t>(previous)].bytesPerUnit;
+            if (owner >= 0)
+                committed += mDemands[static_cast<std::size_t>(owner)].bytesPerUnit;
+        }
         mByFreeShare.erase({mFreeShare[n], static_cast<int>(n)});
         const int sign = owner == -1 ? 1 : -1; // -1 frees; a demand index or kHeld takes
         mOwner[static_cast<std::size_t>(s)] = owner;
@@ -171,6 +199,22 @@ private:
             mMaxFreeCapacity[n] = std::max(mMaxFreeCapacity[n], slot(s).capacityBytes);
         else if (slot(s).capacityBytes >= mMaxFreeCapacity[n])
             refreshCapacity(static_cast<int>(n));
+        if (!slot(s).memoryIsolated) // what fits beside co-tenants changed on this GPU
+            refreshStrictCapacity(static_cast<int>(n));
+        else if (owner < 0)
+            mMaxFreeStrict[n] = std::max(mMaxFreeStrict[n], slot(s).capacityBytes);
+        else if (slot(s).capacityBytes >= mMaxFreeStrict[n])
+            refreshStrictCapacity(static_cast<int>(n));
+    }
+    /// The largest unit a free slot of node `n` holds without overcommitting a shared GPU.
+    void refreshStrictCapacity(int n)
+    {
+        double best = 0.0;
+        for (int s : mNodeSlots[static_cast<std::size_t>(n)])
+            if (mOwner[static_cast<std::size_t>(s)] == -1)
+                best = std::max(best, slot(s).memoryIsolated ? slot(s).capacityBytes
+                                                             : slot(s).capacityBytes - mCommitted[gpuIndex(slot(s))]);
+        mMaxFreeStrict[static_cast<std::size_t>(n)] = best;
     }
     void refreshCapacity(int n)
     {
@@ -183,10 +227,20 @@ private:
     /// Cheap test before the slot-by-slot search.
     bool mayHost(const JobDemand& d, int n) const
     {
-        return mFree[static_cast<std::size_t>(n)] >= d.tp && mMaxFreeCapacity[static_cast<std::size_t>(n)] >= d.bytesPerUnit;
+        const auto i = static_cast<std::size_t>(n);
+        return mFree[i] >= d.tp && (mStrictMemory ? mMaxFreeStrict[i] : mMaxFreeCapacity[i]) >= d.bytesPerUnit;
     }
 
-    bool fits(const Slot& s, double bytes) const { return s.capacityBytes >= bytes; }
+    std::size_t gpuIndex(const Slot& s) const
+    {
+        return static_cast<std::size_t>(mGpuBase[static_cast<std::size_t>(s.node)] + s.gpu);
+    }
+    bool fits(const Slot& s, double bytes) const
+    {
+        if (mStrictMemory && !s.memoryIsolated)
+            return s.capacityBytes - mCommitted[gpuIndex(s)] >= bytes;
+        return s.capacityBytes >= bytes;
+    }
 
     bool pinAllows(const JobDemand& d, const Slot& s) const
     {
@@ -379,7 +433,12 @@ private:
     const Scenario& mScenario;
     const FabricIndex& mFabric;
     const std::vector<Slot>& mSlots;
+    const std::vector<JobDemand>& mDemands;
     PlacementPolicy mPolicy;
+    std::vector<int> mGpuBase;       // index of each node's first GPU in mCommitted
+    std::vector<double> mCommitted;  // bytes placed on each GPU through slots without memory isolation
+    bool mStrictMemory = false;      // fits() also counts mCommitted (the first pass of place())
+    double mMaxSharedCapacity = 0.0; // largest slot without memory isolation
     std::vector<int> mOwner;
     std::vector<std::vector<int>> mNodeSlots;
     std::vector<int> mFree;         // free slots per node
@@ -389,6 +448,7 @@ private:
     std::vector<double> mCapacities;   // every slot's capacity, ascending (for reasons)
     const Slot* mLargest = nullptr;
     std::vector<double> mMaxFreeCapacity;          // largest free slot per node
+    std::vector<double> mMaxFreeStrict;            // ... counting co-tenants' memory on shared GPUs
     std::set<std::pair<double, int>> mByFreeShare; // nodes ordered by free GPU share
     WorkloadMix mMix;
 };

@@ -81,6 +81,39 @@ void CanvasView::paintEvent(QPaintEvent* event)
     QGraphicsView::paintEvent(event);
 }
 
+void CanvasView::setWarnings(const QStringList& lines)
+{
+    if (lines == mWarnings)
+        return;
+    mWarnings = lines;
+    viewport()->update();
+}
+
+void CanvasView::drawForeground(QPainter* p, const QRectF&)
+{
+    if (mWarnings.isEmpty())
+        return;
+    p->save();
+    p->resetTransform(); // viewport pixels: the box stays put while the canvas pans and zooms
+    p->setRenderHint(QPainter::Antialiasing, true);
+    QFont f = font();
+    p->setFont(f);
+    const QFontMetrics fm(f);
+    int width = 0;
+    for (const QString& line : mWarnings)
+        width = std::max(width, fm.horizontalAdvance(line));
+    width = std::min(width, viewport()->width() - 40);
+    const QRect box(10, 10, width + 20, fm.lineSpacing() * static_cast<int>(mWarnings.size()) + 12);
+    p->setPen(QPen(QColor("#c0392b"), 1.5));
+    p->setBrush(QColor(255, 240, 238, 235));
+    p->drawRoundedRect(box, 6, 6);
+    p->setPen(QColor("#8e1b10"));
+    for (int i = 0; i < static_cast<int>(mWarnings.size()); ++i)
+        p->drawText(QRect(box.left() + 10, box.top() + 6 + i * fm.lineSpacing(), width, fm.lineSpacing()),
+                    Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(mWarnings[i], Qt::ElideRight, width));
+    p->restore();
+}
+
 void CanvasView::syncDetail() { mScene->setLinkDetail(transform().m11() >= kLinkDetailScale); }
 
 void CanvasView::zoomBy(double factor)

@@ -31,6 +31,10 @@ public:
     /// Frames every item, and keeps doing so when the view resizes until the user zooms or pans.
     void fitAll();
     void zoomBy(double factor);
+    /// Warnings drawn over the top-left corner of the view (unplaced jobs, out-of-memory
+    /// risks), one per line; empty hides the box.
+    void setWarnings(const QStringList& lines);
+    QStringList warnings() const { return mWarnings; }
     /// The user took over the framing (zoom, pan): stop re-fitting on resize.
     void stopAutoFit() { mAutoFit = false; }
     /// QGraphicsView's own handling, for the select tool (selection, rubber band, item moves).
@@ -55,6 +59,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dragMoveEvent(QDragMoveEvent* event) override;
     void dropEvent(QDropEvent* event) override;
@@ -67,6 +72,7 @@ private:
     bool mAutoFit = false; ///< keep framing everything on resize until the user zooms or pans
     std::vector<std::unique_ptr<CanvasTool>> mTools; ///< offered each press in this order
     CanvasTool* mActive = nullptr;                   ///< the tool that owns the current gesture
+    QStringList mWarnings;
 };
 
 } // namespace gp::ui
