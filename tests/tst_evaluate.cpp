@@ -2,6 +2,7 @@
 // scenarios built for the purpose, and the samples' sanity.
 #include "calc/alternatives.h"
 #include "calc/evaluate.h"
+#include "calc/slots.h"
 #include "calc/inventory.h"
 #include "io/scenarioreader.h"
 #include "model/validation.h"
@@ -356,6 +357,23 @@ private Q_SLOTS:
         QVERIFY(mig.kpis.meanPenalty > 0.0);                  // a smaller instance runs slower than a GPU
         QCOMPARE(mig.candidatesTried, static_cast<int>(test::bundledCatalog().gpu("h100-80gb")->migProfiles.size()));
         QCOMPARE(mig.isolation.memory, 2);
+        // MIG sets memory aside: instances' usable memory is less than the GPU's (MIG User Guide
+        // tables); seven 1g.10gb instances leave the eighth memory slice unused as well.
+        QVERIFY2(mig.memoryOverhead > 0.0, mig.setting.c_str());
+        {
+            const GpuSpec& h100 = *test::bundledCatalog().gpu("h100-80gb");
+            std::vector<MigInstance> sevenSmall;
+            for (int i = 0; i < 7; ++i)
+                sevenSmall.push_back({"1g.10gb", i});
+            const Scenario small = cluster(1, "dgx-h100", migLayout(sevenSmall));
+            const double offered = offeredMemoryBytes(buildSlots(small, test::bundledCatalog()));
+            const double expected = 8 * 7 * h100.migProfile("1g.10gb")->usableGiB * 1024.0 * 1024 * 1024;
+            QCOMPARE(offered, expected);
+            QVERIFY(offered / (8 * h100.memoryUsableGiB * 1024.0 * 1024 * 1024) < 0.9); // over 10 % set aside
+        }
+        QCOMPARE(bare.memoryOverhead, 0.0);
+        QCOMPARE(alts[1].memoryOverhead, 0.0); // passthrough
+        QCOMPARE(ts.memoryOverhead, 0.0);
         // Time-slicing shares engines without isolation and pays for it in penalty; the
         // placement fills each GPU only as far as its memory holds the services (three of
         // about 22 GiB on an 80 GB H100), so none is at risk of running out of memory.

@@ -838,6 +838,8 @@ private Q_SLOTS:
         // Predictability per mode: the frontier pre-training decides (about 25 days on bare metal,
         // 25.8 P95 as the sample is); every mode that places it has a P95 in days.
         QCOMPARE(m->verticalHeaderItem(13)->text(), QString("P95 completion"));
+        QCOMPARE(m->verticalHeaderItem(14)->text(), QString("Memory overhead"));
+        QCOMPARE(m->item(14, 0)->text(), QString("0.0 %")); // bare metal offers all usable VRAM
         const double bareP95 = m->item(13, 0)->text().split(' ').front().toDouble();
         QVERIFY2(bareP95 > 24 && bareP95 < 28, qPrintable(m->item(13, 0)->text()));
         for (int c = 0; c < m->columnCount(); ++c)

@@ -71,7 +71,7 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
                               tr("Fragmentation"), tr("GPU share allocated"), tr("Unplaced jobs"), tr("Memory isolation"), tr("Fault isolation"),
                               tr("Performance isolation"), tr("$ per month"), tr("$ wasted per month"),
                               tr("  of which overhead"),
-                              tr("P95 completion")};
+                              tr("P95 completion"), tr("Memory overhead")};
     mMatrix->clear();
     mMatrix->setRowCount(static_cast<int>(rows.size()));
     mMatrix->setColumnCount(static_cast<int>(alts.size()));
@@ -94,9 +94,10 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
         v << level(a.isolation.memory) << level(a.isolation.fault) << level(a.isolation.performance);
         if (a.offered)
             v << usd(k.costPerMonthUsd) << usd(k.wastePerMonth.total()) << usd(k.wastePerMonth.overheadUsd)
-              << (a.p95Days ? tr("%1 days").arg(*a.p95Days, 0, 'f', 1) : tr("no training job placed"));
+              << (a.p95Days ? tr("%1 days").arg(*a.p95Days, 0, 'f', 1) : tr("no training job placed"))
+              << pct(a.memoryOverhead);
         else
-            v << "-" << "-" << "-" << "-";
+            v << "-" << "-" << "-" << "-" << "-";
         for (int r = 0; r < static_cast<int>(v.size()); ++r) {
             auto* item = new QTableWidgetItem(v[r]);
             item->setTextAlignment(Qt::AlignCenter);
@@ -106,6 +107,9 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
                 item->setForeground(QColor("#2e7d32")); // inside the 80 % / 3 % target zone
             if (a.offered && r == 6 && k.unplacedJobs > 0)
                 item->setForeground(QColor("#c62828"));
+            if (r == 14)
+                item->setToolTip(tr("Usable VRAM this setting does not offer to jobs: MIG slices in no instance and "
+                                    "the instances' smaller usable memory, vGPU framebuffers below the GPU's"));
             if (r == 13)
                 item->setToolTip(tr("The slowest training job's 95th-percentile completion in the quick Monte Carlo "
                                     "(256 trials, CPU, seed 1) of this mode's setting"));

@@ -134,6 +134,7 @@ QJsonArray toJson(const std::vector<calc::SharingAlternative>& alts)
                                {"setting", QString::fromStdString(a.setting)},
                                {"candidates_tried", a.candidatesTried},
                                {"nodes_kept", a.nodesKept},
+                               {"memory_overhead", a.offered ? QJsonValue(a.memoryOverhead) : QJsonValue(QJsonValue::Null)},
                                {"isolation", QJsonObject{{"memory", a.isolation.memory},
                                                          {"fault", a.isolation.fault},
                                                          {"performance", a.isolation.performance}}},

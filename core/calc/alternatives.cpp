@@ -1,6 +1,7 @@
 #include "alternatives.h"
 
 #include "evaluate.h"
+#include "slots.h"
 #include "model/enumnames.h"
 #include "model/miglayout.h"
 
@@ -128,6 +129,11 @@ std::vector<SharingAlternative> compareSharing(const Scenario& scenario, const C
     for (Node& n : base.topology.nodes)
         n.gpuSharing.clear();
 
+    Scenario bare = base;
+    for (Node& n : bare.topology.nodes)
+        n.sharing = SharingConfig{};
+    const double bareBytes = offeredMemoryBytes(buildSlots(bare, catalog));
+
     std::vector<SharingAlternative> out;
     for (const auto& [mode, name] : EnumNames<SharingMode>::table) {
         SharingAlternative alt;
@@ -154,6 +160,8 @@ std::vector<SharingAlternative> compareSharing(const Scenario& scenario, const C
                 alt.evaluation = std::make_shared<const Evaluation>(std::move(e));
                 alt.setting = c.label;
                 alt.nodesKept = kept;
+                alt.memoryOverhead =
+                    bareBytes > 0 ? std::max(0.0, 1.0 - offeredMemoryBytes(buildSlots(*alt.scenario, catalog)) / bareBytes) : 0.0;
                 first = false;
             }
         }

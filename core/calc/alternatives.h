@@ -34,6 +34,10 @@ struct SharingAlternative
     int candidatesTried = 0; ///< settings evaluated for this mode
     int nodesKept = 0;       ///< nodes whose GPU lacks the mode and keep their own sharing
     Isolation isolation;
+    /// Share of the usable VRAM the mode does not offer to jobs (offeredMemoryBytes of this
+    /// setting against bare metal): MIG slices in no instance and instance rounding, vGPU
+    /// framebuffers smaller than the GPU. 0 for bare metal, passthrough, time-slicing and MPS.
+    double memoryOverhead = 0.0;
     Kpis kpis;
     /// The scenario as evaluated with the chosen setting, and its evaluation (null when not
     /// offered): what a caller simulates for the predictability of each mode.

@@ -1,5 +1,7 @@
 #include "slots.h"
 
+#include <map>
+
 #include "model/assumptions.h"
 
 #include <algorithm>
@@ -92,6 +94,22 @@ std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog)
         }
     }
     return out;
+}
+
+double offeredMemoryBytes(const std::vector<Slot>& slots)
+{
+    std::map<std::pair<int, int>, std::pair<double, double>> perGpu; // (node, gpu) -> (isolated sum, shared max)
+    for (const Slot& s : slots) {
+        auto& [isolated, shared] = perGpu[{s.node, s.gpu}];
+        if (s.memoryIsolated)
+            isolated += s.capacityBytes;
+        else
+            shared = std::max(shared, s.capacityBytes);
+    }
+    double total = 0.0;
+    for (const auto& [gpu, bytes] : perGpu)
+        total += bytes.second > 0.0 ? bytes.second : bytes.first;
+    return total;
 }
 
 std::string Slot::label() const

@@ -34,6 +34,13 @@ struct Slot
 /// Every slot of every GPU of the scenario, node by node, GPU by GPU.
 std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog);
 
+/// Memory the slots offer to jobs, summed over GPUs: on a GPU whose slots share its memory
+/// (time-slicing, MPS without a limit) the GPU's usable memory once; otherwise the sum of
+/// its slots' capacities (MIG instances' usable memory, vGPU framebuffers). Memory a sharing
+/// mode sets aside — MIG slices in no instance, the difference between the instances' and the
+/// whole GPU's usable memory — is not offered.
+double offeredMemoryBytes(const std::vector<Slot>& slots);
+
 /// Sharing-mode parameters (assumptions, docs/model-reference.md#sharing).
 struct SharingAssumptions
 {
