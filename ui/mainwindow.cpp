@@ -210,7 +210,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
         // First start: room for the inspector's fields and the charts (docks size once shown).
         QTimer::singleShot(0, this, [this, dock, inspectorDock, workloadsDock] {
             resizeDocks({dock, inspectorDock}, {300, 430}, Qt::Horizontal);
-            resizeDocks({workloadsDock}, {360}, Qt::Vertical);
+            resizeDocks({workloadsDock}, {330}, Qt::Vertical);
         });
     }
     updateTitle();

@@ -22,7 +22,7 @@ class CanvasView : public QGraphicsView
 public:
     static constexpr double kGrid = 20.0;
     /// Below this scale links are drawn as one batched layer (and nodes as summaries).
-    static constexpr double kLinkDetailScale = 0.3;
+    static constexpr double kLinkDetailScale = 0.2;
     static constexpr const char* kJobMimeType = "application/x-gpuplan-job";
 
     CanvasView(CanvasScene* scene, QWidget* parent = nullptr);

@@ -65,8 +65,8 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     const double lod = option->levelOfDetailFromTransform(p->worldTransform());
     const QRectF r = boundingRect();
     const QPen border(isSelected() ? pal.highlight().color() : pal.mid().color(), isSelected() ? 4 : 1.5);
-    beginPaint(p, this, lod >= 0.3);
-    if (lod < 0.3) {
+    beginPaint(p, this, lod >= kSummaryScale);
+    if (lod < kSummaryScale) {
         // Zoomed out: one block, darker the more of the node is allocated.
         int used = 0, slots = 0;
         bool oom = false;
@@ -159,11 +159,11 @@ void SwitchItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWid
 {
     const QPalette pal = option->palette;
     const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-    beginPaint(p, this, lod >= 0.3);
+    beginPaint(p, this, lod >= NodeItem::kSummaryScale);
     p->setPen(QPen(isSelected() ? pal.highlight().color() : pal.mid().color(), isSelected() ? 4 : 1.5));
     p->setBrush(pal.button());
     p->drawRoundedRect(boundingRect(), 14, 14);
-    if (lod < 0.3)
+    if (lod < NodeItem::kSummaryScale)
         return;
     p->setPen(pal.buttonText().color());
     p->drawText(boundingRect().adjusted(8, 4, -8, -26), Qt::AlignCenter, mName);

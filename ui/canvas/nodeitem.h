@@ -33,6 +33,9 @@ public:
         bool oomRisk = false;
     };
 
+    /// Below this scale a node is drawn as one block coloured by use (at 0.2 a GPU cell is
+    /// still about ten pixels wide, enough to see its slots' colours).
+    static constexpr double kSummaryScale = 0.2;
     static constexpr double kWidth = 260.0;
     static constexpr double kHeight = 170.0;
 
