@@ -1,0 +1,168 @@
+// The File side of the main window: the library (open, save as new, save a revision with a
+// note, recent scenarios), new scenarios, and JSON import and export.
+#include "mainwindow.h"
+
+#include "document/document.h"
+#include "document/editscenariocmd.h"
+#include "document/librarygateway.h"
+#include "io/scenarioreader.h"
+#include "io/scenariowriter.h"
+#include "librarypanel.h"
+
+#include <QFileDialog>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStatusBar>
+#include <QUndoStack>
+
+namespace gp::ui {
+
+void MainWindow::rememberRecent(qint64 id)
+{
+    QList<qint64> ids = recentScenarios();
+    ids.removeAll(id);
+    ids.prepend(id);
+    QVariantList stored;
+    for (qint64 i : ids.mid(0, 8))
+        stored << i;
+    QSettings().setValue("recent/scenarios", stored);
+}
+
+QList<qint64> MainWindow::recentScenarios() const
+{
+    QList<qint64> ids;
+    for (const QVariant& v : QSettings().value("recent/scenarios").toList())
+        ids << v.toLongLong();
+    return ids;
+}
+
+bool MainWindow::openFromLibrary(qint64 id)
+{
+    io::ScenarioReadResult r = document::loadFromLibrary(*mLibrary, id, mCatalog);
+    if (!r.ok()) {
+        QMessageBox::warning(this, tr("Cannot open scenario"),
+                             tr("Scenario %1 of the library cannot be opened:\n\n%2").arg(id).arg(issuesText(r.issues)));
+        return false;
+    }
+    auto doc = std::make_unique<document::Document>(std::move(*r.scenario));
+    auto revs = mLibrary->revisions(id);
+    doc->markSaved(id, revs && !revs->empty() ? revs->back().number : 1);
+    setDocument(std::move(doc));
+    rememberRecent(id);
+    return true;
+}
+
+void MainWindow::openFirst()
+{
+    auto all = mLibrary->list();
+    if (all && !all->empty())
+        openFromLibrary(all->front().id);
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!mDocument || !mDocument->isModified())
+        return true;
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved changes"), tr("Save the changes to '%1' in the library?").arg(mDocument->displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return saveToLibrary();
+    return answer == QMessageBox::Discard;
+}
+
+bool MainWindow::saveRevision(const QString& note)
+{
+    if (!mDocument)
+        return false;
+    const Scenario& s = mDocument->scenario();
+    const auto id = mDocument->libraryId();
+    if (!id)
+        return saveAsNewScenario(QString::fromStdString(s.name));
+    auto rev = mLibrary->addRevision(*id, io::writeScenario(s), note, document::kpisOf(s, mCatalog));
+    if (!rev) {
+        QMessageBox::critical(this, tr("Cannot save"), mLibrary->lastError());
+        return false;
+    }
+    mDocument->markSaved(*id, *rev);
+    mLibraryPanel->reload(*mLibrary);
+    statusBar()->showMessage(tr("Saved '%1' to the library as revision %2").arg(QString::fromStdString(s.name)).arg(*rev), 5000);
+    updateTitle();
+    return true;
+}
+
+bool MainWindow::saveAsNewScenario(const QString& name)
+{
+    if (!mDocument || name.trimmed().isEmpty())
+        return false;
+    Scenario s = mDocument->scenario();
+    const bool renamed = s.name != name.trimmed().toStdString();
+    if (renamed) { // the name is part of the document: renaming is an undoable edit like any other
+        s.name = name.trimmed().toStdString();
+        mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), s, tr("Rename scenario")));
+    }
+    const QString note = mDocument->libraryId() ? tr("Variant of library scenario %1").arg(*mDocument->libraryId())
+                                                : tr("Saved from the workbench");
+    auto newId = document::saveAsNew(*mLibrary, s, mCatalog, note);
+    if (!newId) {
+        QMessageBox::critical(this, tr("Cannot save"), mLibrary->lastError());
+        return false;
+    }
+    mDocument->markSaved(*newId, 1);
+    rememberRecent(*newId);
+    mLibraryPanel->reload(*mLibrary);
+    statusBar()->showMessage(tr("Saved '%1' as a new library scenario").arg(QString::fromStdString(s.name)), 5000);
+    updateTitle();
+    return true;
+}
+
+bool MainWindow::newScenario(bool ask)
+{
+    if (ask && !maybeSave())
+        return false;
+    Scenario blank;
+    blank.name = tr("Untitled cluster").toStdString();
+    if (!mCatalog.pricePresets.empty())
+        blank.pricing.preset = mCatalog.pricePresets.front().id;
+    setDocument(std::make_unique<document::Document>(std::move(blank)));
+    return true;
+}
+
+void MainWindow::importJson()
+{
+    if (!maybeSave())
+        return;
+    const QString file = QFileDialog::getOpenFileName(this, tr("Import Scenario"), {}, tr("Scenario JSON (*.json)"));
+    if (file.isEmpty())
+        return;
+    io::ScenarioReadResult r = io::readScenarioFile(file, mCatalog);
+    if (!r.ok()) {
+        QMessageBox::warning(this, tr("Cannot import"), tr("%1 is not a valid scenario:\n\n%2").arg(file, issuesText(r.issues)));
+        return;
+    }
+    auto newId = document::saveAsNew(*mLibrary, *r.scenario, mCatalog, tr("Imported from %1").arg(file));
+    if (!newId) {
+        QMessageBox::critical(this, tr("Cannot import"), mLibrary->lastError());
+        return;
+    }
+    mLibraryPanel->reload(*mLibrary);
+    openFromLibrary(*newId);
+}
+
+void MainWindow::exportJson()
+{
+    if (!mDocument)
+        return;
+    const QString file = QFileDialog::getSaveFileName(this, tr("Export Scenario"),
+                                                      QString::fromStdString(mDocument->scenario().name) + ".json",
+                                                      tr("Scenario JSON (*.json)"));
+    if (file.isEmpty())
+        return;
+    QSaveFile f(file);
+    const QByteArray json = io::writeScenario(mDocument->scenario());
+    if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size() || !f.commit())
+        QMessageBox::critical(this, tr("Cannot export"), tr("%1: %2").arg(file, f.errorString()));
+}
+
+} // namespace gp::ui
