@@ -820,6 +820,10 @@ private Q_SLOTS:
         const auto revs = lib.revisions(id);
         QCOMPARE(revs->size(), std::size_t(2));
         QCOMPARE(revs->back().note, QString("second node"));
+        // The plan as GPU Operator configuration, from the File menu's action.
+        QTemporaryDir out;
+        QCOMPARE(w->exportClusterConfig(out.filePath("cfg")), QString());
+        QVERIFY(QFile::exists(out.filePath("cfg/node-labels.yaml")));
     }
 
     void tradeOffMatrixShowsEverySharingMode()

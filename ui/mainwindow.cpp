@@ -26,6 +26,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QInputDialog>
+#include <QFileDialog>
 #include <QGroupBox>
 #include <QLabel>
 #include <QScrollArea>
@@ -245,6 +246,13 @@ void MainWindow::createActions()
     })->setShortcut(QKeySequence(tr("Ctrl+Alt+S")));
     QAction* exportAct = file->addAction(tr("&Export Scenario JSON…"), this, &MainWindow::exportJson);
     exportAct->setShortcut(QKeySequence(tr("Ctrl+E")));
+    file->addAction(tr("Export &Cluster Configuration…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export Cluster Configuration Into"));
+        if (dir.isEmpty())
+            return;
+        if (const QString error = exportClusterConfig(dir); !error.isEmpty())
+            QMessageBox::critical(this, tr("Cannot export"), error);
+    });
     QMenu* recent = file->addMenu(tr("Open &Recent"));
     connect(recent, &QMenu::aboutToShow, this, [this, recent] {
         recent->clear();

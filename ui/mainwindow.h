@@ -91,6 +91,9 @@ public:
     bool saveRevision(const QString& note);
     /// Shows a dock by its title, or a results tab by its label (raising the Results dock).
     bool raisePanel(const QString& name);
+    /// Writes the GPU Operator configuration of the plan into `dir` (docs/export.md); the
+    /// error text, empty on success.
+    QString exportClusterConfig(const QString& dir);
     /// Library ids of recently opened scenarios, newest first (kept in QSettings).
     QList<qint64> recentScenarios() const;
     /// Deletes the items selected on the canvas (one command).

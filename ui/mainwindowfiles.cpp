@@ -2,9 +2,12 @@
 // note, recent scenarios), new scenarios, and JSON import and export.
 #include "mainwindow.h"
 
+#include "calc/clusterconfig.h"
+#include "calc/evaluate.h"
 #include "document/document.h"
 #include "document/editscenariocmd.h"
 #include "document/librarygateway.h"
+#include "io/clusterconfigwriter.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
 #include "librarypanel.h"
@@ -163,6 +166,19 @@ void MainWindow::exportJson()
     const QByteArray json = io::writeScenario(mDocument->scenario());
     if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size() || !f.commit())
         QMessageBox::critical(this, tr("Cannot export"), tr("%1: %2").arg(file, f.errorString()));
+}
+
+QString MainWindow::exportClusterConfig(const QString& dir)
+{
+    if (!mDocument)
+        return tr("no scenario is open");
+    const Scenario& s = mDocument->scenario();
+    const calc::Evaluation ev = calc::evaluate(s, mCatalog);
+    QString error;
+    if (!io::writeFiles(dir, io::clusterConfigFiles(calc::buildClusterConfig(s, mCatalog, ev), s.name), &error))
+        return error;
+    statusBar()->showMessage(tr("Cluster configuration written to %1 (see its README.md)").arg(dir), 8000);
+    return {};
 }
 
 } // namespace gp::ui

@@ -22,6 +22,7 @@ const char* kUsage =
     "  library ACTION          list, import, export or delete library scenarios\n"
     "  replay --nodes --tasks  replay the Alibaba GPU-sharing trace with a scheduling policy\n"
     "  format FILE...          validate and rewrite scenarios in canonical form\n"
+    "  export-config FILE -o DIR  GPU Operator configuration: mig-parted, time-slicing, labels, pods\n"
     "\n"
     "Every command takes --help. Exit status: 0 success, 1 runtime failure, 2 bad input or usage.\n"
     "Options for all commands: --catalog PATH (user catalog merged over the bundled one).\n";
@@ -44,6 +45,7 @@ int main(int argc, char** argv)
         {"evaluate", gp::cli::runEvaluate},
         {"replay", gp::cli::runReplay},
         {"simulate", gp::cli::runSimulate},
+        {"export-config", gp::cli::runExportConfig},
     };
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();

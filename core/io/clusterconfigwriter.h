@@ -1,0 +1,26 @@
+#pragma once
+
+#include "model/clusterconfig.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <utility>
+#include <vector>
+
+namespace gp::io {
+
+/// The files of a cluster-configuration export (docs/export.md), as relative paths and
+/// contents: mig-parted.yaml (MIG layouts), device-plugin-config.yaml (a ConfigMap of
+/// time-slicing and MPS configurations for the GPU Operator's device plugin), node-labels.yaml,
+/// tenants/<tenant>.yaml (pods' node selectors and resource limits) and README.md (how to
+/// apply them, and what they cannot express). Paths never leave the export folder: tenant
+/// ids are reduced to letters, digits, '-', '_' and '.'.
+std::vector<std::pair<QString, QByteArray>> clusterConfigFiles(const ClusterConfigPlan& plan, const std::string& scenarioName);
+
+/// Writes `files` under `dir` (created if missing), each through QSaveFile so that a file is
+/// either the new one or untouched. Refuses any path that would leave `dir`. On failure
+/// returns false with `error` naming the file and the reason; files written before stay.
+bool writeFiles(const QString& dir, const std::vector<std::pair<QString, QByteArray>>& files, QString* error);
+
+} // namespace gp::io
