@@ -55,6 +55,7 @@ int runEvaluate(const QStringList& args);
 int runReplay(const QStringList& args);
 int runSimulate(const QStringList& args);
 int runExportConfig(const QStringList& args);
+int runCompare(const QStringList& args);
 
 /// One problem as validate prints it: "FILE: PATH: message".
 QString formatIssue(const QString& file, const Issue& issue);

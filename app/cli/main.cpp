@@ -22,6 +22,7 @@ const char* kUsage =
     "  library ACTION          list, import, export or delete library scenarios\n"
     "  replay --nodes --tasks  replay the Alibaba GPU-sharing trace with a scheduling policy\n"
     "  format FILE...          validate and rewrite scenarios in canonical form\n"
+    "  compare A B [C D]       KPIs side by side with deltas, and what differs in the plans\n"
     "  export-config FILE -o DIR  GPU Operator configuration: mig-parted, time-slicing, labels, pods\n"
     "\n"
     "Every command takes --help. Exit status: 0 success, 1 runtime failure, 2 bad input or usage.\n"
@@ -46,6 +47,7 @@ int main(int argc, char** argv)
         {"replay", gp::cli::runReplay},
         {"simulate", gp::cli::runSimulate},
         {"export-config", gp::cli::runExportConfig},
+        {"compare", gp::cli::runCompare},
     };
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();

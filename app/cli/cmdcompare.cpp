@@ -1,0 +1,164 @@
+#include "clicontext.h"
+
+#include "calc/comparison.h"
+#include "calc/evaluate.h"
+#include "io/scenarioreader.h"
+#include "model/scenariodiff.h"
+#include "sim/simulation.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+
+#include <cmath>
+
+namespace gp::cli {
+
+namespace {
+
+const char* verdictName(calc::Verdict v)
+{
+    switch (v) {
+    case calc::Verdict::Better: return "better";
+    case calc::Verdict::Worse: return "worse";
+    case calc::Verdict::Same: return "same";
+    }
+    return "same";
+}
+
+QString formatValue(const calc::KpiSpec& spec, double v)
+{
+    if (spec.unit == "fraction")
+        return QString::number(v * 100.0, 'f', 1) + " %";
+    if (spec.unit == "usd_per_month")
+        return "$" + QLocale(QLocale::English).toString(v, 'f', 0);
+    if (spec.unit == "days")
+        return QString::number(v, 'f', 1) + " d";
+    return QString::number(v, 'f', 0);
+}
+
+QString formatDelta(const calc::KpiSpec& spec, double d)
+{
+    const QString sign = d > 0 ? "+" : d < 0 ? "-" : "";
+    const double a = std::abs(d);
+    if (spec.unit == "fraction")
+        return sign + QString::number(a * 100.0, 'f', 1) + " pt";
+    if (spec.unit == "usd_per_month")
+        return sign + "$" + QLocale(QLocale::English).toString(a, 'f', 0);
+    if (spec.unit == "days")
+        return sign + QString::number(a, 'f', 1) + " d";
+    return sign + QString::number(a, 'f', 0);
+}
+
+} // namespace
+
+int runCompare(const QStringList& args)
+{
+    CommandLine cl("compare", "Compare two to four scenarios: their KPIs side by side with each one's change against the "
+                              "first, marked better or worse, and what differs in the plans (nodes, sharing, tenants, "
+                              "jobs, pricing, assumptions).");
+    auto& p = cl.parser();
+    p.addPositionalArgument("FILES", "Two to four scenario JSON files; the first is the baseline.", "A B [C D]");
+    p.addOption({"json", "Print JSON."});
+    p.addOption({"trials", "Monte Carlo trials for the P95 completion row (default 256; 0 leaves the row out).", "N"});
+    if (auto done = cl.parse(args))
+        return *done;
+    const QStringList files = p.positionalArguments();
+    if (files.size() < 2 || files.size() > 4) {
+        err() << cl.usageError("give two to four scenario files") << Qt::endl;
+        return kBadInput;
+    }
+    bool ok = true;
+    const int trials = p.isSet("trials") ? p.value("trials").toInt(&ok) : 256;
+    if (!ok || trials < 0) {
+        err() << cl.usageError("--trials must be a whole number >= 0") << Qt::endl;
+        return kBadInput;
+    }
+    auto catalog = loadCatalogOrReport(p);
+    if (!catalog)
+        return kFailure;
+    std::vector<Scenario> scenarios;
+    std::vector<std::map<std::string, double>> values;
+    int status = kOk;
+    for (const QString& file : files) {
+        io::ScenarioReadResult r = io::readScenarioFile(file, *catalog);
+        if (!r.ok()) {
+            for (const Issue& i : r.issues)
+                err() << formatIssue(file, i) << '\n';
+            status = kBadInput;
+            continue;
+        }
+        const calc::Evaluation ev = calc::evaluate(*r.scenario, *catalog);
+        std::map<std::string, double> v = calc::kpiValues(ev.kpis);
+        if (trials > 0) {
+            sim::SimulationConfig quick;
+            quick.trials = trials;
+            quick.backend = sim::Backend::Cpu;
+            v["p95_completion_days"] = sim::simulate(*r.scenario, *catalog, ev, quick).clusterP95Days;
+        }
+        values.push_back(std::move(v));
+        scenarios.push_back(std::move(*r.scenario));
+    }
+    if (status != kOk) {
+        err() << Qt::flush;
+        return status;
+    }
+    const std::vector<calc::KpiComparison> rows = calc::compareKpis(values);
+    if (p.isSet("json")) {
+        QJsonArray sc, kpis, diffs;
+        for (int i = 0; i < files.size(); ++i)
+            sc.append(QJsonObject{{"file", files[i]}, {"name", QString::fromStdString(scenarios[static_cast<std::size_t>(i)].name)}});
+        for (const calc::KpiComparison& row : rows) {
+            QJsonArray vals, deltas, verdicts;
+            for (std::size_t i = 0; i < row.values.size(); ++i) {
+                vals.append(row.values[i]);
+                deltas.append(i == 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(row.deltas[i]));
+                verdicts.append(i == 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(verdictName(row.verdicts[i])));
+            }
+            kpis.append(QJsonObject{{"key", QString::fromStdString(row.spec.key)},
+                                    {"label", QString::fromStdString(row.spec.label)},
+                                    {"unit", QString::fromStdString(row.spec.unit)},
+                                    {"higher_is_better", row.spec.higherIsBetter},
+                                    {"values", vals},
+                                    {"deltas", deltas},
+                                    {"verdicts", verdicts}});
+        }
+        for (std::size_t i = 1; i < scenarios.size(); ++i) {
+            QJsonArray lines;
+            for (const std::string& line : diffScenarios(scenarios.front(), scenarios[i]))
+                lines.append(QString::fromStdString(line));
+            diffs.append(QJsonObject{{"from", 0}, {"to", static_cast<int>(i)}, {"changes", lines}});
+        }
+        out() << QJsonDocument(QJsonObject{{"scenarios", sc}, {"kpis", kpis}, {"differences", diffs}}).toJson(QJsonDocument::Indented);
+        out() << Qt::flush;
+        return kOk;
+    }
+    auto width = [](std::size_t i) { return i == 0 ? 20 : 34; };
+    out() << QString("%1").arg("KPI", -22);
+    for (std::size_t i = 0; i < scenarios.size(); ++i) {
+        const QString name = QString("%1: %2").arg(QChar('A' + static_cast<int>(i))).arg(QString::fromStdString(scenarios[i].name));
+        out() << QString("%1").arg(name.left(width(i) - 2), -width(i));
+    }
+    out() << '\n';
+    for (const calc::KpiComparison& row : rows) {
+        out() << QString("%1").arg(QString::fromStdString(row.spec.label), -22);
+        for (std::size_t i = 0; i < row.values.size(); ++i) {
+            QString cell = formatValue(row.spec, row.values[i]);
+            if (i > 0 && row.verdicts[i] != calc::Verdict::Same)
+                cell += QString(" (%1, %2)").arg(formatDelta(row.spec, row.deltas[i]), verdictName(row.verdicts[i]));
+            out() << QString("%1").arg(cell, -width(i));
+        }
+        out() << '\n';
+    }
+    for (std::size_t i = 1; i < scenarios.size(); ++i) {
+        const std::vector<std::string> lines = diffScenarios(scenarios.front(), scenarios[i]);
+        out() << QString("\nWhat differs, A -> %1 (%2):\n").arg(QChar('A' + static_cast<int>(i))).arg(lines.size());
+        for (const std::string& line : lines)
+            out() << "  " << QString::fromStdString(line) << '\n';
+    }
+    out() << Qt::flush;
+    return kOk;
+}
+
+} // namespace gp::cli

@@ -1,0 +1,65 @@
+#include "comparison.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gp::calc {
+
+const std::vector<KpiSpec>& comparedKpis()
+{
+    static const std::vector<KpiSpec> specs = {
+        {"vram_utilization", "VRAM utilization", "fraction", true},
+        {"allocation_ratio", "GPU share allocated", "fraction", true},
+        {"compute_utilization", "Compute utilization", "fraction", true},
+        {"fragmentation", "Fragmentation", "fraction", false},
+        {"mean_penalty", "Mean penalty", "fraction", false},
+        {"max_penalty", "Max penalty", "fraction", false},
+        {"unplaced_jobs", "Unplaced jobs", "count", false},
+        {"oom_risk_gpus", "OOM-risk GPUs", "count", false},
+        {"cost_per_month_usd", "$ per month", "usd_per_month", false},
+        {"waste_per_month_usd", "$ wasted per month", "usd_per_month", false},
+        {"p95_completion_days", "P95 completion", "days", false},
+    };
+    return specs;
+}
+
+std::map<std::string, double> kpiValues(const Kpis& k)
+{
+    return {{"vram_utilization", k.vramUtilization},
+            {"allocation_ratio", k.allocationRatio},
+            {"compute_utilization", k.computeUtilization},
+            {"fragmentation", k.fragmentation},
+            {"mean_penalty", k.meanPenalty},
+            {"max_penalty", k.maxPenalty},
+            {"unplaced_jobs", static_cast<double>(k.unplacedJobs)},
+            {"oom_risk_gpus", static_cast<double>(k.oomRiskGpus)},
+            {"cost_per_month_usd", k.costPerMonthUsd},
+            {"waste_per_month_usd", k.wastePerMonth.total()}};
+}
+
+std::vector<KpiComparison> compareKpis(const std::vector<std::map<std::string, double>>& scenarios)
+{
+    std::vector<KpiComparison> rows;
+    if (scenarios.empty())
+        return rows;
+    for (const KpiSpec& spec : comparedKpis()) {
+        if (!std::all_of(scenarios.begin(), scenarios.end(), [&](const auto& s) { return s.count(spec.key) > 0; }))
+            continue;
+        KpiComparison row{spec, {}, {}, {}};
+        const double first = scenarios.front().at(spec.key);
+        for (const auto& s : scenarios) {
+            const double v = s.at(spec.key);
+            const double delta = v - first;
+            row.values.push_back(v);
+            row.deltas.push_back(delta);
+            if (std::abs(delta) <= 1e-9 * std::max(1.0, std::abs(first)))
+                row.verdicts.push_back(Verdict::Same);
+            else
+                row.verdicts.push_back((delta > 0) == spec.higherIsBetter ? Verdict::Better : Verdict::Worse);
+        }
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+} // namespace gp::calc

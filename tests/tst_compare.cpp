@@ -1,0 +1,148 @@
+// Comparing scenarios: KPI deltas with better/worse by each KPI's direction, a readable diff of
+// the plans, and gpuplan-cli compare's JSON contract (docs/cli.md#compare).
+#include "calc/comparison.h"
+#include "calc/evaluate.h"
+#include "io/scenarioreader.h"
+#include "io/scenariowriter.h"
+#include "model/scenariodiff.h"
+#include "testsupport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace gp;
+
+namespace {
+
+Scenario pod()
+{
+    return *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+}
+
+/// The pod with its two chat nodes time-sliced four ways instead of MIG and passthrough.
+Scenario timeSlicedPod()
+{
+    Scenario s = pod();
+    s.name = "DGX pod, time-sliced chat";
+    for (Node& n : s.topology.nodes)
+        if (n.id == "node-007" || n.id == "node-008") {
+            n.sharing = SharingConfig{};
+            n.sharing.mode = SharingMode::TimeSlicing;
+            n.sharing.replicas = 4;
+            n.gpuSharing.clear();
+        }
+    for (Tenant& t : s.tenants)
+        for (Job& j : t.jobs)
+            if (j.pin)
+                j.pin->migInstance.reset();
+    return s;
+}
+
+} // namespace
+
+class TestCompare : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void deltasAndVerdictsFollowEachKpisDirection()
+    {
+        const std::vector<std::map<std::string, double>> values = {
+            {{"vram_utilization", 0.50}, {"cost_per_month_usd", 1000}, {"unplaced_jobs", 2}, {"mean_penalty", 0.1}},
+            {{"vram_utilization", 0.60}, {"cost_per_month_usd", 1200}, {"unplaced_jobs", 2}, {"mean_penalty", 0.05}},
+            {{"vram_utilization", 0.40}, {"cost_per_month_usd", 900}, {"unplaced_jobs", 0}}, // no penalty: row left out
+        };
+        const std::vector<calc::KpiComparison> rows = calc::compareKpis(values);
+        QCOMPARE(rows.size(), std::size_t(3));
+        const calc::KpiComparison& vram = rows[0];
+        QCOMPARE(vram.spec.key, std::string("vram_utilization"));
+        QCOMPARE(vram.deltas[0], 0.0);
+        QCOMPARE(vram.verdicts[0], calc::Verdict::Same);
+        QVERIFY(qAbs(vram.deltas[1] - 0.1) < 1e-12);
+        QCOMPARE(vram.verdicts[1], calc::Verdict::Better); // more VRAM doing work
+        QCOMPARE(vram.verdicts[2], calc::Verdict::Worse);
+        const calc::KpiComparison& unplaced = rows[1];
+        QCOMPARE(unplaced.spec.key, std::string("unplaced_jobs"));
+        QCOMPARE(unplaced.verdicts[1], calc::Verdict::Same);
+        QCOMPARE(unplaced.verdicts[2], calc::Verdict::Better); // fewer unplaced
+        const calc::KpiComparison& cost = rows[2];
+        QCOMPARE(cost.deltas[1], 200.0);
+        QCOMPARE(cost.verdicts[1], calc::Verdict::Worse); // dearer
+        QCOMPARE(cost.verdicts[2], calc::Verdict::Better);
+    }
+
+    void diffNamesWhatChanged()
+    {
+        const Scenario a = pod();
+        QVERIFY(diffScenarios(a, a).empty());
+        const std::vector<std::string> lines = diffScenarios(a, timeSlicedPod());
+        auto has = [&](const std::string& text) {
+            return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l == text; });
+        };
+        QVERIFY(has("name: DGX H100 pod: three tenants -> DGX pod, time-sliced chat"));
+        QVERIFY(has("node node-007 sharing: MIG 3g.40gb x2 -> time-slicing x4"));
+        QVERIFY(has("node node-008 sharing: passthrough VM -> time-slicing x4"));
+        // Added and removed items, tenants' SLA and jobs' parallelism.
+        Scenario b = a;
+        b.topology.nodes.pop_back();
+        b.tenants[1].sla.deadlineDays = 5.0;
+        b.tenants[1].jobs[0].parallelism.dp = 4;
+        b.tenants[1].jobs[0].batch.global = 64;
+        const std::vector<std::string> more = diffScenarios(a, b);
+        auto contains = [&](const std::string& text) {
+            return std::any_of(more.begin(), more.end(), [&](const std::string& l) { return l.find(text) != std::string::npos; });
+        };
+        QVERIFY(contains("- node node-008 (dgx-h100, 8 GPUs, passthrough VM)"));
+        QVERIFY(contains("tenant acme SLA deadline: 3 days -> 5 days"));
+        QVERIFY(contains("job acme-ft parallelism: TP1 PP1 DP8 ZeRO-3 -> TP1 PP1 DP4 ZeRO-3"));
+        QVERIFY(contains("job acme-ft batch: 1 / 128 -> 1 / 64"));
+        QVERIFY(!contains("position")); // moving an item on the canvas changes nothing planned
+    }
+
+    void cliCompareJson()
+    {
+        QTemporaryDir dir;
+        const QString b = dir.filePath("b.json");
+        QFile f(b);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(io::writeScenario(timeSlicedPod()));
+        f.close();
+        QProcess p;
+        p.start(qEnvironmentVariable("GPUPLAN_CLI"), {"compare", test::sampleFiles().front(), b, "--json", "--trials", "64"});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        const QJsonObject o = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        QCOMPARE(o["scenarios"].toArray().size(), 2);
+        // The deltas are the differences of the two evaluations.
+        const calc::Kpis ka = calc::evaluate(pod(), test::bundledCatalog()).kpis;
+        const calc::Kpis kb = calc::evaluate(timeSlicedPod(), test::bundledCatalog()).kpis;
+        bool sawAllocation = false, sawP95 = false;
+        for (const QJsonValue& v : o["kpis"].toArray()) {
+            const QJsonObject row = v.toObject();
+            QVERIFY(row["deltas"].toArray()[0].isNull());
+            if (row["key"] == "allocation_ratio") {
+                sawAllocation = true;
+                QVERIFY(qAbs(row["values"].toArray()[0].toDouble() - ka.allocationRatio) < 1e-9);
+                QVERIFY(qAbs(row["deltas"].toArray()[1].toDouble() - (kb.allocationRatio - ka.allocationRatio)) < 1e-9);
+                QCOMPARE(row["verdicts"].toArray()[1].toString(),
+                         QString(kb.allocationRatio > ka.allocationRatio ? "better" : "worse"));
+                QCOMPARE(row["higher_is_better"].toBool(), true);
+            }
+            sawP95 = sawP95 || row["key"] == "p95_completion_days";
+        }
+        QVERIFY(sawAllocation && sawP95);
+        const QJsonArray changes = o["differences"].toArray()[0].toObject()["changes"].toArray();
+        QVERIFY(changes.contains(QJsonValue("node node-008 sharing: passthrough VM -> time-slicing x4")));
+        // One file, or five: usage error.
+        p.start(qEnvironmentVariable("GPUPLAN_CLI"), {"compare", b});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCompare)
+#include "tst_compare.moc"
