@@ -97,7 +97,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("command");
         for (const char* c : {"validate", "summary", "mig-layouts", "library", "format", "memory", "evaluate", "replay",
-                              "simulate", "export-config", "compare"})
+                              "simulate", "export-config", "compare", "report"})
             QTest::newRow(c) << QString(c);
     }
     void everySubcommandHasHelp()

@@ -91,15 +91,8 @@ void EvaluationRunner::startAlternatives()
     mAltWatcher.setFuture(QtConcurrent::run([scenario, catalog, stop = mAltStop] {
         std::vector<calc::SharingAlternative> alts = calc::compareSharing(*scenario, *catalog, stop.get());
         // The predictability row: each mode's chosen setting through the quick Monte Carlo.
-        for (calc::SharingAlternative& a : alts) {
-            if (stop->load())
-                return std::vector<calc::SharingAlternative>{};
-            if (a.scenario && a.evaluation) {
-                const double p95 = quickSimulation(*a.scenario, *catalog, *a.evaluation).clusterP95Days;
-                if (p95 > 0)
-                    a.p95Days = p95;
-            }
-        }
+        if (!sim::simulateAlternatives(alts, *catalog, kQuickTrials, stop.get()))
+            return std::vector<calc::SharingAlternative>{};
         return alts;
     }));
 }

@@ -12,6 +12,7 @@
 #include "document/editscenariocmd.h"
 #include "inspector.h"
 #include "propertiespanel.h"
+#include "reportwriter.h"
 #include "librarypanel.h"
 #include "resultscharts.h"
 #include "simulationcharts.h"
@@ -246,6 +247,22 @@ void MainWindow::createActions()
     })->setShortcut(QKeySequence(tr("Ctrl+Alt+S")));
     QAction* exportAct = file->addAction(tr("&Export Scenario JSON…"), this, &MainWindow::exportJson);
     exportAct->setShortcut(QKeySequence(tr("Ctrl+E")));
+    file->addAction(tr("Export &Report (PDF)…"), this, [this] {
+        if (!mDocument)
+            return;
+        const QString pdf = QFileDialog::getSaveFileName(this, tr("Export Report"),
+                                                         QString::fromStdString(mDocument->scenario().name) + ".pdf",
+                                                         tr("PDF (*.pdf)"));
+        if (pdf.isEmpty())
+            return;
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        const QString error = writeReport(mDocument->scenario(), mCatalog, pdf);
+        QApplication::restoreOverrideCursor();
+        if (!error.isEmpty())
+            QMessageBox::critical(this, tr("Cannot export the report"), error);
+        else
+            statusBar()->showMessage(tr("Report written to %1").arg(pdf), 8000);
+    });
     file->addAction(tr("Export &Cluster Configuration…"), this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Export Cluster Configuration Into"));
         if (dir.isEmpty())

@@ -56,6 +56,7 @@ int runReplay(const QStringList& args);
 int runSimulate(const QStringList& args);
 int runExportConfig(const QStringList& args);
 int runCompare(const QStringList& args);
+int runReport(const QStringList& args);
 
 /// One problem as validate prints it: "FILE: PATH: message".
 QString formatIssue(const QString& file, const Issue& issue);

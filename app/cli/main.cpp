@@ -1,9 +1,12 @@
 // gpuplan-cli: everything the workbench computes, headless (DESIGN.md §4).
 #include "clicontext.h"
 
+#include <QApplication>
 #include <QCoreApplication>
 
+#include <cstring>
 #include <map>
+#include <memory>
 
 namespace {
 
@@ -23,6 +26,7 @@ const char* kUsage =
     "  replay --nodes --tasks  replay the Alibaba GPU-sharing trace with a scheduling policy\n"
     "  format FILE...          validate and rewrite scenarios in canonical form\n"
     "  compare A B [C D]       KPIs side by side with deltas, and what differs in the plans\n"
+    "  report FILE -o OUT.pdf  the detailed PDF report (also --scenario ID [--db PATH])\n"
     "  export-config FILE -o DIR  GPU Operator configuration: mig-parted, time-slicing, labels, pods\n"
     "\n"
     "Every command takes --help. Exit status: 0 success, 1 runtime failure, 2 bad input or usage.\n"
@@ -32,7 +36,14 @@ const char* kUsage =
 
 int main(int argc, char** argv)
 {
-    QCoreApplication app(argc, argv);
+    // Only the report draws (charts and topology through widgets): it gets a QApplication, on
+    // the offscreen platform when no display is set, so it runs headless too.
+    const bool drawing = argc > 1 && std::strcmp(argv[1], "report") == 0;
+    if (drawing && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    std::unique_ptr<QCoreApplication> app = drawing ? std::make_unique<QApplication>(argc, argv)
+                                                    : std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName("gpuplan");
     QCoreApplication::setApplicationVersion(GPUPLAN_VERSION);
 
@@ -48,6 +59,7 @@ int main(int argc, char** argv)
         {"simulate", gp::cli::runSimulate},
         {"export-config", gp::cli::runExportConfig},
         {"compare", gp::cli::runCompare},
+        {"report", gp::cli::runReport},
     };
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();

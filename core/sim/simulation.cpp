@@ -303,4 +303,22 @@ SimulationResult simulate(const Scenario& s, const Catalog& c, const calc::Evalu
     return res;
 }
 
+bool simulateAlternatives(std::vector<calc::SharingAlternative>& alternatives, const Catalog& catalog, int trials,
+                          const std::atomic<bool>* stop)
+{
+    SimulationConfig quick;
+    quick.trials = trials;
+    quick.backend = Backend::Cpu;
+    for (calc::SharingAlternative& a : alternatives) {
+        if (stop && stop->load())
+            return false;
+        if (a.scenario && a.evaluation) {
+            const double p95 = simulate(*a.scenario, catalog, *a.evaluation, quick).clusterP95Days;
+            if (p95 > 0)
+                a.p95Days = p95;
+        }
+    }
+    return true;
+}
+
 } // namespace gp::sim

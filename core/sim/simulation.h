@@ -1,5 +1,6 @@
 #pragma once
 
+#include "calc/alternatives.h"
 #include "calc/evaluation.h"
 #include "model/catalog.h"
 #include "model/scenario.h"
@@ -99,5 +100,11 @@ void runTrialsCpu(const SimulationInput& in, std::uint64_t seed, int trials, Tri
 /// Runs N trials on the chosen backend and reduces them to distributions.
 SimulationResult simulate(const Scenario& scenario, const Catalog& catalog, const calc::Evaluation& evaluation,
                           const SimulationConfig& config);
+
+/// Fills each offered alternative's p95Days from a Monte Carlo of its chosen setting
+/// (`trials` on the CPU, seed 1); leaves it empty where no training job is placed. Returns
+/// false, leaving the rest untouched, as soon as `stop` reads true.
+bool simulateAlternatives(std::vector<calc::SharingAlternative>& alternatives, const Catalog& catalog, int trials,
+                          const std::atomic<bool>* stop = nullptr);
 
 } // namespace gp::sim

@@ -1,0 +1,74 @@
+#include "clicontext.h"
+
+#include "document/librarygateway.h"
+#include "io/scenarioreader.h"
+#include "ui/reportwriter.h"
+
+namespace gp::cli {
+
+int runReport(const QStringList& args)
+{
+    CommandLine cl("report", "Write the detailed PDF report of a scenario: executive summary and KPIs, topology, cost "
+                             "and memory, sharing trade-offs, predictability and jobs, assumptions — the same report "
+                             "as the workbench's File > Export Report.");
+    auto& p = cl.parser();
+    p.addPositionalArgument("FILE", "Scenario JSON file (or use --scenario).", "[FILE]");
+    p.addOption({{"o", "output"}, "PDF file to write (replaced atomically).", "OUT.pdf"});
+    p.addOption({"scenario", "A library scenario by id instead of a FILE (gpuplan-cli library list).", "ID"});
+    p.addOption({"trials", "Monte Carlo trials for the predictability page (default 1000).", "N"});
+    cl.addDbOption();
+    if (auto done = cl.parse(args))
+        return *done;
+    const QStringList files = p.positionalArguments();
+    if (files.size() + (p.isSet("scenario") ? 1 : 0) != 1) {
+        err() << cl.usageError("give one FILE or --scenario ID") << Qt::endl;
+        return kBadInput;
+    }
+    if (!p.isSet("output") || p.value("output").isEmpty()) {
+        err() << cl.usageError("-o OUT.pdf is required") << Qt::endl;
+        return kBadInput;
+    }
+    bool ok = true;
+    const int trials = p.isSet("trials") ? p.value("trials").toInt(&ok) : 1000;
+    if (!ok || trials < 1) {
+        err() << cl.usageError("--trials must be a whole number >= 1") << Qt::endl;
+        return kBadInput;
+    }
+    auto catalog = loadCatalogOrReport(p);
+    if (!catalog)
+        return kFailure;
+    io::ScenarioReadResult r;
+    QString source;
+    if (p.isSet("scenario")) {
+        const qint64 id = p.value("scenario").toLongLong(&ok);
+        if (!ok) {
+            err() << cl.usageError("--scenario takes a library id") << Qt::endl;
+            return kBadInput;
+        }
+        QString error;
+        auto lib = document::openLibrary(libraryPath(p), *catalog, QString(), &error);
+        if (!lib) {
+            err() << "report: " << error << Qt::endl;
+            return kFailure;
+        }
+        r = document::loadFromLibrary(*lib, id, *catalog);
+        source = QString("library scenario %1").arg(id);
+    } else {
+        source = files.front();
+        r = io::readScenarioFile(source, *catalog);
+    }
+    if (!r.ok()) {
+        for (const Issue& i : r.issues)
+            err() << formatIssue(source, i) << '\n';
+        err() << Qt::flush;
+        return kBadInput;
+    }
+    if (const QString error = ui::writeReport(*r.scenario, *catalog, p.value("output"), trials); !error.isEmpty()) {
+        err() << "report: " << error << Qt::endl;
+        return kFailure;
+    }
+    out() << p.value("output") << Qt::endl;
+    return kOk;
+}
+
+} // namespace gp::cli

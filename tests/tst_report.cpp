@@ -1,0 +1,113 @@
+// The PDF report (docs/cli.md#report): six pages whose text (read with pdftotext from
+// poppler-utils, which the test command installs) names the scenario and its KPIs; the CLI
+// writes the same report from a file or a library scenario, and a failed write leaves no file.
+#include "calc/evaluate.h"
+#include "document/librarygateway.h"
+#include "io/scenarioreader.h"
+#include "testsupport.h"
+#include "ui/reportwriter.h"
+
+#include <QLocale>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace gp;
+
+namespace {
+
+QString run(const QString& program, const QStringList& args, int* code = nullptr)
+{
+    QProcess p;
+    p.start(program, args);
+    p.waitForFinished(180000);
+    if (code)
+        *code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+int pages(const QString& pdf)
+{
+    for (const QString& line : run("pdfinfo", {pdf}).split('\n'))
+        if (line.startsWith("Pages:"))
+            return line.section(':', 1).trimmed().toInt();
+    return -1;
+}
+
+/// The PDF's text, with the typographic ligatures (ﬀ, ﬁ, ﬂ) the fonts use spelled out.
+QString text(const QString& pdf)
+{
+    return run("pdftotext", {"-layout", pdf, "-"})
+        .replace(QChar(0xFB00), "ff")
+        .replace(QChar(0xFB01), "fi")
+        .replace(QChar(0xFB02), "fl")
+        .replace(QChar(0xFB03), "ffi")
+        .replace(QChar(0xFB04), "ffl");
+}
+
+} // namespace
+
+class TestReport : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir mDir;
+
+private Q_SLOTS:
+    void reportHasItsPagesAndKpis()
+    {
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        const QString pdf = mDir.filePath("pod.pdf");
+        QCOMPARE(ui::writeReport(s, test::bundledCatalog(), pdf, 200), QString());
+        QCOMPARE(pages(pdf), ui::kReportPages);
+        const QString t = text(pdf);
+        const calc::Kpis k = calc::evaluate(s, test::bundledCatalog()).kpis;
+        QVERIFY(t.contains(QString::fromStdString(s.name)));
+        QVERIFY(t.contains("Executive summary"));
+        QVERIFY2(t.contains("$" + QLocale(QLocale::English).toString(k.costPerMonthUsd, 'f', 0)), qPrintable(t.left(2000)));
+        QVERIFY(t.contains(QString::number(k.vramUtilization * 100, 'f', 1) + " %"));
+        for (const char* page : {"Topology and placement", "Cost and memory", "Sharing trade-offs", "Predictability and jobs",
+                                 "Assumptions"})
+            QVERIFY2(t.contains(page), page);
+        QVERIFY(t.contains("Llama 3 70B pre-training")); // the jobs table
+        QVERIFY(t.contains("P95 completion"));           // the trade-off matrix
+    }
+
+    void cliWritesTheReportFromAFileOrTheLibrary()
+    {
+        const QString cli = qEnvironmentVariable("GPUPLAN_CLI");
+        int code = -1;
+        const QString pdf = mDir.filePath("cli.pdf");
+        run(cli, {"report", test::sampleFiles().front(), "-o", pdf, "--trials", "100"}, &code);
+        QCOMPARE(code, 0);
+        QCOMPARE(pages(pdf), ui::kReportPages);
+        QVERIFY(text(pdf).contains("DGX H100 pod: three tenants"));
+
+        // A library scenario by id.
+        QString error;
+        const QString db = mDir.filePath("lib.sqlite");
+        auto lib = document::openLibrary(db, test::bundledCatalog(), QDir(test::dataDir()).filePath("samples"), &error);
+        QVERIFY2(lib, qPrintable(error));
+        const auto all = lib->list();
+        qint64 mixed = 0;
+        for (const auto& row : *all)
+            if (row.name == "Mixed sharing lab")
+                mixed = row.id;
+        lib.reset();
+        const QString fromLib = mDir.filePath("lib.pdf");
+        run(cli, {"report", "--scenario", QString::number(mixed), "--db", db, "-o", fromLib, "--trials", "100"}, &code);
+        QCOMPARE(code, 0);
+        QVERIFY(text(fromLib).contains("Mixed sharing lab"));
+
+        // Bad input: no output (2); a folder that does not exist (1), and no file anywhere.
+        run(cli, {"report", test::sampleFiles().front()}, &code);
+        QCOMPARE(code, 2);
+        const QString nowhere = mDir.filePath("missing/folder/out.pdf");
+        run(cli, {"report", test::sampleFiles().front(), "-o", nowhere, "--trials", "10"}, &code);
+        QCOMPARE(code, 1);
+        QVERIFY(!QFile::exists(nowhere));
+    }
+};
+
+QTEST_MAIN(TestReport)
+#include "tst_report.moc"

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "model/catalog.h"
+#include "model/scenario.h"
+
+#include <QString>
+
+namespace gp::ui {
+
+/// The detailed report of one scenario as a PDF (vector text, charts and topology), the same
+/// from the workbench and from `gpuplan-cli report`. Six A4 landscape pages: summary and
+/// KPIs; topology; cost and memory; sharing trade-offs; predictability and jobs; assumptions.
+/// Evaluates the scenario, runs a Monte Carlo of `trials` (CPU, seed 1) and the sharing
+/// trade-off matrix. Needs a QApplication (widgets render the charts; offscreen works).
+/// Written through QSaveFile, so `pdfPath` is the whole report or untouched.
+/// Returns the error text, empty on success.
+QString writeReport(const Scenario& scenario, const Catalog& catalog, const QString& pdfPath, int trials = 1000);
+
+/// The number of pages writeReport writes.
+inline constexpr int kReportPages = 6;
+
+} // namespace gp::ui
