@@ -17,6 +17,8 @@
 #include "ui/simulationcharts.h"
 #include "ui/charttheme.h"
 #include "ui/librarypanel.h"
+#include "ui/comparedialog.h"
+#include "calc/comparison.h"
 #include "ui/palette.h"
 #include "ui/workloadspanel.h"
 #include "ui/mainwindow.h"
@@ -38,6 +40,8 @@
 #include <QSpinBox>
 #include <QSettings>
 #include <QTemporaryDir>
+#include <QListWidget>
+#include <QTabWidget>
 #include <QTreeWidget>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -52,10 +56,12 @@ class TestMainWindow : public QObject
 
     QTemporaryDir mTmp;
 
-    std::unique_ptr<ui::MainWindow> makeWindow()
+    /// A window on a library seeded with the samples (`file` in the test's folder; tests that
+    /// delete scenarios use their own).
+    std::unique_ptr<ui::MainWindow> makeWindow(const QString& file = "lib.sqlite")
     {
         QString error;
-        auto lib = document::openLibrary(mTmp.filePath("lib.sqlite"), test::bundledCatalog(),
+        auto lib = document::openLibrary(mTmp.filePath(file), test::bundledCatalog(),
                                          QDir(test::dataDir()).absoluteFilePath("samples"), &error);
         if (!lib)
             qFatal("%s", qPrintable(error));
@@ -795,6 +801,59 @@ private Q_SLOTS:
                  qPrintable(w->canvasView()->warnings().front()));
         w->currentDocument()->undoStack()->undo();
         QTRY_VERIFY(w->canvasView()->warnings().isEmpty());
+    }
+
+    void libraryCompareDuplicateRenameTagDelete()
+    {
+        auto w = makeWindow("library-actions.sqlite");
+        w->openFirst();
+        store::ScenarioLibrary& lib = *w->library();
+        const auto all = *lib.list();
+        const qint64 pod = *w->currentDocument()->libraryId();
+        qint64 mixed = 0;
+        for (const auto& row : all)
+            if (row.name == "Mixed sharing lab")
+                mixed = row.id;
+        // Compare two: KPI rows with deltas and verdict colours, overlaid charts, the plans' diff.
+        ui::CompareDialog* dialog = w->compareScenarios({pod, mixed});
+        QVERIFY(dialog);
+        QCOMPARE(dialog->kpiTable()->columnCount(), 2);
+        QCOMPARE(dialog->kpiTable()->rowCount(), static_cast<int>(calc::comparedKpis().size()));
+        const calc::KpiComparison& cost = dialog->rows()[8];
+        QCOMPARE(cost.spec.key, std::string("cost_per_month_usd"));
+        QCOMPARE(cost.verdicts[1], cost.deltas[1] < 0 ? calc::Verdict::Better : calc::Verdict::Worse);
+        QVERIFY(dialog->kpiTable()->item(8, 1)->text().contains(cost.deltas[1] < 0 ? "better" : "worse"));
+        QCOMPARE(dialog->tradeOffChart()->series().size(), 2);
+        QCOMPARE(qobject_cast<QAbstractBarSeries*>(dialog->costChart()->series().front())->barSets().size(), 4);
+        QVERIFY(dialog->completionChart()->series().size() >= 1);
+        QVERIFY(dialog->differences()->count() > 5);
+        QVERIFY(dialog->differences()->item(0)->text().startsWith("A → B"));
+        QVERIFY(!w->compareScenarios({pod})); // one is not a comparison
+        if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR")) {
+            QTest::qWait(100);
+            dialog->grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("compare.png"));
+            dialog->findChild<QTabWidget*>()->setCurrentIndex(1);
+            QTest::qWait(100);
+            dialog->grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("compare-charts.png"));
+        }
+        dialog->close();
+
+        // Duplicate as a variant, rename, tag, find by tag, delete.
+        const std::optional<qint64> copy = w->duplicateScenario(pod);
+        QVERIFY(copy);
+        QCOMPARE(lib.scenario(*copy)->name, QString("DGX H100 pod: three tenants (variant)"));
+        QCOMPARE(w->findChild<ui::LibraryPanel*>()->rowCount(), static_cast<int>(all.size()) + 1);
+        QVERIFY(w->renameScenario(*copy, "Static MIG partitioning"));
+        QCOMPARE(lib.scenario(*copy)->name, QString("Static MIG partitioning"));
+        QVERIFY(w->setScenarioTags(*copy, {"mig", "q3-review"}));
+        QCOMPARE(lib.scenario(*copy)->tags, (QStringList{"mig", "q3-review"}));
+        QVERIFY(w->deleteScenario(*copy, false));
+        QVERIFY(!lib.scenario(*copy));
+        QCOMPARE(w->findChild<ui::LibraryPanel*>()->rowCount(), static_cast<int>(all.size()));
+        // Deleting the open scenario keeps the document, now unsaved.
+        QVERIFY(w->deleteScenario(pod, false));
+        QVERIFY(!w->currentDocument()->libraryId());
+        QVERIFY(w->currentDocument()->isModified());
     }
 
     void newScenarioAndSaveVariants()

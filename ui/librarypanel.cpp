@@ -1,6 +1,9 @@
 #include "librarypanel.h"
 
+#include <QAction>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QToolButton>
 #include <QLineEdit>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -35,7 +38,7 @@ LibraryPanel::LibraryPanel(QWidget* parent)
     mFilter->setClearButtonEnabled(true);
     mTable->setHorizontalHeaderLabels({tr("Scenario"), tr("GPUs"), tr("$/month"), tr("Rev."), tr("Updated")});
     mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    mTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    mTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
     mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mTable->verticalHeader()->hide();
     mTable->horizontalHeader()->setSectionResizeMode(ColName, QHeaderView::Stretch);
@@ -46,6 +49,34 @@ LibraryPanel::LibraryPanel(QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(mFilter);
     layout->addWidget(mTable);
+    // Actions on the selection, as buttons and in the context menu.
+    auto* buttons = new QHBoxLayout;
+    auto action = [&](const QString& text, const QString& tip, auto emitFor, bool many) {
+        auto* a = new QAction(text, this);
+        a->setToolTip(tip);
+        connect(a, &QAction::triggered, this, [this, emitFor, many] {
+            const QList<qint64> ids = selectedIds();
+            if (many ? (ids.size() >= 2 && ids.size() <= 4) : ids.size() == 1)
+                emitFor(this, ids);
+        });
+        mTable->addAction(a);
+        auto* b = new QToolButton(this);
+        b->setDefaultAction(a);
+        buttons->addWidget(b);
+    };
+    action(tr("Compare"), tr("Compare the selected scenarios (two to four) side by side"),
+           [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->compareRequested(ids); }, true);
+    action(tr("Duplicate"), tr("Save a copy of the selected scenario as a new variant"),
+           [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->duplicateRequested(ids.front()); }, false);
+    action(tr("Rename"), tr("Rename the selected scenario"),
+           [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->renameRequested(ids.front()); }, false);
+    action(tr("Tags"), tr("Set the selected scenario's tags"),
+           [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->tagsRequested(ids.front()); }, false);
+    action(tr("Delete"), tr("Delete the selected scenario and its revisions (asks first)"),
+           [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->deleteRequested(ids.front()); }, false);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
+    mTable->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(mFilter, &QLineEdit::textChanged, this, &LibraryPanel::applyFilter);
     connect(mTable, &QTableWidget::itemActivated, this, [this](QTableWidgetItem* item) {
         Q_EMIT openRequested(mTable->item(item->row(), ColName)->data(Qt::UserRole).toLongLong());
@@ -53,6 +84,24 @@ LibraryPanel::LibraryPanel(QWidget* parent)
 }
 
 int LibraryPanel::rowCount() const { return mTable->rowCount(); }
+
+QList<qint64> LibraryPanel::selectedIds() const
+{
+    QList<qint64> ids;
+    for (int r = 0; r < mTable->rowCount(); ++r)
+        if (mTable->item(r, ColName)->isSelected())
+            ids << mTable->item(r, ColName)->data(Qt::UserRole).toLongLong();
+    return ids;
+}
+
+void LibraryPanel::select(const QList<qint64>& ids)
+{
+    mTable->clearSelection();
+    for (int r = 0; r < mTable->rowCount(); ++r)
+        if (ids.contains(mTable->item(r, ColName)->data(Qt::UserRole).toLongLong()))
+            for (int c = 0; c < ColCount; ++c)
+                mTable->item(r, c)->setSelected(true);
+}
 
 bool LibraryPanel::reload(store::ScenarioLibrary& library)
 {

@@ -9,8 +9,10 @@ class QLineEdit;
 
 namespace gp::ui {
 
-/// The library browser dock: every scenario with its KPI columns, sortable and filterable.
-/// Double-click (or Enter) asks to open a scenario.
+/// The library browser dock: every scenario with its KPI columns, sortable and filterable by
+/// name or tag. Double-click (or Enter) asks to open a scenario; the buttons and the context
+/// menu ask to compare the selected ones (two to four), duplicate one as a variant, rename
+/// it, set its tags or delete it — the window carries them out.
 class LibraryPanel : public QWidget
 {
     Q_OBJECT
@@ -20,9 +22,18 @@ public:
     /// Re-reads the library; returns false (and shows nothing) if it cannot be read.
     bool reload(store::ScenarioLibrary& library);
     int rowCount() const;
+    /// Library ids of the selected rows, in row order.
+    QList<qint64> selectedIds() const;
+    /// Selects the rows of these ids (for tests and after an action).
+    void select(const QList<qint64>& ids);
 
 Q_SIGNALS:
     void openRequested(qint64 scenarioId);
+    void compareRequested(const QList<qint64>& scenarioIds);
+    void duplicateRequested(qint64 scenarioId);
+    void renameRequested(qint64 scenarioId);
+    void tagsRequested(qint64 scenarioId);
+    void deleteRequested(qint64 scenarioId);
 
 private:
     void applyFilter(const QString& text);

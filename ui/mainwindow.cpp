@@ -192,6 +192,30 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
         if (maybeSave())
             openFromLibrary(id);
     });
+    connect(mLibraryPanel, &LibraryPanel::compareRequested, this, &MainWindow::compareScenarios);
+    connect(mLibraryPanel, &LibraryPanel::duplicateRequested, this, &MainWindow::duplicateScenario);
+    connect(mLibraryPanel, &LibraryPanel::deleteRequested, this, [this](qint64 id) { deleteScenario(id); });
+    connect(mLibraryPanel, &LibraryPanel::renameRequested, this, [this](qint64 id) {
+        const auto summary = mLibrary->scenario(id);
+        bool ok = false;
+        const QString name = QInputDialog::getText(this, tr("Rename Scenario"), tr("New name:"), QLineEdit::Normal,
+                                                   summary ? summary->name : QString(), &ok);
+        if (ok)
+            renameScenario(id, name);
+    });
+    connect(mLibraryPanel, &LibraryPanel::tagsRequested, this, [this](qint64 id) {
+        const auto summary = mLibrary->scenario(id);
+        bool ok = false;
+        const QString tags = QInputDialog::getText(this, tr("Scenario Tags"), tr("Tags, separated by commas:"),
+                                                   QLineEdit::Normal, summary ? summary->tags.join(", ") : QString(), &ok);
+        if (!ok)
+            return;
+        QStringList list;
+        for (const QString& t : tags.split(',', Qt::SkipEmptyParts))
+            if (!t.trimmed().isEmpty())
+                list << t.trimmed();
+        setScenarioTags(id, list);
+    });
     mLibraryPanel->reload(*mLibrary);
 
     createActions();

@@ -91,6 +91,16 @@ public:
     bool saveRevision(const QString& note);
     /// Shows a dock by its title, or a results tab by its label (raising the Results dock).
     bool raisePanel(const QString& name);
+    /// Opens the comparison of two to four library scenarios (non-modal); null, with the
+    /// reason in a message box, when one cannot be read.
+    class CompareDialog* compareScenarios(const QList<qint64>& ids);
+    /// Saves a copy of a library scenario as a new scenario named "<name> (variant)"; its id.
+    std::optional<qint64> duplicateScenario(qint64 id);
+    bool renameScenario(qint64 id, const QString& name);
+    bool setScenarioTags(qint64 id, const QStringList& tags);
+    /// Deletes a library scenario and its revisions; asks first when `ask`. The open document
+    /// stays open (unsaved) if it was that scenario.
+    bool deleteScenario(qint64 id, bool ask = true);
     /// Writes the GPU Operator configuration of the plan into `dir` (docs/export.md); the
     /// error text, empty on success.
     QString exportClusterConfig(const QString& dir);

@@ -10,9 +10,11 @@
 #include "io/clusterconfigwriter.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
+#include "comparedialog.h"
 #include "librarypanel.h"
 
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QSettings>
@@ -179,6 +181,87 @@ QString MainWindow::exportClusterConfig(const QString& dir)
         return error;
     statusBar()->showMessage(tr("Cluster configuration written to %1 (see its README.md)").arg(dir), 8000);
     return {};
+}
+
+CompareDialog* MainWindow::compareScenarios(const QList<qint64>& ids)
+{
+    if (ids.size() < 2 || ids.size() > 4)
+        return nullptr;
+    std::vector<Scenario> scenarios;
+    for (qint64 id : ids) {
+        io::ScenarioReadResult r = document::loadFromLibrary(*mLibrary, id, mCatalog);
+        if (!r.ok()) {
+            QMessageBox::warning(this, tr("Cannot compare"),
+                                 tr("Scenario %1 of the library cannot be read:\n\n%2").arg(id).arg(issuesText(r.issues)));
+            return nullptr;
+        }
+        scenarios.push_back(std::move(*r.scenario));
+    }
+    auto* dialog = new CompareDialog(mCatalog, std::move(scenarios), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+std::optional<qint64> MainWindow::duplicateScenario(qint64 id)
+{
+    io::ScenarioReadResult r = document::loadFromLibrary(*mLibrary, id, mCatalog);
+    if (!r.ok()) {
+        QMessageBox::warning(this, tr("Cannot duplicate"), issuesText(r.issues));
+        return std::nullopt;
+    }
+    r.scenario->name += tr(" (variant)").toStdString();
+    auto newId = document::saveAsNew(*mLibrary, *r.scenario, mCatalog, tr("Variant of library scenario %1").arg(id));
+    if (!newId) {
+        QMessageBox::critical(this, tr("Cannot duplicate"), mLibrary->lastError());
+        return std::nullopt;
+    }
+    mLibraryPanel->reload(*mLibrary);
+    mLibraryPanel->select({*newId});
+    return newId;
+}
+
+bool MainWindow::renameScenario(qint64 id, const QString& name)
+{
+    if (name.trimmed().isEmpty() || !mLibrary->rename(id, name.trimmed())) {
+        if (!name.trimmed().isEmpty())
+            QMessageBox::critical(this, tr("Cannot rename"), mLibrary->lastError());
+        return false;
+    }
+    mLibraryPanel->reload(*mLibrary);
+    return true;
+}
+
+bool MainWindow::setScenarioTags(qint64 id, const QStringList& tags)
+{
+    if (!mLibrary->setTags(id, tags)) {
+        QMessageBox::critical(this, tr("Cannot set the tags"), mLibrary->lastError());
+        return false;
+    }
+    mLibraryPanel->reload(*mLibrary);
+    return true;
+}
+
+bool MainWindow::deleteScenario(qint64 id, bool ask)
+{
+    const auto summary = mLibrary->scenario(id);
+    if (!summary)
+        return false;
+    if (ask && QMessageBox::question(this, tr("Delete scenario"),
+                                     tr("Delete '%1' and its %n revision(s) from the library? This cannot be undone.", nullptr,
+                                        summary->revisionCount)
+                                         .arg(summary->name),
+                                     QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes)
+        return false;
+    if (!mLibrary->deleteScenario(id)) {
+        QMessageBox::critical(this, tr("Cannot delete"), mLibrary->lastError());
+        return false;
+    }
+    if (mDocument && mDocument->libraryId() == id)
+        mDocument->forgetLibraryId(); // still open, now as an unsaved scenario
+    mLibraryPanel->reload(*mLibrary);
+    updateTitle();
+    return true;
 }
 
 } // namespace gp::ui

@@ -27,4 +27,12 @@ void Document::swapScenario(Scenario& other)
     Q_EMIT scenarioReplaced();
 }
 
+void Document::forgetLibraryId()
+{
+    mLibraryId.reset();
+    mRevision.reset();
+    mUndoStack.resetClean(); // nothing saved matches it any more: closing asks
+    Q_EMIT modifiedChanged(true);
+}
+
 } // namespace gp::document

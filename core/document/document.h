@@ -31,6 +31,8 @@ public:
     /// Where the scenario was last saved in the library; marks the document clean.
     void markSaved(qint64 libraryId, int revision);
 
+    /// The library scenario was deleted: the document is no longer saved anywhere.
+    void forgetLibraryId();
     /// "name" or "name*" for window titles.
     QString displayName() const;
 

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "calc/comparison.h"
+#include "calc/evaluation.h"
+#include "model/catalog.h"
+#include "model/scenario.h"
+#include "sim/simulation.h"
+
+#include <QDialog>
+
+#include <vector>
+
+class QChart;
+class QListWidget;
+class QTableWidget;
+
+namespace gp::ui {
+
+/// Two to four scenarios side by side (issue: compare): a KPI table with each one's change
+/// against the first marked better or worse, overlaid charts (VRAM utilization against mean
+/// penalty, the cost breakdown, the slowest job's completion-time distribution), a topology
+/// thumbnail of each, and what differs in the plans.
+class CompareDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    CompareDialog(const Catalog& catalog, std::vector<Scenario> scenarios, QWidget* parent = nullptr);
+
+    QTableWidget* kpiTable() const { return mKpis; }
+    QListWidget* differences() const { return mDiff; }
+    QChart* tradeOffChart() const { return mTradeOff; }
+    QChart* costChart() const { return mCost; }
+    QChart* completionChart() const { return mCompletion; }
+    const std::vector<calc::KpiComparison>& rows() const { return mRows; }
+
+private:
+    std::vector<Scenario> mScenarios;
+    std::vector<calc::Evaluation> mEvaluations;
+    std::vector<sim::SimulationResult> mSimulations;
+    std::vector<calc::KpiComparison> mRows;
+    QTableWidget* mKpis;
+    QListWidget* mDiff;
+    QChart* mTradeOff;
+    QChart* mCost;
+    QChart* mCompletion;
+};
+
+} // namespace gp::ui
