@@ -1,0 +1,216 @@
+#include "planfigures.h"
+
+#include "calc/evaluate.h"
+#include "canvas/canvasscene.h"
+#include "model/enumnames.h"
+#include "resultscharts.h"
+#include "simulationcharts.h"
+
+#include <QChart>
+#include <QGraphicsScene>
+#include <QLocale>
+#include <QPainter>
+#include <QTableWidget>
+#include <QTextDocument>
+
+#include <map>
+
+namespace gp::ui {
+
+namespace {
+
+QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+QString pct(double f) { return QString::number(f * 100.0, 'f', 1) + " %"; }
+QString usd(double v) { return "$" + QLocale(QLocale::English).toString(v, 'f', 0); }
+const QString kTable = "<table cellspacing='0' cellpadding='3' border='1' style='border-collapse:collapse'>";
+
+} // namespace
+
+PlanFigures::PlanFigures(const Scenario& s, const Catalog& catalog, int trials)
+    : scenario(s), evaluation(calc::evaluate(s, catalog)), inventory(calc::takeInventory(s, catalog)),
+      charts(std::make_unique<ResultsCharts>()), topology(std::make_unique<CanvasScene>(catalog))
+{
+    sim::SimulationConfig config;
+    config.trials = std::max(1, trials);
+    config.backend = sim::Backend::Cpu;
+    simulation = std::make_shared<const sim::SimulationResult>(sim::simulate(s, catalog, evaluation, config));
+    alternatives = calc::compareSharing(s, catalog);
+    sim::simulateAlternatives(alternatives, catalog, 256);
+    charts->showEvaluation(s, evaluation);
+    charts->showAlternatives(alternatives);
+    charts->completion()->showSimulation(s, simulation);
+    topology->rebuild(s);
+    topology->decorate(s, evaluation);
+}
+
+PlanFigures::~PlanFigures() = default;
+
+QString PlanFigures::summaryHtml() const
+{
+    const calc::Kpis& k = evaluation.kpis;
+    double slowestDays = 0;
+    std::string slowest;
+    int slaMisses = 0;
+    for (const calc::JobResult& j : evaluation.jobs) {
+        if (j.placed && j.perf.daysToComplete && *j.perf.daysToComplete > slowestDays) {
+            slowestDays = *j.perf.daysToComplete;
+            slowest = j.name;
+        }
+        slaMisses += j.placed && !j.meetsSla ? 1 : 0;
+    }
+    QString html = QObject::tr("<p>The plan runs <b>%1 jobs of %2 tenants</b> on <b>%3 GPUs</b> in %4 nodes. It costs "
+                               "<b>%5 per month</b>, of which <b>%6 (%7)</b> buys nothing: idle GPUs %8, memory allocated "
+                               "but unused %9, and GPU time lost to sharing slowdowns %10.</p>")
+                       .arg(inventory.jobs)
+                       .arg(inventory.tenants)
+                       .arg(inventory.gpus)
+                       .arg(inventory.nodes)
+                       .arg(usd(k.costPerMonthUsd), usd(k.wastePerMonth.total()),
+                            pct(k.costPerMonthUsd > 0 ? k.wastePerMonth.total() / k.costPerMonthUsd : 0.0),
+                            usd(k.wastePerMonth.idleUsd), usd(k.wastePerMonth.strandedUsd), usd(k.wastePerMonth.overheadUsd));
+    if (slowestDays > 0)
+        html += QObject::tr("<p>The longest training job, %1, takes <b>%2 days</b>; in 95 % of %3 simulated runs the "
+                            "slowest job finishes within <b>%4 days</b>.</p>")
+                    .arg(esc(slowest))
+                    .arg(slowestDays, 0, 'f', 1)
+                    .arg(simulation->trials)
+                    .arg(simulation->clusterP95Days, 0, 'f', 1);
+    html += QObject::tr("<p><b>Risk:</b> %1 job(s) not placed, %2 job(s) slower than their tenant's SLA allows, %3 GPU(s) "
+                        "at risk of running out of memory.</p>")
+                .arg(k.unplacedJobs)
+                .arg(slaMisses)
+                .arg(k.oomRiskGpus);
+    return html;
+}
+
+QString PlanFigures::kpiTableHtml() const
+{
+    const calc::Kpis& k = evaluation.kpis;
+    const double p95 = simulation->clusterP95Days;
+    const std::vector<std::pair<QString, QString>> rows = {
+        {QObject::tr("VRAM utilization"), pct(k.vramUtilization)},
+        {QObject::tr("GPU share allocated"), pct(k.allocationRatio)},
+        {QObject::tr("Fragmentation of free capacity"), pct(k.fragmentation)},
+        {QObject::tr("Mean / max penalty against bare metal"), pct(k.meanPenalty) + " / " + pct(k.maxPenalty)},
+        {QObject::tr("Cost per month"), usd(k.costPerMonthUsd)},
+        {QObject::tr("Wasted per month (idle / stranded / overhead)"),
+         usd(k.wastePerMonth.total()) + QString(" (%1 / %2 / %3)").arg(usd(k.wastePerMonth.idleUsd), usd(k.wastePerMonth.strandedUsd),
+                                                                        usd(k.wastePerMonth.overheadUsd))},
+        {QObject::tr("Unplaced jobs"), QString::number(k.unplacedJobs)},
+        {QObject::tr("GPUs at risk of running out of memory"), QString::number(k.oomRiskGpus)},
+        {QObject::tr("P95 completion of the slowest training job"),
+         p95 > 0 ? QObject::tr("%1 days").arg(p95, 0, 'f', 1) : QObject::tr("no training job")},
+        {QObject::tr("Target (≥ 80 % VRAM, < 3 % penalty)"), k.meetsTarget ? QObject::tr("met") : QObject::tr("not met")},
+    };
+    QString html = kTable;
+    for (const auto& [label, value] : rows)
+        html += QString("<tr><td>%1</td><td align='right'><b>%2</b></td></tr>").arg(label.toHtmlEscaped(), value.toHtmlEscaped());
+    return html + "</table>";
+}
+
+QString PlanFigures::matrixHtml() const
+{
+    const QTableWidget* m = charts->tradeOffMatrix();
+    QString html = kTable + "<tr><th></th>";
+    for (int c = 0; c < m->columnCount(); ++c)
+        html += "<th>" + m->horizontalHeaderItem(c)->text().toHtmlEscaped() + "</th>";
+    html += "</tr>";
+    for (int r = 0; r < m->rowCount(); ++r) {
+        html += "<tr><td>" + m->verticalHeaderItem(r)->text().trimmed().toHtmlEscaped() + "</td>";
+        for (int c = 0; c < m->columnCount(); ++c)
+            html += "<td>" + (m->item(r, c) ? m->item(r, c)->text().toHtmlEscaped() : QString()) + "</td>";
+        html += "</tr>";
+    }
+    return html + "</table>";
+}
+
+QString PlanFigures::jobsTableHtml() const
+{
+    std::map<std::string, const Tenant*> tenants;
+    for (const Tenant& t : scenario.tenants)
+        tenants[t.id] = &t;
+    std::map<std::string, const sim::JobSimulation*> simulated;
+    for (const sim::JobSimulation& j : simulation->jobs)
+        simulated[j.id] = &j;
+    QString html = kTable + QObject::tr("<tr><th>Tenant</th><th>Job</th><th>Placed</th><th>GiB/GPU</th><th>Penalty</th>"
+                                        "<th>Days</th><th>P95 days</th><th>$/month</th></tr>");
+    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+    for (const calc::JobResult& j : evaluation.jobs) {
+        const auto t = tenants.find(j.tenant);
+        const auto sj = simulated.find(j.id);
+        html += QString("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td><td>%8</td></tr>")
+                    .arg(t != tenants.end() ? esc(t->second->name) : esc(j.tenant), esc(j.name),
+                         j.placed ? (j.oomRisk ? QObject::tr("yes, OOM risk") : QObject::tr("yes")) : QObject::tr("no"),
+                         QString::number(j.memory.totalBytes() / kGiB, 'f', 1), j.placed ? pct(j.penalty) : "-",
+                         j.placed && j.perf.daysToComplete ? QString::number(*j.perf.daysToComplete, 'f', 1) : "-",
+                         sj != simulated.end() && sj->second->training ? QString::number(sj->second->completionDays.p95, 'f', 1) : "-",
+                         usd(j.costPerMonthUsd));
+    }
+    return html + "</table>";
+}
+
+QString PlanFigures::assumptionsHtml() const
+{
+    const Scenario& s = scenario;
+    QString html = QObject::tr("<p>Placement policy: <b>%1</b>. Prices: <b>%2</b>%3.</p>")
+                       .arg(QString::fromStdString(std::string(enumName(s.placementPolicy))))
+                       .arg(s.pricing.ownership ? QObject::tr("ownership (capex amortised, power)")
+                                                : esc(s.pricing.preset.empty() ? std::string("per-GPU overrides") : s.pricing.preset))
+                       .arg(s.pricing.gpuHourUsd.empty() ? QString() : QObject::tr(", with per-GPU overrides"));
+    if (s.assumptions.empty())
+        html += QObject::tr("<p>Every model assumption is at its documented default.</p>");
+    else {
+        html += QObject::tr("<p>Assumptions this scenario overrides:</p><ul>");
+        for (const auto& [key, value] : s.assumptions)
+            html += QString("<li>%1 = %2</li>").arg(esc(key)).arg(value);
+        html += "</ul>";
+    }
+    return html + QObject::tr("<p>Memory per GPU follows ZeRO (Rajbhandari et al. 2020) and Korthikanti et al. 2022 for "
+                              "activations; step time and MFU follow the PaLM FLOPs count with collectives over the fabric; "
+                              "sharing penalties, isolation and the MIG rules follow NVIDIA's MIG, vGPU and MPS documentation; "
+                              "the Monte Carlo draws jitter, co-tenant bursts, memory peaks, congestion and interruptions. "
+                              "Every formula, default and source is in docs/model-reference.md.</p>");
+}
+
+std::vector<SharingMode> PlanFigures::modesUsed() const
+{
+    std::vector<SharingMode> modes;
+    for (const auto& [mode, name] : EnumNames<SharingMode>::table)
+        for (const Node& n : scenario.topology.nodes) {
+            bool used = n.sharing.mode == mode;
+            for (const auto& [g, c] : n.gpuSharing)
+                used = used || c.mode == mode;
+            if (used) {
+                modes.push_back(mode);
+                break;
+            }
+        }
+    return modes;
+}
+
+void drawHtml(QPainter& p, const QRectF& area, const QString& html, int pointSize)
+{
+    QTextDocument doc;
+    doc.setDefaultFont(QFont("DejaVu Sans", pointSize));
+    doc.setTextWidth(area.width());
+    doc.setHtml(html);
+    p.save();
+    p.translate(area.topLeft());
+    doc.drawContents(&p, QRectF(0, 0, area.width(), area.height()));
+    p.restore();
+}
+
+void drawChart(QPainter& p, const QRectF& area, QChart* chart)
+{
+    chart->resize(area.size());
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->scene()->setSceneRect(chart->geometry());
+    chart->scene()->render(&p, area, chart->geometry(), Qt::KeepAspectRatio);
+}
+
+void drawTopology(QPainter& p, const QRectF& area, CanvasScene& topology)
+{
+    topology.render(&p, area, topology.itemsBoundingRect().adjusted(-20, -20, 20, 20), Qt::KeepAspectRatio);
+}
+
+} // namespace gp::ui

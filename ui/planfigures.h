@@ -1,0 +1,65 @@
+#pragma once
+
+#include "calc/alternatives.h"
+#include "calc/evaluation.h"
+#include "calc/inventory.h"
+#include "model/catalog.h"
+#include "model/scenario.h"
+#include "sim/simulation.h"
+
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+class QChart;
+class QPainter;
+class QRectF;
+
+namespace gp::ui {
+
+class CanvasScene;
+class ResultsCharts;
+
+/// Everything a report page or a slide shows of one scenario, computed once: the evaluation,
+/// a Monte Carlo, the sharing alternatives with their P95, the inventory, and the workbench's
+/// own charts and canvas filled from them (rendered as vectors onto pages and slides).
+/// Needs a QApplication (the charts are widgets).
+struct PlanFigures
+{
+    PlanFigures(const Scenario& scenario, const Catalog& catalog, int trials);
+    ~PlanFigures();
+    PlanFigures(const PlanFigures&) = delete;
+    PlanFigures& operator=(const PlanFigures&) = delete;
+
+    Scenario scenario;
+    calc::Evaluation evaluation;
+    std::shared_ptr<const sim::SimulationResult> simulation;
+    std::vector<calc::SharingAlternative> alternatives;
+    calc::Inventory inventory;
+    std::unique_ptr<ResultsCharts> charts;
+    std::unique_ptr<CanvasScene> topology;
+
+    /// The executive summary in business terms ($ per month and wasted, days, P95, risks).
+    QString summaryHtml() const;
+    /// The key figures as a two-column table.
+    QString kpiTableHtml() const;
+    /// The sharing trade-off matrix as a table.
+    QString matrixHtml() const;
+    /// Every job: tenant, placed, GiB per GPU, penalty, days, P95 days, $ per month.
+    QString jobsTableHtml() const;
+    /// The placement policy, prices, overridden assumptions and where the formulas come from.
+    QString assumptionsHtml() const;
+    /// The sharing modes the scenario uses, in the order bare metal, passthrough, MIG, vGPU,
+    /// time-slicing, MPS.
+    std::vector<SharingMode> modesUsed() const;
+};
+
+/// Draws HTML (a QTextDocument) into `area`.
+void drawHtml(QPainter& p, const QRectF& area, const QString& html, int pointSize = 10);
+/// Draws a chart into `area` as vectors.
+void drawChart(QPainter& p, const QRectF& area, QChart* chart);
+/// Draws the topology (the canvas scene) fitted into `area`.
+void drawTopology(QPainter& p, const QRectF& area, CanvasScene& topology);
+
+} // namespace gp::ui
