@@ -5,9 +5,15 @@
 #include "document/librarygateway.h"
 #include "io/scenarioreader.h"
 #include "testsupport.h"
+#include "ui/presentation.h"
 #include "ui/reportwriter.h"
 
+#include <QImage>
+#include <QKeyEvent>
 #include <QLocale>
+#include <QPainter>
+#include <QSet>
+#include <QPointer>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -71,6 +77,58 @@ private Q_SLOTS:
             QVERIFY2(t.contains(page), page);
         QVERIFY(t.contains("Llama 3 70B pre-training")); // the jobs table
         QVERIFY(t.contains("P95 completion"));           // the trade-off matrix
+    }
+
+    void slidesRenderWithoutEmptyPages()
+    {
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        auto deck = std::make_unique<ui::SlideDeck>(s, test::bundledCatalog(), "Go with MIG for the chat service.", 100);
+        QCOMPARE(deck->count(), 8);
+        QCOMPARE(deck->title(0), QString::fromStdString(s.name));
+        QCOMPARE(deck->title(3), QString("Where the sharing happens"));
+        for (int i = 0; i < deck->count(); ++i) {
+            QImage img(1600, 900, QImage::Format_RGB32);
+            img.fill(Qt::black);
+            QPainter p(&img);
+            deck->paint(p, QRectF(img.rect()), i);
+            p.end();
+            // Something is drawn: many colours, and well over a few percent of the slide not white.
+            QSet<QRgb> colours;
+            int inked = 0;
+            for (int y = 0; y < img.height(); y += 3)
+                for (int x = 0; x < img.width(); x += 3) {
+                    const QRgb c = img.pixel(x, y);
+                    colours.insert(c);
+                    inked += c != qRgb(255, 255, 255) ? 1 : 0;
+                }
+            QVERIFY2(colours.size() > 8, qPrintable(QString("slide %1: %2 colours").arg(i).arg(colours.size())));
+            QVERIFY2(inked > 1000, qPrintable(QString("slide %1: %2 inked samples").arg(i).arg(inked)));
+            if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR"))
+                img.save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath(QString("slide-%1.png").arg(i + 1)));
+        }
+        // The deck as a PDF: one page per slide, with the recommendation's text.
+        const QString pdf = mDir.filePath("slides.pdf");
+        QCOMPARE(deck->writePdf(pdf), QString());
+        QCOMPARE(pages(pdf), 8);
+        QVERIFY(text(pdf).contains("Go with MIG for the chat service."));
+
+        // The presentation: arrows and space move, Home/End jump, Esc leaves.
+        auto* window = new ui::PresentationWindow(std::move(deck));
+        window->resize(1280, 720);
+        window->show();
+        QCOMPARE(window->current(), 0);
+        QTest::keyClick(window, Qt::Key_Right);
+        QTest::keyClick(window, Qt::Key_Space);
+        QCOMPARE(window->current(), 2);
+        QTest::keyClick(window, Qt::Key_Left);
+        QCOMPARE(window->current(), 1);
+        QTest::keyClick(window, Qt::Key_End);
+        QCOMPARE(window->current(), 7);
+        QTest::keyClick(window, Qt::Key_Right); // stays on the last
+        QCOMPARE(window->current(), 7);
+        QPointer<ui::PresentationWindow> guard(window);
+        QTest::keyClick(window, Qt::Key_Escape);
+        QTRY_VERIFY(guard.isNull()); // closed and deleted
     }
 
     void cliWritesTheReportFromAFileOrTheLibrary()

@@ -12,6 +12,7 @@
 #include "document/editscenariocmd.h"
 #include "inspector.h"
 #include "propertiespanel.h"
+#include "presentation.h"
 #include "reportwriter.h"
 #include "librarypanel.h"
 #include "resultscharts.h"
@@ -271,6 +272,37 @@ void MainWindow::createActions()
     })->setShortcut(QKeySequence(tr("Ctrl+Alt+S")));
     QAction* exportAct = file->addAction(tr("&Export Scenario JSON…"), this, &MainWindow::exportJson);
     exportAct->setShortcut(QKeySequence(tr("Ctrl+E")));
+    auto recommendationKey = [this] {
+        return QString("recommendation/%1").arg(mDocument && mDocument->libraryId() ? *mDocument->libraryId() : 0);
+    };
+    file->addAction(tr("&Present…"), this, [this, recommendationKey] {
+        if (!mDocument)
+            return;
+        bool ok = false;
+        const QString text = QInputDialog::getMultiLineText(
+            this, tr("Present"), tr("Your recommendation, for the last slide:"),
+            QSettings().value(recommendationKey()).toString(), &ok);
+        if (!ok)
+            return;
+        QSettings().setValue(recommendationKey(), text);
+        present(text);
+    })->setShortcut(QKeySequence(tr("F5")));
+    file->addAction(tr("Export S&lides (PDF)…"), this, [this, recommendationKey] {
+        if (!mDocument)
+            return;
+        const QString pdf = QFileDialog::getSaveFileName(this, tr("Export Slides"),
+                                                         QString::fromStdString(mDocument->scenario().name) + " slides.pdf",
+                                                         tr("PDF (*.pdf)"));
+        if (pdf.isEmpty())
+            return;
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        const QString error = SlideDeck(mDocument->scenario(), mCatalog, QSettings().value(recommendationKey()).toString()).writePdf(pdf);
+        QApplication::restoreOverrideCursor();
+        if (!error.isEmpty())
+            QMessageBox::critical(this, tr("Cannot export the slides"), error);
+        else
+            statusBar()->showMessage(tr("Slides written to %1").arg(pdf), 8000);
+    });
     file->addAction(tr("Export &Report (PDF)…"), this, [this] {
         if (!mDocument)
             return;

@@ -101,6 +101,9 @@ public:
     /// Deletes a library scenario and its revisions; asks first when `ask`. The open document
     /// stays open (unsaved) if it was that scenario.
     bool deleteScenario(qint64 id, bool ask = true);
+    /// Starts the full-screen presentation of the open scenario with `recommendation` on its
+    /// last slide; returns the window (closed with Esc).
+    class PresentationWindow* present(const QString& recommendation, bool fullScreen = true);
     /// Writes the GPU Operator configuration of the plan into `dir` (docs/export.md); the
     /// error text, empty on success.
     QString exportClusterConfig(const QString& dir);

@@ -11,8 +11,10 @@
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
 #include "comparedialog.h"
+#include "presentation.h"
 #include "librarypanel.h"
 
+#include <QApplication>
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QMessageBox>
@@ -262,6 +264,22 @@ bool MainWindow::deleteScenario(qint64 id, bool ask)
     mLibraryPanel->reload(*mLibrary);
     updateTitle();
     return true;
+}
+
+PresentationWindow* MainWindow::present(const QString& recommendation, bool fullScreen)
+{
+    if (!mDocument)
+        return nullptr;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    auto deck = std::make_unique<SlideDeck>(mDocument->scenario(), mCatalog, recommendation);
+    QApplication::restoreOverrideCursor();
+    auto* window = new PresentationWindow(std::move(deck), this);
+    if (fullScreen)
+        window->showFullScreen();
+    else
+        window->show();
+    window->setFocus();
+    return window;
 }
 
 } // namespace gp::ui

@@ -13,6 +13,7 @@
 #include <QTableWidget>
 #include <QTextDocument>
 
+#include <algorithm>
 #include <map>
 
 namespace gp::ui {
@@ -200,9 +201,9 @@ void drawHtml(QPainter& p, const QRectF& area, const QString& html, int pointSiz
     p.restore();
 }
 
-void drawChart(QPainter& p, const QRectF& area, QChart* chart)
+void drawChart(QPainter& p, const QRectF& area, QChart* chart, double zoom)
 {
-    chart->resize(area.size());
+    chart->resize(area.size() / std::max(zoom, 0.1));
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->scene()->setSceneRect(chart->geometry());
     chart->scene()->render(&p, area, chart->geometry(), Qt::KeepAspectRatio);

@@ -57,8 +57,9 @@ struct PlanFigures
 
 /// Draws HTML (a QTextDocument) into `area`.
 void drawHtml(QPainter& p, const QRectF& area, const QString& html, int pointSize = 10);
-/// Draws a chart into `area` as vectors.
-void drawChart(QPainter& p, const QRectF& area, QChart* chart);
+/// Draws a chart into `area` as vectors, laid out at 1/`zoom` of the area's size and scaled
+/// up, so that its text grows with it (slides use a zoom above 1 for the room's back row).
+void drawChart(QPainter& p, const QRectF& area, QChart* chart, double zoom = 1.0);
 /// Draws the topology (the canvas scene) fitted into `area`.
 void drawTopology(QPainter& p, const QRectF& area, CanvasScene& topology);
 

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "model/catalog.h"
+#include "model/scenario.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <memory>
+
+namespace gp::ui {
+
+struct PlanFigures;
+
+/// The slides of a scenario, for stakeholders who will never open the tool: title, executive
+/// summary, topology, the sharing stack of the modes in use (GPU → partition or hypervisor →
+/// container runtime and device plugin → framework: where the sharing happens), the trade-off
+/// chart and matrix, cost, predictability, and the recommendation the user writes. Painted
+/// onto any QPainter: the full-screen presentation, a PNG, or the deck PDF.
+class SlideDeck
+{
+public:
+    SlideDeck(const Scenario& scenario, const Catalog& catalog, QString recommendation, int trials = 500);
+    ~SlideDeck();
+    int count() const;
+    QString title(int slide) const;
+    /// Paints slide `slide` into `area` (16:9 looks best), on a white background.
+    void paint(QPainter& painter, const QRectF& area, int slide) const;
+    /// Writes every slide to a PDF (one landscape page each) through QSaveFile; the error text.
+    QString writePdf(const QString& path) const;
+
+private:
+    void paintStack(QPainter& p, const QRectF& area) const;
+
+    std::unique_ptr<PlanFigures> mFigures;
+    QString mRecommendation;
+};
+
+/// Full-screen presentation of a deck: Right, Down, Space and Page Down go forward; Left, Up,
+/// Backspace and Page Up go back; Home and End jump; Esc leaves.
+class PresentationWindow : public QWidget
+{
+    Q_OBJECT
+
+public:
+    PresentationWindow(std::unique_ptr<SlideDeck> deck, QWidget* parent = nullptr);
+    ~PresentationWindow() override;
+    int current() const { return mCurrent; }
+    const SlideDeck& deck() const { return *mDeck; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    void go(int slide);
+
+    std::unique_ptr<SlideDeck> mDeck;
+    int mCurrent = 0;
+};
+
+} // namespace gp::ui
