@@ -5,9 +5,12 @@
 #include "document/librarygateway.h"
 #include "io/scenarioreader.h"
 #include "testsupport.h"
+#include "ui/planfigures.h"
 #include "ui/presentation.h"
+#include "io/clusterconfigwriter.h"
 #include "ui/reportwriter.h"
 
+#include <QDomDocument>
 #include <QImage>
 #include <QKeyEvent>
 #include <QLocale>
@@ -129,6 +132,46 @@ private Q_SLOTS:
         QPointer<ui::PresentationWindow> guard(window);
         QTest::keyClick(window, Qt::Key_Escape);
         QTRY_VERIFY(guard.isNull()); // closed and deleted
+    }
+
+    void chartsAndTablesExport()
+    {
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        const ui::PlanFigures figures(s, test::bundledCatalog(), 100);
+        const auto files = figures.chartAndTableFiles();
+        QString error;
+        const QString dir = mDir.filePath("charts");
+        QVERIFY2(io::writeFiles(dir, files, &error), qPrintable(error));
+        int png = 0, svg = 0;
+        for (const auto& [name, content] : files) {
+            if (name.endsWith(".png")) {
+                ++png;
+                const QImage img(QDir(dir).filePath(name));
+                QCOMPARE(img.size(), QSize(1600, 900));
+            } else if (name.endsWith(".svg")) {
+                ++svg;
+                QDomDocument xml;
+                QVERIFY2(xml.setContent(content), qPrintable(name));
+                QCOMPARE(xml.documentElement().tagName(), QString("svg"));
+                QVERIFY(content.contains("<path") || content.contains("<text")); // vector content
+            }
+        }
+        QCOMPARE(png, 7);
+        QCOMPARE(svg, 7);
+        // CSV: one row per job, KPIs by key; names with commas are quoted.
+        QFile jobs(QDir(dir).filePath("jobs.csv"));
+        QVERIFY(jobs.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(jobs.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1 + 5);
+        QVERIFY(lines[0].startsWith("tenant,job_id,job,placed"));
+        QFile kpis(QDir(dir).filePath("kpis.csv"));
+        QVERIFY(kpis.open(QIODevice::ReadOnly));
+        const QString k = QString::fromUtf8(kpis.readAll());
+        double cost = 0;
+        for (const QString& line : k.split('\n'))
+            if (line.startsWith("cost_per_month_usd,$ per month,"))
+                cost = line.section(',', 2).toDouble();
+        QVERIFY2(qAbs(cost - 139693) < 1.0, qPrintable(k));
     }
 
     void cliWritesTheReportFromAFileOrTheLibrary()

@@ -12,7 +12,9 @@
 #include "document/editscenariocmd.h"
 #include "inspector.h"
 #include "propertiespanel.h"
+#include "planfigures.h"
 #include "presentation.h"
+#include "io/clusterconfigwriter.h"
 #include "reportwriter.h"
 #include "librarypanel.h"
 #include "resultscharts.h"
@@ -318,6 +320,22 @@ void MainWindow::createActions()
             QMessageBox::critical(this, tr("Cannot export the report"), error);
         else
             statusBar()->showMessage(tr("Report written to %1").arg(pdf), 8000);
+    });
+    file->addAction(tr("Export C&harts and Tables…"), this, [this] {
+        if (!mDocument)
+            return;
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export Charts (PNG, SVG) and Tables (CSV) Into"));
+        if (dir.isEmpty())
+            return;
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        const PlanFigures figures(mDocument->scenario(), mCatalog, 1000);
+        QString error;
+        io::writeFiles(dir, figures.chartAndTableFiles(), &error);
+        QApplication::restoreOverrideCursor();
+        if (!error.isEmpty())
+            QMessageBox::critical(this, tr("Cannot export"), error);
+        else
+            statusBar()->showMessage(tr("Charts and tables written to %1").arg(dir), 8000);
     });
     file->addAction(tr("Export &Cluster Configuration…"), this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Export Cluster Configuration Into"));

@@ -5,8 +5,12 @@
 #include "model/enumnames.h"
 #include "resultscharts.h"
 #include "simulationcharts.h"
+#include "sim/timeline.h"
 
+#include <QBuffer>
 #include <QChart>
+#include <QImage>
+#include <QSvgGenerator>
 #include <QGraphicsScene>
 #include <QLocale>
 #include <QPainter>
@@ -15,6 +19,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace gp::ui {
 
@@ -40,6 +45,9 @@ PlanFigures::PlanFigures(const Scenario& s, const Catalog& catalog, int trials)
     charts->showEvaluation(s, evaluation);
     charts->showAlternatives(alternatives);
     charts->completion()->showSimulation(s, simulation);
+    sim::TimelineConfig timeline; // the workbench's default 30-day horizon
+    charts->timeline()->showTimeline(
+        std::make_shared<const sim::TimelineResult>(sim::runTimeline(s, catalog, evaluation, timeline)), timeline.horizonDays);
     topology->rebuild(s);
     topology->decorate(s, evaluation);
 }
@@ -187,6 +195,106 @@ std::vector<SharingMode> PlanFigures::modesUsed() const
             }
         }
     return modes;
+}
+
+namespace {
+
+/// A CSV field: quoted when it holds a comma, a quote or a line break.
+QString csv(const QString& v)
+{
+    if (!v.contains(',') && !v.contains('"') && !v.contains('\n'))
+        return v;
+    QString q = v;
+    return '"' + q.replace('"', "\"\"") + '"';
+}
+
+} // namespace
+
+std::vector<std::pair<QString, QByteArray>> PlanFigures::chartAndTableFiles() const
+{
+    std::vector<std::pair<QString, QByteArray>> files;
+    const std::vector<std::pair<QString, QChart*>> all = {
+        {"cost", charts->costChart()},
+        {"memory-per-job", charts->memoryChart()},
+        {"memory-vs-penalty", charts->tradeOffChart()},
+        {"busiest-links", charts->linksChart()},
+        {"sharing-modes", charts->sharingModesChart()},
+        {"completion-times", charts->completion()->chart()},
+        {"timeline", charts->timeline()->chart()},
+    };
+    const QRectF area(0, 0, 1600, 900);
+    for (const auto& [name, chart] : all) {
+        QImage png(area.size().toSize(), QImage::Format_ARGB32_Premultiplied);
+        png.fill(Qt::white);
+        {
+            QPainter p(&png);
+            p.setRenderHint(QPainter::Antialiasing);
+            drawChart(p, area, chart, 1.6);
+        }
+        QBuffer pngBytes;
+        pngBytes.open(QIODevice::WriteOnly);
+        png.save(&pngBytes, "PNG");
+        files.push_back({name + ".png", pngBytes.data()});
+        QBuffer svgBytes;
+        QSvgGenerator svg;
+        svg.setOutputDevice(&svgBytes);
+        svg.setSize(area.size().toSize());
+        svg.setViewBox(area);
+        svg.setTitle(chart->title());
+        {
+            QPainter p(&svg);
+            drawChart(p, area, chart, 1.6);
+        }
+        files.push_back({name + ".svg", svgBytes.data()});
+    }
+    QString kpis = "key,label,value\n";
+    const calc::Kpis& k = evaluation.kpis;
+    const std::vector<std::tuple<QString, QString, double>> rows = {
+        {"vram_utilization", "VRAM utilization", k.vramUtilization},
+        {"allocation_ratio", "GPU share allocated", k.allocationRatio},
+        {"fragmentation", "Fragmentation", k.fragmentation},
+        {"compute_utilization", "Compute utilization", k.computeUtilization},
+        {"mean_penalty", "Mean penalty", k.meanPenalty},
+        {"max_penalty", "Max penalty", k.maxPenalty},
+        {"cost_per_month_usd", "$ per month", k.costPerMonthUsd},
+        {"waste_per_month_usd", "$ wasted per month", k.wastePerMonth.total()},
+        {"idle_usd", "  idle", k.wastePerMonth.idleUsd},
+        {"stranded_usd", "  stranded", k.wastePerMonth.strandedUsd},
+        {"overhead_usd", "  overhead", k.wastePerMonth.overheadUsd},
+        {"unplaced_jobs", "Unplaced jobs", static_cast<double>(k.unplacedJobs)},
+        {"oom_risk_gpus", "OOM-risk GPUs", static_cast<double>(k.oomRiskGpus)},
+        {"p95_completion_days", "P95 completion (days)", simulation->clusterP95Days},
+    };
+    for (const auto& [key, label, value] : rows)
+        kpis += QString("%1,%2,%3\n").arg(key, csv(label.trimmed())).arg(value, 0, 'g', 12);
+    files.push_back({"kpis.csv", kpis.toUtf8()});
+    std::map<std::string, std::string> tenantNames;
+    for (const Tenant& t : scenario.tenants)
+        tenantNames[t.id] = t.name;
+    std::map<std::string, const sim::JobSimulation*> simulated;
+    for (const sim::JobSimulation& j : simulation->jobs)
+        simulated[j.id] = &j;
+    QString jobs = "tenant,job_id,job,placed,gib_per_gpu,penalty,mfu,days,p95_days,cost_per_month_usd,oom_risk,reason\n";
+    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+    for (const calc::JobResult& j : evaluation.jobs) {
+        const auto sj = simulated.find(j.id);
+        jobs += QStringList{csv(QString::fromStdString(tenantNames[j.tenant])),
+                            csv(QString::fromStdString(j.id)),
+                            csv(QString::fromStdString(j.name)),
+                            j.placed ? "yes" : "no",
+                            QString::number(j.memory.totalBytes() / kGiB, 'f', 2),
+                            j.placed ? QString::number(j.penalty, 'g', 6) : QString(),
+                            j.placed ? QString::number(j.perf.mfu, 'g', 6) : QString(),
+                            j.placed && j.perf.daysToComplete ? QString::number(*j.perf.daysToComplete, 'f', 2) : QString(),
+                            sj != simulated.end() && sj->second->training ? QString::number(sj->second->completionDays.p95, 'f', 2) : QString(),
+                            QString::number(j.costPerMonthUsd, 'f', 0),
+                            j.oomRisk ? "yes" : "no",
+                            csv(QString::fromStdString(j.reason))}
+                    .join(',') +
+                '\n';
+    }
+    files.push_back({"jobs.csv", jobs.toUtf8()});
+    return files;
 }
 
 void drawHtml(QPainter& p, const QRectF& area, const QString& html, int pointSize)

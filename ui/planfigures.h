@@ -53,6 +53,9 @@ struct PlanFigures
     /// The sharing modes the scenario uses, in the order bare metal, passthrough, MIG, vGPU,
     /// time-slicing, MPS.
     std::vector<SharingMode> modesUsed() const;
+    /// Every chart as PNG (1600 x 900) and SVG, and the KPIs and jobs as CSV (kpis.csv,
+    /// jobs.csv), as relative file names and contents for io::writeFiles.
+    std::vector<std::pair<QString, QByteArray>> chartAndTableFiles() const;
 };
 
 /// Draws HTML (a QTextDocument) into `area`.

@@ -2,7 +2,11 @@
 
 #include "document/librarygateway.h"
 #include "io/scenarioreader.h"
+#include "io/clusterconfigwriter.h"
+#include "ui/planfigures.h"
 #include "ui/reportwriter.h"
+
+#include <QDir>
 
 namespace gp::cli {
 
@@ -16,6 +20,7 @@ int runReport(const QStringList& args)
     p.addOption({{"o", "output"}, "PDF file to write (replaced atomically).", "OUT.pdf"});
     p.addOption({"scenario", "A library scenario by id instead of a FILE (gpuplan-cli library list).", "ID"});
     p.addOption({"trials", "Monte Carlo trials for the predictability page (default 1000).", "N"});
+    p.addOption({"charts", "Also write every chart as PNG and SVG and the KPIs and jobs as CSV into DIR.", "DIR"});
     cl.addDbOption();
     if (auto done = cl.parse(args))
         return *done;
@@ -67,7 +72,19 @@ int runReport(const QStringList& args)
         err() << "report: " << error << Qt::endl;
         return kFailure;
     }
-    out() << p.value("output") << Qt::endl;
+    out() << p.value("output") << '\n';
+    if (p.isSet("charts")) {
+        const ui::PlanFigures figures(*r.scenario, *catalog, trials);
+        const auto files = figures.chartAndTableFiles();
+        QString error;
+        if (!io::writeFiles(p.value("charts"), files, &error)) {
+            err() << "report: " << error << Qt::endl;
+            return kFailure;
+        }
+        for (const auto& [name, content] : files)
+            out() << QDir(p.value("charts")).filePath(name) << '\n';
+    }
+    out() << Qt::flush;
     return kOk;
 }
 
