@@ -856,6 +856,45 @@ private Q_SLOTS:
         QVERIFY(w->currentDocument()->isModified());
     }
 
+    void revisionsRoundTripAndOpenReadOnly()
+    {
+        auto w = makeWindow("revisions.sqlite");
+        w->openFirst();
+        document::Document* doc = w->currentDocument();
+        const qint64 id = *doc->libraryId();
+        const QByteArray first = io::writeScenario(doc->scenario());
+        w->canvasScene()->setSelectedIds({"node-001"});
+        SharingConfig ts;
+        ts.mode = SharingMode::TimeSlicing;
+        ts.replicas = 4;
+        w->setSharingOfSelection(ts);
+        QVERIFY(w->saveRevision("node-001 time-sliced"));
+        const QByteArray second = io::writeScenario(w->currentDocument()->scenario());
+        QVERIFY(second != first);
+        // Each revision reads back exactly as it was saved.
+        QCOMPARE(io::writeScenario(*document::loadFromLibrary(*w->library(), id, test::bundledCatalog(), 1).scenario), first);
+        QCOMPARE(io::writeScenario(*document::loadFromLibrary(*w->library(), id, test::bundledCatalog(), 2).scenario), second);
+        QCOMPARE(w->library()->revisions(id)->back().note, QString("node-001 time-sliced"));
+
+        // Revision 1 opens read-only: edits are refused, the title says so.
+        QVERIFY(w->openRevision(id, 1));
+        doc = w->currentDocument();
+        QVERIFY(doc->isReadOnly());
+        QCOMPARE(io::writeScenario(doc->scenario()), first);
+        QVERIFY(w->windowTitle().contains("revision 1 of 2 (read-only)"));
+        w->addFromTemplate("node:dgx-h100", QPointF(0, 2000));
+        w->setSharingOfSelection(ts);
+        QCOMPARE(doc->undoStack()->count(), 0);
+        QCOMPARE(io::writeScenario(doc->scenario()), first);
+        // Saving makes it a new scenario, editable from then on; the original keeps its two revisions.
+        QVERIFY(w->saveRevision("from the past"));
+        QVERIFY(!doc->isReadOnly());
+        QVERIFY(*doc->libraryId() != id);
+        QCOMPARE(w->library()->revisions(id)->size(), std::size_t(2));
+        w->addFromTemplate("node:dgx-h100", QPointF(0, 2000));
+        QCOMPARE(doc->scenario().topology.nodes.size(), std::size_t(9));
+    }
+
     void newScenarioAndSaveVariants()
     {
         auto w = makeWindow();

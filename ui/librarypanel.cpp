@@ -66,6 +66,8 @@ LibraryPanel::LibraryPanel(QWidget* parent)
     };
     action(tr("Compare"), tr("Compare the selected scenarios (two to four) side by side"),
            [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->compareRequested(ids); }, true);
+    action(tr("Revisions"), tr("The selected scenario's revisions, with their notes; open one read-only"),
+           [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->revisionsRequested(ids.front()); }, false);
     action(tr("Duplicate"), tr("Save a copy of the selected scenario as a new variant"),
            [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->duplicateRequested(ids.front()); }, false);
     action(tr("Rename"), tr("Rename the selected scenario"),

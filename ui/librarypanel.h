@@ -34,6 +34,7 @@ Q_SIGNALS:
     void renameRequested(qint64 scenarioId);
     void tagsRequested(qint64 scenarioId);
     void deleteRequested(qint64 scenarioId);
+    void revisionsRequested(qint64 scenarioId);
 
 private:
     void applyFilter(const QString& text);

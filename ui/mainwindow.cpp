@@ -197,6 +197,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     });
     connect(mLibraryPanel, &LibraryPanel::compareRequested, this, &MainWindow::compareScenarios);
     connect(mLibraryPanel, &LibraryPanel::duplicateRequested, this, &MainWindow::duplicateScenario);
+    connect(mLibraryPanel, &LibraryPanel::revisionsRequested, this, &MainWindow::showRevisions);
     connect(mLibraryPanel, &LibraryPanel::deleteRequested, this, [this](qint64 id) { deleteScenario(id); });
     connect(mLibraryPanel, &LibraryPanel::renameRequested, this, [this](qint64 id) {
         const auto summary = mLibrary->scenario(id);
@@ -360,6 +361,7 @@ void MainWindow::createActions()
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    mEditMenu = edit;
     mUndo = edit->addAction(tr("&Undo"));
     mUndo->setShortcut(QKeySequence::Undo);
     mUndo->setEnabled(false);
@@ -464,12 +466,24 @@ void MainWindow::setDocument(std::unique_ptr<document::Document> doc)
         mInspector->showNodes(mDocument->scenario(), mScene->selectedIds());
     });
     mScene->rebuild(mDocument->scenario());
+    setEditingEnabled(!mDocument->isReadOnly());
     mProperties->clear();
     mInspector->showNodes(mDocument->scenario(), {});
     mFitPending = true;
     mUndo->setEnabled(stack->canUndo());
     mRedo->setEnabled(stack->canRedo());
     refreshView();
+}
+
+void MainWindow::setEditingEnabled(bool enabled)
+{
+    mEditMenu->setEnabled(enabled);
+    mInspector->setEnabled(enabled && !mScene->selectedIds().isEmpty());
+    mProperties->setEnabled(enabled);
+    mCanvas->setInteractive(enabled);
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        if (d->objectName() == "PaletteDock")
+            d->widget()->setEnabled(enabled);
 }
 
 void MainWindow::refreshView()

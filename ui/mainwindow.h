@@ -43,6 +43,11 @@ public:
 
     /// Opens a library scenario; shows why in a message box when it cannot.
     bool openFromLibrary(qint64 scenarioId);
+    /// Lists a library scenario's revisions (number, time, note, $/month) in a dialog whose
+    /// Open button opens the chosen one read-only.
+    void showRevisions(qint64 scenarioId);
+    /// Opens one revision of a library scenario read-only (until saved as a new scenario).
+    bool openRevision(qint64 scenarioId, int revision);
     /// Opens the first scenario of the library, if any.
     void openFirst();
     const document::Document* currentDocument() const { return mDocument.get(); }
@@ -118,6 +123,10 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    /// True when the open document may be edited; a read-only revision says why in the status bar.
+    bool editable();
+    /// Enables or disables every way of editing, for a read-only revision.
+    void setEditingEnabled(bool enabled);
     /// Adds items as one undoable step and selects them, as paste and duplicate do.
     void addAndSelect(document::TopologyItems items, const QString& text);
     void createActions();
@@ -147,6 +156,7 @@ private:
     ResultsCharts* mCharts;
     EvaluationRunner* mRunner;
     bool mFitPending = false; ///< frame the canvas once the new document's first evaluation is shown
+    QMenu* mEditMenu = nullptr;
     QAction* mUndo = nullptr;
     QAction* mRedo = nullptr;
 };

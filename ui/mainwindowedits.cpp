@@ -26,9 +26,19 @@
 #include <QStatusBar>
 
 namespace gp::ui {
-void MainWindow::commitCanvasDrag()
+bool MainWindow::editable()
 {
     if (!mDocument)
+        return false;
+    if (!mDocument->isReadOnly())
+        return true;
+    statusBar()->showMessage(tr("This revision is read-only: File > Save as New Scenario to edit it"), 5000);
+    return false;
+}
+
+void MainWindow::commitCanvasDrag()
+{
+    if (!editable())
         return;
     auto moved = mScene->movedItems(mDocument->scenario(), CanvasView::kGrid);
     if (!moved.empty())
@@ -37,7 +47,7 @@ void MainWindow::commitCanvasDrag()
 
 void MainWindow::addFromTemplate(const QString& key, QPointF at)
 {
-    if (!mDocument)
+    if (!editable())
         return;
     const Point pos{std::round(at.x() / CanvasView::kGrid) * CanvasView::kGrid,
                     std::round(at.y() / CanvasView::kGrid) * CanvasView::kGrid};
@@ -65,7 +75,7 @@ void MainWindow::addFromTemplate(const QString& key, QPointF at)
 
 void MainWindow::addJob(const std::optional<QString>& preset, const std::string& pinNode)
 {
-    if (!mDocument)
+    if (!editable())
         return;
     AddJobDialog dialog(mCatalog, mDocument->scenario(), this);
     if (preset)
@@ -76,7 +86,7 @@ void MainWindow::addJob(const std::optional<QString>& preset, const std::string&
 
 bool MainWindow::pinJobAt(const QString& jobId, QPointF at)
 {
-    if (!mDocument)
+    if (!editable())
         return false;
     NodeItem* target = nullptr;
     for (QGraphicsItem* item : mScene->items(at))
@@ -122,7 +132,7 @@ bool MainWindow::pinJobAt(const QString& jobId, QPointF at)
 
 void MainWindow::addLink(const QString& fromId, const QString& toId)
 {
-    if (!mDocument)
+    if (!editable())
         return;
     const Scenario& s = mDocument->scenario();
     const Node* nodes[2] = {nullptr, nullptr};
@@ -196,7 +206,7 @@ void MainWindow::copySelection()
 
 bool MainWindow::paste()
 {
-    if (!mDocument)
+    if (!editable())
         return false;
     const QMimeData* mime = QGuiApplication::clipboard()->mimeData();
     if (!mime || !mime->hasFormat(kTopologyMime))
@@ -218,7 +228,7 @@ bool MainWindow::paste()
 
 void MainWindow::editJob(const QString& jobId)
 {
-    if (!mDocument || jobId.isEmpty())
+    if (!editable() || jobId.isEmpty())
         return;
     AddJobDialog dialog(mCatalog, mDocument->scenario(), this);
     dialog.editJob(jobId.toStdString());
@@ -249,7 +259,7 @@ void MainWindow::addAndSelect(document::TopologyItems items, const QString& text
 
 void MainWindow::deleteSelection()
 {
-    if (!mDocument)
+    if (!editable())
         return;
     const QStringList ids = mScene->selectedIds();
     if (!ids.isEmpty())
@@ -260,6 +270,8 @@ QString MainWindow::addFabric(const document::FabricSpec& spec)
 {
     if (!mDocument)
         return tr("no scenario is open");
+    if (!editable())
+        return tr("this revision is read-only: save it as a new scenario to edit it");
     std::string error;
     document::TopologyItems items = document::generateFabric(spec, mCatalog, mDocument->scenario(), error);
     if (!error.empty())
@@ -272,7 +284,7 @@ QString MainWindow::addFabric(const document::FabricSpec& spec)
 
 bool MainWindow::setSharingOfGpu(const QString& nodeId, int gpuIndex, const SharingConfig& sharing)
 {
-    if (!mDocument)
+    if (!editable())
         return false;
     Scenario s = mDocument->scenario();
     auto node = std::find_if(s.topology.nodes.begin(), s.topology.nodes.end(),
@@ -296,7 +308,7 @@ bool MainWindow::setSharingOfGpu(const QString& nodeId, int gpuIndex, const Shar
 
 void MainWindow::setSharingOfSelection(const SharingConfig& sharing)
 {
-    if (!mDocument)
+    if (!editable())
         return;
     QStringList ids = mTree->selectedNodeIds();
     for (const QString& id : mScene->selectedIds()) {

@@ -15,7 +15,12 @@
 #include "librarypanel.h"
 
 #include <QApplication>
+#include <QDialogButtonBox>
 #include <QFileDialog>
+#include <QHeaderView>
+#include <QLocale>
+#include <QTableWidget>
+#include <QVBoxLayout>
 #include <QInputDialog>
 #include <QMessageBox>
 #include <QSaveFile>
@@ -60,6 +65,59 @@ bool MainWindow::openFromLibrary(qint64 id)
     return true;
 }
 
+void MainWindow::showRevisions(qint64 id)
+{
+    const auto revisions = mLibrary->revisions(id);
+    const auto summary = mLibrary->scenario(id);
+    if (!revisions || !summary)
+        return;
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Revisions of %1").arg(summary->name));
+    auto* table = new QTableWidget(static_cast<int>(revisions->size()), 4, &dialog);
+    table->setHorizontalHeaderLabels({tr("Revision"), tr("Saved"), tr("Note"), tr("$/month")});
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    for (int r = 0; r < static_cast<int>(revisions->size()); ++r) {
+        const store::RevisionInfo& rev = (*revisions)[static_cast<std::size_t>(r)];
+        const auto cost = rev.kpis.find("cost_per_month_usd");
+        table->setItem(r, 0, new QTableWidgetItem(QString::number(rev.number)));
+        table->setItem(r, 1, new QTableWidgetItem(rev.createdAt.toLocalTime().toString("yyyy-MM-dd HH:mm")));
+        table->setItem(r, 2, new QTableWidgetItem(rev.note));
+        table->setItem(r, 3, new QTableWidgetItem(cost == rev.kpis.end() ? QString() : QLocale().toString(cost->second, 'f', 0)));
+    }
+    table->selectRow(table->rowCount() - 1);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Close, &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    connect(table, &QTableWidget::cellDoubleClicked, &dialog, &QDialog::accept);
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addWidget(table);
+    layout->addWidget(buttons);
+    dialog.resize(640, 360);
+    if (dialog.exec() == QDialog::Accepted && table->currentRow() >= 0)
+        openRevision(id, (*revisions)[static_cast<std::size_t>(table->currentRow())].number);
+}
+
+bool MainWindow::openRevision(qint64 id, int revision)
+{
+    if (!maybeSave())
+        return false;
+    io::ScenarioReadResult r = document::loadFromLibrary(*mLibrary, id, mCatalog, revision);
+    if (!r.ok()) {
+        QMessageBox::warning(this, tr("Cannot open revision"),
+                             tr("Revision %1 of library scenario %2 cannot be opened:\n\n%3").arg(revision).arg(id).arg(issuesText(r.issues)));
+        return false;
+    }
+    const auto revisions = mLibrary->revisions(id);
+    auto doc = std::make_unique<document::Document>(std::move(*r.scenario));
+    doc->setReadOnly(true, tr("revision %1 of %2").arg(revision).arg(revisions ? revisions->size() : 0));
+    setDocument(std::move(doc));
+    return true;
+}
+
 void MainWindow::openFirst()
 {
     auto all = mLibrary->list();
@@ -85,8 +143,8 @@ bool MainWindow::saveRevision(const QString& note)
         return false;
     const Scenario& s = mDocument->scenario();
     const auto id = mDocument->libraryId();
-    if (!id)
-        return saveAsNewScenario(QString::fromStdString(s.name));
+    if (!id || mDocument->isReadOnly()) // a past revision is saved as a new scenario
+        return saveAsNewScenario(QString::fromStdString(s.name) + (mDocument->isReadOnly() ? tr(" (from a revision)") : QString()));
     auto rev = mLibrary->addRevision(*id, io::writeScenario(s), note, document::kpisOf(s, mCatalog));
     if (!rev) {
         QMessageBox::critical(this, tr("Cannot save"), mLibrary->lastError());
@@ -117,6 +175,10 @@ bool MainWindow::saveAsNewScenario(const QString& name)
         return false;
     }
     mDocument->markSaved(*newId, 1);
+    if (mDocument->isReadOnly()) { // a revision saved as new: editable from now on
+        mDocument->setReadOnly(false);
+        setEditingEnabled(true);
+    }
     rememberRecent(*newId);
     mLibraryPanel->reload(*mLibrary);
     statusBar()->showMessage(tr("Saved '%1' as a new library scenario").arg(QString::fromStdString(s.name)), 5000);

@@ -18,6 +18,8 @@ void Document::markSaved(qint64 libraryId, int revision)
 
 QString Document::displayName() const
 {
+    if (mReadOnly)
+        return QString::fromStdString(mScenario.name) + QObject::tr(" — %1 (read-only)").arg(mOrigin);
     return QString::fromStdString(mScenario.name) + (isModified() ? "*" : "");
 }
 
@@ -25,6 +27,13 @@ void Document::swapScenario(Scenario& other)
 {
     std::swap(mScenario, other);
     Q_EMIT scenarioReplaced();
+}
+
+void Document::setReadOnly(bool readOnly, const QString& origin)
+{
+    mReadOnly = readOnly;
+    mOrigin = origin;
+    Q_EMIT modifiedChanged(isModified());
 }
 
 void Document::forgetLibraryId()

@@ -31,6 +31,9 @@ public:
     /// Where the scenario was last saved in the library; marks the document clean.
     void markSaved(qint64 libraryId, int revision);
 
+    /// A past revision shown as it was: views offer no edits until it is saved as new.
+    void setReadOnly(bool readOnly, const QString& origin = {});
+    bool isReadOnly() const { return mReadOnly; }
     /// The library scenario was deleted: the document is no longer saved anywhere.
     void forgetLibraryId();
     /// "name" or "name*" for window titles.
@@ -55,6 +58,8 @@ private:
     QUndoStack mUndoStack;
     std::optional<qint64> mLibraryId;
     std::optional<int> mRevision;
+    bool mReadOnly = false;
+    QString mOrigin; ///< "revision 2 of 5", shown in the title while read-only
 };
 
 } // namespace gp::document
