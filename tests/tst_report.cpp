@@ -134,6 +134,35 @@ private Q_SLOTS:
         QTRY_VERIFY(guard.isNull()); // closed and deleted
     }
 
+    void comparisonSlidesRender()
+    {
+        const Scenario a = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        const Scenario b = *io::readScenarioFile(test::sampleFiles().at(1), test::bundledCatalog()).scenario;
+        ui::SlideDeck deck({a, b}, test::bundledCatalog(), "Keep A.", 50);
+        QCOMPARE(deck.count(), 7);
+        QCOMPARE(deck.title(0), QString("Comparing A vs B"));
+        QCOMPARE(deck.title(1), QString("Which is better"));
+        for (int i = 0; i < deck.count(); ++i) {
+            QImage img(1600, 900, QImage::Format_RGB32);
+            QPainter p(&img);
+            deck.paint(p, QRectF(img.rect()), i);
+            p.end();
+            int inked = 0;
+            for (int y = 0; y < img.height(); y += 4)
+                for (int x = 0; x < img.width(); x += 4)
+                    inked += img.pixel(x, y) != qRgb(255, 255, 255) ? 1 : 0;
+            QVERIFY2(inked > 500, qPrintable(QString("comparison slide %1: %2").arg(i).arg(inked)));
+            if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR"))
+                img.save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath(QString("compare-slide-%1.png").arg(i + 1)));
+        }
+        const QString pdf = mDir.filePath("compare-slides.pdf");
+        QCOMPARE(deck.writePdf(pdf), QString());
+        QCOMPARE(pages(pdf), 7);
+        const QString t = text(pdf);
+        QVERIFY(t.contains("better") || t.contains("worse"));
+        QVERIFY(t.contains(QString::fromStdString(b.name)));
+    }
+
     void chartsAndTablesExport()
     {
         const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;

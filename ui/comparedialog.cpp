@@ -4,6 +4,7 @@
 #include "canvas/canvasscene.h"
 #include "charttheme.h"
 #include "model/scenariodiff.h"
+#include "presentation.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -11,6 +12,8 @@
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
+#include <QPushButton>
 #include <QLabel>
 #include <QLineSeries>
 #include <QListWidget>
@@ -73,7 +76,7 @@ QChart* addChart(QWidget* parent, QLayout* layout, const QString& title)
 } // namespace
 
 CompareDialog::CompareDialog(const Catalog& catalog, std::vector<Scenario> scenarios, QWidget* parent)
-    : QDialog(parent), mScenarios(std::move(scenarios)), mKpis(new QTableWidget(this)), mDiff(new QListWidget(this))
+    : QDialog(parent), mCatalog(catalog), mScenarios(std::move(scenarios)), mKpis(new QTableWidget(this)), mDiff(new QListWidget(this))
 {
     setWindowTitle(tr("Compare %n scenario(s)", nullptr, static_cast<int>(mScenarios.size())));
     std::vector<std::map<std::string, double>> values;
@@ -251,10 +254,29 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<Scenario> scena
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    QPushButton* presentButton = buttons->addButton(tr("Present…"), QDialogButtonBox::ActionRole);
+    connect(presentButton, &QPushButton::clicked, this, [this] {
+        bool ok = false;
+        const QString text = QInputDialog::getMultiLineText(this, tr("Present"), tr("Your recommendation, for the last slide:"),
+                                                            QString(), &ok);
+        if (ok)
+            present(text);
+    });
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(tabs);
     layout->addWidget(buttons);
     resize(1280, 820);
+}
+
+PresentationWindow* CompareDialog::present(const QString& recommendation, bool fullScreen)
+{
+    auto* window = new PresentationWindow(std::make_unique<SlideDeck>(mScenarios, mCatalog, recommendation), this);
+    if (fullScreen)
+        window->showFullScreen();
+    else
+        window->show();
+    window->setFocus();
+    return window;
 }
 
 } // namespace gp::ui

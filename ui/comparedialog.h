@@ -26,6 +26,8 @@ class CompareDialog : public QDialog
 
 public:
     CompareDialog(const Catalog& catalog, std::vector<Scenario> scenarios, QWidget* parent = nullptr);
+    /// Presents the comparison full-screen (the Present button); returns the window.
+    class PresentationWindow* present(const QString& recommendation, bool fullScreen = true);
 
     QTableWidget* kpiTable() const { return mKpis; }
     QListWidget* differences() const { return mDiff; }
@@ -35,6 +37,7 @@ public:
     const std::vector<calc::KpiComparison>& rows() const { return mRows; }
 
 private:
+    const Catalog& mCatalog;
     std::vector<Scenario> mScenarios;
     std::vector<calc::Evaluation> mEvaluations;
     std::vector<sim::SimulationResult> mSimulations;

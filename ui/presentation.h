@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 namespace gp::ui {
 
@@ -21,6 +22,10 @@ class SlideDeck
 {
 public:
     SlideDeck(const Scenario& scenario, const Catalog& catalog, QString recommendation, int trials = 500);
+    /// A comparison of two to four scenarios (the first is the baseline): title, the KPIs with
+    /// their changes marked better or worse, what differs, the topologies, the costs, the
+    /// completion times side by side, and the recommendation.
+    SlideDeck(const std::vector<Scenario>& scenarios, const Catalog& catalog, QString recommendation, int trials = 300);
     ~SlideDeck();
     int count() const;
     QString title(int slide) const;
@@ -31,8 +36,11 @@ public:
 
 private:
     void paintStack(QPainter& p, const QRectF& area) const;
+    void paintComparison(QPainter& p, const QRectF& area, int slide) const;
+    bool comparing() const { return mAll.size() > 1; }
 
-    std::unique_ptr<PlanFigures> mFigures;
+    std::vector<std::unique_ptr<PlanFigures>> mAll; ///< one per scenario
+    PlanFigures* mFigures = nullptr;                ///< the first (the only one outside a comparison)
     QString mRecommendation;
 };
 
