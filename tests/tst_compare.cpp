@@ -137,6 +137,23 @@ private Q_SLOTS:
         QVERIFY(sawAllocation && sawP95);
         const QJsonArray changes = o["differences"].toArray()[0].toObject()["changes"].toArray();
         QVERIFY(changes.contains(QJsonValue("node node-008 sharing: passthrough VM -> time-slicing x4")));
+        // Library revisions by reference: lib:ID@REV against lib:ID (the latest).
+        const QString db = dir.filePath("lib.sqlite");
+        p.start(qEnvironmentVariable("GPUPLAN_CLI"), {"library", "import", test::sampleFiles().front(), "--db", db});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        p.start(qEnvironmentVariable("GPUPLAN_CLI"), {"library", "import", b, "--db", db});
+        QVERIFY(p.waitForFinished(60000));
+        p.start(qEnvironmentVariable("GPUPLAN_CLI"), {"compare", "lib:1@1", "lib:2", "--db", db, "--json", "--trials", "0"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QJsonObject fromLib = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+        QCOMPARE(fromLib["scenarios"].toArray()[0].toObject()["name"].toString(), QString("DGX H100 pod: three tenants (revision 1)"));
+        QVERIFY(fromLib["differences"].toArray()[0].toObject()["changes"].toArray().contains(
+            QJsonValue("node node-008 sharing: passthrough VM -> time-slicing x4")));
+        p.start(qEnvironmentVariable("GPUPLAN_CLI"), {"compare", "lib:1@7", "lib:2", "--db", db});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2); // no such revision
         // One file, or five: usage error.
         p.start(qEnvironmentVariable("GPUPLAN_CLI"), {"compare", b});
         QVERIFY(p.waitForFinished(60000));

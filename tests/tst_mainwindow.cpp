@@ -876,6 +876,16 @@ private Q_SLOTS:
         QCOMPARE(io::writeScenario(*document::loadFromLibrary(*w->library(), id, test::bundledCatalog(), 2).scenario), second);
         QCOMPARE(w->library()->revisions(id)->back().note, QString("node-001 time-sliced"));
 
+        // Two revisions side by side: the diff names the sharing change.
+        ui::CompareDialog* revs = w->compareRevisions(id, {1, 2});
+        QVERIFY(revs);
+        QVERIFY(revs->kpiTable()->horizontalHeaderItem(1)->text().endsWith("(revision 2)"));
+        bool sawChange = false;
+        for (int i = 0; i < revs->differences()->count(); ++i)
+            sawChange = sawChange || revs->differences()->item(i)->text().contains("node node-001 sharing: bare metal -> time-slicing x4");
+        QVERIFY(sawChange);
+        revs->close();
+
         // Revision 1 opens read-only: edits are refused, the title says so.
         QVERIFY(w->openRevision(id, 1));
         doc = w->currentDocument();

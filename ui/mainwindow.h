@@ -99,6 +99,9 @@ public:
     /// Opens the comparison of two to four library scenarios (non-modal); null, with the
     /// reason in a message box, when one cannot be read.
     class CompareDialog* compareScenarios(const QList<qint64>& ids);
+    /// Compares two to four revisions of one library scenario (non-modal), each named
+    /// "<name> (revision N)"; null when one cannot be read.
+    class CompareDialog* compareRevisions(qint64 scenarioId, const QList<int>& revisions);
     /// Saves a copy of a library scenario as a new scenario named "<name> (variant)"; its id.
     std::optional<qint64> duplicateScenario(qint64 id);
     bool renameScenario(qint64 id, const QString& name);
@@ -123,6 +126,8 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    /// Compares library scenarios (latest revision, or the one given), two to four.
+    class CompareDialog* compareLibrary(const QList<std::pair<qint64, std::optional<int>>>& refs);
     /// True when the open document may be edited; a read-only revision says why in the status bar.
     bool editable();
     /// Enables or disables every way of editing, for a read-only revision.

@@ -19,6 +19,7 @@
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QLocale>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QInputDialog>
@@ -91,6 +92,17 @@ void MainWindow::showRevisions(qint64 id)
     table->selectRow(table->rowCount() - 1);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Close, &dialog);
     connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QPushButton* compare = buttons->addButton(tr("Compare with Latest"), QDialogButtonBox::ActionRole);
+    compare->setEnabled(revisions->size() > 1);
+    connect(compare, &QPushButton::clicked, &dialog, [&] {
+        const int row = table->currentRow();
+        const int latest = revisions->back().number;
+        const int chosen = row >= 0 ? (*revisions)[static_cast<std::size_t>(row)].number : latest;
+        if (chosen != latest) {
+            dialog.reject();
+            compareRevisions(id, {chosen, latest});
+        }
+    });
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     connect(table, &QTableWidget::cellDoubleClicked, &dialog, &QDialog::accept);
     auto* layout = new QVBoxLayout(&dialog);
@@ -249,16 +261,34 @@ QString MainWindow::exportClusterConfig(const QString& dir)
 
 CompareDialog* MainWindow::compareScenarios(const QList<qint64>& ids)
 {
-    if (ids.size() < 2 || ids.size() > 4)
+    QList<std::pair<qint64, std::optional<int>>> refs;
+    for (qint64 id : ids)
+        refs.push_back({id, std::nullopt});
+    return compareLibrary(refs);
+}
+
+CompareDialog* MainWindow::compareRevisions(qint64 scenarioId, const QList<int>& revisions)
+{
+    QList<std::pair<qint64, std::optional<int>>> refs;
+    for (int r : revisions)
+        refs.push_back({scenarioId, r});
+    return compareLibrary(refs);
+}
+
+CompareDialog* MainWindow::compareLibrary(const QList<std::pair<qint64, std::optional<int>>>& refs)
+{
+    if (refs.size() < 2 || refs.size() > 4)
         return nullptr;
     std::vector<Scenario> scenarios;
-    for (qint64 id : ids) {
-        io::ScenarioReadResult r = document::loadFromLibrary(*mLibrary, id, mCatalog);
+    for (const auto& [id, revision] : refs) {
+        io::ScenarioReadResult r = document::loadFromLibrary(*mLibrary, id, mCatalog, revision);
         if (!r.ok()) {
             QMessageBox::warning(this, tr("Cannot compare"),
                                  tr("Scenario %1 of the library cannot be read:\n\n%2").arg(id).arg(issuesText(r.issues)));
             return nullptr;
         }
+        if (revision)
+            r.scenario->name += tr(" (revision %1)").arg(*revision).toStdString();
         scenarios.push_back(std::move(*r.scenario));
     }
     auto* dialog = new CompareDialog(mCatalog, std::move(scenarios), this);

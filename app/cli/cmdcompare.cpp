@@ -2,6 +2,7 @@
 
 #include "calc/comparison.h"
 #include "calc/evaluate.h"
+#include "document/librarygateway.h"
 #include "io/scenarioreader.h"
 #include "model/scenariodiff.h"
 #include "sim/simulation.h"
@@ -10,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
+#include <QRegularExpression>
 
 #include <cmath>
 
@@ -59,7 +61,10 @@ int runCompare(const QStringList& args)
                               "first, marked better or worse, and what differs in the plans (nodes, sharing, tenants, "
                               "jobs, pricing, assumptions).");
     auto& p = cl.parser();
-    p.addPositionalArgument("FILES", "Two to four scenario JSON files; the first is the baseline.", "A B [C D]");
+    p.addPositionalArgument("SCENARIOS", "Two to four scenarios, the first the baseline: JSON files, or lib:ID (a library "
+                                         "scenario's latest revision) or lib:ID@REV (one of its revisions).",
+                            "A B [C D]");
+    cl.addDbOption();
     p.addOption({"json", "Print JSON."});
     p.addOption({"trials", "Monte Carlo trials for the P95 completion row (default 256; 0 leaves the row out).", "N"});
     if (auto done = cl.parse(args))
@@ -81,8 +86,26 @@ int runCompare(const QStringList& args)
     std::vector<Scenario> scenarios;
     std::vector<std::map<std::string, double>> values;
     int status = kOk;
+    std::unique_ptr<store::ScenarioLibrary> library; // opened for the first lib: reference
+    static const QRegularExpression libRef("^lib:(\\d+)(?:@(\\d+))?$");
     for (const QString& file : files) {
-        io::ScenarioReadResult r = io::readScenarioFile(file, *catalog);
+        io::ScenarioReadResult r;
+        if (const QRegularExpressionMatch m = libRef.match(file); m.hasMatch()) {
+            if (!library) {
+                QString error;
+                library = document::openLibrary(libraryPath(p), *catalog, QString(), &error);
+                if (!library) {
+                    err() << "compare: " << error << Qt::endl;
+                    return kFailure;
+                }
+            }
+            r = document::loadFromLibrary(*library, m.captured(1).toLongLong(), *catalog,
+                                          m.captured(2).isEmpty() ? std::optional<int>() : m.captured(2).toInt());
+            if (r.ok() && !m.captured(2).isEmpty())
+                r.scenario->name += " (revision " + m.captured(2).toStdString() + ")";
+        } else {
+            r = io::readScenarioFile(file, *catalog);
+        }
         if (!r.ok()) {
             for (const Issue& i : r.issues)
                 err() << formatIssue(file, i) << '\n';
