@@ -905,6 +905,17 @@ private Q_SLOTS:
         QCOMPARE(doc->scenario().topology.nodes.size(), std::size_t(9));
     }
 
+    void kpiCardsReflowToTheWidth()
+    {
+        ui::KpiCards cards;
+        cards.resize(1400, 120);
+        cards.show();
+        QTRY_COMPARE(cards.columns(), 9); // one row when wide
+        cards.resize(500, 200);
+        QTRY_COMPARE(cards.columns(), 3); // three rows of three on a small screen
+        QVERIFY(cards.minimumSizeHint().width() < 500);
+    }
+
     void newScenarioAndSaveVariants()
     {
         auto w = makeWindow();

@@ -12,7 +12,10 @@
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QApplication>
+#include <QFileDialog>
 #include <QInputDialog>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QLabel>
 #include <QLineSeries>
@@ -255,6 +258,17 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<Scenario> scena
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     QPushButton* presentButton = buttons->addButton(tr("Present…"), QDialogButtonBox::ActionRole);
+    QPushButton* slidesButton = buttons->addButton(tr("Export Slides (PDF)…"), QDialogButtonBox::ActionRole);
+    connect(slidesButton, &QPushButton::clicked, this, [this] {
+        const QString pdf = QFileDialog::getSaveFileName(this, tr("Export Comparison Slides"), tr("comparison.pdf"), tr("PDF (*.pdf)"));
+        if (pdf.isEmpty())
+            return;
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        const QString error = SlideDeck(mScenarios, mCatalog, QString()).writePdf(pdf);
+        QApplication::restoreOverrideCursor();
+        if (!error.isEmpty())
+            QMessageBox::critical(this, tr("Cannot export the slides"), error);
+    });
     connect(presentButton, &QPushButton::clicked, this, [this] {
         bool ok = false;
         const QString text = QInputDialog::getMultiLineText(this, tr("Present"), tr("Your recommendation, for the last slide:"),

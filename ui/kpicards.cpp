@@ -1,10 +1,13 @@
 #include "kpicards.h"
 
 #include <QFrame>
-#include <QHBoxLayout>
+#include <QGridLayout>
+#include <QResizeEvent>
 #include <QLabel>
 #include <QLocale>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace gp::ui {
 
@@ -17,7 +20,7 @@ QString usd(double v) { return "$" + QLocale().toString(v, 'f', 0); }
 
 KpiCards::KpiCards(QWidget* parent) : QWidget(parent)
 {
-    auto* layout = new QHBoxLayout(this);
+    auto* layout = new QGridLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(6);
     const QString ref = tr("\n\nFormulas and sources: docs/model-reference.md.");
@@ -47,6 +50,10 @@ QLabel* KpiCards::addCard(const QString& title, const QString& tooltip)
     auto* card = new QFrame(this);
     card->setFrameShape(QFrame::StyledPanel);
     card->setToolTip(tooltip);
+    // The row reflows to fewer cards per row when narrow (resizeEvent): no card may force the
+    // window wider than the screen.
+    card->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    card->setMinimumWidth(40);
     auto* v = new QVBoxLayout(card);
     v->setContentsMargins(8, 4, 8, 4);
     auto* t = new QLabel(title, card);
@@ -61,9 +68,33 @@ QLabel* KpiCards::addCard(const QString& title, const QString& tooltip)
     value->setFont(big);
     v->addWidget(t);
     v->addWidget(value);
-    layout()->addWidget(card);
+    mFrames.push_back(card);
     mCards.push_back({title, value});
+    reflow(static_cast<int>(mFrames.size()));
     return value;
+}
+
+void KpiCards::reflow(int columns)
+{
+    columns = std::max(1, columns);
+    if (columns == mColumns)
+        return;
+    mColumns = columns;
+    auto* grid = static_cast<QGridLayout*>(layout());
+    for (QWidget* card : mFrames)
+        grid->removeWidget(card);
+    for (int i = 0; i < static_cast<int>(mFrames.size()); ++i)
+        grid->addWidget(mFrames[static_cast<std::size_t>(i)], i / columns, i % columns);
+}
+
+void KpiCards::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // About 125 pixels a card (a value like "$139,693" in bold fits): as many per row as fit.
+    const int fit = std::max(3, event->size().width() / 125);
+    const int cards = static_cast<int>(mFrames.size());
+    const int rows = (cards + std::min(fit, cards) - 1) / std::min(fit, cards);
+    reflow((cards + rows - 1) / rows); // balanced rows: 9 = 9, 5 + 4, 3 + 3 + 3
 }
 
 void KpiCards::showEvaluation(const calc::Evaluation& ev)

@@ -21,9 +21,18 @@ public:
     /// The value text of the card titled `title` (for tests and screenshots).
     QString valueOf(const QString& title) const;
 
+    /// Cards per row now: all nine when the window is wide, fewer rows of them when narrow.
+    int columns() const { return mColumns; }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     QLabel* addCard(const QString& title, const QString& tooltip);
+    void reflow(int columns);
     std::vector<std::pair<QString, QLabel*>> mCards;
+    std::vector<QWidget*> mFrames;
+    int mColumns = 0;
 };
 
 } // namespace gp::ui

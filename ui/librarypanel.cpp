@@ -1,7 +1,7 @@
 #include "librarypanel.h"
 
 #include <QAction>
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QHeaderView>
 #include <QToolButton>
 #include <QLineEdit>
@@ -50,7 +50,8 @@ LibraryPanel::LibraryPanel(QWidget* parent)
     layout->addWidget(mFilter);
     layout->addWidget(mTable);
     // Actions on the selection, as buttons and in the context menu.
-    auto* buttons = new QHBoxLayout;
+    auto* buttons = new QGridLayout; // two rows of three: the dock stays narrow
+    int slot = 0;
     auto action = [&](const QString& text, const QString& tip, auto emitFor, bool many) {
         auto* a = new QAction(text, this);
         a->setToolTip(tip);
@@ -62,7 +63,9 @@ LibraryPanel::LibraryPanel(QWidget* parent)
         mTable->addAction(a);
         auto* b = new QToolButton(this);
         b->setDefaultAction(a);
-        buttons->addWidget(b);
+        b->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+        buttons->addWidget(b, slot / 3, slot % 3);
+        ++slot;
     };
     action(tr("Compare"), tr("Compare the selected scenarios (two to four) side by side"),
            [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->compareRequested(ids); }, true);
@@ -76,7 +79,6 @@ LibraryPanel::LibraryPanel(QWidget* parent)
            [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->tagsRequested(ids.front()); }, false);
     action(tr("Delete"), tr("Delete the selected scenario and its revisions (asks first)"),
            [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->deleteRequested(ids.front()); }, false);
-    buttons->addStretch(1);
     layout->addLayout(buttons);
     mTable->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(mFilter, &QLineEdit::textChanged, this, &LibraryPanel::applyFilter);

@@ -32,6 +32,7 @@
 #include <QInputDialog>
 #include <QFileDialog>
 #include <QGroupBox>
+#include <QScreen>
 #include <QLabel>
 #include <QScrollArea>
 #include <QLineEdit>
@@ -114,6 +115,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
         scroll->setWidgetResizable(true);
         scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         scroll->setWidget(host);
+        scroll->setMinimumWidth(320); // the inspector's fields need it; the canvas gives way
         inspectorDock->setWidget(scroll);
     }
     addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
@@ -230,12 +232,12 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
 
     QSettings settings;
     if (!restoreGeometry(settings.value("window/geometry").toByteArray()))
-        resize(1440, 960);
+        resize(QSize(1440, 960).boundedTo(screen() ? screen()->availableGeometry().size() * 0.95 : QSize(1440, 960)));
     if (!restoreState(settings.value("window/state").toByteArray())) {
         // First start: room for the inspector's fields and the charts (docks size once shown).
         QTimer::singleShot(0, this, [this, dock, inspectorDock, workloadsDock] {
             resizeDocks({dock, inspectorDock}, {300, 430}, Qt::Horizontal);
-            resizeDocks({workloadsDock}, {330}, Qt::Vertical);
+            resizeDocks({workloadsDock}, {std::min(330, height() * 35 / 100)}, Qt::Vertical);
         });
     }
     updateTitle();
