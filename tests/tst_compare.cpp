@@ -75,6 +75,24 @@ private Q_SLOTS:
         QCOMPARE(cost.verdicts[2], calc::Verdict::Better);
     }
 
+    void valuesAndChangesReadAsPlannersWriteThem()
+    {
+        const auto spec = [](const char* key) {
+            for (const calc::KpiSpec& k : calc::comparedKpis())
+                if (k.key == key)
+                    return k;
+            return calc::KpiSpec{};
+        };
+        QCOMPARE(calc::formatKpiValue(spec("cost_per_month_usd"), 139693.2), std::string("$139,693"));
+        QCOMPARE(calc::formatKpiValue(spec("cost_per_month_usd"), 999.6), std::string("$1,000"));
+        QCOMPARE(calc::formatKpiValue(spec("vram_utilization"), 0.4841), std::string("48.4 %"));
+        QCOMPARE(calc::formatKpiValue(spec("p95_completion_days"), 25.84), std::string("25.8 d"));
+        QCOMPARE(calc::formatKpiValue(spec("unplaced_jobs"), 2), std::string("2"));
+        QCOMPARE(calc::formatKpiDelta(spec("allocation_ratio"), -0.105), std::string("\u2212" "10.5 pt"));
+        QCOMPARE(calc::formatKpiDelta(spec("cost_per_month_usd"), 1234567), std::string("+$1,234,567"));
+        QCOMPARE(calc::formatKpiDelta(spec("p95_completion_days"), -0.5), std::string("\u2212" "0.5 d"));
+    }
+
     void diffNamesWhatChanged()
     {
         const Scenario a = pod();

@@ -20,7 +20,6 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QListWidget>
-#include <QLocale>
 #include <QPainter>
 #include <QScatterSeries>
 #include <QSplitter>
@@ -39,30 +38,6 @@ namespace {
 const QColor kColours[] = {QColor("#4e79a7"), QColor("#f28e2b"), QColor("#59a14f"), QColor("#b07aa1")};
 
 QString letter(std::size_t i) { return QString(QChar('A' + static_cast<int>(i))); }
-
-QString formatValue(const calc::KpiSpec& spec, double v)
-{
-    if (spec.unit == "fraction")
-        return QString::number(v * 100.0, 'f', 1) + " %";
-    if (spec.unit == "usd_per_month")
-        return "$" + QLocale(QLocale::English).toString(v, 'f', 0);
-    if (spec.unit == "days")
-        return QString::number(v, 'f', 1) + " d";
-    return QString::number(v, 'f', 0);
-}
-
-QString formatDelta(const calc::KpiSpec& spec, double d)
-{
-    const QString sign = d > 0 ? "+" : "−";
-    const double a = std::abs(d);
-    if (spec.unit == "fraction")
-        return sign + QString::number(a * 100.0, 'f', 1) + " pt";
-    if (spec.unit == "usd_per_month")
-        return sign + "$" + QLocale(QLocale::English).toString(a, 'f', 0);
-    if (spec.unit == "days")
-        return sign + QString::number(a, 'f', 1) + " d";
-    return sign + QString::number(a, 'f', 0);
-}
 
 QChart* addChart(QWidget* parent, QLayout* layout, const QString& title)
 {
@@ -107,9 +82,9 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<Scenario> scena
         labels << QString::fromStdString(row.spec.label);
         for (int c = 0; c < static_cast<int>(row.values.size()); ++c) {
             const auto i = static_cast<std::size_t>(c);
-            QString text = formatValue(row.spec, row.values[i]);
+            QString text = QString::fromStdString(calc::formatKpiValue(row.spec, row.values[i]));
             if (c > 0 && row.verdicts[i] != calc::Verdict::Same)
-                text += QString("  (%1, %2)").arg(formatDelta(row.spec, row.deltas[i]),
+                text += QString("  (%1, %2)").arg(QString::fromStdString(calc::formatKpiDelta(row.spec, row.deltas[i])),
                                                    row.verdicts[i] == calc::Verdict::Better ? tr("better") : tr("worse"));
             auto* item = new QTableWidgetItem(text);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -284,13 +259,7 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<Scenario> scena
 
 PresentationWindow* CompareDialog::present(const QString& recommendation, bool fullScreen)
 {
-    auto* window = new PresentationWindow(std::make_unique<SlideDeck>(mScenarios, mCatalog, recommendation), this);
-    if (fullScreen)
-        window->showFullScreen();
-    else
-        window->show();
-    window->setFocus();
-    return window;
+    return PresentationWindow::open(std::make_unique<SlideDeck>(mScenarios, mCatalog, recommendation), this, fullScreen);
 }
 
 } // namespace gp::ui

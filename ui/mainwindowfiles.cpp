@@ -365,13 +365,7 @@ PresentationWindow* MainWindow::present(const QString& recommendation, bool full
     QApplication::setOverrideCursor(Qt::WaitCursor);
     auto deck = std::make_unique<SlideDeck>(mDocument->scenario(), mCatalog, recommendation);
     QApplication::restoreOverrideCursor();
-    auto* window = new PresentationWindow(std::move(deck), this);
-    if (fullScreen)
-        window->showFullScreen();
-    else
-        window->show();
-    window->setFocus();
-    return window;
+    return PresentationWindow::open(std::move(deck), this, fullScreen);
 }
 
 } // namespace gp::ui

@@ -10,7 +10,6 @@
 #include <QChart>
 #include <QDateTime>
 #include <QKeyEvent>
-#include <QLocale>
 #include <QLegend>
 #include <QPainter>
 #include <QPdfWriter>
@@ -151,11 +150,7 @@ void SlideDeck::paintComparison(QPainter& p, const QRectF& area, int slide) cons
         for (const calc::KpiComparison& row : calc::compareKpis(values)) {
             html += "<tr><td>" + QString::fromStdString(row.spec.label).toHtmlEscaped() + "</td>";
             for (std::size_t i = 0; i < row.values.size(); ++i) {
-                const double v = row.values[i];
-                QString cell = row.spec.unit == "fraction"        ? QString::number(v * 100, 'f', 1) + " %"
-                               : row.spec.unit == "usd_per_month" ? "$" + QLocale(QLocale::English).toString(v, 'f', 0)
-                               : row.spec.unit == "days"          ? QString::number(v, 'f', 1) + " d"
-                                                                  : QString::number(v, 'f', 0);
+                const QString cell = QString::fromStdString(calc::formatKpiValue(row.spec, row.values[i]));
                 const char* colour = i == 0 || row.verdicts[i] == calc::Verdict::Same ? "#000000"
                                      : row.verdicts[i] == calc::Verdict::Better       ? "#2e7d32"
                                                                                       : "#c62828";
@@ -375,6 +370,17 @@ PresentationWindow::PresentationWindow(std::unique_ptr<SlideDeck> deck, QWidget*
 }
 
 PresentationWindow::~PresentationWindow() = default;
+
+PresentationWindow* PresentationWindow::open(std::unique_ptr<SlideDeck> deck, QWidget* parent, bool fullScreen)
+{
+    auto* window = new PresentationWindow(std::move(deck), parent);
+    if (fullScreen)
+        window->showFullScreen();
+    else
+        window->show();
+    window->setFocus();
+    return window;
+}
 
 void PresentationWindow::go(int slide)
 {

@@ -52,6 +52,8 @@ class PresentationWindow : public QWidget
 
 public:
     PresentationWindow(std::unique_ptr<SlideDeck> deck, QWidget* parent = nullptr);
+    /// Shows a deck, full screen or in a window, with the keyboard focus on it.
+    static PresentationWindow* open(std::unique_ptr<SlideDeck> deck, QWidget* parent, bool fullScreen);
     ~PresentationWindow() override;
     int current() const { return mCurrent; }
     const SlideDeck& deck() const { return *mDeck; }

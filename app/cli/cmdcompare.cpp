@@ -10,7 +10,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QLocale>
 #include <QRegularExpression>
 
 #include <cmath>
@@ -27,30 +26,6 @@ const char* verdictName(calc::Verdict v)
     case calc::Verdict::Same: return "same";
     }
     return "same";
-}
-
-QString formatValue(const calc::KpiSpec& spec, double v)
-{
-    if (spec.unit == "fraction")
-        return QString::number(v * 100.0, 'f', 1) + " %";
-    if (spec.unit == "usd_per_month")
-        return "$" + QLocale(QLocale::English).toString(v, 'f', 0);
-    if (spec.unit == "days")
-        return QString::number(v, 'f', 1) + " d";
-    return QString::number(v, 'f', 0);
-}
-
-QString formatDelta(const calc::KpiSpec& spec, double d)
-{
-    const QString sign = d > 0 ? "+" : d < 0 ? "-" : "";
-    const double a = std::abs(d);
-    if (spec.unit == "fraction")
-        return sign + QString::number(a * 100.0, 'f', 1) + " pt";
-    if (spec.unit == "usd_per_month")
-        return sign + "$" + QLocale(QLocale::English).toString(a, 'f', 0);
-    if (spec.unit == "days")
-        return sign + QString::number(a, 'f', 1) + " d";
-    return sign + QString::number(a, 'f', 0);
 }
 
 } // namespace
@@ -167,9 +142,9 @@ int runCompare(const QStringList& args)
     for (const calc::KpiComparison& row : rows) {
         out() << QString("%1").arg(QString::fromStdString(row.spec.label), -22);
         for (std::size_t i = 0; i < row.values.size(); ++i) {
-            QString cell = formatValue(row.spec, row.values[i]);
+            QString cell = QString::fromStdString(calc::formatKpiValue(row.spec, row.values[i]));
             if (i > 0 && row.verdicts[i] != calc::Verdict::Same)
-                cell += QString(" (%1, %2)").arg(formatDelta(row.spec, row.deltas[i]), verdictName(row.verdicts[i]));
+                cell += QString(" (%1, %2)").arg(QString::fromStdString(calc::formatKpiDelta(row.spec, row.deltas[i])), verdictName(row.verdicts[i]));
             out() << QString("%1").arg(cell, -width(i));
         }
         out() << '\n';

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace gp::calc {
 
@@ -35,6 +36,48 @@ std::map<std::string, double> kpiValues(const Kpis& k)
             {"oom_risk_gpus", static_cast<double>(k.oomRiskGpus)},
             {"cost_per_month_usd", k.costPerMonthUsd},
             {"waste_per_month_usd", k.wastePerMonth.total()}};
+}
+
+namespace {
+
+std::string fixed(double v, int decimals)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+/// Whole dollars with thousands separators: "139,693".
+std::string grouped(double v)
+{
+    std::string digits = fixed(std::round(std::abs(v)), 0);
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+        digits.insert(static_cast<std::size_t>(i), ",");
+    return (v < 0 && std::round(std::abs(v)) > 0 ? "-" : "") + digits;
+}
+
+std::string magnitude(const KpiSpec& spec, double v)
+{
+    if (spec.unit == "fraction")
+        return fixed(v * 100.0, 1) + " %";
+    if (spec.unit == "usd_per_month")
+        return "$" + grouped(v);
+    if (spec.unit == "days")
+        return fixed(v, 1) + " d";
+    return fixed(v, 0);
+}
+
+} // namespace
+
+std::string formatKpiValue(const KpiSpec& spec, double value) { return magnitude(spec, value); }
+
+std::string formatKpiDelta(const KpiSpec& spec, double delta)
+{
+    const std::string sign = delta > 0 ? "+" : delta < 0 ? "\u2212" : "";
+    std::string text = magnitude(spec, std::abs(delta));
+    if (spec.unit == "fraction")
+        text = fixed(std::abs(delta) * 100.0, 1) + " pt";
+    return sign + text;
 }
 
 std::vector<KpiComparison> compareKpis(const std::vector<std::map<std::string, double>>& scenarios)

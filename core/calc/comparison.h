@@ -35,6 +35,11 @@ struct KpiComparison
     std::vector<Verdict> verdicts; ///< against the first scenario (Same for the first)
 };
 
+/// A KPI value as the comparison shows it: "48.4 %", "$139,693", "25.8 d", "3".
+std::string formatKpiValue(const KpiSpec& spec, double value);
+/// A change of a KPI: "+3.7 pt", "−$49,290", "−0.5 d", "+2" (a minus sign, not a hyphen).
+std::string formatKpiDelta(const KpiSpec& spec, double delta);
+
 /// One row per KPI that every scenario has, each later scenario against the first. A change
 /// within 1e-9 of the value (relative) counts as the same.
 std::vector<KpiComparison> compareKpis(const std::vector<std::map<std::string, double>>& scenarios);
