@@ -1,0 +1,585 @@
+// The workbench's editing and presenting: properties and sharing inspectors, the MIG editor,
+// simulation charts, the blank-to-cluster walkthrough, canvas tools, library actions and
+// revisions (split from tst_mainwindow.cpp, which keeps the shell, canvas and charts).
+#include "document/librarygateway.h"
+#include "io/scenarioreader.h"
+#include "model/validation.h"
+#include "testsupport.h"
+#include "windowfixture.h"
+#include "ui/canvas/canvasscene.h"
+#include "ui/canvas/canvasview.h"
+#include "ui/canvas/nodeitem.h"
+#include "ui/evaluationrunner.h"
+#include "document/editscenariocmd.h"
+#include "ui/addjobdialog.h"
+#include "ui/inspector.h"
+#include "ui/propertiespanel.h"
+#include "io/scenariowriter.h"
+#include "ui/kpicards.h"
+#include "ui/resultscharts.h"
+#include "ui/simulationcharts.h"
+#include "ui/charttheme.h"
+#include "ui/librarypanel.h"
+#include "ui/comparedialog.h"
+#include "calc/comparison.h"
+#include "ui/palette.h"
+#include "ui/workloadspanel.h"
+#include "ui/mainwindow.h"
+#include "ui/scenariotree.h"
+
+#include <QAbstractBarSeries>
+#include <QAreaSeries>
+#include <QLineSeries>
+#include <QBarSeries>
+#include <QScatterSeries>
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QGraphicsItem>
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QListWidget>
+#include <QTabWidget>
+#include <QTreeWidget>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QtTest>
+
+
+using namespace gp;
+
+class TestWorkbench : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir mTmp;
+
+    std::unique_ptr<ui::MainWindow> makeWindow(const QString& file = "lib.sqlite")
+    {
+        return test::makeWindow(mTmp.filePath(file));
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void propertiesOfCanvasItemsAreUndoableEdits()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        document::Document* doc = w->currentDocument();
+        const QByteArray before = io::writeScenario(doc->scenario());
+        ui::PropertiesPanel* props = w->properties();
+        // Two nodes selected on the canvas: the NIC fields edit both, the name is not offered.
+        w->canvasScene()->setSelectedIds({"node-001", "node-002"});
+        QVERIFY(props->fieldLabels().contains("NICs"));
+        QVERIFY(!props->fieldLabels().contains("Name"));
+        QVERIFY(!props->canApply()); // nothing changed yet
+        qobject_cast<QSpinBox*>(props->field("NICs"))->setValue(4);
+        QVERIFY2(props->canApply(), qPrintable(props->message()));
+        props->apply();
+        QCOMPARE(doc->undoStack()->count(), 1);
+        QCOMPARE(doc->undoStack()->undoText(), QString("Edit 2 nodes"));
+        QCOMPARE(doc->scenario().topology.nodes[0].nics.count, 4);
+        QCOMPARE(doc->scenario().topology.nodes[1].nics.count, 4);
+        QCOMPARE(doc->scenario().topology.nodes[2].nics.count, 8); // not selected
+        // The panel shows the edited values; undo restores the exact document.
+        QCOMPARE(qobject_cast<QSpinBox*>(props->field("NICs"))->value(), 4);
+        doc->undoStack()->undo();
+        QCOMPARE(io::writeScenario(doc->scenario()), before);
+        QCOMPARE(qobject_cast<QSpinBox*>(props->field("NICs"))->value(), 8);
+        doc->undoStack()->redo();
+        QCOMPARE(doc->scenario().topology.nodes[1].nics.count, 4);
+
+        // A link is selectable; its bandwidth is editable.
+        w->canvasScene()->setSelectedIds({"node-001-leaf-00"});
+        QCOMPARE(w->canvasScene()->selectedIds(), QStringList{"node-001-leaf-00"});
+        auto* bandwidth = qobject_cast<QDoubleSpinBox*>(props->field("Bandwidth"));
+        QVERIFY(bandwidth);
+        bandwidth->setValue(800);
+        props->apply();
+        QCOMPARE(doc->undoStack()->undoText(), QString("Edit link node-001-leaf-00"));
+        for (const Link& l : doc->scenario().topology.links)
+            if (l.id == "node-001-leaf-00")
+                QCOMPARE(l.bandwidthGbps, 800.0);
+        // Deleting a selected link removes just that link.
+        const std::size_t links = doc->scenario().topology.links.size();
+        w->deleteSelection();
+        QCOMPARE(doc->scenario().topology.links.size(), links - 1);
+        QCOMPARE(doc->scenario().topology.nodes.size(), std::size_t(8));
+
+        // A switch: tier and name.
+        w->canvasScene()->setSelectedIds({"leaf-00"});
+        qobject_cast<QLineEdit*>(props->field("Name"))->setText("Leaf A");
+        Q_EMIT qobject_cast<QLineEdit*>(props->field("Name"))->textEdited("Leaf A");
+        props->apply();
+        QCOMPARE(doc->scenario().topology.switches[2].name, std::string("Leaf A"));
+    }
+
+    void invalidPropertyShowsTheCoreErrorAndChangesNothing()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        document::Document* doc = w->currentDocument();
+        ui::PropertiesPanel* props = w->properties();
+        QTRY_COMPARE(w->workloads()->rowCount(), 5);
+        // Selecting a job row in the workloads panel shows the job.
+        w->workloads()->selectJob("acme-ft");
+        props->showJob(doc->scenario(), "acme-ft");
+        auto* global = qobject_cast<QSpinBox*>(props->field("Global batch"));
+        QVERIFY(global);
+        global->setValue(100); // not a multiple of micro 1 x dp 8
+        QVERIFY(!props->canApply());
+        QVERIFY2(props->message().contains("batch.global") && props->message().contains("not a multiple"),
+                 qPrintable(props->message()));
+        props->apply();
+        QCOMPARE(doc->undoStack()->count(), 0);
+        QVERIFY(!doc->isModified());
+        global->setValue(256);
+        QVERIFY(props->canApply());
+        props->apply();
+        QCOMPARE(doc->scenario().tenants[1].jobs[0].batch.global, 256);
+        QVERIFY(doc->undoStack()->undoText().startsWith("Edit job "));
+
+        // A tenant: a bad colour is refused with the core's message; a deadline is set.
+        props->showTenant(doc->scenario(), "chatco");
+        auto* colour = qobject_cast<QLineEdit*>(props->field("Colour"));
+        colour->setText("green");
+        Q_EMIT colour->textEdited("green");
+        QVERIFY(!props->canApply());
+        QVERIFY2(props->message().contains("#RRGGBB"), qPrintable(props->message()));
+        colour->setText("#00aa00");
+        Q_EMIT colour->textEdited("#00aa00");
+        qobject_cast<QDoubleSpinBox*>(props->field("SLA: deadline"))->setValue(14);
+        QVERIFY2(props->canApply(), qPrintable(props->message()));
+        props->apply();
+        QCOMPARE(doc->scenario().tenants[2].color, std::string("#00aa00"));
+        QCOMPARE(doc->scenario().tenants[2].sla.deadlineDays, std::optional<double>(14.0));
+    }
+
+    void completionAndTimelineChartsFollowTheSimulation()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        ui::CompletionView* completion = w->charts()->completion();
+        // The quick preview arrives by itself after the evaluation: training jobs, slowest first.
+        QTRY_COMPARE(completion->jobIds().size(), 3);
+        QCOMPARE(completion->jobIds().front(), QString("frontier-70b"));
+        QCOMPARE(completion->trialsShown(), ui::EvaluationRunner::kQuickTrials);
+        QChart* chart = completion->chart();
+        QCOMPARE(chart->series().size(), 4); // histogram, P50, P95, the tenant's 30-day deadline
+        QVERIFY(qobject_cast<QAreaSeries*>(chart->series().front()));
+        QVERIFY(chart->series().at(3)->name().startsWith("Deadline 30"));
+        auto* p95 = qobject_cast<QLineSeries*>(chart->series().at(2));
+        QVERIFY(p95->name().startsWith("P95 "));
+        QVERIFY2(p95->at(0).x() > 24 && p95->at(0).x() < 28, qPrintable(p95->name()));
+        QVERIFY(chart->title().contains("256 trials"));
+        QVERIFY(!chart->axes(Qt::Horizontal).isEmpty());
+        QCOMPARE(chart->axes(Qt::Horizontal).front()->titleText(), QString("Completion (days)"));
+        // Another job: its own distribution (the fine-tune takes well under a day).
+        completion->selectJob("acme-ft");
+        QVERIFY(qobject_cast<QLineSeries*>(chart->series().at(2))->at(0).x() < 1.0);
+        // Without a deadline on the tenant, no deadline line.
+        Scenario s = w->currentDocument()->scenario();
+        s.tenants[0].sla.deadlineDays.reset();
+        w->currentDocument()->undoStack()->push(new document::EditScenarioCmd(w->currentDocument(), s, "no deadline"));
+        completion->selectJob("frontier-70b");
+        QTRY_COMPARE(chart->series().size(), 3);
+        // The full run replaces the preview with 10,000 trials.
+        QTRY_VERIFY(!w->findChild<ui::EvaluationRunner*>()->busy());
+        QSignalSpy full(w->findChild<ui::EvaluationRunner*>(), &ui::EvaluationRunner::simulated);
+        Q_EMIT completion->fullSimulationRequested(10000);
+        QTRY_VERIFY_WITH_TIMEOUT(completion->trialsShown() == 10000, 20000);
+        QVERIFY(chart->title().contains("10,000 trials"));
+
+        // The timeline: three series over the horizon; a new horizon re-runs it.
+        ui::TimelineView* timeline = w->charts()->timeline();
+        QTRY_COMPARE(timeline->chart()->series().size(), 3);
+        auto* alloc = qobject_cast<QLineSeries*>(timeline->chart()->series().front());
+        QCOMPARE(alloc->name(), QString("GPU share allocated"));
+        QVERIFY(alloc->count() > 24);
+        QVERIFY(timeline->summary().contains("5 jobs started"));
+        Q_EMIT timeline->horizonChanged(60);
+        QTRY_VERIFY(qobject_cast<QLineSeries*>(timeline->chart()->series().front())->points().back().x() > 50);
+    }
+
+    void migLayoutEditorOffersOnlyValidProfilesAndStarts()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        document::Document* doc = w->currentDocument();
+        ui::Inspector* in = w->inspector();
+        w->canvasScene()->setSelectedIds({"node-005"});
+        in->choose(SharingMode::Mig, 0, 0); // the first maximal layout: one 7g.80gb
+        QCOMPARE(in->sharing().migInstances, (std::vector<MigInstance>{{"7g.80gb", 0}}));
+        QVERIFY(in->addableProfiles().isEmpty()); // the GPU is full
+        in->removeInstance(0);
+        QVERIFY(!in->canApply()); // an empty layout is refused with the core's message
+        QVERIFY2(in->message().contains("at least one instance"), qPrintable(in->message()));
+        QVERIFY(in->addableProfiles().contains("3g.40gb"));
+        QCOMPARE(in->startsFor("3g.40gb"), (QList<int>{0, 4}));
+        QVERIFY(in->addInstance("3g.40gb", 4));
+        // Next to 3g@4 only the lower half is free: 3g or 4g at 0, never a 7g, never 3g@4 again.
+        QCOMPARE(in->startsFor("3g.40gb"), (QList<int>{0}));
+        QCOMPARE(in->startsFor("4g.40gb"), (QList<int>{0}));
+        QVERIFY(in->startsFor("7g.80gb").isEmpty());
+        QVERIFY(!in->addInstance("7g.80gb", 0));
+        QVERIFY(!in->addInstance("3g.40gb", 4));
+        QVERIFY(in->addInstance("4g.40gb", 0));
+        QVERIFY(in->addableProfiles().isEmpty());
+        QVERIFY2(in->canApply(), qPrintable(in->message()));
+        // Applied to one GPU only: an override on GPU 2, one undoable command.
+        const QByteArray before = io::writeScenario(doc->scenario());
+        in->chooseGpu(2);
+        QCOMPARE(in->sharing().mode, SharingMode::Exclusive); // GPU 2's sharing as it is
+        in->choose(SharingMode::Mig, 0, 0);
+        in->removeInstance(0);
+        QVERIFY(in->addInstance("3g.40gb", 4));
+        QVERIFY(in->addInstance("4g.40gb", 0));
+        in->apply();
+        QCOMPARE(doc->undoStack()->undoText(), QString("Set mig sharing on node-005 GPU 2"));
+        const Node& n = doc->scenario().topology.nodes[4];
+        QCOMPARE(n.sharing.mode, SharingMode::Exclusive);
+        QCOMPARE(n.sharingOf(2).migInstances, (std::vector<MigInstance>{{"4g.40gb", 0}, {"3g.40gb", 4}}));
+        QCOMPARE(n.sharingOf(1).mode, SharingMode::Exclusive);
+        doc->undoStack()->undo();
+        QCOMPARE(io::writeScenario(doc->scenario()), before);
+    }
+
+    // The "done when": from a blank scenario, a 4-node H100 cluster behind a leaf switch,
+    // three tenants (pre-training, LoRA, inference), GPUs switched between MIG and time-slicing,
+    // every KPI updated, and each step undoable.
+    void blankScenarioToASharedClusterStepByStep()
+    {
+        auto w = makeWindow();
+        w->resize(1600, 1000);
+        w->show();
+        w->openFirst();
+        QVERIFY(w->newScenario(false));
+        document::Document* doc = w->currentDocument();
+        QUndoStack* undo = doc->undoStack();
+        const QByteArray blank = io::writeScenario(doc->scenario());
+        for (int i = 0; i < 4; ++i)
+            w->addFromTemplate("node:dgx-h100", QPointF(i * 260.0, 300.0));
+        w->addFromTemplate("switch:qm9700", QPointF(390.0, 0.0));
+        const Topology& t = doc->scenario().topology;
+        QCOMPARE(t.nodes.size(), std::size_t(4));
+        QCOMPARE(t.switches.size(), std::size_t(1));
+        const std::string leaf = t.switches.front().id;
+        std::vector<std::string> nodeIds;
+        for (const Node& n : t.nodes)
+            nodeIds.push_back(n.id);
+        for (const std::string& n : nodeIds)
+            w->addLink(QString::fromStdString(n), QString::fromStdString(leaf));
+        QCOMPARE(doc->scenario().topology.links.size(), std::size_t(4));
+
+        auto addJob = [&](const QString& tenant, const QString& preset, JobKind kind, int tp, int pp, int dp) {
+            ui::AddJobDialog dialog(test::bundledCatalog(), doc->scenario());
+            dialog.set(tenant, preset, kind, tp, pp, dp);
+            QVERIFY2(dialog.valid(), qPrintable(dialog.message()));
+            undo->push(new document::EditScenarioCmd(doc, dialog.result(), "Add job"));
+        };
+        addJob("Frontier Lab", "llama3-8b", JobKind::Pretraining, 4, 1, 2);
+        addJob("Acme Retail", "llama3-8b", JobKind::Lora, 1, 1, 2);
+        addJob("ChatCo", "llama3-8b", JobKind::Inference, 1, 1, 4);
+        QCOMPARE(doc->scenario().tenants.size(), std::size_t(3));
+        QTRY_COMPARE(w->workloads()->rowCount(), 3);
+        QTRY_COMPARE(w->kpiCards()->valueOf("Unplaced jobs"), QString("0"));
+        const QString costBefore = w->kpiCards()->valueOf("$/month");
+
+        // Nodes 3 and 4: MIG 3g.40gb x2 through the inspector; node 2: time-slicing x4 (Ctrl+3).
+        w->canvasScene()->setSelectedIds({QString::fromStdString(nodeIds[2]), QString::fromStdString(nodeIds[3])});
+        w->inspector()->choose(SharingMode::Mig, 0, 0);
+        w->inspector()->removeInstance(0);
+        QVERIFY(w->inspector()->addInstance("3g.40gb", 0));
+        QVERIFY(w->inspector()->addInstance("3g.40gb", 4));
+        w->inspector()->apply();
+        w->canvasScene()->setSelectedIds({QString::fromStdString(nodeIds[1])});
+        SharingConfig ts;
+        ts.mode = SharingMode::TimeSlicing;
+        ts.replicas = 4;
+        w->setSharingOfSelection(ts);
+        QCOMPARE(doc->scenario().topology.nodes[2].sharing.mode, SharingMode::Mig);
+        QCOMPARE(doc->scenario().topology.nodes[1].sharing.mode, SharingMode::TimeSlicing);
+        // Every KPI card is filled from the new evaluation, the P95 from the simulation.
+        QTRY_VERIFY(!w->findChild<ui::EvaluationRunner*>()->busy());
+        for (const QString card : {"VRAM utilization", "Allocation", "Mean penalty", "Max penalty", "$/month",
+                                    "$ wasted/month", "Unplaced jobs", "P95 completion"})
+            QVERIFY2(!w->kpiCards()->valueOf(card).isEmpty() && w->kpiCards()->valueOf(card) != "–", qPrintable(card));
+        QVERIFY(w->kpiCards()->valueOf("P95 completion").endsWith("days"));
+        QCOMPARE(w->kpiCards()->valueOf("$/month"), costBefore); // the same GPUs are rented either way
+        QCOMPARE(w->charts()->tradeOffMatrix()->columnCount(), 6);
+        if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR")) {
+            w->canvasView()->fitAll();
+            QTest::qWait(200);
+            w->grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("walkthrough.png"));
+        }
+
+        // Each step is one command: undo all of them and the blank scenario is back, exactly.
+        const QByteArray built = io::writeScenario(doc->scenario());
+        QCOMPARE(undo->count(), 4 + 1 + 4 + 3 + 2);
+        while (undo->canUndo())
+            undo->undo();
+        QCOMPARE(io::writeScenario(doc->scenario()), blank);
+        while (undo->canRedo())
+            undo->redo();
+        QCOMPARE(io::writeScenario(doc->scenario()), built);
+    }
+
+    void chartsFollowTheDarkPalette()
+    {
+        const QPalette original = QApplication::palette();
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(40, 40, 40));
+        dark.setColor(QPalette::WindowText, QColor(230, 230, 230));
+        QApplication::setPalette(dark);
+        QVERIFY(ui::darkPalette());
+        {
+            ui::ResultsCharts charts;
+            QCOMPARE(charts.costChart()->theme(), QChart::ChartThemeDark);
+            QCOMPARE(charts.completion()->chart()->theme(), QChart::ChartThemeDark);
+        }
+        QApplication::setPalette(original);
+        QVERIFY(!ui::darkPalette());
+        ui::ResultsCharts charts;
+        QCOMPARE(charts.costChart()->theme(), QChart::ChartThemeLight);
+    }
+
+    void canvasToolsTurnMouseGesturesIntoCommands()
+    {
+        auto w = makeWindow();
+        w->resize(1600, 1000);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        w->openFirst();
+        ui::CanvasView* view = w->canvasView();
+        ui::CanvasScene* scene = w->canvasScene();
+        document::Document* doc = w->currentDocument();
+        view->resetTransform(); // 1:1, so items are large enough to hit
+        view->centerOn(scene->item("node-001"));
+        auto at = [&](const QString& id) { return view->mapFromScene(scene->item(id)->sceneBoundingRect().center()); };
+        // Connect tool: Shift-drag from a node to another node asks for a link.
+        QSignalSpy links(view, &ui::CanvasView::linkRequested);
+        QTest::mousePress(view->viewport(), Qt::LeftButton, Qt::ShiftModifier, at("node-001"));
+        QTest::mouseMove(view->viewport(), at("node-002"));
+        QTest::mouseRelease(view->viewport(), Qt::LeftButton, Qt::ShiftModifier, at("node-002"));
+        QCOMPARE(links.size(), 1);
+        QCOMPARE(links.front().at(0).toString(), QString("node-001"));
+        QCOMPARE(links.front().at(1).toString(), QString("node-002"));
+        QCOMPARE(doc->scenario().topology.links.back().id, std::string("node-001-node-002"));
+        // Select tool: a click selects the item under the cursor.
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier, at("node-002"));
+        QCOMPARE(scene->selectedIds(), QStringList{"node-002"});
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::ControlModifier, at("node-001"));
+        QCOMPARE(scene->selectedIds().size(), 2);
+        // Pan tool: the middle button moves the view, not the items.
+        const int before = view->horizontalScrollBar()->value();
+        const QPointF nodePos = scene->item("node-001")->pos();
+        QTest::mousePress(view->viewport(), Qt::MiddleButton, Qt::NoModifier, QPoint(400, 200));
+        QTest::mouseMove(view->viewport(), QPoint(300, 200));
+        QTest::mouseRelease(view->viewport(), Qt::MiddleButton, Qt::NoModifier, QPoint(300, 200));
+        QVERIFY(view->horizontalScrollBar()->value() != before);
+        QCOMPARE(scene->item("node-001")->pos(), nodePos);
+    }
+
+    void zoomedOutLinksAreDrawnAsOneLayer()
+    {
+        auto w = makeWindow();
+        w->show();
+        w->openFirst();
+        ui::CanvasView* view = w->canvasView();
+        ui::CanvasScene* scene = w->canvasScene();
+        auto layer = [&]() -> QGraphicsItem* {
+            for (QGraphicsItem* item : scene->items())
+                if (dynamic_cast<ui::LinkLayerItem*>(item))
+                    return item;
+            return nullptr;
+        };
+        QVERIFY(layer());
+        view->resetTransform();
+        view->zoomBy(1.0);
+        QVERIFY(!layer()->isVisible());
+        const auto links = [&] {
+            int visible = 0;
+            for (QGraphicsItem* item : scene->items())
+                if (dynamic_cast<ui::LinkItem*>(item) && item->isVisible())
+                    ++visible;
+            return visible;
+        };
+        QCOMPARE(links(), static_cast<int>(w->currentDocument()->scenario().topology.links.size()));
+        view->zoomBy(0.1); // below the detail scale: one layer, no single links
+        QVERIFY(layer()->isVisible());
+        QCOMPARE(links(), 0);
+        view->zoomBy(10.0);
+        QVERIFY(!layer()->isVisible());
+        QCOMPARE(links(), static_cast<int>(w->currentDocument()->scenario().topology.links.size()));
+    }
+
+    void canvasFlagsUnplacedJobsAndMemoryRisks()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        QTRY_COMPARE(w->workloads()->rowCount(), 5);
+        QVERIFY(w->canvasView()->warnings().isEmpty()); // everything placed, no risk
+        Scenario s = w->currentDocument()->scenario();
+        s.tenants[0].jobs[0].parallelism.dp = 16; // 256 GPUs on a 64-GPU cluster
+        s.tenants[0].jobs[0].batch.global = 1024;
+        w->currentDocument()->undoStack()->push(new document::EditScenarioCmd(w->currentDocument(), s, "Grow"));
+        QTRY_VERIFY(!w->canvasView()->warnings().isEmpty());
+        QVERIFY2(w->canvasView()->warnings().front().contains("Llama 3 70B pre-training is not placed"),
+                 qPrintable(w->canvasView()->warnings().front()));
+        w->currentDocument()->undoStack()->undo();
+        QTRY_VERIFY(w->canvasView()->warnings().isEmpty());
+    }
+
+    void libraryCompareDuplicateRenameTagDelete()
+    {
+        auto w = makeWindow("library-actions.sqlite");
+        w->openFirst();
+        store::ScenarioLibrary& lib = *w->library();
+        const auto all = *lib.list();
+        const qint64 pod = *w->currentDocument()->libraryId();
+        qint64 mixed = 0;
+        for (const auto& row : all)
+            if (row.name == "Mixed sharing lab")
+                mixed = row.id;
+        // Compare two: KPI rows with deltas and verdict colours, overlaid charts, the plans' diff.
+        ui::CompareDialog* dialog = w->compareScenarios({pod, mixed});
+        QVERIFY(dialog);
+        QCOMPARE(dialog->kpiTable()->columnCount(), 2);
+        QCOMPARE(dialog->kpiTable()->rowCount(), static_cast<int>(calc::comparedKpis().size()));
+        const calc::KpiComparison& cost = dialog->rows()[8];
+        QCOMPARE(cost.spec.key, std::string("cost_per_month_usd"));
+        QCOMPARE(cost.verdicts[1], cost.deltas[1] < 0 ? calc::Verdict::Better : calc::Verdict::Worse);
+        QVERIFY(dialog->kpiTable()->item(8, 1)->text().contains(cost.deltas[1] < 0 ? "better" : "worse"));
+        QCOMPARE(dialog->tradeOffChart()->series().size(), 2);
+        QCOMPARE(qobject_cast<QAbstractBarSeries*>(dialog->costChart()->series().front())->barSets().size(), 4);
+        QVERIFY(dialog->completionChart()->series().size() >= 1);
+        QVERIFY(dialog->differences()->count() > 5);
+        QVERIFY(dialog->differences()->item(0)->text().startsWith("A → B"));
+        QVERIFY(!w->compareScenarios({pod})); // one is not a comparison
+        if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR")) {
+            QTest::qWait(100);
+            dialog->grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("compare.png"));
+            dialog->findChild<QTabWidget*>()->setCurrentIndex(1);
+            QTest::qWait(100);
+            dialog->grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("compare-charts.png"));
+        }
+        dialog->close();
+
+        // Duplicate as a variant, rename, tag, find by tag, delete.
+        const std::optional<qint64> copy = w->duplicateScenario(pod);
+        QVERIFY(copy);
+        QCOMPARE(lib.scenario(*copy)->name, QString("DGX H100 pod: three tenants (variant)"));
+        QCOMPARE(w->findChild<ui::LibraryPanel*>()->rowCount(), static_cast<int>(all.size()) + 1);
+        QVERIFY(w->renameScenario(*copy, "Static MIG partitioning"));
+        QCOMPARE(lib.scenario(*copy)->name, QString("Static MIG partitioning"));
+        QVERIFY(w->setScenarioTags(*copy, {"mig", "q3-review"}));
+        QCOMPARE(lib.scenario(*copy)->tags, (QStringList{"mig", "q3-review"}));
+        QVERIFY(w->deleteScenario(*copy, false));
+        QVERIFY(!lib.scenario(*copy));
+        QCOMPARE(w->findChild<ui::LibraryPanel*>()->rowCount(), static_cast<int>(all.size()));
+        // Deleting the open scenario keeps the document, now unsaved.
+        QVERIFY(w->deleteScenario(pod, false));
+        QVERIFY(!w->currentDocument()->libraryId());
+        QVERIFY(w->currentDocument()->isModified());
+    }
+
+    void revisionsRoundTripAndOpenReadOnly()
+    {
+        auto w = makeWindow("revisions.sqlite");
+        w->openFirst();
+        document::Document* doc = w->currentDocument();
+        const qint64 id = *doc->libraryId();
+        const QByteArray first = io::writeScenario(doc->scenario());
+        w->canvasScene()->setSelectedIds({"node-001"});
+        SharingConfig ts;
+        ts.mode = SharingMode::TimeSlicing;
+        ts.replicas = 4;
+        w->setSharingOfSelection(ts);
+        QVERIFY(w->saveRevision("node-001 time-sliced"));
+        const QByteArray second = io::writeScenario(w->currentDocument()->scenario());
+        QVERIFY(second != first);
+        // Each revision reads back exactly as it was saved.
+        QCOMPARE(io::writeScenario(*document::loadFromLibrary(*w->library(), id, test::bundledCatalog(), 1).scenario), first);
+        QCOMPARE(io::writeScenario(*document::loadFromLibrary(*w->library(), id, test::bundledCatalog(), 2).scenario), second);
+        QCOMPARE(w->library()->revisions(id)->back().note, QString("node-001 time-sliced"));
+
+        // Two revisions side by side: the diff names the sharing change.
+        ui::CompareDialog* revs = w->compareRevisions(id, {1, 2});
+        QVERIFY(revs);
+        QVERIFY(revs->kpiTable()->horizontalHeaderItem(1)->text().endsWith("(revision 2)"));
+        bool sawChange = false;
+        for (int i = 0; i < revs->differences()->count(); ++i)
+            sawChange = sawChange || revs->differences()->item(i)->text().contains("node node-001 sharing: bare metal -> time-slicing x4");
+        QVERIFY(sawChange);
+        revs->close();
+
+        // Revision 1 opens read-only: edits are refused, the title says so.
+        QVERIFY(w->openRevision(id, 1));
+        doc = w->currentDocument();
+        QVERIFY(doc->isReadOnly());
+        QCOMPARE(io::writeScenario(doc->scenario()), first);
+        QVERIFY(w->windowTitle().contains("revision 1 of 2 (read-only)"));
+        w->addFromTemplate("node:dgx-h100", QPointF(0, 2000));
+        w->setSharingOfSelection(ts);
+        QCOMPARE(doc->undoStack()->count(), 0);
+        QCOMPARE(io::writeScenario(doc->scenario()), first);
+        // Saving makes it a new scenario, editable from then on; the original keeps its two revisions.
+        QVERIFY(w->saveRevision("from the past"));
+        QVERIFY(!doc->isReadOnly());
+        QVERIFY(*doc->libraryId() != id);
+        QCOMPARE(w->library()->revisions(id)->size(), std::size_t(2));
+        w->addFromTemplate("node:dgx-h100", QPointF(0, 2000));
+        QCOMPARE(doc->scenario().topology.nodes.size(), std::size_t(9));
+    }
+
+    void kpiCardsReflowToTheWidth()
+    {
+        ui::KpiCards cards;
+        cards.resize(1400, 120);
+        cards.show();
+        QTRY_COMPARE(cards.columns(), 9); // one row when wide
+        cards.resize(500, 200);
+        QTRY_COMPARE(cards.columns(), 3); // three rows of three on a small screen
+        QVERIFY(cards.minimumSizeHint().width() < 500);
+    }
+
+    void newScenarioAndSaveVariants()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        const qint64 firstId = *w->currentDocument()->libraryId();
+        QVERIFY(w->newScenario(false));
+        document::Document* doc = w->currentDocument();
+        QVERIFY(doc->scenario().topology.nodes.empty());
+        QVERIFY(!doc->libraryId());
+        w->addFromTemplate("node:dgx-h100", QPointF(0, 0));
+        QCOMPARE(doc->scenario().topology.nodes.size(), std::size_t(1));
+        QVERIFY(w->saveAsNewScenario("Blank start"));
+        const qint64 id = *doc->libraryId();
+        QVERIFY(id != firstId);
+        QCOMPARE(doc->scenario().name, std::string("Blank start"));
+        QVERIFY(!doc->isModified());
+        w->addFromTemplate("node:dgx-h100", QPointF(400, 0));
+        QVERIFY(w->saveRevision("second node"));
+        QCOMPARE(*doc->revision(), 2);
+        store::ScenarioLibrary& lib = *w->library();
+        const auto revs = lib.revisions(id);
+        QCOMPARE(revs->size(), std::size_t(2));
+        QCOMPARE(revs->back().note, QString("second node"));
+        // The plan as GPU Operator configuration, from the File menu's action.
+        QTemporaryDir out;
+        QCOMPARE(w->exportClusterConfig(out.filePath("cfg")), QString());
+        QVERIFY(QFile::exists(out.filePath("cfg/node-labels.yaml")));
+    }
+
+};
+
+QTEST_MAIN(TestWorkbench)
+#include "tst_workbench.moc"

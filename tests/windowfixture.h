@@ -1,0 +1,24 @@
+#pragma once
+
+// A workbench window on a library seeded with the bundled samples, for the GUI tests.
+#include "document/librarygateway.h"
+#include "testsupport.h"
+#include "ui/mainwindow.h"
+
+#include <QDir>
+
+#include <memory>
+
+namespace gp::test {
+
+/// `file` is the library's path; tests that delete scenarios give their own.
+inline std::unique_ptr<ui::MainWindow> makeWindow(const QString& file)
+{
+    QString error;
+    auto lib = document::openLibrary(file, bundledCatalog(), QDir(dataDir()).absoluteFilePath("samples"), &error);
+    if (!lib)
+        qFatal("%s", qPrintable(error));
+    return std::make_unique<ui::MainWindow>(bundledCatalog(), std::move(lib));
+}
+
+} // namespace gp::test
