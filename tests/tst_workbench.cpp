@@ -528,6 +528,9 @@ private Q_SLOTS:
         QVERIFY(w->windowTitle().contains("revision 1 of 2 (read-only)"));
         w->addFromTemplate("node:dgx-h100", QPointF(0, 2000));
         w->setSharingOfSelection(ts);
+        w->canvasScene()->setSelectedIds({"node-002"}); // the inspectors' Apply is refused too
+        w->inspector()->choose(SharingMode::TimeSlicing, 2, 0);
+        w->inspector()->apply();
         QCOMPARE(doc->undoStack()->count(), 0);
         QCOMPARE(io::writeScenario(doc->scenario()), first);
         // Saving makes it a new scenario, editable from then on; the original keeps its two revisions.

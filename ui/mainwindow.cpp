@@ -139,11 +139,11 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
             mProperties->showTenant(mDocument->scenario(), id);
     });
     connect(mProperties, &PropertiesPanel::editRequested, this, [this](const Scenario& changed, const QString& text) {
-        if (mDocument)
+        if (editable())
             mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), changed, text));
     });
     connect(mInspector, &Inspector::applyRequested, this, [this](const QStringList& ids, const SharingConfig& cfg) {
-        if (mDocument)
+        if (editable())
             mDocument->undoStack()->push(new document::SetSharingCmd(mDocument.get(), ids, cfg));
     });
     auto* historyDock = new QDockWidget(tr("Undo History"), this);
