@@ -249,6 +249,10 @@ MainWindow::~MainWindow()
     // signals (selection changes as items go, late evaluations) from reaching this window.
     mScene->disconnect(this);
     mRunner->disconnect(this);
+    // The runner's background work reads mCatalog, a member destroyed before QObject deletes
+    // the children: stop and wait for it now (its destructor does both).
+    delete mRunner;
+    mRunner = nullptr;
 }
 
 void MainWindow::createActions()
