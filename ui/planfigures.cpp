@@ -1,5 +1,6 @@
 #include "planfigures.h"
 
+#include "calc/comparison.h"
 #include "calc/evaluate.h"
 #include "canvas/canvasscene.h"
 #include "model/enumnames.h"
@@ -248,25 +249,17 @@ std::vector<std::pair<QString, QByteArray>> PlanFigures::chartAndTableFiles() co
         files.push_back({name + ".svg", svgBytes.data()});
     }
     QString kpis = "key,label,value\n";
-    const calc::Kpis& k = evaluation.kpis;
-    const std::vector<std::tuple<QString, QString, double>> rows = {
-        {"vram_utilization", "VRAM utilization", k.vramUtilization},
-        {"allocation_ratio", "GPU share allocated", k.allocationRatio},
-        {"fragmentation", "Fragmentation", k.fragmentation},
-        {"compute_utilization", "Compute utilization", k.computeUtilization},
-        {"mean_penalty", "Mean penalty", k.meanPenalty},
-        {"max_penalty", "Max penalty", k.maxPenalty},
-        {"cost_per_month_usd", "$ per month", k.costPerMonthUsd},
-        {"waste_per_month_usd", "$ wasted per month", k.wastePerMonth.total()},
-        {"idle_usd", "  idle", k.wastePerMonth.idleUsd},
-        {"stranded_usd", "  stranded", k.wastePerMonth.strandedUsd},
-        {"overhead_usd", "  overhead", k.wastePerMonth.overheadUsd},
-        {"unplaced_jobs", "Unplaced jobs", static_cast<double>(k.unplacedJobs)},
-        {"oom_risk_gpus", "OOM-risk GPUs", static_cast<double>(k.oomRiskGpus)},
-        {"p95_completion_days", "P95 completion (days)", simulation->clusterP95Days},
-    };
-    for (const auto& [key, label, value] : rows)
-        kpis += QString("%1,%2,%3\n").arg(key, csv(label.trimmed())).arg(value, 0, 'g', 12);
+    // The compared KPIs (calc::comparedKpis, the same keys and labels as compare), then the waste's parts.
+    std::map<std::string, double> values = calc::kpiValues(evaluation.kpis);
+    values["p95_completion_days"] = simulation->clusterP95Days;
+    for (const calc::KpiSpec& spec : calc::comparedKpis())
+        kpis += QString("%1,%2,%3\n")
+                    .arg(QString::fromStdString(spec.key), csv(QString::fromStdString(spec.label)))
+                    .arg(values.at(spec.key), 0, 'g', 12);
+    const calc::WasteBreakdown& w = evaluation.kpis.wastePerMonth;
+    for (const auto& [key, label, value] : {std::tuple{"idle_usd", "idle", w.idleUsd}, std::tuple{"stranded_usd", "stranded", w.strandedUsd},
+                                            std::tuple{"overhead_usd", "overhead", w.overheadUsd}})
+        kpis += QString("%1,%2,%3\n").arg(key, label).arg(value, 0, 'g', 12);
     files.push_back({"kpis.csv", kpis.toUtf8()});
     std::map<std::string, std::string> tenantNames;
     for (const Tenant& t : scenario.tenants)
