@@ -164,6 +164,31 @@ private Q_SLOTS:
         QVERIFY(!r.issues.empty());
     }
 
+    void nonFiniteNumbersAreRefused_data()
+    {
+        QTest::addColumn<QByteArray>("literal");
+        QTest::addColumn<QString>("expected");
+        // JSON has no NaN or Infinity, and a number beyond a double's range is no number either.
+        QTest::newRow("NaN") << QByteArray("NaN") << "invalid JSON at line";
+        QTest::newRow("Infinity") << QByteArray("Infinity") << "invalid JSON at line";
+        QTest::newRow("1e999") << QByteArray("1e999") << "invalid JSON at line 233, column 40: illegal number";
+        QTest::newRow("-1e999") << QByteArray("-1e999") << "invalid JSON at line 233, column 41: illegal number";
+        QTest::newRow("1e308") << QByteArray("1e308") << "topology.links[0].bandwidth_gbps: 1e+308 must be between";
+        QTest::newRow("-0") << QByteArray("-0") << "topology.links[0].bandwidth_gbps: 0 must be between";
+    }
+    void nonFiniteNumbersAreRefused()
+    {
+        QFETCH(QByteArray, literal);
+        QFETCH(QString, expected);
+        QByteArray text = mutated("topology.links[0].bandwidth_gbps", 123456.0);
+        QVERIFY(text.contains("123456"));
+        text.replace("123456", literal);
+        const auto r = io::readScenario(text, test::bundledCatalog());
+        QVERIFY(!r.ok());
+        QVERIFY(!r.scenario.has_value());
+        QVERIFY2(dump(r.issues).contains(expected), qPrintable(dump(r.issues)));
+    }
+
     void notAScenario()
     {
         auto r = io::readScenario("[1, 2, 3]", test::bundledCatalog());

@@ -8,6 +8,8 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QtTest>
 
 namespace {
@@ -211,6 +213,57 @@ private Q_SLOTS:
         const Run r = cli({"library", "list", "--db", db}, mHome.path());
         QCOMPARE(r.code, 1);
         QVERIFY(r.err.contains("not a gpuplan library"));
+        QCOMPARE(hashOf(db), before);
+    }
+
+    void damagedReadOnlyOrLockedLibrarySaysSoAndStaysAsItWas_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("truncated") << "truncated" << "the library is damaged";
+        QTest::newRow("read-only") << "readonly" << "the file is read-only";
+        QTest::newRow("newer") << "newer" << "library schema 99 is newer than this gpuplan reads";
+    }
+    void damagedReadOnlyOrLockedLibrarySaysSoAndStaysAsItWas()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, expected);
+        QTemporaryDir tmp;
+        const QString db = tmp.filePath("lib.sqlite");
+        for (const QString& f : gp::test::sampleFiles().mid(0, 3))
+            QCOMPARE(cli({"library", "import", f, "--db", db}, mHome.path()).code, 0);
+        const Run ok = cli({"library", "check", "--db", db}, mHome.path());
+        QCOMPARE(ok.code, 0);
+        QVERIFY2(ok.out.contains(": ok (3 scenarios, 3 revisions, 0 autosaved drafts)"), qPrintable(ok.out));
+        if (kind == "truncated") {
+            QFile f(db);
+            QVERIFY(f.open(QIODevice::ReadWrite) && f.resize(f.size() / 2));
+        } else if (kind == "readonly") {
+            QVERIFY(QFile::setPermissions(db, QFile::ReadOwner | QFile::ReadGroup));
+        } else {
+            QSqlDatabase c = QSqlDatabase::addDatabase("QSQLITE", "newer");
+            c.setDatabaseName(db);
+            QVERIFY(c.open());
+            QSqlQuery(c).exec("PRAGMA user_version = 99");
+            c.close();
+            c = QSqlDatabase();
+            QSqlDatabase::removeDatabase("newer");
+        }
+        const QByteArray before = hashOf(db);
+        for (const QStringList& args : {QStringList{"library", "list"}, QStringList{"library", "check"},
+                                        QStringList{"library", "import", gp::test::sampleFiles().first()}}) {
+            const Run r = cli(args + QStringList{"--db", db}, mHome.path());
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.err.startsWith(db + ": " + expected), qPrintable(r.err));
+        }
+        // The workbench says the same, and starts no further.
+        QProcess gui;
+        gui.start(qEnvironmentVariable("GPUPLAN_GUI"), {"--db", db, "--screenshot", tmp.filePath("never.png")});
+        QVERIFY(gui.waitForFinished(60000));
+        QCOMPARE(gui.exitCode(), 1);
+        const QString guiErr = QString::fromUtf8(gui.readAllStandardError());
+        QVERIFY2(guiErr.contains("The scenario library cannot be opened:\n\n" + db + ": " + expected), qPrintable(guiErr));
+        QVERIFY(!QFile::exists(tmp.filePath("never.png")));
         QCOMPARE(hashOf(db), before);
     }
 

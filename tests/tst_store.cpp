@@ -8,6 +8,7 @@
 #include "testsupport.h"
 
 #include <QCryptographicHash>
+#include <QRegularExpression>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -39,6 +40,17 @@ QVariant pragma(const QString& path, const QString& sql)
     }
     QSqlDatabase::removeDatabase("probe");
     return out;
+}
+
+/// A real library with enough revisions to span many pages.
+QString bigLibrary(const QString& path)
+{
+    QString error;
+    auto lib = ScenarioLibrary::open(path, &error);
+    const auto id = lib->createScenario("big", "", QByteArray(5000, 'x'), "", {{"gpus", 1}});
+    for (int i = 0; i < 40; ++i)
+        lib->addRevision(*id, QByteArray(5000 + i * 100, char('a' + i % 26)), QString::number(i), {{"gpus", i}});
+    return path; // closing checkpoints the write-ahead log into the file
 }
 
 } // namespace
@@ -130,11 +142,22 @@ private Q_SLOTS:
         QString error;
         auto lib = ScenarioLibrary::open(mTmp.filePath("quotes.sqlite"), &error);
         const QString name = "Robert'); DROP TABLE scenarios;-- \"quoted\"";
-        auto id = lib->createScenario(name, "it's", "{\"a\": \"'\"}", "note with ' and \"", {});
+        const QString note = "note with ' and \" and '); DELETE FROM revisions; --";
+        auto id = lib->createScenario(name, "it's", "{\"a\": \"'\"}", note, {{"k'); DROP TABLE revision_kpis;--", 1}});
         QVERIFY(id);
         QCOMPARE(lib->scenario(*id)->name, name);
-        QCOMPARE(lib->revisions(*id)->front().note, QString("note with ' and \""));
+        QCOMPARE(lib->revisions(*id)->front().note, note);
+        QCOMPARE(lib->addRevision(*id, "{}", "x' OR '1'='1", {}).value(), 2);
+        QCOMPARE(lib->revisions(*id)->back().note, QString("x' OR '1'='1"));
+        QVERIFY(lib->rename(*id, "a'; UPDATE scenarios SET name='pwned"));
+        QCOMPARE(lib->scenario(*id)->name, QString("a'; UPDATE scenarios SET name='pwned"));
+        QVERIFY(lib->setTags(*id, {"it's", "\"x\"; DROP TABLE drafts"}));
+        QCOMPARE(lib->scenario(*id)->tags, QStringList({"it's", "\"x\"; DROP TABLE drafts"}));
+        QVERIFY(lib->saveDraft({"s'; DELETE FROM drafts;--", id, 1, "d'\"", "{}", {}}));
+        QCOMPARE(lib->drafts().value().front().session, QString("s'; DELETE FROM drafts;--"));
         QCOMPARE(lib->scenarioCount().value(), 1);
+        QCOMPARE(lib->revisions(*id)->size(), std::size_t(2));
+        QCOMPARE(lib->integrityCheck().value(), QString("ok"));
     }
 
     void migratesTheVersion1Fixture()
@@ -146,7 +169,7 @@ private Q_SLOTS:
         QString error;
         auto lib = ScenarioLibrary::open(path, &error);
         QVERIFY2(lib, qPrintable(error));
-        QCOMPARE(pragma(path, "PRAGMA user_version").toInt(), 2);
+        QCOMPARE(pragma(path, "PRAGMA user_version").toInt(), ScenarioLibrary::kSchemaVersion);
         auto all = lib->list().value();
         QCOMPARE(all.size(), std::size_t(1));
         QCOMPARE(all[0].name, QString("Mixed sharing lab (v1 library)"));
@@ -172,7 +195,7 @@ private Q_SLOTS:
         const QByteArray before = fileHash(path);
         QString error;
         QVERIFY(!ScenarioLibrary::open(path, &error));
-        QVERIFY2(error.contains("library schema 99 is newer than this gpuplan reads (2): it needs a newer gpuplan"),
+        QVERIFY2(error.contains("library schema 99 is newer than this gpuplan reads (3): it needs a newer gpuplan"),
                  qPrintable(error));
         QCOMPARE(fileHash(path), before);
     }
@@ -210,6 +233,153 @@ private Q_SLOTS:
         QString error;
         QVERIFY(!ScenarioLibrary::open(path, &error));
         QVERIFY2(error.contains("has tables but no gpuplan schema version"), qPrintable(error));
+    }
+
+    void migratesTheVersion2Fixture()
+    {
+        const QString path = mTmp.filePath("v2.sqlite");
+        QVERIFY(QFile::copy(QDir(test::fixturesDir()).absoluteFilePath("library-v2.sqlite"), path));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        QCOMPARE(pragma(path, "PRAGMA user_version").toInt(), 2);
+        QString error;
+        auto lib = ScenarioLibrary::open(path, &error);
+        QVERIFY2(lib, qPrintable(error));
+        QCOMPARE(pragma(path, "PRAGMA user_version").toInt(), ScenarioLibrary::kSchemaVersion);
+        const auto all = lib->list().value();
+        QCOMPARE(all.size(), std::size_t(1));
+        QCOMPARE(all[0].name, QString("Mixed sharing lab"));
+        QCOMPARE(all[0].tags, QStringList({"lab", "v2"}));
+        QCOMPARE(all[0].latest.note, QString("first save"));
+        QCOMPARE(all[0].latest.kpis.at("gpus"), 32.0);
+        QVERIFY(document::loadFromLibrary(*lib, all[0].id, test::bundledCatalog()).ok());
+        QVERIFY(lib->drafts().value().empty()); // schema 3's table is there
+    }
+
+    void draftsAreOnePerSessionAndOutliveTheirScenario()
+    {
+        QString error;
+        auto lib = ScenarioLibrary::open(mTmp.filePath("drafts.sqlite"), &error);
+        const auto id = lib->createScenario("plan", "", "{}", "", {});
+        store::Draft d{"session-a", id, 1, "plan", "{\"v\": 1}", {}};
+        QVERIFY(lib->saveDraft(d));
+        d.document = "{\"v\": 2}";
+        QVERIFY(lib->saveDraft(d)); // replaces, never piles up
+        QVERIFY(lib->saveDraft({"session-b", std::nullopt, std::nullopt, "new one", "{}", {}}));
+        auto drafts = lib->drafts().value();
+        QCOMPARE(drafts.size(), std::size_t(2));
+        const auto& a = drafts[0].session == "session-a" ? drafts[0] : drafts[1];
+        QCOMPARE(a.document, QByteArray("{\"v\": 2}"));
+        QCOMPARE(a.baseRevision.value(), 1);
+        QVERIFY(a.savedAt.isValid());
+        QVERIFY(lib->deleteScenario(*id)); // the unsaved work stays, now without its origin
+        drafts = lib->drafts().value();
+        QCOMPARE(drafts.size(), std::size_t(2));
+        QVERIFY(!drafts[0].scenarioId && !drafts[1].scenarioId);
+        QVERIFY(lib->deleteDraft("session-a"));
+        QCOMPARE(lib->drafts().value().size(), std::size_t(1));
+    }
+
+    void truncatedOrCorruptedLibraryIsRefusedUntouched_data()
+    {
+        QTest::addColumn<QString>("damage");
+        QTest::newRow("truncated to 60 %") << "truncate";
+        QTest::newRow("pages overwritten") << "overwrite";
+    }
+    void truncatedOrCorruptedLibraryIsRefusedUntouched()
+    {
+        QFETCH(QString, damage);
+        const QString path = bigLibrary(mTmp.filePath("damaged-" + damage + ".sqlite"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        const qint64 size = f.size();
+        QVERIFY(size > 100000);
+        if (damage == "truncate") {
+            QVERIFY(f.resize(size * 6 / 10));
+        } else {
+            QVERIFY(f.seek(size / 2));
+            QByteArray noise(16384, '\0');
+            for (int i = 0; i < noise.size(); ++i)
+                noise[i] = char((i * 7919) % 251);
+            f.write(noise);
+        }
+        f.close();
+        const QByteArray before = fileHash(path);
+        QString error;
+        QVERIFY(!ScenarioLibrary::open(path, &error));
+        QVERIFY2(error.startsWith(path + ": the library is damaged"), qPrintable(error));
+        QVERIFY2(error.contains("restore it from a backup"), qPrintable(error));
+        QCOMPARE(fileHash(path), before);
+        QVERIFY(!QFile::exists(path + "-wal") || QFileInfo(path + "-wal").size() == 0);
+    }
+
+    void readOnlyLibraryIsRefusedUntouched()
+    {
+        const QString path = bigLibrary(mTmp.filePath("readonly.sqlite"));
+        QVERIFY(QFile::setPermissions(path, QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther));
+        const QByteArray before = fileHash(path);
+        QString error;
+        QVERIFY(!ScenarioLibrary::open(path, &error));
+        QVERIFY2(error == path + ": the file is read-only; gpuplan keeps its library writable (make the file "
+                                 "writable, or copy it and open the copy)",
+                 qPrintable(error));
+        QCOMPARE(fileHash(path), before);
+    }
+
+    void lockedLibraryFailsTheWriteWithAClearMessage()
+    {
+        const QString path = mTmp.filePath("locked.sqlite");
+        QString error;
+        auto lib = ScenarioLibrary::open(path, &error);
+        QVERIFY(lib->createScenario("before", "", "{}", "", {}));
+        {
+            // Another program holds the write lock for longer than the library waits.
+            QSqlDatabase other = QSqlDatabase::addDatabase("QSQLITE", "other-program");
+            other.setDatabaseName(path);
+            QVERIFY(other.open());
+            QSqlQuery hold(other);
+            QVERIFY(hold.exec("BEGIN IMMEDIATE"));
+            QElapsedTimer waited;
+            waited.start();
+            QVERIFY(!lib->createScenario("during", "", "{}", "", {}));
+            QVERIFY(waited.elapsed() >= ScenarioLibrary::kBusyTimeoutMs - 100);
+            QVERIFY2(lib->lastError().contains("another program is writing to the library"), qPrintable(lib->lastError()));
+            QVERIFY(!lib->rename(1, "renamed"));
+            QVERIFY(lib->list()); // reading goes on meanwhile
+            QVERIFY(hold.exec("ROLLBACK"));
+            other.close();
+        }
+        QSqlDatabase::removeDatabase("other-program");
+        QCOMPARE(lib->scenarioCount().value(), 1); // nothing half-written
+        QCOMPARE(lib->scenario(1)->name, QString("before"));
+        QVERIFY(lib->createScenario("after", "", "{}", "", {}));
+    }
+
+    void everyStatementIsParameterized()
+    {
+        // Values reach SQL only as bound parameters: no statement text is built from strings.
+        const QDir store(QDir(test::sourceDir()).absoluteFilePath("core/store"));
+        int statements = 0;
+        for (const QString& name : store.entryList({"*.cpp"})) {
+            QFile f(store.absoluteFilePath(name));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QStringList lines = QString::fromUtf8(f.readAll()).split('\n');
+            static const QRegularExpression sql("\"\\s*(SELECT|INSERT|UPDATE|DELETE)\\b");
+            for (int i = 0; i < lines.size(); ++i) {
+                if (!sql.match(lines[i]).hasMatch())
+                    continue;
+                ++statements;
+                // The statement, up to its closing parenthesis or semicolon.
+                QString text;
+                for (int j = i; j < lines.size() && j < i + 6; ++j) {
+                    text += lines[j];
+                    if (lines[j].trimmed().endsWith(';') || lines[j].trimmed().endsWith(");"))
+                        break;
+                }
+                QVERIFY2(!text.contains(".arg(") && !text.contains("\" +") && !text.contains("+ \""),
+                         qPrintable(name + ":" + QString::number(i + 1) + ": SQL built from strings: " + text));
+            }
+        }
+        QVERIFY(statements >= 15);
     }
 
     void seedsTheSamplesOnceOnFirstStart()

@@ -6,12 +6,14 @@
 #include "canvas/canvasview.h"
 #include "canvas/nodeitem.h"
 #include "document/setsharingcmd.h"
+#include "document/autosaver.h"
 #include "evaluationrunner.h"
 #include "kpicards.h"
 #include "addjobdialog.h"
 #include "document/editscenariocmd.h"
 #include "inspector.h"
 #include "propertiespanel.h"
+#include "recoverybar.h"
 #include "planfigures.h"
 #include "presentation.h"
 #include "io/clusterconfigwriter.h"
@@ -67,7 +69,8 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
       mWorkloads(new WorkloadsPanel(this)), mInspector(new Inspector(mCatalog, this)),
       mProperties(new PropertiesPanel(mCatalog, this)), mHistory(new QUndoView(this)),
       mCharts(new ResultsCharts(this)),
-      mRunner(new EvaluationRunner(mCatalog, this))
+      mRunner(new EvaluationRunner(mCatalog, this)),
+      mAutosaver(new document::Autosaver(mLibrary.get(), this)), mRecovery(new RecoveryBar(this))
 {
     setObjectName("MainWindow");
     setWindowIcon(QIcon(":/icons/gpuplan.svg"));
@@ -76,6 +79,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     mSummary->setTextFormat(Qt::RichText);
     mSummary->setWordWrap(true);
     mSummary->setMargin(6);
+    layout->addWidget(mRecovery);
     layout->addWidget(mSummary);
     layout->addWidget(mKpis);
     layout->addWidget(mCanvas, 1);
@@ -185,6 +189,11 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     connect(mRunner, &EvaluationRunner::alternativesReady, mCharts, &ResultsCharts::showAlternatives);
     connect(mWorkloads, &WorkloadsPanel::editJobRequested, this, &MainWindow::editJob);
     setCentralWidget(central);
+    connect(mRecovery, &RecoveryBar::restoreRequested, this, [this](const QString& s) { restoreDraft(s); });
+    connect(mRecovery, &RecoveryBar::discardRequested, this, [this](const QString& s) { discardDraft(s); });
+    connect(mAutosaver, &document::Autosaver::failed, this, [this](const QString& error) {
+        statusBar()->showMessage(tr("Autosave failed: %1").arg(error), 10000);
+    });
 
     auto* dock = new QDockWidget(tr("Library"), this);
     dock->setObjectName("LibraryDock");
@@ -252,6 +261,9 @@ MainWindow::~MainWindow()
     // The runner's background work reads mCatalog, a member destroyed before QObject deletes
     // the children: stop and wait for it now (its destructor does both).
     delete mRunner;
+    // The autosaver writes to mLibrary, also a member: it goes before it too.
+    delete mAutosaver;
+    mAutosaver = nullptr;
     mRunner = nullptr;
 }
 
@@ -478,6 +490,7 @@ void MainWindow::setDocument(std::unique_ptr<document::Document> doc)
     mFitPending = true;
     mUndo->setEnabled(stack->canUndo());
     mRedo->setEnabled(stack->canRedo());
+    mAutosaver->watch(mDocument.get());
     refreshView();
 }
 
@@ -575,6 +588,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
+    mAutosaver->discard(); // saved, or the user chose to discard the changes
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());

@@ -15,6 +15,10 @@
 class QLabel;
 class QUndoView;
 
+namespace gp::document {
+class Autosaver;
+}
+
 namespace gp::ui {
 
 class CanvasScene;
@@ -22,6 +26,7 @@ class CanvasView;
 class EvaluationRunner;
 class Inspector;
 class PropertiesPanel;
+class RecoveryBar;
 class KpiCards;
 class LibraryPanel;
 class ResultsCharts;
@@ -122,6 +127,17 @@ public:
     /// Adds a generated fabric (one command); returns the error text, empty on success.
     QString addFabric(const document::FabricSpec& spec);
 
+    /// Offers the autosaved drafts that crashed or killed sessions left in the library in a
+    /// banner above the canvas; returns how many there are.
+    int offerRecovery();
+    /// Opens an orphaned draft as unsaved work (asking first about unsaved changes when
+    /// `ask`); the draft then belongs to this session. False, with the reason, when it cannot.
+    bool restoreDraft(const QString& session, bool ask = true);
+    /// Deletes an orphaned draft (asks first when `ask`).
+    bool discardDraft(const QString& session, bool ask = true);
+    document::Autosaver* autosaver() const { return mAutosaver; }
+    const RecoveryBar* recoveryBar() const { return mRecovery; }
+
 protected:
     void closeEvent(QCloseEvent* event) override;
 
@@ -160,6 +176,8 @@ private:
     QUndoView* mHistory;
     ResultsCharts* mCharts;
     EvaluationRunner* mRunner;
+    document::Autosaver* mAutosaver;
+    RecoveryBar* mRecovery;
     bool mFitPending = false; ///< frame the canvas once the new document's first evaluation is shown
     QMenu* mEditMenu = nullptr;
     QAction* mUndo = nullptr;

@@ -104,6 +104,28 @@ int exportDoc(store::ScenarioLibrary& lib, qint64 id, std::optional<int> revisio
     return kOk;
 }
 
+/// Opening already refused a damaged file (quick check); this runs the full check.
+int check(store::ScenarioLibrary& lib)
+{
+    const auto integrity = lib.integrityCheck();
+    const auto all = lib.list();
+    const auto drafts = lib.drafts();
+    if (!integrity || !all || !drafts) {
+        err() << lib.lastError() << Qt::endl;
+        return kFailure;
+    }
+    if (*integrity != "ok") {
+        err() << lib.path() << ": the library is damaged: " << integrity->split('\n').mid(0, 10).join("; ") << Qt::endl;
+        return kFailure;
+    }
+    int revisions = 0;
+    for (const auto& s : *all)
+        revisions += s.revisionCount;
+    out() << lib.path() << ": ok (" << all->size() << " scenarios, " << revisions << " revisions, "
+          << drafts->size() << " autosaved drafts)" << Qt::endl;
+    return kOk;
+}
+
 } // namespace
 
 int runLibrary(const QStringList& args)
@@ -112,10 +134,12 @@ int runLibrary(const QStringList& args)
                               "  list                 every scenario with its KPIs\n"
                               "  import FILE          validate FILE, then add it as a new scenario\n"
                               "  export ID -o FILE    write the scenario's JSON exactly as stored\n"
-                              "  delete ID            remove a scenario and all its revisions");
+                              "  delete ID            remove a scenario and all its revisions\n"
+                              "  check                SQLite's integrity check, scenarios and autosaved drafts");
     auto& p = cl.parser();
     cl.addDbOption();
-    p.addPositionalArgument("action", "list, import, export or delete.", "list|import|export|delete");
+    p.addPositionalArgument("action", "list, import, export, delete or check.",
+                            "list|import|export|delete|check");
     p.addPositionalArgument("arg", "FILE for import, ID for export and delete.", "[FILE|ID]");
     p.addOption({{"o", "output"}, "export: the file to write.", "FILE"});
     p.addOption({"revision", "export: this revision number instead of the latest.", "N"});
@@ -125,8 +149,8 @@ int runLibrary(const QStringList& args)
         return *done;
     const QStringList pos = p.positionalArguments();
     const QString action = pos.value(0);
-    const int wantArgs = action == "list" ? 1 : 2;
-    if (action.isEmpty() || !QStringList{"list", "import", "export", "delete"}.contains(action)) {
+    const int wantArgs = action == "list" || action == "check" ? 1 : 2;
+    if (action.isEmpty() || !QStringList{"list", "import", "export", "delete", "check"}.contains(action)) {
         err() << cl.usageError(action.isEmpty() ? "no action given" : "unknown action '" + action + "'")
               << Qt::endl;
         return kBadInput;
@@ -170,6 +194,8 @@ int runLibrary(const QStringList& args)
     }
     if (action == "list")
         return list(*lib, p.isSet("json"));
+    if (action == "check")
+        return check(*lib);
     if (action == "import")
         return import(*lib, *catalog, pos[1], p.value("note"));
     if (action == "export")

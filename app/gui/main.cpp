@@ -43,6 +43,16 @@ QPalette darkPalette()
     return p;
 }
 
+/// A reason the workbench cannot start: on stderr always, and in a message box where someone
+/// can read it (not on the offscreen platform of tests and scripts, where it would wait forever).
+int refuseToStart(const QString& text)
+{
+    std::fprintf(stderr, "gpuplan: %s\n", qPrintable(text));
+    if (QGuiApplication::platformName() != "offscreen" && QGuiApplication::platformName() != "minimal")
+        QMessageBox::critical(nullptr, QObject::tr("gpuplan"), text);
+    return 1;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -81,9 +91,7 @@ int main(int argc, char** argv)
         for (const auto& i : cat.issues)
             if (i.issue.isError())
                 lines << i.toString();
-        QMessageBox::critical(nullptr, QObject::tr("gpuplan"),
-                              QObject::tr("The hardware catalog cannot be loaded:\n\n%1").arg(lines.mid(0, 20).join('\n')));
-        return 1;
+        return refuseToStart(QObject::tr("The hardware catalog cannot be loaded:\n\n%1").arg(lines.mid(0, 20).join('\n')));
     }
     const bool defaultDb = !parser.isSet("db");
     const QString dbPath = defaultDb ? gp::io::defaultLibraryPath() : parser.value("db");
@@ -91,15 +99,14 @@ int main(int argc, char** argv)
     auto library = gp::document::openLibrary(
         dbPath, cat.catalog, defaultDb ? QDir(gp::io::bundledDataDir()).absoluteFilePath("samples") : QString(), &error);
     if (!library) {
-        QMessageBox::critical(nullptr, QObject::tr("gpuplan"),
-                              QObject::tr("The scenario library cannot be opened:\n\n%1").arg(error));
-        return 1;
+        return refuseToStart(QObject::tr("The scenario library cannot be opened:\n\n%1").arg(error));
     }
 
     gp::ui::MainWindow window(std::move(cat.catalog), std::move(library));
     window.show();
     if (!parser.isSet("scenario") || !window.openFromLibrary(parser.value("scenario").toLongLong()))
         window.openFirst();
+    window.offerRecovery(); // autosaved work a crashed or killed session left behind
     // Once the window has its layout (the docks size after the first show).
     QTimer::singleShot(200, &window, [&window, &parser] {
         if (parser.isSet("select"))

@@ -36,6 +36,12 @@ void Document::setReadOnly(bool readOnly, const QString& origin)
     Q_EMIT modifiedChanged(isModified());
 }
 
+void Document::markUnsaved()
+{
+    mUndoStack.resetClean();
+    Q_EMIT modifiedChanged(true);
+}
+
 void Document::forgetLibraryId()
 {
     mLibraryId.reset();

@@ -36,6 +36,9 @@ public:
     bool isReadOnly() const { return mReadOnly; }
     /// The library scenario was deleted: the document is no longer saved anywhere.
     void forgetLibraryId();
+    /// The document holds changes the library lacks though no command made them here
+    /// (restored autosaved work): closing asks, saving adds a revision.
+    void markUnsaved();
     /// "name" or "name*" for window titles.
     QString displayName() const;
 

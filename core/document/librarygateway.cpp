@@ -1,5 +1,7 @@
 #include "librarygateway.h"
 
+#include "document.h"
+#include "editscenariocmd.h"
 #include "io/scenariowriter.h"
 
 #include <QDir>
@@ -64,6 +66,37 @@ std::unique_ptr<store::ScenarioLibrary> openLibrary(const QString& path, const C
         }
     }
     return lib;
+}
+
+RestoredDraft restoreDraft(store::ScenarioLibrary& lib, const store::Draft& draft, const Catalog& catalog)
+{
+    RestoredDraft out;
+    io::ScenarioReadResult read = io::readScenario(draft.document, catalog);
+    if (!read.ok()) {
+        QStringList lines;
+        for (const auto& i : read.issues)
+            if (i.isError())
+                lines << QString::fromStdString(i.toString());
+        out.error = QObject::tr("The autosaved draft of '%1' cannot be read:\n%2").arg(draft.name, lines.mid(0, 10).join('\n'));
+        return out;
+    }
+    if (draft.scenarioId && draft.baseRevision) {
+        io::ScenarioReadResult base = loadFromLibrary(lib, *draft.scenarioId, catalog, draft.baseRevision);
+        if (base.ok()) {
+            out.document = std::make_unique<Document>(std::move(*base.scenario));
+            out.document->markSaved(*draft.scenarioId, *draft.baseRevision);
+            out.document->undoStack()->push(new EditScenarioCmd(out.document.get(), std::move(*read.scenario),
+                                                                QObject::tr("Restore autosaved work")));
+            return out;
+        }
+    }
+    out.document = std::make_unique<Document>(std::move(*read.scenario));
+    if (draft.scenarioId) {
+        if (auto revs = lib.revisions(*draft.scenarioId); revs && !revs->empty())
+            out.document->markSaved(*draft.scenarioId, revs->back().number);
+    }
+    out.document->markUnsaved();
+    return out;
 }
 
 } // namespace gp::document

@@ -8,6 +8,8 @@
 
 #include <QString>
 
+#include <memory>
+
 #include <map>
 #include <optional>
 
@@ -31,5 +33,18 @@ io::ScenarioReadResult loadFromLibrary(store::ScenarioLibrary& lib, qint64 id,
 /// with every valid sample in `samplesDir`. Returns null and sets `error` on failure.
 std::unique_ptr<store::ScenarioLibrary> openLibrary(const QString& path, const Catalog& catalog,
                                                     const QString& samplesDir, QString* error);
+
+class Document;
+
+struct RestoredDraft
+{
+    std::unique_ptr<Document> document; ///< null when the draft cannot be read
+    QString error;                      ///< why, with the JSON path, when it cannot
+};
+
+/// Rebuilds a document from an autosaved draft, validated like any file: the revision it
+/// started from with the draft on top as one undoable step ("Restore autosaved work"), or,
+/// when that scenario or revision is gone, the draft alone. Either way it is unsaved.
+RestoredDraft restoreDraft(store::ScenarioLibrary& lib, const store::Draft& draft, const Catalog& catalog);
 
 } // namespace gp::document

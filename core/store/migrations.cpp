@@ -33,6 +33,18 @@ const std::vector<QStringList>& migrationSteps()
             " PRIMARY KEY (revision_id, kpi))",
             "CREATE INDEX revisions_by_scenario ON revisions(scenario_id, number)",
         },
+        // 3: autosaved drafts of unsaved work, one per workbench session, kept until the
+        //    session saves or discards it (a crashed session's draft is offered at the next
+        //    start). The scenario it was opened from, if any, and that revision.
+        {
+            "CREATE TABLE drafts ("
+            " session TEXT PRIMARY KEY,"
+            " scenario_id INTEGER REFERENCES scenarios(id) ON DELETE SET NULL,"
+            " base_revision INTEGER,"
+            " name TEXT NOT NULL,"
+            " document TEXT NOT NULL,"
+            " saved_at TEXT NOT NULL)",
+        },
     };
     return steps;
 }

@@ -19,6 +19,18 @@ QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithM
 
 QDateTime parseTime(const QString& s) { return QDateTime::fromString(s, Qt::ISODateWithMs); }
 
+/// The driver's message, with what it means for the user where SQLite's words are terse.
+QString explain(const QString& driverError)
+{
+    if (driverError.contains("locked") || driverError.contains("busy"))
+        return driverError + " (another program is writing to the library; close it or try again)";
+    if (driverError.contains("malformed") || driverError.contains("not a database"))
+        return driverError + " (the file is damaged; restore it from a backup)";
+    if (driverError.contains("readonly") || driverError.contains("read-only"))
+        return driverError + " (the file or its folder cannot be written)";
+    return driverError;
+}
+
 /// One statement with bound values; exec() reports the driver's message on failure.
 class Statement
 {
@@ -42,7 +54,7 @@ public:
         mQuery.finish();
         return ok;
     }
-    QString error() const { return mQuery.lastError().text(); }
+    QString error() const { return explain(mQuery.lastError().text()); }
     QSqlQuery& query() { return mQuery; }
 
 private:
@@ -50,32 +62,43 @@ private:
     bool mOk = false;
 };
 
-/// Rolls back unless commit() succeeded.
+/// One write transaction, rolled back unless commit() succeeded. BEGIN IMMEDIATE takes the
+/// write lock at once (waiting up to the busy timeout for another writer), so a transaction
+/// that reads before it writes cannot fail halfway on a lock.
 class Transaction
 {
 public:
-    explicit Transaction(const QString& connection)
-        : mDb(QSqlDatabase::database(connection, false)), mActive(mDb.transaction())
+    explicit Transaction(const QString& connection) : mConnection(connection)
     {
+        QSqlQuery q(QSqlDatabase::database(mConnection, false));
+        mActive = q.exec("BEGIN IMMEDIATE");
+        if (!mActive)
+            mError = q.lastError().text();
     }
     ~Transaction()
     {
         if (mActive)
-            mDb.rollback();
+            QSqlQuery(QSqlDatabase::database(mConnection, false)).exec("ROLLBACK");
     }
     bool active() const { return mActive; }
     bool commit()
     {
-        if (!mActive || !mDb.commit())
+        if (!mActive)
             return false;
+        QSqlQuery q(QSqlDatabase::database(mConnection, false));
+        if (!q.exec("COMMIT")) {
+            mError = q.lastError().text();
+            return false;
+        }
         mActive = false;
         return true;
     }
-    QString error() const { return mDb.lastError().text(); }
+    QString error() const { return explain(mError); }
 
 private:
-    QSqlDatabase mDb;
-    bool mActive;
+    QString mConnection;
+    bool mActive = false;
+    QString mError;
 };
 
 bool writeKpis(const QString& connection, qint64 revisionId, const std::map<QString, double>& kpis,
@@ -125,13 +148,26 @@ std::unique_ptr<ScenarioLibrary> ScenarioLibrary::open(const QString& path, QStr
         setError("not a regular file");
         return nullptr;
     }
+    // Permission bits, not access(): root may write anything, but a file its owner made
+    // read-only is meant to stay as it is.
+    if (info.exists() && !(info.permissions() & QFileDevice::WriteOwner)) {
+        setError("the file is read-only; gpuplan keeps its library writable (make the file writable, "
+                 "or copy it and open the copy)");
+        return nullptr;
+    }
+    if (info.exists() && !QFileInfo(info.absolutePath()).isWritable()) {
+        setError("the folder " + info.absolutePath() +
+                 " cannot be written; SQLite needs it for the library's journal");
+        return nullptr;
+    }
     const QString connection = QString("gpuplan-library-%1").arg(gConnectionCounter.fetchAndAddRelaxed(1));
     std::unique_ptr<ScenarioLibrary> lib(new ScenarioLibrary(path, connection));
     {
         QSqlDatabase db = QSqlDatabase::addDatabase("QSQLITE", connection);
         db.setDatabaseName(path);
+        db.setConnectOptions(QString("QSQLITE_BUSY_TIMEOUT=%1").arg(kBusyTimeoutMs));
         if (!db.open()) {
-            setError("cannot open: " + db.lastError().text());
+            setError("cannot open: " + explain(db.lastError().text()));
             return nullptr;
         }
     }
@@ -158,12 +194,17 @@ bool ScenarioLibrary::migrate()
         return v;
     };
     QString error;
+    // A SQLite file SQLite itself finds malformed is a damaged library, anything else that
+    // does not read is not a library at all.
+    auto refuse = [this](const QString& why) {
+        return fail(why.contains("malformed") ? "the library is damaged" : "not a gpuplan library", why);
+    };
     const auto current = scalar("PRAGMA user_version", error);
     if (!current)
-        return fail("not a gpuplan library", error);
+        return refuse(error);
     const auto appId = scalar("PRAGMA application_id", error);
     if (!appId)
-        return fail("not a gpuplan library", error);
+        return refuse(error);
     if (*appId != 0 && *appId != kApplicationId)
         return fail("not a gpuplan library", "the file belongs to another application");
     if (*current > kSchemaVersion)
@@ -173,9 +214,22 @@ bool ScenarioLibrary::migrate()
     if (*current == 0) {
         const auto tables = scalar("SELECT count(*) FROM sqlite_master", error);
         if (!tables)
-            return fail("not a gpuplan library", error);
+            return refuse(error);
         if (*tables > 0)
             return fail("not a gpuplan library", "the database has tables but no gpuplan schema version");
+    }
+    // A damaged file is refused before anything is written to it.
+    {
+        Statement check(mConnection, "PRAGMA quick_check");
+        if (!check.exec())
+            return fail("the library is damaged", check.error());
+        QStringList problems;
+        while (check.query().next())
+            problems << check.query().value(0).toString();
+        check.query().finish();
+        if (problems != QStringList{"ok"})
+            return fail("the library is damaged",
+                        problems.mid(0, 3).join("; ") + " (restore it from a backup; gpuplan left it as it was)");
     }
 
     Statement fk(mConnection, "PRAGMA foreign_keys = ON");
@@ -361,6 +415,8 @@ bool ScenarioLibrary::rename(qint64 scenarioId, const QString& name)
     if (name.trimmed().isEmpty())
         return fail("cannot rename", "the name must not be empty");
     Transaction tx(mConnection);
+    if (!tx.active())
+        return fail("cannot rename", tx.error());
     if (!exists(scenarioId))
         return false;
     Statement s(mConnection, "UPDATE scenarios SET name = ?, updated_at = ? WHERE id = ?");
@@ -375,6 +431,8 @@ bool ScenarioLibrary::setTags(qint64 scenarioId, const QStringList& tags)
         if (t.contains(',') || t.trimmed().isEmpty())
             return fail("cannot tag", "tags must be non-empty and contain no comma");
     Transaction tx(mConnection);
+    if (!tx.active())
+        return fail("cannot tag", tx.error());
     if (!exists(scenarioId))
         return false;
     Statement s(mConnection, "UPDATE scenarios SET tags = ?, updated_at = ? WHERE id = ?");
@@ -386,6 +444,8 @@ bool ScenarioLibrary::setTags(qint64 scenarioId, const QStringList& tags)
 bool ScenarioLibrary::deleteScenario(qint64 scenarioId)
 {
     Transaction tx(mConnection);
+    if (!tx.active())
+        return fail("cannot delete scenario " + QString::number(scenarioId), tx.error());
     if (!exists(scenarioId))
         return false;
     Statement s(mConnection, "DELETE FROM scenarios WHERE id = ?");
@@ -400,6 +460,74 @@ std::optional<int> ScenarioLibrary::scenarioCount()
     if (!s.exec() || !s.query().next())
         return fail("cannot read the library", s.error()), std::nullopt;
     return s.query().value(0).toInt();
+}
+
+bool ScenarioLibrary::saveDraft(const Draft& draft)
+{
+    Transaction tx(mConnection);
+    if (!tx.active())
+        return fail("cannot autosave", tx.error());
+    Statement s(mConnection,
+                "INSERT INTO drafts (session, scenario_id, base_revision, name, document, saved_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT(session) DO UPDATE SET scenario_id = excluded.scenario_id,"
+                " base_revision = excluded.base_revision, name = excluded.name,"
+                " document = excluded.document, saved_at = excluded.saved_at");
+    const QVariant noId(QMetaType::fromType<qlonglong>());
+    const QVariant noRevision(QMetaType::fromType<int>());
+    s.bind(draft.session)
+        .bind(draft.scenarioId ? QVariant(*draft.scenarioId) : noId)
+        .bind(draft.baseRevision ? QVariant(*draft.baseRevision) : noRevision)
+        .bind(draft.name)
+        .bind(QString::fromUtf8(draft.document))
+        .bind(now());
+    if (!s.run())
+        return fail("cannot autosave", s.error());
+    return tx.commit() || fail("cannot autosave", tx.error());
+}
+
+std::optional<std::vector<Draft>> ScenarioLibrary::drafts()
+{
+    Statement s(mConnection, "SELECT session, scenario_id, base_revision, name, document, saved_at FROM drafts"
+                             " ORDER BY saved_at DESC, session");
+    if (!s.exec())
+        return fail("cannot read autosaved drafts", s.error()), std::nullopt;
+    std::vector<Draft> out;
+    while (s.query().next()) {
+        Draft d;
+        d.session = s.query().value(0).toString();
+        if (!s.query().value(1).isNull())
+            d.scenarioId = s.query().value(1).toLongLong();
+        if (!s.query().value(2).isNull())
+            d.baseRevision = s.query().value(2).toInt();
+        d.name = s.query().value(3).toString();
+        d.document = s.query().value(4).toString().toUtf8();
+        d.savedAt = parseTime(s.query().value(5).toString());
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+bool ScenarioLibrary::deleteDraft(const QString& session)
+{
+    Transaction tx(mConnection);
+    if (!tx.active())
+        return fail("cannot remove the autosaved draft", tx.error());
+    Statement s(mConnection, "DELETE FROM drafts WHERE session = ?");
+    if (!s.bind(session).run())
+        return fail("cannot remove the autosaved draft", s.error());
+    return tx.commit() || fail("cannot remove the autosaved draft", tx.error());
+}
+
+std::optional<QString> ScenarioLibrary::integrityCheck()
+{
+    Statement s(mConnection, "PRAGMA integrity_check");
+    if (!s.exec())
+        return fail("cannot check the library", s.error()), std::nullopt;
+    QStringList lines;
+    while (s.query().next())
+        lines << s.query().value(0).toString();
+    return lines.join('\n');
 }
 
 } // namespace gp::store

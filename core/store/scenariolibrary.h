@@ -21,6 +21,18 @@ struct RevisionInfo
     std::map<QString, double> kpis;
 };
 
+/// Unsaved work of one workbench session, written a few seconds after each edit so that a
+/// crash loses at most those seconds (docs/workbench.md, "Autosave and recovery").
+struct Draft
+{
+    QString session;                 ///< the session that wrote it (one draft per session)
+    std::optional<qint64> scenarioId; ///< the library scenario it was opened from, if any
+    std::optional<int> baseRevision; ///< and the revision it started from
+    QString name;
+    QByteArray document;             ///< the scenario JSON
+    QDateTime savedAt;
+};
+
 struct ScenarioSummary
 {
     qint64 id = 0;
@@ -40,11 +52,14 @@ struct ScenarioSummary
 class ScenarioLibrary
 {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
     static constexpr int kApplicationId = 0x47504c4e; // "GPLN"
+    static constexpr int kBusyTimeoutMs = 3000;
 
     /// Opens (creating if needed) and migrates the library at `path`. On failure returns
-    /// null and sets `error`; a damaged or newer file is left untouched.
+    /// null and sets `error` ("<path>: <what>: <why>"); a damaged, newer, read-only or
+    /// locked file is left untouched. Writes wait up to `kBusyTimeoutMs` for another
+    /// program's lock before they fail with a message that says so.
     static std::unique_ptr<ScenarioLibrary> open(const QString& path, QString* error);
     ~ScenarioLibrary();
     ScenarioLibrary(const ScenarioLibrary&) = delete;
@@ -71,6 +86,15 @@ public:
     bool setTags(qint64 scenarioId, const QStringList& tags);
     bool deleteScenario(qint64 scenarioId);
     std::optional<int> scenarioCount();
+
+    /// Writes (or replaces) the draft of `draft.session`, in one transaction.
+    bool saveDraft(const Draft& draft);
+    /// Every draft, newest first.
+    std::optional<std::vector<Draft>> drafts();
+    bool deleteDraft(const QString& session);
+
+    /// SQLite's PRAGMA integrity_check: "ok", or what is damaged.
+    std::optional<QString> integrityCheck();
 
 private:
     explicit ScenarioLibrary(QString path, QString connection);

@@ -1,0 +1,128 @@
+#include "autosaver.h"
+
+#include "document.h"
+#include "io/scenariowriter.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QLockFile>
+#include <QUuid>
+
+namespace gp::document {
+
+Autosaver::Autosaver(store::ScenarioLibrary* library, QObject* parent)
+    : QObject(parent), mLibrary(library), mSession(QUuid::createUuid().toString(QUuid::WithoutBraces))
+{
+    mTimer.setSingleShot(true);
+    mTimer.setInterval(kDefaultDelayMs);
+    connect(&mTimer, &QTimer::timeout, this, &Autosaver::saveNow);
+    if (QDir().mkpath(lockDir())) {
+        mLock = std::make_unique<QLockFile>(QDir(lockDir()).absoluteFilePath(mSession + ".lock"));
+        mLock->setStaleLockTime(0); // stale only when its process is gone, however old
+        if (!mLock->tryLock(0))
+            mLock.reset();
+    }
+}
+
+// The lock goes with the object. A draft still there (the window closed without asking,
+// or the process was killed) is then an orphan, offered at the next start.
+Autosaver::~Autosaver() = default;
+
+QString Autosaver::lockDir() const { return mLibrary->path() + ".sessions"; }
+
+bool Autosaver::sessionIsAlive(const QString& session) const
+{
+    if (session == mSession)
+        return true;
+    QLockFile probe(QDir(lockDir()).absoluteFilePath(session + ".lock"));
+    probe.setStaleLockTime(0);
+    if (!probe.tryLock(0))
+        return probe.error() == QLockFile::LockFailedError; // held by a running session
+    probe.unlock(); // was free or stale: removed again
+    return false;
+}
+
+void Autosaver::watch(Document* doc)
+{
+    mTimer.stop();
+    if (mDocument)
+        disconnect(mDocument, nullptr, this, nullptr);
+    if (mHasDraft)
+        discard();
+    mDocument = doc;
+    if (!doc)
+        return;
+    connect(doc->undoStack(), &QUndoStack::indexChanged, this, [this] {
+        if (!mTimer.isActive())
+            mTimer.start();
+    });
+    // Saved (or undone back to the saved state): the draft has nothing the library lacks.
+    connect(doc, &Document::modifiedChanged, this, [this](bool modified) {
+        if (!modified && mHasDraft)
+            discard();
+    });
+    if (doc->isModified())
+        mTimer.start();
+}
+
+bool Autosaver::saveNow()
+{
+    mTimer.stop();
+    if (!mDocument || mDocument->isReadOnly())
+        return true;
+    if (!mDocument->isModified()) {
+        if (mHasDraft)
+            discard();
+        return true;
+    }
+    store::Draft d;
+    d.session = mSession;
+    d.scenarioId = mDocument->libraryId();
+    d.baseRevision = mDocument->revision();
+    d.name = QString::fromStdString(mDocument->scenario().name);
+    d.document = io::writeScenario(mDocument->scenario());
+    if (!mLibrary->saveDraft(d)) {
+        mError = mLibrary->lastError();
+        Q_EMIT failed(mError);
+        return false;
+    }
+    mHasDraft = true;
+    Q_EMIT draftSaved();
+    return true;
+}
+
+void Autosaver::discard()
+{
+    mTimer.stop();
+    if (mLibrary->deleteDraft(mSession))
+        mHasDraft = false;
+    else
+        mError = mLibrary->lastError();
+}
+
+std::vector<store::Draft> Autosaver::orphanedDrafts()
+{
+    std::vector<store::Draft> out;
+    auto all = mLibrary->drafts();
+    if (!all) {
+        mError = mLibrary->lastError();
+        return out;
+    }
+    if (!mLock)
+        return out; // without our own lock the others' cannot be told apart either
+    for (auto& d : *all)
+        if (!sessionIsAlive(d.session))
+            out.push_back(std::move(d));
+    return out;
+}
+
+bool Autosaver::removeDraft(const QString& session)
+{
+    if (!mLibrary->deleteDraft(session)) {
+        mError = mLibrary->lastError();
+        return false;
+    }
+    return true;
+}
+
+} // namespace gp::document

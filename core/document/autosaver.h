@@ -1,0 +1,74 @@
+#pragma once
+
+#include "model/catalog.h"
+#include "store/scenariolibrary.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QTimer>
+
+#include <memory>
+#include <vector>
+
+class QLockFile;
+
+namespace gp::document {
+
+class Document;
+
+/// Writes the open document's unsaved work to the library as a draft a few seconds after an
+/// edit (docs/workbench.md, "Autosave and recovery"). Each workbench session has its own
+/// draft row and holds a lock file beside the library while it runs; a draft whose lock
+/// is free belongs to a session that crashed or was killed, and is offered at the next start.
+class Autosaver : public QObject
+{
+    Q_OBJECT
+
+public:
+    static constexpr int kDefaultDelayMs = 2000;
+
+    explicit Autosaver(store::ScenarioLibrary* library, QObject* parent = nullptr);
+    ~Autosaver() override;
+
+    QString session() const { return mSession; }
+    /// At most this long after an edit, the draft holds it.
+    void setDelayMs(int ms) { mTimer.setInterval(ms); }
+    int delayMs() const { return mTimer.interval(); }
+
+    /// Follows `doc` from now on (null: none). The previous document's draft is removed:
+    /// the caller switches documents only after the user saved or discarded its changes.
+    void watch(Document* doc);
+    /// Writes the draft now if the document has unsaved changes, removes it if not.
+    bool saveNow();
+    /// Removes this session's draft (the user saved or chose to discard the changes).
+    void discard();
+
+    /// Drafts left by sessions that no longer run, newest first; they stay in the library
+    /// until restored or discarded.
+    std::vector<store::Draft> orphanedDrafts();
+    /// Removes another (orphaned) session's draft.
+    bool removeDraft(const QString& session);
+
+    QString lastError() const { return mError; }
+
+Q_SIGNALS:
+    /// After each write of the draft.
+    void draftSaved();
+    /// A draft could not be written (the library is locked or read-only, say).
+    void failed(const QString& error);
+
+private:
+    QString lockDir() const;
+    bool sessionIsAlive(const QString& session) const;
+
+    store::ScenarioLibrary* mLibrary;
+    QPointer<Document> mDocument;
+    QString mSession;
+    std::unique_ptr<QLockFile> mLock;
+    QTimer mTimer;
+    QString mError;
+    bool mHasDraft = false;
+};
+
+} // namespace gp::document

@@ -1,0 +1,85 @@
+// A process for tests to kill (tst_recovery): it does real work on a library and says on
+// stdout, line by line, what it has committed, so the killer knows what must survive.
+//   crashchild workbench DB   the workbench on DB, adding a node every 60 ms; prints
+//                             "draft N" each time the autosaved draft holds N nodes
+//   crashchild saves DB       adds revisions to scenario 1 of DB without pause; prints
+//                             "committed N" after revision N is committed
+#include "crashprotocol.h"
+#include "document/autosaver.h"
+#include "document/librarygateway.h"
+#include "io/catalogreader.h"
+#include "io/datapaths.h"
+#include "io/scenarioreader.h"
+#include "ui/mainwindow.h"
+
+#include <QApplication>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace {
+
+using gp::test::revisionDocument;
+
+int workbench(const QString& db)
+{
+    auto cat = gp::io::loadCatalog(gp::io::bundledDataDir(), {});
+    QString error;
+    auto lib = gp::document::openLibrary(db, cat.catalog, {}, &error);
+    if (!lib) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return 1;
+    }
+    auto* window = new gp::ui::MainWindow(std::move(cat.catalog), std::move(lib));
+    window->show();
+    window->openFirst();
+    window->autosaver()->setDelayMs(150);
+    QObject::connect(window->autosaver(), &gp::document::Autosaver::draftSaved, window, [window] {
+        std::printf("draft %zu\n", window->currentDocument()->scenario().topology.nodes.size());
+        std::fflush(stdout);
+    });
+    auto* edits = new QTimer(window);
+    int step = 0;
+    QObject::connect(edits, &QTimer::timeout, window, [window, &step] {
+        ++step;
+        window->addFromTemplate("node:dgx-h100", QPointF(100.0 * (step % 20), 900.0 + 120.0 * (step / 20)));
+    });
+    edits->start(60);
+    return QApplication::exec();
+}
+
+int saves(const QString& db)
+{
+    QString error;
+    auto lib = gp::store::ScenarioLibrary::open(db, &error);
+    if (!lib) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return 1;
+    }
+    if (lib->scenarioCount().value_or(0) == 0 && !lib->createScenario("kill test", "", revisionDocument(1), "1", {{"n", 1}}))
+        return 1;
+    for (;;) {
+        const int next = lib->revisions(1).value().back().number + 1;
+        const auto n = lib->addRevision(1, revisionDocument(next), QString::number(next), {{"n", next}});
+        if (!n || *n != next) {
+            std::fprintf(stderr, "%s\n", qPrintable(lib->lastError()));
+            return 1;
+        }
+        std::printf("committed %d\n", *n);
+        std::fflush(stdout);
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    const QStringList args = QApplication::arguments();
+    if (args.size() == 3 && args[1] == "workbench")
+        return workbench(args[2]);
+    if (args.size() == 3 && args[1] == "saves")
+        return saves(args[2]);
+    std::fprintf(stderr, "usage: crashchild workbench|saves DB\n");
+    return 2;
+}
