@@ -1,9 +1,54 @@
 #!/usr/bin/env bash
-# Install what is missing, build with warnings as errors, and run the whole test suite.
+# Install what is missing, then build and run every test, in four stages (docs/testing.md):
+#   main      the regular build (-Werror, CUDA where nvcc is), the whole suite, packaging
+#   asan      AddressSanitizer + UndefinedBehaviorSanitizer build, the whole suite
+#   tsan      ThreadSanitizer build, the tests that evaluate and simulate in the background
+#   fuzz      libFuzzer (clang) on the scenario, trace and catalog readers, bounded in time
+# GPUPLAN_TEST_STAGES="main asan" runs some of them; GPUPLAN_FUZZ_SECONDS (default 60) sets
+# the time per fuzz target. Arguments go to the main stage's ctest (e.g. -R tst_store).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
-gpuplan_install_deps python3 python3-yaml poppler-utils
-gpuplan_build build-test -DGPUPLAN_WERROR=ON -DGPUPLAN_BUILD_TESTS=ON
-cd build-test
-QT_QPA_PLATFORM=offscreen ctest --output-on-failure --parallel "$(nproc)" "$@"
+gpuplan_install_deps python3 python3-yaml poppler-utils clang libclang-rt-14-dev appstream desktop-file-utils
+stages="${GPUPLAN_TEST_STAGES:-main asan tsan fuzz}"
+jobs="$(nproc)"
+export QT_QPA_PLATFORM=offscreen
+summary=()
+timed() { # timed NAME COMMAND...: runs it and notes how long it took
+  local name="$1" start=$SECONDS; shift
+  "$@"
+  summary+=("$name: $((SECONDS - start)) s")
+}
+sanitizer_flags=(-DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -g1" -DGPUPLAN_ENABLE_CUDA=OFF -DGPUPLAN_BUILD_TESTS=ON)
+
+for stage in $stages; do
+  case "$stage" in
+    main)
+      timed "main build" gpuplan_build build-test -DGPUPLAN_WERROR=ON -DGPUPLAN_BUILD_TESTS=ON
+      timed "main tests" ctest --test-dir build-test --output-on-failure --parallel "$jobs" "$@" ;;
+    asan)
+      export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
+      export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0"
+      export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+      timed "asan build" gpuplan_build build-asan -DGPUPLAN_SANITIZE=address,undefined "${sanitizer_flags[@]}"
+      timed "asan tests" ctest --test-dir build-asan --output-on-failure --parallel "$jobs" -E tst_packaging
+      unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS ;;
+    tsan)
+      # The tests whose work runs on other threads: the simulation's worker threads, the
+      # workbench's background evaluation, simulation and trade-off matrix, and autosave.
+      tsan_tests=(tst_simulation tst_mainwindow tst_workbench tst_recovery)
+      export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/sanitizers/tsan.supp"
+      if [ ! -f build-tsan/build.ninja ]; then
+        cmake -S . -B build-tsan -G Ninja -DGPUPLAN_SANITIZE=thread "${sanitizer_flags[@]}"
+      fi
+      timed "tsan build" cmake --build build-tsan --parallel "$jobs" --target "${tsan_tests[@]}" crashchild
+      timed "tsan tests" ctest --test-dir build-tsan --output-on-failure --parallel "$jobs" \
+        -R "^($(IFS='|'; echo "${tsan_tests[*]}"))\$"
+      unset TSAN_OPTIONS ;;
+    fuzz)
+      timed "fuzz" scripts/fuzz.sh "${GPUPLAN_FUZZ_SECONDS:-60}" ;;
+    *)
+      echo "unknown stage '$stage' (main, asan, tsan, fuzz)" >&2; exit 2 ;;
+  esac
+done
+printf 'gpuplan tests passed:'; printf ' [%s]' "${summary[@]}"; echo

@@ -99,6 +99,10 @@ const JobResult& find(const Evaluation& ev, const std::string& id)
     qFatal("no job %s", id.c_str());
 }
 
+/// On a temporary evaluation: a copy, so that `const JobResult& j = find(run(s), ...)` keeps
+/// a live object (a reference into the temporary dangled; AddressSanitizer found it).
+JobResult find(Evaluation&& ev, const std::string& id) { return find(static_cast<const Evaluation&>(ev), id); }
+
 Scenario loadSample(const QString& name)
 {
     return *io::readScenarioFile(QDir(test::dataDir()).absoluteFilePath("samples/" + name), test::bundledCatalog()).scenario;

@@ -212,7 +212,7 @@ private Q_SLOTS:
         const std::size_t nodes = doc->scenario().topology.nodes.size();
         w->addFromTemplate("node:pcie-l40s-8", QPointF(1213, 41));
         QCOMPARE(doc->scenario().topology.nodes.size(), nodes + 1);
-        const Node& added = doc->scenario().topology.nodes.back();
+        const Node added = doc->scenario().topology.nodes.back(); // a copy: deleting swaps the scenario
         QCOMPARE(added.gpuId, std::string("l40s-48gb"));
         QCOMPARE(added.position.x, 1220.0); // on the grid
         QGraphicsItem* item = w->canvasScene()->item(QString::fromStdString(added.id));

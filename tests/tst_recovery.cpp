@@ -128,6 +128,11 @@ private Q_SLOTS:
         QVERIFY(bar->isVisible());
         QVERIFY2(bar->text().contains("changes to revision 1 of"), qPrintable(bar->text()));
         QVERIFY(bar->text().contains(QString::fromStdString(sample.scenario->name).toHtmlEscaped()));
+        if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR")) {
+            w.resize(1400, 900);
+            QTest::qWait(1500); // the first evaluation
+            w.grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("recovery-banner.png"));
+        }
         bar->findChild<QPushButton*>("restoreDraft")->click();
         QVERIFY(!bar->isVisible());
         document::Document* doc = w.currentDocument();

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <QApplication>
+#include <QAreaSeries>
 #include <QChart>
+#include <QLineSeries>
 #include <QPalette>
 
 namespace gp::ui {
@@ -17,6 +19,27 @@ inline bool darkPalette()
 inline void themeChart(QChart* chart)
 {
     chart->setTheme(darkPalette() ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+}
+
+/// Empties a chart for new series: removes and deletes its series and its axes (removeAxis
+/// hands an axis back to the caller, so removing alone leaked every axis on each refresh).
+inline void clearChart(QChart* chart)
+{
+    chart->removeAllSeries();
+    for (QAbstractAxis* a : chart->axes()) {
+        chart->removeAxis(a);
+        delete a;
+    }
+}
+
+/// An area between two lines that owns them (QAreaSeries alone does not delete its lines).
+inline QAreaSeries* ownedAreaSeries(QLineSeries* upper, QLineSeries* lower)
+{
+    auto* area = new QAreaSeries(upper, lower);
+    upper->setParent(area);
+    if (lower)
+        lower->setParent(area);
+    return area;
 }
 
 } // namespace gp::ui

@@ -35,13 +35,6 @@ QChart* addChart(QTabWidget* tabs, const QString& title)
     return chart;
 }
 
-void clearChart(QChart* chart)
-{
-    chart->removeAllSeries();
-    for (QAbstractAxis* a : chart->axes())
-        chart->removeAxis(a);
-}
-
 } // namespace
 
 ResultsCharts::ResultsCharts(QWidget* parent) : QTabWidget(parent)
@@ -137,7 +130,7 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
     auto* upper = new QLineSeries;
     *lower << QPointF(80, 0) << QPointF(100, 0);
     *upper << QPointF(80, 3) << QPointF(100, 3);
-    auto* zone = new QAreaSeries(upper, lower);
+    auto* zone = ownedAreaSeries(upper, lower);
     zone->setName(tr("target: VRAM >= 80 %, penalty < 3 %"));
     zone->setColor(QColor(46, 125, 50, 60));
     zone->setBorderColor(QColor("#2e7d32"));

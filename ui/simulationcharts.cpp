@@ -52,13 +52,6 @@ void attach(QChart* chart, QAbstractSeries* s, QValueAxis* x, QValueAxis* y)
     s->attachAxis(y);
 }
 
-void reset(QChart* chart)
-{
-    chart->removeAllSeries();
-    for (QAbstractAxis* a : chart->axes())
-        chart->removeAxis(a);
-}
-
 } // namespace
 
 CompletionView::CompletionView(QWidget* parent)
@@ -128,7 +121,7 @@ void CompletionView::showSimulation(const Scenario& scenario, std::shared_ptr<co
 
 void CompletionView::draw()
 {
-    reset(mChart);
+    clearChart(mChart);
     const QString id = mJob->currentData().toString();
     const sim::JobSimulation* job = nullptr;
     if (mResult)
@@ -158,7 +151,7 @@ void CompletionView::draw()
     auto* lower = new QLineSeries;
     lower->append(lo, 0);
     lower->append(hi, 0);
-    auto* area = new QAreaSeries(upper, lower);
+    auto* area = ownedAreaSeries(upper, lower);
     area->setName(tr("Share of trials"));
     area->setColor(QColor("#4e79a7"));
     area->setBorderColor(QColor("#2c4f75"));
@@ -246,7 +239,7 @@ void TimelineView::showTimeline(std::shared_ptr<const sim::TimelineResult> t, do
         QSignalBlocker block(mHorizon);
         mHorizon->setValue(horizonDays);
     }
-    reset(mChart);
+    clearChart(mChart);
     auto* x = new QValueAxis;
     x->setTitleText(tr("Time (days)"));
     x->setLabelFormat("%.0f");

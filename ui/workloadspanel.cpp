@@ -68,7 +68,9 @@ WorkloadsPanel::WorkloadsPanel(QWidget* parent)
     themeChart(mChart);
     mChart->legend()->hide();
     mChart->setTitle(tr("Memory per layer (GiB per GPU)"));
+    QChart* placeholder = mChartView->chart(); // the view made its own; setChart hands it back
     mChartView->setChart(mChart);
+    delete placeholder;
     mChartView->setRenderHint(QPainter::Antialiasing);
     mBreakdown->setWordWrap(true);
     mBreakdown->setTextFormat(Qt::RichText);
@@ -186,9 +188,7 @@ void WorkloadsPanel::selectJob(const QString& jobId)
 
 void WorkloadsPanel::showProfile(int row)
 {
-    mChart->removeAllSeries();
-    for (QAbstractAxis* a : mChart->axes())
-        mChart->removeAxis(a);
+    clearChart(mChart);
     if (row < 0 || row >= static_cast<int>(mEvaluation.jobs.size())) {
         mBreakdown->clear();
         return;

@@ -60,7 +60,7 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName("gpuplan");
     QApplication::setApplicationVersion(GPUPLAN_VERSION);
-    QApplication::setDesktopFileName("gpuplan");
+    QApplication::setDesktopFileName("org.gpuplan.gpuplan");
 
     QCommandLineParser parser;
     parser.setApplicationDescription("gpuplan: capacity planning for shared GPU clusters.");

@@ -17,14 +17,19 @@ struct Csv
     std::vector<std::pair<int, QStringList>> rows; // line number, fields
 };
 
-std::optional<Csv> readCsv(const QString& path, const QStringList& required, std::vector<FileIssue>& issues)
+/// The file's bytes (at most 512 MiB), or nothing with the reason in `issues`.
+std::optional<QByteArray> readTraceFile(const QString& path, std::vector<FileIssue>& issues)
 {
     Issues fileIssues;
     auto bytes = readFileBytes(path, fileIssues, 512ll * 1024 * 1024);
     for (auto& i : fileIssues)
         issues.push_back({path, i});
-    if (!bytes)
-        return std::nullopt;
+    return bytes;
+}
+
+std::optional<Csv> parseCsv(const QByteArray* bytes, const QString& path, const QStringList& required,
+                            std::vector<FileIssue>& issues)
+{
     Csv csv;
     const QList<QByteArray> lines = bytes->split('\n');
     if (lines.isEmpty() || lines.front().trimmed().isEmpty()) {
@@ -87,8 +92,25 @@ bool hasErrors(const std::vector<FileIssue>& issues, std::size_t from)
 
 std::optional<std::vector<TraceNode>> readTraceNodes(const QString& path, std::vector<FileIssue>& issues)
 {
+    const auto bytes = readTraceFile(path, issues);
+    if (!bytes)
+        return std::nullopt;
+    return parseTraceNodes(*bytes, path, issues);
+}
+
+std::optional<std::vector<TraceTask>> readTraceTasks(const QString& path, std::vector<FileIssue>& issues)
+{
+    const auto bytes = readTraceFile(path, issues);
+    if (!bytes)
+        return std::nullopt;
+    return parseTraceTasks(*bytes, path, issues);
+}
+
+std::optional<std::vector<TraceNode>> parseTraceNodes(const QByteArray& bytes, const QString& path,
+                                                      std::vector<FileIssue>& issues)
+{
     const std::size_t before = issues.size();
-    auto csv = readCsv(path, {"sn", "cpu_milli", "memory_mib", "gpu", "model"}, issues);
+    auto csv = parseCsv(&bytes, path, {"sn", "cpu_milli", "memory_mib", "gpu", "model"}, issues);
     if (!csv)
         return std::nullopt;
     std::vector<TraceNode> nodes;
@@ -116,10 +138,11 @@ std::optional<std::vector<TraceNode>> readTraceNodes(const QString& path, std::v
     return nodes;
 }
 
-std::optional<std::vector<TraceTask>> readTraceTasks(const QString& path, std::vector<FileIssue>& issues)
+std::optional<std::vector<TraceTask>> parseTraceTasks(const QByteArray& bytes, const QString& path,
+                                                      std::vector<FileIssue>& issues)
 {
     const std::size_t before = issues.size();
-    auto csv = readCsv(path, {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"}, issues);
+    auto csv = parseCsv(&bytes, path, {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"}, issues);
     if (!csv)
         return std::nullopt;
     const bool hasSpec = csv->columns.count("gpu_spec") > 0;

@@ -3,6 +3,7 @@
 #include "catalogreader.h"
 #include "model/trace.h"
 
+#include <QByteArray>
 #include <QString>
 
 #include <optional>
@@ -18,5 +19,11 @@ std::optional<std::vector<TraceNode>> readTraceNodes(const QString& path, std::v
 /// gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time`) or the 5-column form
 /// of the multigpu files; columns are found by their header names.
 std::optional<std::vector<TraceTask>> readTraceTasks(const QString& path, std::vector<FileIssue>& issues);
+
+/// The same two readers over bytes already in memory; `path` only names them in issues.
+std::optional<std::vector<TraceNode>> parseTraceNodes(const QByteArray& bytes, const QString& path,
+                                                      std::vector<FileIssue>& issues);
+std::optional<std::vector<TraceTask>> parseTraceTasks(const QByteArray& bytes, const QString& path,
+                                                      std::vector<FileIssue>& issues);
 
 } // namespace gp::io

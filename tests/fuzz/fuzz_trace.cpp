@@ -1,0 +1,23 @@
+// libFuzzer target: the Alibaba GPU trace CSV readers (node list and task list).
+#include "fuzzsupport.h"
+#include "io/tracereader.h"
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    const QByteArray bytes = QByteArray::fromRawData(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
+    std::vector<gp::io::FileIssue> issues;
+    const auto nodes = gp::io::parseTraceNodes(bytes, "fuzz.csv", issues);
+    GPUPLAN_FUZZ_CHECK(nodes.has_value() != std::any_of(issues.begin(), issues.end(),
+                                                        [](const auto& i) { return i.issue.isError(); }));
+    issues.clear();
+    const auto tasks = gp::io::parseTraceTasks(bytes, "fuzz.csv", issues);
+    GPUPLAN_FUZZ_CHECK(tasks.has_value() != std::any_of(issues.begin(), issues.end(),
+                                                        [](const auto& i) { return i.issue.isError(); }));
+    if (tasks)
+        for (const auto& t : *tasks)
+            GPUPLAN_FUZZ_CHECK(t.numGpu >= 0 && t.gpuMilli >= 0 && t.gpuMilli <= 1000);
+    return 0;
+}
