@@ -78,6 +78,29 @@ private Q_SLOTS:
         QVERIFY2(v.isEmpty(), qPrintable(v.join('\n')));
     }
 
+    void nothingInTheProductStartsAProgram()
+    {
+        // Issue 7: nothing read from a file is ever executed. The product starts no process
+        // at all, so no scenario, catalog or trace field can reach one.
+        static const QRegularExpression launch("\\b(QProcess|popen|posix_spawn|execv|execl|execvp|execlp|system)\\s*[(:<]");
+        QStringList hits;
+        for (const QString& dir : {"core", "ui", "app"}) {
+            QDirIterator it(QDir(gp::test::sourceDir()).absoluteFilePath(dir), {"*.h", "*.cpp", "*.cu"}, QDir::Files,
+                            QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString path = it.next();
+                QFile f(path);
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                const QStringList lines = QString::fromUtf8(f.readAll()).split('\n');
+                for (int i = 0; i < lines.size(); ++i)
+                    if (launch.match(lines[i]).hasMatch() && !lines[i].trimmed().startsWith("//"))
+                        hits << path + ":" + QString::number(i + 1) + ": " + lines[i].trimmed();
+            }
+        }
+        QVERIFY2(hits.isEmpty(), qPrintable(hits.join('\n')));
+        QVERIFY(launch.match("QProcess::execute(x)").hasMatch() && launch.match("std::system(cmd)").hasMatch());
+    }
+
     void pureLayersHaveNoQt()
     {
         int files = 0;

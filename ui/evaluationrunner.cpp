@@ -2,8 +2,7 @@
 
 #include "calc/evaluate.h"
 #include "sim/simulation.h"
-
-#include <QtConcurrent/QtConcurrentRun>
+#include "threadhandoff.h"
 
 namespace gp::ui {
 
@@ -12,6 +11,7 @@ EvaluationRunner::EvaluationRunner(const Catalog& catalog, QObject* parent) : QO
     mTimer.setSingleShot(true);
     connect(&mTimer, &QTimer::timeout, this, &EvaluationRunner::start);
     connect(&mWatcher, &QFutureWatcherBase::finished, this, [this] {
+        GPUPLAN_HANDOFF_RECEIVE(&mWatcher);
         mRunning = false;
         if (mRunningGeneration == mGeneration) {
             const Outcome out = mWatcher.result();
@@ -29,11 +29,13 @@ EvaluationRunner::EvaluationRunner(const Catalog& catalog, QObject* parent) : QO
             start(); // a request came while this one ran: evaluate the newest now
     });
     connect(&mFullWatcher, &QFutureWatcherBase::finished, this, [this] {
+        GPUPLAN_HANDOFF_RECEIVE(&mFullWatcher);
         mFullRunning = false;
         if (mFullGeneration == mGeneration)
             Q_EMIT simulated(mFullWatcher.result());
     });
     connect(&mAltWatcher, &QFutureWatcherBase::finished, this, [this] {
+        GPUPLAN_HANDOFF_RECEIVE(&mAltWatcher);
         mAltRunning = false;
         if (mAltGeneration == mGeneration)
             Q_EMIT alternativesReady(mAltWatcher.result());
@@ -49,6 +51,9 @@ EvaluationRunner::~EvaluationRunner()
     mWatcher.waitForFinished();
     mAltWatcher.waitForFinished();
     mFullWatcher.waitForFinished();
+    GPUPLAN_HANDOFF_RECEIVE(&mWatcher);
+    GPUPLAN_HANDOFF_RECEIVE(&mAltWatcher);
+    GPUPLAN_HANDOFF_RECEIVE(&mFullWatcher);
 }
 
 namespace {
@@ -70,7 +75,8 @@ bool EvaluationRunner::runFullSimulation(int trials)
     mFullRunning = true;
     mFullGeneration = mGeneration;
     const Catalog* catalog = &mCatalog;
-    mFullWatcher.setFuture(QtConcurrent::run([scenario = mLastScenario, ev = mLastEvaluation, catalog, trials] {
+    mFullWatcher.setFuture(runInBackground<std::shared_ptr<const sim::SimulationResult>>(
+        &mFullWatcher, [scenario = mLastScenario, ev = mLastEvaluation, catalog, trials] {
         sim::SimulationConfig full;
         full.trials = trials;
         full.backend = sim::Backend::Auto;
@@ -88,7 +94,8 @@ void EvaluationRunner::startAlternatives()
     std::shared_ptr<const Scenario> scenario = std::move(mAltPending);
     const Catalog* catalog = &mCatalog;
     mAltStop = std::make_shared<std::atomic<bool>>(false);
-    mAltWatcher.setFuture(QtConcurrent::run([scenario, catalog, stop = mAltStop] {
+    mAltWatcher.setFuture(runInBackground<std::vector<calc::SharingAlternative>>(
+        &mAltWatcher, [scenario, catalog, stop = mAltStop] {
         std::vector<calc::SharingAlternative> alts = calc::compareSharing(*scenario, *catalog, stop.get());
         // The predictability row: each mode's chosen setting through the quick Monte Carlo.
         if (!sim::simulateAlternatives(alts, *catalog, kQuickTrials, stop.get()))
@@ -115,7 +122,7 @@ void EvaluationRunner::start()
     std::shared_ptr<const Scenario> scenario = std::move(mPending);
     mRunningScenario = scenario;
     const Catalog* catalog = &mCatalog;
-    mWatcher.setFuture(QtConcurrent::run([scenario, catalog, horizon = mHorizonDays] {
+    mWatcher.setFuture(runInBackground<Outcome>(&mWatcher, [scenario, catalog, horizon = mHorizonDays] {
         Outcome out;
         out.evaluation = std::make_shared<const calc::Evaluation>(calc::evaluate(*scenario, *catalog));
         out.simulation = std::make_shared<const sim::SimulationResult>(quickSimulation(*scenario, *catalog, *out.evaluation));
