@@ -38,7 +38,7 @@ template <typename T, typename Fn> QFuture<T> runInBackground(const void* token,
         QFuture<T> future() { return mPromise.future(); }
         void run() override
         {
-            GPUPLAN_HANDOFF_RECEIVE(mToken);
+            GPUPLAN_HANDOFF_RECEIVE(this); // the task itself: its fields are read only after this
             mPromise.addResult(mFn());
             GPUPLAN_HANDOFF_SEND(mToken); // before finish(): that is what wakes the receiver
             mPromise.finish();
@@ -51,7 +51,7 @@ template <typename T, typename Fn> QFuture<T> runInBackground(const void* token,
     };
     auto* task = new Task(token, std::move(fn)); // the pool deletes it after run()
     QFuture<T> future = task->future();
-    GPUPLAN_HANDOFF_SEND(token);
+    GPUPLAN_HANDOFF_SEND(task);
     QThreadPool::globalInstance()->start(task);
     return future;
 }

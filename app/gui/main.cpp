@@ -10,6 +10,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QMessageBox>
+#include <QSaveFile>
 #include <QScreen>
 #include <QStyle>
 #include <QStyleFactory>
@@ -118,7 +119,9 @@ int main(int argc, char** argv)
     if (parser.isSet("screenshot")) {
         const QString file = parser.value("screenshot");
         QTimer::singleShot(800, &window, [&window, file] {
-            const bool ok = window.grab().save(file);
+            // Through a temporary file like every export: never half a picture at `file`.
+            QSaveFile out(file);
+            const bool ok = out.open(QIODevice::WriteOnly) && window.grab().save(&out, "PNG") && out.commit();
             QApplication::exit(ok ? 0 : 1);
         });
     }
