@@ -84,7 +84,7 @@ private Q_SLOTS:
         // at all, so no scenario, catalog or trace field can reach one.
         static const QRegularExpression launch("\\b(QProcess|popen|posix_spawn|execv|execl|execvp|execlp|system)\\s*[(:<]");
         QStringList hits;
-        for (const QString& dir : {"core", "ui", "app"}) {
+        for (const char* dir : {"core", "ui", "app"}) {
             QDirIterator it(QDir(gp::test::sourceDir()).absoluteFilePath(dir), {"*.h", "*.cpp", "*.cu"}, QDir::Files,
                             QDirIterator::Subdirectories);
             while (it.hasNext()) {

@@ -1,6 +1,5 @@
 #pragma once
 
-#include "model/catalog.h"
 #include "store/scenariolibrary.h"
 
 #include <QObject>

@@ -1,0 +1,83 @@
+// Benchmark of one autosave as the workbench does it on its GUI thread: the scenario
+// written as JSON, then the draft replaced in the library in one transaction
+// (document::Autosaver::saveNow; docs/performance.md). Not a test: it measures and prints.
+//
+//   bench_autosave [--scenario FILE] [--iterations I]     (default: the 250-node sample)
+#include "io/catalogreader.h"
+#include "io/datapaths.h"
+#include "io/scenarioreader.h"
+#include "io/scenariowriter.h"
+#include "store/scenariolibrary.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QStringList>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QString file = QDir(gp::io::bundledDataDir()).absoluteFilePath("samples/04-cluster-250-node-h100.json");
+    int iterations = 50;
+    const QStringList args = QCoreApplication::arguments();
+    for (int i = 1; i + 1 < args.size(); i += 2) {
+        if (args[i] == "--scenario") file = args[i + 1];
+        else if (args[i] == "--iterations") iterations = std::max(1, args[i + 1].toInt());
+    }
+    const gp::io::CatalogLoadResult cat = gp::io::loadCatalog(gp::io::bundledDataDir());
+    const auto read = gp::io::readScenarioFile(file, cat.catalog);
+    if (!cat.ok() || !read.ok()) {
+        std::fprintf(stderr, "cannot read %s\n", qPrintable(file));
+        return 1;
+    }
+    QTemporaryDir tmp;
+    QString error;
+    auto lib = gp::store::ScenarioLibrary::open(tmp.filePath("bench.sqlite"), &error);
+    if (!lib) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return 1;
+    }
+    using Clock = std::chrono::steady_clock;
+    auto ms = [](Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
+    std::vector<double> writeMs, saveMs;
+    std::size_t bytes = 0;
+    for (int i = 0; i < iterations; ++i) {
+        const auto t0 = Clock::now();
+        gp::store::Draft d;
+        d.session = "bench";
+        d.name = QString::fromStdString(read.scenario->name);
+        d.document = gp::io::writeScenario(*read.scenario);
+        const auto t1 = Clock::now();
+        if (!lib->saveDraft(d)) {
+            std::fprintf(stderr, "%s\n", qPrintable(lib->lastError()));
+            return 1;
+        }
+        const auto t2 = Clock::now();
+        writeMs.push_back(ms(t1 - t0));
+        saveMs.push_back(ms(t2 - t1));
+        bytes = static_cast<std::size_t>(d.document.size());
+    }
+    std::printf("autosave of %s (%zu nodes, %zu bytes of JSON), %d iterations\n", qPrintable(QFileInfo(file).fileName()),
+                read.scenario->topology.nodes.size(), bytes, iterations);
+    std::printf("  write JSON     median %.2f ms  (min %.2f, max %.2f)\n", median(writeMs),
+                *std::min_element(writeMs.begin(), writeMs.end()), *std::max_element(writeMs.begin(), writeMs.end()));
+    std::printf("  draft to SQLite median %.2f ms  (min %.2f, max %.2f)\n", median(saveMs),
+                *std::min_element(saveMs.begin(), saveMs.end()), *std::max_element(saveMs.begin(), saveMs.end()));
+    return 0;
+}
