@@ -31,7 +31,7 @@ for stage in $stages; do
       export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0"
       export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
       timed "asan build" gpuplan_build build-asan -DGPUPLAN_SANITIZE=address,undefined "${sanitizer_flags[@]}"
-      timed "asan tests" ctest --test-dir build-asan --output-on-failure --parallel "$jobs" -E tst_packaging
+      timed "asan tests" ctest --test-dir build-asan --output-on-failure --parallel "$jobs"
       unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS ;;
     tsan)
       # The tests whose work runs on other threads: the simulation's worker threads, the
