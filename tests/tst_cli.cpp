@@ -414,6 +414,18 @@ private Q_SLOTS:
         const Run r = cli({"validate", "--catalog", cat, gp::test::sampleFiles().first()}, mHome.path());
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains(cat + ": gpus[0].vendor: is missing"), qPrintable(r.err));
+        // The workbench refuses to start on it with the same words, instead of half a catalog.
+        QProcess gui;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("HOME", mHome.path());
+        gui.setProcessEnvironment(env);
+        gui.start(qEnvironmentVariable("GPUPLAN_GUI"), {"--catalog", cat, "--screenshot", tmp.filePath("never.png")});
+        QVERIFY(gui.waitForFinished(60000));
+        QCOMPARE(gui.exitCode(), 1);
+        const QString guiErr = QString::fromUtf8(gui.readAllStandardError());
+        QVERIFY2(guiErr.contains("The hardware catalog cannot be loaded") && guiErr.contains(cat + ": gpus[0].vendor: is missing"),
+                 qPrintable(guiErr));
+        QVERIFY(!QFile::exists(tmp.filePath("never.png")));
     }
 };
 
