@@ -1,7 +1,7 @@
 // A process for tests to kill (tst_recovery): it does real work on a library and says on
 // stdout, line by line, what it has committed, so the killer knows what must survive.
 //   crashchild workbench DB   the workbench on DB, adding a node every 60 ms; prints
-//                             "draft N" each time the autosaved draft holds N nodes
+//                             "draft N" each time the library's draft holds N nodes
 //   crashchild saves DB       adds revisions to scenario 1 of DB without pause; prints
 //                             "committed N" after revision N is committed
 #include "crashprotocol.h"
@@ -13,6 +13,9 @@
 #include "ui/mainwindow.h"
 
 #include <QApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTimer>
 
 #include <cstdio>
@@ -34,8 +37,14 @@ int workbench(const QString& db)
     window->show();
     window->openFirst();
     window->autosaver()->setDelayMs(150);
+    // What the library holds now (the JSON is written in the background from a copy, so
+    // the open document may be an edit ahead of it).
     QObject::connect(window->autosaver(), &gp::document::Autosaver::draftSaved, window, [window] {
-        std::printf("draft %zu\n", window->currentDocument()->scenario().topology.nodes.size());
+        const auto drafts = window->library()->drafts();
+        if (!drafts || drafts->empty())
+            return;
+        const QJsonObject root = QJsonDocument::fromJson(drafts->front().document).object();
+        std::printf("draft %lld\n", static_cast<long long>(root["topology"].toObject()["nodes"].toArray().size()));
         std::fflush(stdout);
     });
     auto* edits = new QTimer(window);

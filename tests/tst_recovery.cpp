@@ -12,6 +12,9 @@
 #include "testsupport.h"
 #include "ui/mainwindow.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QPushButton>
 #include <QRandomGenerator>
@@ -203,6 +206,54 @@ private Q_SLOTS:
         QVERIFY(autosaver->saveNow());
         QVERIFY(w->newScenario(false)); // the user chose to drop the changes
         QVERIFY(w->library()->drafts().value().empty());
+    }
+
+    void aJsonWrittenInTheBackgroundIsDroppedOnceStale()
+    {
+        // The 2,000-GPU sample: its JSON takes tens of milliseconds on the pool thread.
+        auto w = std::make_unique<ui::MainWindow>(test::bundledCatalog(), openOrFail(mTmp.filePath("stale.sqlite")));
+        const QString big = QDir(test::dataDir()).absoluteFilePath("samples/04-cluster-250-node-h100.json");
+        QVERIFY(document::saveAsNew(*w->library(), *io::readScenarioFile(big, test::bundledCatalog()).scenario,
+                                    test::bundledCatalog(), "first"));
+        w->openFirst();
+        auto* autosaver = w->autosaver();
+        autosaver->setDelayMs(0);
+        // The node count of every draft stored, as it lands in the library.
+        std::vector<qsizetype> stored;
+        connect(autosaver, &document::Autosaver::draftSaved, this, [&] {
+            const QJsonObject root = QJsonDocument::fromJson(w->library()->drafts().value().front().document).object();
+            stored.push_back(root["topology"].toObject()["nodes"].toArray().size());
+        });
+        auto editAndStartWriting = [&](double x) {
+            w->addFromTemplate("node:dgx-h100", QPointF(x, -400));
+            while (!autosaver->isWriting()) // the timer starts the writer; its result comes later
+                QCoreApplication::processEvents();
+        };
+        auto nodes = [&] { return static_cast<qsizetype>(w->currentDocument()->scenario().topology.nodes.size()); };
+
+        // Saved, then edited, while the JSON was being written: that JSON is of a state the
+        // library already has, and must not land as the draft of the new revision.
+        editAndStartWriting(0);
+        QVERIFY(w->saveRevision("saved mid-write"));
+        w->addFromTemplate("node:dgx-h100", QPointF(100, -400));
+        QTRY_VERIFY_WITH_TIMEOUT(!autosaver->isWriting() && !stored.empty(), 20000);
+        QCOMPARE(stored, std::vector<qsizetype>{nodes()});
+
+        // Another scenario opened (and edited) while writing: the old scenario's JSON is not
+        // stored as the new one's draft.
+        stored.clear();
+        editAndStartWriting(200);
+        QVERIFY(w->newScenario(false));
+        w->addFromTemplate("node:dgx-h100", QPointF(0, 0));
+        QTRY_VERIFY_WITH_TIMEOUT(!autosaver->isWriting() && !stored.empty(), 20000);
+        QCOMPARE(stored, std::vector<qsizetype>{1});
+
+        // Edited while writing: once the first JSON is stored, the newer state follows.
+        stored.clear();
+        editAndStartWriting(100);
+        w->addFromTemplate("node:dgx-h100", QPointF(200, 0)); // its timer fires while writing
+        QTRY_VERIFY_WITH_TIMEOUT(!autosaver->isWriting() && !stored.empty() && stored.back() == nodes(), 20000);
+        QCOMPARE(w->library()->drafts().value().size(), std::size_t(1));
     }
 
     void unreadableDraftIsExplainedAndKept()

@@ -2,7 +2,7 @@
 
 #include "calc/evaluate.h"
 #include "sim/simulation.h"
-#include "threadhandoff.h"
+#include "document/threadhandoff.h"
 
 namespace gp::ui {
 
@@ -75,7 +75,7 @@ bool EvaluationRunner::runFullSimulation(int trials)
     mFullRunning = true;
     mFullGeneration = mGeneration;
     const Catalog* catalog = &mCatalog;
-    mFullWatcher.setFuture(runInBackground<std::shared_ptr<const sim::SimulationResult>>(
+    mFullWatcher.setFuture(document::runInBackground<std::shared_ptr<const sim::SimulationResult>>(
         &mFullWatcher, [scenario = mLastScenario, ev = mLastEvaluation, catalog, trials] {
         sim::SimulationConfig full;
         full.trials = trials;
@@ -94,7 +94,7 @@ void EvaluationRunner::startAlternatives()
     std::shared_ptr<const Scenario> scenario = std::move(mAltPending);
     const Catalog* catalog = &mCatalog;
     mAltStop = std::make_shared<std::atomic<bool>>(false);
-    mAltWatcher.setFuture(runInBackground<std::vector<calc::SharingAlternative>>(
+    mAltWatcher.setFuture(document::runInBackground<std::vector<calc::SharingAlternative>>(
         &mAltWatcher, [scenario, catalog, stop = mAltStop] {
         std::vector<calc::SharingAlternative> alts = calc::compareSharing(*scenario, *catalog, stop.get());
         // The predictability row: each mode's chosen setting through the quick Monte Carlo.
@@ -122,7 +122,7 @@ void EvaluationRunner::start()
     std::shared_ptr<const Scenario> scenario = std::move(mPending);
     mRunningScenario = scenario;
     const Catalog* catalog = &mCatalog;
-    mWatcher.setFuture(runInBackground<Outcome>(&mWatcher, [scenario, catalog, horizon = mHorizonDays] {
+    mWatcher.setFuture(document::runInBackground<Outcome>(&mWatcher, [scenario, catalog, horizon = mHorizonDays] {
         Outcome out;
         out.evaluation = std::make_shared<const calc::Evaluation>(calc::evaluate(*scenario, *catalog));
         out.simulation = std::make_shared<const sim::SimulationResult>(quickSimulation(*scenario, *catalog, *out.evaluation));

@@ -2,6 +2,7 @@
 
 #include "document.h"
 #include "io/scenariowriter.h"
+#include "threadhandoff.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -15,7 +16,21 @@ Autosaver::Autosaver(store::ScenarioLibrary* library, QObject* parent)
 {
     mTimer.setSingleShot(true);
     mTimer.setInterval(kDefaultDelayMs);
-    connect(&mTimer, &QTimer::timeout, this, &Autosaver::saveNow);
+    connect(&mTimer, &QTimer::timeout, this, &Autosaver::saveInBackground);
+    connect(&mWriter, &QFutureWatcherBase::finished, this, [this] {
+        GPUPLAN_HANDOFF_RECEIVE(&mWriter);
+        mWriting = false;
+        const QByteArray json = mWriter.result();
+        // Another document since, or saved since (its draft already went): nothing to keep.
+        if (mWriterEpoch == mEpoch && mDocument && mDocument->isModified()) {
+            mWriterDraft.document = json;
+            storeDraft(mWriterDraft);
+        }
+        if (mWriteAgain) {
+            mWriteAgain = false;
+            saveInBackground();
+        }
+    });
     if (QDir().mkpath(lockDir())) {
         mLock = std::make_unique<QLockFile>(QDir(lockDir()).absoluteFilePath(mSession + ".lock"));
         mLock->setStaleLockTime(0); // stale only when its process is gone, however old
@@ -25,8 +40,14 @@ Autosaver::Autosaver(store::ScenarioLibrary* library, QObject* parent)
 }
 
 // The lock goes with the object. A draft still there (the window closed without asking,
-// or the process was killed) is then an orphan, offered at the next start.
-Autosaver::~Autosaver() = default;
+// or the process was killed) is then an orphan, offered at the next start. A JSON still
+// being written works on its own copy of the scenario; it is waited for, not stored.
+Autosaver::~Autosaver()
+{
+    mWriter.disconnect(this);
+    mWriter.waitForFinished();
+    GPUPLAN_HANDOFF_RECEIVE(&mWriter);
+}
 
 QString Autosaver::lockDir() const { return mLibrary->path() + ".sessions"; }
 
@@ -45,6 +66,8 @@ bool Autosaver::sessionIsAlive(const QString& session) const
 void Autosaver::watch(Document* doc)
 {
     mTimer.stop();
+    ++mEpoch;
+    mWriteAgain = false;
     if (mDocument)
         disconnect(mDocument, nullptr, this, nullptr);
     if (mHasDraft)
@@ -58,7 +81,10 @@ void Autosaver::watch(Document* doc)
     });
     // Saved (or undone back to the saved state): the draft has nothing the library lacks.
     connect(doc, &Document::modifiedChanged, this, [this](bool modified) {
-        if (!modified && mHasDraft)
+        if (modified)
+            return;
+        ++mEpoch; // a JSON being written now is of a state the library already has
+        if (mHasDraft)
             discard();
     });
     if (doc->isModified())
@@ -68,6 +94,8 @@ void Autosaver::watch(Document* doc)
 bool Autosaver::saveNow()
 {
     mTimer.stop();
+    mWriteAgain = false;
+    ++mEpoch; // a JSON being written in the background is older than this one
     if (!mDocument || mDocument->isReadOnly())
         return true;
     if (!mDocument->isModified()) {
@@ -75,12 +103,43 @@ bool Autosaver::saveNow()
             discard();
         return true;
     }
+    store::Draft d = draftOfDocument();
+    d.document = io::writeScenario(mDocument->scenario());
+    return storeDraft(d);
+}
+
+store::Draft Autosaver::draftOfDocument() const
+{
     store::Draft d;
     d.session = mSession;
     d.scenarioId = mDocument->libraryId();
     d.baseRevision = mDocument->revision();
     d.name = QString::fromStdString(mDocument->scenario().name);
-    d.document = io::writeScenario(mDocument->scenario());
+    return d;
+}
+
+void Autosaver::saveInBackground()
+{
+    if (!mDocument || mDocument->isReadOnly())
+        return;
+    if (!mDocument->isModified()) {
+        if (mHasDraft)
+            discard();
+        return;
+    }
+    if (mWriting) {
+        mWriteAgain = true; // once this one is stored, write the newer state
+        return;
+    }
+    mWriting = true;
+    mWriterEpoch = mEpoch;
+    mWriterDraft = draftOfDocument();
+    auto scenario = std::make_shared<const Scenario>(mDocument->scenario());
+    mWriter.setFuture(runInBackground<QByteArray>(&mWriter, [scenario] { return io::writeScenario(*scenario); }));
+}
+
+bool Autosaver::storeDraft(const store::Draft& d)
+{
     if (!mLibrary->saveDraft(d)) {
         mError = mLibrary->lastError();
         Q_EMIT failed(mError);

@@ -2,6 +2,8 @@
 
 #include "store/scenariolibrary.h"
 
+#include <QByteArray>
+#include <QFutureWatcher>
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -17,7 +19,8 @@ namespace gp::document {
 class Document;
 
 /// Writes the open document's unsaved work to the library as a draft a few seconds after an
-/// edit (docs/workbench.md, "Autosave and recovery"). Each workbench session has its own
+/// edit (docs/workbench.md, "Autosave and recovery"). The JSON is written on a pool thread
+/// from a copy of the scenario; only the short transaction runs on the caller's thread. Each workbench session has its own
 /// draft row and holds a lock file beside the library while it runs; a draft whose lock
 /// is free belongs to a session that crashed or was killed, and is offered at the next start.
 class Autosaver : public QObject
@@ -38,7 +41,8 @@ public:
     /// Follows `doc` from now on (null: none). The previous document's draft is removed:
     /// the caller switches documents only after the user saved or discarded its changes.
     void watch(Document* doc);
-    /// Writes the draft now if the document has unsaved changes, removes it if not.
+    /// Writes the draft now if the document has unsaved changes, removes it if not (all on
+    /// this thread; the timer's autosaves write the JSON in the background).
     bool saveNow();
     /// Removes this session's draft (the user saved or chose to discard the changes).
     void discard();
@@ -50,6 +54,9 @@ public:
     bool removeDraft(const QString& session);
 
     QString lastError() const { return mError; }
+    /// A JSON is being written in the background (from the timer's start of it until its
+    /// result has been stored or dropped).
+    bool isWriting() const { return mWriting; }
 
 Q_SIGNALS:
     /// After each write of the draft.
@@ -60,12 +67,23 @@ Q_SIGNALS:
 private:
     QString lockDir() const;
     bool sessionIsAlive(const QString& session) const;
+    /// The timer's autosave: the JSON on a pool thread, then storeDraft().
+    void saveInBackground();
+    /// The draft's identity from the document as it is now (all but the JSON).
+    store::Draft draftOfDocument() const;
+    bool storeDraft(const store::Draft& draft);
 
     store::ScenarioLibrary* mLibrary;
     QPointer<Document> mDocument;
     QString mSession;
     std::unique_ptr<QLockFile> mLock;
     QTimer mTimer;
+    QFutureWatcher<QByteArray> mWriter;
+    quint64 mEpoch = 0;         ///< bumped by watch(), saveNow() and a save: older JSON is dropped
+    quint64 mWriterEpoch = 0;   ///< the epoch the running writer started in
+    store::Draft mWriterDraft;  ///< and the draft it writes the JSON for
+    bool mWriteAgain = false;   ///< the timer fired while the writer ran
+    bool mWriting = false;
     QString mError;
     bool mHasDraft = false;
 };

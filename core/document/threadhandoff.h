@@ -23,7 +23,7 @@ extern "C" void AnnotateHappensAfter(const char* file, int line, const volatile 
 #define GPUPLAN_HANDOFF_RECEIVE(token) static_cast<void>(token)
 #endif
 
-namespace gp::ui {
+namespace gp::document {
 
 /// Runs fn() on the global thread pool and returns the future of its result, with the
 /// hand-off to the pool thread and the result back marked on `token`; the receiver marks
@@ -56,4 +56,4 @@ template <typename T, typename Fn> QFuture<T> runInBackground(const void* token,
     return future;
 }
 
-} // namespace gp::ui
+} // namespace gp::document
