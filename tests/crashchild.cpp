@@ -13,9 +13,6 @@
 #include "ui/mainwindow.h"
 
 #include <QApplication>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QTimer>
 
 #include <cstdio>
@@ -43,8 +40,7 @@ int workbench(const QString& db)
         const auto drafts = window->library()->drafts();
         if (!drafts || drafts->empty())
             return;
-        const QJsonObject root = QJsonDocument::fromJson(drafts->front().document).object();
-        std::printf("draft %lld\n", static_cast<long long>(root["topology"].toObject()["nodes"].toArray().size()));
+        std::printf("draft %lld\n", static_cast<long long>(gp::test::nodeCountOf(drafts->front().document)));
         std::fflush(stdout);
     });
     auto* edits = new QTimer(window);

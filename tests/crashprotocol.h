@@ -2,6 +2,9 @@
 
 // What tests/crashchild.cpp writes, so that tst_recovery can check it after the kill.
 #include <QByteArray>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 namespace gp::test {
 
@@ -10,6 +13,12 @@ inline QByteArray revisionDocument(int n)
 {
     return QByteArray("{\"revision\": ") + QByteArray::number(n) + ", \"pad\": \"" +
            QByteArray(20000 + (n % 7) * 3000, char('a' + n % 26)) + "\"}";
+}
+
+/// The number of nodes in a scenario's JSON (a draft as the library holds it).
+inline qsizetype nodeCountOf(const QByteArray& json)
+{
+    return QJsonDocument::fromJson(json).object()["topology"].toObject()["nodes"].toArray().size();
 }
 
 } // namespace gp::test

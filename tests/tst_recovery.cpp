@@ -12,9 +12,6 @@
 #include "testsupport.h"
 #include "ui/mainwindow.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QProcess>
 #include <QPushButton>
 #include <QRandomGenerator>
@@ -221,8 +218,7 @@ private Q_SLOTS:
         // The node count of every draft stored, as it lands in the library.
         std::vector<qsizetype> stored;
         connect(autosaver, &document::Autosaver::draftSaved, this, [&] {
-            const QJsonObject root = QJsonDocument::fromJson(w->library()->drafts().value().front().document).object();
-            stored.push_back(root["topology"].toObject()["nodes"].toArray().size());
+            stored.push_back(test::nodeCountOf(w->library()->drafts().value().front().document));
         });
         auto editAndStartWriting = [&](double x) {
             w->addFromTemplate("node:dgx-h100", QPointF(x, -400));

@@ -96,13 +96,8 @@ bool Autosaver::saveNow()
     mTimer.stop();
     mWriteAgain = false;
     ++mEpoch; // a JSON being written in the background is older than this one
-    if (!mDocument || mDocument->isReadOnly())
+    if (!hasWorkToKeep())
         return true;
-    if (!mDocument->isModified()) {
-        if (mHasDraft)
-            discard();
-        return true;
-    }
     store::Draft d = draftOfDocument();
     d.document = io::writeScenario(mDocument->scenario());
     return storeDraft(d);
@@ -118,15 +113,22 @@ store::Draft Autosaver::draftOfDocument() const
     return d;
 }
 
-void Autosaver::saveInBackground()
+bool Autosaver::hasWorkToKeep()
 {
     if (!mDocument || mDocument->isReadOnly())
-        return;
+        return false;
     if (!mDocument->isModified()) {
         if (mHasDraft)
             discard();
-        return;
+        return false;
     }
+    return true;
+}
+
+void Autosaver::saveInBackground()
+{
+    if (!hasWorkToKeep())
+        return;
     if (mWriting) {
         mWriteAgain = true; // once this one is stored, write the newer state
         return;

@@ -67,6 +67,8 @@ Q_SIGNALS:
 private:
     QString lockDir() const;
     bool sessionIsAlive(const QString& session) const;
+    /// True when the document has unsaved, editable work; when it has none, its draft goes.
+    bool hasWorkToKeep();
     /// The timer's autosave: the JSON on a pool thread, then storeDraft().
     void saveInBackground();
     /// The draft's identity from the document as it is now (all but the JSON).

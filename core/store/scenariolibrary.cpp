@@ -101,6 +101,21 @@ private:
     QString mError;
 };
 
+/// Every line a checking PRAGMA (quick_check, integrity_check) returns; "ok" alone when sound.
+std::optional<QStringList> pragmaLines(const QString& connection, const QString& sql, QString& error)
+{
+    Statement s(connection, sql);
+    if (!s.exec()) {
+        error = s.error();
+        return std::nullopt;
+    }
+    QStringList lines;
+    while (s.query().next())
+        lines << s.query().value(0).toString();
+    s.query().finish();
+    return lines;
+}
+
 bool writeKpis(const QString& connection, qint64 revisionId, const std::map<QString, double>& kpis,
                QString& error)
 {
@@ -220,16 +235,12 @@ bool ScenarioLibrary::migrate()
     }
     // A damaged file is refused before anything is written to it.
     {
-        Statement check(mConnection, "PRAGMA quick_check");
-        if (!check.exec())
-            return fail("the library is damaged", check.error());
-        QStringList problems;
-        while (check.query().next())
-            problems << check.query().value(0).toString();
-        check.query().finish();
-        if (problems != QStringList{"ok"})
+        const auto problems = pragmaLines(mConnection, "PRAGMA quick_check", error);
+        if (!problems)
+            return fail("the library is damaged", error);
+        if (*problems != QStringList{"ok"})
             return fail("the library is damaged",
-                        problems.mid(0, 3).join("; ") + " (restore it from a backup; gpuplan left it as it was)");
+                        problems->mid(0, 3).join("; ") + " (restore it from a backup; gpuplan left it as it was)");
     }
 
     Statement fk(mConnection, "PRAGMA foreign_keys = ON");
@@ -521,13 +532,11 @@ bool ScenarioLibrary::deleteDraft(const QString& session)
 
 std::optional<QString> ScenarioLibrary::integrityCheck()
 {
-    Statement s(mConnection, "PRAGMA integrity_check");
-    if (!s.exec())
-        return fail("cannot check the library", s.error()), std::nullopt;
-    QStringList lines;
-    while (s.query().next())
-        lines << s.query().value(0).toString();
-    return lines.join('\n');
+    QString error;
+    const auto lines = pragmaLines(mConnection, "PRAGMA integrity_check", error);
+    if (!lines)
+        return fail("cannot check the library", error), std::nullopt;
+    return lines->join('\n');
 }
 
 } // namespace gp::store
