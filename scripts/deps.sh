@@ -1,11 +1,26 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the Debian 12 packages gpuplan needs, only those that are missing (idempotent).
-# Sourced by run.sh and test.sh; run as root (or with sudo available).
+# Sourced by run.sh, test.sh and fuzz.sh; run as root (or as a user with sudo).
+#
+# The lists were found by trying on a fresh minbase Debian 12 root (scripts/fresh-debian.sh,
+# the test stage `fresh`), not by guessing; apt installs without Recommends, so everything a
+# step calls is named here, even where another package merely recommends it.
 set -euo pipefail
 
+# What ./scripts/run.sh needs: the compiler, CMake and Ninja, and Qt 6 (Qt Charts needs
+# Qt6OpenGL's CMake files, which qt6-base-dev only recommends).
 GPUPLAN_PACKAGES=(
   build-essential cmake ninja-build pkg-config
-  qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev libqt6sql6-sqlite libgl1-mesa-dev
+  qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libqt6sql6-sqlite libgl1-mesa-dev
+)
+
+# What ./scripts/test.sh needs beyond that: Python with PyYAML (the cluster-config export
+# is read back), poppler-utils (pdfinfo, pdftotext for the report and slides), clang and its
+# runtime (libFuzzer, the fuzz stage), appstream and desktop-file-utils (metainfo and desktop
+# entry validation), file (CPack's .deb generator calls it).
+GPUPLAN_TEST_PACKAGES=(
+  python3 python3-yaml poppler-utils clang libclang-rt-14-dev appstream desktop-file-utils file
 )
 
 gpuplan_install_deps() {

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Quick start: install what is missing, build, and start the workbench on the bundled sample
-# library. Without a display, say so and run the headless main job instead: summarise every
-# bundled sample (printed, and written to build/samples-summary.json).
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Quick start: install what is missing, build the programs (not the tests), and start the
+# workbench on the bundled sample library. Without a display, say so and run the headless
+# main job instead: evaluate every bundled sample and write its report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
 gpuplan_install_deps
-gpuplan_build build
+gpuplan_build build -DGPUPLAN_BUILD_TESTS=OFF
 
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
   exec build/app/gpuplan "$@"

@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
-gpuplan_install_deps python3 python3-yaml poppler-utils clang libclang-rt-14-dev appstream desktop-file-utils
+gpuplan_install_deps "${GPUPLAN_TEST_PACKAGES[@]}"
 stages="${GPUPLAN_TEST_STAGES:-main asan tsan fuzz}"
 jobs="$(nproc)"
 export QT_QPA_PLATFORM=offscreen
