@@ -46,7 +46,7 @@ fi
 # The mirror the host's apt uses, so the new root reaches the same packages.
 mirror="$(grep -hoE '^(deb[[:space:]]+|URIs:[[:space:]]*)https?://[^[:space:]]+/debian/?' \
             /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null \
-          | head -1 | sed -E 's/^(deb|URIs:)[[:space:]]*//')"
+          | head -1 | sed -E 's/^(deb|URIs:)[[:space:]]*//' || true)"
 mirror="${mirror:-http://deb.debian.org/debian}"
 
 work="$(mktemp -d /var/tmp/gpuplan-fresh.XXXXXX)"
