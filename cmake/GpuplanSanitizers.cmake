@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 The gpuplan developers
 # GPUPLAN_SANITIZE: "address,undefined" or "thread" builds every target with those
 # sanitizers (scripts/test.sh runs the suite under both; docs/testing.md). The CUDA backend
 # is left out of sanitized builds: nvcc's device code cannot be instrumented.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Renders the SVG application icon to PNG files of the given sizes, for the hicolor icon
 // theme (build step of packaging/CMakeLists.txt): rendericon ICON.svg OUTDIR 16 32 48 ...
 // writes OUTDIR/NxN/apps/gpuplan.png.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 The gpuplan developers
 # Installs the Debian 12 packages gpuplan needs, only those that are missing (idempotent).
 # Sourced by run.sh, test.sh and fuzz.sh; run as root (or as a user with sudo).
 #

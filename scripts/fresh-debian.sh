@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 The gpuplan developers
 # The README's commands on a machine nobody has touched (the test stage `fresh`,
 # docs/testing.md): a minbase Debian 12 root (debootstrap, only git and ca-certificates),
 # this checkout cloned into it with ../shared beside it, then inside it, as root and
@@ -84,7 +85,9 @@ mkdir -p "$root"
 tar -C "$root" -xzf "$tarball"
 touch "$root/.gpuplan-fresh-root"
 
-# apt's sources, configuration and keys, and name resolution, as on the host.
+# apt's sources, configuration and keys, and name resolution, as on the host (debootstrap's
+# own sources.list would name the mirror twice).
+rm -f "$root/etc/apt/sources.list"
 for d in sources.list.d apt.conf.d preferences.d trusted.gpg.d auth.conf.d; do
   if [ -d "/etc/apt/$d" ]; then
     mkdir -p "$root/etc/apt/$d"
@@ -122,6 +125,7 @@ setsid unshare --mount --propagation private -- bash -c '
   mount -t proc proc "$r/proc"
   mount -t sysfs -o ro sysfs "$r/sys" 2>/dev/null || true
   mount --bind /dev "$r/dev"
+  mount -t devpts -o newinstance,ptmxmode=0666 devpts "$r/dev/pts" 2>/dev/null || true
   mount -t tmpfs -o mode=1777 tmpfs "$r/dev/shm"
   exec chroot "$r" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c "$1"

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 The gpuplan developers
 # Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for a bounded time:
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]     (default 60; GPUPLAN_FUZZ_SECONDS also works)
 # Seeds: data/ and tests/fuzz/seeds, plus every input kept in tests/fuzz/regressions.
@@ -43,6 +45,11 @@ for target in scenario trace catalog; do
     status=1
     echo "fuzz_$target FOUND A CRASH: input in $artifacts, log in $build/fuzz_$target.log" >&2
     grep -E "ERROR|SUMMARY|invariant|runtime error" "$build/fuzz_$target.log" | head -20 >&2 || true
+    input="$(ls -t "$artifacts" 2>/dev/null | head -1)"
+    if [ -n "$input" ]; then
+      echo "reproduce it:  GPUPLAN_DATA_DIR=\"\$PWD/data\" UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $build/tests/fuzz/fuzz_$target $artifacts$input" >&2
+      echo "once fixed, keep it:  cp $artifacts$input tests/fuzz/regressions/$target/  (every build then runs it)" >&2
+    fi
   fi
   grep -E "stat::number_of_executed_units|cov:" "$build/fuzz_$target.log" | tail -2
 done

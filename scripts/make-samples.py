@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 The gpuplan developers
 """Writes the bundled samples in data/samples/ (maintainers only; the product never runs this).
 
 After running it, canonicalise the files with:

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# Install what is missing, then build and run every test, in four stages (docs/testing.md):
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 The gpuplan developers
+# Install what is missing, then build and run every test, in five stages (docs/testing.md):
 #   main      the regular build (-Werror, CUDA where nvcc is), the whole suite, packaging
 #   asan      AddressSanitizer + UndefinedBehaviorSanitizer build, the whole suite
 #   tsan      ThreadSanitizer build, the tests that evaluate and simulate in the background
 #   fuzz      libFuzzer (clang) on the scenario, trace and catalog readers, bounded in time
-# GPUPLAN_TEST_STAGES="main asan" runs some of them; GPUPLAN_FUZZ_SECONDS (default 60) sets
-# the time per fuzz target. Arguments go to the main stage's ctest (e.g. -R tst_store).
+#   fresh     a fresh minbase Debian 12 root: run.sh and test.sh there (scripts/fresh-debian.sh)
+# GPUPLAN_TEST_STAGES="main asan" runs some of them; GPUPLAN_SKIP_FRESH=1 leaves out the
+# fresh stage (CI runs it); GPUPLAN_FUZZ_SECONDS (default 60) sets the time per fuzz target.
+# Arguments go to the main stage's ctest (e.g. -R tst_store).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
 gpuplan_install_deps "${GPUPLAN_TEST_PACKAGES[@]}"
-stages="${GPUPLAN_TEST_STAGES:-main asan tsan fuzz}"
+stages="${GPUPLAN_TEST_STAGES:-main asan tsan fuzz fresh}"
+if [ "${GPUPLAN_SKIP_FRESH:-0}" = 1 ]; then
+  stages="${stages//fresh/}"
+fi
 jobs="$(nproc)"
 export QT_QPA_PLATFORM=offscreen
 summary=()
@@ -49,8 +56,10 @@ for stage in $stages; do
       unset TSAN_OPTIONS ;;
     fuzz)
       timed "fuzz" scripts/fuzz.sh "${GPUPLAN_FUZZ_SECONDS:-60}" ;;
+    fresh)
+      timed "fresh Debian 12 root" scripts/fresh-debian.sh ;;
     *)
-      echo "unknown stage '$stage' (main, asan, tsan, fuzz)" >&2; exit 2 ;;
+      echo "unknown stage '$stage' (main, asan, tsan, fuzz, fresh)" >&2; exit 2 ;;
   esac
 done
 printf 'gpuplan tests passed:'; printf ' [%s]' "${summary[@]}"; echo

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // A process for tests to kill (tst_recovery): it does real work on a library and says on
 // stdout, line by line, what it has committed, so the killer knows what must survive.
 //   crashchild workbench DB   the workbench on DB, adding a node every 60 ms; prints

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
 // What tests/crashchild.cpp writes, so that tst_recovery can check it after the kill.

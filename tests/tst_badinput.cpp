@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Each class of bad scenario input gives an error naming the JSON path, the value and the
 // reason, and nothing is half-loaded.
 #include "io/scenarioreader.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // The bundled catalog: every GPU the foundation issue names, every figure plausible and
 // sourced, MIG tables as NVIDIA's MIG User Guide lists them, templates, prices and model
 // presets whose stated sizes the parameter formula reproduces.
@@ -240,6 +242,20 @@ private Q_SLOTS:
             << QByteArray(R"({"format_version":1,"switch_templates":[{"id":"qm9700","fabric":"infiniband","ports":64,
                 "port_speed_gbps":400,"latency_us":0.1,"sources":{"ports":"s","port_speed_gbps":"s","latency_us":"s"}}]})")
             << "switch_templates[0].id: 'qm9700' is defined twice";
+        // Counts are checked as whole numbers in range before they become an int: casting
+        // 7.8e79 to int was undefined behaviour (found by the fuzz stage).
+        const auto node = [](const char* gpuCount) {
+            return QByteArray(R"({"format_version":1,"node_templates":[{"id":"n","name":"N","gpu":"h100-80gb",
+                "gpu_count":)") + gpuCount + R"(,"scale_up_kind":"nvswitch","scale_up_domain_gpus":1,"nic_count":1,
+                "nic_speed_gbps":400,"pcie_gen":5,"sources":{}}]})";
+        };
+        QTest::newRow("count 7.8e79") << node("7.77778e+79") << "node_templates[0].gpu_count: 7.77778e+79 is too large";
+        QTest::newRow("count -1e308") << node("-1e308") << "node_templates[0].gpu_count: -1e+308 is too large";
+        QTest::newRow("count 2^31") << node("2147483648") << "node_templates[0].gpu_count: 2147483648 is too large";
+        QTest::newRow("count 1.5") << node("1.5") << "node_templates[0].gpu_count: 1.5 must be a whole number";
+        QTest::newRow("count as a string") << node(R"("NaN")")
+                                           << "node_templates[0].gpu_count: expected an integer, found the string \"NaN\"";
+        QTest::newRow("count out of range") << node("65") << "node_templates[0].gpu_count: 65 must be between 1 and 64";
         QTest::newRow("newer format") << QByteArray(R"({"format_version":7})") << "needs a newer gpuplan";
         QTest::newRow("syntax") << QByteArray("{\"format_version\": 1,\n \"gpus\": [}") << "invalid JSON at line 2";
     }

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // gpuplan-cli as a user runs it: exit codes, output formats, and that bad input changes
 // nothing.
 #include "testsupport.h"
@@ -274,9 +276,54 @@ private Q_SLOTS:
         const QJsonArray arr = QJsonDocument::fromJson(r.out.toUtf8()).array();
         QCOMPARE(arr.size(), gp::test::sampleFiles().size());
         int total = 0;
-        for (const auto& v : arr)
-            total += v.toObject().value("gpus").toInt();
+        for (const auto& v : arr) {
+            const QJsonObject s = v.toObject();
+            total += s.value("gpus").toInt();
+            // The headless main job shows what gpuplan computes, not only counts: the same KPIs
+            // as evaluate --json, with the SLA violations among them.
+            const QJsonObject k = s.value("kpis").toObject();
+            const Run ev = cli({"evaluate", s.value("file").toString(), "--json"}, mHome.path());
+            QCOMPARE(ev.code, 0);
+            const QJsonObject o = QJsonDocument::fromJson(ev.out.toUtf8()).object();
+            QCOMPARE(k, o.value("kpis").toObject());
+            int missing = 0;
+            for (const auto& j : o.value("jobs").toArray())
+                missing += !j.toObject().value("placed").toBool() || !j.toObject().value("meets_sla").toBool();
+            QCOMPARE(k.value("sla_violations").toInt(), missing);
+        }
         QCOMPARE(total, 2000 + 512 + 64 + 32);
+        const Run text = cli({"summary"}, mHome.path());
+        QCOMPARE(text.code, 0);
+        const int table = text.out.indexOf("KPIs of every scenario");
+        QVERIFY2(table > 0, qPrintable(text.out));
+        QVERIFY(text.out.indexOf(QRegularExpression("SCENARIO +VRAM +PENALTY +SLA MISS +\\$/MONTH +WASTE/MONTH +TARGET"),
+                                 table) > table);
+        for (const auto& v : arr)
+            QVERIFY2(text.out.indexOf(v.toObject().value("name").toString().left(36), table) > table,
+                     qPrintable(v.toObject().value("name").toString()));
+    }
+
+    void versionNamesTheBackendsAndCudaRefusesClearly()
+    {
+        const Run v = cli({"--version"}, mHome.path());
+        QCOMPARE(v.code, 0);
+        const QStringList lines = v.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        QVERIFY(lines[0].startsWith("gpuplan-cli "));
+        QVERIFY2(lines[1].startsWith("simulation backends: CPU"), qPrintable(lines[1]));
+        const QString sample = gp::test::sampleFiles().first();
+        const Run cuda = cli({"simulate", sample, "--trials", "50", "--backend", "cuda"}, mHome.path());
+        if (lines[1].contains("CPU only")) {
+            QVERIFY(lines[1].contains("nvcc was not found at configure time"));
+            QCOMPARE(cuda.code, 1);
+            QVERIFY2(cuda.err.contains("the CUDA backend is not usable: built without CUDA"), qPrintable(cuda.err));
+        } else if (lines[1].contains("not usable here")) {
+            QCOMPARE(cuda.code, 1);
+            QVERIFY2(cuda.err.contains("the CUDA backend is not usable: "), qPrintable(cuda.err));
+        } else {
+            QVERIFY(lines[1].contains("and CUDA, on "));
+            QCOMPARE(cuda.code, 0);
+        }
     }
 
     void memoryCalculatorJson()
@@ -318,7 +365,7 @@ private Q_SLOTS:
         const QJsonObject k = o.value("kpis").toObject();
         for (const char* key : {"vram_utilization", "allocation_ratio", "stranded_bytes", "fragmentation", "mean_penalty",
                                 "max_penalty", "meets_target", "cost_per_month_usd", "waste_per_month_usd",
-                                "waste_breakdown_usd", "unplaced_jobs"})
+                                "waste_breakdown_usd", "unplaced_jobs", "sla_violations"})
             QVERIFY2(k.contains(key), key);
         for (const char* ratio : {"vram_utilization", "allocation_ratio", "fragmentation"})
             QVERIFY(k.value(ratio).toDouble() >= 0 && k.value(ratio).toDouble() <= 1);

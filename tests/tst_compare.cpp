@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Comparing scenarios: KPI deltas with better/worse by each KPI's direction, a readable diff of
 // the plans, and gpuplan-cli compare's JSON contract (docs/cli.md#compare).
 #include "calc/comparison.h"

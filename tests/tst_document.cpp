@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Edits as commands: adding, removing and generating topology, undone and redone exactly.
 #include "document/document.h"
 #include "document/editscenariocmd.h"

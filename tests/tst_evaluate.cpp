@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // evaluate(): placement, sharing penalties, out-of-memory risk, cost and KPIs on small
 // scenarios built for the purpose, and the samples' sanity.
 #include "calc/alternatives.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // The cluster-configuration export (docs/export.md): the YAML parses (read back with PyYAML,
 // which the test command installs) and says what the scenario says; paths stay in the folder.
 #include "calc/clusterconfig.h"

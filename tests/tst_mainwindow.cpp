@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // The workbench shell shows the library and the open scenario, and keeps the title true.
 #include "document/librarygateway.h"
 #include "io/scenarioreader.h"

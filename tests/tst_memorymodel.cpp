@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Per-GPU memory against the published figures it is built from.
 #include "calc/memorymodel.h"
 #include "testsupport.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // MIG placement rules of NVIDIA's MIG User Guide ("Supported MIG Profiles"): 8 memory
 // slices and 7 compute slices; instances start at their profile's allowed placements;
 // no overlap; per-profile instance limits.

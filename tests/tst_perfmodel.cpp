@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Step time, throughput and MFU against the published figures they rest on.
 #include "calc/modelsize.h"
 #include "calc/perfmodel.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // The counter-based generator shared by the CPU and CUDA backends must be the published
 // Philox4x32-10: known-answer vectors from Random123 (Salmon et al., SC'11; kat_vectors).
 #include "sim/philox.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Never lose a plan: the workbench's autosaved draft survives a SIGKILL and is offered at
 // the next start, and a process killed at random moments during a long series of saves
 // leaves a library that opens, passes PRAGMA integrity_check and holds every revision it

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Trace replay: the fragmentation measure and protocol of Weng et al. (USENIX ATC '23) on
 // small hand-made traces, and all six policies on the real Alibaba trace beside the checkout.
 #include "io/tracereader.h"

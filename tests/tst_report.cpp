@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // The PDF report (docs/cli.md#report): six pages whose text (read with pdftotext from
 // poppler-utils, which the test command installs) names the scenario and its KPIs; the CLI
 // writes the same report from a file or a library scenario, and a failed write leaves no file.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Scenario JSON v1: the samples load cleanly, cover every sharing mode, and a read-write
 // round trip gives the same bytes (docs/scenario-format.md).
 #include "calc/inventory.h"

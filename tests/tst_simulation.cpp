@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // The predictability simulation: determinism, isolation, out-of-memory on shared memory,
 // link congestion, interruptions, and CPU/CUDA agreement where a GPU exists.
 #include "calc/evaluate.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // The SQLite scenario library: schema and migrations (from an empty file and from the
 // version-1 fixture), revisions, CRUD, refusal of damaged and newer files without
 // touching them, and seeding with the samples on first start.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // The workbench's editing and presenting: properties and sharing inspectors, the MIG editor,
 // simulation charts, the blank-to-cluster walkthrough, canvas tools, library actions and
 // revisions (split from tst_mainwindow.cpp, which keeps the shell, canvas and charts).
@@ -453,10 +455,14 @@ private Q_SLOTS:
         QVERIFY(dialog);
         QCOMPARE(dialog->kpiTable()->columnCount(), 2);
         QCOMPARE(dialog->kpiTable()->rowCount(), static_cast<int>(calc::comparedKpis().size()));
-        const calc::KpiComparison& cost = dialog->rows()[8];
+        const auto costRow = static_cast<int>(
+            std::find_if(calc::comparedKpis().begin(), calc::comparedKpis().end(),
+                         [](const calc::KpiSpec& k) { return k.key == "cost_per_month_usd"; }) -
+            calc::comparedKpis().begin());
+        const calc::KpiComparison& cost = dialog->rows()[static_cast<std::size_t>(costRow)];
         QCOMPARE(cost.spec.key, std::string("cost_per_month_usd"));
         QCOMPARE(cost.verdicts[1], cost.deltas[1] < 0 ? calc::Verdict::Better : calc::Verdict::Worse);
-        QVERIFY(dialog->kpiTable()->item(8, 1)->text().contains(cost.deltas[1] < 0 ? "better" : "worse"));
+        QVERIFY(dialog->kpiTable()->item(costRow, 1)->text().contains(cost.deltas[1] < 0 ? "better" : "worse"));
         QCOMPARE(dialog->tradeOffChart()->series().size(), 2);
         QCOMPARE(qobject_cast<QAbstractBarSeries*>(dialog->costChart()->series().front())->barSets().size(), 4);
         QVERIFY(dialog->completionChart()->series().size() >= 1);

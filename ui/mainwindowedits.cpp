@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // MainWindow's edits of the scenario from the canvas and the Edit menu: moves, templates
 // dropped from the palette, pins, links, clipboard, duplicate, delete, fabric generation,
 // sharing and jobs. Each is one command on the document's undo stack.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // The File side of the main window: the library (open, save as new, save a revision with a
 // note, recent scenarios), new scenarios, and JSON import and export.
 #include "mainwindow.h"

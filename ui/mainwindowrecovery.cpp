@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // MainWindow: autosaved drafts of crashed or killed sessions, offered and restored.
 #include "document/autosaver.h"
 #include "document/librarygateway.h"

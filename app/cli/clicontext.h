@@ -1,9 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
 #include "model/catalog.h"
 #include "model/issue.h"
 
 #include <QCommandLineParser>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <QTextStream>
@@ -11,6 +14,10 @@
 #include <functional>
 #include <cstdint>
 #include <optional>
+
+namespace gp::calc {
+struct Kpis;
+}
 
 namespace gp::cli {
 
@@ -57,6 +64,9 @@ int runSimulate(const QStringList& args);
 int runExportConfig(const QStringList& args);
 int runCompare(const QStringList& args);
 int runReport(const QStringList& args);
+
+/// The cluster KPIs as `evaluate --json` prints them (docs/cli.md#evaluate); summary reuses it.
+QJsonObject kpisToJson(const calc::Kpis& kpis);
 
 /// One problem as validate prints it: "FILE: PATH: message".
 QString formatIssue(const QString& file, const Issue& issue);

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clicontext.h"
 
 #include "calc/alternatives.h"
@@ -18,29 +20,10 @@ QString gib(double bytes) { return QString::number(bytes / (1024.0 * 1024 * 1024
 QString pct(double f) { return QString::number(f * 100.0, 'f', 1) + "%"; }
 QString usd(double v) { return "$" + QLocale(QLocale::English).toString(v, 'f', 0); }
 
-QJsonObject toJson(const calc::Kpis& k)
-{
-    return QJsonObject{{"vram_utilization", k.vramUtilization},
-                     {"allocation_ratio", k.allocationRatio},
-                     {"stranded_bytes", k.strandedBytes},
-                     {"fragmentation", k.fragmentation},
-                     {"mig_unusable_slices", k.migUnusableSlices},
-                     {"compute_utilization", k.computeUtilization},
-                     {"mean_penalty", k.meanPenalty},
-                     {"max_penalty", k.maxPenalty},
-                     {"meets_target", k.meetsTarget},
-                     {"cost_per_month_usd", k.costPerMonthUsd},
-                     {"waste_per_month_usd", k.wastePerMonth.total()},
-                     {"waste_breakdown_usd", QJsonObject{{"idle", k.wastePerMonth.idleUsd},
-                                                         {"stranded", k.wastePerMonth.strandedUsd},
-                                                         {"overhead", k.wastePerMonth.overheadUsd}}},
-                     {"unplaced_jobs", k.unplacedJobs},
-                     {"oom_risk_gpus", k.oomRiskGpus}};
-}
 
 QJsonObject toJson(const calc::Evaluation& ev)
 {
-    const QJsonObject kpis = toJson(ev.kpis);
+    const QJsonObject kpis = kpisToJson(ev.kpis);
     QJsonArray jobs;
     for (const calc::JobResult& j : ev.jobs) {
         QJsonArray placement;
@@ -138,7 +121,7 @@ QJsonArray toJson(const std::vector<calc::SharingAlternative>& alts)
                                {"isolation", QJsonObject{{"memory", a.isolation.memory},
                                                          {"fault", a.isolation.fault},
                                                          {"performance", a.isolation.performance}}},
-                               {"kpis", a.offered ? QJsonValue(toJson(a.kpis)) : QJsonValue(QJsonValue::Null)}});
+                               {"kpis", a.offered ? QJsonValue(kpisToJson(a.kpis)) : QJsonValue(QJsonValue::Null)}});
     return arr;
 }
 
@@ -162,6 +145,27 @@ void printAlternatives(const std::vector<calc::SharingAlternative>& alts)
 }
 
 } // namespace
+
+QJsonObject kpisToJson(const calc::Kpis& k)
+{
+    return QJsonObject{{"vram_utilization", k.vramUtilization},
+                     {"allocation_ratio", k.allocationRatio},
+                     {"stranded_bytes", k.strandedBytes},
+                     {"fragmentation", k.fragmentation},
+                     {"mig_unusable_slices", k.migUnusableSlices},
+                     {"compute_utilization", k.computeUtilization},
+                     {"mean_penalty", k.meanPenalty},
+                     {"max_penalty", k.maxPenalty},
+                     {"meets_target", k.meetsTarget},
+                     {"cost_per_month_usd", k.costPerMonthUsd},
+                     {"waste_per_month_usd", k.wastePerMonth.total()},
+                     {"waste_breakdown_usd", QJsonObject{{"idle", k.wastePerMonth.idleUsd},
+                                                         {"stranded", k.wastePerMonth.strandedUsd},
+                                                         {"overhead", k.wastePerMonth.overheadUsd}}},
+                     {"unplaced_jobs", k.unplacedJobs},
+                     {"sla_violations", k.slaViolations},
+                     {"oom_risk_gpus", k.oomRiskGpus}};
+}
 
 int runEvaluate(const QStringList& args)
 {

@@ -1,5 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clicontext.h"
 
+#include "calc/comparison.h"
+#include "calc/evaluate.h"
 #include "calc/inventory.h"
 #include "io/datapaths.h"
 #include "io/scenarioreader.h"
@@ -15,7 +19,23 @@ namespace gp::cli {
 
 namespace {
 
-QJsonObject toJson(const QString& file, const Scenario& s, const calc::Inventory& inv)
+/// A KPI formatted as compare and the slides show it ("48.4 %", "$139,693", "3").
+QString kpiText(const std::string& key, double value)
+{
+    for (const calc::KpiSpec& spec : calc::comparedKpis())
+        if (spec.key == key)
+            return QString::fromStdString(calc::formatKpiValue(spec, value));
+    return QString::number(value);
+}
+
+struct Row
+{
+    QString name;
+    calc::Kpis kpis;
+    int jobs = 0;
+};
+
+QJsonObject toJson(const QString& file, const Scenario& s, const calc::Inventory& inv, const calc::Kpis& kpis)
 {
     QJsonObject byModel, byMode;
     for (const auto& [id, n] : inv.gpusByModel)
@@ -40,10 +60,11 @@ QJsonObject toJson(const QString& file, const Scenario& s, const calc::Inventory
             {"gpus_requested", static_cast<double>(inv.gpusRequested)},
             {"cost_per_hour_usd", inv.costPerHourUsd},
             {"cost_per_month_usd", inv.costPerMonthUsd},
-            {"unpriced_gpus", unpriced}};
+            {"unpriced_gpus", unpriced},
+            {"kpis", kpisToJson(kpis)}};
 }
 
-void printText(const QString& file, const Scenario& s, const calc::Inventory& inv)
+void printText(const QString& file, const Scenario& s, const calc::Inventory& inv, const calc::Kpis& k)
 {
     out() << QString::fromStdString(s.name) << "  (" << file << ")\n";
     out() << "  topology   " << inv.nodes << " nodes, " << inv.switches << " switches, " << inv.links
@@ -69,7 +90,42 @@ void printText(const QString& file, const Scenario& s, const calc::Inventory& in
             u << QString::fromStdString(g);
         out() << "; no price for " << u.join(", ");
     }
-    out() << "\n\n";
+    out() << "\n  KPIs       VRAM utilization " << kpiText("vram_utilization", k.vramUtilization) << ", mean penalty "
+          << kpiText("mean_penalty", k.meanPenalty) << " (target >= 80 % and < 3 %: "
+          << (k.meetsTarget ? "met" : "not met") << ")\n             " << k.slaViolations << " of " << inv.jobs
+          << " jobs miss their SLA (" << k.unplacedJobs << " not placed); cost "
+          << kpiText("cost_per_month_usd", k.costPerMonthUsd) << "/month, of which "
+          << kpiText("waste_per_month_usd", k.wastePerMonth.total()) << " wasted (idle "
+          << kpiText("waste_per_month_usd", k.wastePerMonth.idleUsd) << ", stranded "
+          << kpiText("waste_per_month_usd", k.wastePerMonth.strandedUsd) << ", slowdown "
+          << kpiText("waste_per_month_usd", k.wastePerMonth.overheadUsd) << ")\n\n";
+}
+
+/// One line per scenario: the figures a planner reads first.
+void printKpiTable(const std::vector<Row>& rows)
+{
+    const auto line = [](const QString& name, const QString& vram, const QString& penalty, const QString& sla,
+                         const QString& cost, const QString& waste, const QString& target) {
+        return QString("%1 %2 %3 %4 %5 %6 %7\n")
+            .arg(name, -36)
+            .arg(vram, 8)
+            .arg(penalty, 8)
+            .arg(sla, 9)
+            .arg(cost, 13)
+            .arg(waste, 13)
+            .arg(target, -7);
+    };
+    out() << "KPIs of every scenario (VRAM utilization, mean penalty against bare metal, jobs missing their SLA,\n"
+             "cost and waste per month; target: >= 80 % VRAM utilization with < 3 % penalty)\n";
+    out() << line("SCENARIO", "VRAM", "PENALTY", "SLA MISS", "$/MONTH", "WASTE/MONTH", "TARGET");
+    for (const Row& r : rows) {
+        const calc::Kpis& k = r.kpis;
+        out() << line(r.name.left(36), kpiText("vram_utilization", k.vramUtilization),
+                      kpiText("mean_penalty", k.meanPenalty), QString("%1/%2").arg(k.slaViolations).arg(r.jobs),
+                      kpiText("cost_per_month_usd", k.costPerMonthUsd),
+                      kpiText("waste_per_month_usd", k.wastePerMonth.total()), k.meetsTarget ? "met" : "not met");
+    }
+    out() << '\n';
 }
 
 } // namespace
@@ -77,7 +133,9 @@ void printText(const QString& file, const Scenario& s, const calc::Inventory& in
 int runSummary(const QStringList& args)
 {
     CommandLine cl("summary", "Summarise scenarios: topology, GPUs and usable VRAM, sharing modes, "
-                              "workload size and the fleet's rent from the price preset.\n"
+                              "workload size, the fleet's rent from the price preset, and the KPIs of the "
+                              "evaluation (VRAM utilization, penalty, SLA violations, cost and waste), "
+                              "ending with one KPI line per scenario.\n"
                               "Without FILE, summarises every bundled sample (the headless main job).");
     auto& p = cl.parser();
     p.addPositionalArgument("FILE", "Scenario JSON files (default: the bundled samples).", "[FILE...]");
@@ -95,6 +153,7 @@ int runSummary(const QStringList& args)
     }
     const bool json = p.isSet("json");
     QJsonArray arr;
+    std::vector<Row> rows;
     int invalid = 0;
     for (const QString& file : files) {
         const io::ScenarioReadResult r = io::readScenarioFile(file, *catalog);
@@ -105,14 +164,18 @@ int runSummary(const QStringList& args)
             continue;
         }
         const calc::Inventory inv = calc::takeInventory(*r.scenario, *catalog);
+        const calc::Evaluation ev = calc::evaluate(*r.scenario, *catalog);
+        rows.push_back({QString::fromStdString(r.scenario->name), ev.kpis, inv.jobs});
         if (json)
-            arr.append(toJson(file, *r.scenario, inv));
+            arr.append(toJson(file, *r.scenario, inv, ev.kpis));
         else
-            printText(file, *r.scenario, inv);
+            printText(file, *r.scenario, inv, ev.kpis);
     }
     if (json) {
         out() << QJsonDocument(arr).toJson(QJsonDocument::Indented);
     } else {
+        if (!rows.empty())
+            printKpiTable(rows);
         const sim::BackendInfo b = sim::probeBackends();
         out() << "simulation backend: "
               << (b.cudaUsable() ? "CUDA on " + QString::fromStdString(b.cudaDevice)

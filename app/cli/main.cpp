@@ -1,5 +1,8 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // gpuplan-cli: everything the workbench computes, headless (DESIGN.md §4).
 #include "clicontext.h"
+#include "sim/simbackend.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -73,7 +76,15 @@ int main(int argc, char** argv)
         return gp::cli::kOk;
     }
     if (command == "--version") {
-        gp::cli::out() << "gpuplan-cli " << GPUPLAN_VERSION << Qt::endl;
+        // The second line says which simulation backends this build has (scripts/run.sh prints it).
+        const gp::sim::BackendInfo b = gp::sim::probeBackends();
+        gp::cli::out() << "gpuplan-cli " << GPUPLAN_VERSION << "\nsimulation backends: CPU"
+                       << (!b.cudaCompiled ? QString(" only; no CUDA backend (%1)").arg(QString::fromStdString(b.detail))
+                           : b.cudaUsable()
+                               ? QString(" and CUDA, on %1").arg(QString::fromStdString(b.cudaDevice))
+                               : QString(" and CUDA (built in, but not usable here: %1)")
+                                     .arg(QString::fromStdString(b.detail)))
+                       << Qt::endl;
         return gp::cli::kOk;
     }
     auto it = commands.find(command);

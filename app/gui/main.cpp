@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // gpuplan: the workbench. Opens the scenario library (seeded with the samples on first
 // start) and the first scenario in it.
 #include "document/librarygateway.h"

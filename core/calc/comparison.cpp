@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "comparison.h"
 
 #include <algorithm>
@@ -16,6 +18,7 @@ const std::vector<KpiSpec>& comparedKpis()
         {"mean_penalty", "Mean penalty", "fraction", false},
         {"max_penalty", "Max penalty", "fraction", false},
         {"unplaced_jobs", "Unplaced jobs", "count", false},
+        {"sla_violations", "SLA violations", "count", false},
         {"oom_risk_gpus", "OOM-risk GPUs", "count", false},
         {"cost_per_month_usd", "$ per month", "usd_per_month", false},
         {"waste_per_month_usd", "$ wasted per month", "usd_per_month", false},
@@ -33,6 +36,7 @@ std::map<std::string, double> kpiValues(const Kpis& k)
             {"mean_penalty", k.meanPenalty},
             {"max_penalty", k.maxPenalty},
             {"unplaced_jobs", static_cast<double>(k.unplacedJobs)},
+            {"sla_violations", static_cast<double>(k.slaViolations)},
             {"oom_risk_gpus", static_cast<double>(k.oomRiskGpus)},
             {"cost_per_month_usd", k.costPerMonthUsd},
             {"waste_per_month_usd", k.wastePerMonth.total()}};

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "evaluate.h"
 
 #include "inventory.h"
@@ -202,6 +204,7 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
         r.reason = ref.arch ? jp.reason : "unknown model preset '" + job.model.preset + "'";
         if (!r.placed) {
             ++ev.kpis.unplacedJobs;
+            ++ev.kpis.slaViolations; // a job that does not run cannot meet its SLA
             ev.jobs.push_back(std::move(r));
             continue;
         }
@@ -236,6 +239,8 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
         r.meetsSla = r.penalty * 100.0 <= tenant.sla.maxPenaltyPct + 1e-9 &&
                      (!tenant.sla.deadlineDays || !r.perf.daysToComplete ||
                       *r.perf.daysToComplete <= *tenant.sla.deadlineDays);
+        if (!r.meetsSla)
+            ++ev.kpis.slaViolations;
         tenantCost[static_cast<std::size_t>(d.tenant)] += r.costPerMonthUsd;
         ev.kpis.wastePerMonth.overheadUsd += r.costPerMonthUsd * r.penalty / (1.0 + r.penalty);
         penaltySum += r.penalty;

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
 #include "memorymodel.h"
@@ -77,6 +79,7 @@ struct Kpis
     double costPerMonthUsd = 0.0;
     WasteBreakdown wastePerMonth;
     int unplacedJobs = 0;
+    int slaViolations = 0;          ///< jobs missing their tenant's SLA: not placed, too slow or past the deadline
     int oomRiskGpus = 0;
 };
 

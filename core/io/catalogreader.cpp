@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "catalogreader.h"
 
 #include "jsonfields.h"
@@ -87,15 +89,34 @@ private:
     }
 
     /// Reads a figure and checks it has a source in `sources`.
+    /// A datasheet figure: required, in [lo, hi], and cited in "sources".
     double figure(JsonFields& g, const std::map<std::string, std::string>& sources, const char* key,
                   double lo, double hi)
     {
         const double v = g.number(key, 0.0, true);
         inRange(mOut, g.pathOf(key), v, lo, hi);
+        warnUncited(g, sources, key);
+        return v;
+    }
+
+    /// A datasheet figure that counts something (GPUs, ports, a PCIe generation): whole, and
+    /// checked as a whole number before it becomes an int.
+    int countFigure(JsonFields& g, const std::map<std::string, std::string>& sources, const char* key, int lo,
+                    int hi)
+    {
+        const std::size_t before = mOut.size();
+        const int v = g.integer(key, 0, true);
+        if (mOut.size() == before)
+            inRange(mOut, g.pathOf(key), v, lo, hi);
+        warnUncited(g, sources, key);
+        return v;
+    }
+
+    void warnUncited(JsonFields& g, const std::map<std::string, std::string>& sources, const char* key)
+    {
         auto it = sources.find(key);
         if (it == sources.end() || it->second.empty())
             mOut.push_back(Issue::warning(g.pathOf(key), "has no source in \"sources\""));
-        return v;
     }
 
     std::map<std::string, std::string> sources(JsonFields& g)
@@ -134,9 +155,9 @@ private:
         s.fp8DenseTflops = figure(g, s.sources, "fp8_dense_tflops", 0, 1e6);
         s.scaleUpKind = g.string("scale_up_kind", {}, true);
         s.scaleUpBandwidthGBps = figure(g, s.sources, "scale_up_bandwidth_gb_per_s", 0, 1e6);
-        s.pcieGen = static_cast<int>(figure(g, s.sources, "pcie_gen", 1, 8));
+        s.pcieGen = countFigure(g, s.sources, "pcie_gen", 1, 8);
         s.tdpW = figure(g, s.sources, "tdp_w", 1, 1e5);
-        s.smCount = static_cast<int>(figure(g, s.sources, "sm_count", 1, 1e5));
+        s.smCount = countFigure(g, s.sources, "sm_count", 1, 100000);
         if (auto mig = g.object("mig"))
             s.migProfiles = migProfiles(*mig, g.pathOf("mig"), s);
         if (auto vgpu = g.object("vgpu"))
@@ -168,7 +189,7 @@ private:
                 pr.mediaExtensions = f.boolean("media_extensions", false);
                 if (auto starts = f.array("start_slices", true))
                     for (const auto& v : *starts)
-                        pr.startSlices.push_back(v.isDouble() ? v.toInt(-1) : -1);
+                        pr.startSlices.push_back(v.isDouble() ? checks::exactInteger<int>(v.toDouble()).value_or(-1) : -1);
                 f.finish();
                 inRange(mOut, field(p, "compute_slices"), pr.computeSlices, 1, mig::kComputeSlices);
                 inRange(mOut, field(p, "memory_slices"), pr.memorySlices, 1, mig::kMemorySlices);
@@ -225,15 +246,15 @@ private:
         if (!mCatalog.gpu(t.gpuId))
             mOut.push_back(Issue::error(g.pathOf("gpu"), "'" + t.gpuId + "' is not a GPU in the catalog"));
         t.sources = sources(g);
-        t.gpuCount = static_cast<int>(figure(g, t.sources, "gpu_count", 1, 64));
+        t.gpuCount = countFigure(g, t.sources, "gpu_count", 1, 64);
         t.scaleUpKind = g.string("scale_up_kind", {}, true);
         t.scaleUpDomainGpus = g.integer("scale_up_domain_gpus", 1);
         inRange(mOut, g.pathOf("scale_up_domain_gpus"), t.scaleUpDomainGpus, 1, t.gpuCount < 1 ? 1 : t.gpuCount,
                 "at most gpu_count");
-        t.nicCount = static_cast<int>(figure(g, t.sources, "nic_count", 0, 64));
+        t.nicCount = countFigure(g, t.sources, "nic_count", 0, 64);
         t.nicSpeedGbps = figure(g, t.sources, "nic_speed_gbps", 0, 3200);
         t.gpudirectRdma = g.boolean("gpudirect_rdma", false);
-        t.pcieGen = static_cast<int>(figure(g, t.sources, "pcie_gen", 1, 8));
+        t.pcieGen = countFigure(g, t.sources, "pcie_gen", 1, 8);
         return t;
     }
 
@@ -246,7 +267,7 @@ private:
         if (t.fabric != "infiniband" && t.fabric != "ethernet")
             mOut.push_back(Issue::error(g.pathOf("fabric"), "'" + t.fabric + "' must be infiniband or ethernet"));
         t.sources = sources(g);
-        t.ports = static_cast<int>(figure(g, t.sources, "ports", 1, 4096));
+        t.ports = countFigure(g, t.sources, "ports", 1, 4096);
         t.portSpeedGbps = figure(g, t.sources, "port_speed_gbps", 1, 3200);
         t.latencyUs = figure(g, t.sources, "latency_us", 0, 1000);
         return t;

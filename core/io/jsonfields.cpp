@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "jsonfields.h"
 
 #include "model/checks.h"
 
 #include <cmath>
-#include <limits>
 
 namespace gp::io {
 
@@ -92,11 +93,12 @@ int JsonFields::integer(const char* key, int fallback, bool required)
         mOut.push_back(Issue::error(pathOf(key), checks::num(d) + " must be a whole number"));
         return fallback;
     }
-    if (d < std::numeric_limits<int>::min() || d > std::numeric_limits<int>::max()) {
+    const std::optional<int> i = checks::exactInteger<int>(d);
+    if (!i) {
         mOut.push_back(Issue::error(pathOf(key), checks::num(d) + " is too large"));
         return fallback;
     }
-    return static_cast<int>(d);
+    return *i;
 }
 
 std::optional<double> JsonFields::optionalNumber(const char* key)

@@ -1,8 +1,13 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
 #include "issue.h"
 
 #include <cmath>
+#include <concepts>
+#include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -25,6 +30,20 @@ inline std::string idx(const std::string& path, std::size_t i)
 inline std::string field(const std::string& path, const std::string& name)
 {
     return path.empty() ? name : path + "." + name;
+}
+
+/// `v` as a T when it is finite, whole and inside T's range; nullopt otherwise. The one way a
+/// reader turns a number it was given into an integer or an enum's underlying value: casting
+/// a double outside the target's range is undefined behaviour, so the range is checked on the
+/// double, before any conversion (the bounds are powers of two, exact as doubles).
+template <std::integral T> std::optional<T> exactInteger(double v)
+{
+    constexpr double lo = static_cast<double>(std::numeric_limits<T>::min());
+    // max() + 1 is a power of two and exact; max() itself may round up when converted.
+    constexpr double hiExclusive = static_cast<double>(std::numeric_limits<T>::max() / 2 + 1) * 2.0;
+    if (!std::isfinite(v) || std::floor(v) != v || v < lo || v >= hiExclusive)
+        return std::nullopt;
+    return static_cast<T>(v);
 }
 
 /// Appends an error unless lo <= v <= hi and v is finite; returns whether it passed.

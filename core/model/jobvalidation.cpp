@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Rules of one job: model shape, parallelism, batch and kind-specific settings.
 #include "checks.h"
 #include "enumnames.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Benchmark of one autosave as the workbench does it (document::Autosaver): on the GUI
 // thread the scenario is copied, on a pool thread the copy is written as JSON, and back on
 // the GUI thread the draft is replaced in the library in one transaction

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Benchmark of drawing the cluster canvas for a generated 1,024-node / 8,192-GPU cluster with
 // 2,000 jobs (docs/performance.md): the time to repaint a 1600 x 1000 view (a synchronous
 // paint event of the viewport, the path a user's pan takes) at three zoom levels — everything

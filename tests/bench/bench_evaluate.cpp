@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Benchmark of calc::evaluate on a generated 1,024-node / 8,192-GPU cluster with 2,000
 // jobs across 50 tenants (docs/performance.md). Not a test: it measures and prints.
 //

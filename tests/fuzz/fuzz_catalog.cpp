@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // libFuzzer target: the catalog reader, as a user catalog merged over the bundled one.
 // A fragment with errors must leave the catalog exactly as it was.
 #include "fuzzsupport.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // libFuzzer target: the scenario JSON reader (format, validation against the catalog).
 // A scenario it accepts must write back out and read again to the same scenario.
 #include "fuzzsupport.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // libFuzzer target: the Alibaba GPU trace CSV readers (node list and task list).
 #include "fuzzsupport.h"
 #include "io/tracereader.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
 // Shared by the libFuzzer targets: the bundled catalog, loaded once.

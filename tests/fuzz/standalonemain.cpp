@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Runs a libFuzzer target over files without libFuzzer (the regular and sanitizer builds):
 // every input kept under tests/fuzz/regressions and every seed, once each.
 #include <QDir>

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 The gpuplan developers
 # Packaging test (ctest: tst_packaging): `cmake --install` lays everything out in the
 # standard places, the installed programs find their data there, the desktop entry and the
 # AppStream metainfo validate, the icon exists at the hicolor sizes, and CPack makes a .deb
@@ -19,7 +21,7 @@ for f in bin/gpuplan bin/gpuplan-cli \
          share/applications/org.gpuplan.gpuplan.desktop \
          share/metainfo/org.gpuplan.gpuplan.metainfo.xml \
          share/icons/hicolor/scalable/apps/gpuplan.svg \
-         share/doc/gpuplan/README.md share/doc/gpuplan/user-guide.md; do
+         share/doc/gpuplan/README.md share/doc/gpuplan/user-guide.md share/doc/gpuplan/copyright; do
   [ -e "$root/$f" ] || fail "cmake --install did not install $f"
 done
 [ -x "$root/bin/gpuplan" ] && [ -x "$root/bin/gpuplan-cli" ] || fail "programs are not executable"
@@ -71,7 +73,14 @@ done
 dpkg-deb -c "$deb" > "$stage/contents"
 for f in ./usr/bin/gpuplan ./usr/bin/gpuplan-cli ./usr/share/metainfo/org.gpuplan.gpuplan.metainfo.xml \
          ./usr/share/applications/org.gpuplan.gpuplan.desktop ./usr/share/icons/hicolor/256x256/apps/gpuplan.png \
-         ./usr/share/gpuplan/catalog/gpus.json; do
+         ./usr/share/gpuplan/catalog/gpus.json ./usr/share/doc/gpuplan/copyright; do
   awk '{print $6}' "$stage/contents" | grep -qx "$f" || fail "the .deb lacks $f"
 done
+# 6. The licence: GPL-3.0-or-later in the .deb's copyright file (DEP-5) and the metainfo.
+dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/gpuplan/copyright > "$stage/copyright"
+grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' "$stage/copyright" \
+  || fail "the .deb's copyright file is not in the DEP-5 format"
+grep -qx 'License: GPL-3+' "$stage/copyright" || fail "the .deb's copyright file does not say GPL-3+"
+grep -q '<project_license>GPL-3.0-or-later</project_license>' \
+  "$root/share/metainfo/org.gpuplan.gpuplan.metainfo.xml" || fail "metainfo project_license is not GPL-3.0-or-later"
 echo "ok: install tree, icons, desktop entry, metainfo, installed programs, $(basename "$deb") ($(du -h "$deb" | cut -f1); Depends: $depends)"

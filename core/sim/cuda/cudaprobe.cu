@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Device discovery for the CUDA backend. No Qt here (DESIGN.md §5.8).
 #include "cudaprobe.h"
 
