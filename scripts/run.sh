@@ -23,6 +23,12 @@ echo
 "$cli" summary --json > build/samples-summary.json
 echo "gpuplan: wrote build/samples-summary.json"
 mkdir -p build/reports
+# The report renders offscreen; Qt wants a private runtime folder, which a root shell without a
+# desktop session lacks.
+if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
+  mkdir -p -m 700 build/runtime
+  export XDG_RUNTIME_DIR="$PWD/build/runtime"
+fi
 for sample in data/samples/*.json; do
   name="$(basename "$sample" .json)"
   "$cli" report "$sample" -o "build/reports/$name.pdf" --charts "build/reports/$name" > /dev/null

@@ -299,7 +299,7 @@ private Q_SLOTS:
         QVERIFY(text.out.indexOf(QRegularExpression("SCENARIO +VRAM +PENALTY +SLA MISS +\\$/MONTH +WASTE/MONTH +TARGET"),
                                  table) > table);
         for (const auto& v : arr)
-            QVERIFY2(text.out.indexOf(v.toObject().value("name").toString().left(36), table) > table,
+            QVERIFY2(text.out.indexOf(v.toObject().value("name").toString().left(47), table) > table,
                      qPrintable(v.toObject().value("name").toString()));
     }
 

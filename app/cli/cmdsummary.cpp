@@ -11,6 +11,8 @@
 #include "sim/simbackend.h"
 
 #include <QDir>
+
+#include <algorithm>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -82,8 +84,8 @@ void printText(const QString& file, const Scenario& s, const calc::Inventory& in
         out() << " (" << inv.migInstances << " MIG instances)";
     out() << "\n  workload   " << inv.tenants << " tenants, " << inv.jobs << " jobs asking for "
           << inv.gpusRequested << " GPUs (tp x pp x dp)\n";
-    out() << "  rent       $" << QString::number(inv.costPerHourUsd, 'f', 2) << "/hour, $"
-          << QString::number(inv.costPerMonthUsd, 'f', 0) << "/month (730 h)";
+    out() << "  rent       $" << QString::number(inv.costPerHourUsd, 'f', 2) << "/hour, "
+          << kpiText("cost_per_month_usd", inv.costPerMonthUsd) << "/month (730 h)";
     if (!inv.unpricedGpus.empty()) {
         QStringList u;
         for (const auto& g : inv.unpricedGpus)
@@ -104,10 +106,14 @@ void printText(const QString& file, const Scenario& s, const calc::Inventory& in
 /// One line per scenario: the figures a planner reads first.
 void printKpiTable(const std::vector<Row>& rows)
 {
-    const auto line = [](const QString& name, const QString& vram, const QString& penalty, const QString& sla,
+    // The name column is as wide as the longest name, up to 48 characters (longer ones end in "…").
+    int width = 8;
+    for (const Row& r : rows)
+        width = std::max(width, static_cast<int>(std::min<qsizetype>(r.name.size(), 48)));
+    const auto line = [width](const QString& name, const QString& vram, const QString& penalty, const QString& sla,
                          const QString& cost, const QString& waste, const QString& target) {
         return QString("%1 %2 %3 %4 %5 %6 %7\n")
-            .arg(name, -36)
+            .arg(name.size() > width ? name.left(width - 1) + QChar(0x2026) : name, -width)
             .arg(vram, 8)
             .arg(penalty, 8)
             .arg(sla, 9)
@@ -120,7 +126,7 @@ void printKpiTable(const std::vector<Row>& rows)
     out() << line("SCENARIO", "VRAM", "PENALTY", "SLA MISS", "$/MONTH", "WASTE/MONTH", "TARGET");
     for (const Row& r : rows) {
         const calc::Kpis& k = r.kpis;
-        out() << line(r.name.left(36), kpiText("vram_utilization", k.vramUtilization),
+        out() << line(r.name, kpiText("vram_utilization", k.vramUtilization),
                       kpiText("mean_penalty", k.meanPenalty), QString("%1/%2").arg(k.slaViolations).arg(r.jobs),
                       kpiText("cost_per_month_usd", k.costPerMonthUsd),
                       kpiText("waste_per_month_usd", k.wastePerMonth.total()), k.meetsTarget ? "met" : "not met");

@@ -79,7 +79,7 @@ int main(int argc, char** argv)
         // The second line says which simulation backends this build has (scripts/run.sh prints it).
         const gp::sim::BackendInfo b = gp::sim::probeBackends();
         gp::cli::out() << "gpuplan-cli " << GPUPLAN_VERSION << "\nsimulation backends: CPU"
-                       << (!b.cudaCompiled ? QString(" only; no CUDA backend (%1)").arg(QString::fromStdString(b.detail))
+                       << (!b.cudaCompiled ? QString(" only; no CUDA backend: %1").arg(QString::fromStdString(b.detail))
                            : b.cudaUsable()
                                ? QString(" and CUDA, on %1").arg(QString::fromStdString(b.cudaDevice))
                                : QString(" and CUDA (built in, but not usable here: %1)")
