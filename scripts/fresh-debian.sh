@@ -17,6 +17,9 @@
 #                                the main stage does not.
 #   GPUPLAN_FRESH_FUZZ_SECONDS   seconds per fuzz target inside (default 10)
 #   GPUPLAN_FRESH_KEEP=1         keep the root afterwards (its path is printed)
+#   GPUPLAN_FRESH_COMMAND        run this command line in /work/main inside instead (to look
+#                                into a failure: e.g. "./scripts/run.sh; bash -i" is no use in
+#                                CI, but "apt-get install -y foo && ./scripts/run.sh" is)
 #
 # It clones what is committed (HEAD), as CI sees it. Mounts (/proc, /sys, /dev) exist only in
 # a private mount namespace (unshare), so they vanish with it on every exit path and the
@@ -116,6 +119,9 @@ inner="cd /work/main && ./scripts/run.sh"
 if [ -n "$stages" ]; then
   inner="$inner && GPUPLAN_TEST_STAGES='$stages' GPUPLAN_FUZZ_SECONDS=$fuzz_seconds ./scripts/test.sh"
 fi
+if [ -n "${GPUPLAN_FRESH_COMMAND:-}" ]; then
+  inner="cd /work/main && $GPUPLAN_FRESH_COMMAND"
+fi
 say "running as root, without a display: $inner"
 run_start=$SECONDS
 set +e
@@ -143,4 +149,4 @@ if [ $rc -ne 0 ]; then
     "$log" | grep -v '^--' | sort -u | head -20 >&2 || true
   die "'$inner' exited $rc in a fresh Debian 12 root after $((SECONDS - run_start)) s (log: $log)"
 fi
-say "passed: run.sh and test.sh (${stages:-no stages}) in a fresh Debian 12 root, $((SECONDS - run_start)) s ($((SECONDS - start)) s in all)"
+say "passed: '$inner' in a fresh Debian 12 root, $((SECONDS - run_start)) s ($((SECONDS - start)) s in all)"
