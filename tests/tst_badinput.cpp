@@ -113,6 +113,11 @@ private Q_SLOTS:
                                << "tenants[1].jobs[0].batch.global: 100 is not a multiple of micro x dp (1 x 8 = 8)";
         QTest::newRow("training on inference") << "tenants[2].jobs[0].training" << QJsonValue(QJsonObject{{"tokens", 1}})
                                                << "tenants[2].jobs[0].training: not used by inference jobs; remove it";
+        QTest::newRow("fp32 main gradients on inference")
+            << "tenants[2].jobs[0].main_grads_fp32" << QJsonValue(true)
+            << "tenants[2].jobs[0].main_grads_fp32: applies to training only";
+        QTest::newRow("main gradients not a bool") << "tenants[0].jobs[0].main_grads_fp32" << QJsonValue(1)
+                                                   << "tenants[0].jobs[0].main_grads_fp32: expected true or false";
         QTest::newRow("int4 training") << "tenants[0].jobs[0].precision" << QJsonValue("int4")
                                        << "tenants[0].jobs[0].precision: int4 is a serving precision";
         QTest::newRow("unknown preset") << "tenants[0].jobs[0].model.preset" << QJsonValue("gpt5")

@@ -356,6 +356,41 @@ private Q_SLOTS:
         QCOMPARE(cli({"memory", "--model", "llama3-8b", "--recompute", "some"}, mHome.path()).code, 2);
     }
 
+    void memoryCalculatorSwitches()
+    {
+        const auto json = [&](QStringList args) {
+            const Run r = cli(QStringList{"memory"} + args + QStringList{"--json"}, mHome.path());
+            if (r.code != 0)
+                qWarning() << r.err;
+            return QJsonDocument::fromJson(r.out.toUtf8()).object();
+        };
+        // Megatron's fp32 main gradients: 18 bytes per parameter instead of 16.
+        const QStringList gpt3{"--model", "gpt3-175b", "--tp", "8", "--pp", "8"};
+        const double plain = json(gpt3).value("model_states_bytes_per_gpu").toDouble();
+        const double main = json(gpt3 + QStringList{"--main-grads-fp32"}).value("model_states_bytes_per_gpu").toDouble();
+        QVERIFY(plain > 0);
+        QVERIFY2(qAbs(main / plain - 18.0 / 16.0) < 1e-12, qPrintable(QString::number(main / plain)));
+        // A custom model starts from the same defaults as a scenario's custom model: gated FFN,
+        // no dropout. --no-gated-ffn and --dropout change what they describe.
+        const QStringList custom{"--params", "6.7B", "--layers", "32", "--hidden", "4096", "--heads", "32",
+                                 "--ffn", "11008", "--vocab", "32000", "--seq", "4096"};
+        const QJsonObject byDefault = json(custom);
+        QCOMPARE(byDefault, json(custom + QStringList{"--gated-ffn"}));
+        const QJsonObject plainFfn = json(custom + QStringList{"--no-gated-ffn"});
+        QVERIFY(plainFfn.value("activations_bytes_per_gpu").toDouble() <
+                byDefault.value("activations_bytes_per_gpu").toDouble());
+        const QJsonObject dropout = json(custom + QStringList{"--dropout"});
+        QVERIFY(dropout.value("activations_bytes_per_gpu").toDouble() >
+                byDefault.value("activations_bytes_per_gpu").toDouble());
+        QCOMPARE(dropout.value("model_states_bytes_per_gpu"), byDefault.value("model_states_bytes_per_gpu"));
+        // Contradictions and misplaced switches are usage errors.
+        QCOMPARE(cli(QStringList{"memory"} + custom + QStringList{"--gated-ffn", "--no-gated-ffn"}, mHome.path()).code, 2);
+        QCOMPARE(cli({"memory", "--model", "llama3-8b", "--dropout"}, mHome.path()).code, 2);
+        const Run infer = cli({"memory", "--model", "llama3-8b", "--mode", "infer", "--main-grads-fp32"}, mHome.path());
+        QCOMPARE(infer.code, 2);
+        QVERIFY2(infer.err.contains("main_grads_fp32: applies to training only"), qPrintable(infer.err));
+    }
+
     void evaluateJsonContract()
     {
         const QString sample = gp::test::sampleFiles().first();

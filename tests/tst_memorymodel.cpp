@@ -61,6 +61,27 @@ private Q_SLOTS:
         QCOMPARE(trainableStateBytes(Precision::Bf16, Optimizer::SgdMomentum).optimizer, 8.0);
         QCOMPARE(trainableStateBytes(Precision::Fp32, Optimizer::AdamW).optimizer, 8.0);  // no master copy
         QCOMPARE(trainableStateBytes(Precision::Fp32, Optimizer::AdamW).weights, 4.0);
+        // Megatron-LM's fp32 main gradients: 2 + 4 + 12 = 18 bytes per parameter with Adam.
+        const StateBytes megatron = trainableStateBytes(Precision::Bf16, Optimizer::AdamW, true);
+        QCOMPARE(megatron.weights + megatron.gradients + megatron.optimizer, 18.0);
+        QCOMPARE(trainableStateBytes(Precision::Fp32, Optimizer::AdamW, true).gradients, 4.0); // fp32 already
+    }
+
+    /// A job's main_grads_fp32 reaches the memory model: GPT-3 175B at TP 8, PP 8 keeps
+    /// 18 bytes per parameter of its stage (no ZeRO), 2 more than without.
+    void mainGradsFp32FromTheJob()
+    {
+        Job job;
+        job.kind = JobKind::Pretraining;
+        job.parallelism = {8, 8, 1, 0, false, true, Recompute::Selective};
+        job.batch = {1, 8};
+        const ModelArchitecture arch = test::bundledCatalog().model("gpt3-175b")->arch;
+        const MemoryBreakdown plain = estimateMemory(memoryInputsFor(job, arch, 0.0));
+        job.mainGradsFp32 = true;
+        const MemoryBreakdown main = estimateMemory(memoryInputsFor(job, arch, 0.0));
+        QCOMPARE(main.gradientsBytes, 2.0 * plain.gradientsBytes);
+        QCOMPARE(main.weightsBytes, plain.weightsBytes);
+        QVERIFY(qAbs(main.modelStatesBytes() / plain.modelStatesBytes() - 18.0 / 16.0) < 1e-12);
     }
 
     /// Korthikanti et al. 2022, Table 2: activation memory per transformer layer, evaluated

@@ -117,6 +117,8 @@ private Q_SLOTS:
         j.parallelism = {.tp = 2, .pp = 2, .dp = 8, .zeroStage = 0, .fsdp = true, .sequenceParallel = true,
                          .recompute = Recompute::Full};
         j.batch = {2, 64};
+        j.mainGradsFp32 = true;
+        j.model.custom.dropout = true;
         j.schedule = {12.5, 48};
         j.pin = Pin{"node-007", 7, 1};
         s.tenants[0].sla.deadlineDays.reset();

@@ -148,6 +148,21 @@ private Q_SLOTS:
         QCOMPARE(doc->scenario().tenants[1].jobs[0].batch.global, 256);
         QVERIFY(doc->undoStack()->undoText().startsWith("Edit job "));
 
+        // fp32 main gradients, ticked with the mouse: one undoable edit, 2 more bytes per
+        // parameter in the job's gradients.
+        props->showJob(doc->scenario(), "acme-ft");
+        auto* mainGrads = qobject_cast<QCheckBox*>(props->field("fp32 main gradients"));
+        QVERIFY(mainGrads);
+        QVERIFY(!mainGrads->isChecked());
+        QTest::mouseClick(mainGrads, Qt::LeftButton, {}, QPoint(4, mainGrads->height() / 2));
+        QVERIFY(mainGrads->isChecked());
+        QVERIFY(props->canApply());
+        props->apply();
+        QVERIFY(doc->scenario().tenants[1].jobs[0].mainGradsFp32);
+        doc->undoStack()->undo();
+        QVERIFY(!doc->scenario().tenants[1].jobs[0].mainGradsFp32);
+        doc->undoStack()->redo();
+
         // A tenant: a bad colour is refused with the core's message; a deadline is set.
         props->showTenant(doc->scenario(), "chatco");
         auto* colour = qobject_cast<QLineEdit*>(props->field("Colour"));

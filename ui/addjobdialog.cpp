@@ -28,7 +28,8 @@ AddJobDialog::AddJobDialog(const Catalog& catalog, const Scenario& scenario, QWi
       mLayers(new QSpinBox(mCustomBox)), mHidden(new QSpinBox(mCustomBox)), mHeads(new QSpinBox(mCustomBox)),
       mKvHeads(new QSpinBox(mCustomBox)), mFfn(new QSpinBox(mCustomBox)), mVocab(new QSpinBox(mCustomBox)),
       mSeq(new QSpinBox(mCustomBox)), mExperts(new QSpinBox(mCustomBox)), mActive(new QSpinBox(mCustomBox)),
-      mGated(new QCheckBox(tr("Gated FFN (SwiGLU: three matrices)"), mCustomBox))
+      mGated(new QCheckBox(tr("Gated FFN (SwiGLU: three matrices)"), mCustomBox)),
+      mDropout(new QCheckBox(tr("Dropout (masks kept for backward, GPT-3 style)"), mCustomBox))
 {
     setWindowTitle(tr("Add Job"));
     for (const Tenant& t : scenario.tenants)
@@ -55,7 +56,9 @@ AddJobDialog::AddJobDialog(const Catalog& catalog, const Scenario& scenario, QWi
         add(mExperts, tr("Experts"), 4096);
         add(mActive, tr("Active experts"), 4096);
         shape->addRow(mGated);
-        connect(mGated, &QCheckBox::toggled, this, [this] { revalidate(); });
+        shape->addRow(mDropout);
+        for (QCheckBox* c : {mGated, mDropout})
+            connect(c, &QCheckBox::toggled, this, [this] { revalidate(); });
         if (!catalog.models.empty())
             showArchitecture(catalog.models.front().arch);
         mCustomBox->hide();
@@ -235,6 +238,7 @@ ModelArchitecture AddJobDialog::customArchitecture() const
     a.experts = mExperts->value();
     a.activeExperts = mActive->value();
     a.gatedFfn = mGated->isChecked();
+    a.dropout = mDropout->isChecked();
     return a;
 }
 
@@ -243,7 +247,7 @@ void AddJobDialog::showArchitecture(const ModelArchitecture& a)
     const QSignalBlocker blocks[] = {QSignalBlocker(mLayers), QSignalBlocker(mHidden), QSignalBlocker(mHeads),
                                      QSignalBlocker(mKvHeads), QSignalBlocker(mFfn), QSignalBlocker(mVocab),
                                      QSignalBlocker(mSeq), QSignalBlocker(mExperts), QSignalBlocker(mActive),
-                                     QSignalBlocker(mGated)};
+                                     QSignalBlocker(mGated), QSignalBlocker(mDropout)};
     mLayers->setValue(a.layers);
     mHidden->setValue(a.hiddenSize);
     mHeads->setValue(a.attentionHeads);
@@ -254,6 +258,7 @@ void AddJobDialog::showArchitecture(const ModelArchitecture& a)
     mExperts->setValue(a.experts);
     mActive->setValue(a.activeExperts);
     mGated->setChecked(a.gatedFfn);
+    mDropout->setChecked(a.dropout);
 }
 
 void AddJobDialog::setCustom(const ModelArchitecture& arch)

@@ -60,6 +60,7 @@ private:
     QGroupBox* mCustomBox; ///< the shape of a custom model, shown when "Custom model" is chosen
     QSpinBox *mLayers, *mHidden, *mHeads, *mKvHeads, *mFfn, *mVocab, *mSeq, *mExperts, *mActive;
     QCheckBox* mGated;
+    QCheckBox* mDropout;
     std::string mPinNode; ///< a new job's pin (dropped from the palette onto a node)
 };
 

@@ -340,6 +340,7 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
     addInt(tr("Micro-batch"), j->batch.micro, 0, 1000000, tr(" seq"), with([](Job& x, int v) { x.batch.micro = v; }));
     addInt(tr("Global batch"), j->batch.global, 0, 1000000000, tr(" seq"), with([](Job& x, int v) { x.batch.global = v; }));
     if (j->isTraining()) {
+        addBool(tr("fp32 main gradients"), j->mainGradsFp32, with([](Job& x, bool v) { x.mainGradsFp32 = v; }));
         addInt(tr("ZeRO stage"), j->parallelism.zeroStage, 0, 3, QString(),
                with([](Job& x, int v) { x.parallelism.zeroStage = v; }));
         addChoice(tr("Recompute"), enumItems<Recompute>(), nameOf(j->parallelism.recompute),

@@ -57,7 +57,11 @@ int runMemory(const QStringList& args)
         {"heads", "Custom architecture: attention heads.", "A"},
         {"kv-heads", "Custom architecture: KV heads (default: heads).", "K"},
         {"ffn", "Custom architecture: FFN size (default 4 x hidden).", "F"},
-        {"gated-ffn", "Custom architecture: the FFN is gated (SwiGLU, three matrices)."},
+        {"gated-ffn", "Custom architecture: the FFN is gated (SwiGLU, three matrices); the default, as in a "
+                      "scenario's custom model."},
+        {"no-gated-ffn", "Custom architecture: a plain two-matrix FFN (GeLU, GPT-3 style)."},
+        {"dropout", "Custom architecture: dropout layers whose masks are kept for backward (GPT-3 style; "
+                    "default off, as in a scenario's custom model)."},
         {"vocab", "Custom architecture: vocabulary size.", "V"},
         {"seq", "Sequence length (default: the preset's; required for a custom architecture).", "S"},
         {"micro-batch", "Sequences per micro-batch (default 1).", "B"},
@@ -70,6 +74,8 @@ int runMemory(const QStringList& args)
         {"recompute", "Activation recomputation (default none).", "none|selective|full"},
         {"precision", "Precision (default bf16; infer also int8, int4).", "bf16|fp16|fp8|fp32"},
         {"optimizer", "Optimizer (default adam).", "adam|adam8bit|sgd"},
+        {"main-grads-fp32", "Training: fp32 gradients beside 16-bit weights (Megatron-LM's main grads; 18 bytes "
+                            "per parameter with Adam instead of 16)."},
         {"mode", "Job kind (default train).", "train|lora|qlora|infer"},
         {"lora-rank", "LoRA rank (default 16).", "R"},
         {"batch", "infer: concurrent sequences (default 1).", "N"},
@@ -119,6 +125,7 @@ int runMemory(const QStringList& args)
     if (!optimizers.count(opt))
         return usage("--optimizer must be adam, adam8bit or sgd");
     job.optimizer = optimizers.at(opt);
+    job.mainGradsFp32 = p.isSet("main-grads-fp32");
     const QString prec = p.value("precision").isEmpty() ? "bf16" : p.value("precision");
     auto precision = enumFromName<Precision>(prec.toStdString());
     if (!precision)
@@ -154,8 +161,9 @@ int runMemory(const QStringList& args)
                   << ")" << Qt::endl;
             return kBadInput;
         }
-        if (custom)
-            return usage("--layers/--hidden/--heads/--vocab describe a custom model; not with --model");
+        if (custom || p.isSet("gated-ffn") || p.isSet("no-gated-ffn") || p.isSet("dropout"))
+            return usage("--layers/--hidden/--heads/--vocab/--[no-]gated-ffn/--dropout describe a custom model; "
+                         "not with --model");
     } else {
         auto n = parseCount(p.value("params"));
         if (!n)
@@ -179,7 +187,14 @@ int runMemory(const QStringList& args)
             a.kvHeads = *kv;
             a.ffnHiddenSize = *ffn;
             a.vocabSize = *vocab;
-            a.gatedFfn = p.isSet("gated-ffn");
+            // One set of defaults for a custom model: ModelArchitecture's, which the scenario
+            // reader and the Add Job dialog use too.
+            if (p.isSet("gated-ffn") && p.isSet("no-gated-ffn"))
+                return usage("--gated-ffn and --no-gated-ffn contradict each other");
+            if (p.isSet("no-gated-ffn"))
+                a.gatedFfn = false;
+            if (p.isSet("dropout"))
+                a.dropout = true;
             job.model.custom = a;
             arch = a;
         }

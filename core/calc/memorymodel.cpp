@@ -6,7 +6,7 @@
 
 namespace gp::calc {
 
-StateBytes trainableStateBytes(Precision precision, Optimizer optimizer)
+StateBytes trainableStateBytes(Precision precision, Optimizer optimizer, bool mainGradsFp32)
 {
     // Mixed precision keeps 16-bit weights and gradients plus fp32 master weights inside the
     // optimizer state (ZeRO §3: K = 12 for Adam: master, momentum, variance). Pure fp32 needs
@@ -15,7 +15,10 @@ StateBytes trainableStateBytes(Precision precision, Optimizer optimizer)
     const bool fp32 = precision == Precision::Fp32;
     StateBytes b;
     b.weights = fp32 ? 4.0 : 2.0;
-    b.gradients = fp32 ? 4.0 : 2.0;
+    // Megatron-LM accumulates and all-reduces gradients in fp32 ("main grads") by default for
+    // bf16: 2 + 4 + 12 = 18 bytes per parameter with Adam (Korthikanti et al. 2022, Fig. 1;
+    // Megatron-LM's distributed-optimizer notes).
+    b.gradients = fp32 || mainGradsFp32 ? 4.0 : 2.0;
     const double master = fp32 ? 0.0 : 4.0;
     switch (optimizer) {
     case Optimizer::AdamW: b.optimizer = master + 8.0; break;
@@ -125,7 +128,7 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
     const double h = arch.hiddenSize;
     const double vocab = arch.vocabSize;
 
-    const StateBytes sb = trainableStateBytes(in.precision, in.optimizer);
+    const StateBytes sb = trainableStateBytes(in.precision, in.optimizer, in.mainGradsFp32);
     const double frozen = frozenWeightBytes(in.precision, in.kind == JobKind::Qlora);
     // Model states of `params` parameters of the base model and `adapter` LoRA parameters.
     auto states = [&](double params, double adapter) {
@@ -227,6 +230,7 @@ MemoryInputs memoryInputsFor(const Job& job, const ModelArchitecture& arch, doub
     in.kind = job.kind;
     in.precision = job.precision;
     in.optimizer = job.optimizer;
+    in.mainGradsFp32 = job.mainGradsFp32;
     in.parallelism = job.parallelism;
     in.microBatch = job.batch.micro;
     in.sequenceLength = arch.sequenceLength;
@@ -253,7 +257,7 @@ MemoryBreakdown estimateMemory(const MemoryInputs& in)
             m.weightsBytes = perGpu * frozenWeightBytes(in.precision, false);
             m.kvCacheBytes = std::nullopt;
         } else {
-            const StateBytes sb = trainableStateBytes(in.precision, in.optimizer);
+            const StateBytes sb = trainableStateBytes(in.precision, in.optimizer, in.mainGradsFp32);
             m.weightsBytes = zeroShard(perGpu * sb.weights, dp, par.zeroStage, par.fsdp, 3);
             m.gradientsBytes = zeroShard(perGpu * sb.gradients, dp, par.zeroStage, par.fsdp, 2);
             m.optimizerBytes = zeroShard(perGpu * sb.optimizer, dp, par.zeroStage, par.fsdp, 1);

@@ -20,6 +20,7 @@ struct MemoryInputs
     JobKind kind = JobKind::Pretraining;
     Precision precision = Precision::Bf16;
     Optimizer optimizer = Optimizer::AdamW;
+    bool mainGradsFp32 = false; ///< 4-byte gradients with 16-bit weights (Megatron's main grads)
     Parallelism parallelism;
     int microBatch = 1;
     int sequenceLength = 0;     ///< training sequence length (0 = the model's)
@@ -77,7 +78,7 @@ struct StateBytes
     double gradients = 0.0;
     double optimizer = 0.0;
 };
-StateBytes trainableStateBytes(Precision precision, Optimizer optimizer);
+StateBytes trainableStateBytes(Precision precision, Optimizer optimizer, bool mainGradsFp32 = false);
 
 /// Bytes per weight when serving or when frozen (LoRA base); QLoRA's NF4 with double
 /// quantisation is 4.127 bits (Dettmers et al. 2023, §3).

@@ -169,6 +169,9 @@ void JsonFields::finish()
 
 ModelArchitecture readArchitecture(JsonFields& f)
 {
+    // Optional fields default to ModelArchitecture's own defaults, the one set the CLI's memory
+    // calculator and the Add Job dialog share.
+    const ModelArchitecture defaults;
     ModelArchitecture a;
     a.layers = f.integer("layers", 0, true);
     a.hiddenSize = f.integer("hidden_size", 0, true);
@@ -177,10 +180,10 @@ ModelArchitecture readArchitecture(JsonFields& f)
     a.ffnHiddenSize = f.integer("ffn_hidden_size", 0, true);
     a.vocabSize = f.integer("vocab_size", 0, true);
     a.sequenceLength = f.integer("sequence_length", 0, true);
-    a.experts = f.integer("experts", 1);
-    a.activeExperts = f.integer("active_experts", 1);
-    a.gatedFfn = f.boolean("gated_ffn", true);
-    a.dropout = f.boolean("dropout", false);
+    a.experts = f.integer("experts", defaults.experts);
+    a.activeExperts = f.integer("active_experts", defaults.activeExperts);
+    a.gatedFfn = f.boolean("gated_ffn", defaults.gatedFfn);
+    a.dropout = f.boolean("dropout", defaults.dropout);
     return a;
 }
 

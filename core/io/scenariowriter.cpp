@@ -136,6 +136,8 @@ QJsonObject job(const Job& j)
                   {"batch", QJsonObject{{"micro", j.batch.micro}, {"global", j.batch.global}}},
                   {"schedule", QJsonObject{{"arrival_h", j.schedule.arrivalH},
                                            {"duration_h", j.schedule.durationH}}}};
+    if (j.mainGradsFp32) // written only when set, so files without it stay byte for byte
+        o["main_grads_fp32"] = true;
     if (j.training)
         o["training"] = QJsonObject{{"tokens", j.training->tokens},
                                     {"checkpoint_interval_min", j.training->checkpointIntervalMin}};

@@ -93,6 +93,9 @@ struct Job
     ModelChoice model;
     Precision precision = Precision::Bf16;
     Optimizer optimizer = Optimizer::AdamW;
+    /// Megatron-LM's fp32 gradient accumulation (`--accumulate-allreduce-grads-in-fp32`): 4-byte
+    /// gradients beside 16-bit weights, 18 bytes per trainable parameter with Adam (training only).
+    bool mainGradsFp32 = false;
     Parallelism parallelism;
     BatchConfig batch;
     std::optional<TrainingSpec> training;

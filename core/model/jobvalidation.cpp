@@ -110,6 +110,10 @@ Issues validateJob(const Job& job, const Scenario& scenario, const Catalog& cata
                                        " is a serving precision; " + kindName +
                                        " computes in fp32, bf16, fp16 or fp8 (QLoRA's 4-bit base is implied)"));
 
+    if (job.mainGradsFp32 && !job.isTraining())
+        out.push_back(Issue::error(field(path, "main_grads_fp32"),
+                                   "applies to training only: an inference job keeps no gradients"));
+
     inRange(out, field(path, "batch.micro"), job.batch.micro, 1, 1e6);
     inRange(out, field(path, "batch.global"), job.batch.global, 1, 1e9);
     const long long perStep = static_cast<long long>(job.batch.micro) * job.parallelism.dp;

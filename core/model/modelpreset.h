@@ -6,7 +6,9 @@
 
 namespace gp {
 
-/// Transformer shape: what the memory and FLOP formulas need.
+/// Transformer shape: what the memory and FLOP formulas need. The member defaults are the one
+/// set of defaults for a custom model: the scenario reader, `gpuplan-cli memory` and the Add
+/// Job dialog all start from them (docs/scenario-format.md).
 struct ModelArchitecture
 {
     int layers = 0;

@@ -160,6 +160,8 @@ std::vector<std::string> diffScenarios(const Scenario& a, const Scenario& b)
                     changed(oo, "job " + p.id + " batch", std::to_string(p.batch.micro) + " / " + std::to_string(p.batch.global),
                             std::to_string(q.batch.micro) + " / " + std::to_string(q.batch.global));
                     changed(oo, "job " + p.id + " precision", std::string(enumName(p.precision)), std::string(enumName(q.precision)));
+                    changed(oo, "job " + p.id + " gradients", p.mainGradsFp32 ? "fp32 main" : "as the weights",
+                            q.mainGradsFp32 ? "fp32 main" : "as the weights");
                     changed(oo, "job " + p.id + " work", work(p), work(q));
                     changed(oo, "job " + p.id + " pin", p.pin ? p.pin->node : "none", q.pin ? q.pin->node : "none");
                 },
