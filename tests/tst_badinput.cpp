@@ -118,6 +118,17 @@ private Q_SLOTS:
             << "tenants[2].jobs[0].main_grads_fp32: applies to training only";
         QTest::newRow("main gradients not a bool") << "tenants[0].jobs[0].main_grads_fp32" << QJsonValue(1)
                                                    << "tenants[0].jobs[0].main_grads_fp32: expected true or false";
+        QTest::newRow("virtual stages without a pipeline")
+            << "tenants[1].jobs[0].parallelism.virtual_stages" << QJsonValue(2)
+            << "tenants[1].jobs[0].parallelism.virtual_stages: 2 needs a pipeline: pp is 1";
+        QTest::newRow("virtual stages vs layers per stage")
+            << "tenants[0].jobs[0].parallelism.virtual_stages" << QJsonValue(3)
+            << "tenants[0].jobs[0].parallelism.virtual_stages: 3 does not divide the layers per stage (40)";
+        QTest::newRow("virtual stages on inference")
+            << "tenants[2].jobs[0].parallelism.virtual_stages" << QJsonValue(2)
+            << "tenants[2].jobs[0].parallelism.virtual_stages: interleaving is a training schedule";
+        QTest::newRow("virtual stages zero") << "tenants[0].jobs[0].parallelism.virtual_stages" << QJsonValue(0)
+                                             << "tenants[0].jobs[0].parallelism.virtual_stages: 0 must be between 1 and 1024";
         QTest::newRow("int4 training") << "tenants[0].jobs[0].precision" << QJsonValue("int4")
                                        << "tenants[0].jobs[0].precision: int4 is a serving precision";
         QTest::newRow("unknown preset") << "tenants[0].jobs[0].model.preset" << QJsonValue("gpt5")

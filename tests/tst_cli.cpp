@@ -386,7 +386,19 @@ private Q_SLOTS:
         // Contradictions and misplaced switches are usage errors.
         QCOMPARE(cli(QStringList{"memory"} + custom + QStringList{"--gated-ffn", "--no-gated-ffn"}, mHome.path()).code, 2);
         QCOMPARE(cli({"memory", "--model", "llama3-8b", "--dropout"}, mHome.path()).code, 2);
-        const Run infer = cli({"memory", "--model", "llama3-8b", "--mode", "infer", "--main-grads-fp32"}, mHome.path());
+        // The interleaved schedule: 1 + (p - 1)/(p v) of the plain first stage's activations,
+        // and it needs the micro-batches in groups of pp.
+        const double plainAct = json(gpt3 + QStringList{"--micro-batches", "16"}).value("activations_bytes_per_gpu").toDouble();
+        const double interAct = json(gpt3 + QStringList{"--micro-batches", "16", "--virtual-stages", "3"})
+                                    .value("activations_bytes_per_gpu")
+                                    .toDouble();
+        QVERIFY2(interAct > 1.2 * plainAct && interAct < 1.3 * plainAct, qPrintable(QString::number(interAct / plainAct)));
+        const Run few = cli(QStringList{"memory"} + gpt3 + QStringList{"--micro-batches", "4", "--virtual-stages", "3"},
+                            mHome.path());
+        QCOMPARE(few.code, 2);
+        QVERIFY2(few.err.contains("virtual_stages: interleaving needs the micro-batches per step"), qPrintable(few.err));
+        QCOMPARE(cli(QStringList{"memory"} + gpt3 + QStringList{"--virtual-stages", "5"}, mHome.path()).code, 2);
+        const Run infer = cli({"memory", "--model", "gpt3-175b", "--mode", "infer", "--main-grads-fp32"}, mHome.path());
         QCOMPARE(infer.code, 2);
         QVERIFY2(infer.err.contains("main_grads_fp32: applies to training only"), qPrintable(infer.err));
     }

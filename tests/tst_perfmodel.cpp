@@ -89,6 +89,30 @@ private Q_SLOTS:
         QVERIFY(qAbs(estimatePerformance(in).stepTimeS / r.stepTimeS - 2.0) < 1e-9);
     }
 
+    /// The interleaved schedule divides the 1F1B bubble (p - 1)/m by v and sends each
+    /// micro-batch across v times as many stage boundaries (Narayanan et al. 2021 §2.2).
+    void interleavedScheduleShrinksTheBubble()
+    {
+        PerfInputs in;
+        in.arch = test::bundledCatalog().model("gpt3-175b")->arch;
+        in.gpu = test::bundledCatalog().gpu("a100-80gb");
+        in.job.kind = JobKind::Pretraining;
+        in.job.parallelism = {8, 8, 1, 0, false, true, Recompute::Selective};
+        in.job.batch = {1, 64};
+        in.job.training = TrainingSpec{1e9, 60};
+        in.comm.pipelineGBps = 25.0;
+        in.comm.tensorParallelGBps = 240.0;
+        const PerfResult plain = estimatePerformance(in);
+        QVERIFY(qAbs(plain.bubbleS / plain.computeS - 7.0 / 64.0) < 1e-12);
+        in.job.parallelism.virtualStages = 3;
+        const PerfResult inter = estimatePerformance(in);
+        QVERIFY(qAbs(inter.bubbleS / plain.bubbleS - 1.0 / 3.0) < 1e-12);
+        QCOMPARE(inter.computeS, plain.computeS);
+        QVERIFY(qAbs(inter.pipelineBytesPerGpu / plain.pipelineBytesPerGpu - 3.0) < 1e-12);
+        QVERIFY2(inter.stepTimeS < plain.stepTimeS,
+                 qPrintable(QString("%1 s against %2 s").arg(inter.stepTimeS).arg(plain.stepTimeS)));
+    }
+
     /// nccl-tests defines all-reduce bus bandwidth as algbw x 2(n-1)/n; the model's ring
     /// all-reduce moves exactly that through each link, so at the default link efficiency
     /// an 8-GPU DGX A100 all-reduce reaches 0.8 x 300 GB/s = 240 GB/s bus bandwidth, within

@@ -118,6 +118,7 @@ private Q_SLOTS:
                          .recompute = Recompute::Full};
         j.batch = {2, 64};
         j.mainGradsFp32 = true;
+        j.parallelism.virtualStages = 3; // 24 layers / pp 2 = 12 per stage, m = 64 / (2 x 8) = 4
         j.model.custom.dropout = true;
         j.schedule = {12.5, 48};
         j.pin = Pin{"node-007", 7, 1};

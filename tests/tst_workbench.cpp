@@ -163,6 +163,19 @@ private Q_SLOTS:
         QVERIFY(!doc->scenario().tenants[1].jobs[0].mainGradsFp32);
         doc->undoStack()->redo();
 
+        // Interleaving the pre-training job's pipeline: v must divide its 40 layers per stage.
+        props->showJob(doc->scenario(), "frontier-70b");
+        auto* virtualStages = qobject_cast<QSpinBox*>(props->field("Virtual stages"));
+        QVERIFY(virtualStages);
+        virtualStages->setValue(3);
+        QVERIFY(!props->canApply());
+        QVERIFY2(props->message().contains("virtual_stages: 3 does not divide the layers per stage (40)"),
+                 qPrintable(props->message()));
+        virtualStages->setValue(2);
+        QVERIFY2(props->canApply(), qPrintable(props->message()));
+        props->apply();
+        QCOMPARE(doc->scenario().tenants[0].jobs[0].parallelism.virtualStages, 2);
+
         // A tenant: a bad colour is refused with the core's message; a deadline is set.
         props->showTenant(doc->scenario(), "chatco");
         auto* colour = qobject_cast<QLineEdit*>(props->field("Colour"));

@@ -347,6 +347,8 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
                   with([](Job& x, const QString& v) { x.parallelism.recompute = valueOf(v, x.parallelism.recompute); }));
         addBool(tr("Sequence parallel"), j->parallelism.sequenceParallel,
                 with([](Job& x, bool v) { x.parallelism.sequenceParallel = v; }));
+        addInt(tr("Virtual stages"), j->parallelism.virtualStages, 1, 1024, QString(),
+               with([](Job& x, int v) { x.parallelism.virtualStages = v; }));
         const TrainingSpec t = j->training.value_or(TrainingSpec{});
         addDouble(tr("Tokens"), t.tokens / 1e9, 0, 1e7, 3, tr(" billion"), with([](Job& x, double v) {
                       if (x.training)

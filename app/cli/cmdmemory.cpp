@@ -71,6 +71,8 @@ int runMemory(const QStringList& args)
         {"dp", "Data-parallel degree (default 1).", "D"},
         {"zero", "ZeRO stage 0-3 (default 0).", "0|1|2|3"},
         {"sequence-parallel", "Megatron sequence parallelism."},
+        {"virtual-stages", "Model chunks per pipeline stage: the interleaved 1F1B schedule when above 1 "
+                           "(default 1).", "V"},
         {"recompute", "Activation recomputation (default none).", "none|selective|full"},
         {"precision", "Precision (default bf16; infer also int8, int4).", "bf16|fp16|fp8|fp32"},
         {"optimizer", "Optimizer (default adam).", "adam|adam8bit|sgd"},
@@ -143,7 +145,10 @@ int runMemory(const QStringList& args)
     const auto microBatches = intOpt("micro-batches", *pp, 1, 1000000);
     if (!microBatches)
         return kBadInput;
-    job.parallelism = {*tp, *pp, *dp, *zero, false, p.isSet("sequence-parallel"), *recompute};
+    const auto virtualStages = intOpt("virtual-stages", 1, 1, 1024);
+    if (!virtualStages)
+        return kBadInput;
+    job.parallelism = {*tp, *pp, *dp, *zero, false, p.isSet("sequence-parallel"), *recompute, *virtualStages};
     job.batch = {*micro, *micro * *dp * *microBatches};
 
     // The model shape: a preset, a custom architecture, or only a parameter count.

@@ -171,7 +171,17 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
     if (training) {
         // 1F1B keeps the micro-batches in flight: pp - stage on stage `stage` (Narayanan et
         // al. 2021 §2.2; Korthikanti et al. 2022 §4.2), never more than the step has.
-        const int inFlight = std::max(1, std::min(pp - stage, in.microBatchesPerStep));
+        // Interleaved 1F1B with v chunks per stage warms up 2(pp - stage - 1) + (v - 1)pp + 1
+        // chunk-micro-batches of layers/(pp v) layers each (Megatron-LM's schedule), which is
+        // layers x (1 + (pp - 1)/(pp v)) on the first stage (Korthikanti et al. §4.2.3);
+        // `inFlight` is that per layer of the stage.
+        const int v = std::max(par.virtualStages, 1);
+        const double inFlight =
+            v == 1 ? std::max(1, std::min(pp - stage, in.microBatchesPerStep))
+                   : std::max(1.0, static_cast<double>(std::min<long long>(
+                                       2LL * (pp - stage - 1) + static_cast<long long>(v - 1) * pp + 1,
+                                       static_cast<long long>(in.microBatchesPerStep) * v)) /
+                                       v);
         const double perBlock = activationBytesPerBlock(arch, seq, in.microBatch, tp, par.sequenceParallel,
                                                         par.recompute, in.precision);
         m.activationsPerLayerBytes = perBlock;

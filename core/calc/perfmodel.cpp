@@ -78,7 +78,10 @@ PerfResult training(const PerfInputs& in)
     PerfResult r;
     r.computeS = tokensPerStep * hardwareFlopsPerToken(a, seq, par.recompute) /
                  (gpus * peak * in.achievableMfu * std::max(in.throughputFactor, 1e-9));
-    r.bubbleS = r.computeS * (par.pp - 1) / m; // 1F1B bubble (Narayanan et al. 2021 §2.2)
+    // 1F1B bubble (p - 1)/m of the ideal time, divided by v with the interleaved schedule,
+    // whose micro-batches then cross v times as many stage boundaries (Narayanan et al. 2021 §2.2).
+    const int v = std::max(par.virtualStages, 1);
+    r.bubbleS = r.computeS * (par.pp - 1) / (static_cast<double>(m) * v);
 
     const double actBytes = static_cast<double>(job.batch.micro) * seq * a.hiddenSize * 2.0;
     const int layersPerStage = std::max(a.layers / std::max(par.pp, 1), 1);
@@ -86,7 +89,7 @@ PerfResult training(const PerfInputs& in)
     // (Shoeybi et al. 2019 §3); full recomputation repeats the forward pair.
     const int tpCollectives = par.recompute == Recompute::Full ? 6 : 4;
     const double tpS = layersPerStage * m * tpCollectives * allReduceS(actBytes, par.tp, in.comm.tensorParallelGBps);
-    const double ppS = par.pp > 1 ? 2.0 * m * actBytes / (par.sequenceParallel ? par.tp : 1) /
+    const double ppS = par.pp > 1 ? 2.0 * m * v * actBytes / (par.sequenceParallel ? par.tp : 1) /
                                         std::max(in.comm.pipelineGBps * 1e9, 1e-9)
                                   : 0.0;
     // Data parallel: all-reduce of the GPU's 16-bit gradients; ZeRO-3/FSDP moves 1.5x as much
@@ -102,7 +105,7 @@ PerfResult training(const PerfInputs& in)
     r.dataParallelBytesPerGpu = par.dp > 1 ? 2.0 * (par.dp - 1) / par.dp * paramsPerGpu * 2.0 *
                                                  ((par.fsdp || par.zeroStage == 3) ? 1.5 : 1.0)
                                            : 0.0;
-    r.pipelineBytesPerGpu = par.pp > 1 ? 2.0 * m * actBytes / (par.sequenceParallel ? par.tp : 1) : 0.0;
+    r.pipelineBytesPerGpu = par.pp > 1 ? 2.0 * m * v * actBytes / (par.sequenceParallel ? par.tp : 1) : 0.0;
     r.networkCommS = dpS + ppS;
     r.stepTimeS = r.computeS + r.bubbleS + r.exposedCommS;
     r.tokensPerS = tokensPerStep / r.stepTimeS;

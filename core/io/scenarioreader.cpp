@@ -305,6 +305,7 @@ Job Reader::job(const QJsonObject& o, const std::string& p)
         j.parallelism.fsdp = g.boolean("fsdp", false);
         j.parallelism.sequenceParallel = g.boolean("sequence_parallel", false);
         j.parallelism.recompute = g.enumValue("recompute", Recompute::None);
+        j.parallelism.virtualStages = g.integer("virtual_stages", 1);
         g.finish();
     }
     if (auto b = f.object("batch")) {

@@ -136,6 +136,11 @@ QJsonObject job(const Job& j)
                   {"batch", QJsonObject{{"micro", j.batch.micro}, {"global", j.batch.global}}},
                   {"schedule", QJsonObject{{"arrival_h", j.schedule.arrivalH},
                                            {"duration_h", j.schedule.durationH}}}};
+    if (p.virtualStages != 1) { // written only when interleaving, so older files stay byte for byte
+        QJsonObject par = o["parallelism"].toObject();
+        par["virtual_stages"] = p.virtualStages;
+        o["parallelism"] = par;
+    }
     if (j.mainGradsFp32) // written only when set, so files without it stay byte for byte
         o["main_grads_fp32"] = true;
     if (j.training)

@@ -31,6 +31,9 @@ struct Parallelism
     bool fsdp = false;
     bool sequenceParallel = false;
     Recompute recompute = Recompute::None;
+    /// Model chunks per pipeline stage: 1 is plain 1F1B, v > 1 Megatron's interleaved 1F1B
+    /// (Narayanan et al. 2021 §2.2), which divides the bubble by v and keeps more in flight.
+    int virtualStages = 1;
     int gpus() const { return tp * pp * dp; }
     bool operator==(const Parallelism&) const = default;
 };

@@ -59,6 +59,24 @@ void validateParallelism(const Job& job, const ModelArchitecture* arch, const st
         out.push_back(Issue::error(field(p, "zero_stage"), "ZeRO and FSDP shard training state; inference jobs use 0"));
     if (!job.isTraining() && par.recompute != Recompute::None)
         out.push_back(Issue::error(field(p, "recompute"), "recomputation applies to training only; use none"));
+    const bool vOk = inRange(out, field(p, "virtual_stages"), par.virtualStages, 1, 1024);
+    if (vOk && par.virtualStages > 1) {
+        if (!job.isTraining())
+            out.push_back(Issue::error(field(p, "virtual_stages"), "interleaving is a training schedule; use 1"));
+        else if (par.pp < 2)
+            out.push_back(Issue::error(field(p, "virtual_stages"), num(par.virtualStages) +
+                                                                       " needs a pipeline: pp is 1"));
+        else {
+            // Megatron-LM's interleaved schedule runs the micro-batches in groups of pp.
+            const long long perStep = static_cast<long long>(std::max(job.batch.micro, 1)) * std::max(par.dp, 1);
+            const long long m = job.batch.global / std::max(perStep, 1ll);
+            if (m < par.pp || m % par.pp != 0)
+                out.push_back(Issue::error(field(p, "virtual_stages"),
+                                           "interleaving needs the micro-batches per step (global / (micro x dp) = " +
+                                               num(static_cast<double>(m)) + ") to be a multiple of pp (" +
+                                               num(par.pp) + ")"));
+        }
+    }
     if (par.sequenceParallel && par.tp == 1)
         out.push_back(Issue::warning(field(p, "sequence_parallel"), "has no effect with tp 1"));
     if (!ok || !arch)
@@ -75,6 +93,10 @@ void validateParallelism(const Job& job, const ModelArchitecture* arch, const st
     if (arch->layers > 0 && arch->layers % par.pp != 0)
         out.push_back(Issue::error(field(p, "pp"), num(par.pp) + " does not divide layers (" +
                                                        num(arch->layers) + ")"));
+    else if (arch->layers > 0 && par.virtualStages > 1 && (arch->layers / par.pp) % par.virtualStages != 0)
+        out.push_back(Issue::error(field(p, "virtual_stages"),
+                                   num(par.virtualStages) + " does not divide the layers per stage (" +
+                                       num(arch->layers / par.pp) + ")"));
 }
 
 } // namespace

@@ -53,6 +53,8 @@ void changed(std::vector<std::string>& out, const std::string& what, const std::
 std::string parallelism(const Parallelism& p)
 {
     std::string s = "TP" + std::to_string(p.tp) + " PP" + std::to_string(p.pp) + " DP" + std::to_string(p.dp);
+    if (p.virtualStages > 1)
+        s += " (interleaved x" + std::to_string(p.virtualStages) + ")";
     if (p.zeroStage > 0)
         s += " ZeRO-" + std::to_string(p.zeroStage);
     if (p.fsdp)
