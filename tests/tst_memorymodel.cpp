@@ -16,6 +16,26 @@ ModelArchitecture gpt3()
     return test::bundledCatalog().model("gpt3-175b")->arch;
 }
 
+/// GPT-3 175B pre-training at TP 8, PP 8 with sequence parallelism and selective recomputation.
+Job gpt3Pretraining(int globalBatch)
+{
+    Job job;
+    job.kind = JobKind::Pretraining;
+    job.parallelism = {8, 8, 1, 0, false, true, Recompute::Selective};
+    job.batch = {1, globalBatch};
+    return job;
+}
+
+/// Activations the transformer blocks of the reported stage keep.
+double blockActivationBytes(const MemoryBreakdown& m)
+{
+    double bytes = 0.0;
+    for (const LayerMemory& l : m.layers)
+        if (l.kind == LayerMemory::Kind::Block)
+            bytes += l.activationBytes * l.count;
+    return bytes;
+}
+
 MemoryInputs paramsOnly(double params, int dp, int zero)
 {
     MemoryInputs in;
@@ -72,42 +92,25 @@ private Q_SLOTS:
     /// 175B at PP 8 with v = 3; the last stage keeps (v - 1)p + 1 chunk-micro-batches.
     void interleavedScheduleKeepsMoreInFlight()
     {
-        Job job;
-        job.kind = JobKind::Pretraining;
-        job.parallelism = {8, 8, 1, 0, false, true, Recompute::Selective};
-        job.batch = {1, 64};
-        const ModelArchitecture arch = test::bundledCatalog().model("gpt3-175b")->arch;
-        MemoryInputs in = memoryInputsFor(job, arch, 0.0);
+        MemoryInputs in = memoryInputsFor(gpt3Pretraining(64), gpt3(), 0.0);
         const double plain = *estimateMemory(in).activationsPerLayerBytes * 12 * 8; // 12 layers x 8 in flight
         in.parallelism.virtualStages = 3;
-        const MemoryBreakdown inter = estimateMemory(in);
-        double blocks = 0.0;
-        for (const LayerMemory& l : inter.layers)
-            if (l.kind == LayerMemory::Kind::Block)
-                blocks += l.activationBytes * l.count;
+        const double blocks = blockActivationBytes(estimateMemory(in));
         QVERIFY2(qAbs(blocks / plain - (1.0 + 7.0 / 24.0)) < 1e-12, qPrintable(QString::number(blocks / plain)));
         // Fewer micro-batches than the schedule would warm up: never more than the step has.
         in.microBatchesPerStep = 2;
         const MemoryBreakdown few = estimateMemory(in);
-        double fewBlocks = 0.0;
-        for (const LayerMemory& l : few.layers)
-            if (l.kind == LayerMemory::Kind::Block)
-                fewBlocks += l.activationBytes * l.count;
-        QVERIFY(qAbs(fewBlocks / (*few.activationsPerLayerBytes * 12 * 2) - 1.0) < 1e-12);
+        QVERIFY(qAbs(blockActivationBytes(few) / (*few.activationsPerLayerBytes * 12 * 2) - 1.0) < 1e-12);
     }
 
     /// A job's main_grads_fp32 reaches the memory model: GPT-3 175B at TP 8, PP 8 keeps
     /// 18 bytes per parameter of its stage (no ZeRO), 2 more than without.
     void mainGradsFp32FromTheJob()
     {
-        Job job;
-        job.kind = JobKind::Pretraining;
-        job.parallelism = {8, 8, 1, 0, false, true, Recompute::Selective};
-        job.batch = {1, 8};
-        const ModelArchitecture arch = test::bundledCatalog().model("gpt3-175b")->arch;
-        const MemoryBreakdown plain = estimateMemory(memoryInputsFor(job, arch, 0.0));
+        Job job = gpt3Pretraining(8);
+        const MemoryBreakdown plain = estimateMemory(memoryInputsFor(job, gpt3(), 0.0));
         job.mainGradsFp32 = true;
-        const MemoryBreakdown main = estimateMemory(memoryInputsFor(job, arch, 0.0));
+        const MemoryBreakdown main = estimateMemory(memoryInputsFor(job, gpt3(), 0.0));
         QCOMPARE(main.gradientsBytes, 2.0 * plain.gradientsBytes);
         QCOMPARE(main.weightsBytes, plain.weightsBytes);
         QVERIFY(qAbs(main.modelStatesBytes() / plain.modelStatesBytes() - 18.0 / 16.0) < 1e-12);

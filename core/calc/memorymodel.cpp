@@ -116,6 +116,21 @@ double zeroShard(double bytes, int dp, int zeroStage, bool fsdp, int shardedFrom
     return (fsdp || zeroStage >= shardedFromStage) ? bytes / std::max(dp, 1) : bytes;
 }
 
+/// Micro-batches whose activations each layer of stage `stage` keeps at the schedule's peak.
+/// 1F1B keeps pp - stage in flight (Narayanan et al. 2021 §2.2; Korthikanti et al. 2022 §4.2).
+/// Interleaved 1F1B with v chunks per stage warms up 2(pp - stage - 1) + (v - 1)pp + 1
+/// chunk-micro-batches of layers/(pp v) layers each (Megatron-LM's schedule), which is
+/// layers x (1 + (pp - 1)/(pp v)) on the first stage (Korthikanti et al. §4.2.3). Never more
+/// than the step has.
+double inFlightPerLayer(int pp, int stage, int v, int microBatches)
+{
+    if (v == 1)
+        return std::max(1, std::min(pp - stage, microBatches));
+    const long long chunks = std::min(2LL * (pp - stage - 1) + static_cast<long long>(v - 1) * pp + 1,
+                                      static_cast<long long>(microBatches) * v);
+    return std::max(1.0, static_cast<double>(chunks) / v);
+}
+
 MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arch, int stage)
 {
     const Parallelism& par = in.parallelism;
@@ -169,19 +184,7 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
     double kv = 0.0;
 
     if (training) {
-        // 1F1B keeps the micro-batches in flight: pp - stage on stage `stage` (Narayanan et
-        // al. 2021 §2.2; Korthikanti et al. 2022 §4.2), never more than the step has.
-        // Interleaved 1F1B with v chunks per stage warms up 2(pp - stage - 1) + (v - 1)pp + 1
-        // chunk-micro-batches of layers/(pp v) layers each (Megatron-LM's schedule), which is
-        // layers x (1 + (pp - 1)/(pp v)) on the first stage (Korthikanti et al. §4.2.3);
-        // `inFlight` is that per layer of the stage.
-        const int v = std::max(par.virtualStages, 1);
-        const double inFlight =
-            v == 1 ? std::max(1, std::min(pp - stage, in.microBatchesPerStep))
-                   : std::max(1.0, static_cast<double>(std::min<long long>(
-                                       2LL * (pp - stage - 1) + static_cast<long long>(v - 1) * pp + 1,
-                                       static_cast<long long>(in.microBatchesPerStep) * v)) /
-                                       v);
+        const double inFlight = inFlightPerLayer(pp, stage, std::max(par.virtualStages, 1), in.microBatchesPerStep);
         const double perBlock = activationBytesPerBlock(arch, seq, in.microBatch, tp, par.sequenceParallel,
                                                         par.recompute, in.precision);
         m.activationsPerLayerBytes = perBlock;
@@ -244,8 +247,7 @@ MemoryInputs memoryInputsFor(const Job& job, const ModelArchitecture& arch, doub
     in.parallelism = job.parallelism;
     in.microBatch = job.batch.micro;
     in.sequenceLength = arch.sequenceLength;
-    const long long perStep = static_cast<long long>(job.batch.micro) * std::max(job.parallelism.dp, 1);
-    in.microBatchesPerStep = static_cast<int>(std::max<long long>(1, job.batch.global / std::max(perStep, 1ll)));
+    in.microBatchesPerStep = job.microBatchesPerStep();
     in.loraRank = job.lora ? job.lora->rank : 0;
     if (job.inference) {
         in.inferenceConcurrency = job.inference->concurrency;

@@ -72,7 +72,7 @@ PerfResult training(const PerfInputs& in)
     const int gpus = std::max(par.gpus(), 1);
     const int seq = a.sequenceLength;
     const double tokensPerStep = static_cast<double>(job.batch.global) * seq;
-    const int m = std::max(1, job.batch.global / std::max(job.batch.micro * par.dp, 1));
+    const int m = job.microBatchesPerStep();
     const double peak = peakFlops(*in.gpu, job.precision);
 
     PerfResult r;

@@ -120,27 +120,25 @@ QJsonObject model(const ModelChoice& m)
 QJsonObject job(const Job& j)
 {
     const Parallelism& p = j.parallelism;
+    QJsonObject parallelism{{"tp", p.tp},
+                            {"pp", p.pp},
+                            {"dp", p.dp},
+                            {"zero_stage", p.zeroStage},
+                            {"fsdp", p.fsdp},
+                            {"sequence_parallel", p.sequenceParallel},
+                            {"recompute", name(p.recompute)}};
+    if (p.virtualStages != 1) // written only when interleaving, so older files stay byte for byte
+        parallelism["virtual_stages"] = p.virtualStages;
     QJsonObject o{{"id", str(j.id)},
                   {"name", str(j.name)},
                   {"kind", name(j.kind)},
                   {"model", model(j.model)},
                   {"precision", name(j.precision)},
                   {"optimizer", name(j.optimizer)},
-                  {"parallelism", QJsonObject{{"tp", p.tp},
-                                              {"pp", p.pp},
-                                              {"dp", p.dp},
-                                              {"zero_stage", p.zeroStage},
-                                              {"fsdp", p.fsdp},
-                                              {"sequence_parallel", p.sequenceParallel},
-                                              {"recompute", name(p.recompute)}}},
+                  {"parallelism", parallelism},
                   {"batch", QJsonObject{{"micro", j.batch.micro}, {"global", j.batch.global}}},
                   {"schedule", QJsonObject{{"arrival_h", j.schedule.arrivalH},
                                            {"duration_h", j.schedule.durationH}}}};
-    if (p.virtualStages != 1) { // written only when interleaving, so older files stay byte for byte
-        QJsonObject par = o["parallelism"].toObject();
-        par["virtual_stages"] = p.virtualStages;
-        o["parallelism"] = par;
-    }
     if (j.mainGradsFp32) // written only when set, so files without it stay byte for byte
         o["main_grads_fp32"] = true;
     if (j.training)

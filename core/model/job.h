@@ -4,6 +4,7 @@
 
 #include "modelpreset.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -108,6 +109,13 @@ struct Job
     std::optional<Pin> pin;
 
     bool isTraining() const { return kind != JobKind::Inference; }
+    /// Micro-batches per optimizer step, global / (micro x dp), at least 1: what the pipeline
+    /// schedule, its bubble and its in-flight activations are counted in.
+    int microBatchesPerStep() const
+    {
+        const long long perStep = std::max(1LL, static_cast<long long>(batch.micro) * std::max(parallelism.dp, 1));
+        return static_cast<int>(std::max(1LL, batch.global / perStep));
+    }
     bool operator==(const Job&) const = default;
 };
 

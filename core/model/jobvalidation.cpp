@@ -68,12 +68,11 @@ void validateParallelism(const Job& job, const ModelArchitecture* arch, const st
                                                                        " needs a pipeline: pp is 1"));
         else {
             // Megatron-LM's interleaved schedule runs the micro-batches in groups of pp.
-            const long long perStep = static_cast<long long>(std::max(job.batch.micro, 1)) * std::max(par.dp, 1);
-            const long long m = job.batch.global / std::max(perStep, 1ll);
+            const int m = job.microBatchesPerStep();
             if (m < par.pp || m % par.pp != 0)
                 out.push_back(Issue::error(field(p, "virtual_stages"),
                                            "interleaving needs the micro-batches per step (global / (micro x dp) = " +
-                                               num(static_cast<double>(m)) + ") to be a multiple of pp (" +
+                                               num(m) + ") to be a multiple of pp (" +
                                                num(par.pp) + ")"));
         }
     }

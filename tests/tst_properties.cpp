@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// The properties panel of the workbench (split from tst_workbench.cpp): edits of canvas items,
+// tenants and jobs are one undoable command each; an invalid value shows the core's message
+// and changes nothing.
+#include "io/scenariowriter.h"
+#include "testsupport.h"
+#include "ui/canvas/canvasscene.h"
+#include "ui/mainwindow.h"
+#include "ui/propertiespanel.h"
+#include "ui/workloadspanel.h"
+#include "windowfixture.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+using namespace gp;
+
+class TestProperties : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir mTmp;
+
+    std::unique_ptr<ui::MainWindow> makeWindow() { return test::makeWindow(mTmp.filePath("lib.sqlite")); }
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void propertiesOfCanvasItemsAreUndoableEdits()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        document::Document* doc = w->currentDocument();
+        const QByteArray before = io::writeScenario(doc->scenario());
+        ui::PropertiesPanel* props = w->properties();
+        // Two nodes selected on the canvas: the NIC fields edit both, the name is not offered.
+        w->canvasScene()->setSelectedIds({"node-001", "node-002"});
+        QVERIFY(props->fieldLabels().contains("NICs"));
+        QVERIFY(!props->fieldLabels().contains("Name"));
+        QVERIFY(!props->canApply()); // nothing changed yet
+        qobject_cast<QSpinBox*>(props->field("NICs"))->setValue(4);
+        QVERIFY2(props->canApply(), qPrintable(props->message()));
+        props->apply();
+        QCOMPARE(doc->undoStack()->count(), 1);
+        QCOMPARE(doc->undoStack()->undoText(), QString("Edit 2 nodes"));
+        QCOMPARE(doc->scenario().topology.nodes[0].nics.count, 4);
+        QCOMPARE(doc->scenario().topology.nodes[1].nics.count, 4);
+        QCOMPARE(doc->scenario().topology.nodes[2].nics.count, 8); // not selected
+        // The panel shows the edited values; undo restores the exact document.
+        QCOMPARE(qobject_cast<QSpinBox*>(props->field("NICs"))->value(), 4);
+        doc->undoStack()->undo();
+        QCOMPARE(io::writeScenario(doc->scenario()), before);
+        QCOMPARE(qobject_cast<QSpinBox*>(props->field("NICs"))->value(), 8);
+        doc->undoStack()->redo();
+        QCOMPARE(doc->scenario().topology.nodes[1].nics.count, 4);
+
+        // A link is selectable; its bandwidth is editable.
+        w->canvasScene()->setSelectedIds({"node-001-leaf-00"});
+        QCOMPARE(w->canvasScene()->selectedIds(), QStringList{"node-001-leaf-00"});
+        auto* bandwidth = qobject_cast<QDoubleSpinBox*>(props->field("Bandwidth"));
+        QVERIFY(bandwidth);
+        bandwidth->setValue(800);
+        props->apply();
+        QCOMPARE(doc->undoStack()->undoText(), QString("Edit link node-001-leaf-00"));
+        for (const Link& l : doc->scenario().topology.links)
+            if (l.id == "node-001-leaf-00")
+                QCOMPARE(l.bandwidthGbps, 800.0);
+        // Deleting a selected link removes just that link.
+        const std::size_t links = doc->scenario().topology.links.size();
+        w->deleteSelection();
+        QCOMPARE(doc->scenario().topology.links.size(), links - 1);
+        QCOMPARE(doc->scenario().topology.nodes.size(), std::size_t(8));
+
+        // A switch: tier and name.
+        w->canvasScene()->setSelectedIds({"leaf-00"});
+        qobject_cast<QLineEdit*>(props->field("Name"))->setText("Leaf A");
+        Q_EMIT qobject_cast<QLineEdit*>(props->field("Name"))->textEdited("Leaf A");
+        props->apply();
+        QCOMPARE(doc->scenario().topology.switches[2].name, std::string("Leaf A"));
+    }
+
+    void invalidPropertyShowsTheCoreErrorAndChangesNothing()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        document::Document* doc = w->currentDocument();
+        ui::PropertiesPanel* props = w->properties();
+        QTRY_COMPARE(w->workloads()->rowCount(), 5);
+        // Selecting a job row in the workloads panel shows the job.
+        w->workloads()->selectJob("acme-ft");
+        props->showJob(doc->scenario(), "acme-ft");
+        auto* global = qobject_cast<QSpinBox*>(props->field("Global batch"));
+        QVERIFY(global);
+        global->setValue(100); // not a multiple of micro 1 x dp 8
+        QVERIFY(!props->canApply());
+        QVERIFY2(props->message().contains("batch.global") && props->message().contains("not a multiple"),
+                 qPrintable(props->message()));
+        props->apply();
+        QCOMPARE(doc->undoStack()->count(), 0);
+        QVERIFY(!doc->isModified());
+        global->setValue(256);
+        QVERIFY(props->canApply());
+        props->apply();
+        QCOMPARE(doc->scenario().tenants[1].jobs[0].batch.global, 256);
+        QVERIFY(doc->undoStack()->undoText().startsWith("Edit job "));
+
+        // fp32 main gradients, ticked with the mouse: one undoable edit, 2 more bytes per
+        // parameter in the job's gradients.
+        props->showJob(doc->scenario(), "acme-ft");
+        auto* mainGrads = qobject_cast<QCheckBox*>(props->field("fp32 main gradients"));
+        QVERIFY(mainGrads);
+        QVERIFY(!mainGrads->isChecked());
+        QTest::mouseClick(mainGrads, Qt::LeftButton, {}, QPoint(4, mainGrads->height() / 2));
+        QVERIFY(mainGrads->isChecked());
+        QVERIFY(props->canApply());
+        props->apply();
+        QVERIFY(doc->scenario().tenants[1].jobs[0].mainGradsFp32);
+        doc->undoStack()->undo();
+        QVERIFY(!doc->scenario().tenants[1].jobs[0].mainGradsFp32);
+        doc->undoStack()->redo();
+
+        // Interleaving the pre-training job's pipeline: v must divide its 40 layers per stage.
+        props->showJob(doc->scenario(), "frontier-70b");
+        auto* virtualStages = qobject_cast<QSpinBox*>(props->field("Virtual stages"));
+        QVERIFY(virtualStages);
+        virtualStages->setValue(3);
+        QVERIFY(!props->canApply());
+        QVERIFY2(props->message().contains("virtual_stages: 3 does not divide the layers per stage (40)"),
+                 qPrintable(props->message()));
+        virtualStages->setValue(2);
+        QVERIFY2(props->canApply(), qPrintable(props->message()));
+        props->apply();
+        QCOMPARE(doc->scenario().tenants[0].jobs[0].parallelism.virtualStages, 2);
+
+        // A tenant: a bad colour is refused with the core's message; a deadline is set.
+        props->showTenant(doc->scenario(), "chatco");
+        auto* colour = qobject_cast<QLineEdit*>(props->field("Colour"));
+        colour->setText("green");
+        Q_EMIT colour->textEdited("green");
+        QVERIFY(!props->canApply());
+        QVERIFY2(props->message().contains("#RRGGBB"), qPrintable(props->message()));
+        colour->setText("#00aa00");
+        Q_EMIT colour->textEdited("#00aa00");
+        qobject_cast<QDoubleSpinBox*>(props->field("SLA: deadline"))->setValue(14);
+        QVERIFY2(props->canApply(), qPrintable(props->message()));
+        props->apply();
+        QCOMPARE(doc->scenario().tenants[2].color, std::string("#00aa00"));
+        QCOMPARE(doc->scenario().tenants[2].sla.deadlineDays, std::optional<double>(14.0));
+    }
+};
+
+QTEST_MAIN(TestProperties)
+#include "tst_properties.moc"
