@@ -124,7 +124,8 @@ private Q_SLOTS:
         for (const auto& j : ev.jobs) {
             QVERIFY(j.placed);
             QCOMPARE(j.penalty, 0.0);
-            QVERIFY(j.perf.mfu > 0.2 && j.perf.mfu <= 0.4 + 1e-9);
+            // Between what published large runs reach and the H100's GEMM ceiling (80.1 %).
+            QVERIFY2(j.perf.mfu > 0.3 && j.perf.mfu < 0.801, qPrintable(QString::number(j.perf.mfu)));
         }
         QCOMPARE(ev.kpis.meanPenalty, 0.0);
         QCOMPARE(ev.kpis.allocationRatio, 1.0); // 256 + 256 GPUs of 512

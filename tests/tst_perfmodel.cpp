@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Step time, throughput and MFU against the published figures they rest on.
 #include "calc/modelsize.h"
+#include "calc/memorymodel.h"
 #include "calc/perfmodel.h"
 #include "testsupport.h"
 
@@ -13,6 +14,18 @@ using namespace gp::calc;
 class TestPerfModel : public QObject
 {
     Q_OBJECT
+
+    /// A pre-training job of `preset` on one GPU with `global` sequences of one per micro-batch.
+    static PerfInputs oneGpu(const char* preset, const char* gpu, int global)
+    {
+        PerfInputs in;
+        in.arch = test::bundledCatalog().model(preset)->arch;
+        in.gpu = test::bundledCatalog().gpu(gpu);
+        in.job.kind = JobKind::Pretraining;
+        in.job.batch = {1, global};
+        in.job.training = TrainingSpec{1e9, 60};
+        return in;
+    }
 
 private Q_SLOTS:
     /// Narayanan et al. 2021 (SC21, "Efficient Large-Scale Language Model Training on GPU
@@ -68,25 +81,169 @@ private Q_SLOTS:
         QCOMPARE(peakFlops(*a100, Precision::Fp8), 312e12); // no FP8: runs at BF16 rate
     }
 
-    /// A single-GPU step at the assumed efficiency: step = tokens x hardware FLOPs / (peak x MFU).
-    void stepTimeOnOneGpu()
+    /// The GEMM curve is linear in log(size) between its points and flat beyond them.
+    void gemmCurveInterpolatesInLogSize()
     {
-        PerfInputs in;
-        in.arch = test::bundledCatalog().model("llama2-7b")->arch;
-        in.gpu = test::bundledCatalog().gpu("h100-80gb");
-        in.job.kind = JobKind::Pretraining;
-        in.job.batch = {1, 8};
-        in.job.training = TrainingSpec{1e9, 60};
-        in.achievableMfu = 0.4;
+        KernelEfficiency e;
+        e.gemm = {{1.0, 0.5}, {100.0, 0.9}};
+        QCOMPARE(e.gemmAt(1.0), 0.5);
+        QVERIFY(qAbs(e.gemmAt(10.0) - 0.7) < 1e-12);
+        QCOMPARE(e.gemmAt(0.001), 0.5);
+        QCOMPARE(e.gemmAt(1e6), 0.9);
+        QCOMPARE(e.gemmAt(100.0), 0.9);
+        // Every bundled GPU has a curve that rises with size and stays below the peak.
+        for (const GpuSpec& g : test::bundledCatalog().gpus) {
+            QVERIFY2(g.efficiency.gemm.size() >= 2, g.id.c_str());
+            for (std::size_t i = 1; i < g.efficiency.gemm.size(); ++i) {
+                QVERIFY(g.efficiency.gemm[i].size > g.efficiency.gemm[i - 1].size);
+                QVERIFY(g.efficiency.gemm[i].efficiency >= g.efficiency.gemm[i - 1].efficiency);
+            }
+            QVERIFY(g.efficiency.gemm.back().efficiency <= 1.0);
+        }
+    }
+
+    /// One GPU, no parallelism: the step is compute and the optimizer only, its parts add up,
+    /// it cannot beat the GPU's GEMM ceiling, and half a GPU (a time share of 0.5) doubles it.
+    void stepOnOneGpuIsBoundByTheGemmCeiling()
+    {
+        PerfInputs in = oneGpu("llama2-7b", "h100-80gb", 8);
         const PerfResult r = estimatePerformance(in);
+        const StepBreakdown& b = r.breakdown;
+        QVERIFY(qAbs(b.total() - r.stepTimeS) < 1e-12 * r.stepTimeS);
+        QCOMPARE(b.tpExposed + b.ppExposed + b.dpExposed + b.bubble + b.recompute, 0.0);
+        QVERIFY(b.optimizer > 0 && b.optimizer < 0.05 * r.stepTimeS);
+        const double ceiling = in.gpu->efficiency.gemm.back().efficiency;
         const double tokens = 8.0 * 4096;
-        const double expected = tokens * hardwareFlopsPerToken(in.arch, 4096, Recompute::None) / (989e12 * 0.4);
-        QVERIFY(qAbs(r.stepTimeS - expected) / expected < 1e-9);
-        QVERIFY(qAbs(r.mfu - 0.4) < 1e-9); // no recomputation, no communication: MFU = efficiency
+        const double ideal = tokens * hardwareFlopsPerToken(in.arch, 4096, Recompute::None) / (989e12 * ceiling);
+        QVERIFY2(r.stepTimeS > ideal, qPrintable(QString("%1 s against %2 s at the ceiling").arg(r.stepTimeS).arg(ideal)));
+        QVERIFY2(r.mfu > 0.5 && r.mfu < ceiling, qPrintable(QString::number(r.mfu)));
         QVERIFY(qAbs(*r.daysToComplete - 1e9 / r.tokensPerS / 86400) < 1e-9);
-        // Half the GPU (a time share of 0.5) doubles the step.
         in.throughputFactor = 0.5;
         QVERIFY(qAbs(estimatePerformance(in).stepTimeS / r.stepTimeS - 2.0) < 1e-9);
+    }
+
+    /// Small GEMMs run further below the peak: the same model with 512-token micro-batches
+    /// reaches a lower MFU at one sequence per micro-batch than at eight.
+    void largerGemmsRunCloserToTheCeiling()
+    {
+        PerfInputs in = oneGpu("llama2-7b", "a100-80gb", 8);
+        in.arch.sequenceLength = 512;
+        in.job.batch = {1, 8};
+        const double small = estimatePerformance(in).mfu;
+        in.job.batch = {8, 8};
+        const double large = estimatePerformance(in).mfu;
+        QVERIFY2(large > small * 1.05, qPrintable(QString("%1 against %2").arg(large).arg(small)));
+    }
+
+    /// Flash attention skips the s x s scores: faster at long sequences, and the memory model
+    /// keeps no scores either. Unset, it follows the model: flash unless dropout masks are kept.
+    void flashAttentionAvoidsTheScores()
+    {
+        PerfInputs in = oneGpu("llama2-7b", "h100-80gb", 1);
+        in.job.flashAttention = false;
+        const PerfResult unfused = estimatePerformance(in);
+        in.job.flashAttention = true;
+        const PerfResult flash = estimatePerformance(in);
+        QVERIFY2(flash.stepTimeS < 0.9 * unfused.stepTimeS,
+                 qPrintable(QString("%1 s against %2 s").arg(flash.stepTimeS).arg(unfused.stepTimeS)));
+        QVERIFY(activationBytesPerBlock(in.arch, 4096, 1, 1, false, Recompute::None, Precision::Bf16, true) <
+                activationBytesPerBlock(in.arch, 4096, 1, 1, false, Recompute::None, Precision::Bf16, false) / 2);
+        Job job;
+        QVERIFY(job.usesFlashAttention(test::bundledCatalog().model("llama3-70b")->arch));
+        QVERIFY(!job.usesFlashAttention(test::bundledCatalog().model("gpt3-175b")->arch));
+        job.flashAttention = true;
+        QVERIFY(job.usesFlashAttention(test::bundledCatalog().model("gpt3-175b")->arch));
+    }
+
+    /// Recomputation changes only what it repeats: compute is the same with none, selective
+    /// and full; full repeats the whole forward pass, selective only the attention core.
+    void recomputationCostsWhatItRepeats()
+    {
+        PerfInputs in = oneGpu("gpt3-175b", "a100-80gb", 8);
+        in.arch.layers = 4; // fits the arithmetic, the shapes stay GPT-3's
+        in.job.parallelism.tp = 8;
+        in.comm.tensorParallelGBps = 195.0;
+        std::map<Recompute, PerfResult> r;
+        for (Recompute mode : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+            in.job.parallelism.recompute = mode;
+            r[mode] = estimatePerformance(in);
+        }
+        QCOMPARE(r[Recompute::None].breakdown.recompute, 0.0);
+        QCOMPARE(r[Recompute::Selective].breakdown.compute, r[Recompute::None].breakdown.compute);
+        QCOMPARE(r[Recompute::Full].breakdown.compute, r[Recompute::None].breakdown.compute);
+        QVERIFY(r[Recompute::Selective].breakdown.recompute > 0);
+        QVERIFY(r[Recompute::Full].breakdown.recompute > 5 * r[Recompute::Selective].breakdown.recompute);
+        // Full recomputation runs the forward collectives again: 6 all-reduces instead of 4.
+        QVERIFY(qAbs(r[Recompute::Full].breakdown.tpExposed / r[Recompute::None].breakdown.tpExposed - 1.5) < 1e-12);
+        // Flash attention already recomputes inside its backward: selective adds nothing.
+        in.job.flashAttention = true;
+        in.job.parallelism.recompute = Recompute::Selective;
+        QCOMPARE(estimatePerformance(in).breakdown.recompute, 0.0);
+    }
+
+    /// TP collectives: four all-reduces of b·s·h per block and micro-batch, each 2(t-1)/t of
+    /// the buffer over the bus bandwidth plus the catalog's latency, in the critical path
+    /// unless tp_comm_overlap hides them.
+    void tensorParallelCollectivesAreExposedUnlessOverlapped()
+    {
+        PerfInputs in = oneGpu("gpt3-175b", "a100-80gb", 4);
+        in.arch.layers = 8;
+        in.job.parallelism.tp = 8;
+        in.comm.tensorParallelGBps = 195.0;
+        const PerfResult r = estimatePerformance(in);
+        const double buffer = 2048.0 * 12288 * 2;
+        const double perCall = 2.0 * 7 / 8 * buffer / 195e9 + in.gpu->efficiency.collectiveLatencyUs * 1e-6;
+        QVERIFY(qAbs(r.breakdown.tpExposed - 8 * 4 * 4 * perCall) < 1e-9 * r.breakdown.tpExposed);
+        in.tpCommOverlap = 1.0;
+        QCOMPARE(estimatePerformance(in).breakdown.tpExposed, 0.0);
+    }
+
+    /// Data parallel: with comm_overlap the reduction hides behind the last backward pass, but
+    /// never more than that pass lasts; without it the whole reduction is exposed.
+    void dataParallelHidesOnlyBehindBackward()
+    {
+        PerfInputs in = oneGpu("llama2-7b", "h100-80gb", 8);
+        in.job.parallelism.dp = 8;
+        in.job.batch = {1, 64};
+        in.commOverlap = 1.0;
+        in.comm.dataParallelGBps = 360.0; // NVLink: hides completely
+        QCOMPARE(estimatePerformance(in).breakdown.dpExposed, 0.0);
+        in.comm.dataParallelGBps = 0.5; // far slower than the backward pass
+        const PerfResult slow = estimatePerformance(in);
+        const double whole = slow.dataParallelBytesPerGpu / 0.5e9 + in.gpu->efficiency.collectiveLatencyUs * 1e-6;
+        QVERIFY(slow.breakdown.dpExposed > 0.5 * whole && slow.breakdown.dpExposed < whole);
+        in.commOverlap = 0.0;
+        QVERIFY(qAbs(estimatePerformance(in).breakdown.dpExposed - whole) < 1e-9 * whole);
+    }
+
+    /// LoRA freezes the base weights: no weight gradients for them, so about a third of the
+    /// GEMM work and the base's gradient reduction disappear.
+    void loraSkipsTheBaseWeightGradients()
+    {
+        PerfInputs in = oneGpu("llama2-13b", "a100-80gb", 8);
+        in.job.kind = JobKind::FullFinetune;
+        const PerfResult full = estimatePerformance(in);
+        in.job.kind = JobKind::Lora;
+        in.job.lora = LoraSpec{};
+        const PerfResult lora = estimatePerformance(in);
+        const double ratio = lora.breakdown.compute / full.breakdown.compute;
+        QVERIFY2(ratio > 0.62 && ratio < 0.8, qPrintable(QString::number(ratio)));
+        QVERIFY(lora.breakdown.optimizer < 0.01 * full.breakdown.optimizer);
+    }
+
+    /// fp32 main gradients: 4-byte accumulation per micro-batch and twice the reduction bytes.
+    void fp32MainGradientsCostAccumulationAndReduction()
+    {
+        PerfInputs in = oneGpu("llama2-7b", "a100-80gb", 8);
+        in.job.parallelism.dp = 4;
+        in.job.batch = {1, 32};
+        in.comm.dataParallelGBps = 20.0;
+        const PerfResult bf16 = estimatePerformance(in);
+        in.job.mainGradsFp32 = true;
+        const PerfResult fp32 = estimatePerformance(in);
+        QVERIFY(fp32.breakdown.compute > bf16.breakdown.compute);
+        QVERIFY(qAbs(fp32.dataParallelBytesPerGpu / bf16.dataParallelBytesPerGpu - 2.0) < 1e-12);
+        QVERIFY(fp32.breakdown.optimizer > bf16.breakdown.optimizer);
     }
 
     /// The interleaved schedule divides the 1F1B bubble (p - 1)/m by v and sends each
@@ -103,7 +260,8 @@ private Q_SLOTS:
         in.comm.pipelineGBps = 25.0;
         in.comm.tensorParallelGBps = 240.0;
         const PerfResult plain = estimatePerformance(in);
-        QVERIFY(qAbs(plain.bubbleS / plain.computeS - 7.0 / 64.0) < 1e-12);
+        const StepBreakdown& b = plain.breakdown;
+        QVERIFY(qAbs(b.bubble / (b.compute + b.recompute + b.tpExposed) - 7.0 / 64.0) < 1e-12);
         in.job.parallelism.virtualStages = 3;
         const PerfResult inter = estimatePerformance(in);
         QVERIFY(qAbs(inter.bubbleS / plain.bubbleS - 1.0 / 3.0) < 1e-12);

@@ -337,6 +337,19 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
     addText(tr("Name"), j->name, with([](Job& x, const std::string& v) { x.name = v; }));
     addChoice(tr("Precision"), enumItems<Precision>(), nameOf(j->precision),
               with([](Job& x, const QString& v) { x.precision = valueOf(v, x.precision); }));
+    // Attention kernels: unset follows the model (flash unless it keeps dropout masks).
+    const QStringList attention = {tr("As the model"), tr("Flash"), tr("Unfused")};
+    addChoice(tr("Attention"), attention,
+              !j->flashAttention ? attention[0] : *j->flashAttention ? attention[1] : attention[2],
+              with([attention](Job& x, const QString& v) {
+                  x.flashAttention = v == attention[1]   ? std::optional<bool>(true)
+                                     : v == attention[2] ? std::optional<bool>(false)
+                                                         : std::nullopt;
+              }));
+    if (auto* box = field(tr("Attention")))
+        box->setToolTip(tr("Fused (flash) attention keeps no s x s tensors and runs at the GPU's flash-attention "
+                           "efficiency; unfused runs softmax and dropout over the scores (Megatron-LM before 2023). "
+                           "\"As the model\": flash unless the model keeps dropout masks (GPT-3 era)."));
     addInt(tr("Micro-batch"), j->batch.micro, 0, 1000000, tr(" seq"), with([](Job& x, int v) { x.batch.micro = v; }));
     addInt(tr("Global batch"), j->batch.global, 0, 1000000000, tr(" seq"), with([](Job& x, int v) { x.batch.global = v; }));
     if (j->isTraining()) {

@@ -15,6 +15,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QHBoxLayout>
+#include <QHorizontalStackedBarSeries>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
@@ -59,7 +60,7 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 
 WorkloadsPanel::WorkloadsPanel(QWidget* parent)
     : QWidget(parent), mTable(new JobTable(0, static_cast<int>(kColumns.size()), this)), mBreakdown(new QLabel(this)),
-      mChartView(new QChartView(this)), mChart(new QChart)
+      mChartView(new QChartView(this)), mChart(new QChart), mStepView(new QChartView(this)), mStepChart(new QChart)
 {
     mTable->setHorizontalHeaderLabels(kColumns);
     mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -74,6 +75,14 @@ WorkloadsPanel::WorkloadsPanel(QWidget* parent)
     mChartView->setChart(mChart);
     delete placeholder;
     mChartView->setRenderHint(QPainter::Antialiasing);
+    themeChart(mStepChart);
+    mStepChart->setTitle(tr("Step time"));
+    QChart* stepPlaceholder = mStepView->chart();
+    mStepView->setChart(mStepChart);
+    delete stepPlaceholder;
+    mStepView->setRenderHint(QPainter::Antialiasing);
+    mStepView->setMinimumHeight(150);
+    mStepView->setMaximumHeight(190);
     mBreakdown->setWordWrap(true);
     mBreakdown->setTextFormat(Qt::RichText);
 
@@ -82,6 +91,7 @@ WorkloadsPanel::WorkloadsPanel(QWidget* parent)
     rv->setContentsMargins(0, 0, 0, 0);
     rv->addWidget(mBreakdown);
     rv->addWidget(mChartView, 1);
+    rv->addWidget(mStepView);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(mTable);
     split->addWidget(right);
@@ -188,14 +198,64 @@ void WorkloadsPanel::selectJob(const QString& jobId)
         }
 }
 
+void WorkloadsPanel::showSteps(const calc::JobResult& r)
+{
+    clearChart(mStepChart);
+    mStepView->setToolTip({});
+    if (!r.placed) {
+        mStepChart->setTitle(tr("Step time: %1 is not placed").arg(q(r.id)));
+        return;
+    }
+    const double step = r.perf.stepTimeS;
+    const bool training = r.perf.daysToComplete.has_value();
+    const auto seconds = [](double s) {
+        return s >= 1.0 ? QString::number(s, 'f', 2) + " s" : QString::number(s * 1e3, 'f', 2) + " ms";
+    };
+    auto* series = new QHorizontalStackedBarSeries;
+    series->setBarWidth(0.6);
+    static const char* colours[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1"};
+    QStringList all;
+    int c = 0;
+    for (const calc::StepPart& part : calc::stepParts()) {
+        const double v = r.perf.breakdown.*part.value;
+        const QString label = tr(part.label);
+        auto* set = new QBarSet(label);
+        set->setColor(QColor(colours[c++ % 7]));
+        *set << v / std::max(step, 1e-300) * 100.0;
+        const QString tip = tr("<b>%1</b>: %2 (%3 % of the step)<br>%4")
+                                .arg(label, seconds(v), QString::number(v / std::max(step, 1e-300) * 100.0, 'f', 1),
+                                     QString::fromUtf8(part.formula).toHtmlEscaped());
+        all << tip;
+        connect(set, &QBarSet::hovered, mStepView, [this, tip](bool on, int) { mStepView->setToolTip(on ? tip : QString()); });
+        series->append(set);
+    }
+    mStepChart->addSeries(series);
+    auto* y = new QBarCategoryAxis;
+    y->append(training ? tr("step") : tr("token"));
+    auto* x = new QValueAxis;
+    x->setRange(0, 100);
+    x->setLabelFormat("%.0f %%");
+    mStepChart->addAxis(y, Qt::AlignLeft);
+    mStepChart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(y);
+    series->attachAxis(x);
+    mStepChart->legend()->setVisible(true);
+    mStepChart->legend()->setAlignment(Qt::AlignBottom);
+    mStepChart->setTitle(training ? tr("Step time %1 — where it goes (MFU %2 %)")
+                                        .arg(seconds(step), QString::number(r.perf.mfu * 100.0, 'f', 1))
+                                  : tr("Time per output token %1 — where it goes").arg(seconds(step)));
+}
+
 void WorkloadsPanel::showProfile(int row)
 {
     clearChart(mChart);
     if (row < 0 || row >= static_cast<int>(mEvaluation.jobs.size())) {
         mBreakdown->clear();
+        clearChart(mStepChart);
         return;
     }
     const calc::JobResult& r = mEvaluation.jobs[static_cast<std::size_t>(row)];
+    showSteps(r);
     const calc::MemoryBreakdown& m = r.memory;
     auto g = [](double b) { return QString::number(b / kGiB, 'f', 2); };
     mBreakdown->setText(tr("<b>%1</b> — per GPU (pipeline stage %2): weights %3 · gradients %4 · optimizer %5 · "

@@ -16,7 +16,8 @@ namespace gp::ui {
 
 /// Tenants' jobs with their evaluation results (placed, memory per GPU, penalty, MFU, days,
 /// cost) and, for the selected job, its memory breakdown and per-layer profile with the peak
-/// layer marked. A view: rebuilt from the scenario and the latest evaluation.
+/// layer marked, and where its step time goes (a stacked bar of calc::stepParts(), each part's
+/// formula and source in its tooltip). A view: rebuilt from the scenario and the latest evaluation.
 class WorkloadsPanel : public QWidget
 {
     Q_OBJECT
@@ -30,6 +31,8 @@ public:
     /// Shows the memory profile of a job (as selecting its row does).
     void selectJob(const QString& jobId);
     QChart* profileChart() const { return mChart; }
+    QChart* stepChart() const { return mStepChart; }
+    QChartView* stepView() const { return mStepView; }
     /// The id of the job in the current row, or "".
     QString selectedJobId() const;
 
@@ -43,11 +46,14 @@ Q_SIGNALS:
 
 private:
     void showProfile(int row);
+    void showSteps(const calc::JobResult& job);
 
     QTableWidget* mTable;
     QLabel* mBreakdown;
     QChartView* mChartView;
     QChart* mChart;
+    QChartView* mStepView;
+    QChart* mStepChart;
     calc::Evaluation mEvaluation;
 };
 

@@ -31,6 +31,9 @@ QJsonObject toJson(const calc::Evaluation& ev)
             placement.append(QJsonObject{{"node", QString::fromStdString(u.node)}, {"gpu", u.gpu},
                                          {"slot", QString::fromStdString(u.slot)}});
         const calc::MemoryBreakdown& m = j.memory;
+        QJsonObject steps;
+        for (const calc::StepPart& part : calc::stepParts())
+            steps[QLatin1String(part.key)] = j.perf.breakdown.*part.value;
         jobs.append(QJsonObject{
             {"id", QString::fromStdString(j.id)},
             {"tenant", QString::fromStdString(j.tenant)},
@@ -45,6 +48,7 @@ QJsonObject toJson(const calc::Evaluation& ev)
                                       {"kv_cache", opt(m.kvCacheBytes)},
                                       {"runtime", m.runtimeBytes}}},
             {"step_time_s", j.placed ? QJsonValue(j.perf.stepTimeS) : QJsonValue(QJsonValue::Null)},
+            {"step_breakdown_s", j.placed ? QJsonValue(steps) : QJsonValue(QJsonValue::Null)},
             {"tokens_per_s", j.placed ? QJsonValue(j.perf.tokensPerS) : QJsonValue(QJsonValue::Null)},
             {"mfu", j.placed ? QJsonValue(j.perf.mfu) : QJsonValue(QJsonValue::Null)},
             {"days_to_complete", j.placed ? opt(j.perf.daysToComplete) : QJsonValue(QJsonValue::Null)},

@@ -78,6 +78,8 @@ int runMemory(const QStringList& args)
         {"optimizer", "Optimizer (default adam).", "adam|adam8bit|sgd"},
         {"main-grads-fp32", "Training: fp32 gradients beside 16-bit weights (Megatron-LM's main grads; 18 bytes "
                             "per parameter with Adam instead of 16)."},
+        {"attention", "Attention kernels (default auto: flash unless the model keeps dropout masks, as a "
+                      "scenario's job without flash_attention).", "auto|flash|unfused"},
         {"mode", "Job kind (default train).", "train|lora|qlora|infer"},
         {"lora-rank", "LoRA rank (default 16).", "R"},
         {"batch", "infer: concurrent sequences (default 1).", "N"},
@@ -128,6 +130,11 @@ int runMemory(const QStringList& args)
         return usage("--optimizer must be adam, adam8bit or sgd");
     job.optimizer = optimizers.at(opt);
     job.mainGradsFp32 = p.isSet("main-grads-fp32");
+    const QString attention = p.value("attention").isEmpty() ? "auto" : p.value("attention");
+    if (attention == "flash" || attention == "unfused")
+        job.flashAttention = attention == "flash";
+    else if (attention != "auto")
+        return usage("--attention must be auto, flash or unfused");
     const QString prec = p.value("precision").isEmpty() ? "bf16" : p.value("precision");
     auto precision = enumFromName<Precision>(prec.toStdString());
     if (!precision)

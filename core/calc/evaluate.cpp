@@ -57,7 +57,8 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
                       double noGdrFactor)
 {
     CommBandwidth b;
-    b.tensorParallelGBps = gpu.scaleUpBandwidthGBps / 2.0 * linkEff;
+    // NCCL over the NVLink domain reaches the GPU's scale-up collective efficiency (catalog).
+    b.tensorParallelGBps = gpu.scaleUpBandwidthGBps / 2.0 * gpu.efficiency.scaleUpCollective;
     std::set<int> nodes;
     bool allP2p = true;
     for (int s : slots) {
@@ -102,6 +103,7 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     const double overhead = assumptionValue(A, "runtime_overhead_gib") * kGiB;
     const double mfu = assumptionValue(A, "achievable_mfu");
     const double overlap = assumptionValue(A, "comm_overlap");
+    const double tpOverlap = assumptionValue(A, "tp_comm_overlap");
     const double linkEff = assumptionValue(A, "link_efficiency");
     const double noGdr = assumptionValue(A, "no_gpudirect_bandwidth_factor");
     const double hbmEff = assumptionValue(A, "memory_bandwidth_efficiency");
@@ -225,7 +227,7 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             r.placement.push_back({cx.node(sl.node).id, sl.gpu, sl.label()});
             jobNodes.insert(sl.node);
         }
-        PerfInputs pin{*ref.arch, &gpu, job, factor, mfu, overlap, hbmEff,
+        PerfInputs pin{*ref.arch, &gpu, job, factor, mfu, overlap, tpOverlap, hbmEff,
                        commFor(cx, jp.slots, gpu, linkEff, noGdr)};
         r.perf = estimatePerformance(pin);
         pin.throughputFactor = 1.0;

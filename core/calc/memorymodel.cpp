@@ -44,7 +44,8 @@ double frozenWeightBytes(Precision precision, bool qlora)
 }
 
 double activationBytesPerBlock(const ModelArchitecture& arch, int sequence, int microBatch, int tp,
-                               bool sequenceParallel, Recompute recompute, Precision precision)
+                               bool sequenceParallel, Recompute recompute, Precision precision,
+                               bool flashAttention)
 {
     const double s = sequence;
     const double b = microBatch;
@@ -65,8 +66,11 @@ double activationBytesPerBlock(const ModelArchitecture& arch, int sequence, int 
     // FFN's inner tensors (16sbh for a 4h GeLU MLP; 6sbf for SwiGLU) split across TP ("24/t") ...
     const double parallel = e * 2.0 * (2.0 + 2.0 * r) * sbh + e * (arch.gatedFfn ? 6.0 : 4.0) * s * b * f;
     // ... and the attention core: softmax 2as²b, its dropout mask as²b and output 2as²b ("5as²b"),
-    // which selective recomputation drops.
-    const double core = recompute == Recompute::Selective ? 0.0 : (2.0 * e + d * (1.0 + 2.0 * e)) * a * s * s * b;
+    // which selective recomputation drops. Flash attention keeps only its fp32 log-sum-exp per
+    // row and head (4asb) and recomputes the rest in backward (Dao et al. 2022 §3.1).
+    const double core = flashAttention                       ? 4.0 * a * s * b
+                        : recompute == Recompute::Selective ? 0.0
+                                                            : (2.0 * e + d * (1.0 + 2.0 * e)) * a * s * s * b;
     if (sequenceParallel)
         return (replicated + parallel + core) / t;
     return replicated + (parallel + core) / t;
@@ -186,7 +190,7 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
     if (training) {
         const double inFlight = inFlightPerLayer(pp, stage, std::max(par.virtualStages, 1), in.microBatchesPerStep);
         const double perBlock = activationBytesPerBlock(arch, seq, in.microBatch, tp, par.sequenceParallel,
-                                                        par.recompute, in.precision);
+                                                        par.recompute, in.precision, in.flashAttention);
         m.activationsPerLayerBytes = perBlock;
         const double sbh = static_cast<double>(seq) * in.microBatch * h;
         const double spDiv = par.sequenceParallel ? tp : 1.0;
@@ -244,6 +248,7 @@ MemoryInputs memoryInputsFor(const Job& job, const ModelArchitecture& arch, doub
     in.precision = job.precision;
     in.optimizer = job.optimizer;
     in.mainGradsFp32 = job.mainGradsFp32;
+    in.flashAttention = job.usesFlashAttention(arch);
     in.parallelism = job.parallelism;
     in.microBatch = job.batch.micro;
     in.sequenceLength = arch.sequenceLength;

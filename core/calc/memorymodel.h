@@ -21,6 +21,7 @@ struct MemoryInputs
     Precision precision = Precision::Bf16;
     Optimizer optimizer = Optimizer::AdamW;
     bool mainGradsFp32 = false; ///< 4-byte gradients with 16-bit weights (Megatron's main grads)
+    bool flashAttention = false; ///< fused attention: no s x s tensors kept
     Parallelism parallelism;
     int microBatch = 1;
     int sequenceLength = 0;     ///< training sequence length (0 = the model's)
@@ -87,7 +88,8 @@ double frozenWeightBytes(Precision precision, bool qlora);
 /// Activations of one transformer block for one micro-batch on one GPU (Korthikanti et al.
 /// 2022, §4, generalised to grouped-query attention and gated FFNs; docs/model-reference.md).
 double activationBytesPerBlock(const ModelArchitecture& arch, int sequence, int microBatch, int tp,
-                               bool sequenceParallel, Recompute recompute, Precision precision);
+                               bool sequenceParallel, Recompute recompute, Precision precision,
+                               bool flashAttention = false);
 
 /// Per-GPU memory of a job on its most loaded pipeline stage (stage 0, or the last stage
 /// when its output layer and logits weigh more).

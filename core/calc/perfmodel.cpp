@@ -6,6 +6,7 @@
 #include "modelsize.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gp::calc {
 
@@ -52,6 +53,46 @@ double modelFlopsUtilization(double achievedFlopsPerGpu, double peakFlopsPerGpu)
     return peakFlopsPerGpu > 0 ? achievedFlopsPerGpu / peakFlopsPerGpu : 0.0;
 }
 
+const std::vector<StepPart>& stepParts()
+{
+    static const std::vector<StepPart> parts = {
+        {"compute", "Compute",
+         "Per block and micro-batch: each GEMM (QKV, projection, FFN in/out; forward, and backward for "
+         "inputs and weights) at max(FLOPs / (peak x GEMM efficiency at its size), operand bytes / HBM), "
+         "attention (unfused batched GEMMs with softmax/dropout, or flash at the flash efficiency), "
+         "memory-bound norms, residuals and activations at HBM x memory efficiency, gradient accumulation; "
+         "times blocks per stage plus the output layer, times micro-batches. Curves: catalog, after "
+         "Calculon (Isaev et al. SC23) and measured GEMM ceilings",
+         &StepBreakdown::compute},
+        {"recompute", "Recompute",
+         "Full recomputation repeats each block's forward pass; selective repeats the attention core "
+         "(Korthikanti et al. 2022 §5); flash attention already recomputes inside its backward",
+         &StepBreakdown::recompute},
+        {"tp_exposed", "TP exposed",
+         "(1 - tp_comm_overlap) x 4 all-reduces of b·s·h per block and micro-batch (6 with full "
+         "recomputation, 5 with sequence parallelism's extra all-gathers) at NVLink x scale-up "
+         "collective efficiency plus latency (Shoeybi et al. 2019; Korthikanti et al. 2022)",
+         &StepBreakdown::tpExposed},
+        {"pp_exposed", "PP exposed",
+         "2 x v point-to-point sends of b·s·h/t per micro-batch between stages over the placement's "
+         "links (Narayanan et al. 2021 §4.1 scatter/gather)",
+         &StepBreakdown::ppExposed},
+        {"dp_exposed", "DP exposed",
+         "Ring all-reduce 2(n-1)/n of the stage's gradients (x1.5 with ZeRO-3/FSDP) over the slowest "
+         "data-parallel hop, less what comm_overlap hides behind the last backward pass",
+         &StepBreakdown::dpExposed},
+        {"bubble", "Bubble",
+         "(p - 1) / v x the time of one micro-batch on a stage: 1F1B fill and drain, shortened v times "
+         "by the interleaved schedule (Narayanan et al. 2021 §2.2)",
+         &StepBreakdown::bubble},
+        {"optimizer", "Optimizer",
+         "The optimizer step streams its shard's states: 2 x (weights + gradients + optimizer bytes) + "
+         "gradients per parameter at HBM x memory efficiency",
+         &StepBreakdown::optimizer},
+    };
+    return parts;
+}
+
 namespace {
 
 /// Ring all-reduce moves 2(n-1)/n of the buffer through every GPU's link.
@@ -64,52 +105,210 @@ double allReduceS(double bytes, int n, double gbps)
     return 2.0 * (n - 1) / n * bytes / (gbps * 1e9);
 }
 
+/// The GPU-side cost model of one block: kernel times on the GPU's efficiency curves.
+class Kernels
+{
+public:
+    Kernels(const GpuSpec& gpu, Precision precision)
+        : mEff(gpu.efficiency), mPeak(peakFlops(gpu, precision)),
+          mHbm(gpu.hbmBandwidthGBps * 1e9 * gpu.efficiency.memoryBound),
+          mIn(precision == Precision::Fp32 ? 4.0 : (precision == Precision::Bf16 || precision == Precision::Fp16) ? 2.0 : 1.0)
+    {
+    }
+
+    /// `count` GEMMs of (m x k) by (k x n): the slower of the tensor-core time at the curve's
+    /// efficiency for one call's size and the HBM time of its operands (16-bit output).
+    double gemm(double m, double n, double k, double count = 1.0) const
+    {
+        if (m <= 0 || n <= 0 || k <= 0 || count <= 0)
+            return 0.0;
+        const double flops = 2.0 * m * n * k;
+        const double compute = flops / (mPeak * mEff.gemmAt(flops / 1e9));
+        const double memory = ((m * k + k * n) * mIn + m * n * 2.0) / mHbm;
+        return count * std::max(compute, memory);
+    }
+    /// A memory-bound kernel moving `bytes` through HBM.
+    double stream(double bytes) const { return bytes / mHbm; }
+    /// Fused attention doing `flops` of tensor-core work.
+    double flash(double flops) const { return flops / (mPeak * mEff.flashAttention); }
+
+private:
+    const KernelEfficiency& mEff;
+    double mPeak, mHbm, mIn;
+};
+
+/// Per micro-batch and block on one GPU, unscaled by sharing.
+struct BlockTimes
+{
+    double forward = 0.0;
+    double backward = 0.0;
+    double recompute = 0.0;
+    double tensorParallel = 0.0;
+};
+
+BlockTimes blockTimes(const PerfInputs& in, const Kernels& k)
+{
+    const ModelArchitecture& a = in.arch;
+    const Job& job = in.job;
+    const Parallelism& par = job.parallelism;
+    const double t = std::max(par.tp, 1);
+    const double b = std::max(job.batch.micro, 1);
+    const double s = std::max(a.sequenceLength, 1);
+    const double h = a.hiddenSize;
+    const double heads = std::max(a.attentionHeads, 1);
+    const double kvHeads = a.kvHeads > 0 ? a.kvHeads : heads;
+    const double d = h / heads;
+    const double f = a.ffnHiddenSize > 0 ? a.ffnHiddenSize : 4.0 * h;
+    const double experts = std::max(a.experts, 1);
+    const double active = std::clamp(a.activeExperts, 1, std::max(a.experts, 1));
+    const double tokens = b * s;
+    const double perExpert = tokens * active / experts;
+    const double act = job.precision == Precision::Fp32 ? 4.0 : 2.0; // activation element
+    const bool adapter = job.kind == JobKind::Lora || job.kind == JobKind::Qlora;
+    const bool flash = job.usesFlashAttention(a);
+
+    // Megatron's block (Shoeybi et al. 2019; Korthikanti et al. 2022 §3): QKV, attention
+    // projection, FFN in (gate and up fused when gated) and out, column/row split over TP.
+    const double linear = k.gemm(tokens, (h + 2.0 * kvHeads * d) / t, h) + k.gemm(tokens, h, h / t) +
+                          k.gemm(perExpert, f * (a.gatedFfn ? 2.0 : 1.0) / t, h, experts) +
+                          k.gemm(perExpert, h, f / t, experts) + (experts > 1 ? k.gemm(tokens, experts, h) : 0.0);
+    // Attention core. Unfused: two batched GEMMs per head (QK^T and PV, b·a/t of them) plus
+    // softmax and its dropout over the s x s scores; backward twice the GEMMs. Flash: causal,
+    // half the s x s work, 2.5x of it again in backward (Dao 2023 §3.1).
+    const double coreFlops = 4.0 * b * s * s * h / t;
+    double attentionF = 0.0, attentionB = 0.0, scoresF = 0.0;
+    if (flash) {
+        attentionF = k.flash(0.5 * coreFlops);
+        attentionB = 2.5 * attentionF;
+    } else {
+        const double batch = b * heads / t;
+        attentionF = k.gemm(s, s, d, batch) + k.gemm(s, d, s, batch);
+        attentionB = 2.0 * attentionF;
+        const double scores = batch * s * s;
+        // Fused scale-mask-softmax reads and writes the scores; dropout writes a 1-byte mask.
+        scoresF = k.stream(scores * 2.0 * act + (a.dropout ? scores * (2.0 * act + 1.0) : 0.0));
+    }
+    // Memory-bound kernels on the hidden states (split over TP with sequence parallelism):
+    // two norms, two residual adds (with bias-dropout when the model has dropout) and the
+    // FFN activation; backward moves about twice the bytes.
+    const double hidden = tokens * h / (par.sequenceParallel ? t : 1.0);
+    const double inner = perExpert * experts * f / t;
+    const double elementwise =
+        k.stream(2.0 * 2.0 * hidden * act + 2.0 * (3.0 * hidden * act + (a.dropout ? hidden : 0.0)) +
+                 (a.gatedFfn ? 3.0 : 2.0) * inner * act);
+    // Trainable parameters of the block on this GPU, and the base weights QLoRA dequantizes
+    // (NF4 read, 16-bit written) before each pass.
+    const double baseParams = blockParameters(a) / t;
+    const double trainable = adapter ? loraBlockParameters(a, job.lora ? job.lora->rank : 16) / t : baseParams;
+    const double dequant = job.kind == JobKind::Qlora ? k.stream(baseParams * (0.5 + 2.0)) : 0.0;
+    // Weight gradients accumulate over the step's micro-batches: read and write per micro-batch.
+    const double gradBytes = trainableStateBytes(job.precision, job.optimizer, job.mainGradsFp32).gradients;
+    const double accumulate = k.stream(trainable * 2.0 * gradBytes);
+
+    BlockTimes bt;
+    bt.forward = linear + attentionF + scoresF + elementwise + dequant;
+    // Frozen base weights need only the input gradient (one GEMM of each pair).
+    bt.backward = (adapter ? 1.0 : 2.0) * linear + attentionB + 2.0 * scoresF + 2.0 * elementwise + dequant + accumulate;
+    if (par.recompute == Recompute::Full)
+        bt.recompute = bt.forward;
+    else if (par.recompute == Recompute::Selective && !flash)
+        bt.recompute = attentionF + scoresF;
+
+    // TP collectives over the b·s·h activations: two all-reduces forward and two backward
+    // (Shoeybi et al. 2019 §3), the same volume as reduce-scatter + all-gather pairs with
+    // sequence parallelism, which also gathers the block's two GEMM inputs again for backward
+    // (Korthikanti et al. 2022 §4.2.2); full recomputation repeats the forward ones.
+    if (par.tp > 1) {
+        const double allReduce = 2.0 * (t - 1.0) / t * tokens * h * act / std::max(in.comm.tensorParallelGBps * 1e9, 1e-9);
+        double count = 4.0;
+        if (par.recompute == Recompute::Full)
+            count += 2.0;
+        else if (par.sequenceParallel)
+            count += 1.0;
+        const double calls = par.sequenceParallel ? 2.0 * count : count;
+        bt.tensorParallel = count * allReduce + calls * in.gpu->efficiency.collectiveLatencyUs * 1e-6;
+    }
+    return bt;
+}
+
 PerfResult training(const PerfInputs& in)
 {
     const ModelArchitecture& a = in.arch;
     const Job& job = in.job;
     const Parallelism& par = job.parallelism;
     const int gpus = std::max(par.gpus(), 1);
-    const int seq = a.sequenceLength;
+    const int pp = std::max(par.pp, 1);
+    const int v = std::max(par.virtualStages, 1);
+    const double t = std::max(par.tp, 1);
+    const double seq = std::max(a.sequenceLength, 1);
     const double tokensPerStep = static_cast<double>(job.batch.global) * seq;
+    const double tokensPerMicro = std::max(job.batch.micro, 1) * seq;
     const int m = job.microBatchesPerStep();
     const double peak = peakFlops(*in.gpu, job.precision);
+    const double share = std::max(in.throughputFactor, 1e-9);
+    const double act = job.precision == Precision::Fp32 ? 4.0 : 2.0;
+    const bool adapter = job.kind == JobKind::Lora || job.kind == JobKind::Qlora;
+    const double latency = in.gpu->efficiency.collectiveLatencyUs * 1e-6;
+    const Kernels k(*in.gpu, job.precision);
+    const BlockTimes bt = blockTimes(in, k);
+
+    // The slowest stage sets the pace: ceil(layers / pp) blocks, plus the output layer and
+    // the fp32 cross-entropy on the last stage (the embedding on the first is a gather).
+    const double blocks = std::ceil(static_cast<double>(std::max(a.layers, 1)) / pp);
+    const double vocab = a.vocabSize;
+    const double head = vocab > 0 ? (adapter ? 2.0 : 3.0) * k.gemm(tokensPerMicro, vocab / t, a.hiddenSize) +
+                                        k.stream(tokensPerMicro * vocab / t * 16.0)
+                                  : 0.0;
+    const double computeMb = (blocks * (bt.forward + bt.backward) + head) / share;
+    const double recomputeMb = blocks * bt.recompute / share;
+    const double tpMb = (1.0 - in.tpCommOverlap) * blocks * bt.tensorParallel / share;
+    const double stageMb = computeMb + recomputeMb + tpMb;
+
+    // Pipeline: each micro-batch crosses v stage boundaries forward and backward; Megatron's
+    // scatter/gather sends 1/t of the activations per TP rank (Narayanan et al. 2021 §4.1).
+    // 1F1B bubble (p - 1)/m of the ideal, divided by v with the interleaved schedule (§2.2).
+    const double p2pBytes = pp > 1 ? tokensPerMicro * a.hiddenSize * act / t : 0.0;
+    const double p2pMb = pp > 1 ? 2.0 * v * (p2pBytes / std::max(in.comm.pipelineGBps * 1e9, 1e-9) + latency) : 0.0;
+
+    // Data parallel: the stage's gradients (fp32 main grads when set) all-reduced once per
+    // step, or reduce-scattered and the parameters all-gathered with ZeRO/FSDP (1.5x the
+    // volume for ZeRO-3/FSDP, ZeRO §7); the share allowed by comm_overlap hides behind the
+    // last micro-batch's backward pass.
+    const double gradBytes = trainableStateBytes(job.precision, job.optimizer, job.mainGradsFp32).gradients;
+    const double paramsPerGpu =
+        (adapter ? a.layers * loraBlockParameters(a, job.lora ? job.lora->rank : 16) : parameterCount(a)) / (t * pp);
+    const bool shardAll = par.fsdp || par.zeroStage == 3;
+    const double dpBytes = par.dp > 1 ? 2.0 * (par.dp - 1) / par.dp * paramsPerGpu * gradBytes * (shardAll ? 1.5 : 1.0) : 0.0;
+    const double dpS = par.dp > 1 ? dpBytes / std::max(in.comm.dataParallelGBps * 1e9, 1e-9) + latency : 0.0;
+    const double dpHidden = std::min(in.commOverlap * dpS, blocks * bt.backward / share);
+
+    // The optimizer step streams every state of its shard once: reads all, writes all but
+    // the gradients, plus the gradient-norm read and the zeroing write.
+    const StateBytes sb = trainableStateBytes(job.precision, job.optimizer, job.mainGradsFp32);
+    const double optimizerParams = paramsPerGpu / ((par.fsdp || par.zeroStage >= 1) ? std::max(par.dp, 1) : 1);
+    const double optimizerS =
+        k.stream(optimizerParams * (2.0 * (sb.weights + sb.gradients + sb.optimizer) + sb.gradients)) / share;
 
     PerfResult r;
-    r.computeS = tokensPerStep * hardwareFlopsPerToken(a, seq, par.recompute) /
-                 (gpus * peak * in.achievableMfu * std::max(in.throughputFactor, 1e-9));
-    // 1F1B bubble (p - 1)/m of the ideal time, divided by v with the interleaved schedule,
-    // whose micro-batches then cross v times as many stage boundaries (Narayanan et al. 2021 §2.2).
-    const int v = std::max(par.virtualStages, 1);
-    r.bubbleS = r.computeS * (par.pp - 1) / (static_cast<double>(m) * v);
-
-    const double actBytes = static_cast<double>(job.batch.micro) * seq * a.hiddenSize * 2.0;
-    const int layersPerStage = std::max(a.layers / std::max(par.pp, 1), 1);
-    // Megatron TP: two all-reduces forward and two backward per block and micro-batch
-    // (Shoeybi et al. 2019 §3); full recomputation repeats the forward pair.
-    const int tpCollectives = par.recompute == Recompute::Full ? 6 : 4;
-    const double tpS = layersPerStage * m * tpCollectives * allReduceS(actBytes, par.tp, in.comm.tensorParallelGBps);
-    const double ppS = par.pp > 1 ? 2.0 * m * v * actBytes / (par.sequenceParallel ? par.tp : 1) /
-                                        std::max(in.comm.pipelineGBps * 1e9, 1e-9)
-                                  : 0.0;
-    // Data parallel: all-reduce of the GPU's 16-bit gradients; ZeRO-3/FSDP moves 1.5x as much
-    // (parameter all-gathers plus gradient reduce-scatter, ZeRO §7).
-    const bool adapter = job.kind == JobKind::Lora || job.kind == JobKind::Qlora;
-    const double paramsPerGpu =
-        (adapter ? a.layers * loraBlockParameters(a, job.lora ? job.lora->rank : 16) : parameterCount(a)) /
-        (std::max(par.tp, 1) * std::max(par.pp, 1));
-    double dpS = allReduceS(paramsPerGpu * 2.0, par.dp, in.comm.dataParallelGBps);
-    if (par.fsdp || par.zeroStage == 3)
-        dpS *= 1.5;
-    r.exposedCommS = (1.0 - in.commOverlap) * (tpS + dpS) + ppS;
-    r.dataParallelBytesPerGpu = par.dp > 1 ? 2.0 * (par.dp - 1) / par.dp * paramsPerGpu * 2.0 *
-                                                 ((par.fsdp || par.zeroStage == 3) ? 1.5 : 1.0)
-                                           : 0.0;
-    r.pipelineBytesPerGpu = par.pp > 1 ? 2.0 * m * v * actBytes / (par.sequenceParallel ? par.tp : 1) : 0.0;
-    r.networkCommS = dpS + ppS;
-    r.stepTimeS = r.computeS + r.bubbleS + r.exposedCommS;
+    StepBreakdown& br = r.breakdown;
+    br.compute = m * computeMb;
+    br.recompute = m * recomputeMb;
+    br.tpExposed = m * tpMb;
+    br.ppExposed = m * p2pMb;
+    br.bubble = (pp - 1) / static_cast<double>(v) * stageMb;
+    br.dpExposed = dpS - dpHidden;
+    br.optimizer = optimizerS;
+    r.stepTimeS = br.total();
+    r.computeS = br.compute + br.recompute + br.optimizer;
+    r.bubbleS = br.bubble;
+    r.exposedCommS = br.tpExposed + br.ppExposed + br.dpExposed;
+    r.dataParallelBytesPerGpu = dpBytes;
+    r.pipelineBytesPerGpu = pp > 1 ? 2.0 * m * v * p2pBytes : 0.0;
+    r.networkCommS = dpS + br.ppExposed;
     r.tokensPerS = tokensPerStep / r.stepTimeS;
-    r.mfu = modelFlopsPerToken(a, seq) * r.tokensPerS / (gpus * peak);
+    // Adapters skip the base weights' gradients: 4N + 12Lhs model FLOPs per token, not 6N.
+    const double modelFlops = modelFlopsPerToken(a, static_cast<int>(seq)) - (adapter ? 2.0 * activeParameterCount(a) : 0.0);
+    r.mfu = modelFlops * r.tokensPerS / (gpus * peak);
     if (job.training)
         r.daysToComplete = job.training->tokens / r.tokensPerS / 86400.0;
     return r;
@@ -142,6 +341,8 @@ PerfResult inference(const PerfInputs& in)
     r.computeS = std::max(memoryS, computeS);
     r.exposedCommS = tpS;
     r.stepTimeS = (r.computeS + r.exposedCommS) * std::max(par.pp, 1);
+    r.breakdown.compute = r.computeS * std::max(par.pp, 1);
+    r.breakdown.tpExposed = r.exposedCommS * std::max(par.pp, 1);
     r.tokensPerS = batch * std::max(par.dp, 1) / r.stepTimeS;
     r.mfu = 2.0 * activeParameterCount(a) * r.tokensPerS / (std::max(par.gpus(), 1) * peak);
     r.demandTokensPerS = spec.requestsPerS * spec.outputTokens;

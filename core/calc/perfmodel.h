@@ -7,6 +7,7 @@
 #include "model/modelpreset.h"
 
 #include <optional>
+#include <vector>
 
 namespace gp::calc {
 
@@ -30,7 +31,7 @@ double megatronTrainingTimeS(double tokens, double params, int gpus, double flop
 /// MFU from a measured per-GPU throughput: achieved model FLOP/s over the dense peak.
 double modelFlopsUtilization(double achievedFlopsPerGpu, double peakFlopsPerGpu);
 
-/// The bandwidths (GB/s per GPU, one direction, link efficiency applied) the job's
+/// The bandwidths (GB/s per GPU, one direction, bus-bandwidth efficiency applied) the job's
 /// collectives run over, as its placement decides them.
 struct CommBandwidth
 {
@@ -39,14 +40,42 @@ struct CommBandwidth
     double dataParallelGBps = 0.0;     ///< the slowest hop of the data-parallel ring
 };
 
+/// Where a step's time goes, in seconds; the parts add up to the step time (training) or
+/// the time per output token (inference: compute and tp_exposed only).
+struct StepBreakdown
+{
+    double compute = 0.0;   ///< GEMMs, attention and memory-bound kernels, forward and backward
+    double recompute = 0.0; ///< what activation recomputation repeats
+    double tpExposed = 0.0; ///< tensor-parallel collectives not hidden behind compute
+    double ppExposed = 0.0; ///< pipeline point-to-point transfers on the critical path
+    double dpExposed = 0.0; ///< data-parallel gradient reduction not hidden behind backward
+    double bubble = 0.0;    ///< pipeline fill and drain
+    double optimizer = 0.0; ///< the optimizer step (memory-bound)
+    double total() const { return compute + recompute + tpExposed + ppExposed + dpExposed + bubble + optimizer; }
+};
+
+/// One part of the step breakdown, as every view names and explains it: the JSON key of
+/// `evaluate --json` (step_breakdown_s), the label the workbench shows, and the formula with
+/// its source (the tooltip; docs/model-reference.md#step-time says the same at length).
+struct StepPart
+{
+    const char* key;
+    const char* label;
+    const char* formula;
+    double StepBreakdown::*value;
+};
+/// The seven parts, in the order they are stacked.
+const std::vector<StepPart>& stepParts();
+
 struct PerfInputs
 {
     ModelArchitecture arch;
     const GpuSpec* gpu = nullptr;
     Job job;
     double throughputFactor = 1.0; ///< the slowest unit's share of a whole GPU (slots.h)
-    double achievableMfu = 0.4;
-    double commOverlap = 0.7;
+    double achievableMfu = 0.4;  ///< inference's compute bound only; training uses the GPU's curves
+    double commOverlap = 0.7;    ///< share of data-parallel reduction that may hide behind backward
+    double tpCommOverlap = 0.0;  ///< share of tensor-parallel collectives hidden behind GEMMs
     double memoryBandwidthEfficiency = 0.8;
     CommBandwidth comm;
 };
@@ -54,7 +83,8 @@ struct PerfInputs
 struct PerfResult
 {
     double stepTimeS = 0.0;      ///< training: optimizer step; inference: time per output token
-    double computeS = 0.0;
+    StepBreakdown breakdown;
+    double computeS = 0.0;       ///< compute + recompute + optimizer
     double bubbleS = 0.0;
     double exposedCommS = 0.0;
     double tokensPerS = 0.0;     ///< trained tokens/s, or generated tokens/s of all replicas
@@ -66,6 +96,10 @@ struct PerfResult
     double networkCommS = 0.0;            ///< data-parallel and pipeline transfer time per step, hidden or not
 };
 
+/// Training: a step built from the shapes of each block's GEMMs, attention and memory-bound
+/// kernels on the GPU's efficiency curves, the exposed part of each collective, the pipeline
+/// schedule and the optimizer (docs/model-reference.md#step-time). Inference: decode bound by
+/// HBM bandwidth or compute.
 PerfResult estimatePerformance(const PerfInputs& in);
 
 } // namespace gp::calc

@@ -162,7 +162,61 @@ private:
             s.migProfiles = migProfiles(*mig, g.pathOf("mig"), s);
         if (auto vgpu = g.object("vgpu"))
             s.vgpuProfiles = vgpuProfiles(*vgpu, g.pathOf("vgpu"), s);
+        if (auto eff = g.object("efficiency")) {
+            s.efficiency = efficiency(*eff, g.pathOf("efficiency"));
+            warnUncited(g, s.sources, "efficiency");
+        }
         return s;
+    }
+
+    /// The GPU's kernel efficiencies: a GEMM curve with a positive, strictly increasing size
+    /// axis and shares in (0, 1]; every absent figure keeps the documented default.
+    KernelEfficiency efficiency(const QJsonObject& o, const std::string& path)
+    {
+        KernelEfficiency e;
+        JsonFields f(o, path, mOut);
+        if (auto arr = f.array("gemm")) {
+            const std::string p = f.pathOf("gemm");
+            std::vector<EfficiencyPoint> curve;
+            bool good = !arr->isEmpty();
+            if (arr->isEmpty())
+                mOut.push_back(Issue::error(p, "must list at least one [GFLOP, efficiency] point"));
+            for (qsizetype i = 0; i < arr->size(); ++i) {
+                const std::string ip = idx(p, static_cast<std::size_t>(i));
+                const QJsonArray pt = arr->at(i).toArray();
+                if (!arr->at(i).isArray() || pt.size() != 2 || !pt[0].isDouble() || !pt[1].isDouble()) {
+                    mOut.push_back(Issue::error(ip, "must be a pair [GFLOP per GEMM, share of the peak]"));
+                    good = false;
+                    continue;
+                }
+                const EfficiencyPoint point{pt[0].toDouble(), pt[1].toDouble()};
+                if (!(point.size > 0)) {
+                    mOut.push_back(Issue::error(idx(ip, 0), checks::num(point.size) +
+                                                                " GFLOP: a GEMM size must be positive"));
+                    good = false;
+                } else if (!curve.empty() && !(point.size > curve.back().size)) {
+                    mOut.push_back(Issue::error(idx(ip, 0), checks::num(point.size) + " GFLOP after " +
+                                                                checks::num(curve.back().size) +
+                                                                ": the sizes must increase"));
+                    good = false;
+                }
+                good = inRange(mOut, idx(ip, 1), point.efficiency, 1e-6, 1.0, "a share of the peak") && good;
+                curve.push_back(point);
+            }
+            if (good)
+                e.gemm = std::move(curve);
+        }
+        const auto share = [&](const char* key, double& v) {
+            v = f.number(key, v);
+            inRange(mOut, f.pathOf(key), v, 1e-6, 1.0, "a share of the datasheet figure");
+        };
+        share("memory_bound", e.memoryBound);
+        share("flash_attention", e.flashAttention);
+        share("scale_up_collective", e.scaleUpCollective);
+        e.collectiveLatencyUs = f.number("collective_latency_us", e.collectiveLatencyUs);
+        inRange(mOut, f.pathOf("collective_latency_us"), e.collectiveLatencyUs, 0.0, 1e6);
+        f.finish();
+        return e;
     }
 
     std::vector<MigProfile> migProfiles(const QJsonObject& o, const std::string& path, const GpuSpec& gpu)

@@ -296,6 +296,8 @@ Job Reader::job(const QJsonObject& o, const std::string& p)
     j.precision = f.enumValue("precision", Precision::Bf16);
     j.optimizer = f.enumValue("optimizer", Optimizer::AdamW);
     j.mainGradsFp32 = f.boolean("main_grads_fp32", false);
+    if (f.has("flash_attention"))
+        j.flashAttention = f.boolean("flash_attention", false);
     if (auto par = f.object("parallelism")) {
         JsonFields g(*par, f.pathOf("parallelism"), mOut);
         j.parallelism.tp = g.integer("tp", 1);

@@ -141,6 +141,8 @@ QJsonObject job(const Job& j)
                                            {"duration_h", j.schedule.durationH}}}};
     if (j.mainGradsFp32) // written only when set, so files without it stay byte for byte
         o["main_grads_fp32"] = true;
+    if (j.flashAttention) // likewise: absent means "as the model's era" (Job::usesFlashAttention)
+        o["flash_attention"] = *j.flashAttention;
     if (j.training)
         o["training"] = QJsonObject{{"tokens", j.training->tokens},
                                     {"checkpoint_interval_min", j.training->checkpointIntervalMin}};

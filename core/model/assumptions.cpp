@@ -17,7 +17,8 @@ const std::vector<Assumption>& assumptionRegistry()
          "(measure with torch.cuda.mem_get_info() after initialisation); see "
          "docs/model-reference.md#runtime-overhead"},
         {"achievable_mfu", 0.40, 0.01, 1.0, "fraction",
-         "Fraction of the GPU's dense peak a well-tuned large training job sustains.",
+         "Fraction of the GPU's dense peak an inference job's compute-bound work sustains (training "
+         "step times come from the GPU's kernel-efficiency curves in the catalog instead).",
          "Llama 3 (Dubey et al., 2024, 'The Llama 3 Herd of Models', Table 4): 38-43% BF16 MFU "
          "on 8k-16k H100 GPUs"},
         {"interruptions_per_gpu_day", 419.0 / (54.0 * 16384.0), 0.0, 1.0, "1/GPU-day",
@@ -46,9 +47,14 @@ const std::vector<Assumption>& assumptionRegistry()
          "Planner's assumption; NVIDIA's MPS documentation notes that clients share memory bandwidth "
          "and L2 without partitioning, without a figure"},
         {"comm_overlap", 0.7, 0.0, 1.0, "fraction",
-         "Share of tensor- and data-parallel communication hidden behind computation.",
-         "Planner's assumption: Megatron-LM and PyTorch FSDP overlap gradient reduction with the "
-         "backward pass (Narayanan et al. 2021 §4.2); set 0 for no overlap"},
+         "Share of the data-parallel gradient reduction that may hide behind the last micro-batch's "
+         "backward pass (never more than that pass takes).",
+         "Planner's assumption: Megatron-LM (--overlap-grad-reduce) and PyTorch DDP/FSDP overlap "
+         "gradient buckets with backward; the last bucket and the tail stay exposed; set 0 for no overlap"},
+        {"tp_comm_overlap", 0.0, 0.0, 1.0, "fraction",
+         "Share of the tensor-parallel collectives hidden behind the GEMMs next to them.",
+         "Megatron-LM runs them in the critical path by default (Korthikanti et al. 2022 measured "
+         "that way); Transformer Engine's userbuffer overlap (--tp-comm-overlap) hides part of them"},
         {"link_efficiency", 0.8, 0.05, 1.0, "fraction",
          "Bus bandwidth a collective reaches as a fraction of the link's line rate.",
          "nccl-tests all_reduce_perf on DGX A100 reaches about 230 GB/s bus bandwidth over NVLink3 "

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -30,6 +31,33 @@ struct VgpuProfile
     int maxPerGpu = 0;
 };
 
+/// One point of an efficiency curve: at `size` (GFLOP of one GEMM call), the share of the
+/// dense peak the kernel reaches.
+struct EfficiencyPoint
+{
+    double size = 0.0;
+    double efficiency = 0.0;
+    bool operator==(const EfficiencyPoint&) const = default;
+};
+
+/// How close the GPU's kernels come to its datasheet figures (catalog "efficiency"; every
+/// figure is an assumption with its source, docs/model-reference.md#step-time). The member
+/// defaults are what a user-catalog GPU without an "efficiency" object gets.
+struct KernelEfficiency
+{
+    /// GEMM throughput over the GEMM's size, ascending in size; interpolated linearly in
+    /// log(size) and held flat beyond the ends.
+    std::vector<EfficiencyPoint> gemm = {{0.01, 0.084}, {1.0, 0.506}, {16.0, 0.758}, {128.0, 0.80}};
+    double memoryBound = 0.7;         ///< share of the HBM bandwidth memory-bound kernels reach
+    double flashAttention = 0.5;      ///< share of the dense peak fused (flash) attention reaches
+    double scaleUpCollective = 0.65;  ///< NCCL bus bandwidth over the scale-up domain / line rate
+    double collectiveLatencyUs = 10.0; ///< fixed cost of one collective call
+
+    /// The GEMM curve at `gflop`.
+    double gemmAt(double gflop) const;
+    bool operator==(const KernelEfficiency&) const = default;
+};
+
 /// A GPU model from the hardware catalog (vendor datasheets; see data/catalog/gpus.json).
 struct GpuSpec
 {
@@ -49,6 +77,7 @@ struct GpuSpec
     int smCount = 0;                  ///< SMs (NVIDIA) or compute units (AMD)
     std::vector<MigProfile> migProfiles; ///< empty where MIG is not supported
     std::vector<VgpuProfile> vgpuProfiles;
+    KernelEfficiency efficiency;
     std::map<std::string, std::string> sources; ///< figure name -> citation
 
     bool supportsMig() const { return !migProfiles.empty(); }
@@ -67,5 +96,21 @@ struct GpuSpec
         return nullptr;
     }
 };
+
+inline double KernelEfficiency::gemmAt(double gflop) const
+{
+    if (gemm.empty())
+        return 1.0;
+    if (!(gflop > gemm.front().size))
+        return gemm.front().efficiency;
+    for (std::size_t i = 1; i < gemm.size(); ++i)
+        if (gflop <= gemm[i].size) {
+            const EfficiencyPoint& lo = gemm[i - 1];
+            const EfficiencyPoint& hi = gemm[i];
+            const double w = std::log(gflop / lo.size) / std::log(hi.size / lo.size);
+            return lo.efficiency + w * (hi.efficiency - lo.efficiency);
+        }
+    return gemm.back().efficiency;
+}
 
 } // namespace gp

@@ -100,6 +100,10 @@ struct Job
     /// Megatron-LM's fp32 gradient accumulation (`--accumulate-allreduce-grads-in-fp32`): 4-byte
     /// gradients beside 16-bit weights, 18 bytes per trainable parameter with Adam (training only).
     bool mainGradsFp32 = false;
+    /// Fused (flash) attention kernels (Dao et al. 2022): the attention core keeps no s x s
+    /// tensors and runs at the GPU's flash-attention efficiency (catalog). Unset: see
+    /// usesFlashAttention().
+    std::optional<bool> flashAttention;
     Parallelism parallelism;
     BatchConfig batch;
     std::optional<TrainingSpec> training;
@@ -109,6 +113,11 @@ struct Job
     std::optional<Pin> pin;
 
     bool isTraining() const { return kind != JobKind::Inference; }
+    /// Whether the attention core is fused. Unset, it follows the model's era: flash for
+    /// models without dropout (Llama-style stacks use FlashAttention, cuDNN or Transformer
+    /// Engine attention), unfused for models with dropout (GPT-3-era Megatron-LM, as
+    /// Korthikanti et al. 2022 measured). docs/model-reference.md#attention.
+    bool usesFlashAttention(const ModelArchitecture& arch) const { return flashAttention.value_or(!arch.dropout); }
     /// Micro-batches per optimizer step, global / (micro x dp), at least 1: what the pipeline
     /// schedule, its bubble and its in-flight activations are counted in.
     int microBatchesPerStep() const

@@ -164,6 +164,10 @@ std::vector<std::string> diffScenarios(const Scenario& a, const Scenario& b)
                     changed(oo, "job " + p.id + " precision", std::string(enumName(p.precision)), std::string(enumName(q.precision)));
                     changed(oo, "job " + p.id + " gradients", p.mainGradsFp32 ? "fp32 main" : "as the weights",
                             q.mainGradsFp32 ? "fp32 main" : "as the weights");
+                    const auto attention = [](const Job& j) {
+                        return j.flashAttention ? (*j.flashAttention ? "flash" : "unfused") : "as the model";
+                    };
+                    changed(oo, "job " + p.id + " attention", attention(p), attention(q));
                     changed(oo, "job " + p.id + " work", work(p), work(q));
                     changed(oo, "job " + p.id + " pin", p.pin ? p.pin->node : "none", q.pin ? q.pin->node : "none");
                 },
