@@ -231,7 +231,8 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
                        commFor(cx, jp.slots, gpu, linkEff, noGdr)};
         r.perf = estimatePerformance(pin);
         pin.throughputFactor = 1.0;
-        r.bareMetal = estimatePerformance(pin);
+        // On a whole GPU the job already runs as on bare metal: one estimate serves both.
+        r.bareMetal = factor == 1.0 ? r.perf : estimatePerformance(pin);
         r.penalty = std::max(0.0, r.perf.stepTimeS / r.bareMetal.stepTimeS - 1.0);
         r.costPerMonthUsd = price * kHoursPerMonth;
         if (r.perf.daysToComplete) {

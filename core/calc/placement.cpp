@@ -123,6 +123,9 @@ public:
             mFreeShare[static_cast<std::size_t>(slots[static_cast<std::size_t>(i)].node)] +=
                 slots[static_cast<std::size_t>(i)].gpuFraction;
         }
+        mPeerGpus.assign(nodes.size(), 0);
+        for (std::size_t n = 0; n < nodes.size(); ++n)
+            refreshPeerGroup(static_cast<int>(n));
         mMaxFreeStrict.assign(nodes.size(), 0.0);
         for (std::size_t n = 0; n < nodes.size(); ++n) {
             refreshCapacity(static_cast<int>(n));
@@ -178,7 +181,11 @@ public:
 private:
     const Slot& slot(int i) const { return mSlots[static_cast<std::size_t>(i)]; }
     void take(int s, int owner) { setOwner(s, owner); }
-    void release(int s) { setOwner(s, -1); }
+    void release(int s)
+    {
+        setOwner(s, -1);
+        mFailures.clear(); // a freed slot may host what failed before
+    }
     void setOwner(int s, int owner)
     {
         const auto n = static_cast<std::size_t>(slot(s).node);
@@ -190,17 +197,21 @@ private:
             if (owner >= 0)
                 committed += mDemands[static_cast<std::size_t>(owner)].bytesPerUnit;
         }
-        mByFreeShare.erase({mFreeShare[n], static_cast<int>(n)});
+        // Re-key the node in the free-share order, reusing its tree node (no allocation).
+        auto handle = mByFreeShare.extract({mFreeShare[n], static_cast<int>(n)});
         const int sign = owner == -1 ? 1 : -1; // -1 frees; a demand index or kHeld takes
         mOwner[static_cast<std::size_t>(s)] = owner;
         mFree[n] += sign;
         mFreeShare[n] += sign * slot(s).gpuFraction;
-        mByFreeShare.insert({mFreeShare[n], static_cast<int>(n)});
+        handle.value() = {mFreeShare[n], static_cast<int>(n)};
+        mByFreeShare.insert(std::move(handle));
         // The largest free slot only changes when it is the one taken, or one comes back.
         if (owner < 0)
             mMaxFreeCapacity[n] = std::max(mMaxFreeCapacity[n], slot(s).capacityBytes);
         else if (slot(s).capacityBytes >= mMaxFreeCapacity[n])
             refreshCapacity(static_cast<int>(n));
+        if (slot(s).peerToPeer)
+            refreshPeerGroup(static_cast<int>(n));
         if (!slot(s).memoryIsolated) // what fits beside co-tenants changed on this GPU
             refreshStrictCapacity(static_cast<int>(n));
         else if (owner < 0)
@@ -218,6 +229,27 @@ private:
                                                              : slot(s).capacityBytes - mCommitted[gpuIndex(slot(s))]);
         mMaxFreeStrict[static_cast<std::size_t>(n)] = best;
     }
+    /// The widest TP group node `n` could still offer: distinct GPUs with a free peer-to-peer
+    /// slot in one NVLink domain (slots are listed by GPU; groupOn walks them the same way).
+    void refreshPeerGroup(int n)
+    {
+        const auto i = static_cast<std::size_t>(n);
+        int best = 0, current = 0, domain = -1, lastGpu = -1;
+        for (int s : mNodeSlots[i]) {
+            const Slot& sl = slot(s);
+            if (sl.gpu / mDomain[i] != domain) {
+                best = std::max(best, current);
+                current = 0;
+                domain = sl.gpu / mDomain[i];
+                lastGpu = -1;
+            }
+            if (mOwner[static_cast<std::size_t>(s)] == -1 && sl.peerToPeer && sl.gpu != lastGpu) {
+                ++current;
+                lastGpu = sl.gpu;
+            }
+        }
+        mPeerGpus[i] = std::max(best, current);
+    }
     void refreshCapacity(int n)
     {
         double best = 0.0;
@@ -230,7 +262,7 @@ private:
     bool mayHost(const JobDemand& d, int n) const
     {
         const auto i = static_cast<std::size_t>(n);
-        return mFree[i] >= d.tp && (mStrictMemory ? mMaxFreeStrict[i] : mMaxFreeCapacity[i]) >= d.bytesPerUnit;
+        return mFree[i] >= d.tp && (d.tp <= 1 || mPeerGpus[i] >= d.tp) && (mStrictMemory ? mMaxFreeStrict[i] : mMaxFreeCapacity[i]) >= d.bytesPerUnit;
     }
 
     std::size_t gpuIndex(const Slot& s) const
@@ -314,7 +346,22 @@ private:
         return delta;
     }
 
+    /// chooseNode with a memo of failures: slots only get taken until one is released, so a
+    /// group of tp units of some size that no node hosts stays unplaceable for every larger or
+    /// wider group (in the same memory pass) until then. Pinned demands are searched every time.
     int chooseNode(const JobDemand& d, const std::vector<int>& used) const
+    {
+        if (!d.pin)
+            for (const Failure& f : mFailures)
+                if (f.strict == mStrictMemory && d.tp >= f.tp && d.bytesPerUnit >= f.bytes)
+                    return -1;
+        const int n = searchNode(d, used);
+        if (n < 0 && !d.pin)
+            mFailures.push_back({d.tp, d.bytesPerUnit, mStrictMemory});
+        return n;
+    }
+
+    int searchNode(const JobDemand& d, const std::vector<int>& used) const
     {
         auto hosts = [&](int n) { return mayHost(d, n) && !groupOn(d, n).empty(); };
         switch (mPolicy) {
@@ -446,7 +493,15 @@ private:
     std::vector<int> mFree;         // free slots per node
     std::vector<double> mFreeShare; // free GPU share per node
     std::vector<int> mDomain;
+    std::vector<int> mPeerGpus; // widest free TP group per node (refreshPeerGroup)
     mutable std::vector<int> mScratch; // groupOn's result, reused to avoid allocations
+    struct Failure
+    {
+        int tp;
+        double bytes;
+        bool strict;
+    };
+    mutable std::vector<Failure> mFailures; // groups no node hosted since the last release
     std::vector<double> mCapacities;   // every slot's capacity, ascending (for reasons)
     const Slot* mLargest = nullptr;
     std::vector<double> mMaxFreeCapacity;          // largest free slot per node
