@@ -118,6 +118,8 @@ private Q_SLOTS:
             << "tenants[2].jobs[0].main_grads_fp32: applies to training only";
         QTest::newRow("main gradients not a bool") << "tenants[0].jobs[0].main_grads_fp32" << QJsonValue(1)
                                                    << "tenants[0].jobs[0].main_grads_fp32: expected true or false";
+        QTest::newRow("flash attention not a bool") << "tenants[0].jobs[0].flash_attention" << QJsonValue("yes")
+                                                    << "tenants[0].jobs[0].flash_attention: expected true or false";
         QTest::newRow("virtual stages without a pipeline")
             << "tenants[1].jobs[0].parallelism.virtual_stages" << QJsonValue(2)
             << "tenants[1].jobs[0].parallelism.virtual_stages: 2 needs a pipeline: pp is 1";

@@ -256,9 +256,53 @@ private Q_SLOTS:
         QTest::newRow("count as a string") << node(R"("NaN")")
                                            << "node_templates[0].gpu_count: expected an integer, found the string \"NaN\"";
         QTest::newRow("count out of range") << node("65") << "node_templates[0].gpu_count: 65 must be between 1 and 64";
+        // Kernel efficiency curves: a positive, increasing size axis and shares in (0, 1].
+        const auto curve = [](const char* efficiency) {
+            return QByteArray(R"({"format_version":1,"gpus":[{"id":"x","name":"X","vendor":"v","architecture":"a",
+                "memory_gb":10,"memory_usable_gib":9,"hbm_bandwidth_gb_per_s":1,"bf16_dense_tflops":1,
+                "fp8_dense_tflops":0,"scale_up_kind":"none","scale_up_bandwidth_gb_per_s":0,"pcie_gen":4,
+                "tdp_w":1,"sm_count":1,"efficiency":)") + efficiency + "}]}";
+        };
+        QTest::newRow("curve: negative size") << curve(R"({"gemm":[[-1,0.5],[10,0.8]]})")
+                                              << "gpus[0].efficiency.gemm[0][0]: -1 GFLOP: a GEMM size must be positive";
+        QTest::newRow("curve: zero size") << curve(R"({"gemm":[[0,0.5]]})")
+                                          << "gpus[0].efficiency.gemm[0][0]: 0 GFLOP: a GEMM size must be positive";
+        QTest::newRow("curve: sizes not increasing")
+            << curve(R"({"gemm":[[1,0.5],[16,0.8],[8,0.85]]})")
+            << "gpus[0].efficiency.gemm[2][0]: 8 GFLOP after 16: the sizes must increase";
+        QTest::newRow("curve: equal sizes") << curve(R"({"gemm":[[1,0.5],[1,0.6]]})")
+                                            << "gpus[0].efficiency.gemm[1][0]: 1 GFLOP after 1: the sizes must increase";
+        QTest::newRow("curve: efficiency above 1")
+            << curve(R"({"gemm":[[1,1.5]]})") << "gpus[0].efficiency.gemm[0][1]: 1.5 must be between 1e-06 and 1";
+        QTest::newRow("curve: not a pair") << curve(R"({"gemm":[[1]]})")
+                                           << "gpus[0].efficiency.gemm[0]: must be a pair [GFLOP per GEMM, share of the peak]";
+        QTest::newRow("curve: empty") << curve(R"({"gemm":[]})")
+                                      << "gpus[0].efficiency.gemm: must list at least one [GFLOP, efficiency] point";
+        QTest::newRow("curve: zero memory efficiency")
+            << curve(R"({"memory_bound":0})") << "gpus[0].efficiency.memory_bound: 0 must be between 1e-06 and 1";
+        QTest::newRow("curve: unknown key") << curve(R"({"gemm_curve":[[1,0.5]]})") << "gpus[0].efficiency.gemm_curve";
         QTest::newRow("newer format") << QByteArray(R"({"format_version":7})") << "needs a newer gpuplan";
         QTest::newRow("syntax") << QByteArray("{\"format_version\": 1,\n \"gpus\": [}") << "invalid JSON at line 2";
     }
+    /// A user catalog's efficiency figures replace the defaults; absent ones keep them.
+    void userEfficiencyCurvesReachTheGpu()
+    {
+        QTemporaryDir tmp;
+        const QByteArray json = R"({"format_version":1,"gpus":[{"id":"x","name":"X","vendor":"v","architecture":"a",
+            "memory_gb":10,"memory_usable_gib":9,"hbm_bandwidth_gb_per_s":1,"bf16_dense_tflops":1,
+            "fp8_dense_tflops":0,"scale_up_kind":"none","scale_up_bandwidth_gb_per_s":0,"pcie_gen":4,
+            "tdp_w":1,"sm_count":1,"efficiency":{"gemm":[[2,0.4],[20,0.6]],"flash_attention":0.3},
+            "sources":{"efficiency":"measured on our cluster"}}]})";
+        const io::CatalogLoadResult r = io::loadCatalog(dataDirWith(tmp, "extra.json", json));
+        QVERIFY2(r.ok(), qPrintable(dump(r.issues)));
+        const GpuSpec* g = r.catalog.gpu("x");
+        QVERIFY(g);
+        QCOMPARE(g->efficiency.gemm.size(), std::size_t(2));
+        QCOMPARE(g->efficiency.gemmAt(20), 0.6);
+        QCOMPARE(g->efficiency.flashAttention, 0.3);
+        QCOMPARE(g->efficiency.memoryBound, KernelEfficiency{}.memoryBound);
+    }
+
     void impossibleValuesAreRefusedWithTheirPlace()
     {
         QFETCH(QByteArray, json);

@@ -398,6 +398,16 @@ private Q_SLOTS:
         QCOMPARE(few.code, 2);
         QVERIFY2(few.err.contains("virtual_stages: interleaving needs the micro-batches per step"), qPrintable(few.err));
         QCOMPARE(cli(QStringList{"memory"} + gpt3 + QStringList{"--virtual-stages", "5"}, mHome.path()).code, 2);
+        // Attention kernels: GPT-3 keeps dropout masks, so it is unfused unless told; flash
+        // keeps no s x s scores.
+        QCOMPARE(json(gpt3), json(gpt3 + QStringList{"--attention", "unfused"}));
+        // Per layer, flash drops Korthikanti's 5as²b/t and keeps a fp32 log-sum-exp 4asb/t.
+        const double unfusedLayer = json(gpt3).value("activations_bytes_per_layer").toDouble();
+        const double flashLayer = json(gpt3 + QStringList{"--attention", "flash"}).value("activations_bytes_per_layer").toDouble();
+        QCOMPARE(unfusedLayer - flashLayer, (5.0 * 96 * 2048 * 2048 - 4.0 * 96 * 2048) / 8);
+        const Run kernels = cli(QStringList{"memory"} + gpt3 + QStringList{"--attention", "fused"}, mHome.path());
+        QCOMPARE(kernels.code, 2);
+        QVERIFY2(kernels.err.contains("--attention must be auto, flash or unfused"), qPrintable(kernels.err));
         const Run infer = cli({"memory", "--model", "gpt3-175b", "--mode", "infer", "--main-grads-fp32"}, mHome.path());
         QCOMPARE(infer.code, 2);
         QVERIFY2(infer.err.contains("main_grads_fp32: applies to training only"), qPrintable(infer.err));
@@ -425,8 +435,17 @@ private Q_SLOTS:
             const QJsonObject j = v.toObject();
             for (const char* key : {"id", "tenant", "placed", "reason", "placement", "memory_per_gpu_bytes", "breakdown",
                                     "step_time_s", "tokens_per_s", "mfu", "days_to_complete", "penalty", "oom_risk",
-                                    "cost_usd"})
+                                    "cost_usd", "step_breakdown_s"})
                 QVERIFY2(j.contains(key), key);
+            // The seven parts of the step, in seconds, add up to the step.
+            const QJsonObject parts = j.value("step_breakdown_s").toObject();
+            QCOMPARE(parts.keys(), QStringList({"bubble", "compute", "dp_exposed", "optimizer", "pp_exposed",
+                                                "recompute", "tp_exposed"}));
+            double sum = 0.0;
+            for (const QString& part : parts.keys())
+                sum += parts.value(part).toDouble();
+            const double step = j.value("step_time_s").toDouble();
+            QVERIFY2(step > 0 && qAbs(sum - step) <= 1e-9 * step, qPrintable(j.value("id").toString()));
         }
         QVERIFY(o.value("links").toArray().size() == 12);
         QVERIFY(o.value("elapsed_ms").toDouble() > 0);

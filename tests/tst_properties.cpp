@@ -18,6 +18,13 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QHorizontalStackedBarSeries>
+#include <QLabel>
+#include <QTableWidget>
 
 using namespace gp;
 
@@ -152,6 +159,70 @@ private Q_SLOTS:
         props->apply();
         QCOMPARE(doc->scenario().tenants[2].color, std::string("#00aa00"));
         QCOMPARE(doc->scenario().tenants[2].sla.deadlineDays, std::optional<double>(14.0));
+    }
+
+    /// Clicking a job row shows where its step goes: one stacked bar of the seven parts (in
+    /// percent of the step), a legend with seconds, each part's formula in the tooltips; the
+    /// attention kernels are a job property whose change moves the step.
+    void stepBreakdownOfTheSelectedJob()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        document::Document* doc = w->currentDocument();
+        ui::WorkloadsPanel* workloads = w->workloads();
+        QTRY_COMPARE(workloads->rowCount(), 5);
+        QTableWidget* table = workloads->table();
+        int row = -1;
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->item(r, 1)->data(Qt::UserRole).toString() == "frontier-70b")
+                row = r;
+        QVERIFY(row >= 0);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(row, 2)).center());
+        QCOMPARE(workloads->selectedJobId(), QString("frontier-70b"));
+        QChart* chart = workloads->stepChart();
+        QCOMPARE(chart->series().size(), 1);
+        auto* bars = qobject_cast<QHorizontalStackedBarSeries*>(chart->series().front());
+        QVERIFY(bars);
+        QCOMPARE(bars->count(), 7);
+        double sum = 0.0;
+        for (QBarSet* set : bars->barSets())
+            sum += set->at(0);
+        QVERIFY2(qAbs(sum - 100.0) < 1e-6, qPrintable(QString::number(sum)));
+        QCOMPARE(bars->barSets().front()->label(), QString("Compute"));
+        QVERIFY(chart->title().startsWith("Step time "));
+        QVERIFY(chart->title().contains("MFU"));
+        const QString legend = workloads->stepLegend()->text();
+        QVERIFY2(legend.contains("Compute") && legend.contains("TP exposed") && QRegularExpression("Compute&nbsp;[0-9.]+ s&nbsp;\\([0-9.]+&nbsp;%\\)").match(legend).hasMatch(), qPrintable(legend));
+        QVERIFY2(workloads->stepLegend()->toolTip().contains("Narayanan"), qPrintable(workloads->stepLegend()->toolTip()));
+        // Hovering a segment says what it is and where its formula comes from.
+        QBarSet* compute = bars->barSets().front();
+        Q_EMIT compute->hovered(true, 0);
+        QVERIFY2(workloads->stepView()->toolTip().contains("Compute") &&
+                     workloads->stepView()->toolTip().contains("GEMM"),
+                 qPrintable(workloads->stepView()->toolTip()));
+        Q_EMIT compute->hovered(false, 0);
+        QVERIFY(workloads->stepView()->toolTip().isEmpty());
+        const double flashShare = compute->at(0);
+
+        // Unfused attention, chosen with the keyboard in the inspector and applied: the job's
+        // attention core now streams its scores, and the step grows.
+        ui::PropertiesPanel* props = w->properties();
+        props->showJob(doc->scenario(), "frontier-70b");
+        auto* attention = qobject_cast<QComboBox*>(props->field("Attention"));
+        QVERIFY(attention);
+        QCOMPARE(attention->currentText(), QString("As the model"));
+        attention->setFocus();
+        QTest::keyClick(attention, Qt::Key_End); // the last choice: Unfused
+        QCOMPARE(attention->currentText(), QString("Unfused"));
+        QVERIFY2(props->canApply(), qPrintable(props->message()));
+        props->apply();
+        QCOMPARE(doc->scenario().tenants[0].jobs[0].flashAttention, std::optional<bool>(false));
+        QTRY_VERIFY(workloads->stepChart()->title().startsWith("Step time ") &&
+                    qobject_cast<QHorizontalStackedBarSeries*>(workloads->stepChart()->series().value(0)) &&
+                    qobject_cast<QHorizontalStackedBarSeries*>(workloads->stepChart()->series().front())
+                            ->barSets().front()->at(0) != flashShare);
+        doc->undoStack()->undo();
+        QVERIFY(!doc->scenario().tenants[0].jobs[0].flashAttention);
     }
 };
 

@@ -118,6 +118,8 @@ private Q_SLOTS:
                          .recompute = Recompute::Full};
         j.batch = {2, 64};
         j.mainGradsFp32 = true;
+        j.flashAttention = false; // set explicitly; the other jobs leave it to the model
+        s.tenants[1].jobs[0].flashAttention = true;
         j.parallelism.virtualStages = 3; // 24 layers / pp 2 = 12 per stage, m = 64 / (2 x 8) = 4
         j.model.custom.dropout = true;
         j.schedule = {12.5, 48};

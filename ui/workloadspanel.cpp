@@ -60,7 +60,8 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 
 WorkloadsPanel::WorkloadsPanel(QWidget* parent)
     : QWidget(parent), mTable(new JobTable(0, static_cast<int>(kColumns.size()), this)), mBreakdown(new QLabel(this)),
-      mChartView(new QChartView(this)), mChart(new QChart), mStepView(new QChartView(this)), mStepChart(new QChart)
+      mChartView(new QChartView(this)), mChart(new QChart), mStepView(new QChartView(this)), mStepChart(new QChart),
+      mStepLegend(new QLabel(this))
 {
     mTable->setHorizontalHeaderLabels(kColumns);
     mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -81,8 +82,11 @@ WorkloadsPanel::WorkloadsPanel(QWidget* parent)
     mStepView->setChart(mStepChart);
     delete stepPlaceholder;
     mStepView->setRenderHint(QPainter::Antialiasing);
-    mStepView->setMinimumHeight(150);
-    mStepView->setMaximumHeight(190);
+    mStepView->setMinimumHeight(90);
+    mStepView->setMaximumHeight(150);
+    mStepChart->legend()->hide();
+    mStepLegend->setWordWrap(true);
+    mStepLegend->setTextFormat(Qt::RichText);
     mBreakdown->setWordWrap(true);
     mBreakdown->setTextFormat(Qt::RichText);
 
@@ -92,13 +96,14 @@ WorkloadsPanel::WorkloadsPanel(QWidget* parent)
     rv->addWidget(mBreakdown);
     rv->addWidget(mChartView, 1);
     rv->addWidget(mStepView);
+    rv->addWidget(mStepLegend);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(mTable);
     split->addWidget(right);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({640, 480});
-    mChartView->setMinimumHeight(200);
+    mChartView->setMinimumHeight(120);
     right->setMinimumWidth(360);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -202,6 +207,8 @@ void WorkloadsPanel::showSteps(const calc::JobResult& r)
 {
     clearChart(mStepChart);
     mStepView->setToolTip({});
+    mStepLegend->clear();
+    mStepLegend->setToolTip({});
     if (!r.placed) {
         mStepChart->setTitle(tr("Step time: %1 is not placed").arg(q(r.id)));
         return;
@@ -214,18 +221,23 @@ void WorkloadsPanel::showSteps(const calc::JobResult& r)
     auto* series = new QHorizontalStackedBarSeries;
     series->setBarWidth(0.6);
     static const char* colours[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1"};
-    QStringList all;
+    QStringList all, legend;
     int c = 0;
     for (const calc::StepPart& part : calc::stepParts()) {
         const double v = r.perf.breakdown.*part.value;
         const QString label = tr(part.label);
         auto* set = new QBarSet(label);
-        set->setColor(QColor(colours[c++ % 7]));
+        const QColor colour(colours[c++ % 7]);
+        set->setColor(colour);
         *set << v / std::max(step, 1e-300) * 100.0;
         const QString tip = tr("<b>%1</b>: %2 (%3 % of the step)<br>%4")
                                 .arg(label, seconds(v), QString::number(v / std::max(step, 1e-300) * 100.0, 'f', 1),
                                      QString::fromUtf8(part.formula).toHtmlEscaped());
         all << tip;
+        if (v > 0)
+            legend << QString("<span style=\"color:%1\">&#9632;</span>&nbsp;%2&nbsp;%3&nbsp;(%4&nbsp;%)")
+                          .arg(colour.name(), label.toHtmlEscaped(), seconds(v),
+                               QString::number(v / std::max(step, 1e-300) * 100.0, 'f', 1));
         connect(set, &QBarSet::hovered, mStepView, [this, tip](bool on, int) { mStepView->setToolTip(on ? tip : QString()); });
         series->append(set);
     }
@@ -234,13 +246,15 @@ void WorkloadsPanel::showSteps(const calc::JobResult& r)
     y->append(training ? tr("step") : tr("token"));
     auto* x = new QValueAxis;
     x->setRange(0, 100);
-    x->setLabelFormat("%.0f %%");
+    x->setTickCount(5);
+    x->setLabelsVisible(false); // the parts' shares are in the legend below; no room for labels
+
     mStepChart->addAxis(y, Qt::AlignLeft);
     mStepChart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(y);
     series->attachAxis(x);
-    mStepChart->legend()->setVisible(true);
-    mStepChart->legend()->setAlignment(Qt::AlignBottom);
+    mStepLegend->setText(legend.join(" &nbsp; "));
+    mStepLegend->setToolTip(all.join("<br><br>"));
     mStepChart->setTitle(training ? tr("Step time %1 — where it goes (MFU %2 %)")
                                         .arg(seconds(step), QString::number(r.perf.mfu * 100.0, 'f', 1))
                                   : tr("Time per output token %1 — where it goes").arg(seconds(step)));

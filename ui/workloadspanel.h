@@ -32,7 +32,10 @@ public:
     void selectJob(const QString& jobId);
     QChart* profileChart() const { return mChart; }
     QChart* stepChart() const { return mStepChart; }
+    QTableWidget* table() const { return mTable; }
     QChartView* stepView() const { return mStepView; }
+    /// The parts of the step under the bar, coloured as their segments, with seconds and share.
+    QLabel* stepLegend() const { return mStepLegend; }
     /// The id of the job in the current row, or "".
     QString selectedJobId() const;
 
@@ -54,6 +57,7 @@ private:
     QChart* mChart;
     QChartView* mStepView;
     QChart* mStepChart;
+    QLabel* mStepLegend;
     calc::Evaluation mEvaluation;
 };
 
