@@ -82,8 +82,9 @@ WorkloadsPanel::WorkloadsPanel(QWidget* parent)
     mStepView->setChart(mStepChart);
     delete stepPlaceholder;
     mStepView->setRenderHint(QPainter::Antialiasing);
-    mStepView->setMinimumHeight(90);
-    mStepView->setMaximumHeight(150);
+    mStepView->setMinimumHeight(80);
+    mStepView->setMaximumHeight(105); // a title and one bar: the per-layer chart keeps the rest
+    mStepChart->setMargins(QMargins(4, 0, 4, 0));
     mStepChart->legend()->hide();
     mStepLegend->setWordWrap(true);
     mStepLegend->setTextFormat(Qt::RichText);
@@ -103,7 +104,7 @@ WorkloadsPanel::WorkloadsPanel(QWidget* parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({640, 480});
-    mChartView->setMinimumHeight(120);
+    mChartView->setMinimumHeight(150);
     right->setMinimumWidth(360);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -244,6 +245,7 @@ void WorkloadsPanel::showSteps(const calc::JobResult& r)
     mStepChart->addSeries(series);
     auto* y = new QBarCategoryAxis;
     y->append(training ? tr("step") : tr("token"));
+    y->setLabelsVisible(false); // one bar; the title says what it is
     auto* x = new QValueAxis;
     x->setRange(0, 100);
     x->setTickCount(5);
