@@ -274,7 +274,8 @@ PerfResult training(const PerfInputs& in)
     // step, or reduce-scattered and the parameters all-gathered with ZeRO/FSDP (1.5x the
     // volume for ZeRO-3/FSDP, ZeRO §7); the share allowed by comm_overlap hides behind the
     // last micro-batch's backward pass.
-    const double gradBytes = trainableStateBytes(job.precision, job.optimizer, job.mainGradsFp32).gradients;
+    const StateBytes sb = trainableStateBytes(job.precision, job.optimizer, job.mainGradsFp32);
+    const double gradBytes = sb.gradients;
     const double paramsPerGpu =
         (adapter ? a.layers * loraBlockParameters(a, job.lora ? job.lora->rank : 16) : parameterCount(a)) / (t * pp);
     const bool shardAll = par.fsdp || par.zeroStage == 3;
@@ -284,7 +285,6 @@ PerfResult training(const PerfInputs& in)
 
     // The optimizer step streams every state of its shard once: reads all, writes all but
     // the gradients, plus the gradient-norm read and the zeroing write.
-    const StateBytes sb = trainableStateBytes(job.precision, job.optimizer, job.mainGradsFp32);
     const double optimizerParams = paramsPerGpu / ((par.fsdp || par.zeroStage >= 1) ? std::max(par.dp, 1) : 1);
     const double optimizerS =
         k.stream(optimizerParams * (2.0 * (sb.weights + sb.gradients + sb.optimizer) + sb.gradients)) / share;
