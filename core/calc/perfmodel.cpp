@@ -110,31 +110,45 @@ class Kernels
 {
 public:
     Kernels(const GpuSpec& gpu, Precision precision)
-        : mEff(gpu.efficiency), mPeak(peakFlops(gpu, precision)),
+        : mEff(gpu.efficiency), mPeak(peakFlops(gpu, precision)), mPeak16(peakFlops(gpu, Precision::Bf16)),
           mHbm(gpu.hbmBandwidthGBps * 1e9 * gpu.efficiency.memoryBound),
           mIn(precision == Precision::Fp32 ? 4.0 : (precision == Precision::Bf16 || precision == Precision::Fp16) ? 2.0 : 1.0)
     {
+        if (precision == Precision::Fp32)
+            mPeak16 = mPeak;
     }
 
-    /// `count` GEMMs of (m x k) by (k x n): the slower of the tensor-core time at the curve's
-    /// efficiency for one call's size and the HBM time of its operands (16-bit output).
+    /// `count` GEMMs of (m x k) by (k x n) on the weights: the slower of the tensor-core time
+    /// at the curve's efficiency for one call's size and the HBM time of its operands (16-bit
+    /// output). In 8-bit, each call first casts its 16-bit activation input (Transformer
+    /// Engine's cast kernels: 2 bytes read, 1 written per element).
     double gemm(double m, double n, double k, double count = 1.0) const
+    {
+        return matmul(m, n, k, count, mPeak, mIn) + (mIn < 2.0 && m > 0 && k > 0 ? count * stream(m * k * 3.0) : 0.0);
+    }
+    /// The attention core's batched GEMMs stay 16-bit whatever the job's precision.
+    double attentionGemm(double m, double n, double k, double count) const
+    {
+        return matmul(m, n, k, count, mPeak16, std::max(mIn, 2.0));
+    }
+    /// A memory-bound kernel moving `bytes` through HBM.
+    double stream(double bytes) const { return bytes / mHbm; }
+    /// Fused attention doing `flops` of 16-bit tensor-core work.
+    double flash(double flops) const { return flops / (mPeak16 * mEff.flashAttention); }
+
+private:
+    double matmul(double m, double n, double k, double count, double peak, double in) const
     {
         if (m <= 0 || n <= 0 || k <= 0 || count <= 0)
             return 0.0;
         const double flops = 2.0 * m * n * k;
-        const double compute = flops / (mPeak * mEff.gemmAt(flops / 1e9));
-        const double memory = ((m * k + k * n) * mIn + m * n * 2.0) / mHbm;
+        const double compute = flops / (peak * mEff.gemmAt(flops / 1e9));
+        const double memory = ((m * k + k * n) * in + m * n * 2.0) / mHbm;
         return count * std::max(compute, memory);
     }
-    /// A memory-bound kernel moving `bytes` through HBM.
-    double stream(double bytes) const { return bytes / mHbm; }
-    /// Fused attention doing `flops` of tensor-core work.
-    double flash(double flops) const { return flops / (mPeak * mEff.flashAttention); }
 
-private:
     const KernelEfficiency& mEff;
-    double mPeak, mHbm, mIn;
+    double mPeak, mPeak16, mHbm, mIn;
 };
 
 /// Per micro-batch and block on one GPU, unscaled by sharing.
@@ -182,7 +196,7 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k)
         attentionB = 2.5 * attentionF;
     } else {
         const double batch = b * heads / t;
-        attentionF = k.gemm(s, s, d, batch) + k.gemm(s, d, s, batch);
+        attentionF = k.attentionGemm(s, s, d, batch) + k.attentionGemm(s, d, s, batch);
         attentionB = 2.0 * attentionF;
         const double scores = batch * s * s;
         // Fused scale-mask-softmax reads and writes the scores; dropout writes a 1-byte mask.

@@ -92,6 +92,16 @@ NARAYANAN_RUNS = [
 ]
 
 
+NEMO = ("NVIDIA NeMo Megatron-Bridge performance summary, DGX-H100 pre-training (docs/performance-summary.md and "
+        "performance-summary-archive.md, containers 25.09, 25.11, 26.02)")
+# model preset, precision, GPUs, global batch, micro, TP, PP, VP, FSDP
+NEMO_RUNS = [
+    ("llama3-70b", "fp8", 64, 128, 1, 4, 8, 5, False),
+    ("llama3-70b", "fp8", 64, 256, 1, 4, 8, 5, False),
+    ("llama3-8b", "fp8", 8, 128, 1, 1, 1, 1, True),
+]
+
+
 def main():
     out = {}
     for key, (l, h, a), tp, pp, v, micro, glob in KORTHIKANTI_RUNS:
@@ -109,6 +119,15 @@ def main():
                "recompute": "full"}
         out[f"narayanan-{key}.json"] = scenario(f"Narayanan {key.upper()} on {gpus} GPUs", NARAYANAN, "dgx-a100",
                                                 gpt(l, h, a), par, {"micro": 1, "global": glob})
+    for preset, precision, gpus, glob, micro, tp, pp, vp, fsdp in NEMO_RUNS:
+        dp = gpus // (tp * pp)
+        par = {"tp": tp, "pp": pp, "dp": dp, "zero_stage": 3 if fsdp else 1, "fsdp": fsdp,
+               "sequence_parallel": tp > 1, "recompute": "none"}
+        if vp > 1:
+            par["virtual_stages"] = vp
+        name = f"nemo-{preset}-{precision}-gbs{glob}.json"
+        out[name] = scenario(f"NeMo {preset} {precision.upper()} on {gpus} H100, GBS {glob}", NEMO, "dgx-h100",
+                             {"preset": preset}, par, {"micro": micro, "global": glob}, precision=precision)
     for name, doc in out.items():
         with open(os.path.join(HERE, name), "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1)
