@@ -53,26 +53,37 @@ struct Context
     double price(int nodeIndex) const { return nodePrice[static_cast<std::size_t>(nodeIndex)]; }
 };
 
+/// The distinct values of `v`, sorted (small vectors instead of std::set: no node allocations).
+std::vector<int> distinct(std::vector<int> v)
+{
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+}
+
 CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu, double linkEff,
                       double noGdrFactor)
 {
     CommBandwidth b;
     // NCCL over the NVLink domain reaches the GPU's scale-up collective efficiency (catalog).
     b.tensorParallelGBps = gpu.scaleUpBandwidthGBps / 2.0 * gpu.efficiency.scaleUpCollective;
-    std::set<int> nodes;
+    std::vector<int> nodeList;
+    nodeList.reserve(slots.size());
     bool allP2p = true;
     for (int s : slots) {
-        nodes.insert(cx.slots[static_cast<std::size_t>(s)].node);
+        nodeList.push_back(cx.slots[static_cast<std::size_t>(s)].node);
         allP2p = allP2p && cx.slots[static_cast<std::size_t>(s)].peerToPeer;
     }
+    const std::vector<int> nodes = distinct(std::move(nodeList));
     double network = 1e30;
-    std::set<int> leaves;
+    std::vector<int> leafList;
     for (int n : nodes) {
         const Node& node = cx.node(n);
         const double perGpu = node.nics.count * node.nics.speedGbps / 8.0 / std::max(node.gpuCount, 1);
         network = std::min(network, perGpu * linkEff * (node.nics.gpudirectRdma ? 1.0 : noGdrFactor));
-        leaves.insert(cx.fabric.leafOfNode[static_cast<std::size_t>(n)]);
+        leafList.push_back(cx.fabric.leafOfNode[static_cast<std::size_t>(n)]);
     }
+    const std::vector<int> leaves = distinct(std::move(leafList));
     // Across leaves, the fabric's oversubscription (uplinks / downlinks of the busiest leaf).
     double oversub = 1.0;
     if (leaves.size() > 1)
@@ -80,11 +91,12 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
             if (l >= 0)
                 oversub = std::min(oversub, cx.fabric.leafOversubscription[static_cast<std::size_t>(l)]);
     if (nodes.size() == 1) {
-        const int domain = nvlinkDomainGpus(cx.node(*nodes.begin()), cx.c);
-        std::set<int> domains;
+        const int domain = nvlinkDomainGpus(cx.node(nodes.front()), cx.c);
+        bool oneDomain = true;
+        const int first = cx.slots[static_cast<std::size_t>(slots.front())].gpu / domain;
         for (int s : slots)
-            domains.insert(cx.slots[static_cast<std::size_t>(s)].gpu / domain);
-        const bool nvlink = allP2p && domains.size() == 1 && gpu.scaleUpBandwidthGBps > 0;
+            oneDomain = oneDomain && cx.slots[static_cast<std::size_t>(s)].gpu / domain == first;
+        const bool nvlink = allP2p && oneDomain && gpu.scaleUpBandwidthGBps > 0;
         const double intra = nvlink ? b.tensorParallelGBps : pcieGBps(gpu.pcieGen) * linkEff;
         b.dataParallelGBps = b.pipelineGBps = intra;
     } else {
