@@ -226,19 +226,18 @@ void WorkloadsPanel::showSteps(const calc::JobResult& r)
     int c = 0;
     for (const calc::StepPart& part : calc::stepParts()) {
         const double v = r.perf.breakdown.*part.value;
+        const QString share = QString::number(v / std::max(step, 1e-300) * 100.0, 'f', 1);
         const QString label = tr(part.label);
         auto* set = new QBarSet(label);
         const QColor colour(colours[c++ % 7]);
         set->setColor(colour);
         *set << v / std::max(step, 1e-300) * 100.0;
         const QString tip = tr("<b>%1</b>: %2 (%3 % of the step)<br>%4")
-                                .arg(label, seconds(v), QString::number(v / std::max(step, 1e-300) * 100.0, 'f', 1),
-                                     QString::fromUtf8(part.formula).toHtmlEscaped());
+                                .arg(label, seconds(v), share, QString::fromUtf8(part.formula).toHtmlEscaped());
         all << tip;
         if (v > 0)
             legend << QString("<span style=\"color:%1\">&#9632;</span>&nbsp;%2&nbsp;%3&nbsp;(%4&nbsp;%)")
-                          .arg(colour.name(), label.toHtmlEscaped(), seconds(v),
-                               QString::number(v / std::max(step, 1e-300) * 100.0, 'f', 1));
+                          .arg(colour.name(), label.toHtmlEscaped(), seconds(v), share);
         connect(set, &QBarSet::hovered, mStepView, [this, tip](bool on, int) { mStepView->setToolTip(on ? tip : QString()); });
         series->append(set);
     }

@@ -160,7 +160,16 @@ struct BlockTimes
     double tensorParallel = 0.0;
 };
 
-BlockTimes blockTimes(const PerfInputs& in, const Kernels& k)
+/// LoRA and QLoRA train adapters on frozen base weights.
+bool trainsAdapters(const Job& job) { return job.kind == JobKind::Lora || job.kind == JobKind::Qlora; }
+
+/// Trainable parameters of one block: the adapters for LoRA/QLoRA, every weight otherwise.
+double trainableBlockParameters(const ModelArchitecture& a, const Job& job)
+{
+    return trainsAdapters(job) ? loraBlockParameters(a, job.lora ? job.lora->rank : 16) : blockParameters(a);
+}
+
+BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes)
 {
     const ModelArchitecture& a = in.arch;
     const Job& job = in.job;
@@ -178,7 +187,7 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k)
     const double tokens = b * s;
     const double perExpert = tokens * active / experts;
     const double act = job.precision == Precision::Fp32 ? 4.0 : 2.0; // activation element
-    const bool adapter = job.kind == JobKind::Lora || job.kind == JobKind::Qlora;
+    const bool adapter = trainsAdapters(job);
     const bool flash = job.usesFlashAttention(a);
 
     // Megatron's block (Shoeybi et al. 2019; Korthikanti et al. 2022 §3): QKV, attention
@@ -213,10 +222,9 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k)
     // Trainable parameters of the block on this GPU, and the base weights QLoRA dequantizes
     // (NF4 read, 16-bit written) before each pass.
     const double baseParams = blockParameters(a) / t;
-    const double trainable = adapter ? loraBlockParameters(a, job.lora ? job.lora->rank : 16) / t : baseParams;
+    const double trainable = trainableBlockParameters(a, job) / t;
     const double dequant = job.kind == JobKind::Qlora ? k.stream(baseParams * (0.5 + 2.0)) : 0.0;
     // Weight gradients accumulate over the step's micro-batches: read and write per micro-batch.
-    const double gradBytes = trainableStateBytes(job.precision, job.optimizer, job.mainGradsFp32).gradients;
     const double accumulate = k.stream(trainable * 2.0 * gradBytes);
 
     BlockTimes bt;
@@ -261,10 +269,11 @@ PerfResult training(const PerfInputs& in)
     const double peak = peakFlops(*in.gpu, job.precision);
     const double share = std::max(in.throughputFactor, 1e-9);
     const double act = job.precision == Precision::Fp32 ? 4.0 : 2.0;
-    const bool adapter = job.kind == JobKind::Lora || job.kind == JobKind::Qlora;
+    const bool adapter = trainsAdapters(job);
     const double latency = in.gpu->efficiency.collectiveLatencyUs * 1e-6;
     const Kernels k(*in.gpu, job.precision);
-    const BlockTimes bt = blockTimes(in, k);
+    const StateBytes sb = trainableStateBytes(job.precision, job.optimizer, job.mainGradsFp32);
+    const BlockTimes bt = blockTimes(in, k, sb.gradients);
 
     // The slowest stage sets the pace: ceil(layers / pp) blocks, plus the output layer and
     // the fp32 cross-entropy on the last stage (the embedding on the first is a gather).
@@ -288,10 +297,9 @@ PerfResult training(const PerfInputs& in)
     // step, or reduce-scattered and the parameters all-gathered with ZeRO/FSDP (1.5x the
     // volume for ZeRO-3/FSDP, ZeRO §7); the share allowed by comm_overlap hides behind the
     // last micro-batch's backward pass.
-    const StateBytes sb = trainableStateBytes(job.precision, job.optimizer, job.mainGradsFp32);
     const double gradBytes = sb.gradients;
     const double paramsPerGpu =
-        (adapter ? a.layers * loraBlockParameters(a, job.lora ? job.lora->rank : 16) : parameterCount(a)) / (t * pp);
+        (adapter ? a.layers * trainableBlockParameters(a, job) : parameterCount(a)) / (t * pp);
     const bool shardAll = par.fsdp || par.zeroStage == 3;
     const double dpBytes = par.dp > 1 ? 2.0 * (par.dp - 1) / par.dp * paramsPerGpu * gradBytes * (shardAll ? 1.5 : 1.0) : 0.0;
     const double dpS = par.dp > 1 ? dpBytes / std::max(in.comm.dataParallelGBps * 1e9, 1e-9) + latency : 0.0;
