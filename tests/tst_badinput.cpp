@@ -139,8 +139,31 @@ private Q_SLOTS:
                                  << "tenants[0].jobs[0].pin.gpu: 9 is not a GPU of node-001 (0..7)";
         QTest::newRow("assumption") << "assumptions" << QJsonValue(QJsonObject{{"mfu", 0.5}})
                                     << "assumptions.mfu: unknown assumption";
-        QTest::newRow("assumption range") << "assumptions" << QJsonValue(QJsonObject{{"achievable_mfu", 1.5}})
-                                          << "assumptions.achievable_mfu: 1.5 must be between 0.01 and 1";
+        QTest::newRow("assumption range") << "assumptions" << QJsonValue(QJsonObject{{"serving_memory_fraction", 1.5}})
+                                          << "assumptions.serving_memory_fraction: 1.5 must be between 0.05 and 1";
+        const QString serve = "tenants[2].jobs[0].inference.";
+        QTest::newRow("serving: no output") << serve + "output_tokens" << QJsonValue(0)
+                                            << serve + "output_tokens: 0 must be between 1 and 4096";
+        QTest::newRow("serving: negative prompt") << serve + "input_tokens" << QJsonValue(-5)
+                                                  << serve + "input_tokens: -5 must be between 1 and 4096";
+        QTest::newRow("serving: no concurrency") << serve + "concurrency" << QJsonValue(0)
+                                                 << serve + "concurrency: 0 must be between 1 and";
+        QTest::newRow("serving: prompt longer than the context") << serve + "input_tokens" << QJsonValue(5000)
+                                                                 << serve + "input_tokens: 5000 must be between 1 and 4096";
+        QTest::newRow("serving: prompt and output past the context")
+            << serve + "input_tokens" << QJsonValue(4000)
+            << serve + "input_tokens: 4000 + output_tokens 512 exceeds context_tokens 4096";
+        QTest::newRow("serving: context past the model's") << serve + "context_tokens" << QJsonValue(10000)
+                                                           << serve + "context_tokens: 10000 exceeds the model's maximum "
+                                                                      "context of 8192 tokens";
+        QTest::newRow("serving: load") << serve + "load" << QJsonValue("batch")
+                                       << serve + "load: 'batch' must be open or closed";
+        QTest::newRow("serving: open load without a rate") << serve + "requests_per_s" << QJsonValue(0)
+                                                           << "an open load needs an arrival rate above 0";
+        QTest::newRow("serving: TTFT objective of zero") << "tenants[2].sla.ttft_p99_ms" << QJsonValue(0)
+                                                         << "tenants[2].sla.ttft_p99_ms: 0 must be between";
+        QTest::newRow("serving: ITL objective negative") << "tenants[2].sla.itl_p99_ms" << QJsonValue(-1)
+                                                         << "tenants[2].sla.itl_p99_ms: -1 must be between";
         QTest::newRow("price preset") << "pricing.preset" << QJsonValue("cheap")
                                       << "pricing.preset: 'cheap' is not a price preset in the catalog";
         QTest::newRow("newer version") << "format_version" << QJsonValue(2)
@@ -191,8 +214,8 @@ private Q_SLOTS:
         // JSON has no NaN or Infinity, and a number beyond a double's range is no number either.
         QTest::newRow("NaN") << QByteArray("NaN") << "invalid JSON at line";
         QTest::newRow("Infinity") << QByteArray("Infinity") << "invalid JSON at line";
-        QTest::newRow("1e999") << QByteArray("1e999") << "invalid JSON at line 233, column 40: illegal number";
-        QTest::newRow("-1e999") << QByteArray("-1e999") << "invalid JSON at line 233, column 41: illegal number";
+        QTest::newRow("1e999") << QByteArray("1e999") << "invalid JSON at line 239, column 40: illegal number";
+        QTest::newRow("-1e999") << QByteArray("-1e999") << "invalid JSON at line 239, column 41: illegal number";
         QTest::newRow("1e308") << QByteArray("1e308") << "topology.links[0].bandwidth_gbps: 1e+308 must be between";
         QTest::newRow("-0") << QByteArray("-0") << "topology.links[0].bandwidth_gbps: 0 must be between";
     }

@@ -21,6 +21,35 @@ QString pct(double f) { return QString::number(f * 100.0, 'f', 1) + "%"; }
 QString usd(double v) { return "$" + QLocale(QLocale::English).toString(v, 'f', 0); }
 
 
+/// A latency, or null when the queue grows without bound.
+QJsonValue latency(double s, bool saturated) { return saturated ? QJsonValue(QJsonValue::Null) : QJsonValue(s); }
+
+QJsonValue servingJson(const calc::JobResult& j)
+{
+    if (!j.serving)
+        return QJsonValue(QJsonValue::Null);
+    const calc::ServingResult& v = *j.serving;
+    return QJsonObject{{"ttft_s", latency(v.ttftS, v.saturated)},
+                       {"itl_s", v.itlS},
+                       {"output_tokens_per_s", v.outputTokensPerS},
+                       {"requests_per_s", v.requestsPerS},
+                       {"max_batch", v.maxBatch},
+                       {"running", v.running},
+                       {"queued", v.saturated ? QJsonValue(QJsonValue::Null) : QJsonValue(v.queued)},
+                       {"saturated", v.saturated},
+                       {"kv_cache_bytes_per_gpu", v.kvCacheBytesPerGpu},
+                       {"ttft_p99_s", latency(v.ttftP99S, v.saturated)},
+                       {"itl_p99_s", v.itlP99S},
+                       {"slo_attainment", v.sloAttainment}};
+}
+
+QString seconds(double s)
+{
+    if (s >= 1e29)
+        return "unbounded";
+    return s < 1.0 ? QString::number(s * 1e3, 'f', 1) + " ms" : QString::number(s, 'f', 2) + " s";
+}
+
 QJsonObject toJson(const calc::Evaluation& ev)
 {
     const QJsonObject kpis = kpisToJson(ev.kpis);
@@ -57,6 +86,7 @@ QJsonObject toJson(const calc::Evaluation& ev)
             {"cost_usd", opt(j.costUsd)},
             {"cost_per_month_usd", j.costPerMonthUsd},
             {"extra_days", opt(j.extraDays)},
+            {"serving", servingJson(j)},
             {"meets_sla", j.meetsSla}});
     }
     QJsonArray links;
@@ -101,6 +131,15 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
               << '\n';
         if (!j.placed)
             out() << "      not placed: " << QString::fromStdString(j.reason) << '\n';
+        if (j.serving) {
+            const calc::ServingResult& v = *j.serving;
+            out() << "      serving: TTFT " << seconds(v.ttftS) << " (P99 " << seconds(v.ttftP99S) << "), ITL "
+                  << seconds(v.itlS) << " (P99 " << seconds(v.itlP99S) << "), "
+                  << QString::number(v.requestsPerS, 'f', 2) << " req/s, batch "
+                  << QString::number(v.running, 'f', 0) << " of " << v.maxBatch << " that fit"
+                  << (v.saturated ? ", SATURATED: the queue grows" : v.queued >= 0.5 ? ", " + QString::number(v.queued, 'f', 0) + " queued" : QString())
+                  << ", SLO attainment " << pct(v.sloAttainment) << '\n';
+        }
     }
     int busy = 0;
     double worst = 0;
@@ -168,7 +207,9 @@ QJsonObject kpisToJson(const calc::Kpis& k)
                                                          {"overhead", k.wastePerMonth.overheadUsd}}},
                      {"unplaced_jobs", k.unplacedJobs},
                      {"sla_violations", k.slaViolations},
-                     {"oom_risk_gpus", k.oomRiskGpus}};
+                     {"oom_risk_gpus", k.oomRiskGpus},
+                     {"serving_jobs", k.servingJobs},
+                     {"serving_slo_attainment", k.servingSloAttainment}};
 }
 
 int runEvaluate(const QStringList& args)

@@ -11,7 +11,11 @@
 #include "slots.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <tuple>
 #include <map>
 #include <numeric>
 #include <set>
@@ -32,6 +36,8 @@ struct JobRef
     int job;
     std::optional<ModelArchitecture> arch;
     MemoryBreakdown memory;
+    double servingFixedBytes = 0.0;    ///< serving: per GPU outside the KV cache
+    double servingWantedKvBytes = 0.0; ///< serving: KV cache of its whole concurrency per replica
 };
 
 /// Helper state shared by the per-job and cluster computations.
@@ -105,6 +111,82 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
     return b;
 }
 
+ServingInputs servingInputsFor(const ModelArchitecture& arch, const Job& job, const GpuSpec& gpu,
+                               const ServingEngine& engine, const Sla& sla, const ServingPlacement& sp)
+{
+    ServingInputs si;
+    si.arch = arch;
+    si.gpu = &gpu;
+    si.job = job;
+    si.engine = engine;
+    si.computeShare = sp.computeShare;
+    si.bandwidthShare = sp.bandwidthShare;
+    si.tensorParallelGBps = sp.tensorParallelGBps;
+    si.kvBudgetBytesPerGpu = sp.kvBudgetBytesPerGpu;
+    if (sla.ttftP99Ms)
+        si.ttftSloS = *sla.ttftP99Ms / 1e3;
+    if (sla.itlP99Ms)
+        si.itlSloS = *sla.itlP99Ms / 1e3;
+    return si;
+}
+
+/// Serving jobs of the same shape on the same kind of slot get the same answer: evaluate
+/// works it out once (2,000-job scenarios repeat a few shapes many times).
+struct ServingKey
+{
+    std::uintptr_t gpu = 0;
+    std::array<double, 28> v{};
+    bool operator<(const ServingKey& o) const { return std::tie(gpu, v) < std::tie(o.gpu, o.v); }
+};
+
+struct ServingMemo
+{
+    ServingResult shared;
+    PerfResult sharedPerf;
+    PerfResult barePerf;
+    MemoryBreakdown memory;
+};
+
+const ServingMemo& servingFor(std::map<ServingKey, ServingMemo>& memo, const ModelArchitecture& a, const Job& job,
+                              const GpuSpec& gpu, const ServingEngine& engine, const Sla& sla,
+                              const ServingPlacement& sp, double fixedBytes, double overhead)
+{
+    const InferenceSpec& in = *job.inference;
+    const Parallelism& p = job.parallelism;
+    ServingKey key;
+    key.gpu = reinterpret_cast<std::uintptr_t>(&gpu);
+    key.v = {static_cast<double>(a.layers), static_cast<double>(a.hiddenSize), static_cast<double>(a.attentionHeads),
+             static_cast<double>(a.kvHeads), static_cast<double>(a.ffnHiddenSize), static_cast<double>(a.vocabSize),
+             static_cast<double>(a.experts), static_cast<double>(a.activeExperts), a.gatedFfn ? 1.0 : 0.0,
+             static_cast<double>(job.precision), static_cast<double>(p.tp), static_cast<double>(p.pp),
+             static_cast<double>(p.dp), static_cast<double>(in.promptTokens()), static_cast<double>(in.outputTokens),
+             static_cast<double>(in.contextTokens), static_cast<double>(in.concurrency),
+             static_cast<double>(in.load), in.requestsPerS, sla.ttftP99Ms.value_or(-1.0), sla.itlP99Ms.value_or(-1.0),
+             sp.computeShare, sp.bandwidthShare, sp.tensorParallelGBps, sp.kvBudgetBytesPerGpu, fixedBytes,
+             static_cast<double>(a.sequenceLength), a.dropout ? 1.0 : 0.0};
+    auto [it, fresh] = memo.try_emplace(key);
+    if (!fresh)
+        return it->second;
+    ServingMemo& m = it->second;
+    ServingInputs si = servingInputsFor(a, job, gpu, engine, sla, sp);
+    m.shared = estimateServing(si);
+    m.sharedPerf = servingPerformance(m.shared, si);
+    // Bare metal: whole GPUs of the same kind, the engine's share of a whole GPU's memory.
+    const double bareBudget = engine.memoryFraction * gpu.memoryUsableGiB * kGiB - fixedBytes;
+    if (sp.computeShare == 1.0 && sp.bandwidthShare == 1.0 && sp.kvBudgetBytesPerGpu == bareBudget) {
+        m.barePerf = m.sharedPerf;
+    } else {
+        si.computeShare = si.bandwidthShare = 1.0;
+        si.kvBudgetBytesPerGpu = bareBudget;
+        m.barePerf = servingPerformance(estimateServing(si), si);
+    }
+    const int block = std::max(engine.blockTokens, 1);
+    const int tokens = (in.promptTokens() + in.outputTokens + block - 1) / block * block;
+    const int sequences = static_cast<int>(std::ceil(m.shared.running / std::max(p.dp, 1) - 1e-9));
+    m.memory = servingMemory(a, job, engine.tokenBudget, overhead, m.shared.fits ? std::max(sequences, 1) : 0, tokens);
+    return m;
+}
+
 } // namespace
 
 Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<PlacementPolicy> policyOverride)
@@ -113,13 +195,12 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     Evaluation ev;
     const auto& A = s.assumptions;
     const double overhead = assumptionValue(A, "runtime_overhead_gib") * kGiB;
-    const double mfu = assumptionValue(A, "achievable_mfu");
     const double overlap = assumptionValue(A, "comm_overlap");
     const double tpOverlap = assumptionValue(A, "tp_comm_overlap");
     const double linkEff = assumptionValue(A, "link_efficiency");
     const double noGdr = assumptionValue(A, "no_gpudirect_bandwidth_factor");
-    const double hbmEff = assumptionValue(A, "memory_bandwidth_efficiency");
     const int chunk = static_cast<int>(assumptionValue(A, "inference_prefill_chunk_tokens"));
+    const ServingEngine engine = servingEngineFrom(A);
     const SharingAssumptions sharing = SharingAssumptions::from(A);
 
     Context cx{s, c, buildSlots(s, c), {}, {}, {}, {}, {}, FabricIndex::build(s.topology), {}};
@@ -140,15 +221,29 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     for (int t = 0; t < static_cast<int>(s.tenants.size()); ++t)
         for (int j = 0; j < static_cast<int>(s.tenants[static_cast<std::size_t>(t)].jobs.size()); ++j) {
             const Job& job = s.tenants[static_cast<std::size_t>(t)].jobs[static_cast<std::size_t>(j)];
-            JobRef r{t, j, architectureOf(job.model, c), {}};
-            if (r.arch) {
+            JobRef r{t, j, architectureOf(job.model, c), {}, 0.0, 0.0};
+            double demand = 0.0;
+            if (r.arch && job.kind == JobKind::Inference && job.inference) {
+                // A serving engine needs its weights, workspace and one sequence of the
+                // longest admitted context within its share of the memory; the KV cache then
+                // takes what is left (step 4).
+                r.memory = servingMemory(*r.arch, job, chunk, overhead, 1, job.inference->contextTokens);
+                r.servingFixedBytes = r.memory.totalBytes() - r.memory.kvCacheBytes.value_or(0.0);
+                r.servingWantedKvBytes = kvBytesPerTokenPerGpu(*r.arch, job) *
+                                         (job.inference->promptTokens() + job.inference->outputTokens) *
+                                         std::ceil(static_cast<double>(std::max(job.inference->concurrency, 1)) /
+                                                   std::max(job.parallelism.dp, 1));
+                demand = r.memory.totalBytes() / engine.memoryFraction;
+            } else if (r.arch) {
                 MemoryInputs in = memoryInputsFor(job, *r.arch, overhead);
                 in.prefillChunkTokens = chunk;
                 r.memory = estimateMemory(in);
+                demand = r.memory.totalBytes();
+            } else {
+                demand = r.memory.totalBytes();
             }
             demands.push_back({t, j, std::max(job.parallelism.tp, 1),
-                               std::max(job.parallelism.pp, 1) * std::max(job.parallelism.dp, 1),
-                               r.memory.totalBytes(), job.pin});
+                               std::max(job.parallelism.pp, 1) * std::max(job.parallelism.dp, 1), demand, job.pin});
             refs.push_back(std::move(r));
         }
     // 2. Placement order: pinned jobs, then tenant priority, then larger jobs first.
@@ -185,23 +280,28 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             cx.gpuShared[g] = cx.gpuShared[g] || !sl.memoryIsolated;
             cx.slotUsed[static_cast<std::size_t>(sIdx)] = ordered[k].bytesPerUnit;
         }
-    for (std::size_t n = 0; n < s.topology.nodes.size(); ++n) {
-        const Node& node = s.topology.nodes[n];
-        const GpuSpec* g = c.gpu(node.gpuId);
-        for (int i = 0; i < node.gpuCount; ++i) {
-            const auto gi = static_cast<std::size_t>(cx.gpuBase[n] + i);
-            GpuResult r{node.id, i, cx.gpuUsed[gi], g ? g->memoryUsableGiB * kGiB : 0.0, false};
-            r.oomRisk = cx.gpuShared[gi] && r.usedBytes > r.capacityBytes;
-            ev.kpis.oomRiskGpus += r.oomRisk ? 1 : 0;
-            ev.gpus.push_back(r);
+    // What serving engines on GPUs without memory isolation leave each other: the memory
+    // outside every KV cache, and the KV caches they would fill at full concurrency.
+    std::vector<double> gpuFixed(static_cast<std::size_t>(gpus), 0.0), gpuWantedKv(static_cast<std::size_t>(gpus), 0.0);
+    for (std::size_t k = 0; k < ordered.size(); ++k) {
+        const JobRef& ref = refs[static_cast<std::size_t>(order[k])];
+        const bool serving = ref.servingWantedKvBytes > 0;
+        for (int sIdx : po.jobs[k].slots) {
+            const auto g = static_cast<std::size_t>(cx.globalGpu(cx.slots[static_cast<std::size_t>(sIdx)]));
+            gpuFixed[g] += serving ? ref.servingFixedBytes : ordered[k].bytesPerUnit;
+            gpuWantedKv[g] += serving ? ref.servingWantedKvBytes : 0.0;
         }
     }
+    std::map<ServingKey, ServingMemo> servingMemo;
 
     // 4. Each job on its slots, against bare metal.
     std::vector<double> linkLoad(s.topology.links.size(), 0.0);
     std::vector<double> tenantCost(s.tenants.size(), 0.0);
     ev.jobs.reserve(ordered.size());
-    double penaltySum = 0.0, flopsShare = 0.0;
+    double penaltySum = 0.0, flopsShare = 0.0, servingAttainment = 0.0;
+    for (const JobDemand& d : ordered)
+        ev.kpis.servingJobs +=
+            s.tenants[static_cast<std::size_t>(d.tenant)].jobs[static_cast<std::size_t>(d.job)].kind == JobKind::Inference;
     int placedCount = 0;
     for (std::size_t k = 0; k < ordered.size(); ++k) {
         const JobDemand& d = ordered[k];
@@ -239,12 +339,54 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             r.placement.push_back({cx.node(sl.node).id, sl.gpu, sl.label()});
             jobNodes.insert(sl.node);
         }
-        PerfInputs pin{*ref.arch, &gpu, job, factor, mfu, overlap, tpOverlap, hbmEff,
-                       commFor(cx, jp.slots, gpu, linkEff, noGdr)};
-        r.perf = estimatePerformance(pin);
-        pin.throughputFactor = 1.0;
-        // On a whole GPU the job already runs as on bare metal: one estimate serves both.
-        r.bareMetal = factor == 1.0 ? r.perf : estimatePerformance(pin);
+        r.gpuId = gpu.id;
+        const CommBandwidth comm = commFor(cx, jp.slots, gpu, linkEff, noGdr);
+        if (job.kind == JobKind::Inference && job.inference) {
+            // The KV budget of each unit: its share of the engine's memory beside the weights
+            // and workspace; on a GPU without memory isolation, what the co-tenants leave,
+            // split in proportion to the KV caches they would fill.
+            ServingPlacement& sp = r.servingPlacement;
+            sp.computeShare = sp.bandwidthShare = 1.0;
+            sp.kvBudgetBytesPerGpu = 1e300;
+            sp.tensorParallelGBps = comm.tensorParallelGBps;
+            for (int sIdx : jp.slots) {
+                const Slot& sl = cx.slots[static_cast<std::size_t>(sIdx)];
+                const auto g = static_cast<std::size_t>(cx.globalGpu(sl));
+                sp.computeShare = std::min(sp.computeShare, throughputFactor(sl, cx.gpuActive[g], false, sharing));
+                sp.bandwidthShare = std::min(sp.bandwidthShare, throughputFactor(sl, cx.gpuActive[g], true, sharing));
+                double budget = engine.memoryFraction * sl.capacityBytes - ref.servingFixedBytes;
+                if (!sl.memoryIsolated) {
+                    const double left = std::max(0.0, engine.memoryFraction * sl.capacityBytes - gpuFixed[g]);
+                    budget = gpuWantedKv[g] > 0 ? left * ref.servingWantedKvBytes / gpuWantedKv[g] : left;
+                }
+                sp.kvBudgetBytesPerGpu = std::min(sp.kvBudgetBytesPerGpu, budget);
+            }
+            const ServingMemo& m =
+                servingFor(servingMemo, *ref.arch, job, gpu, engine, tenant.sla, sp, ref.servingFixedBytes, overhead);
+            r.serving = m.shared;
+            r.perf = m.sharedPerf;
+            r.bareMetal = m.barePerf;
+            r.memory = m.memory;
+            // The memory the engine holds replaces what placement reserved for it.
+            const double realised = m.memory.totalBytes();
+            for (int sIdx : jp.slots) {
+                const Slot& sl = cx.slots[static_cast<std::size_t>(sIdx)];
+                cx.gpuUsed[static_cast<std::size_t>(cx.globalGpu(sl))] += realised - d.bytesPerUnit;
+                cx.slotUsed[static_cast<std::size_t>(sIdx)] = realised;
+            }
+            if (!m.shared.fits) {
+                r.oomRisk = true;
+                r.reason = "its co-tenants leave its KV cache less than one sequence of " +
+                           std::to_string(job.inference->contextTokens) + " tokens";
+            }
+            factor = std::min(sp.computeShare, sp.bandwidthShare);
+        } else {
+            PerfInputs pin{*ref.arch, &gpu, job, factor, overlap, tpOverlap, comm};
+            r.perf = estimatePerformance(pin);
+            pin.throughputFactor = 1.0;
+            // On a whole GPU the job already runs as on bare metal: one estimate serves both.
+            r.bareMetal = factor == 1.0 ? r.perf : estimatePerformance(pin);
+        }
         r.penalty = std::max(0.0, r.perf.stepTimeS / r.bareMetal.stepTimeS - 1.0);
         r.costPerMonthUsd = price * kHoursPerMonth;
         if (r.perf.daysToComplete) {
@@ -254,6 +396,13 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
         r.meetsSla = r.penalty * 100.0 <= tenant.sla.maxPenaltyPct + 1e-9 &&
                      (!tenant.sla.deadlineDays || !r.perf.daysToComplete ||
                       *r.perf.daysToComplete <= *tenant.sla.deadlineDays);
+        if (r.serving) {
+            const ServingResult& sv = *r.serving;
+            r.meetsSla = r.meetsSla && sv.fits && !sv.saturated &&
+                         (!tenant.sla.ttftP99Ms || sv.ttftP99S * 1e3 <= *tenant.sla.ttftP99Ms + 1e-9) &&
+                         (!tenant.sla.itlP99Ms || sv.itlP99S * 1e3 <= *tenant.sla.itlP99Ms + 1e-9);
+            servingAttainment += sv.sloAttainment;
+        }
         if (!r.meetsSla)
             ++ev.kpis.slaViolations;
         tenantCost[static_cast<std::size_t>(d.tenant)] += r.costPerMonthUsd;
@@ -293,6 +442,18 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
         }
         ev.jobs.push_back(std::move(r));
     }
+    for (std::size_t n = 0; n < s.topology.nodes.size(); ++n) {
+        const Node& node = s.topology.nodes[n];
+        const GpuSpec* g = c.gpu(node.gpuId);
+        for (int i = 0; i < node.gpuCount; ++i) {
+            const auto gi = static_cast<std::size_t>(cx.gpuBase[n] + i);
+            GpuResult r{node.id, i, cx.gpuUsed[gi], g ? g->memoryUsableGiB * kGiB : 0.0, false};
+            r.oomRisk = cx.gpuShared[gi] && r.usedBytes > r.capacityBytes * (1.0 + 1e-12);
+            ev.kpis.oomRiskGpus += r.oomRisk ? 1 : 0;
+            ev.gpus.push_back(r);
+        }
+    }
+    ev.kpis.servingSloAttainment = ev.kpis.servingJobs > 0 ? servingAttainment / ev.kpis.servingJobs : 1.0;
     for (std::size_t i = 0; i < s.topology.links.size(); ++i) {
         const Link& l = s.topology.links[i];
         ev.links.push_back({l.id, linkLoad[i], l.bandwidthGbps > 0 ? linkLoad[i] / l.bandwidthGbps : 0.0});
@@ -401,6 +562,31 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     ev.elapsedMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return ev;
+}
+
+} // namespace gp::calc
+
+namespace gp::calc {
+
+std::vector<ServingPoint> servingCurveOf(const JobResult& r, const Scenario& s, const Catalog& c)
+{
+    const GpuSpec* gpu = c.gpu(r.gpuId);
+    if (!r.serving || !gpu)
+        return {};
+    for (const Tenant& t : s.tenants) {
+        if (t.id != r.tenant)
+            continue;
+        for (const Job& j : t.jobs) {
+            if (j.id != r.id || !j.inference)
+                continue;
+            const std::optional<ModelArchitecture> arch = architectureOf(j.model, c);
+            if (!arch)
+                return {};
+            return servingCurve(servingInputsFor(*arch, j, *gpu, servingEngineFrom(s.assumptions), t.sla,
+                                                 r.servingPlacement));
+        }
+    }
+    return {};
 }
 
 } // namespace gp::calc

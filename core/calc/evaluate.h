@@ -17,4 +17,8 @@ namespace gp::calc {
 Evaluation evaluate(const Scenario& scenario, const Catalog& catalog,
                     std::optional<PlacementPolicy> policy = std::nullopt);
 
+/// The latency-throughput curve of a placed serving job (closed load of 1, 2, 4, ... users)
+/// on the GPUs and memory its placement gave it; empty for other jobs.
+std::vector<ServingPoint> servingCurveOf(const JobResult& result, const Scenario& scenario, const Catalog& catalog);
+
 } // namespace gp::calc

@@ -4,6 +4,7 @@
 
 #include "memorymodel.h"
 #include "perfmodel.h"
+#include "servingmodel.h"
 
 #include <optional>
 #include <string>
@@ -38,6 +39,9 @@ struct JobResult
     std::optional<double> costUsd;      ///< training: over its whole run
     std::optional<double> extraDays;    ///< training: what the penalty adds
     bool meetsSla = true;
+    std::optional<ServingResult> serving;  ///< inference jobs that were placed
+    std::string gpuId;                     ///< the GPU model it runs on ("" when not placed)
+    ServingPlacement servingPlacement;     ///< what its placement gave the serving model
     std::vector<std::pair<int, double>> linkGbps; ///< its average load on each link it uses (link index)
 };
 
@@ -81,6 +85,8 @@ struct Kpis
     int unplacedJobs = 0;
     int slaViolations = 0;          ///< jobs missing their tenant's SLA: not placed, too slow or past the deadline
     int oomRiskGpus = 0;
+    int servingJobs = 0;            ///< placed inference jobs
+    double servingSloAttainment = 1.0; ///< request-weighted share of serving requests within their tenants' objectives
 };
 
 /// Everything evaluate() computes for one scenario: a value the views and the CLI publish.

@@ -2,8 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "perfmodel.h"
 
+#include "kernels.h"
 #include "memorymodel.h"
 #include "modelsize.h"
+#include "servingmodel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -94,62 +96,6 @@ const std::vector<StepPart>& stepParts()
 }
 
 namespace {
-
-/// Ring all-reduce moves 2(n-1)/n of the buffer through every GPU's link.
-double allReduceS(double bytes, int n, double gbps)
-{
-    if (n <= 1 || bytes <= 0)
-        return 0.0;
-    if (gbps <= 0)
-        return 1e30;
-    return 2.0 * (n - 1) / n * bytes / (gbps * 1e9);
-}
-
-/// The GPU-side cost model of one block: kernel times on the GPU's efficiency curves.
-class Kernels
-{
-public:
-    Kernels(const GpuSpec& gpu, Precision precision)
-        : mEff(gpu.efficiency), mPeak(peakFlops(gpu, precision)), mPeak16(peakFlops(gpu, Precision::Bf16)),
-          mHbm(gpu.hbmBandwidthGBps * 1e9 * gpu.efficiency.memoryBound),
-          mIn(precision == Precision::Fp32 ? 4.0 : (precision == Precision::Bf16 || precision == Precision::Fp16) ? 2.0 : 1.0)
-    {
-        if (precision == Precision::Fp32)
-            mPeak16 = mPeak;
-    }
-
-    /// `count` GEMMs of (m x k) by (k x n) on the weights: the slower of the tensor-core time
-    /// at the curve's efficiency for one call's size and the HBM time of its operands (16-bit
-    /// output). In 8-bit, each call first casts its 16-bit activation input (Transformer
-    /// Engine's cast kernels: 2 bytes read, 1 written per element).
-    double gemm(double m, double n, double k, double count = 1.0) const
-    {
-        return matmul(m, n, k, count, mPeak, mIn) + (mIn < 2.0 && m > 0 && k > 0 ? count * stream(m * k * 3.0) : 0.0);
-    }
-    /// The attention core's batched GEMMs stay 16-bit whatever the job's precision.
-    double attentionGemm(double m, double n, double k, double count) const
-    {
-        return matmul(m, n, k, count, mPeak16, std::max(mIn, 2.0));
-    }
-    /// A memory-bound kernel moving `bytes` through HBM.
-    double stream(double bytes) const { return bytes / mHbm; }
-    /// Fused attention doing `flops` of 16-bit tensor-core work.
-    double flash(double flops) const { return flops / (mPeak16 * mEff.flashAttention); }
-
-private:
-    double matmul(double m, double n, double k, double count, double peak, double in) const
-    {
-        if (m <= 0 || n <= 0 || k <= 0 || count <= 0)
-            return 0.0;
-        const double flops = 2.0 * m * n * k;
-        const double compute = flops / (peak * mEff.gemmAt(flops / 1e9));
-        const double memory = ((m * k + k * n) * in + m * n * 2.0) / mHbm;
-        return count * std::max(compute, memory);
-    }
-
-    const KernelEfficiency& mEff;
-    double mPeak, mPeak16, mHbm, mIn;
-};
 
 /// Per micro-batch and block on one GPU, unscaled by sharing.
 struct BlockTimes
@@ -336,39 +282,19 @@ PerfResult training(const PerfInputs& in)
     return r;
 }
 
+/// Serving on whole GPUs of the job's kind with the default engine: the KV budget is what
+/// the engine's memory share leaves beside weights, workspace and runtime.
 PerfResult inference(const PerfInputs& in)
 {
-    const ModelArchitecture& a = in.arch;
-    const Job& job = in.job;
-    const Parallelism& par = job.parallelism;
-    const InferenceSpec spec = job.inference.value_or(InferenceSpec{});
-    const int batch = std::max(spec.concurrency, 1);
-    // Decode reads every weight and the batch's KV cache once per token (memory-bound), or
-    // is bound by 2·N FLOPs per token per sequence, whichever is slower.
-    // On average half the context is filled.
-    const int shards = std::max(par.tp, 1) * std::max(par.pp, 1);
-    const double weights = parameterCount(a) / shards * frozenWeightBytes(job.precision, false);
-    const double kv = a.layers / std::max(par.pp, 1) *
-                      kvCacheBytesPerBlock(a, par.tp, job.precision, std::max(spec.contextTokens / 2, 1), batch);
-    const double bytesPerStep = weights + kv;
-    const double bandwidth = in.gpu->hbmBandwidthGBps * 1e9 * in.memoryBandwidthEfficiency;
-    const double memoryS = bytesPerStep / (bandwidth * std::max(in.throughputFactor, 1e-9));
-    const double peak = peakFlops(*in.gpu, job.precision);
-    const double computeS = 2.0 * activeParameterCount(a) * batch /
-                            (std::max(par.tp * par.pp, 1) * peak * in.achievableMfu * std::max(in.throughputFactor, 1e-9));
-    // Two all-reduces of the batch's hidden states per block for TP.
-    const double tpS = a.layers / std::max(par.pp, 1) * 2 *
-                       allReduceS(static_cast<double>(batch) * a.hiddenSize * 2.0, par.tp, in.comm.tensorParallelGBps);
-    PerfResult r;
-    r.computeS = std::max(memoryS, computeS);
-    r.exposedCommS = tpS;
-    r.stepTimeS = (r.computeS + r.exposedCommS) * std::max(par.pp, 1);
-    r.breakdown.compute = r.computeS * std::max(par.pp, 1);
-    r.breakdown.tpExposed = r.exposedCommS * std::max(par.pp, 1);
-    r.tokensPerS = batch * std::max(par.dp, 1) / r.stepTimeS;
-    r.mfu = 2.0 * activeParameterCount(a) * r.tokensPerS / (std::max(par.gpus(), 1) * peak);
-    r.demandTokensPerS = spec.requestsPerS * spec.outputTokens;
-    return r;
+    ServingInputs sv;
+    sv.arch = in.arch;
+    sv.gpu = in.gpu;
+    sv.job = in.job;
+    sv.computeShare = sv.bandwidthShare = std::max(in.throughputFactor, 1e-9);
+    sv.tensorParallelGBps = in.comm.tensorParallelGBps;
+    const double fixed = servingMemory(in.arch, in.job, sv.engine.tokenBudget, 0.0, 0, 0).totalBytes();
+    sv.kvBudgetBytesPerGpu = sv.engine.memoryFraction * in.gpu->memoryUsableGiB * 1024.0 * 1024.0 * 1024.0 - fixed;
+    return servingPerformance(estimateServing(sv), sv);
 }
 
 } // namespace

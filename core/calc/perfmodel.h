@@ -73,10 +73,8 @@ struct PerfInputs
     const GpuSpec* gpu = nullptr;
     Job job;
     double throughputFactor = 1.0; ///< the slowest unit's share of a whole GPU (slots.h)
-    double achievableMfu = 0.4;  ///< inference's compute bound only; training uses the GPU's curves
     double commOverlap = 0.7;    ///< share of data-parallel reduction that may hide behind backward
     double tpCommOverlap = 0.0;  ///< share of tensor-parallel collectives hidden behind GEMMs
-    double memoryBandwidthEfficiency = 0.8;
     CommBandwidth comm;
 };
 
@@ -98,8 +96,9 @@ struct PerfResult
 
 /// Training: a step built from the shapes of each block's GEMMs, attention and memory-bound
 /// kernels on the GPU's efficiency curves, the exposed part of each collective, the pipeline
-/// schedule and the optimizer (docs/model-reference.md#step-time). Inference: decode bound by
-/// HBM bandwidth or compute.
+/// schedule and the optimizer (docs/model-reference.md#step-time). Inference: the serving
+/// model (servingmodel.h) on whole GPUs with the default engine; evaluate() gives it the
+/// placement's shares and memory instead.
 PerfResult estimatePerformance(const PerfInputs& in);
 
 } // namespace gp::calc

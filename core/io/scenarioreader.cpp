@@ -259,6 +259,8 @@ Tenant Reader::tenant(const QJsonObject& o, const std::string& p)
         JsonFields g(*sla, f.pathOf("sla"), mOut);
         t.sla.maxPenaltyPct = g.number("max_penalty_pct", t.sla.maxPenaltyPct);
         t.sla.deadlineDays = g.optionalNumber("deadline_days");
+        t.sla.ttftP99Ms = g.optionalNumber("ttft_p99_ms");
+        t.sla.itlP99Ms = g.optionalNumber("itl_p99_ms");
         g.finish();
     }
     if (auto jobs = f.array("jobs"))
@@ -327,10 +329,21 @@ Job Reader::job(const QJsonObject& o, const std::string& p)
     if (auto i = f.object("inference")) {
         JsonFields g(*i, f.pathOf("inference"), mOut);
         InferenceSpec is;
-        is.requestsPerS = g.number("requests_per_s", 0.0, true);
-        is.contextTokens = g.integer("context_tokens", 0, true);
+        is.load = g.enumValue("load", ServingLoad::Open);
+        is.requestsPerS = g.number("requests_per_s", 0.0);
         is.outputTokens = g.integer("output_tokens", 0, true);
+        is.inputTokens = g.integer("input_tokens", 0);
+        is.contextTokens = g.integer("context_tokens", 0);
         is.concurrency = g.integer("concurrency", 1);
+        // Files before input_tokens give the context only (prompt = context - output); files
+        // with the prompt may leave the context at prompt + output.
+        if (is.contextTokens == 0 && is.inputTokens > 0)
+            is.contextTokens = is.inputTokens + std::max(is.outputTokens, 0);
+        else if (is.inputTokens == 0 && is.contextTokens > 0)
+            is.inputTokens = std::max(is.contextTokens - is.outputTokens, 0);
+        if (is.contextTokens == 0 && is.inputTokens == 0)
+            mOut.push_back(Issue::error(g.pathOf("input_tokens"),
+                                        "missing: a serving job needs input_tokens (or context_tokens)"));
         g.finish();
         j.inference = is;
     }

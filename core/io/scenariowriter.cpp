@@ -146,11 +146,17 @@ QJsonObject job(const Job& j)
     if (j.training)
         o["training"] = QJsonObject{{"tokens", j.training->tokens},
                                     {"checkpoint_interval_min", j.training->checkpointIntervalMin}};
-    if (j.inference)
-        o["inference"] = QJsonObject{{"requests_per_s", j.inference->requestsPerS},
-                                     {"context_tokens", j.inference->contextTokens},
-                                     {"output_tokens", j.inference->outputTokens},
-                                     {"concurrency", j.inference->concurrency}};
+    if (j.inference) {
+        const InferenceSpec& in = *j.inference;
+        QJsonObject inf{{"load", name(in.load)},
+                        {"input_tokens", in.promptTokens()},
+                        {"output_tokens", in.outputTokens},
+                        {"context_tokens", in.contextTokens},
+                        {"concurrency", in.concurrency}};
+        if (in.load == ServingLoad::Open || in.requestsPerS > 0)
+            inf["requests_per_s"] = in.requestsPerS;
+        o["inference"] = inf;
+    }
     if (j.lora)
         o["lora"] = QJsonObject{{"rank", j.lora->rank}, {"alpha", j.lora->alpha}};
     if (j.pin) {
@@ -169,6 +175,10 @@ QJsonObject tenant(const Tenant& t)
     QJsonObject sla{{"max_penalty_pct", t.sla.maxPenaltyPct}};
     if (t.sla.deadlineDays)
         sla["deadline_days"] = *t.sla.deadlineDays;
+    if (t.sla.ttftP99Ms)
+        sla["ttft_p99_ms"] = *t.sla.ttftP99Ms;
+    if (t.sla.itlP99Ms)
+        sla["itl_p99_ms"] = *t.sla.itlP99Ms;
     QJsonArray jobs;
     for (const auto& j : t.jobs)
         jobs.append(job(j));

@@ -16,20 +16,29 @@ const std::vector<Assumption>& assumptionRegistry()
          "Planner's assumption; a CUDA context alone is several hundred MiB on Ampere/Hopper "
          "(measure with torch.cuda.mem_get_info() after initialisation); see "
          "docs/model-reference.md#runtime-overhead"},
-        {"achievable_mfu", 0.40, 0.01, 1.0, "fraction",
-         "Fraction of the GPU's dense peak an inference job's compute-bound work sustains (training "
-         "step times come from the GPU's kernel-efficiency curves in the catalog instead).",
-         "Llama 3 (Dubey et al., 2024, 'The Llama 3 Herd of Models', Table 4): 38-43% BF16 MFU "
-         "on 8k-16k H100 GPUs"},
         {"interruptions_per_gpu_day", 419.0 / (54.0 * 16384.0), 0.0, 1.0, "1/GPU-day",
          "Rate of unexpected job interruptions (hardware and software faults) per GPU per day.",
          "Llama 3 (Dubey et al., 2024), Section 3.3.4: 419 unexpected interruptions in a "
          "54-day snapshot of pre-training on 16,384 H100 GPUs"},
         {"inference_prefill_chunk_tokens", 2048.0, 1.0, 1e6, "tokens",
-         "Tokens of one prefill chunk the serving engine processes at once; sizes the activation "
-         "workspace of inference jobs.",
-         "Planner's assumption of the order of vLLM's chunked-prefill token budget "
-         "(engine argument max_num_batched_tokens); set it to your engine's value"},
+         "Token budget of one serving iteration (prefill chunk plus decode tokens); sizes the "
+         "activation workspace of inference jobs and, with chunked prefill, how much of a prompt "
+         "one iteration processes.",
+         "vLLM's max_num_batched_tokens for chunked prefill (2048 in vLLM's online-serving "
+         "defaults); set it to your engine's value"},
+        {"chunked_prefill", 1.0, 0.0, 1.0, "0 or 1",
+         "1: the engine splits prompts into chunks that ride with the decode tokens of each "
+         "iteration (vLLM V1, Sarathi-Serve); 0: a prompt is prefilled whole in one iteration and "
+         "the decoders wait for it (TensorRT-LLM's default, enable_chunked_prefill = False).",
+         "Agrawal et al. 2024 (Sarathi-Serve, OSDI '24); vLLM V1 enables chunked prefill by default; "
+         "TensorRT-LLM LlmArgs.enable_chunked_prefill defaults to False"},
+        {"serving_memory_fraction", 0.9, 0.05, 1.0, "fraction",
+         "Share of a GPU's (or MIG instance's) memory the serving engine may use for weights, "
+         "activations and KV cache; the rest is its reserve.",
+         "vLLM gpu_memory_utilization default 0.9; TensorRT-LLM kv_cache_free_gpu_mem_fraction 0.9"},
+        {"kv_block_tokens", 16.0, 1.0, 1024.0, "tokens",
+         "Tokens per KV-cache page: a sequence holds whole pages.",
+         "vLLM PagedAttention block_size default 16 (Kwon et al. 2023, SOSP '23)"},
         {"passthrough_overhead_pct", 2.0, 0.0, 100.0, "%",
          "Slowdown of a GPU passed through to a VM against bare metal (IOMMU, virtualised interrupts).",
          "Planner's assumption within the 1-4 % that VMware reports for DirectPath I/O GPU passthrough "
@@ -62,9 +71,6 @@ const std::vector<Assumption>& assumptionRegistry()
         {"no_gpudirect_bandwidth_factor", 0.5, 0.05, 1.0, "fraction",
          "Network bandwidth left when GPUDirect RDMA is off and traffic is staged through host memory.",
          "Planner's assumption; NVIDIA's GPUDirect RDMA documentation describes the extra host copy it removes"},
-        {"memory_bandwidth_efficiency", 0.8, 0.05, 1.0, "fraction",
-         "Share of the HBM bandwidth a decode step reaches when it streams weights and KV cache.",
-         "Planner's assumption for well-tuned decode kernels (vLLM/TensorRT-LLM class); measure yours"},
         {"step_jitter_cv", 0.02, 0.0, 1.0, "coefficient of variation",
          "Run-to-run variation of a job's mean step time on dedicated hardware (simulation: one "
          "lognormal factor per trial).",

@@ -74,6 +74,13 @@ template <> struct EnumNames<Recompute>
         {Recompute::Full, "full"},
     }};
 };
+template <> struct EnumNames<ServingLoad>
+{
+    static constexpr std::array<std::pair<ServingLoad, std::string_view>, 2> table{{
+        {ServingLoad::Open, "open"},
+        {ServingLoad::Closed, "closed"},
+    }};
+};
 
 template <> struct EnumNames<PlacementPolicy>
 {

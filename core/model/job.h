@@ -54,13 +54,22 @@ struct TrainingSpec
     bool operator==(const TrainingSpec&) const = default;
 };
 
-/// Serving-only settings.
+/// How requests reach a serving job: a fixed number of users who each send the next request
+/// when the last one completes (closed, as AIPerf, genai-perf and vLLM's benchmarks measure),
+/// or Poisson arrivals at a rate (open).
+enum class ServingLoad { Open, Closed };
+
+/// Serving-only settings (docs/model-reference.md#serving).
 struct InferenceSpec
 {
-    double requestsPerS = 0.0;
-    int contextTokens = 0; ///< prompt plus generated tokens held in the KV cache
-    int outputTokens = 0;  ///< generated tokens per request
-    int concurrency = 1;   ///< sequences batched together
+    double requestsPerS = 0.0; ///< open load: mean arrival rate of requests (all replicas)
+    int contextTokens = 0;     ///< the longest context (prompt plus output) the server admits
+    int outputTokens = 0;      ///< generated tokens per request
+    int concurrency = 1;       ///< the most sequences the tenant keeps in flight (all replicas)
+    int inputTokens = 0;       ///< prompt tokens per request; 0: context_tokens - output_tokens
+    ServingLoad load = ServingLoad::Open;
+    /// Prompt tokens, derived from the context for files written before input_tokens existed.
+    int promptTokens() const { return inputTokens > 0 ? inputTokens : std::max(contextTokens - outputTokens, 1); }
     bool operator==(const InferenceSpec&) const = default;
 };
 

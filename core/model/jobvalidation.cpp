@@ -159,10 +159,27 @@ Issues validateJob(const Job& job, const Scenario& scenario, const Catalog& cata
             out.push_back(Issue::error(field(path, "inference"), "inference jobs need an inference section"));
         else {
             const InferenceSpec& inf = *job.inference;
-            inRange(out, field(path, "inference.requests_per_s"), inf.requestsPerS, 0.000001, 1e9);
+            if (inf.load == ServingLoad::Open)
+                inRange(out, field(path, "inference.requests_per_s"), inf.requestsPerS, 0.000001, 1e9,
+                        "an open load needs an arrival rate above 0");
+            else if (inf.requestsPerS != 0.0)
+                inRange(out, field(path, "inference.requests_per_s"), inf.requestsPerS, 0.0, 1e9);
             inRange(out, field(path, "inference.context_tokens"), inf.contextTokens, 1, 1e8);
             inRange(out, field(path, "inference.output_tokens"), inf.outputTokens, 1,
                     inf.contextTokens < 1 ? 1 : inf.contextTokens, "at most context_tokens");
+            if (inf.inputTokens != 0 &&
+                inRange(out, field(path, "inference.input_tokens"), inf.inputTokens, 1,
+                        inf.contextTokens < 1 ? 1 : inf.contextTokens, "at most context_tokens") &&
+                inf.outputTokens >= 1 && inf.inputTokens + static_cast<long long>(inf.outputTokens) > inf.contextTokens)
+                out.push_back(Issue::error(field(path, "inference.input_tokens"),
+                                           std::to_string(inf.inputTokens) + " + output_tokens " +
+                                               std::to_string(inf.outputTokens) + " exceeds context_tokens " +
+                                               std::to_string(inf.contextTokens) +
+                                               ": a request's KV cache must fit the admitted context"));
+            if (arch && arch->sequenceLength > 0 && inf.contextTokens > arch->sequenceLength)
+                out.push_back(Issue::error(field(path, "inference.context_tokens"),
+                                           std::to_string(inf.contextTokens) + " exceeds the model's maximum context of " +
+                                               std::to_string(arch->sequenceLength) + " tokens"));
             inRange(out, field(path, "inference.concurrency"), inf.concurrency, 1, 1e6);
         }
         if (job.training)

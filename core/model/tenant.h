@@ -15,6 +15,8 @@ struct Sla
 {
     double maxPenaltyPct = 5.0;         ///< largest acceptable slowdown against bare metal
     std::optional<double> deadlineDays; ///< jobs should finish within this many days
+    std::optional<double> ttftP99Ms;    ///< serving: 99th percentile of time to first token
+    std::optional<double> itlP99Ms;     ///< serving: 99th percentile of inter-token latency
     bool operator==(const Sla&) const = default;
 };
 

@@ -214,6 +214,12 @@ void validateAssumptions(const Scenario& s, Issues& out)
     for (const auto& [key, value] : s.assumptions) {
         const std::string p = "assumptions." + key;
         const Assumption* a = findAssumption(key);
+        if (!a && (key == "achievable_mfu" || key == "memory_bandwidth_efficiency")) {
+            out.push_back(Issue::warning(p, "retired and ignored: serving uses the GPU's kernel-efficiency curves "
+                                            "and memory_bound efficiency from the catalog "
+                                            "(docs/model-reference.md#serving)"));
+            continue;
+        }
         if (!a) {
             out.push_back(Issue::error(p, "unknown assumption (see docs/model-reference.md)"));
             continue;
@@ -263,6 +269,10 @@ void validateTenants(const Scenario& s, const Catalog& catalog, Issues& out)
         inRange(out, field(p, "sla.max_penalty_pct"), t.sla.maxPenaltyPct, 0, 1000);
         if (t.sla.deadlineDays)
             inRange(out, field(p, "sla.deadline_days"), *t.sla.deadlineDays, 0.001, 36500);
+        if (t.sla.ttftP99Ms)
+            inRange(out, field(p, "sla.ttft_p99_ms"), *t.sla.ttftP99Ms, 0.001, 1e9, "a latency objective must be positive");
+        if (t.sla.itlP99Ms)
+            inRange(out, field(p, "sla.itl_p99_ms"), *t.sla.itlP99Ms, 0.001, 1e9, "a latency objective must be positive");
         if (const auto& a = t.arrivals) {
             const bool known = std::any_of(t.jobs.begin(), t.jobs.end(), [&](const Job& j) { return j.id == a->templateJob; });
             if (!known)

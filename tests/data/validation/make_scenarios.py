@@ -16,6 +16,7 @@ SYSTEMS = {
     # node template, GPU, NICs per node and Gb/s each, leaf switch template
     "dgx-a100": ("dgx-a100-640gb", "a100-80gb", 8, 200, "qm8700"),
     "dgx-h100": ("dgx-h100", "h100-80gb", 8, 400, "qm9700"),
+    "dgx-h200": ("dgx-h200", "h200-141gb", 8, 400, "qm9700"),
 }
 
 
@@ -102,8 +103,41 @@ NEMO_RUNS = [
 ]
 
 
+NIM = ("NVIDIA NIM for LLMs benchmarking guide, performance tables (docs.nvidia.com/nim/benchmarking/llm): "
+       "Llama-3.3-70b-instruct NIM 1.8.0 on 2 x H100 80GB, FP8, TP2, 5000 input / 500 output tokens, "
+       "AIPerf at fixed concurrency")
+TRTLLM = ("NVIDIA TensorRT-LLM performance overview (docs/source/performance/perf-overview.md, v1.0): "
+          "trtllm-bench throughput, all requests queued at once, FP8 checkpoints")
+# TensorRT-LLM's engine as both sources ran it: no chunked prefill (LlmArgs.enable_chunked_prefill
+# defaults to False) and trtllm-bench's token budget of 8,192 per iteration.
+TRTLLM_ENGINE = {"chunked_prefill": 0, "inference_prefill_chunk_tokens": 8192}
+# file, source, system, preset, tp, input, output, concurrency
+SERVING_RUNS = [
+    ("nim-llama3.3-70b-fp8-tp2-h100", NIM, "dgx-h100", "llama3.3-70b", 2, 5000, 500, 1),
+    ("trtllm-llama3.1-8b-fp8-tp1-h100", TRTLLM, "dgx-h100", "llama3.1-8b", 1, 1000, 1000, 3000),
+    ("trtllm-llama3.3-70b-fp8-tp2-h100", TRTLLM, "dgx-h100", "llama3.3-70b", 2, 1000, 1000, 3000),
+    ("trtllm-llama3.3-70b-fp8-tp1-h200", TRTLLM, "dgx-h200", "llama3.3-70b", 1, 1000, 1000, 3000),
+    ("trtllm-llama3.1-405b-fp8-tp8-h100", TRTLLM, "dgx-h100", "llama3.1-405b", 8, 1000, 1000, 3000),
+]
+
+
+def serving(name, source, system, preset, tp, isl, osl, concurrency):
+    job = {"id": "serve", "name": name, "kind": "inference", "model": {"preset": preset}, "precision": "fp8",
+           "parallelism": {"tp": tp, "pp": 1, "dp": 1},
+           "inference": {"load": "closed", "input_tokens": isl, "output_tokens": osl, "context_tokens": isl + osl,
+                         "concurrency": concurrency},
+           "schedule": {"arrival_h": 0, "duration_h": 0}}
+    return {"format_version": 1, "name": name, "description": source, "placement_policy": "topology_aware",
+            "pricing": {"preset": "aws-on-demand-2024", "gpu_hour_usd": {}}, "assumptions": dict(TRTLLM_ENGINE),
+            "topology": topology(system, 1),
+            "tenants": [{"id": "svc", "name": "Service", "color": "#4e79a7", "priority": 0,
+                         "sla": {"max_penalty_pct": 100}, "jobs": [job]}]}
+
+
 def main():
     out = {}
+    for key, source, system, preset, tp, isl, osl, conc in SERVING_RUNS:
+        out[key + ".json"] = serving(key, source, system, preset, tp, isl, osl, conc)
     for key, (l, h, a), tp, pp, v, micro, glob in KORTHIKANTI_RUNS:
         for mode in ("full", "selective"):
             par = {"tp": tp, "pp": pp, "dp": 1, "zero_stage": 0, "fsdp": False,

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#pragma once
+
+#include "model/gpuspec.h"
+#include "model/job.h"
+#include "model/modelpreset.h"
+
+#include "memorymodel.h"
+#include "perfmodel.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gp::calc {
+
+/// Engine settings of a serving job (assumptions, docs/model-reference.md#serving).
+struct ServingEngine
+{
+    int tokenBudget = 2048;       ///< tokens one iteration processes (inference_prefill_chunk_tokens)
+    bool chunkedPrefill = true;   ///< prompts ride in chunks with the decodes (chunked_prefill)
+    double memoryFraction = 0.9;  ///< share of a unit's memory the engine may use (serving_memory_fraction)
+    int blockTokens = 16;         ///< tokens per KV-cache page (kv_block_tokens)
+};
+
+/// The engine settings a scenario's assumptions give.
+ServingEngine servingEngineFrom(const std::map<std::string, double>& assumptions);
+
+/// What a placement gives a serving job: the slowest unit's shares of its GPU, the TP
+/// collectives' bandwidth and the KV-cache budget of its tightest GPU.
+struct ServingPlacement
+{
+    double computeShare = 1.0;
+    double bandwidthShare = 1.0;
+    double tensorParallelGBps = 0.0;
+    double kvBudgetBytesPerGpu = 0.0;
+};
+
+/// Everything the serving model needs about one replica's GPUs and the job's load.
+struct ServingInputs
+{
+    ModelArchitecture arch;
+    const GpuSpec* gpu = nullptr;
+    Job job;                       ///< an inference job: its inference section, precision, tp, pp, dp (replicas)
+    ServingEngine engine;
+    double computeShare = 1.0;     ///< the slowest unit's share of the GPU's SMs (MIG: its slices)
+    double bandwidthShare = 1.0;   ///< ... of its memory bandwidth
+    double tensorParallelGBps = 0.0; ///< bus bandwidth of the TP group's all-reduces (NVLink or PCIe)
+    double kvBudgetBytesPerGpu = 0.0; ///< memory for the KV cache on the tightest GPU of a replica
+    std::optional<double> ttftSloS; ///< the tenant's TTFT objective (P99), seconds
+    std::optional<double> itlSloS;  ///< the tenant's inter-token-latency objective (P99), seconds
+};
+
+/// What a serving job delivers at its load (docs/model-reference.md#serving).
+struct ServingResult
+{
+    bool fits = false;            ///< at least one sequence of context_tokens fits the KV budget
+    int maxBatch = 0;             ///< sequences the KV cache holds, all replicas
+    double running = 0.0;         ///< sequences in the engines on average, all replicas
+    double queued = 0.0;          ///< requests waiting for a KV slot on average, all replicas
+    bool saturated = false;       ///< open load at or above what the job can serve: the queue grows without bound
+    double kvCacheBytesPerGpu = 0.0; ///< KV cache the running sequences hold on each GPU
+    double ttftS = 0.0;           ///< mean time to first token (queue, own prefill, the iteration in progress)
+    double itlS = 0.0;            ///< mean inter-token latency (one iteration with the others' prefill)
+    double ttftP99S = 0.0;
+    double itlP99S = 0.0;
+    double outputTokensPerS = 0.0; ///< all replicas
+    double requestsPerS = 0.0;     ///< all replicas
+    double sloAttainment = 1.0;    ///< share of requests within both objectives (1 without objectives)
+    double decodeIterationS = 0.0; ///< an iteration of the running batch without prefill
+    double prefillS = 0.0;         ///< the own prompt's prefill at this load, without queueing
+    double queueS = 0.0;           ///< mean wait before the prefill starts
+    double tensorParallelS = 0.0;  ///< TP all-reduce share of a mean iteration
+};
+
+/// Memory per GPU of a serving job holding `sequences` sequences of `tokensPerSequence`
+/// context: weights, the workspace of one iteration's token budget, the runtime reserve and
+/// that much KV cache (the memory model's profile, docs/model-reference.md#memory).
+MemoryBreakdown servingMemory(const ModelArchitecture& arch, const Job& job, int tokenBudget,
+                              double runtimeOverheadBytes, int sequences, int tokensPerSequence);
+
+/// KV-cache bytes one token of context holds on one GPU (K and V of every block of a stage,
+/// GQA-aware, fp8 with fp8 weights, 16-bit otherwise).
+double kvBytesPerTokenPerGpu(const ModelArchitecture& arch, const Job& job);
+
+/// Sequences of `tokens` context that `budgetBytes` of KV cache holds in pages of
+/// `blockTokens` (PagedAttention: a sequence holds whole pages).
+int sequencesThatFit(double budgetBytes, double bytesPerToken, int tokens, int blockTokens);
+
+/// Continuous batching of the job's load on its replicas: iteration times from a roofline of
+/// their prefill and decode tokens on the GPU's kernel-efficiency curves, the KV-cache
+/// capacity as the batch limit, queueing in front of it, and latency percentiles.
+ServingResult estimateServing(const ServingInputs& in);
+
+/// The serving result as the step-time view of a job shows it: the time per output token
+/// (compute and TP parts of the mean iteration), output tokens/s of all replicas, MFU of the
+/// prefill and decode tokens processed.
+PerfResult servingPerformance(const ServingResult& serving, const ServingInputs& in);
+
+/// One point of the latency-throughput curve.
+struct ServingPoint
+{
+    int concurrency = 0;
+    double ttftS = 0.0;
+    double itlS = 0.0;
+    double outputTokensPerS = 0.0;
+};
+/// The job under a closed load of 1, 2, 4, ... users up to twice what its KV cache holds (and
+/// its own concurrency), with the same engine and GPUs.
+std::vector<ServingPoint> servingCurve(const ServingInputs& in);
+
+} // namespace gp::calc
