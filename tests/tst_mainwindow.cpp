@@ -51,6 +51,8 @@
 #include <QTableWidget>
 #include <QtTest>
 
+#include <set>
+
 using namespace gp;
 
 class TestMainWindow : public QObject
@@ -442,19 +444,40 @@ private Q_SLOTS:
         QCOMPARE(m->horizontalHeaderItem(2)->text(), QString("MIG"));
         QCOMPARE(m->verticalHeaderItem(1)->text(), QString("Mean penalty"));
         QCOMPARE(m->item(1, 0)->text(), QString("0.0 %"));      // bare metal has no penalty
-        QCOMPARE(m->item(7, 4)->text(), QString("none"));       // time-slicing: no memory isolation
-        QCOMPARE(m->item(7, 2)->text(), QString("enforced"));   // MIG: hardware memory isolation
+        QCOMPARE(m->item(10, 4)->text(), QString("none"));      // time-slicing: no memory isolation
+        QCOMPARE(m->item(10, 2)->text(), QString("enforced"));  // MIG: hardware memory isolation
         QVERIFY(m->item(0, 2)->text().contains("g."));          // a MIG profile was chosen
+        // Serving tenants per mode: the worst P99 TTFT and ITL and the SLO attainment; MIG's
+        // small slices decode more slowly than whole GPUs.
+        QCOMPARE(m->verticalHeaderItem(3)->text(), QString("Serving TTFT P99"));
+        QCOMPARE(m->verticalHeaderItem(4)->text(), QString("Serving ITL P99"));
+        QCOMPARE(m->verticalHeaderItem(5)->text(), QString("Serving SLO attainment"));
+        const auto ms = [&](int row, int col) {
+            const QString t = m->item(row, col)->text();
+            return t.endsWith(" ms") ? t.chopped(3).toDouble() : t.endsWith(" s") ? t.chopped(2).toDouble() * 1e3 : 1e30;
+        };
+        // A mode that leaves a serving job without GPUs shows it unbounded, not fast.
+        std::set<QString> itls;
+        for (int c = 0; c < m->columnCount(); ++c) {
+            const bool all = m->item(9, c)->text() == "0";
+            QVERIFY2(!all || (ms(4, c) > 0 && ms(4, c) < 1e29), qPrintable(m->item(4, c)->text()));
+            QVERIFY2(all || m->item(3, c)->text() == "unbounded" || m->item(9, c)->text() != "0",
+                     qPrintable(m->item(3, c)->text()));
+            itls.insert(m->item(4, c)->text());
+        }
+        QVERIFY2(ms(4, 0) > 0 && ms(4, 0) < 1e29, qPrintable(m->item(4, 0)->text()));
+        QVERIFY(itls.size() >= 3); // the modes change serving latency
+        QVERIFY(m->item(5, 0)->text().endsWith(" %"));
         // Predictability per mode: the frontier pre-training decides (about 17.3 days on bare metal
         // with flash attention on H100); every mode that places it has a P95 in days.
-        QCOMPARE(m->verticalHeaderItem(13)->text(), QString("P95 completion"));
-        QCOMPARE(m->verticalHeaderItem(14)->text(), QString("Memory overhead"));
-        QCOMPARE(m->item(14, 0)->text(), QString("0.0 %")); // bare metal offers all usable VRAM
-        const double bareP95 = m->item(13, 0)->text().split(' ').front().toDouble();
-        QVERIFY2(bareP95 > 16 && bareP95 < 20, qPrintable(m->item(13, 0)->text()));
+        QCOMPARE(m->verticalHeaderItem(16)->text(), QString("P95 completion"));
+        QCOMPARE(m->verticalHeaderItem(17)->text(), QString("Memory overhead"));
+        QCOMPARE(m->item(17, 0)->text(), QString("0.0 %")); // bare metal offers all usable VRAM
+        const double bareP95 = m->item(16, 0)->text().split(' ').front().toDouble();
+        QVERIFY2(bareP95 > 16 && bareP95 < 20, qPrintable(m->item(16, 0)->text()));
         for (int c = 0; c < m->columnCount(); ++c)
-            QVERIFY2(m->item(13, c)->text().endsWith(" days") || m->item(13, c)->text() == "no training job placed",
-                     qPrintable(m->item(13, c)->text()));
+            QVERIFY2(m->item(16, c)->text().endsWith(" days") || m->item(16, c)->text() == "no training job placed",
+                     qPrintable(m->item(16, c)->text()));
         // The same alternatives as points, with the target zone and this scenario.
         QChart* modes = w->charts()->sharingModesChart();
         QCOMPARE(modes->series().size(), 8); // zone + six modes + this scenario

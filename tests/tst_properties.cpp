@@ -8,6 +8,7 @@
 #include "ui/canvas/canvasscene.h"
 #include "ui/mainwindow.h"
 #include "ui/propertiespanel.h"
+#include "ui/kpicards.h"
 #include "ui/workloadspanel.h"
 #include "windowfixture.h"
 
@@ -17,6 +18,8 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QUndoStack>
+#include <QLineSeries>
+#include <QScatterSeries>
 #include <QtTest>
 #include <QBarSet>
 #include <QChart>
@@ -164,6 +167,51 @@ private Q_SLOTS:
     /// Clicking a job row shows where its step goes: one stacked bar of the seven parts (in
     /// percent of the step), a legend with seconds, each part's formula in the tooltips; the
     /// attention kernels are a job property whose change moves the step.
+    void servingJobShowsLatenciesAndItsCurve()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        ui::WorkloadsPanel* workloads = w->workloads();
+        QTRY_COMPARE(workloads->rowCount(), 5);
+        QTableWidget* table = workloads->table();
+        int row = -1;
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->item(r, 1)->data(Qt::UserRole).toString() == "chat-70b")
+                row = r;
+        QVERIFY(row >= 0);
+        // The table shows the serving figures; training rows show a dash.
+        QVERIFY2(workloads->cell("chat-70b", "TTFT").endsWith(" ms"), qPrintable(workloads->cell("chat-70b", "TTFT")));
+        QVERIFY(workloads->cell("chat-70b", "ITL P99").endsWith(" ms"));
+        QVERIFY(workloads->cell("chat-70b", "SLO").endsWith(" %"));
+        QCOMPARE(workloads->cell("frontier-70b", "TTFT"), QString("–"));
+        int training = -1;
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->item(r, 1)->data(Qt::UserRole).toString() == "frontier-70b")
+                training = r;
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(training, 2)).center());
+        QVERIFY(!workloads->servingView()->isVisibleTo(workloads));
+        QVERIFY(workloads->profileChart()->series().size() > 0);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(row, 2)).center());
+        QCOMPARE(workloads->selectedJobId(), QString("chat-70b"));
+        // Selecting it swaps the per-layer chart for its latency-throughput curve.
+        QVERIFY(workloads->servingView()->isVisibleTo(workloads));
+        QChart* chart = workloads->servingChart();
+        QCOMPARE(chart->series().size(), 3); // TTFT, ITL, the operating point
+        auto* ttft = qobject_cast<QLineSeries*>(chart->series().at(0));
+        QVERIFY(ttft && ttft->count() >= 3);
+        for (int i = 1; i < ttft->count(); ++i)
+            QVERIFY(ttft->at(i).x() >= ttft->at(i - 1).x() * (1 - 1e-9)); // throughput grows with users
+        auto* here = qobject_cast<QScatterSeries*>(chart->series().at(2));
+        QVERIFY(here && here->count() == 2);
+        QVERIFY(chart->title().contains("users"));
+        QVERIFY(workloads->servingView()->toolTip().contains("1 users"));
+        QVERIFY(workloads->stepChart()->title().startsWith("Time per output token"));
+        // Back on a training job, the per-layer chart returns.
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(training, 2)).center());
+        QVERIFY(!workloads->servingView()->isVisibleTo(workloads));
+        QCOMPARE(w->findChild<ui::KpiCards*>()->valueOf("Serving SLO").endsWith("%"), true);
+    }
+
     void stepBreakdownOfTheSelectedJob()
     {
         auto w = makeWindow();

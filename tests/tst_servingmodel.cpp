@@ -102,6 +102,24 @@ private Q_SLOTS:
         }
     }
 
+    void throughputNeverFallsAsUsersGrow()
+    {
+        // Long prompts through a small chunk budget: the chunk count per prompt changes with
+        // the batch, the prefill work must not.
+        ServingInputs in = llama8b(ServingLoad::Closed, 1);
+        in.job.inference->inputTokens = 7680;
+        in.job.inference->outputTokens = 512;
+        in.job.inference->contextTokens = 8192;
+        in.engine.tokenBudget = 2048;
+        double last = 0.0;
+        for (int c = 1; c <= 60; ++c) {
+            in.job.inference->concurrency = c;
+            const ServingResult r = estimateServing(in);
+            QVERIFY2(r.outputTokensPerS >= last * (1 - 1e-9), qPrintable(QString("%1 users: %2 < %3").arg(c).arg(r.outputTokensPerS).arg(last)));
+            last = r.outputTokensPerS;
+        }
+    }
+
     void anOpenLoadPastCapacitySaturates()
     {
         const ServingResult most = estimateServing(llama8b(ServingLoad::Closed, 1000));

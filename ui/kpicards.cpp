@@ -41,6 +41,9 @@ KpiCards::KpiCards(QWidget* parent) : QWidget(parent)
                                     "outline.") + ref);
     addCard(tr("OOM-risk GPUs"), tr("GPUs without memory isolation (time-slicing, MPS without a limit) whose "
                                     "co-tenants' memory exceeds them.") + ref);
+    addCard(tr("Serving SLO"), tr("Mean over serving jobs of the share of requests within their tenant's TTFT "
+                                  "P99 objective times the share of token gaps within its ITL P99 objective "
+                                  "(1 where a tenant sets none; 0 for a serving job not placed).") + ref);
     addCard(tr("P95 completion"), tr("The slowest training job's 95th-percentile completion time, from a quick "
                                      "Monte Carlo preview (256 trials: run-to-run jitter, co-tenant bursts, "
                                      "out-of-memory kills, link congestion, hardware interruptions at the Llama 3 "
@@ -96,7 +99,7 @@ void KpiCards::resizeEvent(QResizeEvent* event)
     const int fit = std::max(3, event->size().width() / 125);
     const int cards = static_cast<int>(mFrames.size());
     const int rows = (cards + std::min(fit, cards) - 1) / std::min(fit, cards);
-    reflow((cards + rows - 1) / rows); // balanced rows: 9 = 9, 5 + 4, 3 + 3 + 3
+    reflow((cards + rows - 1) / rows); // balanced rows: 10 = 10, 5 + 5, 4 + 3 + 3
 }
 
 void KpiCards::showEvaluation(const calc::Evaluation& ev)
@@ -105,7 +108,8 @@ void KpiCards::showEvaluation(const calc::Evaluation& ev)
     const QString values[] = {pct(k.vramUtilization),   pct(k.allocationRatio),
                               pct(k.meanPenalty),       pct(k.maxPenalty),
                               usd(k.costPerMonthUsd),   usd(k.wastePerMonth.total()),
-                              QString::number(k.unplacedJobs), QString::number(k.oomRiskGpus)};
+                              QString::number(k.unplacedJobs), QString::number(k.oomRiskGpus),
+                              k.servingJobs > 0 ? pct(k.servingSloAttainment) : QStringLiteral("–")};
     for (std::size_t i = 0; i < mCards.size() && i < std::size(values); ++i)
         mCards[i].second->setText(values[i]);
     // Red where the value breaks a target or flags a problem.
@@ -116,6 +120,7 @@ void KpiCards::showEvaluation(const calc::Evaluation& ev)
     mark(2, k.meanPenalty >= 0.03);
     mark(6, k.unplacedJobs > 0);
     mark(7, k.oomRiskGpus > 0);
+    mark(8, k.servingJobs > 0 && k.servingSloAttainment < 0.99);
 }
 
 void KpiCards::showPrediction(double days)

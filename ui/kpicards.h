@@ -23,7 +23,7 @@ public:
     /// The value text of the card titled `title` (for tests and screenshots).
     QString valueOf(const QString& title) const;
 
-    /// Cards per row now: all nine when the window is wide, fewer rows of them when narrow.
+    /// Cards per row now: all ten when the window is wide, fewer rows of them when narrow.
     int columns() const { return mColumns; }
 
 protected:

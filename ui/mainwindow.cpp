@@ -68,7 +68,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     : QMainWindow(parent), mCatalog(std::move(catalog)), mLibrary(std::move(library)),
       mLibraryPanel(new LibraryPanel(this)), mTree(new ScenarioTree(this)), mSummary(new QLabel(this)),
       mKpis(new KpiCards(this)), mScene(new CanvasScene(mCatalog, this)), mCanvas(new CanvasView(mScene, this)),
-      mWorkloads(new WorkloadsPanel(this)), mInspector(new Inspector(mCatalog, this)),
+      mWorkloads(new WorkloadsPanel(mCatalog, this)), mInspector(new Inspector(mCatalog, this)),
       mProperties(new PropertiesPanel(mCatalog, this)), mHistory(new QUndoView(this)),
       mCharts(new ResultsCharts(this)),
       mRunner(new EvaluationRunner(mCatalog, this)),

@@ -95,6 +95,13 @@ QString PlanFigures::summaryHtml() const
     return html;
 }
 
+namespace {
+QString latencyText(double s)
+{
+    return s >= 1e29 ? QObject::tr("unbounded") : s < 1.0 ? QString::number(s * 1e3, 'f', 0) + " ms" : QString::number(s, 'f', 2) + " s";
+}
+} // namespace
+
 QString PlanFigures::kpiTableHtml() const
 {
     const calc::Kpis& k = evaluation.kpis;
@@ -108,6 +115,9 @@ QString PlanFigures::kpiTableHtml() const
         {QObject::tr("Wasted per month (idle / stranded / overhead)"),
          usd(k.wastePerMonth.total()) + QString(" (%1 / %2 / %3)").arg(usd(k.wastePerMonth.idleUsd), usd(k.wastePerMonth.strandedUsd),
                                                                         usd(k.wastePerMonth.overheadUsd))},
+        {QObject::tr("Serving SLO attainment (worst TTFT / ITL P99)"),
+         k.servingJobs > 0 ? pct(k.servingSloAttainment) + QString(" (%1 / %2)").arg(latencyText(k.servingTtftP99S), latencyText(k.servingItlP99S))
+                           : QObject::tr("no serving job")},
         {QObject::tr("Unplaced jobs"), QString::number(k.unplacedJobs)},
         {QObject::tr("GPUs at risk of running out of memory"), QString::number(k.oomRiskGpus)},
         {QObject::tr("P95 completion of the slowest training job"),

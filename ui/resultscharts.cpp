@@ -62,7 +62,8 @@ ResultsCharts::ResultsCharts(QWidget* parent) : QTabWidget(parent)
 void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>& alts)
 {
     static const QString names[] = {tr("Bare metal"), tr("Passthrough"), tr("MIG"), tr("vGPU"), tr("Time-slicing"), tr("MPS")};
-    const QStringList rows = {tr("Setting"), tr("Mean penalty"), tr("Max penalty"), tr("VRAM utilization"),
+    const QStringList rows = {tr("Setting"), tr("Mean penalty"), tr("Max penalty"), tr("Serving TTFT P99"),
+                              tr("Serving ITL P99"), tr("Serving SLO attainment"), tr("VRAM utilization"),
                               tr("Fragmentation"), tr("GPU share allocated"), tr("Unplaced jobs"), tr("Memory isolation"), tr("Fault isolation"),
                               tr("Performance isolation"), tr("$ per month"), tr("$ wasted per month"),
                               tr("  of which overhead"),
@@ -81,11 +82,17 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
         headers << names[static_cast<int>(a.mode)];
         const calc::Kpis& k = a.kpis;
         QStringList v = {QString::fromStdString(a.setting)};
+        const auto latency = [&](double s) {
+            if (k.servingJobs == 0)
+                return tr("no serving job");
+            return s >= 1e29 ? tr("unbounded") : s < 1.0 ? QString::number(s * 1e3, 'f', 0) + " ms" : QString::number(s, 'f', 2) + " s";
+        };
         if (a.offered)
-            v << pct(k.meanPenalty) << pct(k.maxPenalty) << pct(k.vramUtilization) << pct(k.fragmentation)
-              << pct(k.allocationRatio) << QString::number(k.unplacedJobs);
+            v << pct(k.meanPenalty) << pct(k.maxPenalty) << latency(k.servingTtftP99S) << latency(k.servingItlP99S)
+              << (k.servingJobs > 0 ? pct(k.servingSloAttainment) : tr("no serving job")) << pct(k.vramUtilization)
+              << pct(k.fragmentation) << pct(k.allocationRatio) << QString::number(k.unplacedJobs);
         else
-            v << "-" << "-" << "-" << "-" << "-" << "-";
+            v << "-" << "-" << "-" << "-" << "-" << "-" << "-" << "-" << "-";
         v << level(a.isolation.memory) << level(a.isolation.fault) << level(a.isolation.performance);
         if (a.offered)
             v << usd(k.costPerMonthUsd) << usd(k.wastePerMonth.total()) << usd(k.wastePerMonth.overheadUsd)
@@ -98,14 +105,19 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
             item->setTextAlignment(Qt::AlignCenter);
             if (r == 0 && a.nodesKept > 0)
                 item->setToolTip(tr("%n node(s) keep their own sharing: their GPU does not offer this mode", nullptr, a.nodesKept));
-            if (a.offered && ((r == 1 && k.meanPenalty < 0.03) || (r == 3 && k.vramUtilization >= 0.8)))
+            if (a.offered && ((r == 1 && k.meanPenalty < 0.03) || (r == 6 && k.vramUtilization >= 0.8)))
                 item->setForeground(QColor("#2e7d32")); // inside the 80 % / 3 % target zone
-            if (a.offered && r == 6 && k.unplacedJobs > 0)
+            if (a.offered && r == 9 && k.unplacedJobs > 0)
                 item->setForeground(QColor("#c62828"));
-            if (r == 14)
+            if (a.offered && r == 5 && k.servingJobs > 0 && k.servingSloAttainment < 0.99)
+                item->setForeground(QColor("#c62828"));
+            if (r >= 3 && r <= 5)
+                item->setToolTip(tr("The worst P99 of the mode's placed serving jobs, and the mean share of requests "
+                                    "within their tenants' TTFT and ITL objectives (docs/model-reference.md#serving)"));
+            if (r == 17)
                 item->setToolTip(tr("Usable VRAM this setting does not offer to jobs: MIG slices in no instance and "
                                     "the instances' smaller usable memory, vGPU framebuffers below the GPU's"));
-            if (r == 13)
+            if (r == 16)
                 item->setToolTip(tr("The slowest training job's 95th-percentile completion in the quick Monte Carlo "
                                     "(256 trials, CPU, seed 1) of this mode's setting"));
             mMatrix->setItem(r, c, item);

@@ -4,6 +4,7 @@
 
 #include "charttheme.h"
 
+#include "calc/evaluate.h"
 #include "canvas/canvasview.h"
 #include "model/enumnames.h"
 
@@ -18,7 +19,11 @@
 #include <QHorizontalStackedBarSeries>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
 #include <QLocale>
+#include <QLogValueAxis>
+#include <QScatterSeries>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QValueAxis>
@@ -50,18 +55,27 @@ protected:
     }
 };
 
-const QStringList kColumns = {"Tenant", "Job", "Kind", "Model", "TP×PP×DP", "Placed", "GiB/GPU", "Penalty", "MFU",
-                              "Days", "$/month"};
+const QStringList kColumns = {"Tenant", "Job",     "Kind", "Model", "TP×PP×DP", "Placed", "GiB/GPU", "Penalty",
+                              "TTFT",   "ITL",     "TTFT P99", "ITL P99", "SLO", "MFU", "Days", "$/month"};
+constexpr int kFirstServing = 8, kLastServing = 12; // TTFT .. SLO
 constexpr double kGiB = 1024.0 * 1024 * 1024;
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
+/// A latency as the table shows it: ms below a second, "unbounded" for a saturated queue.
+QString latency(double s)
+{
+    if (s >= 1e29)
+        return QObject::tr("unbounded");
+    return s < 1.0 ? QString::number(s * 1e3, 'f', s < 0.01 ? 1 : 0) + " ms" : QString::number(s, 'f', 2) + " s";
+}
+
 } // namespace
 
-WorkloadsPanel::WorkloadsPanel(QWidget* parent)
+WorkloadsPanel::WorkloadsPanel(const Catalog& catalog, QWidget* parent)
     : QWidget(parent), mTable(new JobTable(0, static_cast<int>(kColumns.size()), this)), mBreakdown(new QLabel(this)),
       mChartView(new QChartView(this)), mChart(new QChart), mStepView(new QChartView(this)), mStepChart(new QChart),
-      mStepLegend(new QLabel(this))
+      mStepLegend(new QLabel(this)), mServingView(new QChartView(this)), mServingChart(new QChart), mCatalog(catalog)
 {
     mTable->setHorizontalHeaderLabels(kColumns);
     mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -90,12 +104,20 @@ WorkloadsPanel::WorkloadsPanel(QWidget* parent)
     mStepLegend->setTextFormat(Qt::RichText);
     mBreakdown->setWordWrap(true);
     mBreakdown->setTextFormat(Qt::RichText);
+    themeChart(mServingChart);
+    QChart* servingPlaceholder = mServingView->chart();
+    mServingView->setChart(mServingChart);
+    delete servingPlaceholder;
+    mServingView->setRenderHint(QPainter::Antialiasing);
+    mServingView->setMinimumHeight(150);
+    mServingView->hide();
 
     auto* right = new QWidget(this);
     auto* rv = new QVBoxLayout(right);
     rv->setContentsMargins(0, 0, 0, 0);
     rv->addWidget(mBreakdown);
     rv->addWidget(mChartView, 1);
+    rv->addWidget(mServingView, 1);
     rv->addWidget(mStepView);
     rv->addWidget(mStepLegend);
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -137,6 +159,7 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
 {
     const QString current = selectedJobId();
     mEvaluation = ev;
+    mScenario = s;
     std::map<std::string, const Job*> jobs;
     std::map<std::string, const Tenant*> tenants;
     for (const Tenant& t : s.tenants) {
@@ -161,6 +184,11 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
             r.placed ? (r.oomRisk ? tr("yes, OOM risk") : tr("yes")) : tr("no"),
             QString::number(r.memory.totalBytes() / kGiB, 'f', 1),
             r.placed ? QString::number(r.penalty * 100, 'f', 1) + " %" : "–",
+            r.serving ? latency(r.serving->ttftS) : "–",
+            r.serving ? latency(r.serving->itlS) : "–",
+            r.serving ? latency(r.serving->ttftP99S) : "–",
+            r.serving ? latency(r.serving->itlP99S) : "–",
+            r.serving ? QString::number(r.serving->sloAttainment * 100, 'f', 1) + " %" : "–",
             r.placed ? QString::number(r.perf.mfu * 100, 'f', 1) + " %" : "–",
             r.placed && r.perf.daysToComplete ? QString::number(*r.perf.daysToComplete, 'f', 1) : "–",
             "$" + QLocale().toString(r.costPerMonthUsd, 'f', 0)};
@@ -172,6 +200,18 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
                 item->setForeground(QColor("#c0392b"));
             if (!r.placed)
                 item->setToolTip(tr("Not placed: %1").arg(q(r.reason)));
+            else if (r.serving && c >= kFirstServing && c <= kLastServing) {
+                const calc::ServingResult& v = *r.serving;
+                item->setToolTip(tr("%1 users in the batch of %2 the KV cache holds%3; %4 req/s, %5 output tok/s; "
+                                    "own prefill %6, queue %7. docs/model-reference.md#serving")
+                                     .arg(QString::number(v.running, 'f', 0)).arg(v.maxBatch)
+                                     .arg(v.saturated ? tr(", saturated: the queue grows")
+                                                      : v.queued >= 0.5 ? tr(", %1 queued").arg(v.queued, 0, 'f', 0) : QString())
+                                     .arg(v.requestsPerS, 0, 'f', 2).arg(v.outputTokensPerS, 0, 'f', 0)
+                                     .arg(latency(v.prefillS), latency(v.queueS)));
+                if (!r.meetsSla && c >= kFirstServing + 2)
+                    item->setForeground(QColor("#c0392b"));
+            }
             mTable->setItem(row, c, item);
         }
         if (tenant)
@@ -261,6 +301,79 @@ void WorkloadsPanel::showSteps(const calc::JobResult& r)
                                   : tr("Time per output token %1 — where it goes").arg(seconds(step)));
 }
 
+void WorkloadsPanel::showServing(const calc::JobResult& r)
+{
+    clearChart(mServingChart);
+    const std::vector<calc::ServingPoint> curve = r.serving ? calc::servingCurveOf(r, mScenario, mCatalog)
+                                                            : std::vector<calc::ServingPoint>{};
+    // A serving job's step is one "compute" part: its curve says more and takes the space.
+    mServingView->setVisible(!curve.empty());
+    mChartView->setVisible(curve.empty());
+    mStepView->setVisible(curve.empty());
+    mStepLegend->setVisible(curve.empty());
+    if (curve.empty())
+        return;
+    auto* ttft = new QLineSeries;
+    ttft->setName(tr("TTFT"));
+    auto* itl = new QLineSeries;
+    itl->setName(tr("ITL"));
+    double most = 0.0, low = 1e30, high = 1e-3;
+    for (const calc::ServingPoint& p : curve) {
+        most = std::max(most, p.outputTokensPerS);
+        for (double v : {p.ttftS, p.itlS})
+            if (v < 1e29) {
+                low = std::min(low, v * 1e3);
+                high = std::max(high, v * 1e3);
+            }
+        if (p.ttftS < 1e29)
+            ttft->append(p.outputTokensPerS, p.ttftS * 1e3);
+        itl->append(p.outputTokensPerS, p.itlS * 1e3);
+    }
+    ttft->setColor(QColor("#4e79a7"));
+    itl->setColor(QColor("#f28e2b"));
+    mServingChart->addSeries(ttft);
+    mServingChart->addSeries(itl);
+    // The job's operating point: its load on its GPUs.
+    auto* here = new QScatterSeries;
+    here->setName(tr("this job"));
+    here->setMarkerSize(9);
+    here->setColor(QColor("#e15759"));
+    const calc::ServingResult& v = *r.serving;
+    if (v.ttftS < 1e29)
+        here->append(v.outputTokensPerS, v.ttftS * 1e3);
+    here->append(v.outputTokensPerS, v.itlS * 1e3);
+    mServingChart->addSeries(here);
+    auto* x = new QValueAxis;
+    x->setRange(0, std::max(most, v.outputTokensPerS) * 1.05 + 1e-9);
+    x->setLabelFormat("%.0f");
+    x->setTickCount(4);
+    x->setTitleText(tr("output tokens/s"));
+    auto* y = new QLogValueAxis;
+    y->setBase(10);
+    y->setRange(std::max(low * 0.7, 1e-3), high * 1.5);
+    y->setLabelFormat("%g");
+    y->setTitleText(tr("ms"));
+    mServingChart->addAxis(x, Qt::AlignBottom);
+    mServingChart->addAxis(y, Qt::AlignLeft);
+    for (QAbstractSeries* series : mServingChart->series()) {
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    mServingChart->legend()->setAlignment(Qt::AlignRight);
+    mServingChart->legend()->show();
+    mServingChart->setMargins(QMargins(2, 2, 2, 2));
+    mServingChart->setTitle(tr("TTFT and ITL against output tokens/s, 1–%1 users; ● this job at %2 tok/s")
+                                .arg(curve.back().concurrency)
+                                .arg(v.outputTokensPerS, 0, 'f', 0));
+    QStringList tip;
+    for (const calc::ServingPoint& p : curve)
+        tip << tr("%1 users: %2 tok/s, TTFT %3, ITL %4")
+                   .arg(p.concurrency)
+                   .arg(p.outputTokensPerS, 0, 'f', 0)
+                   .arg(latency(p.ttftS), latency(p.itlS));
+    mServingView->setToolTip(tip.join("\n"));
+}
+
 void WorkloadsPanel::showProfile(int row)
 {
     clearChart(mChart);
@@ -271,6 +384,7 @@ void WorkloadsPanel::showProfile(int row)
     }
     const calc::JobResult& r = mEvaluation.jobs[static_cast<std::size_t>(row)];
     showSteps(r);
+    showServing(r);
     const calc::MemoryBreakdown& m = r.memory;
     auto g = [](double b) { return QString::number(b / kGiB, 'f', 2); };
     mBreakdown->setText(tr("<b>%1</b> — per GPU (pipeline stage %2): weights %3 · gradients %4 · optimizer %5 · "

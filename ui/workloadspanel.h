@@ -3,6 +3,7 @@
 #pragma once
 
 #include "calc/evaluation.h"
+#include "model/catalog.h"
 #include "model/scenario.h"
 
 #include <QWidget>
@@ -17,13 +18,17 @@ namespace gp::ui {
 /// Tenants' jobs with their evaluation results (placed, memory per GPU, penalty, MFU, days,
 /// cost) and, for the selected job, its memory breakdown and per-layer profile with the peak
 /// layer marked, and where its step time goes (a stacked bar of calc::stepParts(), each part's
-/// formula and source in its tooltip). A view: rebuilt from the scenario and the latest evaluation.
+/// formula and source in its tooltip). Serving jobs also show TTFT, ITL, their P99 and SLO
+/// attainment in the table and, in place of the per-layer chart, their latency-throughput
+/// curve (TTFT and ITL against output tokens/s at 1, 2, 4, ... users) with the operating point
+/// marked. A view: rebuilt from the scenario and the latest evaluation.
 class WorkloadsPanel : public QWidget
 {
     Q_OBJECT
 
 public:
-    explicit WorkloadsPanel(QWidget* parent = nullptr);
+    /// `catalog` (the window's, which outlives the panel) prices the serving curves.
+    explicit WorkloadsPanel(const Catalog& catalog, QWidget* parent = nullptr);
     void showEvaluation(const Scenario& scenario, const calc::Evaluation& evaluation);
     int rowCount() const;
     /// The text of a cell, for tests: row by job id, column by header.
@@ -32,6 +37,9 @@ public:
     void selectJob(const QString& jobId);
     QChart* profileChart() const { return mChart; }
     QChart* stepChart() const { return mStepChart; }
+    /// The selected serving job's latency-throughput curve (hidden for other jobs).
+    QChart* servingChart() const { return mServingChart; }
+    QChartView* servingView() const { return mServingView; }
     QTableWidget* table() const { return mTable; }
     QChartView* stepView() const { return mStepView; }
     /// The parts of the step under the bar, coloured as their segments, with seconds and share.
@@ -50,6 +58,7 @@ Q_SIGNALS:
 private:
     void showProfile(int row);
     void showSteps(const calc::JobResult& job);
+    void showServing(const calc::JobResult& job);
 
     QTableWidget* mTable;
     QLabel* mBreakdown;
@@ -58,6 +67,10 @@ private:
     QChartView* mStepView;
     QChart* mStepChart;
     QLabel* mStepLegend;
+    QChartView* mServingView;
+    QChart* mServingChart;
+    const Catalog& mCatalog;
+    Scenario mScenario;
     calc::Evaluation mEvaluation;
 };
 

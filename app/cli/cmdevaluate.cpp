@@ -171,8 +171,9 @@ QJsonArray toJson(const std::vector<calc::SharingAlternative>& alts)
 void printAlternatives(const std::vector<calc::SharingAlternative>& alts)
 {
     out() << "  sharing trade-offs (every GPU shared one way; isolation memory/fault/performance, 2 = enforced)\n  "
-          << QString("%1 %2 %3 %4 %5 %6 %7 %8").arg("MODE", -13).arg("SETTING", -22).arg("VRAM", 7).arg("ALLOC", 7)
+          << QString("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11").arg("MODE", -13).arg("SETTING", -22).arg("VRAM", 7).arg("ALLOC", 7)
                  .arg("PENALTY", 8).arg("UNPLACED", 9).arg("WASTE/MONTH", 12).arg("ISOL", 6)
+                 .arg("TTFT99", 10).arg("ITL99", 9).arg("SLO", 7)
           << '\n';
     for (const calc::SharingAlternative& a : alts) {
         const QString isol = QString("%1/%2/%3").arg(a.isolation.memory).arg(a.isolation.fault).arg(a.isolation.performance);
@@ -181,7 +182,11 @@ void printAlternatives(const std::vector<calc::SharingAlternative>& alts)
         if (a.offered)
             out() << QString("%1 %2 %3 %4 %5 %6").arg(pct(a.kpis.vramUtilization), 7).arg(pct(a.kpis.allocationRatio), 7)
                          .arg(pct(a.kpis.meanPenalty), 8).arg(a.kpis.unplacedJobs, 9).arg(usd(a.kpis.wastePerMonth.total()), 12)
-                         .arg(isol, 6);
+                         .arg(isol, 6)
+                  << QString(" %1 %2 %3")
+                         .arg(a.kpis.servingJobs > 0 ? seconds(a.kpis.servingTtftP99S) : "-", 10)
+                         .arg(a.kpis.servingJobs > 0 ? seconds(a.kpis.servingItlP99S) : "-", 9)
+                         .arg(a.kpis.servingJobs > 0 ? pct(a.kpis.servingSloAttainment) : "-", 7);
         out() << '\n';
     }
     out() << '\n';
@@ -209,7 +214,11 @@ QJsonObject kpisToJson(const calc::Kpis& k)
                      {"sla_violations", k.slaViolations},
                      {"oom_risk_gpus", k.oomRiskGpus},
                      {"serving_jobs", k.servingJobs},
-                     {"serving_slo_attainment", k.servingSloAttainment}};
+                     {"serving_slo_attainment", k.servingSloAttainment},
+                     {"serving_ttft_p99_s", k.servingJobs > 0 && k.servingTtftP99S < 1e29 ? QJsonValue(k.servingTtftP99S)
+                                                                                        : QJsonValue(QJsonValue::Null)},
+                     {"serving_itl_p99_s", k.servingJobs > 0 && k.servingItlP99S < 1e29 ? QJsonValue(k.servingItlP99S)
+                                                                                      : QJsonValue(QJsonValue::Null)}};
 }
 
 int runEvaluate(const QStringList& args)

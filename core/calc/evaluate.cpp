@@ -317,6 +317,8 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
         r.placed = jp.placed && ref.arch.has_value();
         r.reason = ref.arch ? jp.reason : "unknown model preset '" + job.model.preset + "'";
         if (!r.placed) {
+            if (job.kind == JobKind::Inference) // a serving job without GPUs answers no request
+                ev.kpis.servingTtftP99S = ev.kpis.servingItlP99S = 1e30;
             ++ev.kpis.unplacedJobs;
             ++ev.kpis.slaViolations; // a job that does not run cannot meet its SLA
             ev.jobs.push_back(std::move(r));
@@ -402,6 +404,8 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
                          (!tenant.sla.ttftP99Ms || sv.ttftP99S * 1e3 <= *tenant.sla.ttftP99Ms + 1e-9) &&
                          (!tenant.sla.itlP99Ms || sv.itlP99S * 1e3 <= *tenant.sla.itlP99Ms + 1e-9);
             servingAttainment += sv.sloAttainment;
+            ev.kpis.servingTtftP99S = std::max(ev.kpis.servingTtftP99S, sv.fits ? sv.ttftP99S : 1e30);
+            ev.kpis.servingItlP99S = std::max(ev.kpis.servingItlP99S, sv.itlP99S);
         }
         if (!r.meetsSla)
             ++ev.kpis.slaViolations;

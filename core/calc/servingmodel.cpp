@@ -156,10 +156,14 @@ Steady batchOf(const Iteration& it, const Load& l, double running)
     const double context = l.input + l.output / 2.0;
     s.decodeIteration = it(running, context, 0.0, 0.0);
     const double chunk = l.chunked ? std::min(l.input, std::max(l.budget - running, 16.0)) : l.input;
-    s.chunks = std::ceil(l.input / chunk);
+    const double full = std::floor(l.input / chunk);
+    const double rest = l.input - full * chunk; // the last, shorter chunk
+    s.chunks = full + (rest > 0 ? 1.0 : 0.0);
     s.chunkIteration = it(running, context, chunk, l.input / 2.0);
-    s.perPrompt = s.chunks * std::max(s.chunkIteration - s.decodeIteration, 0.0);
-    s.service = s.chunks * s.chunkIteration;
+    const double restIteration = rest > 0 ? it(running, context, rest, l.input / 2.0) : 0.0;
+    s.perPrompt = full * std::max(s.chunkIteration - s.decodeIteration, 0.0) +
+                  (rest > 0 ? std::max(restIteration - s.decodeIteration, 0.0) : 0.0);
+    s.service = full * s.chunkIteration + restIteration;
     return s;
 }
 
