@@ -435,8 +435,20 @@ private Q_SLOTS:
             const QJsonObject j = v.toObject();
             for (const char* key : {"id", "tenant", "placed", "reason", "placement", "memory_per_gpu_bytes", "breakdown",
                                     "step_time_s", "tokens_per_s", "mfu", "days_to_complete", "penalty", "oom_risk",
-                                    "cost_usd", "step_breakdown_s"})
+                                    "cost_usd", "step_breakdown_s", "serving"})
                 QVERIFY2(j.contains(key), key);
+            if (j.value("serving").isObject()) {
+                const QJsonObject v = j.value("serving").toObject();
+                for (const char* key : {"ttft_s", "itl_s", "output_tokens_per_s", "requests_per_s", "max_batch",
+                                        "kv_cache_bytes_per_gpu", "ttft_p99_s", "itl_p99_s", "slo_attainment"})
+                    QVERIFY2(v.value(key).isDouble(), key);
+                QVERIFY(v.value("ttft_p99_s").toDouble() >= v.value("ttft_s").toDouble());
+                QVERIFY(v.value("itl_p99_s").toDouble() >= v.value("itl_s").toDouble());
+                QVERIFY(v.value("max_batch").toInt() >= 1);
+                QCOMPARE(j.value("step_time_s").toDouble(), v.value("itl_s").toDouble());
+            } else {
+                QVERIFY(j.value("serving").isNull());
+            }
             // The seven parts of the step, in seconds, add up to the step.
             const QJsonObject parts = j.value("step_breakdown_s").toObject();
             QCOMPARE(parts.keys(), QStringList({"bubble", "compute", "dp_exposed", "optimizer", "pp_exposed",
@@ -452,6 +464,37 @@ private Q_SLOTS:
         QCOMPARE(cli({"evaluate", sample, "--policy", "worst_fit"}, mHome.path()).code, 2);
         QCOMPARE(cli({"evaluate", sample, "--policy", "fragmentation_aware"}, mHome.path()).code, 0);
         QVERIFY(!o.contains("alternatives")); // only when asked
+    }
+
+    void saturatedServingJobHasNoTtft()
+    {
+        // chat-70b at 100 requests/s is far past what its four GPUs serve: the queue grows.
+        QTemporaryDir tmp;
+        const QString file = tmp.filePath("busy.json");
+        QFile src(gp::test::sampleFiles().front());
+        src.open(QIODevice::ReadOnly);
+        QByteArray json = src.readAll();
+        QVERIFY(json.contains("\"requests_per_s\": 1.5"));
+        json.replace("\"requests_per_s\": 1.5", "\"requests_per_s\": 100");
+        QFile out(file);
+        out.open(QIODevice::WriteOnly);
+        out.write(json);
+        out.close();
+        const Run r = cli({"evaluate", file, "--json"}, mHome.path());
+        QCOMPARE(r.code, 0);
+        for (const auto& v : QJsonDocument::fromJson(r.out.toUtf8()).object().value("jobs").toArray()) {
+            const QJsonObject j = v.toObject();
+            if (j.value("id").toString() != "chat-70b")
+                continue;
+            const QJsonObject sv = j.value("serving").toObject();
+            QCOMPARE(sv.value("saturated").toBool(), true);
+            QVERIFY(sv.value("ttft_s").isNull() && sv.value("ttft_p99_s").isNull() && sv.value("queued").isNull());
+            QCOMPARE(sv.value("slo_attainment").toDouble(), 0.0);
+            QCOMPARE(j.value("meets_sla").toBool(), false);
+            QVERIFY(sv.value("output_tokens_per_s").toDouble() > 0);
+            return;
+        }
+        QFAIL("chat-70b not in the output");
     }
 
     void evaluateAlternativesContract()
@@ -502,6 +545,26 @@ private Q_SLOTS:
             }
         }
         QVERIFY(training);
+        // Serving jobs: TTFT and ITL percentiles of their requests and the chance of missing an objective.
+        int serving = 0;
+        for (const auto& v : o.value("jobs").toArray()) {
+            const QJsonObject j = v.toObject();
+            QVERIFY(j.contains("ttft_s") && j.contains("itl_s") && j.contains("slo_miss_probability"));
+            if (!j.value("ttft_s").isObject()) {
+                QVERIFY(j.value("ttft_s").isNull() && j.value("slo_miss_probability").isNull());
+                continue;
+            }
+            ++serving;
+            for (const char* key : {"ttft_s", "itl_s"}) {
+                const QJsonObject q = j.value(key).toObject();
+                QVERIFY2(q.value("p50").toDouble() > 0, key);
+                QVERIFY(q.value("p50").toDouble() <= q.value("p95").toDouble());
+                QVERIFY(q.value("p95").toDouble() <= q.value("p99").toDouble());
+            }
+            const double miss = j.value("slo_miss_probability").toDouble(-1);
+            QVERIFY(miss >= 0 && miss <= 1);
+        }
+        QCOMPARE(serving, 2);
         for (const auto& v : o.value("links").toArray())
             QVERIFY(v.toObject().value("load_gbps").toObject().contains("p99"));
         // The same seed on the same backend: the same output, timing aside.

@@ -316,7 +316,81 @@ private Q_SLOTS:
         QCOMPARE(gpu.histogram, cpu.histogram);
         for (std::size_t i = 0; i < cpu.completionDays.size(); ++i)
             QVERIFY(qAbs(gpu.completionDays[i] - cpu.completionDays[i]) <= 1e-9 * std::max(1.0, cpu.completionDays[i]));
+        // Serving requests: the same draws, the same latencies.
+        QCOMPARE(gpu.ttft.size(), cpu.ttft.size());
+        for (std::size_t i = 0; i < cpu.ttft.size(); ++i) {
+            QVERIFY(qAbs(gpu.ttft[i] - cpu.ttft[i]) <= 1e-9 * std::max(1.0, cpu.ttft[i]));
+            QVERIFY(qAbs(gpu.itl[i] - cpu.itl[i]) <= 1e-9 * std::max(1.0, cpu.itl[i]));
+        }
 #endif
+    }
+
+    void servingRequestsFollowTheServingModel()
+    {
+        // The bundled pod's two chat services, fixed lengths (sigma 0): over many trials the
+        // requests' mean TTFT and ITL are the serving model's means; spread lengths widen the tail.
+        Scenario s = *io::readScenarioFile(test::sampleFiles().first(), test::bundledCatalog()).scenario;
+        s.assumptions["serving_length_sigma"] = 0.0;
+        s.assumptions["step_jitter_cv"] = 0.0;
+        const calc::Evaluation ev = calc::evaluate(s, test::bundledCatalog());
+        SimulationConfig cfg;
+        cfg.trials = 20000;
+        cfg.backend = Backend::Cpu;
+        const SimulationResult fixed = simulate(s, test::bundledCatalog(), ev, cfg);
+        const SimulationInput in = buildSimulationInput(s, test::bundledCatalog(), ev);
+        TrialOutputs out;
+        runTrialsCpu(in, cfg.seed, cfg.trials, out);
+        int serving = 0;
+        for (std::size_t j = 0; j < in.jobs.size(); ++j) {
+            if (!in.jobs[j].serving)
+                continue;
+            ++serving;
+            const auto r = std::find_if(ev.jobs.begin(), ev.jobs.end(), [&](const calc::JobResult& x) { return x.id == in.jobIds[j]; });
+            QVERIFY(r != ev.jobs.end() && r->serving);
+            double ttft = 0.0, itl = 0.0;
+            for (int t = 0; t < cfg.trials; ++t) {
+                ttft += out.ttft[static_cast<std::size_t>(t) * in.jobs.size() + j] / cfg.trials;
+                itl += out.itl[static_cast<std::size_t>(t) * in.jobs.size() + j] / cfg.trials;
+            }
+            QVERIFY2(qAbs(ttft / r->serving->ttftS - 1.0) < 0.05, qPrintable(QString("%1 vs %2").arg(ttft).arg(r->serving->ttftS)));
+            QVERIFY2(qAbs(itl / r->serving->itlS - 1.0) < 0.05, qPrintable(QString("%1 vs %2").arg(itl).arg(r->serving->itlS)));
+            const JobSimulation& js = fixed.jobs[j];
+            QVERIFY(js.serving);
+            QVERIFY(js.ttftS.p50 <= js.ttftS.p95 && js.ttftS.p95 <= js.ttftS.p99);
+            QVERIFY(js.itlS.p50 <= js.itlS.p95 && js.itlS.p95 <= js.itlS.p99);
+        }
+        QCOMPARE(serving, 2);
+        // Lengths spread: the TTFT tail grows.
+        s.assumptions["serving_length_sigma"] = 1.0;
+        const SimulationResult spread = simulate(s, test::bundledCatalog(), ev, cfg);
+        for (std::size_t j = 0; j < fixed.jobs.size(); ++j)
+            if (fixed.jobs[j].serving)
+                QVERIFY2(spread.jobs[j].ttftS.p99 > fixed.jobs[j].ttftS.p99,
+                         qPrintable(QString("%1 vs %2").arg(spread.jobs[j].ttftS.p99).arg(fixed.jobs[j].ttftS.p99)));
+    }
+
+    void missingAnObjectiveIsCountedPerRequest()
+    {
+        Scenario s = *io::readScenarioFile(test::sampleFiles().first(), test::bundledCatalog()).scenario;
+        const calc::Evaluation ev0 = calc::evaluate(s, test::bundledCatalog());
+        SimulationConfig cfg;
+        cfg.trials = 4000;
+        cfg.backend = Backend::Cpu;
+        const SimulationResult base = simulate(s, test::bundledCatalog(), ev0, cfg);
+        const auto chat = std::find_if(base.jobs.begin(), base.jobs.end(), [](const JobSimulation& j) { return j.id == "chat-70b"; });
+        QVERIFY(chat != base.jobs.end() && chat->serving);
+        // An objective at the TTFT median: about half the requests miss it.
+        for (Tenant& t : s.tenants)
+            if (t.id == chat->tenant) {
+                t.sla.ttftP99Ms = chat->ttftS.p50 * 1e3;
+                t.sla.itlP99Ms = 1e6;
+            }
+        const calc::Evaluation ev = calc::evaluate(s, test::bundledCatalog());
+        const SimulationResult tight = simulate(s, test::bundledCatalog(), ev, cfg);
+        const auto c = std::find_if(tight.jobs.begin(), tight.jobs.end(), [](const JobSimulation& j) { return j.id == "chat-70b"; });
+        QVERIFY2(c->ttftSloMissProbability > 0.4 && c->ttftSloMissProbability < 0.6, qPrintable(QString::number(c->ttftSloMissProbability)));
+        QCOMPARE(c->itlSloMissProbability, 0.0);
+        QCOMPARE(c->sloMissProbability, c->ttftSloMissProbability);
     }
 };
 

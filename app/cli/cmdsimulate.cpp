@@ -159,6 +159,19 @@ int runSimulate(const QStringList& args)
                 o["completion_days"] = QJsonValue(QJsonValue::Null);
                 o["deadline_miss_probability"] = QJsonValue(QJsonValue::Null);
             }
+            if (j.serving) {
+                const auto latency = [](const sim::Percentiles& q, bool saturated) {
+                    const auto v = [&](double x) { return saturated || x >= 1e29 ? QJsonValue(QJsonValue::Null) : QJsonValue(x); };
+                    return QJsonObject{{"p50", v(q.p50)}, {"p95", v(q.p95)}, {"p99", v(q.p99)}};
+                };
+                o["ttft_s"] = latency(j.ttftS, j.saturated);
+                o["itl_s"] = latency(j.itlS, false);
+                o["slo_miss_probability"] = j.sloMissProbability;
+                o["ttft_slo_miss_probability"] = j.ttftSloMissProbability;
+                o["itl_slo_miss_probability"] = j.itlSloMissProbability;
+            } else {
+                o["ttft_s"] = o["itl_s"] = o["slo_miss_probability"] = QJsonValue(QJsonValue::Null);
+            }
             jobs.append(o);
         }
         for (const auto& g : res.gpus)
@@ -203,6 +216,13 @@ int runSimulate(const QStringList& args)
                      .arg(j.training ? QString::number(j.completionDays.p99, 'f', 2) : "-", 8)
                      .arg(j.training ? QString::number(j.deadlineMissProbability * 100, 'f', 1) + "%" : "-", 7)
                      .arg(QString::number(j.slowdown.p95, 'f', 3), 13);
+    const auto ms = [](double s) { return s >= 1e29 ? QString("unbounded") : QString::number(s * 1e3, 'f', 1) + " ms"; };
+    for (const auto& j : res.jobs)
+        if (j.serving)
+            out() << "  " << QString::fromStdString(j.id) << ": TTFT P50/P95/P99 " << ms(j.ttftS.p50) << " / "
+                  << ms(j.ttftS.p95) << " / " << ms(j.ttftS.p99) << ", ITL " << ms(j.itlS.p50) << " / " << ms(j.itlS.p95)
+                  << " / " << ms(j.itlS.p99) << ", SLO missed by " << QString::number(j.sloMissProbability * 100, 'f', 1)
+                  << "% of requests\n";
     for (const auto& g : res.gpus)
         if (g.oomProbability > 0)
             out() << "  " << QString::fromStdString(g.node) << " GPU " << g.gpu << ": out-of-memory in "

@@ -320,6 +320,14 @@ ServingResult estimateServing(const ServingInputs& in)
     r.itlP99S = chunkShare >= 0.01 ? std::max(s.chunkIteration, s.iteration) : s.iteration;
     const double prefillP = s.rho, prefillMean = s.prefillWait;
     const double closedWait = spec.load == ServingLoad::Closed ? admissionWait : 0.0;
+    r.chunkIterationS = std::max(s.chunkIteration, s.iteration);
+    r.chunkShare = chunkShare;
+    r.chunkExtraS = s.perPrompt / std::max(s.chunks, 1.0);
+    r.prefillBusy = prefillP;
+    r.prefillWaitS = prefillMean;
+    r.admissionProbability = admissionP;
+    r.admissionMeanS = admissionMean;
+    r.admissionFixedS = std::min(closedWait, kNever);
     r.ttftP99S = std::min(s.service + s.iteration + closedWait + tailP99(prefillP, prefillMean) +
                               tailP99(admissionP, admissionMean),
                           kNever);

@@ -73,6 +73,15 @@ struct ServingResult
     double prefillS = 0.0;         ///< the own prompt's prefill at this load, without queueing
     double queueS = 0.0;           ///< mean wait before the prefill starts
     double tensorParallelS = 0.0;  ///< TP all-reduce share of a mean iteration
+    // The distribution behind the means, for the Monte Carlo (core/sim).
+    double chunkIterationS = 0.0;  ///< an iteration that carries a prompt chunk
+    double chunkShare = 0.0;       ///< chunk-carrying iterations per decode iteration
+    double chunkExtraS = 0.0;      ///< what such an iteration adds on average (a prompt's last chunk is shorter)
+    double prefillBusy = 0.0;      ///< share of engine time on prefill: P(a prompt waits for others)
+    double prefillWaitS = 0.0;     ///< mean wait for the prompts ahead
+    double admissionProbability = 0.0; ///< open load: P(a request waits for a KV slot)
+    double admissionMeanS = 0.0;   ///< open load: mean of that wait
+    double admissionFixedS = 0.0;  ///< closed load past the batch: every user's wait for a slot
 };
 
 /// Memory per GPU of a serving job holding `sequences` sequences of `tokensPerSequence`

@@ -39,6 +39,11 @@ const std::vector<Assumption>& assumptionRegistry()
         {"kv_block_tokens", 16.0, 1.0, 1024.0, "tokens",
          "Tokens per KV-cache page: a sequence holds whole pages.",
          "vLLM PagedAttention block_size default 16 (Kwon et al. 2023, SOSP '23)"},
+        {"serving_length_sigma", 0.5, 0.0, 3.0, "log-space standard deviation",
+         "Spread of prompt and output lengths around their configured means (simulation: one "
+         "request per trial, lognormal with the mean kept).",
+         "Planner's assumption: chat traces such as ShareGPT spread prompt and output lengths over "
+         "more than an order of magnitude; set 0 for fixed lengths, as synthetic benchmarks use"},
         {"passthrough_overhead_pct", 2.0, 0.0, 100.0, "%",
          "Slowdown of a GPU passed through to a VM against bare metal (IOMMU, virtualised interrupts).",
          "Planner's assumption within the 1-4 % that VMware reports for DirectPath I/O GPU passthrough "

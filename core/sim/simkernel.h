@@ -23,6 +23,23 @@ struct SimJob
     double gpus = 0;           ///< GPUs it spans (for the interruption rate)
     double checkpointS = 0;    ///< checkpoint interval
     double deadlineDays = -1;  ///< < 0: none
+    // Serving jobs (serving = 1): one request per trial, drawn from the serving model's
+    // distribution at the job's operating point (calc::ServingResult).
+    int serving = 0;
+    int saturated = 0;          ///< the queue grows without bound: every request misses
+    double decodeIterationS = 0; ///< an iteration of the running batch without prefill
+    double chunkExtraS = 0;     ///< what an iteration carrying a prompt chunk adds
+    double chunkShare = 0;      ///< chunk-carrying iterations per decode iteration
+    double meanIterationS = 0;  ///< the mean iteration (the iteration in progress at arrival)
+    double prefillS = 0;        ///< the request's own prefill at the mean prompt length
+    double prefillBusy = 0;     ///< P(its prefill waits for others)
+    double prefillWaitS = 0;    ///< mean of that wait
+    double admissionP = 0;      ///< P(it waits for a KV slot) (open load)
+    double admissionMeanS = 0;  ///< mean of that wait
+    double admissionFixedS = 0; ///< closed load past the batch: the wait every user has
+    double outputTokens = 1;
+    double ttftSloS = -1;       ///< < 0: none
+    double itlSloS = -1;        ///< < 0: none
 };
 
 /// A unit's memory over one step on a GPU without memory isolation: a base that stays and a
@@ -64,6 +81,7 @@ struct SimParams
     double restartS = 600;
     int timePoints = 16;     ///< samples per step for memory and link load
     int histogramBins = 64;  ///< link load histogram, 0 .. 2 x bandwidth
+    double lengthSigma = 0.5; ///< log-space spread of prompt and output lengths (serving)
 };
 
 /// Read-only views of the arrays (host or device pointers).
@@ -90,6 +108,8 @@ struct TrialOut
     double* peakBytes;      ///< [gpuCount], the highest joint memory use of the step
     int* congestedPoints;   ///< [linkCount], added to
     int* histogram;         ///< [linkCount * histogramBins], added to
+    double* ttftS;          ///< [jobCount], serving: the trial's request's time to first token (0 otherwise)
+    double* itlS;           ///< [jobCount], serving: its mean inter-token latency (0 otherwise)
 };
 
 /// Random numbers of trial `trial`, stream `stream`: draw i is a pure function of them.
@@ -124,6 +144,42 @@ struct TrialRandom
         return k - 1;
     }
 };
+
+/// A lognormal factor with mean 1 and log-space spread `sigma`.
+GP_HD inline double unitLognormal(TrialRandom& r, double sigma)
+{
+    return sigma > 0 ? exp(sigma * r.normal() - 0.5 * sigma * sigma) : 1.0;
+}
+
+/// A wait that is 0 with probability 1 - p and exponential with mean `mean / p` otherwise.
+GP_HD inline double drawWait(TrialRandom& r, double p, double mean)
+{
+    if (p <= 0 || mean <= 0 || r.uniform() >= p)
+        return 0.0;
+    return -log(r.uniform() + 1e-300) * mean / p;
+}
+
+/// One request of a serving job in this trial: its prompt and output lengths (lognormal
+/// around the configured means), the prompt chunks that ride in its decode iterations
+/// (Poisson), its waits for other prompts and for a KV slot, all slowed by `factor` (the
+/// trial's step jitter and co-tenant interference).
+GP_HD inline void serveRequest(const SimJob& job, const SimParams& p, TrialRandom r, double factor, double* ttft,
+                               double* itl)
+{
+    const double prompt = unitLognormal(r, p.lengthSigma);
+    const double output = job.outputTokens * unitLognormal(r, p.lengthSigma);
+    const double gaps = output > 2.0 ? output - 1.0 : 1.0;
+    const int chunks = r.poisson(job.chunkShare * gaps);
+    *itl = factor * (job.decodeIterationS + chunks * job.chunkExtraS / gaps);
+    if (job.saturated) {
+        *ttft = 1e30;
+        return;
+    }
+    const double inProgress = r.uniform() * job.meanIterationS;
+    const double prefillWait = drawWait(r, job.prefillBusy, job.prefillWaitS);
+    const double admission = drawWait(r, job.admissionP, job.admissionMeanS);
+    *ttft = factor * (inProgress + prefillWait + job.prefillS * prompt) + admission + job.admissionFixedS;
+}
 
 /// Memory shape over a step (phase in [0,1)): rising over the forward third, falling over
 /// the backward two thirds.
@@ -239,6 +295,10 @@ GP_HD inline void runTrial(const SimView& v, std::uint64_t seed, std::uint32_t t
         const SimJob& job = v.jobs[j];
         const double step = job.computeS * jobFactor[j] + job.exposedCommS * commStretch[j];
         out.slowdown[j] = job.bareStepS > 0 ? step / job.bareStepS : 1.0;
+        out.ttftS[j] = out.itlS[j] = 0.0;
+        if (job.serving)
+            serveRequest(job, p, TrialRandom{k0, k1, trial, static_cast<std::uint32_t>(j) * 4u + 2u, 0}, jobFactor[j],
+                         &out.ttftS[j], &out.itlS[j]);
         if (job.steps <= 0) {
             out.completionDays[j] = 0.0;
             continue;

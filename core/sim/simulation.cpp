@@ -90,6 +90,7 @@ SimulationInput buildSimulationInput(const Scenario& s, const Catalog& c, const 
     in.params.coTenantBusy = assumptionValue(A, "cotenant_busy_fraction");
     in.params.interruptionsPerGpuS = assumptionValue(A, "interruptions_per_gpu_day") / 86400.0;
     in.params.restartS = assumptionValue(A, "restart_overhead_min") * 60.0;
+    in.params.lengthSigma = assumptionValue(A, "serving_length_sigma");
 
     std::map<std::string, const Job*> jobs;
     std::map<std::string, const Tenant*> tenantOf;
@@ -123,6 +124,24 @@ SimulationInput buildSimulationInput(const Scenario& s, const Catalog& c, const 
         sj.gpus = static_cast<double>(r.placement.size());
         sj.checkpointS = job.training ? job.training->checkpointIntervalMin * 60.0 : 0.0;
         sj.deadlineDays = tenant.sla.deadlineDays.value_or(-1.0);
+        if (r.serving && job.inference) {
+            const calc::ServingResult& v = *r.serving;
+            sj.serving = 1;
+            sj.saturated = v.saturated || !v.fits ? 1 : 0;
+            sj.decodeIterationS = v.decodeIterationS;
+            sj.chunkExtraS = v.chunkExtraS;
+            sj.chunkShare = v.chunkShare;
+            sj.meanIterationS = v.itlS;
+            sj.prefillS = v.prefillS;
+            sj.prefillBusy = v.prefillBusy;
+            sj.prefillWaitS = v.prefillWaitS;
+            sj.admissionP = v.admissionProbability;
+            sj.admissionMeanS = v.admissionMeanS;
+            sj.admissionFixedS = v.admissionFixedS;
+            sj.outputTokens = std::max(job.inference->outputTokens, 1);
+            sj.ttftSloS = tenant.sla.ttftP99Ms ? *tenant.sla.ttftP99Ms / 1e3 : -1.0;
+            sj.itlSloS = tenant.sla.itlP99Ms ? *tenant.sla.itlP99Ms / 1e3 : -1.0;
+        }
         for (const auto& u : r.placement) {
             const Node& node = s.topology.nodes[static_cast<std::size_t>(nodeIndex[u.node])];
             if (interferes(node.sharingOf(u.gpu)))
@@ -180,6 +199,8 @@ void runTrialsCpu(const SimulationInput& in, std::uint64_t seed, int trials, Tri
     out.slowdown.assign(static_cast<std::size_t>(trials) * J, 0.0);
     out.oom.assign(static_cast<std::size_t>(trials) * G, 0);
     out.peakBytes.assign(static_cast<std::size_t>(trials) * G, 0.0);
+    out.ttft.assign(static_cast<std::size_t>(trials) * J, 0.0);
+    out.itl.assign(static_cast<std::size_t>(trials) * J, 0.0);
     out.congestedPoints.assign(L, 0);
     out.histogram.assign(L * static_cast<std::size_t>(bins), 0);
     const int threads = std::max(1, std::min<int>(static_cast<int>(std::thread::hardware_concurrency()), trials));
@@ -197,7 +218,9 @@ void runTrialsCpu(const SimulationInput& in, std::uint64_t seed, int trials, Tri
                            out.slowdown.data() + static_cast<std::size_t>(trial) * J,
                            out.oom.data() + static_cast<std::size_t>(trial) * G,
                            out.peakBytes.data() + static_cast<std::size_t>(trial) * G, congested[static_cast<std::size_t>(t)].data(),
-                           histograms[static_cast<std::size_t>(t)].data()};
+                           histograms[static_cast<std::size_t>(t)].data(),
+                           out.ttft.data() + static_cast<std::size_t>(trial) * J,
+                           out.itl.data() + static_cast<std::size_t>(trial) * J};
                 runTrial(v, seed, static_cast<std::uint32_t>(trial), scratch.data(), o);
             }
         });
@@ -255,6 +278,27 @@ SimulationResult simulate(const Scenario& s, const Catalog& c, const calc::Evalu
             slow.push_back(out.slowdown[static_cast<std::size_t>(t) * J + j]);
         }
         js.slowdown = percentiles(slow);
+        const SimJob& sj = in.jobs[j];
+        if (sj.serving) {
+            js.serving = true;
+            js.saturated = sj.saturated != 0;
+            std::vector<double> ttft, itl;
+            int ttftMiss = 0, itlMiss = 0, miss = 0;
+            for (int t = 0; t < res.trials; ++t) {
+                const double a = out.ttft[static_cast<std::size_t>(t) * J + j], b = out.itl[static_cast<std::size_t>(t) * J + j];
+                ttft.push_back(a);
+                itl.push_back(b);
+                const bool late = sj.ttftSloS >= 0 && a > sj.ttftSloS, slow = sj.itlSloS >= 0 && b > sj.itlSloS;
+                ttftMiss += late;
+                itlMiss += slow;
+                miss += late || slow;
+            }
+            js.ttftS = percentiles(ttft);
+            js.itlS = percentiles(itl);
+            js.ttftSloMissProbability = static_cast<double>(ttftMiss) / res.trials;
+            js.itlSloMissProbability = static_cast<double>(itlMiss) / res.trials;
+            js.sloMissProbability = static_cast<double>(miss) / res.trials;
+        }
         if (js.training) {
             js.completionDays = percentiles(days);
             const auto [lo, hi] = std::minmax_element(days.begin(), days.end());

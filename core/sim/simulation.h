@@ -38,6 +38,13 @@ struct JobSimulation
     double histogramMinDays = 0, histogramMaxDays = 0;
     double deadlineMissProbability = 0;
     Percentiles slowdown;             ///< trial step time / bare-metal step time
+    bool serving = false;             ///< a placed serving job: the fields below apply
+    bool saturated = false;           ///< its queue grows without bound (TTFT percentiles 1e30)
+    Percentiles ttftS;                ///< one request per trial: time to first token
+    Percentiles itlS;                 ///< ... its mean inter-token latency
+    double ttftSloMissProbability = 0; ///< P(a request's TTFT exceeds the tenant's ttft_p99_ms)
+    double itlSloMissProbability = 0;  ///< P(its mean ITL exceeds itl_p99_ms)
+    double sloMissProbability = 0;     ///< P(either)
 };
 
 struct GpuSimulation

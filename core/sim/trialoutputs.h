@@ -8,10 +8,11 @@ namespace gp::sim {
 
 /// Raw per-trial outputs of a simulation backend: [trials x jobs] completion days and
 /// slowdowns, [trials x GPUs] out-of-memory flags, per-link congested time points and load
-/// histograms summed over trials.
+/// histograms summed over trials; [trials x jobs] serving TTFT and ITL.
 struct TrialOutputs
 {
     std::vector<double> completionDays, slowdown, peakBytes;
+    std::vector<double> ttft, itl; ///< [trials x jobs], serving jobs' request latencies
     std::vector<int> oom, congestedPoints, histogram;
 };
 

@@ -11,13 +11,13 @@ namespace gp::sim::cuda {
 namespace {
 
 __global__ void trialsKernel(SimView v, std::uint64_t seed, int trials, double* scratch, double* days, double* slow,
-                             int* oom, double* peak, int* congested, int* histogram)
+                             int* oom, double* peak, int* congested, int* histogram, double* ttft, double* itl)
 {
     const int t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= trials)
         return;
     const long long J = v.jobCount, G = v.gpuCount;
-    TrialOut o{days + t * J, slow + t * J, oom + t * G, peak + t * G, congested, histogram};
+    TrialOut o{days + t * J, slow + t * J, oom + t * G, peak + t * G, congested, histogram, ttft + t * J, itl + t * J};
     runTrial(v, seed, static_cast<std::uint32_t>(t), scratch + t * (3 * J + 1), o);
 }
 
@@ -93,6 +93,10 @@ bool runTrials(const HostArrays& in, std::uint64_t seed, int trials, TrialOutput
     check(e);
     int* histogram = b.alloc<int>(L * bins, e);
     check(e);
+    double* ttft = b.alloc<double>(static_cast<std::size_t>(trials) * J, e);
+    check(e);
+    double* itl = b.alloc<double>(static_cast<std::size_t>(trials) * J, e);
+    check(e);
     if (err == cudaSuccess) {
         check(cudaMemset(congested, 0, (L > 0 ? L : 1) * sizeof(int)));
         check(cudaMemset(histogram, 0, (L * bins > 0 ? L * bins : 1) * sizeof(int)));
@@ -100,7 +104,7 @@ bool runTrials(const HostArrays& in, std::uint64_t seed, int trials, TrialOutput
     if (err == cudaSuccess) {
         const int block = 128;
         trialsKernel<<<(trials + block - 1) / block, block>>>(d, seed, trials, scratch, days, slow, oom, peak,
-                                                            congested, histogram);
+                                                            congested, histogram, ttft, itl);
         check(cudaGetLastError());
         check(cudaDeviceSynchronize());
     }
@@ -111,6 +115,8 @@ bool runTrials(const HostArrays& in, std::uint64_t seed, int trials, TrialOutput
     result.peakBytes.resize(static_cast<std::size_t>(trials) * G);
     result.congestedPoints.resize(L);
     result.histogram.resize(L * bins);
+    result.ttft.resize(static_cast<std::size_t>(trials) * J);
+    result.itl.resize(static_cast<std::size_t>(trials) * J);
     auto download = [&](auto& v, const auto* src) {
         if (err == cudaSuccess && !v.empty())
             check(cudaMemcpy(v.data(), src, v.size() * sizeof(v[0]), cudaMemcpyDeviceToHost));
@@ -121,6 +127,8 @@ bool runTrials(const HostArrays& in, std::uint64_t seed, int trials, TrialOutput
     download(result.peakBytes, peak);
     download(result.congestedPoints, congested);
     download(result.histogram, histogram);
+    download(result.ttft, ttft);
+    download(result.itl, itl);
     if (err != cudaSuccess) {
         error = std::string("CUDA: ") + cudaGetErrorString(err);
         return false;
