@@ -19,6 +19,7 @@ const std::vector<KpiSpec>& comparedKpis()
         {"max_penalty", "Max penalty", "fraction", false},
         {"unplaced_jobs", "Unplaced jobs", "count", false},
         {"sla_violations", "SLA violations", "count", false},
+        {"serving_slo_attainment", "Serving SLO attainment", "fraction", true},
         {"oom_risk_gpus", "OOM-risk GPUs", "count", false},
         {"cost_per_month_usd", "$ per month", "usd_per_month", false},
         {"waste_per_month_usd", "$ wasted per month", "usd_per_month", false},
@@ -37,6 +38,7 @@ std::map<std::string, double> kpiValues(const Kpis& k)
             {"max_penalty", k.maxPenalty},
             {"unplaced_jobs", static_cast<double>(k.unplacedJobs)},
             {"sla_violations", static_cast<double>(k.slaViolations)},
+            {"serving_slo_attainment", k.servingSloAttainment},
             {"oom_risk_gpus", static_cast<double>(k.oomRiskGpus)},
             {"cost_per_month_usd", k.costPerMonthUsd},
             {"waste_per_month_usd", k.wastePerMonth.total()}};
