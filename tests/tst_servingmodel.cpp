@@ -166,6 +166,22 @@ private Q_SLOTS:
         QVERIFY(b.prefillS < 1.3 * w.prefillS);
     }
 
+    void timeSlicingAddsTheOtherTenantsTurnsToTheTail()
+    {
+        ServingInputs alone = llama8b(ServingLoad::Closed, 8);
+        alone.computeShare = alone.bandwidthShare = 0.25; // a quarter of the GPU's time
+        ServingInputs sliced = alone;
+        sliced.timeSliceWaitS = 3 * 0.002; // three busy co-tenants' 2 ms turns
+        sliced.timeSliceS = 0.002;
+        const ServingResult a = estimateServing(alone), b = estimateServing(sliced);
+        QVERIFY(b.switchShare > 0.5); // iterations longer than a turn are nearly always interrupted
+        QVERIFY(std::abs(b.itlP99S - a.itlP99S - 0.006) < 1e-12);
+        QVERIFY(std::abs(b.ttftP99S - a.ttftP99S - 0.006) < 1e-12);
+        QVERIFY(std::abs(b.itlS - a.itlS) < 1e-12); // the mean is the time share already
+        sliced.itlSloS = a.itlS + 0.001;
+        QVERIFY(estimateServing(sliced).sloAttainment < 0.5);
+    }
+
     void replicasAddUp()
     {
         ServingInputs two = llama8b(ServingLoad::Closed, 32);

@@ -123,6 +123,8 @@ ServingInputs servingInputsFor(const ModelArchitecture& arch, const Job& job, co
     si.bandwidthShare = sp.bandwidthShare;
     si.tensorParallelGBps = sp.tensorParallelGBps;
     si.kvBudgetBytesPerGpu = sp.kvBudgetBytesPerGpu;
+    si.timeSliceWaitS = sp.timeSliceWaitS;
+    si.timeSliceS = sp.timeSliceS;
     if (sla.ttftP99Ms)
         si.ttftSloS = *sla.ttftP99Ms / 1e3;
     if (sla.itlP99Ms)
@@ -135,7 +137,7 @@ ServingInputs servingInputsFor(const ModelArchitecture& arch, const Job& job, co
 struct ServingKey
 {
     std::uintptr_t gpu = 0;
-    std::array<double, 28> v{};
+    std::array<double, 29> v{};
     bool operator<(const ServingKey& o) const { return std::tie(gpu, v) < std::tie(o.gpu, o.v); }
 };
 
@@ -163,7 +165,7 @@ const ServingMemo& servingFor(std::map<ServingKey, ServingMemo>& memo, const Mod
              static_cast<double>(in.contextTokens), static_cast<double>(in.concurrency),
              static_cast<double>(in.load), in.requestsPerS, sla.ttftP99Ms.value_or(-1.0), sla.itlP99Ms.value_or(-1.0),
              sp.computeShare, sp.bandwidthShare, sp.tensorParallelGBps, sp.kvBudgetBytesPerGpu, fixedBytes,
-             static_cast<double>(a.sequenceLength), a.dropout ? 1.0 : 0.0};
+             static_cast<double>(a.sequenceLength), a.dropout ? 1.0 : 0.0, sp.timeSliceWaitS};
     auto [it, fresh] = memo.try_emplace(key);
     if (!fresh)
         return it->second;
@@ -173,11 +175,13 @@ const ServingMemo& servingFor(std::map<ServingKey, ServingMemo>& memo, const Mod
     m.sharedPerf = servingPerformance(m.shared, si);
     // Bare metal: whole GPUs of the same kind, the engine's share of a whole GPU's memory.
     const double bareBudget = engine.memoryFraction * gpu.memoryUsableGiB * kGiB - fixedBytes;
-    if (sp.computeShare == 1.0 && sp.bandwidthShare == 1.0 && sp.kvBudgetBytesPerGpu == bareBudget) {
+    if (sp.computeShare == 1.0 && sp.bandwidthShare == 1.0 && sp.kvBudgetBytesPerGpu == bareBudget &&
+        sp.timeSliceWaitS == 0.0) {
         m.barePerf = m.sharedPerf;
     } else {
         si.computeShare = si.bandwidthShare = 1.0;
         si.kvBudgetBytesPerGpu = bareBudget;
+        si.timeSliceWaitS = si.timeSliceS = 0.0;
         m.barePerf = servingPerformance(estimateServing(si), si);
     }
     const int block = std::max(engine.blockTokens, 1);
@@ -201,6 +205,7 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     const double noGdr = assumptionValue(A, "no_gpudirect_bandwidth_factor");
     const int chunk = static_cast<int>(assumptionValue(A, "inference_prefill_chunk_tokens"));
     const ServingEngine engine = servingEngineFrom(A);
+    const double timeSlice = assumptionValue(A, "time_slice_ms") / 1e3;
     const SharingAssumptions sharing = SharingAssumptions::from(A);
 
     Context cx{s, c, buildSlots(s, c), {}, {}, {}, {}, {}, FabricIndex::build(s.topology), {}};
@@ -362,7 +367,14 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
                     budget = gpuWantedKv[g] > 0 ? left * ref.servingWantedKvBytes / gpuWantedKv[g] : left;
                 }
                 sp.kvBudgetBytesPerGpu = std::min(sp.kvBudgetBytesPerGpu, budget);
+                // Time-sliced schedulers: the other tenants' turns (a fixed-share vGPU waits for
+                // every slot the profile allows, busy or not).
+                const int turns = sl.mode == SharingMode::TimeSlicing ? cx.gpuActive[g] - 1
+                                  : sl.mode == SharingMode::Vgpu      ? (sl.fixedShareOf > 0 ? sl.fixedShareOf : cx.gpuActive[g]) - 1
+                                                                      : 0;
+                sp.timeSliceWaitS = std::max(sp.timeSliceWaitS, std::max(turns, 0) * timeSlice);
             }
+            sp.timeSliceS = sp.timeSliceWaitS > 0 ? timeSlice : 0.0;
             const ServingMemo& m =
                 servingFor(servingMemo, *ref.arch, job, gpu, engine, tenant.sla, sp, ref.servingFixedBytes, overhead);
             r.serving = m.shared;

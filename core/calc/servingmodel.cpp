@@ -328,8 +328,16 @@ ServingResult estimateServing(const ServingInputs& in)
     r.admissionProbability = admissionP;
     r.admissionMeanS = admissionMean;
     r.admissionFixedS = std::min(closedWait, kNever);
+    // On a time-sliced GPU an iteration that a switch interrupts waits the other tenants'
+    // turns: a share (own GPU time per iteration / one turn) of iterations, at most all.
+    if (in.timeSliceWaitS > 0 && in.timeSliceS > 0) {
+        r.switchWaitS = in.timeSliceWaitS;
+        r.switchShare = std::min(1.0, s.iteration * std::min(in.computeShare, in.bandwidthShare) / in.timeSliceS);
+    }
+    const double switchP99 = r.switchShare >= 0.01 ? r.switchWaitS : 0.0;
+    r.itlP99S += switchP99;
     r.ttftP99S = std::min(s.service + s.iteration + closedWait + tailP99(prefillP, prefillMean) +
-                              tailP99(admissionP, admissionMean),
+                              tailP99(admissionP, admissionMean) + switchP99,
                           kNever);
     if (r.saturated) {
         r.ttftP99S = r.ttftS = kNever;
@@ -343,9 +351,12 @@ ServingResult estimateServing(const ServingInputs& in)
                               : ttftWithin(*in.ttftSloS, s.service + s.iteration / 2.0 + closedWait, prefillP,
                                            prefillMean, admissionP, admissionMean);
     if (in.itlSloS) {
-        const double gap = s.iteration;
-        attain *= (gap <= *in.itlSloS ? 1.0 - chunkShare : 0.0) +
-                  (std::max(s.chunkIteration, gap) <= *in.itlSloS ? chunkShare : 0.0);
+        // Token gaps: plain or carrying a chunk, each interrupted by a switch or not.
+        const double gap = s.iteration, chunkGap = std::max(s.chunkIteration, gap);
+        const auto share = [&](double g) {
+            return (g <= *in.itlSloS ? 1.0 - r.switchShare : 0.0) + (g + r.switchWaitS <= *in.itlSloS ? r.switchShare : 0.0);
+        };
+        attain *= (1.0 - chunkShare) * share(gap) + chunkShare * share(chunkGap);
     }
     r.sloAttainment = attain;
     return r;

@@ -36,6 +36,8 @@ struct ServingPlacement
     double bandwidthShare = 1.0;
     double tensorParallelGBps = 0.0;
     double kvBudgetBytesPerGpu = 0.0;
+    double timeSliceWaitS = 0.0;
+    double timeSliceS = 0.0;
 };
 
 /// Everything the serving model needs about one replica's GPUs and the job's load.
@@ -49,6 +51,8 @@ struct ServingInputs
     double bandwidthShare = 1.0;   ///< ... of its memory bandwidth
     double tensorParallelGBps = 0.0; ///< bus bandwidth of the TP group's all-reduces (NVLink or PCIe)
     double kvBudgetBytesPerGpu = 0.0; ///< memory for the KV cache on the tightest GPU of a replica
+    double timeSliceWaitS = 0.0;   ///< time-sliced GPU: the other busy tenants' turns an interrupted iteration waits
+    double timeSliceS = 0.0;       ///< ... and the length of one turn
     std::optional<double> ttftSloS; ///< the tenant's TTFT objective (P99), seconds
     std::optional<double> itlSloS;  ///< the tenant's inter-token-latency objective (P99), seconds
 };
@@ -82,6 +86,8 @@ struct ServingResult
     double admissionProbability = 0.0; ///< open load: P(a request waits for a KV slot)
     double admissionMeanS = 0.0;   ///< open load: mean of that wait
     double admissionFixedS = 0.0;  ///< closed load past the batch: every user's wait for a slot
+    double switchShare = 0.0;      ///< time-sliced GPU: share of iterations a switch interrupts
+    double switchWaitS = 0.0;      ///< ... and what such an iteration waits
 };
 
 /// Memory per GPU of a serving job holding `sequences` sequences of `tokensPerSequence`

@@ -56,6 +56,13 @@ const std::vector<Assumption>& assumptionRegistry()
          "Throughput lost to context switches when several processes time-slice one GPU.",
          "Planner's assumption: the NVIDIA GPU Operator's time-slicing documentation states that "
          "time-sliced replicas get no memory or fault isolation and interleave in time, without a figure"},
+        {"time_slice_ms", 2.0, 0.05, 1000.0, "ms",
+         "Length of one process's turn on a time-sliced GPU (time-slicing replicas, vGPU time-sliced "
+         "schedulers): a serving iteration that a switch interrupts waits the other busy tenants' turns.",
+         "Planner's assumption: NVIDIA documents time slices per context in microseconds with a 1 ms "
+         "minimum (DRIVE OS GPU scheduling, NVRM_GPU_CHANNEL_TIMESLICE) and leaves the data-center "
+         "driver's default unstated (nvidia-smi compute-policy --set-timeslice: default, short, "
+         "medium, long); measure yours"},
         {"mps_interference_pct", 10.0, 0.0, 100.0, "%",
          "Throughput lost, at full co-location, to memory-bandwidth and cache contention between MPS clients.",
          "Planner's assumption; NVIDIA's MPS documentation notes that clients share memory bandwidth "

@@ -38,6 +38,8 @@ struct SimJob
     double admissionMeanS = 0;  ///< mean of that wait
     double admissionFixedS = 0; ///< closed load past the batch: the wait every user has
     double outputTokens = 1;
+    double switchShare = 0;     ///< time-sliced GPU: share of iterations a switch interrupts
+    double switchWaitS = 0;     ///< ... and their wait for the other tenants' turns
     double ttftSloS = -1;       ///< < 0: none
     double itlSloS = -1;        ///< < 0: none
 };
@@ -170,7 +172,8 @@ GP_HD inline void serveRequest(const SimJob& job, const SimParams& p, TrialRando
     const double output = job.outputTokens * unitLognormal(r, p.lengthSigma);
     const double gaps = output > 2.0 ? output - 1.0 : 1.0;
     const int chunks = r.poisson(job.chunkShare * gaps);
-    *itl = factor * (job.decodeIterationS + chunks * job.chunkExtraS / gaps);
+    const int switches = job.switchShare > 0 ? r.poisson(job.switchShare * gaps) : 0;
+    *itl = factor * (job.decodeIterationS + chunks * job.chunkExtraS / gaps) + switches * job.switchWaitS / gaps;
     if (job.saturated) {
         *ttft = 1e30;
         return;
@@ -178,7 +181,8 @@ GP_HD inline void serveRequest(const SimJob& job, const SimParams& p, TrialRando
     const double inProgress = r.uniform() * job.meanIterationS;
     const double prefillWait = drawWait(r, job.prefillBusy, job.prefillWaitS);
     const double admission = drawWait(r, job.admissionP, job.admissionMeanS);
-    *ttft = factor * (inProgress + prefillWait + job.prefillS * prompt) + admission + job.admissionFixedS;
+    const double switched = job.switchShare > 0 && r.uniform() < job.switchShare ? job.switchWaitS : 0.0;
+    *ttft = factor * (inProgress + prefillWait + job.prefillS * prompt) + admission + job.admissionFixedS + switched;
 }
 
 /// Memory shape over a step (phase in [0,1)): rising over the forward third, falling over

@@ -139,6 +139,8 @@ SimulationInput buildSimulationInput(const Scenario& s, const Catalog& c, const 
             sj.admissionMeanS = v.admissionMeanS;
             sj.admissionFixedS = v.admissionFixedS;
             sj.outputTokens = std::max(job.inference->outputTokens, 1);
+            sj.switchShare = v.switchShare;
+            sj.switchWaitS = v.switchWaitS;
             sj.ttftSloS = tenant.sla.ttftP99Ms ? *tenant.sla.ttftP99Ms / 1e3 : -1.0;
             sj.itlSloS = tenant.sla.itlP99Ms ? *tenant.sla.itlP99Ms / 1e3 : -1.0;
         }
