@@ -195,6 +195,18 @@ private Q_SLOTS:
         const QStringList lines = QString::fromUtf8(jobs.readAll()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 1 + 5);
         QVERIFY(lines[0].startsWith("tenant,job_id,job,placed"));
+        QVERIFY(lines[0].endsWith(",ttft_p99_s,itl_p99_s,slo_attainment"));
+        int serving = 0;
+        for (const QString& line : lines.mid(1)) {
+            const QStringList f = line.split(','); // the sample's names have no commas
+            QCOMPARE(f.size(), 15);
+            if (!f[14].isEmpty()) {
+                ++serving;
+                QVERIFY(f[12].toDouble() > 0 && f[13].toDouble() > 0);
+                QVERIFY(f[14].toDouble() >= 0 && f[14].toDouble() <= 1);
+            }
+        }
+        QCOMPARE(serving, 2);
         QFile kpis(QDir(dir).filePath("kpis.csv"));
         QVERIFY(kpis.open(QIODevice::ReadOnly));
         const QString k = QString::fromUtf8(kpis.readAll());

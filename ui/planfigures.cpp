@@ -155,18 +155,21 @@ QString PlanFigures::jobsTableHtml() const
     for (const sim::JobSimulation& j : simulation->jobs)
         simulated[j.id] = &j;
     QString html = kTable + QObject::tr("<tr><th>Tenant</th><th>Job</th><th>Placed</th><th>GiB/GPU</th><th>Penalty</th>"
-                                        "<th>Days</th><th>P95 days</th><th>$/month</th></tr>");
+                                        "<th>Days</th><th>P95 days</th><th>TTFT / ITL P99</th><th>SLO</th><th>$/month</th></tr>");
     constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
     for (const calc::JobResult& j : evaluation.jobs) {
         const auto t = tenants.find(j.tenant);
         const auto sj = simulated.find(j.id);
-        html += QString("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td><td>%8</td></tr>")
+        html += QString("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td><td>%8</td>"
+                        "<td>%9</td><td>%10</td></tr>")
                     .arg(t != tenants.end() ? esc(t->second->name) : esc(j.tenant), esc(j.name),
                          j.placed ? (j.oomRisk ? QObject::tr("yes, OOM risk") : QObject::tr("yes")) : QObject::tr("no"),
                          QString::number(j.memory.totalBytes() / kGiB, 'f', 1), j.placed ? pct(j.penalty) : "-",
                          j.placed && j.perf.daysToComplete ? QString::number(*j.perf.daysToComplete, 'f', 1) : "-",
                          sj != simulated.end() && sj->second->training ? QString::number(sj->second->completionDays.p95, 'f', 1) : "-",
-                         usd(j.costPerMonthUsd));
+                         j.serving ? latencyText(j.serving->ttftP99S) + " / " + latencyText(j.serving->itlP99S) : "-",
+                         j.serving ? pct(j.serving->sloAttainment) : "-")
+                    .arg(usd(j.costPerMonthUsd));
     }
     return html + "</table>";
 }
@@ -188,9 +191,12 @@ QString PlanFigures::assumptionsHtml() const
         html += "</ul>";
     }
     return html + QObject::tr("<p>Memory per GPU follows ZeRO (Rajbhandari et al. 2020) and Korthikanti et al. 2022 for "
-                              "activations; step time and MFU follow the PaLM FLOPs count with collectives over the fabric; "
-                              "sharing penalties, isolation and the MIG rules follow NVIDIA's MIG, vGPU and MPS documentation; "
-                              "the Monte Carlo draws jitter, co-tenant bursts, memory peaks, congestion and interruptions. "
+                              "activations; step time is built from each GEMM, attention and memory-bound kernel on the GPU's "
+                              "efficiency curves with the exposed collectives, bubble and optimizer; serving latency comes from "
+                              "continuous batching with chunked or whole prefill, the KV cache as the batch limit and queueing "
+                              "in front of it; sharing penalties, isolation and the MIG rules follow NVIDIA's MIG, vGPU and MPS "
+                              "documentation; the Monte Carlo draws jitter, co-tenant bursts, memory peaks, congestion, "
+                              "interruptions and serving requests' lengths and waits. "
                               "Every formula, default and source is in docs/model-reference.md.</p>");
 }
 
@@ -279,7 +285,8 @@ std::vector<std::pair<QString, QByteArray>> PlanFigures::chartAndTableFiles() co
     std::map<std::string, const sim::JobSimulation*> simulated;
     for (const sim::JobSimulation& j : simulation->jobs)
         simulated[j.id] = &j;
-    QString jobs = "tenant,job_id,job,placed,gib_per_gpu,penalty,mfu,days,p95_days,cost_per_month_usd,oom_risk,reason\n";
+    QString jobs = "tenant,job_id,job,placed,gib_per_gpu,penalty,mfu,days,p95_days,cost_per_month_usd,oom_risk,reason,"
+                   "ttft_p99_s,itl_p99_s,slo_attainment\n";
     constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
     for (const calc::JobResult& j : evaluation.jobs) {
         const auto sj = simulated.find(j.id);
@@ -294,7 +301,10 @@ std::vector<std::pair<QString, QByteArray>> PlanFigures::chartAndTableFiles() co
                             sj != simulated.end() && sj->second->training ? QString::number(sj->second->completionDays.p95, 'f', 2) : QString(),
                             QString::number(j.costPerMonthUsd, 'f', 0),
                             j.oomRisk ? "yes" : "no",
-                            csv(QString::fromStdString(j.reason))}
+                            csv(QString::fromStdString(j.reason)),
+                            j.serving && j.serving->ttftP99S < 1e29 ? QString::number(j.serving->ttftP99S, 'g', 6) : QString(),
+                            j.serving ? QString::number(j.serving->itlP99S, 'g', 6) : QString(),
+                            j.serving ? QString::number(j.serving->sloAttainment, 'g', 6) : QString()}
                     .join(',') +
                 '\n';
     }

@@ -109,7 +109,11 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
     if (k.migUnusableSlices > 0)
         out() << ", " << k.migUnusableSlices << " unusable MIG slices";
     out() << "\n  penalty mean " << pct(k.meanPenalty) << ", max " << pct(k.maxPenalty) << "; target (>= 80% VRAM, < 3% penalty) "
-          << (k.meetsTarget ? "met" : "not met") << "\n";
+          << (k.meetsTarget ? "met" : "not met");
+    if (k.servingJobs > 0)
+        out() << "; serving SLO attainment " << pct(k.servingSloAttainment) << " (worst P99 TTFT "
+              << seconds(k.servingTtftP99S) << ", ITL " << seconds(k.servingItlP99S) << ")";
+    out() << "\n";
     out() << "  cost " << usd(k.costPerMonthUsd) << "/month, waste " << usd(k.wastePerMonth.total()) << " (idle "
           << usd(k.wastePerMonth.idleUsd) << ", stranded " << usd(k.wastePerMonth.strandedUsd) << ", overhead "
           << usd(k.wastePerMonth.overheadUsd) << ")";

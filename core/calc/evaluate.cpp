@@ -155,6 +155,19 @@ const ServingMemo& servingFor(std::map<ServingKey, ServingMemo>& memo, const Mod
 {
     const InferenceSpec& in = *job.inference;
     const Parallelism& p = job.parallelism;
+    // The model reads a KV budget only as the sequences it holds: key on those, so that GPUs
+    // whose co-tenants leave slightly different budgets share an answer.
+    const double perToken = kvBytesPerTokenPerGpu(a, job);
+    const int block = std::max(engine.blockTokens, 1);
+    const int request = in.promptTokens() + in.outputTokens;
+    const int longest = std::max(in.contextTokens, request);
+    const double bareBudget = engine.memoryFraction * gpu.memoryUsableGiB * kGiB - fixedBytes;
+    const auto held = [&](double budget) {
+        return std::pair<double, double>(sequencesThatFit(budget, perToken, request, block),
+                                         sequencesThatFit(budget, perToken, longest, block) >= 1 ? 1.0 : 0.0);
+    };
+    const auto [sharedSeqs, sharedFits] = held(sp.kvBudgetBytesPerGpu);
+    const auto [bareSeqs, bareFits] = held(bareBudget);
     ServingKey key;
     key.gpu = reinterpret_cast<std::uintptr_t>(&gpu);
     key.v = {static_cast<double>(a.layers), static_cast<double>(a.hiddenSize), static_cast<double>(a.attentionHeads),
@@ -164,8 +177,9 @@ const ServingMemo& servingFor(std::map<ServingKey, ServingMemo>& memo, const Mod
              static_cast<double>(p.dp), static_cast<double>(in.promptTokens()), static_cast<double>(in.outputTokens),
              static_cast<double>(in.contextTokens), static_cast<double>(in.concurrency),
              static_cast<double>(in.load), in.requestsPerS, sla.ttftP99Ms.value_or(-1.0), sla.itlP99Ms.value_or(-1.0),
-             sp.computeShare, sp.bandwidthShare, sp.tensorParallelGBps, sp.kvBudgetBytesPerGpu, fixedBytes,
-             static_cast<double>(a.sequenceLength), a.dropout ? 1.0 : 0.0, sp.timeSliceWaitS};
+             sp.computeShare, sp.bandwidthShare, sp.tensorParallelGBps, sharedSeqs + 0.5 * sharedFits,
+             bareSeqs + 0.5 * bareFits, static_cast<double>(a.sequenceLength), a.dropout ? 1.0 : 0.0,
+             sp.timeSliceWaitS};
     auto [it, fresh] = memo.try_emplace(key);
     if (!fresh)
         return it->second;
@@ -174,18 +188,17 @@ const ServingMemo& servingFor(std::map<ServingKey, ServingMemo>& memo, const Mod
     m.shared = estimateServing(si);
     m.sharedPerf = servingPerformance(m.shared, si);
     // Bare metal: whole GPUs of the same kind, the engine's share of a whole GPU's memory.
-    const double bareBudget = engine.memoryFraction * gpu.memoryUsableGiB * kGiB - fixedBytes;
-    if (sp.computeShare == 1.0 && sp.bandwidthShare == 1.0 && sp.kvBudgetBytesPerGpu == bareBudget &&
+    if (sp.computeShare == 1.0 && sp.bandwidthShare == 1.0 && sharedSeqs == bareSeqs && sharedFits == bareFits &&
         sp.timeSliceWaitS == 0.0) {
         m.barePerf = m.sharedPerf;
     } else {
-        si.computeShare = si.bandwidthShare = 1.0;
-        si.kvBudgetBytesPerGpu = bareBudget;
-        si.timeSliceWaitS = si.timeSliceS = 0.0;
-        m.barePerf = servingPerformance(estimateServing(si), si);
+        // The same job on whole GPUs: one memo entry of its own, shared by every slot kind.
+        ServingPlacement whole;
+        whole.tensorParallelGBps = sp.tensorParallelGBps;
+        whole.kvBudgetBytesPerGpu = bareBudget;
+        m.barePerf = servingFor(memo, a, job, gpu, engine, sla, whole, fixedBytes, overhead).sharedPerf;
     }
-    const int block = std::max(engine.blockTokens, 1);
-    const int tokens = (in.promptTokens() + in.outputTokens + block - 1) / block * block;
+    const int tokens = (request + block - 1) / block * block;
     const int sequences = static_cast<int>(std::ceil(m.shared.running / std::max(p.dp, 1) - 1e-9));
     m.memory = servingMemory(a, job, engine.tokenBudget, overhead, m.shared.fits ? std::max(sequences, 1) : 0, tokens);
     return m;

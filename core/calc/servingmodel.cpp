@@ -275,24 +275,24 @@ ServingResult estimateServing(const ServingInputs& in)
         r.queued = (users - cap) * replicas;
     } else {
         const double rate = spec.requestsPerS / replicas;
-        const Steady full = closedLoop(it, l, cap); // the most this replica serves
-        if (rate >= full.rate) {
+        const Steady most = closedLoop(it, l, cap); // the most this replica serves (one batch's iterations)
+        if (rate >= most.rate) {
             r.saturated = true;
-            s = full;
+            s = most;
             admissionWait = kNever;
             r.running = cap * replicas;
         } else {
             // Little's law: running = rate x response, a fixed point on [0, cap]; the
             // response grows slowly with the batch, so a few steps converge.
             double running = std::min(cap, rate * steadyAt(it, l, 1.0, rate).response);
-            for (int i = 0; i < 12; ++i) {
+            for (int i = 0; i < 12 && running < cap; ++i) {
                 const double next = std::min(cap, rate * steadyAt(it, l, std::max(running, 1e-9), rate).response);
-                const bool done = std::abs(next - running) <= 1e-4 * std::max(running, 1.0);
+                const bool done = std::abs(next - running) <= 1e-3 * std::max(running, 1.0);
                 running = next;
                 if (done)
                     break;
             }
-            s = steadyAt(it, l, std::max(running, 1e-9), rate);
+            s = running >= cap ? atRate(most, l, rate) : steadyAt(it, l, std::max(running, 1e-9), rate);
             if (rate * s.response >= cap * 0.999) {
                 // The batch is full: requests queue for a KV slot (M/M/c with c = the batch).
                 const double a = rate * s.response;
