@@ -100,7 +100,16 @@ void printText(const QString& file, const Scenario& s, const calc::Inventory& in
           << kpiText("waste_per_month_usd", k.wastePerMonth.total()) << " wasted (idle "
           << kpiText("waste_per_month_usd", k.wastePerMonth.idleUsd) << ", stranded "
           << kpiText("waste_per_month_usd", k.wastePerMonth.strandedUsd) << ", slowdown "
-          << kpiText("waste_per_month_usd", k.wastePerMonth.overheadUsd) << ")\n\n";
+          << kpiText("waste_per_month_usd", k.wastePerMonth.overheadUsd) << ")\n";
+    if (k.servingJobs > 0) {
+        const auto ms = [](double s) {
+            return s >= 1e29 ? QString("unbounded") : QString::number(s * 1e3, 'f', 0) + " ms";
+        };
+        out() << "  serving    " << k.servingJobs << " job(s): SLO attainment "
+              << kpiText("serving_slo_attainment", k.servingSloAttainment) << ", worst P99 TTFT "
+              << ms(k.servingTtftP99S) << ", ITL " << ms(k.servingItlP99S) << "\n";
+    }
+    out() << "\n";
 }
 
 /// One line per scenario: the figures a planner reads first.
