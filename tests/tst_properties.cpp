@@ -212,6 +212,54 @@ private Q_SLOTS:
         QCOMPARE(w->findChild<ui::KpiCards*>()->valueOf("Serving SLO").endsWith("%"), true);
     }
 
+    void servingObjectivesAndLoadAreEditedInTheInspector()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        document::Document* doc = w->currentDocument();
+        ui::WorkloadsPanel* workloads = w->workloads();
+        QTRY_COMPARE(workloads->rowCount(), 5);
+        QTableWidget* table = workloads->table();
+        int row = -1;
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->item(r, 1)->data(Qt::UserRole).toString() == "chat-70b")
+                row = r;
+        QVERIFY(row >= 0);
+        QCOMPARE(workloads->cell("chat-70b", "SLO"), QString("100.0 %"));
+        // The tenant cell opens the tenant: a 1 ms TTFT objective, typed, no request meets.
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(row, 0)).center());
+        ui::PropertiesPanel* props = w->properties();
+        auto* ttft = qobject_cast<QDoubleSpinBox*>(props->field("SLA: TTFT P99"));
+        QVERIFY(ttft);
+        QCOMPARE(ttft->value(), 2000.0);
+        ttft->setFocus();
+        ttft->selectAll();
+        QTest::keyClicks(ttft, "1");
+        QTest::keyClick(ttft, Qt::Key_Enter);
+        QCOMPARE(ttft->value(), 1.0);
+        QVERIFY2(props->canApply(), qPrintable(props->message()));
+        props->apply();
+        QCOMPARE(*doc->scenario().tenants[2].sla.ttftP99Ms, 1.0);
+        QTRY_COMPARE(workloads->cell("chat-70b", "SLO"), QString("0.0 %"));
+        doc->undoStack()->undo();
+        QTRY_COMPARE(workloads->cell("chat-70b", "SLO"), QString("100.0 %"));
+
+        // The job: a closed load of its 128 users, chosen with the keyboard.
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(row, 2)).center());
+        auto* load = qobject_cast<QComboBox*>(props->field("Load"));
+        QVERIFY(load);
+        QCOMPARE(load->currentText(), QString("open"));
+        load->setFocus();
+        QTest::keyClick(load, Qt::Key_End);
+        QCOMPARE(load->currentText(), QString("closed"));
+        QVERIFY(qobject_cast<QDoubleSpinBox*>(props->field("Prompt")));
+        QCOMPARE(qobject_cast<QDoubleSpinBox*>(props->field("Prompt"))->value(), 2048.0);
+        props->apply();
+        QCOMPARE(doc->scenario().tenants[2].jobs[1].inference->load, ServingLoad::Closed);
+        // 128 users keep the engine busier than 1.5 requests/s: the first token comes later.
+        QTRY_VERIFY(workloads->cell("chat-70b", "TTFT") != QString("114 ms"));
+    }
+
     void stepBreakdownOfTheSelectedJob()
     {
         auto w = makeWindow();

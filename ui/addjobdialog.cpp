@@ -165,8 +165,10 @@ Scenario AddJobDialog::result() const
     }
     if (j.kind == JobKind::Inference) {
         j.training.reset();
-        if (!j.inference)
+        if (!j.inference) {
             j.inference = InferenceSpec{mAmount->value(), 4096, 256, 16};
+            j.inference->inputTokens = 1024; // a chat prompt; the context admits up to 4,096 tokens
+        }
         j.inference->requestsPerS = mAmount->value();
     } else {
         j.inference.reset();

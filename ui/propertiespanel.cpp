@@ -314,6 +314,14 @@ void PropertiesPanel::showTenant(const Scenario& s, const QString& tenantId)
               }));
     if (auto* deadline = qobject_cast<QDoubleSpinBox*>(field(tr("SLA: deadline"))))
         deadline->setSpecialValueText(tr("none"));
+    // Serving objectives on the 99th percentiles; 0 = none.
+    addDouble(tr("SLA: TTFT P99"), t->sla.ttftP99Ms.value_or(0.0), 0, 1e7, 0, tr(" ms"),
+              with([](Tenant& x, double v) { x.sla.ttftP99Ms = v > 0 ? std::optional<double>(v) : std::nullopt; }));
+    addDouble(tr("SLA: ITL P99"), t->sla.itlP99Ms.value_or(0.0), 0, 1e7, 1, tr(" ms"),
+              with([](Tenant& x, double v) { x.sla.itlP99Ms = v > 0 ? std::optional<double>(v) : std::nullopt; }));
+    for (const QString& name : {tr("SLA: TTFT P99"), tr("SLA: ITL P99")})
+        if (auto* box = qobject_cast<QDoubleSpinBox*>(field(name)))
+            box->setSpecialValueText(tr("none"));
     revalidate();
 }
 
@@ -384,7 +392,17 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
                               member(*x.inference, v);
                       }));
         };
+        addChoice(tr("Load"), enumItems<ServingLoad>(), nameOf(in.load), with([](Job& x, const QString& v) {
+                      if (x.inference)
+                          x.inference->load = valueOf(v, x.inference->load);
+                  }));
+        if (auto* box = field(tr("Load")))
+            box->setToolTip(tr("closed: Concurrency users, each sending the next request when the last completes "
+                               "(how AIPerf and vLLM's benchmarks measure); open: Poisson arrivals at Requests, "
+                               "Concurrency the most sequences in flight"));
         inf(tr("Requests"), in.requestsPerS, 1e7, 2, tr(" /s"), [](InferenceSpec& x, double v) { x.requestsPerS = v; });
+        inf(tr("Prompt"), in.promptTokens(), 1e8, 0, tr(" tokens"),
+            [](InferenceSpec& x, double v) { x.inputTokens = static_cast<int>(v); });
         inf(tr("Context"), in.contextTokens, 1e8, 0, tr(" tokens"),
             [](InferenceSpec& x, double v) { x.contextTokens = static_cast<int>(v); });
         inf(tr("Output"), in.outputTokens, 1e8, 0, tr(" tokens"),
