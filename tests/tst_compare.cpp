@@ -51,6 +51,14 @@ class TestCompare : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void latenciesAreWrittenOneWay()
+    {
+        QCOMPARE(calc::formatLatency(0.0084), std::string("8.4 ms"));
+        QCOMPARE(calc::formatLatency(0.2577), std::string("258 ms"));
+        QCOMPARE(calc::formatLatency(1.4712), std::string("1.47 s"));
+        QCOMPARE(calc::formatLatency(1e30), std::string("unbounded"));
+    }
+
     void deltasAndVerdictsFollowEachKpisDirection()
     {
         const std::vector<std::map<std::string, double>> values = {

@@ -96,10 +96,7 @@ QString PlanFigures::summaryHtml() const
 }
 
 namespace {
-QString latencyText(double s)
-{
-    return s >= 1e29 ? QObject::tr("unbounded") : s < 1.0 ? QString::number(s * 1e3, 'f', 0) + " ms" : QString::number(s, 'f', 2) + " s";
-}
+QString latencyText(double s) { return QString::fromStdString(calc::formatLatency(s)); }
 } // namespace
 
 QString PlanFigures::kpiTableHtml() const

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "resultscharts.h"
 
+#include "calc/comparison.h"
+
 #include "charttheme.h"
 #include "simulationcharts.h"
 
@@ -85,7 +87,7 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
         const auto latency = [&](double s) {
             if (k.servingJobs == 0)
                 return tr("no serving job");
-            return s >= 1e29 ? tr("unbounded") : s < 1.0 ? QString::number(s * 1e3, 'f', 0) + " ms" : QString::number(s, 'f', 2) + " s";
+            return QString::fromStdString(calc::formatLatency(s));
         };
         if (a.offered)
             v << pct(k.meanPenalty) << pct(k.maxPenalty) << latency(k.servingTtftP99S) << latency(k.servingItlP99S)

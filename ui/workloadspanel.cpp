@@ -4,6 +4,7 @@
 
 #include "charttheme.h"
 
+#include "calc/comparison.h"
 #include "calc/evaluate.h"
 #include "canvas/canvasview.h"
 #include "model/enumnames.h"
@@ -63,12 +64,7 @@ constexpr double kGiB = 1024.0 * 1024 * 1024;
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
 /// A latency as the table shows it: ms below a second, "unbounded" for a saturated queue.
-QString latency(double s)
-{
-    if (s >= 1e29)
-        return QObject::tr("unbounded");
-    return s < 1.0 ? QString::number(s * 1e3, 'f', s < 0.01 ? 1 : 0) + " ms" : QString::number(s, 'f', 2) + " s";
-}
+QString latency(double s) { return QString::fromStdString(calc::formatLatency(s)); }
 
 } // namespace
 

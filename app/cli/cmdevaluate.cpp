@@ -3,6 +3,7 @@
 #include "clicontext.h"
 
 #include "calc/alternatives.h"
+#include "calc/comparison.h"
 #include "calc/evaluate.h"
 #include "io/scenarioreader.h"
 #include "model/enumnames.h"
@@ -43,12 +44,7 @@ QJsonValue servingJson(const calc::JobResult& j)
                        {"slo_attainment", v.sloAttainment}};
 }
 
-QString seconds(double s)
-{
-    if (s >= 1e29)
-        return "unbounded";
-    return s < 1.0 ? QString::number(s * 1e3, 'f', 1) + " ms" : QString::number(s, 'f', 2) + " s";
-}
+QString seconds(double s) { return QString::fromStdString(calc::formatLatency(s)); }
 
 QJsonObject toJson(const calc::Evaluation& ev)
 {

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clicontext.h"
 
+#include "calc/comparison.h"
+
 #include "calc/evaluate.h"
 #include "io/scenarioreader.h"
 #include "sim/simulation.h"
@@ -216,7 +218,7 @@ int runSimulate(const QStringList& args)
                      .arg(j.training ? QString::number(j.completionDays.p99, 'f', 2) : "-", 8)
                      .arg(j.training ? QString::number(j.deadlineMissProbability * 100, 'f', 1) + "%" : "-", 7)
                      .arg(QString::number(j.slowdown.p95, 'f', 3), 13);
-    const auto ms = [](double s) { return s >= 1e29 ? QString("unbounded") : QString::number(s * 1e3, 'f', 1) + " ms"; };
+    const auto ms = [](double s) { return QString::fromStdString(calc::formatLatency(s)); };
     for (const auto& j : res.jobs)
         if (j.serving)
             out() << "  " << QString::fromStdString(j.id) << ": TTFT P50/P95/P99 " << ms(j.ttftS.p50) << " / "

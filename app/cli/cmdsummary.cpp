@@ -102,9 +102,7 @@ void printText(const QString& file, const Scenario& s, const calc::Inventory& in
           << kpiText("waste_per_month_usd", k.wastePerMonth.strandedUsd) << ", slowdown "
           << kpiText("waste_per_month_usd", k.wastePerMonth.overheadUsd) << ")\n";
     if (k.servingJobs > 0) {
-        const auto ms = [](double s) {
-            return s >= 1e29 ? QString("unbounded") : QString::number(s * 1e3, 'f', 0) + " ms";
-        };
+        const auto ms = [](double s) { return QString::fromStdString(calc::formatLatency(s)); };
         out() << "  serving    " << k.servingJobs << " job(s): SLO attainment "
               << kpiText("serving_slo_attainment", k.servingSloAttainment) << ", worst P99 TTFT "
               << ms(k.servingTtftP99S) << ", ITL " << ms(k.servingItlP99S) << "\n";

@@ -77,6 +77,15 @@ std::string magnitude(const KpiSpec& spec, double v)
 
 std::string formatKpiValue(const KpiSpec& spec, double value) { return magnitude(spec, value); }
 
+std::string formatLatency(double s)
+{
+    if (s >= 1e29)
+        return "unbounded";
+    if (s >= 1.0)
+        return fixed(s, 2) + " s";
+    return fixed(s * 1e3, s < 0.01 ? 1 : 0) + " ms";
+}
+
 std::string formatKpiDelta(const KpiSpec& spec, double delta)
 {
     const std::string sign = delta > 0 ? "+" : delta < 0 ? "\u2212" : "";
