@@ -204,6 +204,20 @@ private Q_SLOTS:
         QVERIFY(estimateServing(in).sloAttainment > 0.99);
     }
 
+    void theCurveStaysBoundedForHugeCaches()
+    {
+        // A tiny model in a huge budget holds a billion sequences: the curve stops at 2^20 users.
+        ServingInputs in = llama8b(ServingLoad::Closed, 1);
+        in.job.inference->inputTokens = 1;
+        in.job.inference->outputTokens = 1;
+        in.job.inference->contextTokens = 2;
+        in.kvBudgetBytesPerGpu = 1e18;
+        const std::vector<ServingPoint> curve = servingCurve(in);
+        QVERIFY(!curve.empty());
+        QCOMPARE(curve.back().concurrency, 1 << 20);
+        QCOMPARE(int(curve.size()), 21);
+    }
+
     void aBudgetWithoutRoomForOneSequenceServesNothing()
     {
         ServingInputs in = llama8b(ServingLoad::Closed, 4);

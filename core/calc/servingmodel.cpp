@@ -389,7 +389,8 @@ std::vector<ServingPoint> servingCurve(const ServingInputs& in)
         return out;
     x.job.inference->load = ServingLoad::Closed;
     const ServingResult base = estimateServing(in);
-    const int top = std::max({2 * base.maxBatch, in.job.inference->concurrency, 1});
+    // Up to twice the batch the KV cache holds (past it only the queue grows), at most 2^20 users.
+    const int top = std::min(std::max({2 * std::min(base.maxBatch, 1 << 20), in.job.inference->concurrency, 1}), 1 << 20);
     for (int c = 1;; c = std::min(c * 2, top)) {
         x.job.inference->concurrency = c;
         const ServingResult r = estimateServing(x);

@@ -123,7 +123,7 @@ struct ServingPoint
     double outputTokensPerS = 0.0;
 };
 /// The job under a closed load of 1, 2, 4, ... users up to twice what its KV cache holds (and
-/// its own concurrency), with the same engine and GPUs.
+/// its own concurrency; at most 2^20), with the same engine and GPUs.
 std::vector<ServingPoint> servingCurve(const ServingInputs& in);
 
 } // namespace gp::calc
