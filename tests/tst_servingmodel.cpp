@@ -36,7 +36,7 @@ ServingInputs llama8b(ServingLoad load, int concurrency, double rate = 0.0)
     spec.concurrency = concurrency;
     spec.requestsPerS = rate;
     in.job.inference = spec;
-    in.kvBudgetBytesPerGpu = 20 * kGiB;
+    in.placement.kvBudgetBytesPerGpu = 20 * kGiB;
     return in;
 }
 
@@ -73,7 +73,7 @@ private Q_SLOTS:
     void theKvCacheCapsTheBatchAndTheRestQueue()
     {
         const ServingInputs in = llama8b(ServingLoad::Closed, 1);
-        const int fit = sequencesThatFit(in.kvBudgetBytesPerGpu, kvBytesPerTokenPerGpu(in.arch, in.job), 1200, 16);
+        const int fit = sequencesThatFit(in.placement.kvBudgetBytesPerGpu, kvBytesPerTokenPerGpu(in.arch, in.job), 1200, 16);
         QVERIFY(fit > 10);
         const ServingResult at = estimateServing(llama8b(ServingLoad::Closed, fit));
         const ServingResult past = estimateServing(llama8b(ServingLoad::Closed, 2 * fit));
@@ -155,9 +155,9 @@ private Q_SLOTS:
     {
         const ServingInputs whole = llama8b(ServingLoad::Closed, 1);
         ServingInputs fewSms = whole;
-        fewSms.computeShare = 3.0 / 7.0;
+        fewSms.placement.computeShare = 3.0 / 7.0;
         ServingInputs lessBandwidth = whole;
-        lessBandwidth.bandwidthShare = 0.5;
+        lessBandwidth.placement.bandwidthShare = 0.5;
         const ServingResult w = estimateServing(whole), s = estimateServing(fewSms), b = estimateServing(lessBandwidth);
         // Prefill of 1,000 tokens is compute-bound; decode of one sequence bandwidth-bound.
         QVERIFY2(s.prefillS > 1.8 * w.prefillS, qPrintable(QString::number(s.prefillS / w.prefillS)));
@@ -169,10 +169,10 @@ private Q_SLOTS:
     void timeSlicingAddsTheOtherTenantsTurnsToTheTail()
     {
         ServingInputs alone = llama8b(ServingLoad::Closed, 8);
-        alone.computeShare = alone.bandwidthShare = 0.25; // a quarter of the GPU's time
+        alone.placement.computeShare = alone.placement.bandwidthShare = 0.25; // a quarter of the GPU's time
         ServingInputs sliced = alone;
-        sliced.timeSliceWaitS = 3 * 0.002; // three busy co-tenants' 2 ms turns
-        sliced.timeSliceS = 0.002;
+        sliced.placement.timeSliceWaitS = 3 * 0.002; // three busy co-tenants' 2 ms turns
+        sliced.placement.timeSliceS = 0.002;
         const ServingResult a = estimateServing(alone), b = estimateServing(sliced);
         QVERIFY(b.switchShare > 0.5); // iterations longer than a turn are nearly always interrupted
         QVERIFY(std::abs(b.itlP99S - a.itlP99S - 0.006) < 1e-12);
@@ -211,7 +211,7 @@ private Q_SLOTS:
         in.job.inference->inputTokens = 1;
         in.job.inference->outputTokens = 1;
         in.job.inference->contextTokens = 2;
-        in.kvBudgetBytesPerGpu = 1e18;
+        in.placement.kvBudgetBytesPerGpu = 1e18;
         const std::vector<ServingPoint> curve = servingCurve(in);
         QVERIFY(!curve.empty());
         QCOMPARE(curve.back().concurrency, 1 << 20);
@@ -221,7 +221,7 @@ private Q_SLOTS:
     void aBudgetWithoutRoomForOneSequenceServesNothing()
     {
         ServingInputs in = llama8b(ServingLoad::Closed, 4);
-        in.kvBudgetBytesPerGpu = 1000.0;
+        in.placement.kvBudgetBytesPerGpu = 1000.0;
         const ServingResult r = estimateServing(in);
         QVERIFY(!r.fits);
         QCOMPARE(r.maxBatch, 0);

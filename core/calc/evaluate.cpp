@@ -119,12 +119,7 @@ ServingInputs servingInputsFor(const ModelArchitecture& arch, const Job& job, co
     si.gpu = &gpu;
     si.job = job;
     si.engine = engine;
-    si.computeShare = sp.computeShare;
-    si.bandwidthShare = sp.bandwidthShare;
-    si.tensorParallelGBps = sp.tensorParallelGBps;
-    si.kvBudgetBytesPerGpu = sp.kvBudgetBytesPerGpu;
-    si.timeSliceWaitS = sp.timeSliceWaitS;
-    si.timeSliceS = sp.timeSliceS;
+    si.placement = sp;
     if (sla.ttftP99Ms)
         si.ttftSloS = *sla.ttftP99Ms / 1e3;
     if (sla.itlP99Ms)

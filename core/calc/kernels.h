@@ -8,6 +8,23 @@
 
 namespace gp::calc {
 
+/// A transformer block's dimensions on one GPU of a `tp`-way tensor-parallel group
+/// (grouped-query attention, gated FFN, mixture of experts).
+struct BlockShape
+{
+    BlockShape(const ModelArchitecture& a, int tp)
+        : t(std::max(tp, 1)), h(a.hiddenSize), heads(std::max(a.attentionHeads, 1)),
+          kvHeads(a.kvHeads > 0 ? a.kvHeads : heads), d(h / heads), f(a.ffnHiddenSize > 0 ? a.ffnHiddenSize : 4.0 * h),
+          experts(std::max(a.experts, 1)), active(std::clamp(a.activeExperts, 1, std::max(a.experts, 1))),
+          gated(a.gatedFfn)
+    {
+    }
+    double t, h, heads, kvHeads, d, f, experts, active;
+    bool gated;
+    /// Tokens each expert processes when `tokens` pass the block.
+    double perExpert(double tokens) const { return tokens * active / experts; }
+};
+
 /// The GPU-side cost model of one block: kernel times on the GPU's efficiency curves.
 class Kernels
 {
@@ -40,6 +57,16 @@ public:
     {
         return matmul(m, n, k, count, mPeak, mIn, mW) +
                (mIn < 2.0 && m > 0 && k > 0 ? count * stream(m * k * 3.0) : 0.0);
+    }
+    /// Megatron's block GEMMs for `tokens` tokens (Shoeybi et al. 2019; Korthikanti et al. 2022
+    /// §3): QKV, attention projection, FFN in (gate and up fused when gated) and out, column/row
+    /// split over TP, and the MoE router; each expert's weights are read once whatever it gets.
+    double linear(const BlockShape& b, double tokens) const
+    {
+        const double perExpert = b.perExpert(tokens);
+        return gemm(tokens, (b.h + 2.0 * b.kvHeads * b.d) / b.t, b.h) + gemm(tokens, b.h, b.h / b.t) +
+               gemm(perExpert, b.f * (b.gated ? 2.0 : 1.0) / b.t, b.h, b.experts) +
+               gemm(perExpert, b.h, b.f / b.t, b.experts) + (b.experts > 1 ? gemm(tokens, b.experts, b.h) : 0.0);
     }
     /// The attention core's batched GEMMs stay 16-bit whatever the job's precision.
     double attentionGemm(double m, double n, double k, double count) const

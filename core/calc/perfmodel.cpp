@@ -120,27 +120,17 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes)
     const ModelArchitecture& a = in.arch;
     const Job& job = in.job;
     const Parallelism& par = job.parallelism;
-    const double t = std::max(par.tp, 1);
+    const BlockShape shape(a, par.tp);
+    const double t = shape.t, h = shape.h, heads = shape.heads, d = shape.d, f = shape.f, experts = shape.experts;
     const double b = std::max(job.batch.micro, 1);
     const double s = std::max(a.sequenceLength, 1);
-    const double h = a.hiddenSize;
-    const double heads = std::max(a.attentionHeads, 1);
-    const double kvHeads = a.kvHeads > 0 ? a.kvHeads : heads;
-    const double d = h / heads;
-    const double f = a.ffnHiddenSize > 0 ? a.ffnHiddenSize : 4.0 * h;
-    const double experts = std::max(a.experts, 1);
-    const double active = std::clamp(a.activeExperts, 1, std::max(a.experts, 1));
     const double tokens = b * s;
-    const double perExpert = tokens * active / experts;
+    const double perExpert = shape.perExpert(tokens);
     const double act = job.precision == Precision::Fp32 ? 4.0 : 2.0; // activation element
     const bool adapter = trainsAdapters(job);
     const bool flash = job.usesFlashAttention(a);
 
-    // Megatron's block (Shoeybi et al. 2019; Korthikanti et al. 2022 §3): QKV, attention
-    // projection, FFN in (gate and up fused when gated) and out, column/row split over TP.
-    const double linear = k.gemm(tokens, (h + 2.0 * kvHeads * d) / t, h) + k.gemm(tokens, h, h / t) +
-                          k.gemm(perExpert, f * (a.gatedFfn ? 2.0 : 1.0) / t, h, experts) +
-                          k.gemm(perExpert, h, f / t, experts) + (experts > 1 ? k.gemm(tokens, experts, h) : 0.0);
+    const double linear = k.linear(shape, tokens);
     // Attention core. Unfused: two batched GEMMs per head (QK^T and PV, b·a/t of them) plus
     // softmax and its dropout over the s x s scores; backward twice the GEMMs. Flash: causal,
     // half the s x s work, 2.5x of it again in backward (Dao 2023 §3.1).
@@ -290,10 +280,10 @@ PerfResult inference(const PerfInputs& in)
     sv.arch = in.arch;
     sv.gpu = in.gpu;
     sv.job = in.job;
-    sv.computeShare = sv.bandwidthShare = std::max(in.throughputFactor, 1e-9);
-    sv.tensorParallelGBps = in.comm.tensorParallelGBps;
+    sv.placement.computeShare = sv.placement.bandwidthShare = std::max(in.throughputFactor, 1e-9);
+    sv.placement.tensorParallelGBps = in.comm.tensorParallelGBps;
     const double fixed = servingMemory(in.arch, in.job, sv.engine.tokenBudget, 0.0, 0, 0).totalBytes();
-    sv.kvBudgetBytesPerGpu = sv.engine.memoryFraction * in.gpu->memoryUsableGiB * 1024.0 * 1024.0 * 1024.0 - fixed;
+    sv.placement.kvBudgetBytesPerGpu = sv.engine.memoryFraction * in.gpu->memoryUsableGiB * 1024.0 * 1024.0 * 1024.0 - fixed;
     return servingPerformance(estimateServing(sv), sv);
 }
 

@@ -58,11 +58,11 @@ class Iteration
 {
 public:
     explicit Iteration(const ServingInputs& in)
-        : mK(*in.gpu, in.job.precision, std::max(in.computeShare, 1e-6), std::max(in.bandwidthShare, 1e-6)),
-          mArch(in.arch), mTp(std::max(in.job.parallelism.tp, 1)), mPp(std::max(in.job.parallelism.pp, 1)),
+        : mK(*in.gpu, in.job.precision, std::max(in.placement.computeShare, 1e-6), std::max(in.placement.bandwidthShare, 1e-6)),
+          mArch(in.arch), mShape(in.arch, in.job.parallelism.tp), mTp(std::max(in.job.parallelism.tp, 1)), mPp(std::max(in.job.parallelism.pp, 1)),
           mLayers(std::ceil(static_cast<double>(std::max(in.arch.layers, 1)) / mPp)),
           mKvPerToken(kvCacheBytesPerBlock(in.arch, in.job.parallelism.tp, in.job.precision, 1, 1)),
-          mTpGBps(in.tensorParallelGBps), mLatency(in.gpu->efficiency.collectiveLatencyUs * 1e-6)
+          mTpGBps(in.placement.tensorParallelGBps), mLatency(in.gpu->efficiency.collectiveLatencyUs * 1e-6)
     {
     }
 
@@ -88,24 +88,12 @@ private:
 
     double stage(double decode, double context, double prefill, double prefix) const
     {
-        const ModelArchitecture& a = mArch;
-        const double t = mTp;
+        const BlockShape& b = mShape;
+        const double t = b.t, h = b.h;
         const double tokens = decode + prefill;
         if (tokens <= 0)
             return 0.0;
-        const double h = a.hiddenSize;
-        const double heads = std::max(a.attentionHeads, 1);
-        const double kvHeads = a.kvHeads > 0 ? a.kvHeads : heads;
-        const double d = h / heads;
-        const double f = a.ffnHiddenSize > 0 ? a.ffnHiddenSize : 4.0 * h;
-        const double experts = std::max(a.experts, 1);
-        const double active = std::clamp(a.activeExperts, 1, std::max(a.experts, 1));
-        // Tokens per expert; an expert's weights are read once per iteration whatever it gets.
-        const double perExpert = tokens * active / experts;
-        const double linear = mK.gemm(tokens, (h + 2.0 * kvHeads * d) / t, h) + mK.gemm(tokens, h, h / t) +
-                              mK.gemm(perExpert, f * (a.gatedFfn ? 2.0 : 1.0) / t, h, experts) +
-                              mK.gemm(perExpert, h, f / t, experts) +
-                              (experts > 1 ? mK.gemm(tokens, experts, h) : 0.0);
+        const double linear = mK.linear(b, tokens);
         // Decode attention streams each sequence's K and V (paged, bandwidth-bound); prefill
         // attention is a causal flash kernel over the prompt's prefix.
         const double decodeAttention = mK.stream(decode * context * mKvPerToken);
@@ -113,15 +101,16 @@ private:
         // Norms, residual adds and the FFN activation (16-bit), as in training's forward pass.
         const double elementwise =
             mK.stream(2.0 * 2.0 * tokens * h * 2.0 + 2.0 * 3.0 * tokens * h * 2.0 +
-                      (a.gatedFfn ? 3.0 : 2.0) * perExpert * experts * f / t * 2.0);
+                      (b.gated ? 3.0 : 2.0) * b.perExpert(tokens) * b.experts * b.f / t * 2.0);
         // The output layer runs for the decoding sequences and each prompt's last token.
         const double logits = decode + (prefill > 0 ? 1.0 : 0.0);
-        const double head = a.vocabSize > 0 ? mK.gemm(logits, a.vocabSize / t, h) / mPp : 0.0;
+        const double head = mArch.vocabSize > 0 ? mK.gemm(logits, mArch.vocabSize / t, h) / mPp : 0.0;
         return mLayers * (linear + decodeAttention + prefillAttention + elementwise + allReduce(tokens)) + head;
     }
 
     Kernels mK;
     const ModelArchitecture& mArch;
+    BlockShape mShape;
     double mTp, mPp, mLayers, mKvPerToken, mTpGBps, mLatency;
 };
 
@@ -248,9 +237,9 @@ ServingResult estimateServing(const ServingInputs& in)
     const int blockTokens = std::max(in.engine.blockTokens, 1);
     // The engine admits a context_tokens sequence; each request reserves prompt + output
     // (TensorRT-LLM's guaranteed-no-evict scheduling; vLLM grows pages and preempts instead).
-    r.fits = in.gpu && sequencesThatFit(in.kvBudgetBytesPerGpu, perToken, std::max(spec.contextTokens, input + output),
+    r.fits = in.gpu && sequencesThatFit(in.placement.kvBudgetBytesPerGpu, perToken, std::max(spec.contextTokens, input + output),
                                         blockTokens) >= 1;
-    const int perReplica = sequencesThatFit(in.kvBudgetBytesPerGpu, perToken, input + output, blockTokens);
+    const int perReplica = sequencesThatFit(in.placement.kvBudgetBytesPerGpu, perToken, input + output, blockTokens);
     r.maxBatch = r.fits ? static_cast<int>(std::min(1e9, perReplica * replicas)) : 0;
     if (!r.fits) {
         r.saturated = true;
@@ -330,9 +319,9 @@ ServingResult estimateServing(const ServingInputs& in)
     r.admissionFixedS = std::min(closedWait, kNever);
     // On a time-sliced GPU an iteration that a switch interrupts waits the other tenants'
     // turns: a share (own GPU time per iteration / one turn) of iterations, at most all.
-    if (in.timeSliceWaitS > 0 && in.timeSliceS > 0) {
-        r.switchWaitS = in.timeSliceWaitS;
-        r.switchShare = std::min(1.0, s.iteration * std::min(in.computeShare, in.bandwidthShare) / in.timeSliceS);
+    if (in.placement.timeSliceWaitS > 0 && in.placement.timeSliceS > 0) {
+        r.switchWaitS = in.placement.timeSliceWaitS;
+        r.switchShare = std::min(1.0, s.iteration * std::min(in.placement.computeShare, in.placement.bandwidthShare) / in.placement.timeSliceS);
     }
     const double switchP99 = r.switchShare >= 0.01 ? r.switchWaitS : 0.0;
     r.itlP99S += switchP99;

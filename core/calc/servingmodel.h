@@ -32,12 +32,12 @@ ServingEngine servingEngineFrom(const std::map<std::string, double>& assumptions
 /// collectives' bandwidth and the KV-cache budget of its tightest GPU.
 struct ServingPlacement
 {
-    double computeShare = 1.0;
-    double bandwidthShare = 1.0;
-    double tensorParallelGBps = 0.0;
-    double kvBudgetBytesPerGpu = 0.0;
-    double timeSliceWaitS = 0.0;
-    double timeSliceS = 0.0;
+    double computeShare = 1.0;     ///< the slowest unit's share of the GPU's SMs (MIG: its slices)
+    double bandwidthShare = 1.0;   ///< ... of its memory bandwidth
+    double tensorParallelGBps = 0.0; ///< bus bandwidth of the TP group's all-reduces (NVLink or PCIe)
+    double kvBudgetBytesPerGpu = 0.0; ///< memory for the KV cache on the tightest GPU of a replica
+    double timeSliceWaitS = 0.0;   ///< time-sliced GPU: the other busy tenants' turns an interrupted iteration waits
+    double timeSliceS = 0.0;       ///< ... and the length of one turn
 };
 
 /// Everything the serving model needs about one replica's GPUs and the job's load.
@@ -47,12 +47,7 @@ struct ServingInputs
     const GpuSpec* gpu = nullptr;
     Job job;                       ///< an inference job: its inference section, precision, tp, pp, dp (replicas)
     ServingEngine engine;
-    double computeShare = 1.0;     ///< the slowest unit's share of the GPU's SMs (MIG: its slices)
-    double bandwidthShare = 1.0;   ///< ... of its memory bandwidth
-    double tensorParallelGBps = 0.0; ///< bus bandwidth of the TP group's all-reduces (NVLink or PCIe)
-    double kvBudgetBytesPerGpu = 0.0; ///< memory for the KV cache on the tightest GPU of a replica
-    double timeSliceWaitS = 0.0;   ///< time-sliced GPU: the other busy tenants' turns an interrupted iteration waits
-    double timeSliceS = 0.0;       ///< ... and the length of one turn
+    ServingPlacement placement;    ///< shares, TP bandwidth, KV budget and time slices of its GPUs
     std::optional<double> ttftSloS; ///< the tenant's TTFT objective (P99), seconds
     std::optional<double> itlSloS;  ///< the tenant's inter-token-latency objective (P99), seconds
 };
