@@ -8,14 +8,12 @@
 #include "model/validation.h"
 #include "fabricindex.h"
 #include "placement.h"
+#include "servingcache.h"
 #include "slots.h"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
-#include <cstdint>
-#include <tuple>
 #include <map>
 #include <numeric>
 #include <set>
@@ -109,94 +107,6 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
         b.dataParallelGBps = b.pipelineGBps = network * oversub;
     }
     return b;
-}
-
-ServingInputs servingInputsFor(const ModelArchitecture& arch, const Job& job, const GpuSpec& gpu,
-                               const ServingEngine& engine, const Sla& sla, const ServingPlacement& sp)
-{
-    ServingInputs si;
-    si.arch = arch;
-    si.gpu = &gpu;
-    si.job = job;
-    si.engine = engine;
-    si.placement = sp;
-    if (sla.ttftP99Ms)
-        si.ttftSloS = *sla.ttftP99Ms / 1e3;
-    if (sla.itlP99Ms)
-        si.itlSloS = *sla.itlP99Ms / 1e3;
-    return si;
-}
-
-/// Serving jobs of the same shape on the same kind of slot get the same answer: evaluate
-/// works it out once (2,000-job scenarios repeat a few shapes many times).
-struct ServingKey
-{
-    std::uintptr_t gpu = 0;
-    std::array<double, 29> v{};
-    bool operator<(const ServingKey& o) const { return std::tie(gpu, v) < std::tie(o.gpu, o.v); }
-};
-
-struct ServingMemo
-{
-    ServingResult shared;
-    PerfResult sharedPerf;
-    PerfResult barePerf;
-    MemoryBreakdown memory;
-};
-
-const ServingMemo& servingFor(std::map<ServingKey, ServingMemo>& memo, const ModelArchitecture& a, const Job& job,
-                              const GpuSpec& gpu, const ServingEngine& engine, const Sla& sla,
-                              const ServingPlacement& sp, double fixedBytes, double overhead)
-{
-    const InferenceSpec& in = *job.inference;
-    const Parallelism& p = job.parallelism;
-    // The model reads a KV budget only as the sequences it holds: key on those, so that GPUs
-    // whose co-tenants leave slightly different budgets share an answer.
-    const double perToken = kvBytesPerTokenPerGpu(a, job);
-    const int block = std::max(engine.blockTokens, 1);
-    const int request = in.promptTokens() + in.outputTokens;
-    const int longest = std::max(in.contextTokens, request);
-    const double bareBudget = engine.memoryFraction * gpu.memoryUsableGiB * kGiB - fixedBytes;
-    const auto held = [&](double budget) {
-        return std::pair<double, double>(sequencesThatFit(budget, perToken, request, block),
-                                         sequencesThatFit(budget, perToken, longest, block) >= 1 ? 1.0 : 0.0);
-    };
-    const auto [sharedSeqs, sharedFits] = held(sp.kvBudgetBytesPerGpu);
-    const auto [bareSeqs, bareFits] = held(bareBudget);
-    ServingKey key;
-    key.gpu = reinterpret_cast<std::uintptr_t>(&gpu);
-    key.v = {static_cast<double>(a.layers), static_cast<double>(a.hiddenSize), static_cast<double>(a.attentionHeads),
-             static_cast<double>(a.kvHeads), static_cast<double>(a.ffnHiddenSize), static_cast<double>(a.vocabSize),
-             static_cast<double>(a.experts), static_cast<double>(a.activeExperts), a.gatedFfn ? 1.0 : 0.0,
-             static_cast<double>(job.precision), static_cast<double>(p.tp), static_cast<double>(p.pp),
-             static_cast<double>(p.dp), static_cast<double>(in.promptTokens()), static_cast<double>(in.outputTokens),
-             static_cast<double>(in.contextTokens), static_cast<double>(in.concurrency),
-             static_cast<double>(in.load), in.requestsPerS, sla.ttftP99Ms.value_or(-1.0), sla.itlP99Ms.value_or(-1.0),
-             sp.computeShare, sp.bandwidthShare, sp.tensorParallelGBps, sharedSeqs + 0.5 * sharedFits,
-             bareSeqs + 0.5 * bareFits, static_cast<double>(a.sequenceLength), a.dropout ? 1.0 : 0.0,
-             sp.timeSliceWaitS};
-    auto [it, fresh] = memo.try_emplace(key);
-    if (!fresh)
-        return it->second;
-    ServingMemo& m = it->second;
-    ServingInputs si = servingInputsFor(a, job, gpu, engine, sla, sp);
-    m.shared = estimateServing(si);
-    m.sharedPerf = servingPerformance(m.shared, si);
-    // Bare metal: whole GPUs of the same kind, the engine's share of a whole GPU's memory.
-    if (sp.computeShare == 1.0 && sp.bandwidthShare == 1.0 && sharedSeqs == bareSeqs && sharedFits == bareFits &&
-        sp.timeSliceWaitS == 0.0) {
-        m.barePerf = m.sharedPerf;
-    } else {
-        // The same job on whole GPUs: one memo entry of its own, shared by every slot kind.
-        ServingPlacement whole;
-        whole.tensorParallelGBps = sp.tensorParallelGBps;
-        whole.kvBudgetBytesPerGpu = bareBudget;
-        m.barePerf = servingFor(memo, a, job, gpu, engine, sla, whole, fixedBytes, overhead).sharedPerf;
-    }
-    const int tokens = (request + block - 1) / block * block;
-    const int sequences = static_cast<int>(std::ceil(m.shared.running / std::max(p.dp, 1) - 1e-9));
-    m.memory = servingMemory(a, job, engine.tokenBudget, overhead, m.shared.fits ? std::max(sequences, 1) : 0, tokens);
-    return m;
 }
 
 } // namespace
@@ -305,7 +215,7 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             gpuWantedKv[g] += serving ? ref.servingWantedKvBytes : 0.0;
         }
     }
-    std::map<ServingKey, ServingMemo> servingMemo;
+    ServingCache servingCache;
 
     // 4. Each job on its slots, against bare metal.
     std::vector<double> linkLoad(s.topology.links.size(), 0.0);
@@ -383,8 +293,8 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
                 sp.timeSliceWaitS = std::max(sp.timeSliceWaitS, std::max(turns, 0) * timeSlice);
             }
             sp.timeSliceS = sp.timeSliceWaitS > 0 ? timeSlice : 0.0;
-            const ServingMemo& m =
-                servingFor(servingMemo, *ref.arch, job, gpu, engine, tenant.sla, sp, ref.servingFixedBytes, overhead);
+            const ServingAnswer& m =
+                servingCache.answer(*ref.arch, job, gpu, engine, tenant.sla, sp, ref.servingFixedBytes, overhead);
             r.serving = m.shared;
             r.perf = m.sharedPerf;
             r.bareMetal = m.barePerf;
