@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 // gpuplan-cli as a user runs it: exit codes, output formats, and that bad input changes
 // nothing.
+#include "clirunner.h"
 #include "testsupport.h"
 
 #include <QCryptographicHash>
@@ -14,39 +15,7 @@
 #include <QSqlQuery>
 #include <QtTest>
 
-namespace {
-
-struct Run
-{
-    int code = -1;
-    QString out;
-    QString err;
-};
-
-Run cli(const QStringList& args, const QString& home = {})
-{
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    if (!home.isEmpty()) { // keep the default library and user catalog out of the real home
-        env.insert("HOME", home);
-        env.insert("XDG_DATA_HOME", home + "/data");
-    }
-    p.setProcessEnvironment(env);
-    p.start(qEnvironmentVariable("GPUPLAN_CLI"), args);
-    if (!p.waitForFinished(120000))
-        return {};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
-
-QByteArray hashOf(const QString& path)
-{
-    QFile f(path);
-    f.open(QIODevice::ReadOnly);
-    return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
-}
-
-} // namespace
+using namespace gp::test;
 
 class TestCli : public QObject
 {
@@ -67,14 +36,7 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         const QString file = tmp.filePath("broken.json");
-        QFile src(gp::test::sampleFiles().front());
-        src.open(QIODevice::ReadOnly);
-        QByteArray json = src.readAll();
-        json.replace("\"gpu_count\": 8", "\"gpu_count\": -8");
-        QFile out(file);
-        out.open(QIODevice::WriteOnly);
-        out.write(json);
-        out.close();
+        QVERIFY(writeEditedSample(file, "\"gpu_count\": 8", "\"gpu_count\": -8"));
         const QByteArray before = hashOf(file);
         const Run r = cli({"validate", file, gp::test::sampleFiles().last()}, mHome.path());
         QCOMPARE(r.code, 2);
@@ -471,15 +433,7 @@ private Q_SLOTS:
         // chat-70b at 100 requests/s is far past what its four GPUs serve: the queue grows.
         QTemporaryDir tmp;
         const QString file = tmp.filePath("busy.json");
-        QFile src(gp::test::sampleFiles().front());
-        src.open(QIODevice::ReadOnly);
-        QByteArray json = src.readAll();
-        QVERIFY(json.contains("\"requests_per_s\": 1.5"));
-        json.replace("\"requests_per_s\": 1.5", "\"requests_per_s\": 100");
-        QFile out(file);
-        out.open(QIODevice::WriteOnly);
-        out.write(json);
-        out.close();
+        QVERIFY(writeEditedSample(file, "\"requests_per_s\": 1.5", "\"requests_per_s\": 100"));
         const Run r = cli({"evaluate", file, "--json"}, mHome.path());
         QCOMPARE(r.code, 0);
         for (const auto& v : QJsonDocument::fromJson(r.out.toUtf8()).object().value("jobs").toArray()) {

@@ -31,6 +31,17 @@
 
 using namespace gp;
 
+namespace {
+/// The Workloads row of a job, or -1.
+int rowOf(const QTableWidget* table, const QString& jobId)
+{
+    for (int r = 0; r < table->rowCount(); ++r)
+        if (table->item(r, 1)->data(Qt::UserRole).toString() == jobId)
+            return r;
+    return -1;
+}
+} // namespace
+
 class TestProperties : public QObject
 {
     Q_OBJECT
@@ -174,20 +185,14 @@ private Q_SLOTS:
         ui::WorkloadsPanel* workloads = w->workloads();
         QTRY_COMPARE(workloads->rowCount(), 5);
         QTableWidget* table = workloads->table();
-        int row = -1;
-        for (int r = 0; r < table->rowCount(); ++r)
-            if (table->item(r, 1)->data(Qt::UserRole).toString() == "chat-70b")
-                row = r;
+        const int row = rowOf(table, "chat-70b");
         QVERIFY(row >= 0);
         // The table shows the serving figures; training rows show a dash.
         QVERIFY2(workloads->cell("chat-70b", "TTFT").endsWith(" ms"), qPrintable(workloads->cell("chat-70b", "TTFT")));
         QVERIFY(workloads->cell("chat-70b", "ITL P99").endsWith(" ms"));
         QVERIFY(workloads->cell("chat-70b", "SLO").endsWith(" %"));
         QCOMPARE(workloads->cell("frontier-70b", "TTFT"), QString("–"));
-        int training = -1;
-        for (int r = 0; r < table->rowCount(); ++r)
-            if (table->item(r, 1)->data(Qt::UserRole).toString() == "frontier-70b")
-                training = r;
+        const int training = rowOf(table, "frontier-70b");
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(training, 2)).center());
         QVERIFY(!workloads->servingView()->isVisibleTo(workloads));
         QVERIFY(workloads->profileChart()->series().size() > 0);
@@ -220,10 +225,7 @@ private Q_SLOTS:
         ui::WorkloadsPanel* workloads = w->workloads();
         QTRY_COMPARE(workloads->rowCount(), 5);
         QTableWidget* table = workloads->table();
-        int row = -1;
-        for (int r = 0; r < table->rowCount(); ++r)
-            if (table->item(r, 1)->data(Qt::UserRole).toString() == "chat-70b")
-                row = r;
+        const int row = rowOf(table, "chat-70b");
         QVERIFY(row >= 0);
         QCOMPARE(workloads->cell("chat-70b", "SLO"), QString("100.0 %"));
         // The tenant cell opens the tenant: a 1 ms TTFT objective, typed, no request meets.
@@ -268,10 +270,7 @@ private Q_SLOTS:
         ui::WorkloadsPanel* workloads = w->workloads();
         QTRY_COMPARE(workloads->rowCount(), 5);
         QTableWidget* table = workloads->table();
-        int row = -1;
-        for (int r = 0; r < table->rowCount(); ++r)
-            if (table->item(r, 1)->data(Qt::UserRole).toString() == "frontier-70b")
-                row = r;
+        const int row = rowOf(table, "frontier-70b");
         QVERIFY(row >= 0);
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(row, 2)).center());
         QCOMPARE(workloads->selectedJobId(), QString("frontier-70b"));
