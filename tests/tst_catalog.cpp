@@ -4,6 +4,7 @@
 // sourced, MIG tables as NVIDIA's MIG User Guide lists them, templates, prices and model
 // presets whose stated sizes the parameter formula reproduces.
 #include "calc/modelsize.h"
+#include "calc/interference.h"
 #include "io/catalogreader.h"
 #include "testsupport.h"
 
@@ -281,6 +282,19 @@ private Q_SLOTS:
         QTest::newRow("curve: zero memory efficiency")
             << curve(R"({"memory_bound":0})") << "gpus[0].efficiency.memory_bound: 0 must be between 1e-06 and 1";
         QTest::newRow("curve: unknown key") << curve(R"({"gemm_curve":[[1,0.5]]})") << "gpus[0].efficiency.gemm_curve";
+        const auto sharing = [](const char* calibration) {
+            return QByteArray(R"({"format_version":1,"gpus":[{"id":"x","name":"X","vendor":"v","architecture":"a",
+                "memory_gb":10,"memory_usable_gib":9,"hbm_bandwidth_gb_per_s":1,"bf16_dense_tflops":1,
+                "fp8_dense_tflops":0,"scale_up_kind":"none","scale_up_bandwidth_gb_per_s":0,"pcie_gen":4,
+                "tdp_w":1,"sm_count":1,"sharing":)") + calibration + "}]}";
+        };
+        QTest::newRow("sharing: switch loss above its range")
+            << sharing(R"({"time_slice_switch_compute_pct":75})")
+            << "gpus[0].sharing.time_slice_switch_compute_pct: 75 must be between 0 and 50 (%)";
+        QTest::newRow("sharing: negative contention")
+            << sharing(R"({"mps_memory_contention":-1})")
+            << "gpus[0].sharing.mps_memory_contention: -1 must be between 0 and 5";
+        QTest::newRow("sharing: unknown key") << sharing(R"({"mps_interference_pct":10})") << "gpus[0].sharing.mps_interference_pct";
         QTest::newRow("newer format") << QByteArray(R"({"format_version":7})") << "needs a newer gpuplan";
         QTest::newRow("syntax") << QByteArray("{\"format_version\": 1,\n \"gpus\": [}") << "invalid JSON at line 2";
     }
@@ -301,6 +315,27 @@ private Q_SLOTS:
         QCOMPARE(g->efficiency.gemmAt(20), 0.6);
         QCOMPARE(g->efficiency.flashAttention, 0.3);
         QCOMPARE(g->efficiency.memoryBound, KernelEfficiency{}.memoryBound);
+    }
+
+    /// A user catalog's sharing calibration reaches the interference model of that GPU only.
+    void userSharingCalibrationReachesTheGpu()
+    {
+        QTemporaryDir tmp;
+        const QByteArray json = R"({"format_version":1,"gpus":[{"id":"x","name":"X","vendor":"v","architecture":"a",
+            "memory_gb":10,"memory_usable_gib":9,"hbm_bandwidth_gb_per_s":1,"bf16_dense_tflops":1,
+            "fp8_dense_tflops":0,"scale_up_kind":"none","scale_up_bandwidth_gb_per_s":0,"pcie_gen":4,
+            "tdp_w":1,"sm_count":1,"sharing":{"time_slice_switch_memory_pct":30},
+            "sources":{"sharing":"STREAM in time-sliced VMs on our cluster"}}]})";
+        const io::CatalogLoadResult r = io::loadCatalog(dataDirWith(tmp, "extra.json", json));
+        QVERIFY2(r.ok(), qPrintable(dump(r.issues)));
+        const calc::InterferenceParams mine = calc::InterferenceParams::from({}, *r.catalog.gpu("x"));
+        const calc::InterferenceParams bundled = calc::InterferenceParams::from({}, *r.catalog.gpu("a100-80gb"));
+        QCOMPARE(mine.switchMemory, 0.30);
+        QCOMPARE(mine.switchCompute, bundled.switchCompute);
+        QCOMPARE(bundled.switchMemory, 0.184);
+        // The scenario's assumption counts where the GPU sets nothing.
+        QCOMPARE(calc::InterferenceParams::from({{"time_slice_switch_memory_pct", 10.0}}, *r.catalog.gpu("a100-80gb")).switchMemory,
+                 0.10);
     }
 
     void impossibleValuesAreRefusedWithTheirPlace()

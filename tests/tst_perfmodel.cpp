@@ -118,7 +118,7 @@ private Q_SLOTS:
         QVERIFY2(r.stepTimeS > ideal, qPrintable(QString("%1 s against %2 s at the ceiling").arg(r.stepTimeS).arg(ideal)));
         QVERIFY2(r.mfu > 0.5 && r.mfu < ceiling, qPrintable(QString::number(r.mfu)));
         QVERIFY(qAbs(*r.daysToComplete - 1e9 / r.tokensPerS / 86400) < 1e-9);
-        in.throughputFactor = 0.5;
+        in.shares = {0.5, 0.5, 0.5, 0.5, false}; // half of everything, in time: twice the step
         QVERIFY(qAbs(estimatePerformance(in).stepTimeS / r.stepTimeS - 2.0) < 1e-9);
     }
 

@@ -59,6 +59,7 @@ protected:
 const QStringList kColumns = {"Tenant", "Job",     "Kind", "Model", "TP×PP×DP", "Placed", "GiB/GPU", "Penalty",
                               "TTFT",   "ITL",     "TTFT P99", "ITL P99", "SLO", "MFU", "Days", "$/month"};
 constexpr int kFirstServing = 8, kLastServing = 12; // TTFT .. SLO
+constexpr int kPenaltyColumn = 7;
 constexpr double kGiB = 1024.0 * 1024 * 1024;
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
@@ -66,10 +67,38 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 /// A latency as the table shows it: ms below a second, "unbounded" for a saturated queue.
 QString latency(double s) { return QString::fromStdString(calc::formatLatency(s)); }
 
+QString percent(double v) { return QString::number(v * 100.0, 'f', 1) + " %"; }
+
+/// A placed job's penalty by resource and the co-tenant that costs it most, in one line.
+QString penaltyExplanation(const calc::JobResult& r)
+{
+    QStringList parts;
+    for (const calc::PenaltyPart& part : calc::penaltyParts())
+        if (r.penaltyBreakdown.*part.value >= 0.0005)
+            parts << QObject::tr("%1 %2").arg(QObject::tr(part.label), percent(r.penaltyBreakdown.*part.value));
+    QString text = QObject::tr("Penalty %1 against bare metal").arg(percent(r.penalty));
+    if (!parts.isEmpty())
+        text += QObject::tr(" — %1").arg(parts.join(" · "));
+    text += r.noisiestNeighbour.empty() ? QObject::tr("; no co-tenant adds to it")
+                                        : QObject::tr("; noisiest neighbour %1 (+%2)")
+                                              .arg(q(r.noisiestNeighbour), percent(r.noisiestNeighbourCost));
+    return text;
+}
+
+/// What each part counts (the explanation's tooltip).
+QString penaltyMeanings()
+{
+    QStringList lines;
+    for (const calc::PenaltyPart& part : calc::penaltyParts())
+        lines << QObject::tr("<b>%1</b>: %2").arg(QObject::tr(part.label), QString::fromUtf8(part.meaning).toHtmlEscaped());
+    return lines.join("<br>") + QObject::tr("<br>docs/model-reference.md#sharing-modes-corecalcslotscpp");
+}
+
 } // namespace
 
 WorkloadsPanel::WorkloadsPanel(const Catalog& catalog, QWidget* parent)
     : QWidget(parent), mTable(new JobTable(0, static_cast<int>(kColumns.size()), this)), mBreakdown(new QLabel(this)),
+      mPenalty(new QLabel(this)),
       mChartView(new QChartView(this)), mChart(new QChart), mStepView(new QChartView(this)), mStepChart(new QChart),
       mStepLegend(new QLabel(this)), mServingView(new QChartView(this)), mServingChart(new QChart), mCatalog(catalog)
 {
@@ -100,6 +129,8 @@ WorkloadsPanel::WorkloadsPanel(const Catalog& catalog, QWidget* parent)
     mStepLegend->setTextFormat(Qt::RichText);
     mBreakdown->setWordWrap(true);
     mBreakdown->setTextFormat(Qt::RichText);
+    mPenalty->setWordWrap(true);
+    mPenalty->setToolTip(penaltyMeanings());
     themeChart(mServingChart);
     QChart* servingPlaceholder = mServingView->chart();
     mServingView->setChart(mServingChart);
@@ -112,6 +143,7 @@ WorkloadsPanel::WorkloadsPanel(const Catalog& catalog, QWidget* parent)
     auto* rv = new QVBoxLayout(right);
     rv->setContentsMargins(0, 0, 0, 0);
     rv->addWidget(mBreakdown);
+    rv->addWidget(mPenalty);
     rv->addWidget(mChartView, 1);
     rv->addWidget(mServingView, 1);
     rv->addWidget(mStepView);
@@ -196,6 +228,8 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
                 item->setForeground(QColor("#c0392b"));
             if (!r.placed)
                 item->setToolTip(tr("Not placed: %1").arg(q(r.reason)));
+            else if (c == kPenaltyColumn)
+                item->setToolTip(penaltyExplanation(r));
             else if (r.serving && c >= kFirstServing && c <= kLastServing) {
                 const calc::ServingResult& v = *r.serving;
                 item->setToolTip(tr("%1 users in the batch of %2 the KV cache holds%3; %4 req/s, %5 output tok/s; "
@@ -375,10 +409,12 @@ void WorkloadsPanel::showProfile(int row)
     clearChart(mChart);
     if (row < 0 || row >= static_cast<int>(mEvaluation.jobs.size())) {
         mBreakdown->clear();
+        mPenalty->clear();
         clearChart(mStepChart);
         return;
     }
     const calc::JobResult& r = mEvaluation.jobs[static_cast<std::size_t>(row)];
+    mPenalty->setText(r.placed ? penaltyExplanation(r) : QString());
     showSteps(r);
     showServing(r);
     const calc::MemoryBreakdown& m = r.memory;

@@ -44,6 +44,8 @@ public:
     QChartView* stepView() const { return mStepView; }
     /// The parts of the step under the bar, coloured as their segments, with seconds and share.
     QLabel* stepLegend() const { return mStepLegend; }
+    /// The selected job's penalty by resource and its noisiest neighbour.
+    QLabel* penaltyLine() const { return mPenalty; }
     /// The id of the job in the current row, or "".
     QString selectedJobId() const;
 
@@ -62,6 +64,7 @@ private:
 
     QTableWidget* mTable;
     QLabel* mBreakdown;
+    QLabel* mPenalty;
     QChartView* mChartView;
     QChart* mChart;
     QChartView* mStepView;

@@ -59,6 +59,9 @@ QJsonObject toJson(const calc::Evaluation& ev)
         QJsonObject steps;
         for (const calc::StepPart& part : calc::stepParts())
             steps[QLatin1String(part.key)] = j.perf.breakdown.*part.value;
+        QJsonObject penaltyParts;
+        for (const calc::PenaltyPart& part : calc::penaltyParts())
+            penaltyParts[QLatin1String(part.key)] = j.penaltyBreakdown.*part.value;
         jobs.append(QJsonObject{
             {"id", QString::fromStdString(j.id)},
             {"tenant", QString::fromStdString(j.tenant)},
@@ -78,6 +81,9 @@ QJsonObject toJson(const calc::Evaluation& ev)
             {"mfu", j.placed ? QJsonValue(j.perf.mfu) : QJsonValue(QJsonValue::Null)},
             {"days_to_complete", j.placed ? opt(j.perf.daysToComplete) : QJsonValue(QJsonValue::Null)},
             {"penalty", j.placed ? QJsonValue(j.penalty) : QJsonValue(QJsonValue::Null)},
+            {"penalty_breakdown", j.placed ? QJsonValue(penaltyParts) : QJsonValue(QJsonValue::Null)},
+            {"noisiest_neighbour", j.noisiestNeighbour.empty() ? QJsonValue(QJsonValue::Null)
+                                                               : QJsonValue(QString::fromStdString(j.noisiestNeighbour))},
             {"oom_risk", j.oomRisk},
             {"cost_usd", opt(j.costUsd)},
             {"cost_per_month_usd", j.costPerMonthUsd},
@@ -131,6 +137,17 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
               << '\n';
         if (!j.placed)
             out() << "      not placed: " << QString::fromStdString(j.reason) << '\n';
+        if (j.placed && j.penalty >= 0.0005) {
+            QStringList parts;
+            for (const calc::PenaltyPart& part : calc::penaltyParts())
+                if (j.penaltyBreakdown.*part.value >= 0.0005)
+                    parts << QString("%1 %2").arg(QLatin1String(part.label), pct(j.penaltyBreakdown.*part.value));
+            out() << "      penalty by resource: " << parts.join(", ");
+            if (!j.noisiestNeighbour.empty())
+                out() << "; noisiest neighbour " << QString::fromStdString(j.noisiestNeighbour) << " (+"
+                      << pct(j.noisiestNeighbourCost) << ")";
+            out() << '\n';
+        }
         if (j.serving) {
             const calc::ServingResult& v = *j.serving;
             out() << "      serving: TTFT " << seconds(v.ttftS) << " (P99 " << seconds(v.ttftP99S) << "), ITL "

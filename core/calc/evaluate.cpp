@@ -7,6 +7,7 @@
 #include "model/miglayout.h"
 #include "model/validation.h"
 #include "fabricindex.h"
+#include "interference.h"
 #include "placement.h"
 #include "servingcache.h"
 #include "slots.h"
@@ -124,7 +125,6 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     const int chunk = static_cast<int>(assumptionValue(A, "inference_prefill_chunk_tokens"));
     const ServingEngine engine = servingEngineFrom(A);
     const double timeSlice = assumptionValue(A, "time_slice_ms") / 1e3;
-    const SharingAssumptions sharing = SharingAssumptions::from(A);
 
     Context cx{s, c, buildSlots(s, c), {}, {}, {}, {}, {}, FabricIndex::build(s.topology), {}};
     int gpus = 0;
@@ -217,6 +217,37 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     }
     ServingCache servingCache;
 
+    // 4a. Each placed job on whole GPUs of its kind: its bare-metal step, and what bounds it —
+    // the demand its co-tenants feel (interference.h).
+    std::vector<PerfResult> bare(ordered.size());
+    std::vector<CommBandwidth> comms(ordered.size());
+    std::vector<std::vector<std::pair<int, int>>> unitsOnGpu(static_cast<std::size_t>(gpus)); // (job k, slot)
+    for (std::size_t k = 0; k < ordered.size(); ++k) {
+        const JobPlacement& jp = po.jobs[k];
+        const JobRef& ref = refs[static_cast<std::size_t>(order[k])];
+        if (!jp.placed || !ref.arch)
+            continue;
+        const JobDemand& d = ordered[k];
+        const Tenant& tenant = s.tenants[static_cast<std::size_t>(d.tenant)];
+        const Job& job = tenant.jobs[static_cast<std::size_t>(d.job)];
+        const Slot& first = cx.slots[static_cast<std::size_t>(jp.slots.front())];
+        const GpuSpec& gpu = *c.gpu(cx.node(first.node).gpuId);
+        comms[k] = commFor(cx, jp.slots, gpu, linkEff, noGdr);
+        for (int sIdx : jp.slots)
+            unitsOnGpu[static_cast<std::size_t>(cx.globalGpu(cx.slots[static_cast<std::size_t>(sIdx)]))].push_back(
+                {static_cast<int>(k), sIdx});
+        if (job.kind == JobKind::Inference && job.inference) {
+            ServingPlacement whole;
+            whole.tensorParallelGBps = comms[k].tensorParallelGBps;
+            whole.kvBudgetBytesPerGpu = engine.memoryFraction * gpu.memoryUsableGiB * kGiB - ref.servingFixedBytes;
+            bare[k] = servingCache.answer(*ref.arch, job, gpu, engine, tenant.sla, whole, ref.servingFixedBytes, overhead)
+                          .sharedPerf;
+        } else {
+            bare[k] = estimatePerformance({*ref.arch, &gpu, job, {}, overlap, tpOverlap, comms[k]});
+        }
+    }
+    std::map<std::string, InterferenceParams> interferenceByGpu;
+
     // 4. Each job on its slots, against bare metal.
     std::vector<double> linkLoad(s.topology.links.size(), 0.0);
     std::vector<double> tenantCost(s.tenants.size(), 0.0);
@@ -249,14 +280,26 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
         }
         const Slot& first = cx.slots[static_cast<std::size_t>(jp.slots.front())];
         const GpuSpec& gpu = *c.gpu(cx.node(first.node).gpuId);
-        double factor = 1.0;
+        auto [ip, freshParams] = interferenceByGpu.try_emplace(gpu.id);
+        if (freshParams)
+            ip->second = InterferenceParams::from(A, gpu);
+        // The slowest unit sets the job's pace: its shares against its co-tenants.
+        UnitInterference worst;
+        std::vector<CoTenant> others;
         r.capacityPerGpuBytes = 1e300;
         double price = 0.0;
         std::set<int> jobNodes;
         for (int sIdx : jp.slots) {
             const Slot& sl = cx.slots[static_cast<std::size_t>(sIdx)];
             const auto g = static_cast<std::size_t>(cx.globalGpu(sl));
-            factor = std::min(factor, throughputFactor(sl, cx.gpuActive[g], job.kind == JobKind::Inference, sharing));
+            others.clear();
+            for (const auto& [other, otherSlot] : unitsOnGpu[g])
+                if (otherSlot != sIdx)
+                    others.push_back({other, bare[static_cast<std::size_t>(other)].mix, 1.0,
+                                      cx.slots[static_cast<std::size_t>(otherSlot)].smShare});
+            UnitInterference u = interferenceOf(sl, bare[k].mix, others, ip->second);
+            if (sIdx == jp.slots.front() || u.slowdown > worst.slowdown)
+                worst = std::move(u);
             r.capacityPerGpuBytes = std::min(r.capacityPerGpuBytes, sl.capacityBytes);
             r.oomRisk = r.oomRisk || (cx.gpuShared[g] && cx.gpuUsed[g] > sl.capacityBytes);
             r.gpuEquivalents += sl.gpuFraction;
@@ -265,20 +308,20 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             jobNodes.insert(sl.node);
         }
         r.gpuId = gpu.id;
-        const CommBandwidth comm = commFor(cx, jp.slots, gpu, linkEff, noGdr);
+        const CommBandwidth& comm = comms[k];
         if (job.kind == JobKind::Inference && job.inference) {
             // The KV budget of each unit: its share of the engine's memory beside the weights
             // and workspace; on a GPU without memory isolation, what the co-tenants leave,
             // split in proportion to the KV caches they would fill.
             ServingPlacement& sp = r.servingPlacement;
-            sp.computeShare = sp.bandwidthShare = 1.0;
+            sp.computeShare = worst.shares.compute;
+            sp.bandwidthShare = worst.shares.bandwidth;
+            sp.spatial = worst.shares.spatial;
             sp.kvBudgetBytesPerGpu = 1e300;
             sp.tensorParallelGBps = comm.tensorParallelGBps;
             for (int sIdx : jp.slots) {
                 const Slot& sl = cx.slots[static_cast<std::size_t>(sIdx)];
                 const auto g = static_cast<std::size_t>(cx.globalGpu(sl));
-                sp.computeShare = std::min(sp.computeShare, throughputFactor(sl, cx.gpuActive[g], false, sharing));
-                sp.bandwidthShare = std::min(sp.bandwidthShare, throughputFactor(sl, cx.gpuActive[g], true, sharing));
                 double budget = engine.memoryFraction * sl.capacityBytes - ref.servingFixedBytes;
                 if (!sl.memoryIsolated) {
                     const double left = std::max(0.0, engine.memoryFraction * sl.capacityBytes - gpuFixed[g]);
@@ -311,15 +354,28 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
                 r.reason = "its co-tenants leave its KV cache less than one sequence of " +
                            std::to_string(job.inference->contextTokens) + " tokens";
             }
-            factor = std::min(sp.computeShare, sp.bandwidthShare);
         } else {
-            PerfInputs pin{*ref.arch, &gpu, job, factor, overlap, tpOverlap, comm};
-            r.perf = estimatePerformance(pin);
-            pin.throughputFactor = 1.0;
+            r.bareMetal = bare[k];
             // On a whole GPU the job already runs as on bare metal: one estimate serves both.
-            r.bareMetal = factor == 1.0 ? r.perf : estimatePerformance(pin);
+            r.perf = worst.shares.whole() && !worst.shares.spatial
+                         ? r.bareMetal
+                         : estimatePerformance({*ref.arch, &gpu, job, worst.shares, overlap, tpOverlap, comm});
         }
         r.penalty = std::max(0.0, r.perf.stepTimeS / r.bareMetal.stepTimeS - 1.0);
+        // The penalty by resource: the linear parts in proportion, summing to the model's
+        // penalty; the co-tenant that adds most; what a trial with idle co-tenants keeps.
+        const double linear = worst.parts.total();
+        r.penaltyBreakdown = linear > 0 ? worst.parts.scaled(r.penalty / linear) : PenaltyBreakdown{};
+        double most = 0.0;
+        for (const auto& [other, extra] : worst.byNeighbour) {
+            if (static_cast<std::size_t>(other) == k || extra <= most)
+                continue;
+            most = extra;
+            const JobDemand& od = ordered[static_cast<std::size_t>(other)];
+            r.noisiestNeighbour = s.tenants[static_cast<std::size_t>(od.tenant)].jobs[static_cast<std::size_t>(od.job)].id;
+            r.noisiestNeighbourCost = linear > 0 ? extra * r.penalty / linear : 0.0;
+        }
+        r.idleCotenantsFactor = worst.slowdown > 0 ? worst.aloneSlowdown / worst.slowdown : 1.0;
         r.costPerMonthUsd = price * kHoursPerMonth;
         if (r.perf.daysToComplete) {
             r.costUsd = *r.perf.daysToComplete * 24.0 * price;

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "interference.h"
 #include "memorymodel.h"
 #include "perfmodel.h"
 #include "servingmodel.h"
@@ -33,6 +34,10 @@ struct JobResult
     PerfResult perf;                    ///< on its slots, shared
     PerfResult bareMetal;               ///< same job, same GPUs, unshared
     double penalty = 0.0;               ///< shared step time / bare-metal step time - 1
+    PenaltyBreakdown penaltyBreakdown;  ///< the penalty by resource (sums to it)
+    std::string noisiestNeighbour;      ///< the co-tenant job that adds most to it ("" when none)
+    double noisiestNeighbourCost = 0.0; ///< ... and what it adds (fraction of the bare step)
+    double idleCotenantsFactor = 1.0;   ///< step with every co-tenant idle / with all busy (simulation)
     bool oomRisk = false;               ///< a GPU it uses has no memory isolation and is overcommitted
     double gpuEquivalents = 0.0;        ///< Σ slot shares of a GPU it holds
     double costPerMonthUsd = 0.0;       ///< its GPU share at the cluster's prices

@@ -30,9 +30,14 @@ class Kernels
 {
 public:
     /// `computeShare` and `bandwidthShare` scale the tensor-core peak and HBM bandwidth to a
-    /// unit's share of the GPU (a MIG instance's SMs and memory slices).
-    Kernels(const GpuSpec& gpu, Precision precision, double computeShare = 1.0, double bandwidthShare = 1.0)
-        : mEff(gpu.efficiency), mPeak(peakFlops(gpu, precision) * computeShare),
+    /// unit's share of the GPU. `spatial`: the share is a partition of the SMs (a MIG instance,
+    /// MPS clients side by side), so a GEMM reaches the efficiency of a GEMM 1/share times
+    /// larger on the whole GPU — a small kernel fills a small partition; in time (time-slicing)
+    /// it gains nothing from the turns it does not fill.
+    Kernels(const GpuSpec& gpu, Precision precision, double computeShare = 1.0, double bandwidthShare = 1.0,
+            bool spatial = false)
+        : mEff(gpu.efficiency), mSizeScale(spatial ? 1.0 / computeShare : 1.0),
+          mPeak(peakFlops(gpu, precision) * computeShare),
           mPeak16(peakFlops(gpu, Precision::Bf16) * computeShare),
           mHbm(gpu.hbmBandwidthGBps * 1e9 * gpu.efficiency.memoryBound * bandwidthShare),
           mIn(precision == Precision::Fp32 ? 4.0 : (precision == Precision::Bf16 || precision == Precision::Fp16) ? 2.0 : 1.0),
@@ -75,9 +80,30 @@ public:
         return matmul(m, n, k, count, mPeak16, in, in);
     }
     /// A memory-bound kernel moving `bytes` through HBM.
-    double stream(double bytes) const { return bytes / mHbm; }
+    double stream(double bytes) const
+    {
+        const double t = bytes / mHbm;
+        mMemoryBound += t;
+        return t;
+    }
     /// Fused attention doing `flops` of 16-bit tensor-core work.
-    double flash(double flops) const { return flops / (mPeak16 * mEff.flashAttention); }
+    double flash(double flops) const
+    {
+        const double t = flops / (mPeak16 * mEff.flashAttention);
+        mComputeBound += t;
+        return t;
+    }
+
+    /// Kernel time so far bound by the SMs and by HBM (each kernel counts where its roofline
+    /// puts it); callers scale them as they scale the kernels.
+    double computeBoundS() const { return mComputeBound; }
+    double memoryBoundS() const { return mMemoryBound; }
+    /// The share of the counted kernel time bound by the SMs (1 when nothing was counted).
+    double computeBoundShare() const
+    {
+        const double all = mComputeBound + mMemoryBound;
+        return all > 0 ? mComputeBound / all : 1.0;
+    }
 
 private:
     double matmul(double m, double n, double k, double count, double peak, double in, double w) const
@@ -85,13 +111,16 @@ private:
         if (m <= 0 || n <= 0 || k <= 0 || count <= 0)
             return 0.0;
         const double flops = 2.0 * m * n * k;
-        const double compute = flops / (peak * mEff.gemmAt(flops / 1e9));
+        const double compute = flops / (peak * mEff.gemmAt(flops * mSizeScale / 1e9));
         const double memory = (m * k * in + k * n * w + m * n * 2.0) / mHbm;
+        (compute >= memory ? mComputeBound : mMemoryBound) += count * std::max(compute, memory);
         return count * std::max(compute, memory);
     }
 
     const KernelEfficiency& mEff;
+    double mSizeScale;
     double mPeak, mPeak16, mHbm, mIn, mW;
+    mutable double mComputeBound = 0.0, mMemoryBound = 0.0;
 };
 
 } // namespace gp::calc

@@ -203,11 +203,11 @@ PerfResult training(const PerfInputs& in)
     const double tokensPerMicro = std::max(job.batch.micro, 1) * seq;
     const int m = job.microBatchesPerStep();
     const double peak = peakFlops(*in.gpu, job.precision);
-    const double share = std::max(in.throughputFactor, 1e-9);
+    const ResourceShares& sh = in.shares;
     const double act = job.precision == Precision::Fp32 ? 4.0 : 2.0;
     const bool adapter = trainsAdapters(job);
     const double latency = in.gpu->efficiency.collectiveLatencyUs * 1e-6;
-    const Kernels k(*in.gpu, job.precision);
+    const Kernels k(*in.gpu, job.precision, std::max(sh.compute, 1e-9), std::max(sh.bandwidth, 1e-9), sh.spatial);
     const StateBytes sb = trainableStateBytes(job.precision, job.optimizer, job.mainGradsFp32);
     const BlockTimes bt = blockTimes(in, k, sb.gradients);
 
@@ -218,16 +218,19 @@ PerfResult training(const PerfInputs& in)
     const double head = vocab > 0 ? (adapter ? 2.0 : 3.0) * k.gemm(tokensPerMicro, vocab / t, a.hiddenSize) +
                                         k.stream(tokensPerMicro * vocab / t * 16.0)
                                   : 0.0;
-    const double computeMb = (blocks * (bt.forward + bt.backward) + head) / share;
-    const double recomputeMb = blocks * bt.recompute / share;
-    const double tpMb = (1.0 - in.tpCommOverlap) * blocks * bt.tensorParallel / share;
+    const double kernelComputeShare = k.computeBoundShare(); // of the block's and head's kernels
+    const double computeMb = blocks * (bt.forward + bt.backward) + head;
+    const double recomputeMb = blocks * bt.recompute;
+    const double tpMb = (1.0 - in.tpCommOverlap) * blocks * bt.tensorParallel / std::max(sh.time, 1e-9);
     const double stageMb = computeMb + recomputeMb + tpMb;
 
     // Pipeline: each micro-batch crosses v stage boundaries forward and backward; Megatron's
     // scatter/gather sends 1/t of the activations per TP rank (Narayanan et al. 2021 §4.1).
     // 1F1B bubble (p - 1)/m of the ideal, divided by v with the interleaved schedule (§2.2).
     const double p2pBytes = pp > 1 ? tokensPerMicro * a.hiddenSize * act / t : 0.0;
-    const double p2pMb = pp > 1 ? 2.0 * v * (p2pBytes / std::max(in.comm.pipelineGBps * 1e9, 1e-9) + latency) : 0.0;
+    const double network = std::max(sh.network, 1e-9); // a shared GPU's share of its links
+    const double p2pMb =
+        pp > 1 ? 2.0 * v * (p2pBytes / std::max(in.comm.pipelineGBps * 1e9, 1e-9) + latency) / network : 0.0;
 
     // Data parallel: the stage's gradients (fp32 main grads when set) all-reduced once per
     // step, or reduce-scattered and the parameters all-gathered with ZeRO/FSDP (1.5x the
@@ -238,14 +241,14 @@ PerfResult training(const PerfInputs& in)
         (adapter ? a.layers * trainableBlockParameters(a, job) : parameterCount(a)) / (t * pp);
     const bool shardAll = par.fsdp || par.zeroStage == 3;
     const double dpBytes = par.dp > 1 ? 2.0 * (par.dp - 1) / par.dp * paramsPerGpu * gradBytes * (shardAll ? 1.5 : 1.0) : 0.0;
-    const double dpS = par.dp > 1 ? dpBytes / std::max(in.comm.dataParallelGBps * 1e9, 1e-9) + latency : 0.0;
-    const double dpHidden = std::min(in.commOverlap * dpS, blocks * bt.backward / share);
+    const double dpS = par.dp > 1 ? (dpBytes / std::max(in.comm.dataParallelGBps * 1e9, 1e-9) + latency) / network : 0.0;
+    const double dpHidden = std::min(in.commOverlap * dpS, blocks * bt.backward);
 
     // The optimizer step streams every state of its shard once: reads all, writes all but
     // the gradients, plus the gradient-norm read and the zeroing write.
     const double optimizerParams = paramsPerGpu / ((par.fsdp || par.zeroStage >= 1) ? std::max(par.dp, 1) : 1);
     const double optimizerS =
-        k.stream(optimizerParams * (2.0 * (sb.weights + sb.gradients + sb.optimizer) + sb.gradients)) / share;
+        k.stream(optimizerParams * (2.0 * (sb.weights + sb.gradients + sb.optimizer) + sb.gradients));
 
     PerfResult r;
     StepBreakdown& br = r.breakdown;
@@ -263,6 +266,14 @@ PerfResult training(const PerfInputs& in)
     r.dataParallelBytesPerGpu = dpBytes;
     r.pipelineBytesPerGpu = pp > 1 ? 2.0 * m * v * p2pBytes : 0.0;
     r.networkCommS = dpS + br.ppExposed;
+    // What bounds the step: the kernels' roofline split, the optimizer's streams, the
+    // exposed transfers and collectives.
+    if (r.stepTimeS > 0) {
+        const double kernels = br.compute + br.recompute + br.bubble;
+        r.mix = {kernelComputeShare * kernels / r.stepTimeS,
+                 ((1.0 - kernelComputeShare) * kernels + br.optimizer) / r.stepTimeS,
+                 (br.ppExposed + br.dpExposed) / r.stepTimeS, br.tpExposed / r.stepTimeS};
+    }
     r.tokensPerS = tokensPerStep / r.stepTimeS;
     // Adapters skip the base weights' gradients: 4N + 12Lhs model FLOPs per token, not 6N.
     const double modelFlops = modelFlopsPerToken(a, static_cast<int>(seq)) - (adapter ? 2.0 * activeParameterCount(a) : 0.0);
@@ -280,7 +291,9 @@ PerfResult inference(const PerfInputs& in)
     sv.arch = in.arch;
     sv.gpu = in.gpu;
     sv.job = in.job;
-    sv.placement.computeShare = sv.placement.bandwidthShare = std::max(in.throughputFactor, 1e-9);
+    sv.placement.computeShare = std::max(in.shares.compute, 1e-9);
+    sv.placement.bandwidthShare = std::max(in.shares.bandwidth, 1e-9);
+    sv.placement.spatial = in.shares.spatial;
     sv.placement.tensorParallelGBps = in.comm.tensorParallelGBps;
     const double fixed = servingMemory(in.arch, in.job, sv.engine.tokenBudget, 0.0, 0, 0).totalBytes();
     sv.placement.kvBudgetBytesPerGpu = sv.engine.memoryFraction * in.gpu->memoryUsableGiB * 1024.0 * 1024.0 * 1024.0 - fixed;

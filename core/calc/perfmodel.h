@@ -67,12 +67,32 @@ struct StepPart
 /// The seven parts, in the order they are stacked.
 const std::vector<StepPart>& stepParts();
 
+/// A unit's shares of its GPU's resources against the whole, unshared GPU (interference.h).
+struct ResourceShares
+{
+    double compute = 1.0;   ///< SM throughput (time-sliced: its turn, less the switch)
+    double bandwidth = 1.0; ///< HBM bandwidth
+    double network = 1.0;   ///< host/PCIe and network transfers (data-parallel, pipeline)
+    double time = 1.0;      ///< GPU time for the rest (tensor-parallel collectives)
+    bool spatial = false;   ///< a partition of the SMs: a small GEMM runs as on a GPU that size
+    bool whole() const { return compute == 1.0 && bandwidth == 1.0 && network == 1.0 && time == 1.0; }
+};
+
+/// Where a step's time goes by the resource that bounds it, as shares of the step.
+struct ResourceMix
+{
+    double compute = 1.0; ///< SM-bound kernels (GEMMs, flash attention at their roofline)
+    double memory = 0.0;  ///< HBM-bound kernels (streams, small-batch GEMMs, decode attention)
+    double network = 0.0; ///< exposed data-parallel and pipeline transfers
+    double other = 0.0;   ///< exposed tensor-parallel collectives
+};
+
 struct PerfInputs
 {
     ModelArchitecture arch;
     const GpuSpec* gpu = nullptr;
     Job job;
-    double throughputFactor = 1.0; ///< the slowest unit's share of a whole GPU (slots.h)
+    ResourceShares shares;       ///< the slowest unit's shares of its GPU (interference.h)
     double commOverlap = 0.7;    ///< share of data-parallel reduction that may hide behind backward
     double tpCommOverlap = 0.0;  ///< share of tensor-parallel collectives hidden behind GEMMs
     CommBandwidth comm;
@@ -92,6 +112,7 @@ struct PerfResult
     double dataParallelBytesPerGpu = 0.0; ///< per step, through each GPU's data-parallel link
     double pipelineBytesPerGpu = 0.0;     ///< per step, to the next pipeline stage
     double networkCommS = 0.0;            ///< data-parallel and pipeline transfer time per step, hidden or not
+    ResourceMix mix;                      ///< what bounds the step (interference.h reads it)
 };
 
 /// Training: a step built from the shapes of each block's GEMMs, attention and memory-bound

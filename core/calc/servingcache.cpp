@@ -60,7 +60,7 @@ const ServingAnswer& ServingCache::answer(const ModelArchitecture& a, const Job&
              static_cast<double>(in.load), in.requestsPerS, sla.ttftP99Ms.value_or(-1.0), sla.itlP99Ms.value_or(-1.0),
              sp.computeShare, sp.bandwidthShare, sp.tensorParallelGBps, sharedSeqs + 0.5 * sharedFits,
              bareSeqs + 0.5 * bareFits, static_cast<double>(a.sequenceLength), a.dropout ? 1.0 : 0.0,
-             sp.timeSliceWaitS};
+             sp.timeSliceWaitS, sp.spatial ? 1.0 : 0.0};
     auto [it, fresh] = mAnswers.try_emplace(key);
     if (!fresh)
         return it->second;

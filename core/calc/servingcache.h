@@ -41,7 +41,7 @@ private:
     struct Key
     {
         std::uintptr_t gpu = 0;
-        std::array<double, 29> v{};
+        std::array<double, 30> v{};
         bool operator<(const Key& o) const;
     };
     std::map<Key, ServingAnswer> mAnswers;

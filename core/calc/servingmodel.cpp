@@ -58,7 +58,8 @@ class Iteration
 {
 public:
     explicit Iteration(const ServingInputs& in)
-        : mK(*in.gpu, in.job.precision, std::max(in.placement.computeShare, 1e-6), std::max(in.placement.bandwidthShare, 1e-6)),
+        : mK(*in.gpu, in.job.precision, std::max(in.placement.computeShare, 1e-6), std::max(in.placement.bandwidthShare, 1e-6),
+             in.placement.spatial),
           mArch(in.arch), mShape(in.arch, in.job.parallelism.tp), mTp(std::max(in.job.parallelism.tp, 1)), mPp(std::max(in.job.parallelism.pp, 1)),
           mLayers(std::ceil(static_cast<double>(std::max(in.arch.layers, 1)) / mPp)),
           mKvPerToken(kvCacheBytesPerBlock(in.arch, in.job.parallelism.tp, in.job.precision, 1, 1)),
@@ -75,6 +76,8 @@ public:
     }
     /// The TP all-reduce part of the same iteration.
     double tensorParallel(double tokens) const { return mPp * mLayers * allReduce(tokens / mPp); }
+    /// The kernels' accounts of what bound the iterations computed so far.
+    const Kernels& kernels() const { return mK; }
 
 private:
     double allReduce(double tokens) const
@@ -303,6 +306,11 @@ ServingResult estimateServing(const ServingInputs& in)
     r.requestsPerS = s.rate * replicas;
     r.outputTokensPerS = r.requestsPerS * output;
     r.tensorParallelS = it.tensorParallel(r.running / replicas + s.rate * l.input * s.iteration);
+    // What bounds the iterations at this operating point: the running batch's decode and
+    // chunk-carrying iterations, counted afresh.
+    const Iteration probe(in);
+    batchOf(probe, l, std::max(r.running / replicas, 1e-9));
+    r.computeBoundShare = probe.kernels().computeBoundShare();
     // Token gaps: an iteration that carries a prompt chunk is as long as that iteration;
     // they are a share rate x chunks x iteration of all iterations.
     const double chunkShare = std::min(1.0, s.rate * s.chunks * s.iteration);
@@ -360,6 +368,10 @@ PerfResult servingPerformance(const ServingResult& sv, const ServingInputs& in)
     r.breakdown.compute = sv.itlS - r.breakdown.tpExposed;
     r.computeS = r.breakdown.compute;
     r.exposedCommS = r.breakdown.tpExposed;
+    if (sv.itlS > 0) {
+        const double kernels = r.breakdown.compute / sv.itlS;
+        r.mix = {sv.computeBoundShare * kernels, (1.0 - sv.computeBoundShare) * kernels, 0.0, r.breakdown.tpExposed / sv.itlS};
+    }
     r.tokensPerS = sv.outputTokensPerS;
     const double processed = sv.requestsPerS * (spec.promptTokens() + spec.outputTokens);
     const double gpus = std::max(in.job.parallelism.gpus(), 1);

@@ -38,6 +38,7 @@ struct ServingPlacement
     double kvBudgetBytesPerGpu = 0.0; ///< memory for the KV cache on the tightest GPU of a replica
     double timeSliceWaitS = 0.0;   ///< time-sliced GPU: the other busy tenants' turns an interrupted iteration waits
     double timeSliceS = 0.0;       ///< ... and the length of one turn
+    bool spatial = false;          ///< the shares partition the SMs (MIG, MPS): small GEMMs gain (kernels.h)
 };
 
 /// Everything the serving model needs about one replica's GPUs and the job's load.
@@ -68,6 +69,7 @@ struct ServingResult
     double outputTokensPerS = 0.0; ///< all replicas
     double requestsPerS = 0.0;     ///< all replicas
     double sloAttainment = 1.0;    ///< share of requests within both objectives (1 without objectives)
+    double computeBoundShare = 1.0; ///< share of the iterations' kernel time bound by the SMs
     double decodeIterationS = 0.0; ///< an iteration of the running batch without prefill
     double prefillS = 0.0;         ///< the own prompt's prefill at this load, without queueing
     double queueS = 0.0;           ///< mean wait before the prefill starts

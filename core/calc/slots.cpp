@@ -4,7 +4,6 @@
 
 #include <map>
 
-#include "model/assumptions.h"
 
 #include <algorithm>
 
@@ -64,6 +63,7 @@ std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog)
                     s.gpuFraction = 1.0 / p->maxPerGpu;
                     s.peerToPeer = p->maxPerGpu == 1; // NVLink P2P only with full-framebuffer profiles
                     s.fixedShareOf = c.vgpuScheduler == VgpuScheduler::FixedShare ? p->maxPerGpu : 0;
+                    s.vgpuScheduler = c.vgpuScheduler;
                     s.profile = &p->name;
                     out.push_back(s);
                 }
@@ -125,40 +125,6 @@ std::string Slot::label() const
     case SharingMode::Mps: return "MPS client " + std::to_string(index);
     }
     return {};
-}
-
-SharingAssumptions SharingAssumptions::from(const std::map<std::string, double>& o)
-{
-    SharingAssumptions a;
-    a.passthroughOverhead = assumptionValue(o, "passthrough_overhead_pct") / 100.0;
-    a.vgpuOverhead = assumptionValue(o, "vgpu_overhead_pct") / 100.0;
-    a.timeSlicingSwitchOverhead = assumptionValue(o, "time_slicing_switch_overhead_pct") / 100.0;
-    a.mpsInterference = assumptionValue(o, "mps_interference_pct") / 100.0;
-    return a;
-}
-
-double throughputFactor(const Slot& slot, int activeOnGpu, bool memoryBound, const SharingAssumptions& a)
-{
-    const double k = std::max(activeOnGpu, 1);
-    switch (slot.mode) {
-    case SharingMode::Exclusive:
-        return 1.0;
-    case SharingMode::Passthrough:
-        return 1.0 / (1.0 + a.passthroughOverhead);
-    case SharingMode::Mig:
-        return memoryBound ? slot.bandwidthShare : slot.smShare;
-    case SharingMode::Vgpu: {
-        // Best-effort and equal-share split time among the vGPUs that run; fixed share gives
-        // each vGPU 1/(vGPUs the profile allows) whether the others run or not.
-        const double n = slot.fixedShareOf > 0 ? slot.fixedShareOf : k;
-        return (1.0 / n) / (1.0 + a.vgpuOverhead);
-    }
-    case SharingMode::TimeSlicing:
-        return k > 1 ? (1.0 / k) * (1.0 - a.timeSlicingSwitchOverhead) : 1.0;
-    case SharingMode::Mps:
-        return std::min(slot.smShare, 1.0 / k) * (1.0 - a.mpsInterference * (k - 1) / k);
-    }
-    return 1.0;
 }
 
 } // namespace gp::calc

@@ -26,6 +26,7 @@ struct Slot
     double bandwidthShare = 1.0; ///< MIG: memory slices / 8
     bool peerToPeer = true;      ///< NVLink peer access (not on MIG instances or fractional vGPUs)
     int fixedShareOf = 0;        ///< vGPU fixed-share scheduler: the GPU's time is split this many ways
+    VgpuScheduler vgpuScheduler = VgpuScheduler::BestEffort; ///< vGPU: its GPU's time-sliced scheduler
     const std::string* profile = nullptr; ///< MIG or vGPU profile name (owned by the catalog)
     int start = 0;                        ///< MIG start slice
     /// "GPU", "3g.40gb@0", "A100-10C #1", "replica 2", "MPS client 0" (built on demand:
@@ -42,21 +43,5 @@ std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog);
 /// mode sets aside — MIG slices in no instance, the difference between the instances' and the
 /// whole GPU's usable memory — is not offered.
 double offeredMemoryBytes(const std::vector<Slot>& slots);
-
-/// Sharing-mode parameters (assumptions, docs/model-reference.md#sharing).
-struct SharingAssumptions
-{
-    double passthroughOverhead = 0.02;
-    double vgpuOverhead = 0.05;
-    double timeSlicingSwitchOverhead = 0.05;
-    double mpsInterference = 0.10;
-
-    static SharingAssumptions from(const std::map<std::string, double>& overrides);
-};
-
-/// Throughput of one unit on `slot` relative to the same work on the whole, unshared GPU,
-/// when `activeOnGpu` units (this one included) run on its GPU. `memoryBound` picks the
-/// memory-bandwidth share instead of the SM share (decode-phase inference).
-double throughputFactor(const Slot& slot, int activeOnGpu, bool memoryBound, const SharingAssumptions& a);
 
 } // namespace gp::calc

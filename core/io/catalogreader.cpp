@@ -4,6 +4,7 @@
 
 #include "jsonfields.h"
 #include "jsonfile.h"
+#include "model/assumptions.h"
 #include "model/checks.h"
 #include "model/miglayout.h"
 #include "model/validation.h"
@@ -166,7 +167,30 @@ private:
             s.efficiency = efficiency(*eff, g.pathOf("efficiency"));
             warnUncited(g, s.sources, "efficiency");
         }
+        if (auto sharing = g.object("sharing")) {
+            s.sharingCalibration = sharingCalibration(*sharing, g.pathOf("sharing"));
+            warnUncited(g, s.sources, "sharing");
+        }
         return s;
+    }
+
+    /// The GPU's interference calibration: the sharing assumptions' keys, each within the
+    /// assumption's documented range (docs/model-reference.md#assumptions).
+    std::map<std::string, double> sharingCalibration(const QJsonObject& o, const std::string& path)
+    {
+        std::map<std::string, double> out;
+        JsonFields f(o, path, mOut);
+        for (const char* key : {"time_slice_switch_compute_pct", "time_slice_switch_memory_pct",
+                                "mps_memory_contention", "virtualization_io_overhead_pct"}) {
+            if (!o.contains(key))
+                continue;
+            const Assumption* a = findAssumption(key);
+            const double v = f.number(key, a->defaultValue);
+            if (inRange(mOut, f.pathOf(key), v, a->minValue, a->maxValue, a->unit))
+                out[key] = v;
+        }
+        f.finish();
+        return out;
     }
 
     /// The GPU's kernel efficiencies: a GEMM curve with a positive, strictly increasing size

@@ -20,6 +20,7 @@ struct SimJob
     double bareStepS = 0;      ///< the same job on the same GPUs, unshared
     double steps = 0;          ///< steps of the whole run (training); 0 for serving
     int coTenants = 0;         ///< other units sharing its GPUs without isolation (0 = isolated)
+    double idleFactor = 1.0;   ///< its step with every co-tenant idle / with all busy (calc::JobResult)
     double gpus = 0;           ///< GPUs it spans (for the interruption rate)
     double checkpointS = 0;    ///< checkpoint interval
     double deadlineDays = -1;  ///< < 0: none
@@ -226,8 +227,11 @@ GP_HD inline void runTrial(const SimView& v, std::uint64_t seed, std::uint32_t t
         int busy = 0;
         for (int c = 0; c < v.jobs[j].coTenants; ++c)
             busy += r.uniform() < p.coTenantBusy ? 1 : 0;
-        // evaluate() assumed every co-tenant busy: (1 + k) shares; this trial has (1 + busy).
-        const double interference = (1.0 + busy) / (1.0 + v.jobs[j].coTenants);
+        // evaluate() assumed every co-tenant busy; an idle one takes no turn, SMs or bandwidth
+        // from it: the step moves from the all-busy one towards the all-idle one.
+        const SimJob& job = v.jobs[j];
+        const double interference =
+            job.coTenants > 0 ? job.idleFactor + (1.0 - job.idleFactor) * busy / job.coTenants : 1.0;
         jobFactor[j] = jitter * interference;
     }
     // Links: each job's transfers with a random phase; a time point above the bandwidth is

@@ -124,6 +124,7 @@ SimulationInput buildSimulationInput(const Scenario& s, const Catalog& c, const 
         sj.gpus = static_cast<double>(r.placement.size());
         sj.checkpointS = job.training ? job.training->checkpointIntervalMin * 60.0 : 0.0;
         sj.deadlineDays = tenant.sla.deadlineDays.value_or(-1.0);
+        sj.idleFactor = r.idleCotenantsFactor;
         if (r.serving && job.inference) {
             const calc::ServingResult& v = *r.serving;
             sj.serving = 1;

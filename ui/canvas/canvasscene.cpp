@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "canvasscene.h"
 
+#include <set>
+
 #include "nodeitem.h"
 #include "calc/slots.h"
 
@@ -100,6 +102,26 @@ void CanvasScene::decorate(const Scenario& s, const calc::Evaluation& ev)
     for (const calc::JobResult& j : ev.jobs)
         for (const calc::UnitLocation& u : j.placement)
             held[{u.node, u.gpu}][u.slot] = tenantColor[j.tenant];
+    // Each job's noisiest neighbour: its slots on the GPUs the two share get the mark, and
+    // the node's tooltip says whom they cost most.
+    std::map<std::string, const calc::JobResult*> byId;
+    for (const calc::JobResult& j : ev.jobs)
+        byId[j.id] = &j;
+    std::map<std::pair<std::string, int>, std::set<std::string>> noisy; // (node, gpu) -> slot labels
+    std::map<std::string, QStringList> notes;                           // node -> tooltip lines
+    for (const calc::JobResult& j : ev.jobs) {
+        const auto it = byId.find(j.noisiestNeighbour);
+        if (j.noisiestNeighbour.empty() || it == byId.end())
+            continue;
+        for (const calc::UnitLocation& mine : j.placement)
+            for (const calc::UnitLocation& theirs : it->second->placement)
+                if (theirs.node == mine.node && theirs.gpu == mine.gpu &&
+                    noisy[{theirs.node, theirs.gpu}].insert(theirs.slot).second)
+                    notes[theirs.node] << QObject::tr("GPU %1: %2 costs %3 most (+%4 % of its bare-metal step)")
+                                              .arg(theirs.gpu)
+                                              .arg(q(j.noisiestNeighbour), q(j.id))
+                                              .arg(j.noisiestNeighbourCost * 100.0, 0, 'f', 1);
+    }
     std::map<std::pair<std::string, int>, const calc::GpuResult*> gpuResults;
     for (const calc::GpuResult& g : ev.gpus)
         gpuResults[{g.node, g.gpu}] = &g;
@@ -132,6 +154,8 @@ void CanvasScene::decorate(const Scenario& s, const calc::Evaluation& ev)
             const auto& labels = held[{n.id, sl.gpu}];
             if (auto it = labels.find(sl.label()); it != labels.end())
                 v.tenant = it->second;
+            if (auto it = noisy.find({n.id, sl.gpu}); it != noisy.end())
+                v.noisiest = it->second.count(sl.label()) > 0;
             gpus[static_cast<std::size_t>(sl.gpu)].slots.push_back(v);
         }
         for (int g = 0; g < n.gpuCount; ++g)
@@ -140,6 +164,7 @@ void CanvasScene::decorate(const Scenario& s, const calc::Evaluation& ev)
                 gpus[static_cast<std::size_t>(g)].oomRisk = it->second->oomRisk;
             }
         item->setGpus(std::move(gpus));
+        item->setNotes(notes[n.id]);
     }
     for (const calc::LinkResult& l : ev.links)
         if (LinkItem* link = mLinks.value(q(l.id)))

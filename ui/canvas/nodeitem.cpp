@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "nodeitem.h"
 
+#include <QPolygonF>
+
 #include <QPainterPathStroker>
 
 #include <QGraphicsScene>
@@ -51,6 +53,11 @@ NodeItem::NodeItem(QString id, QString name, QString subtitle)
     // Panning repaints from a per-item pixmap at the current zoom instead of redrawing every
     // GPU slot (bench_canvas, docs/performance.md).
     setCacheMode(DeviceCoordinateCache);
+}
+
+void NodeItem::setNotes(const QStringList& notes)
+{
+    setToolTip(mName + "\n" + mSubtitle + (notes.isEmpty() ? QString() : "\n" + notes.join("\n")));
 }
 
 void NodeItem::setGpus(std::vector<Gpu> gpus)
@@ -112,6 +119,15 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
             p->setPen(Qt::NoPen);
             p->setBrush(sl.tenant.isValid() ? sl.tenant : pal.window().color());
             p->drawRect(slot);
+            if (sl.noisiest) {
+                // The noisiest neighbour: an orange triangle in the slot's top-right corner.
+                const double m = std::min({10.0, slot.width(), slot.height()});
+                const QPointF corner = slot.topRight();
+                p->setBrush(QColor("#f28e2b"));
+                p->setPen(QPen(QColor("#8a4b08"), 1));
+                p->drawPolygon(QPolygonF({corner, corner - QPointF(m, 0), corner + QPointF(0, m)}));
+                p->setPen(Qt::NoPen);
+            }
         }
         // Memory fill bar along the bottom of the cell.
         const QRectF bar(cell.left() + 2, cell.bottom() - 9, cellW - 4, 6);

@@ -6,6 +6,7 @@
 #include <QGraphicsItem>
 #include <QHash>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -16,7 +17,8 @@ namespace gp::ui {
 /// A node on the canvas: a view of one model node id (DESIGN.md §5.3). Draws its GPUs, how
 /// each is shared (MIG instances at their slices, replicas, vGPUs, MPS clients), coloured by
 /// the tenant using it, with a memory-fill bar; a red mark for out-of-memory risk. Zoomed out
-/// it collapses to one rectangle coloured by how much of it is allocated.
+/// it collapses to one rectangle coloured by how much of it is allocated. A slot whose job is
+/// another job's noisiest neighbour carries an orange corner mark.
 class NodeItem : public QGraphicsItem
 {
 public:
@@ -27,6 +29,7 @@ public:
         double from = 0.0;
         double width = 1.0;
         QColor tenant;
+        bool noisiest = false; ///< its job is the co-tenant that costs another job on this GPU most
     };
     struct Gpu
     {
@@ -44,6 +47,9 @@ public:
     NodeItem(QString id, QString name, QString subtitle);
     QString id() const { return mId; }
     void setGpus(std::vector<Gpu> gpus);
+    const std::vector<Gpu>& gpus() const { return mGpus; }
+    /// Lines the tooltip adds below the name (which neighbour costs which job most).
+    void setNotes(const QStringList& notes);
     /// The GPU (and slot within it) under a point in item coordinates, if any.
     std::optional<std::pair<int, int>> slotAt(QPointF local) const;
     /// Where GPU `index` is drawn, in item coordinates.

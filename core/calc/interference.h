@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#pragma once
+
+#include "perfmodel.h"
+#include "slots.h"
+
+#include "model/gpuspec.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gp::calc {
+
+/// The calibrated parameters of the interference model (docs/model-reference.md#sharing):
+/// scenario assumptions, overridden per GPU by a catalog entry's "sharing" object.
+struct InterferenceParams
+{
+    double switchCompute = 0.05; ///< share of each time slice compute-bound work loses to the switch
+    double switchMemory = 0.184; ///< ... memory-bound work loses (switch plus L2/TLB warm-up)
+    double mpsContention = 0.86; ///< extra DRAM traffic per overlapping memory-bound MPS client (L2 thrashing)
+    double virtualizationIo = 0.06; ///< slowdown of a VM's host/PCIe and network transfers (IOMMU, virtual interrupts)
+
+    static InterferenceParams from(const std::map<std::string, double>& assumptions, const GpuSpec& gpu);
+};
+
+/// The parts a sharing penalty is made of, in multiples of the job's bare-metal step (their
+/// sum is the penalty): `evaluate --json` penalty_breakdown.
+struct PenaltyBreakdown
+{
+    double compute = 0.0;         ///< SM time the unit does not get (its share, co-tenants' kernels)
+    double memoryBandwidth = 0.0; ///< HBM bandwidth it does not get (its slices, contention, L2 thrashing)
+    double contextSwitch = 0.0;   ///< time slices lost to switching and cache warm-up
+    double pcieNetwork = 0.0;     ///< host/PCIe and network transfers: split links, IOMMU
+    double staticLoss = 0.0;      ///< MIG: SMs and memory bandwidth handed to no instance
+    double total() const { return compute + memoryBandwidth + contextSwitch + pcieNetwork + staticLoss; }
+    PenaltyBreakdown scaled(double f) const
+    {
+        return {compute * f, memoryBandwidth * f, contextSwitch * f, pcieNetwork * f, staticLoss * f};
+    }
+};
+
+/// One part of the penalty as every view names it: the `penalty_breakdown` key, the label and
+/// what it counts (the workbench's tooltip; docs/model-reference.md#sharing says the same).
+struct PenaltyPart
+{
+    const char* key;
+    const char* label;
+    const char* meaning;
+    double PenaltyBreakdown::*value;
+};
+/// The five parts, in the order the views list them.
+const std::vector<PenaltyPart>& penaltyParts();
+
+/// A co-tenant of a unit on its GPU: the job it belongs to, what its bare-metal step is bound
+/// by (shares of its time), whether it is busy (evaluate: 1; the Monte Carlo draws it) and
+/// its MPS active-thread share.
+struct CoTenant
+{
+    int job = -1;
+    ResourceMix mix;
+    double busy = 1.0;
+    double threadShare = 1.0;
+};
+
+/// What one unit gets of its GPU and why.
+struct UnitInterference
+{
+    ResourceShares shares;
+    PenaltyBreakdown parts;   ///< linearised: each resource's share of the bare step times its loss
+    double slowdown = 1.0;    ///< the same linear estimate of shared / bare step time
+    double aloneSlowdown = 1.0; ///< the slowdown with every co-tenant idle
+    std::vector<std::pair<int, double>> byNeighbour; ///< co-tenant job -> slowdown it adds
+};
+
+/// The interference one unit on `slot` with bare-metal resource mix `self` suffers from its
+/// co-tenants on the same GPU (docs/model-reference.md#sharing):
+/// - MIG: its SMs and memory slices exactly, spatial (small kernels fill a small instance),
+///   static loss where it gets less than its compute slices' share, no interference except
+///   on the GPU's PCIe link;
+/// - time-slicing and time-sliced vGPU: a turn among the busy units (best-effort), the running
+///   ones (equal-share) or every slot (fixed-share), less the switch; the PCIe link split in
+///   turns; a vGPU's transfers pay the virtualisation I/O cost;
+/// - MPS: SMs shared among the clients with kernels resident, up to the active-thread limit;
+///   HBM bandwidth shared with memory-bound clients, plus the L2 thrashing they cause;
+/// - passthrough: only the virtualisation I/O cost on transfers.
+UnitInterference interferenceOf(const Slot& slot, const ResourceMix& self,
+                                const std::vector<CoTenant>& others, const InterferenceParams& p);
+
+} // namespace gp::calc
