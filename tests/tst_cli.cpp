@@ -397,8 +397,17 @@ private Q_SLOTS:
             const QJsonObject j = v.toObject();
             for (const char* key : {"id", "tenant", "placed", "reason", "placement", "memory_per_gpu_bytes", "breakdown",
                                     "step_time_s", "tokens_per_s", "mfu", "days_to_complete", "penalty", "oom_risk",
-                                    "cost_usd", "step_breakdown_s", "serving"})
+                                    "cost_usd", "step_breakdown_s", "serving", "penalty_breakdown", "noisiest_neighbour"})
                 QVERIFY2(j.contains(key), key);
+            // The sharing penalty by resource adds up to the penalty.
+            const QJsonObject byResource = j.value("penalty_breakdown").toObject();
+            QCOMPARE(byResource.keys(), QStringList({"compute", "context_switch", "memory_bandwidth", "pcie_network",
+                                                     "static_loss"}));
+            double penalty = 0.0;
+            for (const QString& part : byResource.keys())
+                penalty += byResource.value(part).toDouble();
+            QVERIFY(qAbs(penalty - j.value("penalty").toDouble()) <= 1e-9 * std::max(1.0, penalty));
+            QVERIFY(j.value("noisiest_neighbour").isNull() || j.value("noisiest_neighbour").isString());
             if (j.value("serving").isObject()) {
                 const QJsonObject v = j.value("serving").toObject();
                 for (const char* key : {"ttft_s", "itl_s", "output_tokens_per_s", "requests_per_s", "max_batch",
@@ -426,6 +435,18 @@ private Q_SLOTS:
         QCOMPARE(cli({"evaluate", sample, "--policy", "worst_fit"}, mHome.path()).code, 2);
         QCOMPARE(cli({"evaluate", sample, "--policy", "fragmentation_aware"}, mHome.path()).code, 0);
         QVERIFY(!o.contains("alternatives")); // only when asked
+        // The mixed-sharing sample's time-sliced pair name each other, in JSON and in text.
+        const QString mixed = gp::test::dataDir() + "/samples/02-mixed-sharing-lab.json";
+        const Run m = cli({"evaluate", mixed, "--json"}, mHome.path());
+        QCOMPARE(m.code, 0);
+        QStringList named;
+        for (const auto& v : QJsonDocument::fromJson(m.out.toUtf8()).object().value("jobs").toArray())
+            if (v.toObject().value("noisiest_neighbour").isString())
+                named << v.toObject().value("id").toString() + ">" + v.toObject().value("noisiest_neighbour").toString();
+        QCOMPARE(named, QStringList({"notebooks>notebooks-eval", "notebooks-eval>notebooks"}));
+        const Run text = cli({"evaluate", mixed}, mHome.path());
+        QVERIFY2(text.out.contains("penalty by resource: compute") && text.out.contains("noisiest neighbour notebooks-eval"),
+                 qPrintable(text.out));
     }
 
     void saturatedServingJobHasNoTtft()

@@ -3,9 +3,11 @@
 // The properties panel of the workbench (split from tst_workbench.cpp): edits of canvas items,
 // tenants and jobs are one undoable command each; an invalid value shows the core's message
 // and changes nothing.
+#include "document/librarygateway.h"
 #include "io/scenariowriter.h"
 #include "testsupport.h"
 #include "ui/canvas/canvasscene.h"
+#include "ui/canvas/nodeitem.h"
 #include "ui/mainwindow.h"
 #include "ui/propertiespanel.h"
 #include "ui/kpicards.h"
@@ -260,6 +262,52 @@ private Q_SLOTS:
         QCOMPARE(doc->scenario().tenants[2].jobs[1].inference->load, ServingLoad::Closed);
         // 128 users keep the engine busier than 1.5 requests/s: the first token comes later.
         QTRY_VERIFY(workloads->cell("chat-70b", "TTFT") != QString("114 ms"));
+    }
+
+    /// The mixed-sharing sample's time-sliced pair: clicking the fine-tune's row explains its
+    /// penalty by resource and names the evaluation server; the canvas marks that server's slot.
+    void penaltyByResourceAndTheNoisiestNeighbour()
+    {
+        auto w = makeWindow();
+        auto all = document::openLibrary(mTmp.filePath("lib.sqlite"), test::bundledCatalog(), {}, nullptr)->list();
+        qint64 mixed = 0;
+        for (const auto& s : *all)
+            if (s.name == "Mixed sharing lab")
+                mixed = s.id;
+        QVERIFY(mixed > 0);
+        QVERIFY(w->openFromLibrary(mixed));
+        ui::WorkloadsPanel* workloads = w->workloads();
+        QTableWidget* table = workloads->table();
+        QTRY_VERIFY(rowOf(table, "notebooks-eval") >= 0);
+        const int row = rowOf(table, "notebooks");
+        QVERIFY(row >= 0);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(row, 2)).center());
+        QCOMPARE(workloads->selectedJobId(), QString("notebooks"));
+        const QString line = workloads->penaltyLine()->text();
+        QVERIFY2(line.startsWith("Penalty ") && line.contains("context switch") &&
+                     line.contains("noisiest neighbour notebooks-eval"),
+                 qPrintable(line));
+        QVERIFY(workloads->penaltyLine()->toolTip().contains("time_slice_switch_memory_pct"));
+        QVERIFY(table->item(row, 7)->toolTip().contains("noisiest neighbour notebooks-eval"));
+        // A job alone on its GPU has nobody to blame.
+        const int alone = rowOf(table, "mixtral");
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(alone, 2)).center());
+        QVERIFY2(workloads->penaltyLine()->text().contains("no co-tenant adds to it") ||
+                     workloads->penaltyLine()->text().contains("noisiest neighbour mixtral"),
+                 qPrintable(workloads->penaltyLine()->text()));
+        // On the canvas: node-002 GPU 0 carries one marked slot (each of the two is the other's
+        // noisiest neighbour: both slots), other GPUs none.
+        auto* node = dynamic_cast<ui::NodeItem*>(w->canvasScene()->item("node-002"));
+        QVERIFY(node);
+        QTRY_VERIFY(!node->gpus().empty());
+        int marked = 0;
+        for (const auto& slot : node->gpus()[0].slots)
+            marked += slot.noisiest ? 1 : 0;
+        QCOMPARE(marked, 2);
+        for (std::size_t g = 1; g < node->gpus().size(); ++g)
+            for (const auto& slot : node->gpus()[g].slots)
+                QVERIFY(!slot.noisiest);
+        QVERIFY2(node->toolTip().contains("notebooks-eval costs notebooks most"), qPrintable(node->toolTip()));
     }
 
     void stepBreakdownOfTheSelectedJob()

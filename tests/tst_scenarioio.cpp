@@ -148,6 +148,31 @@ private Q_SLOTS:
         QCOMPARE(io::writeScenario(*r.scenario), json);
     }
 
+    /// The flat sharing constants are gone: files that set them load with a warning and the
+    /// value is ignored.
+    void retiredSharingAssumptionsWarn()
+    {
+        for (const char* key : {"passthrough_overhead_pct", "vgpu_overhead_pct", "time_slicing_switch_overhead_pct",
+                                "mps_interference_pct"}) {
+            const QByteArray json = QByteArray("{\"format_version\": 1, \"name\": \"t\", \"assumptions\": {\"") + key +
+                                    "\": 7}, \"topology\": {\"nodes\": [{\"id\": \"a\", \"template\": \"dgx-a100-320gb\"}]}}";
+            const auto r = io::readScenario(json, test::bundledCatalog());
+            QVERIFY2(r.ok(), qPrintable(dump(r.issues)));
+            bool warned = false;
+            for (const Issue& i : r.issues)
+                warned |= !i.isError() && i.path == std::string("assumptions.") + key &&
+                          QString::fromStdString(i.message).contains("retired");
+            QVERIFY2(warned, key);
+        }
+        // A new one out of its range is an error with path, value and reason.
+        const QByteArray outOfRange = "{\"format_version\": 1, \"name\": \"t\", \"assumptions\": "
+                                      "{\"mps_memory_contention\": 9}, \"topology\": {\"nodes\": "
+                                      "[{\"id\": \"a\", \"template\": \"dgx-a100-320gb\"}]}}";
+        const auto bad = io::readScenario(outOfRange, test::bundledCatalog());
+        QVERIFY(!bad.ok());
+        QVERIFY2(dump(bad.issues).contains("assumptions.mps_memory_contention: 9 must be between 0 and 5"), qPrintable(dump(bad.issues)));
+    }
+
     void templatesFillWhatANodeLeavesOut()
     {
         const QByteArray json = R"({"format_version": 1, "name": "t",
