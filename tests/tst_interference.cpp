@@ -144,8 +144,9 @@ private Q_SLOTS:
 
     /// Colfax (2024): small GEMMs ran 4.6x slower time-sliced than on MIG slices. The model
     /// predicts the direction (a small kernel fills a small instance and gains nothing from
-    /// whole-GPU turns) but only about 1.8x at 256^3: the GEMM curve's small-size efficiency
-    /// mixes under-filled SMs with launch overhead (docs/validation.md#sharing, weak point).
+    /// whole-GPU turns) but only about 2.2x at 256^3: on the instance's quarter of the HBM
+    /// bandwidth the model's roofline makes the small GEMM memory-bound, where a benchmark loop
+    /// keeps its operands in L2 (no L2 in the model; docs/validation.md#sharing, weak point).
     void colfaxSmallGemmsLoseMoreTimeSliced()
     {
         const UnitInterference ts = interferenceOf(timeSliced(4), kComputeBound, busy(3, kComputeBound), kDefaults);

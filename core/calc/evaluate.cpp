@@ -247,6 +247,7 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
         }
     }
     std::map<std::string, InterferenceParams> interferenceByGpu;
+    std::vector<CoTenant> others; // one unit's co-tenants, refilled per unit
 
     // 4. Each job on its slots, against bare metal.
     std::vector<double> linkLoad(s.topology.links.size(), 0.0);
@@ -285,7 +286,6 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             ip->second = InterferenceParams::from(A, gpu);
         // The slowest unit sets the job's pace: its shares against its co-tenants.
         UnitInterference worst;
-        std::vector<CoTenant> others;
         r.capacityPerGpuBytes = 1e300;
         double price = 0.0;
         std::set<int> jobNodes;

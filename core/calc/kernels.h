@@ -31,12 +31,14 @@ class Kernels
 public:
     /// `computeShare` and `bandwidthShare` scale the tensor-core peak and HBM bandwidth to a
     /// unit's share of the GPU. `spatial`: the share is a partition of the SMs (a MIG instance,
-    /// MPS clients side by side), so a GEMM reaches the efficiency of a GEMM 1/share times
-    /// larger on the whole GPU — a small kernel fills a small partition; in time (time-slicing)
-    /// it gains nothing from the turns it does not fill.
+    /// MPS clients side by side). A GEMM that reaches `e` of the whole GPU's peak fills about
+    /// e / ceiling of its SMs (the curve's shortfall below its ceiling is taken as SMs left
+    /// idle); on a partition of share s it keeps its own speed while it fits, reaching
+    /// min(e / s, ceiling) of the partition's peak. In time (time-slicing) a kernel gains
+    /// nothing from the turns it does not fill.
     Kernels(const GpuSpec& gpu, Precision precision, double computeShare = 1.0, double bandwidthShare = 1.0,
             bool spatial = false)
-        : mEff(gpu.efficiency), mSizeScale(spatial ? 1.0 / computeShare : 1.0),
+        : mEff(gpu.efficiency), mPartition(spatial ? computeShare : 1.0), mCeiling(ceilingOf(gpu.efficiency)),
           mPeak(peakFlops(gpu, precision) * computeShare),
           mPeak16(peakFlops(gpu, Precision::Bf16) * computeShare),
           mHbm(gpu.hbmBandwidthGBps * 1e9 * gpu.efficiency.memoryBound * bandwidthShare),
@@ -111,14 +113,24 @@ private:
         if (m <= 0 || n <= 0 || k <= 0 || count <= 0)
             return 0.0;
         const double flops = 2.0 * m * n * k;
-        const double compute = flops / (peak * mEff.gemmAt(flops * mSizeScale / 1e9));
+        const double whole = mEff.gemmAt(flops / 1e9);
+        const double efficiency = mPartition < 1.0 ? std::min(whole / mPartition, std::max(mCeiling, whole)) : whole;
+        const double compute = flops / (peak * efficiency);
         const double memory = (m * k * in + k * n * w + m * n * 2.0) / mHbm;
         (compute >= memory ? mComputeBound : mMemoryBound) += count * std::max(compute, memory);
         return count * std::max(compute, memory);
     }
 
+    static double ceilingOf(const KernelEfficiency& e)
+    {
+        double most = 0.0;
+        for (const EfficiencyPoint& p : e.gemm)
+            most = std::max(most, p.efficiency);
+        return most > 0 ? most : 1.0;
+    }
+
     const KernelEfficiency& mEff;
-    double mSizeScale;
+    double mPartition, mCeiling;
     double mPeak, mPeak16, mHbm, mIn, mW;
     mutable double mComputeBound = 0.0, mMemoryBound = 0.0;
 };

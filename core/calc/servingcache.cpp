@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "servingcache.h"
 
+#include <cstring>
+
 #include <algorithm>
 #include <cmath>
 #include <tuple>
@@ -12,7 +14,17 @@ namespace {
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 } // namespace
 
-bool ServingCache::Key::operator<(const Key& o) const { return std::tie(gpu, v) < std::tie(o.gpu, o.v); }
+std::size_t ServingCache::KeyHash::operator()(const Key& k) const
+{
+    // FNV-1a over the key's bytes (-0.0 and 0.0 hash apart and compare equal: a rare extra entry).
+    std::uint64_t h = 1469598103934665603ull ^ k.gpu;
+    for (double d : k.v) {
+        std::uint64_t bits;
+        std::memcpy(&bits, &d, sizeof bits);
+        h = (h ^ bits) * 1099511628211ull;
+    }
+    return static_cast<std::size_t>(h ^ (h >> 29));
+}
 
 ServingInputs servingInputsFor(const ModelArchitecture& arch, const Job& job, const GpuSpec& gpu,
                                const ServingEngine& engine, const Sla& sla, const ServingPlacement& sp)

@@ -10,7 +10,7 @@
 
 #include <array>
 #include <cstdint>
-#include <map>
+#include <unordered_map>
 
 namespace gp::calc {
 
@@ -42,9 +42,13 @@ private:
     {
         std::uintptr_t gpu = 0;
         std::array<double, 30> v{};
-        bool operator<(const Key& o) const;
+        bool operator==(const Key& o) const = default;
     };
-    std::map<Key, ServingAnswer> mAnswers;
+    struct KeyHash
+    {
+        std::size_t operator()(const Key& k) const;
+    };
+    std::unordered_map<Key, ServingAnswer, KeyHash> mAnswers; // node-based: answers stay put while it grows
 };
 
 } // namespace gp::calc
