@@ -289,8 +289,8 @@ private Q_SLOTS:
                 "tdp_w":1,"sm_count":1,"sharing":)") + calibration + "}]}";
         };
         QTest::newRow("sharing: switch loss above its range")
-            << sharing(R"({"time_slice_switch_compute_pct":75})")
-            << "gpus[0].sharing.time_slice_switch_compute_pct: 75 must be between 0 and 50 (%)";
+            << sharing(R"({"time_slice_switch_us":-5})")
+            << "gpus[0].sharing.time_slice_switch_us: -5 must be between 0 and 100000 (µs)";
         QTest::newRow("sharing: negative contention")
             << sharing(R"({"mps_memory_contention":-1})")
             << "gpus[0].sharing.mps_memory_contention: -1 must be between 0 and 5";
@@ -324,18 +324,20 @@ private Q_SLOTS:
         const QByteArray json = R"({"format_version":1,"gpus":[{"id":"x","name":"X","vendor":"v","architecture":"a",
             "memory_gb":10,"memory_usable_gib":9,"hbm_bandwidth_gb_per_s":1,"bf16_dense_tflops":1,
             "fp8_dense_tflops":0,"scale_up_kind":"none","scale_up_bandwidth_gb_per_s":0,"pcie_gen":4,
-            "tdp_w":1,"sm_count":1,"sharing":{"time_slice_switch_memory_pct":30},
+            "tdp_w":1,"sm_count":1,"sharing":{"time_slice_cache_refill_us":500},
             "sources":{"sharing":"STREAM in time-sliced VMs on our cluster"}}]})";
         const io::CatalogLoadResult r = io::loadCatalog(dataDirWith(tmp, "extra.json", json));
         QVERIFY2(r.ok(), qPrintable(dump(r.issues)));
         const calc::InterferenceParams mine = calc::InterferenceParams::from({}, *r.catalog.gpu("x"));
         const calc::InterferenceParams bundled = calc::InterferenceParams::from({}, *r.catalog.gpu("a100-80gb"));
-        QCOMPARE(mine.switchMemory, 0.30);
+        QCOMPARE(mine.switchMemory, (100.0 + 500.0) / 2000.0); // (switch + refill) / the 2 ms turn
         QCOMPARE(mine.switchCompute, bundled.switchCompute);
         QCOMPARE(bundled.switchMemory, 0.184);
         // The scenario's assumption counts where the GPU sets nothing.
-        QCOMPARE(calc::InterferenceParams::from({{"time_slice_switch_memory_pct", 10.0}}, *r.catalog.gpu("a100-80gb")).switchMemory,
+        QCOMPARE(calc::InterferenceParams::from({{"time_slice_cache_refill_us", 100.0}}, *r.catalog.gpu("a100-80gb")).switchMemory,
                  0.10);
+        // A longer turn loses less to each switch.
+        QCOMPARE(calc::InterferenceParams::from({{"time_slice_ms", 4.0}}, *r.catalog.gpu("a100-80gb")).switchCompute, 0.025);
     }
 
     void impossibleValuesAreRefusedWithTheirPlace()

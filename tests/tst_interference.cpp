@@ -119,7 +119,7 @@ class TestInterference : public QObject
 
 private Q_SLOTS:
     /// Colfax (2024), A30: four time-sliced vGPUs measured 160 GB/s each, four MIG 1g.6gb
-    /// instances 196 GB/s each (time_slice_switch_memory_pct is fitted to this ratio).
+    /// instances 196 GB/s each (time_slice_cache_refill_us is fitted to this ratio).
     void colfaxStreamBandwidthTimeSlicedAgainstMig()
     {
         const UnitInterference ts = interferenceOf(timeSliced(4), kMemoryBound, busy(3, kMemoryBound), kDefaults);
@@ -132,7 +132,7 @@ private Q_SLOTS:
     }
 
     /// Colfax (2024): a large TF32 GEMM lost about 5 % time-sliced against MIG with the same
-    /// SM share (time_slice_switch_compute_pct is fitted to it).
+    /// SM share (time_slice_switch_us is fitted to it).
     void colfaxLargeGemmTimeSlicedAgainstMig()
     {
         const UnitInterference ts = interferenceOf(timeSliced(4), kComputeBound, busy(3, kComputeBound), kDefaults);

@@ -287,7 +287,7 @@ private Q_SLOTS:
         QVERIFY2(line.startsWith("Penalty ") && line.contains("context switch") &&
                      line.contains("noisiest neighbour notebooks-eval"),
                  qPrintable(line));
-        QVERIFY(workloads->penaltyLine()->toolTip().contains("time_slice_switch_memory_pct"));
+        QVERIFY(workloads->penaltyLine()->toolTip().contains("time_slice_cache_refill_us"));
         QVERIFY(table->item(row, 7)->toolTip().contains("noisiest neighbour notebooks-eval"));
         // A job alone on its GPU has nobody to blame.
         const int alone = rowOf(table, "mixtral");

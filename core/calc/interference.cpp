@@ -15,8 +15,11 @@ InterferenceParams InterferenceParams::from(const std::map<std::string, double>&
         return it != gpu.sharingCalibration.end() ? it->second : assumptionValue(a, key);
     };
     InterferenceParams p;
-    p.switchCompute = value("time_slice_switch_compute_pct") / 100.0;
-    p.switchMemory = value("time_slice_switch_memory_pct") / 100.0;
+    // The share of a turn lost: switch (and cache refill) time over the turn, at most 90 %.
+    const double turnUs = assumptionValue(a, "time_slice_ms") * 1e3;
+    const double switchUs = value("time_slice_switch_us");
+    p.switchCompute = std::min(0.9, switchUs / turnUs);
+    p.switchMemory = std::min(0.9, (switchUs + value("time_slice_cache_refill_us")) / turnUs);
     p.mpsContention = value("mps_memory_contention");
     p.virtualizationIo = value("virtualization_io_overhead_pct") / 100.0;
     return p;
@@ -35,7 +38,7 @@ const std::vector<PenaltyPart>& penaltyParts()
          &PenaltyBreakdown::memoryBandwidth},
         {"context_switch", "context switch",
          "Time-sliced GPUs: the switch and the L2/TLB warm-up each turn costs "
-         "(time_slice_switch_compute_pct, time_slice_switch_memory_pct)",
+         "(time_slice_switch_us, time_slice_cache_refill_us over time_slice_ms)",
          &PenaltyBreakdown::contextSwitch},
         {"pcie_network", "PCIe/network",
          "Host/PCIe and network transfers: the GPU's link split with co-tenants, and a VM's "

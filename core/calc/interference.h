@@ -17,8 +17,8 @@ namespace gp::calc {
 /// scenario assumptions, overridden per GPU by a catalog entry's "sharing" object.
 struct InterferenceParams
 {
-    double switchCompute = 0.05; ///< share of each time slice compute-bound work loses to the switch
-    double switchMemory = 0.184; ///< ... memory-bound work loses (switch plus L2/TLB warm-up)
+    double switchCompute = 0.05; ///< share of each turn compute-bound work loses: switch time / time_slice_ms
+    double switchMemory = 0.184; ///< ... memory-bound work loses: (switch + cache refill) / time_slice_ms
     double mpsContention = 0.86; ///< extra DRAM traffic per overlapping memory-bound MPS client (L2 thrashing)
     double virtualizationIo = 0.06; ///< slowdown of a VM's host/PCIe and network transfers (IOMMU, virtual interrupts)
 

@@ -180,7 +180,7 @@ private:
     {
         std::map<std::string, double> out;
         JsonFields f(o, path, mOut);
-        for (const char* key : {"time_slice_switch_compute_pct", "time_slice_switch_memory_pct",
+        for (const char* key : {"time_slice_switch_us", "time_slice_cache_refill_us",
                                 "mps_memory_contention", "virtualization_io_overhead_pct"}) {
             if (!o.contains(key))
                 continue;

@@ -44,18 +44,19 @@ const std::vector<Assumption>& assumptionRegistry()
          "request per trial, lognormal with the mean kept).",
          "Planner's assumption: chat traces such as ShareGPT spread prompt and output lengths over "
          "more than an order of magnitude; set 0 for fixed lengths, as synthetic benchmarks use"},
-        {"time_slice_switch_compute_pct", 5.0, 0.0, 50.0, "%",
-         "Share of each time slice that compute-bound work loses to the context switch when "
-         "several tenants time-slice one GPU (time-slicing replicas, time-sliced vGPU schedulers).",
+        {"time_slice_switch_us", 100.0, 0.0, 100000.0, "µs",
+         "Time one turn on a time-sliced GPU loses to the context switch (save and restore), for "
+         "compute-bound work; the share lost is this over time_slice_ms.",
          "Fitted to Colfax Research (2024), 'Sharing NVIDIA GPUs at the System Level: Time-Sliced "
          "and MIG-Backed vGPUs': on an A30 a large TF32 GEMM in each of four time-sliced vGPUs ran "
-         "about 5 % slower than in each of four MIG-backed 1g.6gb vGPUs with the same SM share"},
-        {"time_slice_switch_memory_pct", 18.4, 0.0, 80.0, "%",
-         "Share of each time slice that memory-bound work loses: the switch plus the L2 and TLB "
-         "warm-up after another tenant's turn.",
+         "about 5 % slower than in each of four MIG-backed 1g.6gb vGPUs with the same SM share: "
+         "5 % of the 2 ms time_slice_ms"},
+        {"time_slice_cache_refill_us", 268.0, 0.0, 100000.0, "µs",
+         "What memory-bound work loses on top of the switch in each turn: the L2 and TLB warm-up "
+         "after another tenant's turn.",
          "Fitted to Colfax Research (2024), same study: each of four time-sliced vGPUs measured "
          "160 GB/s of memory bandwidth against 196 GB/s for each MIG 1g.6gb instance holding the "
-         "same share of the memory: 1 - 160/196 = 18.4 %"},
+         "same share of the memory: 1 - 160/196 = 18.4 % of a 2 ms turn = 368 us, less the switch"},
         {"mps_memory_contention", 0.86, 0.0, 5.0, "extra DRAM traffic per overlapping client",
          "MPS: L2 thrashing between memory-bound clients; a memory-bound client's bandwidth is "
          "1 / (1 + (1 + this) x the co-tenants' memory-bound share).",

@@ -78,8 +78,8 @@ struct GpuSpec
     std::vector<MigProfile> migProfiles; ///< empty where MIG is not supported
     std::vector<VgpuProfile> vgpuProfiles;
     KernelEfficiency efficiency;
-    /// Interference calibration for this GPU (catalog "sharing": time_slice_switch_compute_pct,
-    /// time_slice_switch_memory_pct, mps_memory_contention, virtualization_io_overhead_pct);
+    /// Interference calibration for this GPU (catalog "sharing": time_slice_switch_us,
+    /// time_slice_cache_refill_us, mps_memory_contention, virtualization_io_overhead_pct);
     /// an absent key takes the scenario's assumption.
     std::map<std::string, double> sharingCalibration;
     std::map<std::string, std::string> sources; ///< figure name -> citation

@@ -223,7 +223,7 @@ void validateAssumptions(const Scenario& s, Issues& out)
         if (!a && (key == "passthrough_overhead_pct" || key == "vgpu_overhead_pct" ||
                    key == "time_slicing_switch_overhead_pct" || key == "mps_interference_pct")) {
             out.push_back(Issue::warning(p, "retired and ignored: sharing penalties come from the interference "
-                                            "model (time_slice_switch_compute_pct, time_slice_switch_memory_pct, "
+                                            "model (time_slice_switch_us, time_slice_cache_refill_us, "
                                             "mps_memory_contention, virtualization_io_overhead_pct; "
                                             "docs/model-reference.md#sharing-modes-corecalcslotscpp)"));
             continue;
