@@ -221,7 +221,12 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     // the demand its co-tenants feel (interference.h).
     std::vector<PerfResult> bare(ordered.size());
     std::vector<CommBandwidth> comms(ordered.size());
-    std::vector<std::vector<std::pair<int, int>>> unitsOnGpu(static_cast<std::size_t>(gpus)); // (job k, slot)
+    // A GPU's slots are consecutive in cx.slots: the first of each GPU and one past its last.
+    std::vector<int> gpuSlots(static_cast<std::size_t>(gpus) + 1, static_cast<int>(cx.slots.size()));
+    for (int i = static_cast<int>(cx.slots.size()) - 1; i >= 0; --i)
+        gpuSlots[static_cast<std::size_t>(cx.globalGpu(cx.slots[static_cast<std::size_t>(i)]))] = i;
+    for (int g = gpus - 1; g >= 0; --g) // GPUs without slots (no catalog entry) stay empty
+        gpuSlots[static_cast<std::size_t>(g)] = std::min(gpuSlots[static_cast<std::size_t>(g)], gpuSlots[static_cast<std::size_t>(g) + 1]);
     for (std::size_t k = 0; k < ordered.size(); ++k) {
         const JobPlacement& jp = po.jobs[k];
         const JobRef& ref = refs[static_cast<std::size_t>(order[k])];
@@ -233,9 +238,6 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
         const Slot& first = cx.slots[static_cast<std::size_t>(jp.slots.front())];
         const GpuSpec& gpu = *c.gpu(cx.node(first.node).gpuId);
         comms[k] = commFor(cx, jp.slots, gpu, linkEff, noGdr);
-        for (int sIdx : jp.slots)
-            unitsOnGpu[static_cast<std::size_t>(cx.globalGpu(cx.slots[static_cast<std::size_t>(sIdx)]))].push_back(
-                {static_cast<int>(k), sIdx});
         if (job.kind == JobKind::Inference && job.inference) {
             ServingPlacement whole;
             whole.tensorParallelGBps = comms[k].tensorParallelGBps;
@@ -293,10 +295,12 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             const Slot& sl = cx.slots[static_cast<std::size_t>(sIdx)];
             const auto g = static_cast<std::size_t>(cx.globalGpu(sl));
             others.clear();
-            for (const auto& [other, otherSlot] : unitsOnGpu[g])
-                if (otherSlot != sIdx)
+            for (int o = gpuSlots[g]; o < gpuSlots[g + 1]; ++o) {
+                const int other = po.owner[static_cast<std::size_t>(o)];
+                if (o != sIdx && other >= 0 && refs[static_cast<std::size_t>(order[static_cast<std::size_t>(other)])].arch)
                     others.push_back({other, bare[static_cast<std::size_t>(other)].mix, 1.0,
-                                      cx.slots[static_cast<std::size_t>(otherSlot)].smShare});
+                                      cx.slots[static_cast<std::size_t>(o)].smShare});
+            }
             UnitInterference u = interferenceOf(sl, bare[k].mix, others, ip->second);
             if (sIdx == jp.slots.front() || u.slowdown > worst.slowdown)
                 worst = std::move(u);
