@@ -6,6 +6,7 @@
 #include "calc/modelsize.h"
 #include "calc/interference.h"
 #include "io/catalogreader.h"
+#include "model/validation.h"
 #include "testsupport.h"
 
 #include <QTemporaryDir>
@@ -295,6 +296,9 @@ private Q_SLOTS:
             << sharing(R"({"mps_memory_contention":-1})")
             << "gpus[0].sharing.mps_memory_contention: -1 must be between 0 and 5";
         QTest::newRow("sharing: unknown key") << sharing(R"({"mps_interference_pct":10})") << "gpus[0].sharing.mps_interference_pct";
+        QTest::newRow("vgpu: unknown scheduler")
+            << sharing(R"({},"vgpu":{"source":"s","profiles":[{"name":"X-4C","framebuffer_gib":4,"max_per_gpu":2,"schedulers":["round_robin"]}]})")
+            << "gpus[0].vgpu.profiles[0].schedulers[0]: 'round_robin' is not a vGPU scheduler";
         QTest::newRow("newer format") << QByteArray(R"({"format_version":7})") << "needs a newer gpuplan";
         QTest::newRow("syntax") << QByteArray("{\"format_version\": 1,\n \"gpus\": [}") << "invalid JSON at line 2";
     }
@@ -338,6 +342,29 @@ private Q_SLOTS:
                  0.10);
         // A longer turn loses less to each switch.
         QCOMPARE(calc::InterferenceParams::from({{"time_slice_ms", 4.0}}, *r.catalog.gpu("a100-80gb")).switchCompute, 0.025);
+    }
+
+    /// A vGPU profile that lists its schedulers refuses the others, with the place and why.
+    void vgpuSchedulerTheProfileDoesNotRunIsRefused()
+    {
+        QTemporaryDir tmp;
+        const QByteArray json = R"({"format_version":1,"gpus":[{"id":"x","name":"X","vendor":"v","architecture":"a",
+            "memory_gb":10,"memory_usable_gib":9,"hbm_bandwidth_gb_per_s":1,"bf16_dense_tflops":1,
+            "fp8_dense_tflops":0,"scale_up_kind":"none","scale_up_bandwidth_gb_per_s":0,"pcie_gen":4,
+            "tdp_w":1,"sm_count":1,"vgpu":{"source":"s","profiles":[{"name":"X-4C","framebuffer_gib":4,
+            "max_per_gpu":2,"schedulers":["best_effort","equal_share"]}]}}]})";
+        const io::CatalogLoadResult r = io::loadCatalog(dataDirWith(tmp, "extra.json", json));
+        QVERIFY2(r.ok(), qPrintable(dump(r.issues)));
+        SharingConfig c;
+        c.mode = SharingMode::Vgpu;
+        c.vgpuProfile = "X-4C";
+        c.vgpuScheduler = VgpuScheduler::EqualShare;
+        QVERIFY(validateSharing(c, *r.catalog.gpu("x"), "topology.nodes[0].sharing").empty());
+        c.vgpuScheduler = VgpuScheduler::FixedShare;
+        const Issues bad = validateSharing(c, *r.catalog.gpu("x"), "topology.nodes[0].sharing");
+        QCOMPARE(bad.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(bad.front().toString()),
+                 QString("topology.nodes[0].sharing.vgpu.scheduler: 'fixed_share': X-4C runs only under best_effort, equal_share"));
     }
 
     void impossibleValuesAreRefusedWithTheirPlace()

@@ -6,6 +6,7 @@
 #include "jsonfile.h"
 #include "model/assumptions.h"
 #include "model/checks.h"
+#include "model/enumnames.h"
 #include "model/miglayout.h"
 #include "model/validation.h"
 
@@ -304,6 +305,19 @@ private:
                 pr.name = f.string("name", {}, true);
                 pr.framebufferGiB = f.number("framebuffer_gib", 0.0, true);
                 pr.maxPerGpu = f.integer("max_per_gpu", 0, true);
+                if (auto sch = f.array("schedulers")) {
+                    for (qsizetype k = 0; k < sch->size(); ++k) {
+                        const QString name = sch->at(k).toString();
+                        const std::string sp = idx(field(p, "schedulers"), static_cast<std::size_t>(k));
+                        if (!sch->at(k).isString() || !enumFromName<VgpuScheduler>(name.toStdString()))
+                            mOut.push_back(Issue::error(sp, "'" + name.toStdString() +
+                                                                "' is not a vGPU scheduler (best_effort, equal_share, fixed_share)"));
+                        else
+                            pr.schedulers.push_back(name.toStdString());
+                    }
+                    if (sch->isEmpty())
+                        mOut.push_back(Issue::error(field(p, "schedulers"), "must list at least one scheduler, or be left out"));
+                }
                 f.finish();
                 inRange(mOut, field(p, "framebuffer_gib"), pr.framebufferGiB, 0.1, gpu.memoryGB,
                         "at most the GPU's memory");

@@ -29,6 +29,9 @@ struct VgpuProfile
     std::string name;      ///< e.g. "A100-10C"
     double framebufferGiB = 0.0;
     int maxPerGpu = 0;
+    /// Time-sliced schedulers the profile runs under ("best_effort", "equal_share",
+    /// "fixed_share"); empty: all three (NVIDIA vGPU software user guide, "vGPU schedulers").
+    std::vector<std::string> schedulers;
 };
 
 /// One point of an efficiency curve: at `size` (GFLOP of one GEMM call), the share of the

@@ -4,6 +4,7 @@
 
 #include "assumptions.h"
 #include "checks.h"
+#include "enumnames.h"
 #include "miglayout.h"
 
 #include <algorithm>
@@ -50,6 +51,15 @@ Issues validateSharing(const SharingConfig& sharing, const GpuSpec& gpu, const s
             out.push_back(Issue::error(field(path, "vgpu.profile"),
                                        "'" + sharing.vgpuProfile + "' is not a vGPU profile of " +
                                            gpu.name + " (profiles: " + names + ")"));
+        } else if (const VgpuProfile* p = gpu.vgpuProfile(sharing.vgpuProfile); !p->schedulers.empty()) {
+            const std::string wanted(enumName(sharing.vgpuScheduler));
+            if (std::find(p->schedulers.begin(), p->schedulers.end(), wanted) == p->schedulers.end()) {
+                std::string names;
+                for (const auto& n : p->schedulers)
+                    names += (names.empty() ? "" : ", ") + n;
+                out.push_back(Issue::error(field(path, "vgpu.scheduler"), "'" + wanted + "': " + p->name +
+                                                                              " runs only under " + names));
+            }
         }
         break;
     case SharingMode::TimeSlicing:
