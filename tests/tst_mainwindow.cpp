@@ -134,7 +134,7 @@ private Q_SLOTS:
         document::Document* doc = w->currentDocument();
         QVERIFY(doc->isModified());
         QCOMPARE(doc->undoStack()->count(), 1);
-        QCOMPARE(doc->undoStack()->undoText(), QString("Set time_slicing sharing on 2 node(s)"));
+        QCOMPARE(doc->undoStack()->undoText(), QString("Set Time-slicing sharing on 2 node(s)"));
         QCOMPARE(doc->scenario().topology.nodes[1].sharing.mode, SharingMode::TimeSlicing);
         QVERIFY(w->windowTitle().contains("*"));
         // The outline follows after the background evaluation, selection kept.
@@ -186,7 +186,7 @@ private Q_SLOTS:
         pt.mode = SharingMode::Passthrough;
         w->setSharingOfSelection(pt);
         QCOMPARE(w->currentDocument()->scenario().topology.nodes[2].sharing.mode, SharingMode::Passthrough);
-        QCOMPARE(w->currentDocument()->undoStack()->undoText(), QString("Set passthrough sharing on 1 node(s)"));
+        QCOMPARE(w->currentDocument()->undoStack()->undoText(), QString("Set Passthrough sharing on 1 node(s)"));
     }
 
     void workloadsShowResultsAndTheMemoryProfile()

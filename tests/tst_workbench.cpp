@@ -151,7 +151,7 @@ private Q_SLOTS:
         QVERIFY(in->addInstance("3g.40gb", 4));
         QVERIFY(in->addInstance("4g.40gb", 0));
         in->apply();
-        QCOMPARE(doc->undoStack()->undoText(), QString("Set mig sharing on node-005 GPU 2"));
+        QCOMPARE(doc->undoStack()->undoText(), QString("Set MIG sharing on node-005 GPU 2"));
         const Node& n = doc->scenario().topology.nodes[4];
         QCOMPARE(n.sharing.mode, SharingMode::Exclusive);
         QCOMPARE(n.sharingOf(2).migInstances, (std::vector<MigInstance>{{"4g.40gb", 0}, {"3g.40gb", 4}}));

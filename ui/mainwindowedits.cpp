@@ -304,7 +304,7 @@ bool MainWindow::setSharingOfGpu(const QString& nodeId, int gpuIndex, const Shar
     }
     mDocument->undoStack()->push(new document::EditScenarioCmd(
         mDocument.get(), std::move(s),
-        tr("Set %1 sharing on %2 GPU %3").arg(QString::fromLatin1(enumName(sharing.mode).data())).arg(nodeId).arg(gpuIndex)));
+        tr("Set %1 sharing on %2 GPU %3").arg(QString::fromUtf8(displayName(sharing.mode).data())).arg(nodeId).arg(gpuIndex)));
     return true;
 }
 

@@ -3,6 +3,7 @@
 #include "resultscharts.h"
 
 #include "calc/comparison.h"
+#include "model/enumnames.h"
 
 #include "charttheme.h"
 #include "simulationcharts.h"
@@ -63,7 +64,10 @@ ResultsCharts::ResultsCharts(QWidget* parent) : QTabWidget(parent)
 
 void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>& alts)
 {
-    static const QString names[] = {tr("Bare metal"), tr("Passthrough"), tr("MIG"), tr("vGPU"), tr("Time-slicing"), tr("MPS")};
+    static const QString names[] = {
+        QString::fromUtf8(displayName(SharingMode::Exclusive)),   QString::fromUtf8(displayName(SharingMode::Passthrough)),
+        QString::fromUtf8(displayName(SharingMode::Mig)),         QString::fromUtf8(displayName(SharingMode::Vgpu)),
+        QString::fromUtf8(displayName(SharingMode::TimeSlicing)), QString::fromUtf8(displayName(SharingMode::Mps))};
     const QStringList rows = {tr("Setting"), tr("Mean penalty"), tr("Max penalty"), tr("Serving TTFT P99"),
                               tr("Serving ITL P99"), tr("Serving SLO attainment"), tr("VRAM utilization"),
                               tr("Fragmentation"), tr("GPU share allocated"), tr("Unplaced jobs"), tr("Memory isolation"), tr("Fault isolation"),

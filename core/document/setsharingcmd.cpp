@@ -13,7 +13,7 @@ SetSharingCmd::SetSharingCmd(Document* document, const QStringList& nodeIds, con
     for (const QString& id : nodeIds)
         mOther[id.toStdString()] = {sharing, {}};
     setText(QObject::tr("Set %1 sharing on %n node(s)", nullptr, static_cast<int>(mOther.size()))
-                .arg(QString::fromStdString(std::string(enumName(sharing.mode)))));
+                .arg(QString::fromStdString(std::string(displayName(sharing.mode)))));
 }
 
 void SetSharingCmd::redo()

@@ -121,4 +121,19 @@ template <typename E> std::string enumChoices()
     return out;
 }
 
+/// The name a person reads for a sharing mode (undo texts, charts, notes); the JSON name is
+/// enumName(). One spelling for the whole product.
+constexpr std::string_view displayName(SharingMode m)
+{
+    switch (m) {
+    case SharingMode::Exclusive: return "Bare metal";
+    case SharingMode::Passthrough: return "Passthrough";
+    case SharingMode::Mig: return "MIG";
+    case SharingMode::Vgpu: return "vGPU";
+    case SharingMode::TimeSlicing: return "Time-slicing";
+    case SharingMode::Mps: return "MPS";
+    }
+    return "?";
+}
+
 } // namespace gp
