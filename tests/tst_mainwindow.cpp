@@ -97,11 +97,7 @@ private Q_SLOTS:
     void outlineListsSharingPerGpu()
     {
         auto w = makeWindow();
-        auto all = document::openLibrary(mTmp.filePath("lib.sqlite"), test::bundledCatalog(), {}, nullptr)->list();
-        qint64 mixed = 0;
-        for (const auto& s : *all)
-            if (s.name == "Mixed sharing lab")
-                mixed = s.id;
+        const qint64 mixed = test::libraryScenarioId(mTmp.filePath("lib.sqlite"), "Mixed sharing lab");
         QVERIFY(mixed > 0);
         QVERIFY(w->openFromLibrary(mixed));
         auto* tree = w->findChild<ui::ScenarioTree*>();

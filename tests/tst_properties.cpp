@@ -3,7 +3,6 @@
 // The properties panel of the workbench (split from tst_workbench.cpp): edits of canvas items,
 // tenants and jobs are one undoable command each; an invalid value shows the core's message
 // and changes nothing.
-#include "document/librarygateway.h"
 #include "io/scenariowriter.h"
 #include "testsupport.h"
 #include "ui/canvas/canvasscene.h"
@@ -269,11 +268,7 @@ private Q_SLOTS:
     void penaltyByResourceAndTheNoisiestNeighbour()
     {
         auto w = makeWindow();
-        auto all = document::openLibrary(mTmp.filePath("lib.sqlite"), test::bundledCatalog(), {}, nullptr)->list();
-        qint64 mixed = 0;
-        for (const auto& s : *all)
-            if (s.name == "Mixed sharing lab")
-                mixed = s.id;
+        const qint64 mixed = test::libraryScenarioId(mTmp.filePath("lib.sqlite"), "Mixed sharing lab");
         QVERIFY(mixed > 0);
         QVERIFY(w->openFromLibrary(mixed));
         ui::WorkloadsPanel* workloads = w->workloads();

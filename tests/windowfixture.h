@@ -23,4 +23,14 @@ inline std::unique_ptr<ui::MainWindow> makeWindow(const QString& file)
     return std::make_unique<ui::MainWindow>(bundledCatalog(), std::move(lib));
 }
 
+/// The id of the library scenario called `name` in the library at `file`, or 0.
+inline qint64 libraryScenarioId(const QString& file, const QString& name)
+{
+    auto all = document::openLibrary(file, bundledCatalog(), {}, nullptr)->list();
+    for (const auto& s : *all)
+        if (s.name == name)
+            return s.id;
+    return 0;
+}
+
 } // namespace gp::test
