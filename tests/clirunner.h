@@ -37,12 +37,13 @@ inline Run cli(const QStringList& args, const QString& home = {})
             QString::fromUtf8(p.readAllStandardError())};
 }
 
-inline QByteArray hashOf(const QString& path)
+inline QByteArray readAll(const QString& path)
 {
     QFile f(path);
-    f.open(QIODevice::ReadOnly);
-    return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
+
+inline QByteArray hashOf(const QString& path) { return QCryptographicHash::hash(readAll(path), QCryptographicHash::Sha256); }
 
 /// The first sample with `from` replaced by `to`, written to `path`; false if `from` is not in it.
 inline bool writeEditedSample(const QString& path, const QByteArray& from, const QByteArray& to)

@@ -48,6 +48,59 @@ private Q_SLOTS:
         QCOMPARE(hashOf(file), before);
     }
 
+    // edit applies the workbench's rules in order and writes only when all of them succeed.
+    void editAppliesRulesInOrderAndWritesOnlyWhenAllSucceed()
+    {
+        QTemporaryDir tmp;
+        const QString in = gp::test::sampleFiles().front();
+        const QString out = tmp.filePath("edited.json");
+        const Run r = cli({"edit", in, "-o", out, "--json",
+                           "--set", "nodes[node-003].sharing={\"mode\":\"mps\",\"mps\":{\"active_thread_pct\":50}}",
+                           "--set", "jobs[chat-70b].parallelism.tp=4", "--link", "node-001,leaf-01",
+                           "--pin", "chat-70b=node-003", "--rename", "Edited"},
+                          mHome.path());
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        const QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 5);
+        const QJsonObject first = QJsonDocument::fromJson(lines[0].toUtf8()).object();
+        QCOMPARE(first.value("edit").toString(), QString("Set nodes[node-003].sharing"));
+        const QJsonObject change = first.value("changes").toArray().at(0).toObject();
+        QCOMPARE(change.value("change").toString(), QString("updated"));
+        QCOMPARE(change.value("items").toString(), QString("nodes"));
+        QCOMPARE(change.value("id").toString(), QString("node-003"));
+        QCOMPARE(change.value("fields").toArray().at(0).toString(), QString("sharing"));
+        const QJsonObject third = QJsonDocument::fromJson(lines[2].toUtf8()).object();
+        QCOMPARE(third.value("changes").toArray().at(0).toObject().value("id").toString(), QString("node-001-leaf-01"));
+        // The result is a valid scenario holding every edit.
+        const Run v = cli({"validate", out}, mHome.path());
+        QVERIFY2(v.code == 0, qPrintable(v.out));
+        const QJsonObject doc = QJsonDocument::fromJson(readAll(out)).object();
+        QCOMPARE(doc.value("name").toString(), QString("Edited"));
+        const QJsonArray nodes = doc.value("topology").toObject().value("nodes").toArray();
+        QCOMPARE(nodes.at(2).toObject().value("sharing").toObject().value("mode").toString(), QString("mps"));
+        // A refused operation (here the last one) leaves the output unwritten and says why.
+        const QString out2 = tmp.filePath("never.json");
+        const Run bad = cli({"edit", in, "-o", out2, "--set", "jobs[chat-70b].parallelism.tp=4", "--set",
+                             "nodes[node-003].sharing.mode=shared"},
+                            mHome.path());
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains(in + ": nodes[node-003].sharing.mode:"), qPrintable(bad.err));
+        QVERIFY(bad.err.contains("refused; nothing was written"));
+        QVERIFY(!QFile::exists(out2));
+        // In place: the input is rewritten only on success.
+        const QString copy = tmp.filePath("copy.json");
+        QVERIFY(QFile::copy(in, copy));
+        const QByteArray before = hashOf(copy);
+        QCOMPARE(cli({"edit", copy, "--in-place", "--pin", "nobody=node-001"}, mHome.path()).code, 2);
+        QCOMPARE(hashOf(copy), before);
+        QCOMPARE(cli({"edit", copy, "--in-place", "--remove", "node-008"}, mHome.path()).code, 0);
+        QVERIFY(hashOf(copy) != before);
+        // Usage: one of -o and --in-place, at least one operation.
+        QCOMPARE(cli({"edit", in, "--set", "name=x"}, mHome.path()).code, 2);
+        QCOMPARE(cli({"edit", in, "-o", out2}, mHome.path()).code, 2);
+        QCOMPARE(cli({"edit", in, "-o", out2, "--pin", "chat-70b"}, mHome.path()).code, 2);
+    }
+
     void usageErrorsExitTwo()
     {
         QCOMPARE(cli({}, mHome.path()).code, 2);
@@ -62,8 +115,8 @@ private Q_SLOTS:
     void everySubcommandHasHelp_data()
     {
         QTest::addColumn<QString>("command");
-        for (const char* c : {"validate", "summary", "mig-layouts", "library", "format", "memory", "evaluate", "replay",
-                              "simulate", "export-config", "compare", "report"})
+        for (const char* c : {"validate", "summary", "mig-layouts", "library", "format", "edit", "memory", "evaluate",
+                              "replay", "simulate", "export-config", "compare", "report"})
             QTest::newRow(c) << QString(c);
     }
     void everySubcommandHasHelp()

@@ -10,7 +10,7 @@
 #include "ui/canvas/canvasview.h"
 #include "ui/canvas/nodeitem.h"
 #include "ui/evaluationrunner.h"
-#include "document/editscenariocmd.h"
+#include "document/commands.h"
 #include "ui/addjobdialog.h"
 #include "ui/inspector.h"
 #include "ui/propertiespanel.h"
@@ -159,7 +159,7 @@ private Q_SLOTS:
         w->commitCanvasDrag();               // ...ends as one command
         document::Document* doc = w->currentDocument();
         QCOMPARE(doc->undoStack()->count(), 1);
-        QCOMPARE(doc->undoStack()->undoText(), QString("Move 2 item(s)"));
+        QCOMPARE(doc->undoStack()->undoText(), QString("Move 2 items"));
         const Point moved = doc->scenario().topology.nodes[0].position;
         QCOMPARE(moved.x, startA.x() + 40.0); // snapped to the 20-unit grid
         QCOMPARE(moved.y, startA.y() + 40.0);
@@ -182,7 +182,7 @@ private Q_SLOTS:
         pt.mode = SharingMode::Passthrough;
         w->setSharingOfSelection(pt);
         QCOMPARE(w->currentDocument()->scenario().topology.nodes[2].sharing.mode, SharingMode::Passthrough);
-        QCOMPARE(w->currentDocument()->undoStack()->undoText(), QString("Set Passthrough sharing on 1 node(s)"));
+        QCOMPARE(w->currentDocument()->undoStack()->undoText(), QString("Set Passthrough sharing on node-003"));
     }
 
     void workloadsShowResultsAndTheMemoryProfile()
@@ -287,7 +287,7 @@ private Q_SLOTS:
         auto w = makeWindow();
         w->openFirst();
         document::Document* doc = w->currentDocument();
-        doc->undoStack()->push(new document::EditScenarioCmd(doc, added, "Add job"));
+        QVERIFY(doc->push(dialog.edit()).empty());
         QCOMPARE(doc->scenario().tenants.size(), s.tenants.size() + 1);
         QTRY_COMPARE(w->workloads()->rowCount(), 6);
         doc->undoStack()->undo();

@@ -7,7 +7,7 @@
 #include "crashprotocol.h"
 #include "document/autosaver.h"
 #include "document/document.h"
-#include "document/editscenariocmd.h"
+#include "document/commands.h"
 #include "document/librarygateway.h"
 #include "io/scenarioreader.h"
 #include "ui/recoverybar.h"
@@ -164,9 +164,7 @@ private Q_SLOTS:
         QVERIFY(lib);
         Scenario s = *io::readScenarioFile(test::sampleFiles().first(), test::bundledCatalog()).scenario;
         document::Document doc(s);
-        Scenario changed = s;
-        changed.name = "changed";
-        doc.undoStack()->push(new document::EditScenarioCmd(&doc, changed, "rename"));
+        doc.push(document::renameScenario(s, "changed"));
         auto running = std::make_unique<document::Autosaver>(lib.get());
         running->watch(&doc);
         QVERIFY(running->saveNow());

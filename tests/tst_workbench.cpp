@@ -13,7 +13,7 @@
 #include "ui/canvas/canvasview.h"
 #include "ui/canvas/nodeitem.h"
 #include "ui/evaluationrunner.h"
-#include "document/editscenariocmd.h"
+#include "document/commands.h"
 #include "ui/addjobdialog.h"
 #include "ui/inspector.h"
 #include "ui/propertiespanel.h"
@@ -96,7 +96,8 @@ private Q_SLOTS:
         // Without a deadline on the tenant, no deadline line.
         Scenario s = w->currentDocument()->scenario();
         s.tenants[0].sla.deadlineDays.reset();
-        w->currentDocument()->undoStack()->push(new document::EditScenarioCmd(w->currentDocument(), s, "no deadline"));
+        QVERIFY(w->currentDocument()->push(document::changeScenario(w->currentDocument()->scenario(), test::bundledCatalog(), s,
+                                                                    "no deadline")).empty());
         completion->selectJob("frontier-70b");
         QTRY_COMPARE(chart->series().size(), 3);
         // The full run replaces the preview with 10,000 trials.
@@ -191,7 +192,7 @@ private Q_SLOTS:
             ui::AddJobDialog dialog(test::bundledCatalog(), doc->scenario());
             dialog.set(tenant, preset, kind, tp, pp, dp);
             QVERIFY2(dialog.valid(), qPrintable(dialog.message()));
-            undo->push(new document::EditScenarioCmd(doc, dialog.result(), "Add job"));
+            QVERIFY(doc->push(dialog.edit()).empty());
         };
         addJob("Frontier Lab", "llama3-8b", JobKind::Pretraining, 4, 1, 2);
         addJob("Acme Retail", "llama3-8b", JobKind::Lora, 1, 1, 2);
@@ -336,9 +337,10 @@ private Q_SLOTS:
         QTRY_COMPARE(w->workloads()->rowCount(), 5);
         QVERIFY(w->canvasView()->warnings().isEmpty()); // everything placed, no risk
         Scenario s = w->currentDocument()->scenario();
-        s.tenants[0].jobs[0].parallelism.dp = 16; // 256 GPUs on a 64-GPU cluster
+        s.tenants[0].jobs[0].parallelism.dp = 4; // 64 GPUs: as many as the cluster has, with others on them
         s.tenants[0].jobs[0].batch.global = 1024;
-        w->currentDocument()->undoStack()->push(new document::EditScenarioCmd(w->currentDocument(), s, "Grow"));
+        QVERIFY(w->currentDocument()->push(document::changeScenario(w->currentDocument()->scenario(), test::bundledCatalog(), s,
+                                                                    "Grow")).empty());
         QTRY_VERIFY(!w->canvasView()->warnings().isEmpty());
         QVERIFY2(w->canvasView()->warnings().front().contains("Llama 3 70B pre-training is not placed"),
                  qPrintable(w->canvasView()->warnings().front()));

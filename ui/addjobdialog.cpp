@@ -3,6 +3,7 @@
 #include "addjobdialog.h"
 
 #include "model/enumnames.h"
+#include "document/commands.h"
 #include "model/validation.h"
 
 #include <QCheckBox>
@@ -105,83 +106,34 @@ AddJobDialog::AddJobDialog(const Catalog& catalog, const Scenario& scenario, QWi
     revalidate();
 }
 
+document::JobRequest AddJobDialog::request() const
+{
+    document::JobRequest r;
+    r.tenantId = mTenant->currentData().toString().toStdString();
+    r.newTenantName = mNewTenant->text().trimmed().toStdString();
+    r.preset = mPreset->currentData().toString().toStdString();
+    if (r.preset.empty())
+        r.custom = customArchitecture();
+    r.kind = static_cast<JobKind>(mKind->currentData().toInt());
+    r.tp = mTp->value();
+    r.pp = mPp->value();
+    r.dp = mDp->value();
+    r.amount = mAmount->value();
+    r.pinNode = mPinNode;
+    return r;
+}
+
+Result<document::Edit> AddJobDialog::edit() const
+{
+    return mEditJob.empty() ? document::addJob(mScenario, mCatalog, request())
+                            : document::editJob(mScenario, mCatalog, mEditJob, request());
+}
+
 Scenario AddJobDialog::result() const
 {
     Scenario s = mScenario;
-    std::set<std::string> ids;
-    for (const Tenant& t : s.tenants) {
-        ids.insert(t.id);
-        for (const Job& j : t.jobs)
-            ids.insert(j.id);
-    }
-    auto fresh = [&](const std::string& base) {
-        std::string id = base;
-        for (int i = 2; ids.count(id); ++i)
-            id = base + "-" + std::to_string(i);
-        ids.insert(id);
-        return id;
-    };
-    Tenant* tenant = nullptr;
-    const QString tenantId = mTenant->currentData().toString();
-    for (Tenant& t : s.tenants)
-        if (QString::fromStdString(t.id) == tenantId && !tenantId.isEmpty())
-            tenant = &t;
-    if (!tenant) {
-        Tenant t;
-        t.name = mNewTenant->text().trimmed().toStdString();
-        t.id = fresh(t.name.empty() ? "tenant" : QString::fromStdString(t.name).toLower().replace(' ', '-').toStdString());
-        static const char* palette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1"};
-        t.color = palette[s.tenants.size() % 7];
-        s.tenants.push_back(t);
-        tenant = &s.tenants.back();
-    }
-    Job* existing = nullptr;
-    for (Job& j : tenant->jobs)
-        if (!mEditJob.empty() && j.id == mEditJob)
-            existing = &j;
-    Job j = existing ? *existing : Job{};
-    const Job before = j;
-    j.model.preset = mPreset->currentData().toString().toStdString();
-    j.model.custom = j.model.preset.empty() ? customArchitecture() : ModelArchitecture{};
-    j.kind = static_cast<JobKind>(mKind->currentData().toInt());
-    if (!existing) {
-        const std::string model = j.model.preset.empty() ? std::string("custom") : j.model.preset;
-        j.id = fresh(model + "-" + std::string(enumName(j.kind)));
-        j.name = (j.model.preset.empty() ? std::string("Custom model") : mPreset->currentText().toStdString()) + " " +
-                 std::string(enumName(j.kind));
-        if (!mPinNode.empty())
-            j.pin = Pin{mPinNode, std::nullopt, std::nullopt};
-    }
-    if (!existing) { // an added job gets defaults for what the dialog does not ask
-        j.parallelism = {mTp->value(), mPp->value(), mDp->value(), 0, false, mTp->value() > 1 && j.kind != JobKind::Inference,
-                         j.kind == JobKind::Inference ? Recompute::None : Recompute::Selective};
-        j.batch = {1, mDp->value() * std::max(8, mPp->value() * 4)};
-    } else { // an edited one keeps its ZeRO stage, recomputation and per-replica batch
-        j.parallelism.tp = mTp->value();
-        j.parallelism.pp = mPp->value();
-        j.parallelism.dp = mDp->value();
-        if (before.parallelism.dp != j.parallelism.dp)
-            j.batch.global = std::max(1, before.batch.global / std::max(1, before.parallelism.dp)) * j.parallelism.dp;
-    }
-    if (j.kind == JobKind::Inference) {
-        j.training.reset();
-        if (!j.inference) {
-            j.inference = InferenceSpec{mAmount->value(), 4096, 256, 16};
-            j.inference->inputTokens = 1024; // a chat prompt; the context admits up to 4,096 tokens
-        }
-        j.inference->requestsPerS = mAmount->value();
-    } else {
-        j.inference.reset();
-        if (!j.training)
-            j.training = TrainingSpec{mAmount->value() * 1e9, 60.0};
-        j.training->tokens = mAmount->value() * 1e9;
-    }
-    if ((j.kind == JobKind::Lora || j.kind == JobKind::Qlora) && !j.lora)
-        j.lora = LoraSpec{16, 32};
-    if (existing)
-        *existing = j;
-    else
-        tenant->jobs.push_back(j);
+    if (const Result<document::Edit> e = edit(); e.ok())
+        document::applyEdit(s, *e.value, true);
     return s;
 }
 
@@ -216,11 +168,9 @@ void AddJobDialog::revalidate()
     const bool newTenant = mTenant->currentData().toString().isEmpty();
     mNewTenant->setEnabled(newTenant);
     QStringList problems;
-    if (newTenant && mNewTenant->text().trimmed().isEmpty())
-        problems << tr("Name the new tenant.");
-    for (const Issue& i : validateScenario(result(), mCatalog))
+    for (const Issue& i : edit().issues)
         if (i.isError())
-            problems << QString::fromStdString(i.toString());
+            problems << (i.path == "tenant.name" ? tr("Name the new tenant.") : QString::fromStdString(i.toString()));
     mMessage->setText(problems.isEmpty() ? tr("The job is valid.") : problems.join('\n'));
     mMessage->setStyleSheet(problems.isEmpty() ? QString() : QStringLiteral("color: #c0392b"));
     if (mOk)

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "document/commands.h"
 #include "model/catalog.h"
 #include "model/scenario.h"
 
@@ -30,7 +31,10 @@ public:
     /// Turns the dialog into an editor of this job: its fields are filled from it, and
     /// result() changes it in place (same id, tenant, pin and other settings).
     void editJob(const std::string& jobId);
-    /// The scenario with the job added or edited (valid when accepted).
+    /// The edit that adds or changes the job (document/commands.h addJob, editJob), or the
+    /// core's reasons why it cannot.
+    Result<document::Edit> edit() const;
+    /// The scenario with that edit applied (the unchanged scenario while it is refused).
     Scenario result() const;
     QString message() const;
     bool valid() const;
@@ -42,6 +46,7 @@ public:
     void preselect(const QString& preset, const std::string& pinNode = {});
 
 private:
+    document::JobRequest request() const;
     void revalidate();
     ModelArchitecture customArchitecture() const;
     void showArchitecture(const ModelArchitecture& arch);

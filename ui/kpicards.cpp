@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "kpicards.h"
+#include "model/planningtarget.h"
 
 #include <QFrame>
 #include <QGridLayout>
@@ -31,7 +32,8 @@ KpiCards::KpiCards(QWidget* parent) : QWidget(parent)
     addCard(tr("Allocation"), tr("GPU share held by jobs (whole GPUs, MIG compute slices / 7, vGPU, replica "
                                  "and MPS-client shares) ÷ GPUs.") + ref);
     addCard(tr("Mean penalty"), tr("Mean over placed jobs of shared step time ÷ bare-metal step time − 1 "
-                                   "(same job, same GPUs, unshared). Target: below 3 %.") + ref);
+                                   "(same job, same GPUs, unshared). Target: below %1 %.")
+                                   .arg(PlanningTarget::kMaxMeanPenalty * 100.0) + ref);
     addCard(tr("Max penalty"), tr("The largest penalty of a placed job.") + ref);
     addCard(tr("$/month"), tr("GPUs × $/GPU-hour (price preset, scenario overrides, or ownership: capex ÷ "
                               "amortisation + TDP × PUE × $/kWh) × 730 h.") + ref);
@@ -117,7 +119,7 @@ void KpiCards::showEvaluation(const calc::Evaluation& ev)
         mCards[i].second->setStyleSheet(bad ? QStringLiteral("color: #c0392b") : QString());
     };
     mark(0, k.vramUtilization < 0.8);
-    mark(2, k.meanPenalty >= 0.03);
+    mark(2, !PlanningTarget::penaltyMet(k.meanPenalty));
     mark(6, k.unplacedJobs > 0);
     mark(7, k.oomRiskGpus > 0);
     mark(8, k.servingJobs > 0 && k.servingSloAttainment < 0.99);

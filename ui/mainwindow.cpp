@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "mainwindow.h"
+#include "model/planningtarget.h"
 
 #include "calc/inventory.h"
 #include "model/validation.h"
 #include "canvas/canvasscene.h"
 #include "canvas/canvasview.h"
 #include "canvas/nodeitem.h"
-#include "document/setsharingcmd.h"
+#include "document/commands.h"
 #include "document/autosaver.h"
 #include "evaluationrunner.h"
 #include "kpicards.h"
 #include "addjobdialog.h"
-#include "document/editscenariocmd.h"
 #include "inspector.h"
 #include "propertiespanel.h"
 #include "recoverybar.h"
@@ -144,13 +144,17 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
         if (mDocument)
             mProperties->showTenant(mDocument->scenario(), id);
     });
-    connect(mProperties, &PropertiesPanel::editRequested, this, [this](const Scenario& changed, const QString& text) {
+    connect(mProperties, &PropertiesPanel::editRequested, this, [this](const document::Edit& edit) {
         if (editable())
-            mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), changed, text));
+            mDocument->push(edit);
     });
     connect(mInspector, &Inspector::applyRequested, this, [this](const QStringList& ids, const SharingConfig& cfg) {
-        if (editable())
-            mDocument->undoStack()->push(new document::SetSharingCmd(mDocument.get(), ids, cfg));
+        if (!editable())
+            return;
+        std::vector<std::string> nodes;
+        for (const QString& id : ids)
+            nodes.push_back(id.toStdString());
+        pushEdit(document::setNodeSharing(mDocument->scenario(), mCatalog, nodes, cfg), tr("Cannot set sharing"), true);
     });
     auto* historyDock = new QDockWidget(tr("Undo History"), this);
     historyDock->setObjectName("HistoryDock");
@@ -470,21 +474,7 @@ void MainWindow::setDocument(std::unique_ptr<document::Document> doc)
     connect(stack, &QUndoStack::redoTextChanged, mRedo,
             [this](const QString& t) { mRedo->setText(tr("&Redo %1").arg(t)); });
     connect(mDocument.get(), &document::Document::modifiedChanged, this, &MainWindow::updateTitle);
-    connect(mDocument.get(), &document::Document::scenarioReplaced, this, &MainWindow::refreshView);
-    connect(mDocument.get(), &document::Document::nodesChanged, this, &MainWindow::refreshView);
-    connect(mDocument.get(), &document::Document::itemsMoved, this, [this](const QStringList& ids) {
-        mScene->syncPositions(mDocument->scenario(), ids);
-        updateTitle();
-    });
-    connect(mDocument.get(), &document::Document::scenarioReplaced, this, [this] {
-        mScene->rebuild(mDocument->scenario());
-        mProperties->refresh(mDocument->scenario());
-        mInspector->showNodes(mDocument->scenario(), mScene->selectedIds());
-    });
-    connect(mDocument.get(), &document::Document::nodesChanged, this, [this] {
-        mProperties->refresh(mDocument->scenario());
-        mInspector->showNodes(mDocument->scenario(), mScene->selectedIds());
-    });
+    connect(mDocument.get(), &document::Document::changed, this, &MainWindow::documentChanged);
     mScene->rebuild(mDocument->scenario());
     setEditingEnabled(!mDocument->isReadOnly());
     mProperties->clear();
@@ -505,6 +495,19 @@ void MainWindow::setEditingEnabled(bool enabled)
     for (QDockWidget* d : findChildren<QDockWidget*>())
         if (d->objectName() == "PaletteDock")
             d->widget()->setEnabled(enabled);
+}
+
+void MainWindow::documentChanged(const document::Changes& changes)
+{
+    const Scenario& s = mDocument->scenario();
+    mScene->applyChanges(s, changes);
+    if (document::onlyMoves(changes)) { // positions change nothing the plan computes
+        updateTitle();
+        return;
+    }
+    mProperties->refresh(s);
+    mInspector->showNodes(s, mScene->selectedIds());
+    refreshView();
 }
 
 void MainWindow::refreshView()
@@ -547,7 +550,7 @@ void MainWindow::showEvaluation(const calc::Evaluation& ev)
     if (!inv.unpricedGpus.empty())
         unpriced = tr(" (no price for %1 GPU model(s))").arg(inv.unpricedGpus.size());
     mSummary->setText(tr("<h2>%1</h2><p>%2</p><p><b>%3</b> GPUs on %4 nodes · <b>%5</b> GiB usable VRAM · "
-                         "%6 tenants, %7 jobs asking for %8 GPUs%9 · target (≥ 80 % VRAM, &lt; 3 % penalty) "
+                         "%6 tenants, %7 jobs asking for %8 GPUs%9 · target (%12) "
                          "<b>%10</b> · evaluated in %11 ms</p>")
                           .arg(QString::fromStdString(s.name).toHtmlEscaped(),
                                QString::fromStdString(s.description).toHtmlEscaped())
@@ -559,7 +562,8 @@ void MainWindow::showEvaluation(const calc::Evaluation& ev)
                           .arg(inv.gpusRequested)
                           .arg(unpriced)
                           .arg(ev.kpis.meetsTarget ? tr("met") : tr("not met"))
-                          .arg(ev.elapsedMs, 0, 'f', 1)); // serving SLO attainment: its own KPI card
+                          .arg(ev.elapsedMs, 0, 'f', 1)
+                          .arg(QString::fromStdString(PlanningTarget::text()).toHtmlEscaped())); // serving SLO attainment: its own KPI card
 }
 
 bool MainWindow::raisePanel(const QString& name)

@@ -148,6 +148,11 @@ private:
     class CompareDialog* compareLibrary(const QList<std::pair<qint64, std::optional<int>>>& refs);
     /// True when the open document may be edited; a read-only revision says why in the status bar.
     bool editable();
+    /// Pushes a rule's edit onto the document, or shows the core's reasons under `refusal`
+    /// (in the status bar, or a message box when `dialog`); whether it was pushed.
+    bool pushEdit(Result<document::Edit> edit, const QString& refusal, bool dialog = false);
+    /// Brings the views in line with what an edit, undo or redo changed.
+    void documentChanged(const document::Changes& changes);
     /// Enables or disables every way of editing, for a read-only revision.
     void setEditingEnabled(bool enabled);
     /// Adds items as one undoable step and selects them, as paste and duplicate do.

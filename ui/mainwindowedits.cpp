@@ -2,16 +2,15 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 // MainWindow's edits of the scenario from the canvas and the Edit menu: moves, templates
 // dropped from the palette, pins, links, clipboard, duplicate, delete, fabric generation,
-// sharing and jobs. Each is one command on the document's undo stack.
+// sharing and jobs. The rules are the core's (document/commands.h); this file finds what the
+// user pointed at, pushes the edit, and says why when the core refuses it.
 #include "mainwindow.h"
 
 #include "addjobdialog.h"
 #include "canvas/canvasscene.h"
 #include "canvas/canvasview.h"
 #include "canvas/nodeitem.h"
-#include "document/editscenariocmd.h"
-#include "document/moveitemscmd.h"
-#include "document/setsharingcmd.h"
+#include "document/commands.h"
 #include "inspector.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
@@ -38,13 +37,27 @@ bool MainWindow::editable()
     return false;
 }
 
+bool MainWindow::pushEdit(Result<document::Edit> edit, const QString& refusal, bool dialog)
+{
+    if (edit.ok()) {
+        mDocument->push(std::move(*edit.value));
+        return true;
+    }
+    const QString why = issuesText(edit.issues);
+    if (dialog)
+        QMessageBox::warning(this, refusal, why);
+    else
+        statusBar()->showMessage(tr("%1: %2").arg(refusal, QString(why).replace('\n', "; ")), 8000);
+    return false;
+}
+
 void MainWindow::commitCanvasDrag()
 {
     if (!editable())
         return;
     auto moved = mScene->movedItems(mDocument->scenario(), CanvasView::kGrid);
     if (!moved.empty())
-        mDocument->undoStack()->push(new document::MoveItemsCmd(mDocument.get(), std::move(moved)));
+        pushEdit(document::moveItems(mDocument->scenario(), moved), tr("Cannot move"));
 }
 
 void MainWindow::addFromTemplate(const QString& key, QPointF at)
@@ -72,7 +85,8 @@ void MainWindow::addFromTemplate(const QString& key, QPointF at)
     if (items.empty())
         return;
     const QString name = QString::fromStdString(items.nodes.empty() ? items.switches[0].id : items.nodes[0].id);
-    mDocument->undoStack()->push(new document::AddItemsCmd(mDocument.get(), items, tr("Add %1").arg(name)));
+    pushEdit(document::addItems(mDocument->scenario(), mCatalog, items, tr("Add %1").arg(name).toStdString()),
+             tr("Cannot add %1").arg(name));
 }
 
 void MainWindow::addJob(const std::optional<QString>& preset, const std::string& pinNode)
@@ -83,7 +97,7 @@ void MainWindow::addJob(const std::optional<QString>& preset, const std::string&
     if (preset)
         dialog.preselect(*preset, pinNode);
     if (dialog.exec() == QDialog::Accepted && dialog.valid())
-        mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), dialog.result(), tr("Add job")));
+        pushEdit(dialog.edit(), tr("Cannot add the job"), true);
 }
 
 bool MainWindow::pinJobAt(const QString& jobId, QPointF at)
@@ -98,79 +112,24 @@ bool MainWindow::pinJobAt(const QString& jobId, QPointF at)
         statusBar()->showMessage(tr("Drop the job on a node, a GPU or a MIG instance"), 5000);
         return false;
     }
-    Scenario s = mDocument->scenario();
     Pin pin;
     pin.node = target->id().toStdString();
-    QString where = target->id();
     if (const auto hit = target->slotAt(target->mapFromScene(at))) {
         pin.gpu = hit->first;
-        where += tr(" GPU %1").arg(hit->first);
-        for (const Node& n : s.topology.nodes)
-            if (n.id == pin.node && n.sharingOf(hit->first).mode == SharingMode::Mig && hit->second >= 0) {
+        for (const Node& n : mDocument->scenario().topology.nodes)
+            if (n.id == pin.node && n.sharingOf(hit->first).mode == SharingMode::Mig && hit->second >= 0)
                 pin.migInstance = hit->second;
-                where += tr(" instance %1").arg(hit->second);
-            }
     }
-    std::string path;
-    for (std::size_t t = 0; t < s.tenants.size(); ++t)
-        for (std::size_t j = 0; j < s.tenants[t].jobs.size(); ++j)
-            if (s.tenants[t].jobs[j].id == jobId.toStdString()) {
-                s.tenants[t].jobs[j].pin = pin;
-                path = "tenants[" + std::to_string(t) + "].jobs[" + std::to_string(j) + "]";
-            }
-    if (path.empty())
-        return false;
-    QStringList problems;
-    for (const Issue& i : validateScenario(s, mCatalog))
-        if (i.isError())
-            problems << QString::fromStdString(i.toString());
-    if (!problems.isEmpty()) {
-        statusBar()->showMessage(tr("Cannot pin %1 there: %2").arg(jobId, problems.join("; ")), 8000);
-        return false;
-    }
-    mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), s, tr("Pin %1 to %2").arg(jobId, where)));
-    return true;
+    return pushEdit(document::pinJob(mDocument->scenario(), mCatalog, jobId.toStdString(), pin),
+                    tr("Cannot pin %1 there").arg(jobId));
 }
 
 void MainWindow::addLink(const QString& fromId, const QString& toId)
 {
     if (!editable())
         return;
-    const Scenario& s = mDocument->scenario();
-    const Node* nodes[2] = {nullptr, nullptr};
-    const Switch* switches[2] = {nullptr, nullptr};
-    const QString ids[2] = {fromId, toId};
-    for (int e = 0; e < 2; ++e) {
-        for (const Node& n : s.topology.nodes)
-            if (n.id == ids[e].toStdString())
-                nodes[e] = &n;
-        for (const Switch& sw : s.topology.switches)
-            if (sw.id == ids[e].toStdString())
-                switches[e] = &sw;
-    }
-    // A node offers all its NICs; a switch one port per NIC of a node on the other end.
-    auto side = [&](int e) {
-        if (nodes[e])
-            return nodes[e]->nics.count * nodes[e]->nics.speedGbps;
-        const Node* other = nodes[1 - e];
-        return switches[e] ? switches[e]->portSpeedGbps * (other ? std::max(other->nics.count, 1) : 1) : 0.0;
-    };
-    const double gbps = std::min(side(0), side(1));
-    if (gbps <= 0) {
-        statusBar()->showMessage(tr("Cannot link %1 and %2: no network ports at one end").arg(fromId, toId), 5000);
-        return;
-    }
-    double latency = 1.0;
-    for (int e = 0; e < 2; ++e)
-        if (switches[e])
-            if (const SwitchTemplate* t = mCatalog.switchTemplate(switches[e]->templateId))
-                latency = t->latencyUs;
-    document::TopologyItems items;
-    std::string id = fromId.toStdString() + "-" + toId.toStdString();
-    for (int i = 2; std::any_of(s.topology.links.begin(), s.topology.links.end(), [&](const Link& l) { return l.id == id; }); ++i)
-        id = fromId.toStdString() + "-" + toId.toStdString() + "-" + std::to_string(i);
-    items.links.push_back({id, fromId.toStdString(), toId.toStdString(), gbps, latency});
-    mDocument->undoStack()->push(new document::AddItemsCmd(mDocument.get(), items, tr("Link %1 and %2").arg(fromId, toId)));
+    pushEdit(document::addLink(mDocument->scenario(), mCatalog, fromId.toStdString(), toId.toStdString()),
+             tr("Cannot link %1 and %2").arg(fromId, toId));
 }
 
 namespace {
@@ -235,7 +194,7 @@ void MainWindow::editJob(const QString& jobId)
     AddJobDialog dialog(mCatalog, mDocument->scenario(), this);
     dialog.editJob(jobId.toStdString());
     if (dialog.exec() == QDialog::Accepted && dialog.valid())
-        mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), dialog.result(), tr("Edit job %1").arg(jobId)));
+        pushEdit(dialog.edit(), tr("Cannot change %1").arg(jobId), true);
 }
 
 void MainWindow::duplicateSelection()
@@ -255,8 +214,8 @@ void MainWindow::addAndSelect(document::TopologyItems items, const QString& text
         ids << QString::fromStdString(n.id);
     for (const Switch& sw : items.switches)
         ids << QString::fromStdString(sw.id);
-    mDocument->undoStack()->push(new document::AddItemsCmd(mDocument.get(), std::move(items), text));
-    mScene->setSelectedIds(ids);
+    if (pushEdit(document::addItems(mDocument->scenario(), mCatalog, items, text.toStdString()), tr("Cannot add")))
+        mScene->setSelectedIds(ids);
 }
 
 void MainWindow::deleteSelection()
@@ -265,7 +224,7 @@ void MainWindow::deleteSelection()
         return;
     const QStringList ids = mScene->selectedIds();
     if (!ids.isEmpty())
-        mDocument->undoStack()->push(new document::RemoveItemsCmd(mDocument.get(), ids));
+        pushEdit(document::removeItems(mDocument->scenario(), mCatalog, toStd(ids)), tr("Cannot delete"));
 }
 
 QString MainWindow::addFabric(const document::FabricSpec& spec)
@@ -274,12 +233,14 @@ QString MainWindow::addFabric(const document::FabricSpec& spec)
         return tr("no scenario is open");
     if (!editable())
         return tr("this revision is read-only: save it as a new scenario to edit it");
-    std::string error;
-    document::TopologyItems items = document::generateFabric(spec, mCatalog, mDocument->scenario(), error);
-    if (!error.empty())
-        return QString::fromStdString(error);
-    mDocument->undoStack()->push(new document::AddItemsCmd(
-        mDocument.get(), std::move(items), tr("Generate a fabric of %1 nodes").arg(spec.nodes)));
+    Result<document::TopologyItems> items = document::generateFabric(spec, mCatalog, mDocument->scenario());
+    if (!items.ok())
+        return QString::fromStdString(items.issues.front().message);
+    Result<document::Edit> edit = document::addItems(mDocument->scenario(), mCatalog, *items.value,
+                                                     tr("Generate a fabric of %1 nodes").arg(spec.nodes).toStdString());
+    if (!edit.ok())
+        return issuesText(edit.issues);
+    mDocument->push(std::move(*edit.value));
     mFitPending = true;
     return {};
 }
@@ -288,24 +249,8 @@ bool MainWindow::setSharingOfGpu(const QString& nodeId, int gpuIndex, const Shar
 {
     if (!editable())
         return false;
-    Scenario s = mDocument->scenario();
-    auto node = std::find_if(s.topology.nodes.begin(), s.topology.nodes.end(),
-                             [&](const Node& n) { return n.id == nodeId.toStdString(); });
-    if (node == s.topology.nodes.end() || gpuIndex < 0 || gpuIndex >= node->gpuCount)
-        return false;
-    if (sharing == node->sharing)
-        node->gpuSharing.erase(gpuIndex); // the same as the node's: no override needed
-    else
-        node->gpuSharing[gpuIndex] = sharing;
-    const Issues issues = validateScenario(s, mCatalog);
-    if (hasErrors(issues)) {
-        QMessageBox::warning(this, tr("Cannot set the sharing"), issuesText(issues));
-        return false;
-    }
-    mDocument->undoStack()->push(new document::EditScenarioCmd(
-        mDocument.get(), std::move(s),
-        tr("Set %1 sharing on %2 GPU %3").arg(QString::fromUtf8(displayName(sharing.mode).data())).arg(nodeId).arg(gpuIndex)));
-    return true;
+    return pushEdit(document::setGpuSharing(mDocument->scenario(), mCatalog, nodeId.toStdString(), gpuIndex, sharing),
+                    tr("Cannot set the sharing"), true);
 }
 
 void MainWindow::setSharingOfSelection(const SharingConfig& sharing)
@@ -324,19 +269,8 @@ void MainWindow::setSharingOfSelection(const SharingConfig& sharing)
         statusBar()->showMessage(tr("Select nodes on the canvas or in the outline first"), 4000);
         return;
     }
-    const Scenario& s = mDocument->scenario();
-    for (const Node& n : s.topology.nodes) {
-        if (!ids.contains(QString::fromStdString(n.id)))
-            continue;
-        const GpuSpec* gpu = mCatalog.gpu(n.gpuId);
-        const Issues issues = gpu ? validateSharing(sharing, *gpu, "sharing") : Issues{};
-        if (hasErrors(issues)) {
-            QMessageBox::warning(this, tr("Cannot set sharing"),
-                                 tr("%1: %2").arg(QString::fromStdString(n.id), issuesText(issues)));
-            return;
-        }
-    }
-    mDocument->undoStack()->push(new document::SetSharingCmd(mDocument.get(), ids, sharing));
+    pushEdit(document::setNodeSharing(mDocument->scenario(), mCatalog, toStd(ids), sharing), tr("Cannot set sharing"),
+             true);
 }
 
 } // namespace gp::ui

@@ -7,7 +7,7 @@
 #include "calc/clusterconfig.h"
 #include "calc/evaluate.h"
 #include "document/document.h"
-#include "document/editscenariocmd.h"
+#include "document/commands.h"
 #include "document/librarygateway.h"
 #include "io/clusterconfigwriter.h"
 #include "io/scenarioreader.h"
@@ -175,12 +175,10 @@ bool MainWindow::saveAsNewScenario(const QString& name)
 {
     if (!mDocument || name.trimmed().isEmpty())
         return false;
-    Scenario s = mDocument->scenario();
-    const bool renamed = s.name != name.trimmed().toStdString();
-    if (renamed) { // the name is part of the document: renaming is an undoable edit like any other
-        s.name = name.trimmed().toStdString();
-        mDocument->undoStack()->push(new document::EditScenarioCmd(mDocument.get(), s, tr("Rename scenario")));
-    }
+    const bool renamed = mDocument->scenario().name != name.trimmed().toStdString();
+    if (renamed) // the name is part of the document: renaming is an undoable edit like any other
+        mDocument->push(document::renameScenario(mDocument->scenario(), name.trimmed().toStdString()));
+    const Scenario& s = mDocument->scenario();
     const QString note = mDocument->libraryId() ? tr("Variant of library scenario %1").arg(*mDocument->libraryId())
                                                 : tr("Saved from the workbench");
     auto newId = document::saveAsNew(*mLibrary, s, mCatalog, note);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "planfigures.h"
+#include "model/planningtarget.h"
 
 #include "calc/comparison.h"
 #include "calc/evaluate.h"
@@ -119,7 +120,7 @@ QString PlanFigures::kpiTableHtml() const
         {QObject::tr("GPUs at risk of running out of memory"), QString::number(k.oomRiskGpus)},
         {QObject::tr("P95 completion of the slowest training job"),
          p95 > 0 ? QObject::tr("%1 days").arg(p95, 0, 'f', 1) : QObject::tr("no training job")},
-        {QObject::tr("Target (≥ 80 % VRAM, < 3 % penalty)"), k.meetsTarget ? QObject::tr("met") : QObject::tr("not met")},
+        {QObject::tr("Target (%1)").arg(QString::fromStdString(PlanningTarget::text())), k.meetsTarget ? QObject::tr("met") : QObject::tr("not met")},
     };
     QString html = kTable;
     for (const auto& [label, value] : rows)

@@ -473,7 +473,7 @@ void PropertiesPanel::apply()
     const Scenario s = changed();
     if (s == mBase)
         return;
-    Q_EMIT editRequested(s, mWhat);
+    Q_EMIT editRequested(document::diffEdit(mBase, s, mWhat.toStdString()));
 }
 
 } // namespace gp::ui

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "document/edit.h"
 #include "model/catalog.h"
 #include "model/scenario.h"
 
@@ -19,8 +20,9 @@ namespace gp::ui {
 /// Edits the properties of the selection — nodes, switches or links on the canvas (one or
 /// many of one kind: a field changed on a multi-selection is set on all of them), or a tenant
 /// or job from the workloads panel. Every change is checked by the core's validateScenario on
-/// a copy; its message shows inline and Apply stays off while it fails. Apply emits the whole
-/// changed scenario, which the window pushes as one undoable command.
+/// a copy; its message shows inline and Apply stays off while it fails. Apply emits the change
+/// as an edit by id (only the items and fields that differ), which the window pushes as one
+/// undo step.
 class PropertiesPanel : public QWidget
 {
     Q_OBJECT
@@ -48,7 +50,7 @@ public:
     void apply();
 
 Q_SIGNALS:
-    void editRequested(const gp::Scenario& changed, const QString& text);
+    void editRequested(const gp::document::Edit& edit);
 
 private:
     using Setter = std::function<void(Scenario&)>;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "resultscharts.h"
+#include "model/planningtarget.h"
 
 #include "calc/comparison.h"
 #include "model/enumnames.h"
@@ -111,7 +112,7 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
             item->setTextAlignment(Qt::AlignCenter);
             if (r == 0 && a.nodesKept > 0)
                 item->setToolTip(tr("%n node(s) keep their own sharing: their GPU does not offer this mode", nullptr, a.nodesKept));
-            if (a.offered && ((r == 1 && k.meanPenalty < 0.03) || (r == 6 && k.vramUtilization >= 0.8)))
+            if (a.offered && ((r == 1 && PlanningTarget::penaltyMet(k.meanPenalty)) || (r == 6 && PlanningTarget::vramMet(k.vramUtilization))))
                 item->setForeground(QColor("#2e7d32")); // inside the 80 % / 3 % target zone
             if (a.offered && r == 9 && k.unplacedJobs > 0)
                 item->setForeground(QColor("#c62828"));
@@ -148,10 +149,11 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
     };
     auto* lower = new QLineSeries;
     auto* upper = new QLineSeries;
-    *lower << QPointF(80, 0) << QPointF(100, 0);
-    *upper << QPointF(80, 3) << QPointF(100, 3);
+    const double vram = PlanningTarget::kMinVramUtilization * 100.0, penalty = PlanningTarget::kMaxMeanPenalty * 100.0;
+    *lower << QPointF(vram, 0) << QPointF(100, 0);
+    *upper << QPointF(vram, penalty) << QPointF(100, penalty);
     auto* zone = ownedAreaSeries(upper, lower);
-    zone->setName(tr("target: VRAM >= 80 %, penalty < 3 %"));
+    zone->setName(tr("target: %1").arg(QString::fromStdString(PlanningTarget::text())));
     zone->setColor(QColor(46, 125, 50, 60));
     zone->setBorderColor(QColor("#2e7d32"));
     mModes->addSeries(zone);

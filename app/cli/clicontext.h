@@ -57,6 +57,7 @@ int runMigLayouts(const QStringList& args);
 int runLibrary(const QStringList& args);
 int runSummary(const QStringList& args);
 int runFormat(const QStringList& args);
+int runEdit(const QStringList& args);
 int runMemory(const QStringList& args);
 int runEvaluate(const QStringList& args);
 int runReplay(const QStringList& args);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clicontext.h"
+#include "model/planningtarget.h"
 
 #include "calc/alternatives.h"
 #include "calc/comparison.h"
@@ -110,7 +111,7 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
           << ", stranded " << gib(k.strandedBytes) << " GiB, fragmentation " << pct(k.fragmentation);
     if (k.migUnusableSlices > 0)
         out() << ", " << k.migUnusableSlices << " unusable MIG slices";
-    out() << "\n  penalty mean " << pct(k.meanPenalty) << ", max " << pct(k.maxPenalty) << "; target (>= 80% VRAM, < 3% penalty) "
+    out() << "\n  penalty mean " << pct(k.meanPenalty) << ", max " << pct(k.maxPenalty) << "; target (" << QString::fromStdString(PlanningTarget::text(true)) << ") "
           << (k.meetsTarget ? "met" : "not met");
     if (k.servingJobs > 0)
         out() << "; serving SLO attainment " << pct(k.servingSloAttainment) << " (worst P99 TTFT "

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clicontext.h"
+#include "model/planningtarget.h"
 
 #include "calc/comparison.h"
 #include "calc/evaluate.h"
@@ -93,7 +94,7 @@ void printText(const QString& file, const Scenario& s, const calc::Inventory& in
         out() << "; no price for " << u.join(", ");
     }
     out() << "\n  KPIs       VRAM utilization " << kpiText("vram_utilization", k.vramUtilization) << ", mean penalty "
-          << kpiText("mean_penalty", k.meanPenalty) << " (target >= 80 % and < 3 %: "
+          << kpiText("mean_penalty", k.meanPenalty) << " (target " << QString::fromStdString(PlanningTarget::text(true)) << ": "
           << (k.meetsTarget ? "met" : "not met") << ")\n             " << k.slaViolations << " of " << inv.jobs
           << " jobs miss their SLA (" << k.unplacedJobs << " not placed); cost "
           << kpiText("cost_per_month_usd", k.costPerMonthUsd) << "/month, of which "
@@ -129,7 +130,8 @@ void printKpiTable(const std::vector<Row>& rows)
             .arg(target, -7);
     };
     out() << "KPIs of every scenario (VRAM utilization, mean penalty against bare metal, jobs missing their SLA,\n"
-             "cost and waste per month; target: >= 80 % VRAM utilization with < 3 % penalty)\n";
+             "cost and waste per month; target: "
+          << QString::fromStdString(PlanningTarget::text(true)) << ")\n";
     out() << line("SCENARIO", "VRAM", "PENALTY", "SLA MISS", "$/MONTH", "WASTE/MONTH", "TARGET");
     for (const Row& r : rows) {
         const calc::Kpis& k = r.kpis;

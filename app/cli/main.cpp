@@ -28,6 +28,7 @@ const char* kUsage =
     "  library ACTION          list, import, export or delete library scenarios\n"
     "  replay --nodes --tasks  replay the Alibaba GPU-sharing trace with a scheduling policy\n"
     "  format FILE...          validate and rewrite scenarios in canonical form\n"
+    "  edit FILE -o OUT        the workbench's edits by id: --set nodes[ID].FIELD=VALUE, --link, --pin, ...\n"
     "  compare A B [C D]       KPIs side by side with deltas, and what differs in the plans\n"
     "  report FILE -o OUT.pdf  the detailed PDF report (also --scenario ID [--db PATH])\n"
     "  export-config FILE -o DIR  GPU Operator configuration: mig-parted, time-slicing, labels, pods\n"
@@ -56,6 +57,7 @@ int main(int argc, char** argv)
         {"mig-layouts", gp::cli::runMigLayouts},
         {"library", gp::cli::runLibrary},
         {"format", gp::cli::runFormat},
+        {"edit", gp::cli::runEdit},
         {"memory", gp::cli::runMemory},
         {"evaluate", gp::cli::runEvaluate},
         {"replay", gp::cli::runReplay},

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "evaluate.h"
+#include "model/planningtarget.h"
 
 #include "inventory.h"
 #include "model/assumptions.h"
@@ -511,7 +512,7 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     k.fragmentation = freeShare > 0 ? unusableShare / freeShare : 0.0;
     k.computeUtilization = gpus > 0 ? flopsShare / gpus : 0.0;
     k.meanPenalty = placedCount > 0 ? penaltySum / placedCount : 0.0;
-    k.meetsTarget = k.vramUtilization >= 0.8 && k.meanPenalty < 0.03;
+    k.meetsTarget = PlanningTarget::met(k.vramUtilization, k.meanPenalty);
 
     // MIG geometric fragmentation: free memory slices of MIG GPUs into which none of the
     // scenario's MIG profiles for that GPU model can be placed.

@@ -25,10 +25,51 @@ QString Document::displayName() const
     return QString::fromStdString(mScenario.name) + (isModified() ? "*" : "");
 }
 
-void Document::swapScenario(Scenario& other)
+namespace {
+
+/// The undo step of an edit: redo applies it forward, undo backward.
+class EditCmd : public QUndoCommand
 {
-    std::swap(mScenario, other);
-    Q_EMIT scenarioReplaced();
+public:
+    EditCmd(Document* document, Edit edit) : mDocument(document), mEdit(std::move(edit))
+    {
+        setText(QString::fromStdString(mEdit.text));
+    }
+    void redo() override { mDocument->apply(mEdit, true); }
+    void undo() override { mDocument->apply(mEdit, false); }
+    int id() const override { return mEdit.mergeKey.empty() ? -1 : 1; }
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        const auto* next = dynamic_cast<const EditCmd*>(other);
+        return next && mergeEdits(mEdit, next->mEdit);
+    }
+
+private:
+    Document* mDocument;
+    Edit mEdit;
+};
+
+} // namespace
+
+void Document::push(Edit edit)
+{
+    if (edit.empty())
+        return;
+    mUndoStack.push(new EditCmd(this, std::move(edit)));
+}
+
+Issues Document::push(Result<Edit> result)
+{
+    if (!result.ok())
+        return std::move(result.issues);
+    push(std::move(*result.value));
+    return {};
+}
+
+void Document::apply(const Edit& edit, bool forward)
+{
+    const Changes changes = applyEdit(mScenario, edit, forward);
+    Q_EMIT changed(changes);
 }
 
 void Document::setReadOnly(bool readOnly, const QString& origin)

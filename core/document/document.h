@@ -2,7 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "edit.h"
+
 #include "model/catalog.h"
+#include "model/issue.h"
 #include "model/scenario.h"
 
 #include <QObject>
@@ -14,9 +17,9 @@
 
 namespace gp::document {
 
-/// One open scenario (DESIGN.md §5.1): owns the model, the undo stack, the clean state and
-/// where the scenario lives in the library. Views read the scenario and listen to the
-/// announcements; edits arrive as commands on undoStack().
+/// One open scenario (docs/architecture.md §3): owns the model, the undo stack, the clean state
+/// and where the scenario lives in the library. Views read the scenario and listen to
+/// changed(); the scenario changes only through edits pushed here.
 class Document : public QObject
 {
     Q_OBJECT
@@ -44,18 +47,18 @@ public:
     /// "name" or "name*" for window titles.
     QString displayName() const;
 
-    /// Replaces the whole scenario (used by commands; swaps so undo and redo share code).
-    void swapScenario(Scenario& other);
-    /// Lets a command change the nodes; only commands call this (DESIGN.md §4.1).
-    template <typename Fn> void editNodes(Fn fn) { fn(mScenario.topology.nodes); }
-    template <typename Fn> void editTopology(Fn fn) { fn(mScenario.topology); }
+    /// Pushes an edit (one undo step; it merges with the previous one when their merge keys
+    /// match). An empty edit changes nothing and pushes nothing.
+    void push(Edit edit);
+    /// Pushes a rule's edit, or returns its issues untouched when it refused.
+    Issues push(Result<Edit> result);
+    /// Applies an edit forward or backward and announces it; only the edit command calls this.
+    void apply(const Edit& edit, bool forward);
 
 Q_SIGNALS:
-    void scenarioReplaced();
-    /// Nodes whose properties a command changed.
-    void nodesChanged(const QStringList& ids);
-    /// Nodes or switches a command moved (positions only: no re-evaluation needed).
-    void itemsMoved(const QStringList& ids);
+    /// What an edit, its undo or its redo changed, by kind and id (edit.h): views update only
+    /// those items; a Reset means everything.
+    void changed(const gp::document::Changes& changes);
     void modifiedChanged(bool modified);
 
 private:

@@ -3,7 +3,7 @@
 #include "librarygateway.h"
 
 #include "document.h"
-#include "editscenariocmd.h"
+#include "commands.h"
 #include "io/scenariowriter.h"
 
 #include <QDir>
@@ -87,8 +87,9 @@ RestoredDraft restoreDraft(store::ScenarioLibrary& lib, const store::Draft& draf
         if (base.ok()) {
             out.document = std::make_unique<Document>(std::move(*base.scenario));
             out.document->markSaved(*draft.scenarioId, *draft.baseRevision);
-            out.document->undoStack()->push(new EditScenarioCmd(out.document.get(), std::move(*read.scenario),
-                                                                QObject::tr("Restore autosaved work")));
+            Scenario restored = std::move(*read.scenario);
+            out.document->push(replaceScenario(out.document->scenario(), catalog, std::move(restored),
+                                               QObject::tr("Restore autosaved work").toStdString()));
             return out;
         }
     }

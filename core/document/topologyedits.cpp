@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "topologyedits.h"
 
-#include "document.h"
+#include "model/ids.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,29 +12,6 @@
 namespace gp::document {
 
 namespace {
-
-std::set<std::string> usedIds(const Scenario& s)
-{
-    std::set<std::string> ids;
-    for (const auto& n : s.topology.nodes)
-        ids.insert(n.id);
-    for (const auto& sw : s.topology.switches)
-        ids.insert(sw.id);
-    for (const auto& l : s.topology.links)
-        ids.insert(l.id);
-    for (const auto& g : s.topology.groups)
-        ids.insert(g.id);
-    return ids;
-}
-
-std::string freshId(std::set<std::string>& used, const std::string& prefix)
-{
-    for (int i = 1;; ++i) {
-        std::string id = prefix + "-" + std::to_string(i);
-        if (used.insert(id).second)
-            return id;
-    }
-}
 
 double bottomOf(const Scenario& s)
 {
@@ -47,65 +24,6 @@ double bottomOf(const Scenario& s)
 }
 
 } // namespace
-
-AddItemsCmd::AddItemsCmd(Document* document, TopologyItems items, const QString& text)
-    : mDocument(document), mItems(std::move(items))
-{
-    setText(text);
-}
-
-void AddItemsCmd::redo()
-{
-    Scenario s = mDocument->scenario();
-    auto& t = s.topology;
-    t.groups.insert(t.groups.end(), mItems.groups.begin(), mItems.groups.end());
-    t.nodes.insert(t.nodes.end(), mItems.nodes.begin(), mItems.nodes.end());
-    t.switches.insert(t.switches.end(), mItems.switches.begin(), mItems.switches.end());
-    t.links.insert(t.links.end(), mItems.links.begin(), mItems.links.end());
-    mDocument->swapScenario(s);
-}
-
-void AddItemsCmd::undo()
-{
-    Scenario s = mDocument->scenario();
-    auto& t = s.topology;
-    auto dropLast = [](auto& list, std::size_t n) { list.resize(list.size() - std::min(n, list.size())); };
-    dropLast(t.links, mItems.links.size());
-    dropLast(t.switches, mItems.switches.size());
-    dropLast(t.nodes, mItems.nodes.size());
-    dropLast(t.groups, mItems.groups.size());
-    mDocument->swapScenario(s);
-}
-
-RemoveItemsCmd::RemoveItemsCmd(Document* document, const QStringList& ids) : mDocument(document), mIds(ids)
-{
-    setText(QObject::tr("Delete %n item(s)", nullptr, static_cast<int>(ids.size())));
-}
-
-void RemoveItemsCmd::redo()
-{
-    mBefore = mDocument->scenario();
-    Scenario s = mBefore;
-    std::set<std::string> gone;
-    for (const QString& id : mIds)
-        gone.insert(id.toStdString());
-    auto& t = s.topology;
-    t.nodes.erase(std::remove_if(t.nodes.begin(), t.nodes.end(), [&](const Node& n) { return gone.count(n.id); }),
-                  t.nodes.end());
-    t.switches.erase(std::remove_if(t.switches.begin(), t.switches.end(),
-                                    [&](const Switch& w) { return gone.count(w.id); }),
-                     t.switches.end());
-    t.links.erase(std::remove_if(t.links.begin(), t.links.end(),
-                                 [&](const Link& l) { return gone.count(l.id) || gone.count(l.from) || gone.count(l.to); }),
-                  t.links.end());
-    for (Tenant& tenant : s.tenants)
-        for (Job& j : tenant.jobs)
-            if (j.pin && gone.count(j.pin->node))
-                j.pin.reset();
-    mDocument->swapScenario(s);
-}
-
-void RemoveItemsCmd::undo() { mDocument->swapScenario(mBefore); }
 
 TopologyItems copyItems(const Scenario& s, const std::vector<std::string>& ids)
 {
@@ -125,13 +43,13 @@ TopologyItems copyItems(const Scenario& s, const std::vector<std::string>& ids)
 
 TopologyItems renamedCopy(const TopologyItems& items, const Scenario& s, Point offset)
 {
-    std::set<std::string> used = usedIds(s);
+    IdAllocator ids(s);
     std::map<std::string, std::string> renamed;
     TopologyItems out = items;
     out.groups.clear();
     auto rename = [&](auto& item) {
         const std::string base = item.templateId.empty() ? std::string("item") : item.templateId;
-        const std::string fresh = freshId(used, base);
+        const std::string fresh = ids.numbered(base);
         renamed[item.id] = fresh;
         if (item.name == item.id)
             item.name = fresh;
@@ -144,7 +62,7 @@ TopologyItems renamedCopy(const TopologyItems& items, const Scenario& s, Point o
     for (Switch& sw : out.switches)
         rename(sw);
     for (Link& l : out.links) {
-        l.id = freshId(used, "link");
+        l.id = ids.numbered("link");
         l.from = renamed[l.from];
         l.to = renamed[l.to];
     }
@@ -153,9 +71,8 @@ TopologyItems renamedCopy(const TopologyItems& items, const Scenario& s, Point o
 
 Node nodeFromTemplate(const NodeTemplate& t, const Scenario& scenario, Point position)
 {
-    std::set<std::string> used = usedIds(scenario);
     Node n;
-    n.id = freshId(used, t.id);
+    n.id = IdAllocator(scenario).numbered(t.id);
     n.name = n.id;
     n.templateId = t.id;
     n.gpuId = t.gpuId;
@@ -167,9 +84,8 @@ Node nodeFromTemplate(const NodeTemplate& t, const Scenario& scenario, Point pos
 
 Switch switchFromTemplate(const SwitchTemplate& t, const Scenario& scenario, Point position, const std::string& tier)
 {
-    std::set<std::string> used = usedIds(scenario);
     Switch sw;
-    sw.id = freshId(used, tier + "-" + t.id);
+    sw.id = IdAllocator(scenario).numbered(tier + "-" + t.id);
     sw.name = sw.id;
     sw.templateId = t.id;
     sw.tier = tier;
@@ -179,55 +95,53 @@ Switch switchFromTemplate(const SwitchTemplate& t, const Scenario& scenario, Poi
     return sw;
 }
 
-TopologyItems generateFabric(const FabricSpec& spec, const Catalog& catalog, const Scenario& scenario, std::string& error)
+Result<TopologyItems> generateFabric(const FabricSpec& spec, const Catalog& catalog, const Scenario& scenario)
 {
+    using R = Result<TopologyItems>;
     TopologyItems out;
     const NodeTemplate* nt = catalog.nodeTemplate(spec.nodeTemplate);
     const SwitchTemplate* st = catalog.switchTemplate(spec.switchTemplate);
-    if (!nt || !st) {
-        error = !nt ? "unknown node template '" + spec.nodeTemplate + "'" : "unknown switch template '" + spec.switchTemplate + "'";
-        return out;
-    }
+    if (!nt)
+        return R::failure("fabric.node_template", "unknown node template '" + spec.nodeTemplate + "'");
+    if (!st)
+        return R::failure("fabric.switch_template", "unknown switch template '" + spec.switchTemplate + "'");
     if (spec.nodes < 1 || spec.nodes > 10000 || spec.nodesPerLeaf < 1 || spec.spines < 1 || spec.spines > 512 ||
-        !(spec.oversubscription >= 1.0) || spec.oversubscription > 64) {
-        error = "nodes 1-10000, nodes per leaf >= 1, spines 1-512 and oversubscription 1-64 are required";
-        return out;
-    }
+        !(spec.oversubscription >= 1.0) || spec.oversubscription > 64)
+        return R::failure("fabric", "nodes 1-10000, nodes per leaf >= 1, spines 1-512 and oversubscription 1-64 are required");
     const double nodeGbps = nt->nicCount * nt->nicSpeedGbps;
     const int leaves = (spec.nodes + spec.nodesPerLeaf - 1) / spec.nodesPerLeaf;
     const double uplinkGbps = nodeGbps * spec.nodesPerLeaf / spec.oversubscription / spec.spines;
     // A leaf needs a port per NIC below it and enough ports for its uplink capacity.
     const int down = spec.nodesPerLeaf * std::max(nt->nicCount, 1);
     const int up = static_cast<int>(std::ceil(uplinkGbps * spec.spines / st->portSpeedGbps - 1e-9));
-    if (down + up > st->ports) {
-        error = "a leaf of " + std::to_string(spec.nodesPerLeaf) + " nodes needs " + std::to_string(down + up) +
-                " ports (" + std::to_string(down) + " down, " + std::to_string(up) + " up); " + st->name + " has " +
-                std::to_string(st->ports);
-        return out;
-    }
-    std::set<std::string> used = usedIds(scenario);
+    if (down + up > st->ports)
+        return R::failure("fabric.nodes_per_leaf",
+                          "a leaf of " + std::to_string(spec.nodesPerLeaf) + " nodes needs " + std::to_string(down + up) +
+                              " ports (" + std::to_string(down) + " down, " + std::to_string(up) + " up); " + st->name +
+                              " has " + std::to_string(st->ports));
+    IdAllocator ids(scenario);
     const double y0 = bottomOf(scenario) + 100.0;
     std::vector<std::string> spineIds;
     for (int s = 0; s < spec.spines; ++s) {
-        Switch sw{freshId(used, "spine"), "", st->id, "spine", st->ports, st->portSpeedGbps, "", {s * 260.0, y0}};
+        Switch sw{ids.numbered("spine"), "", st->id, "spine", st->ports, st->portSpeedGbps, "", {s * 260.0, y0}};
         sw.name = sw.id;
         spineIds.push_back(sw.id);
         out.switches.push_back(sw);
     }
     int made = 0;
     for (int l = 0; l < leaves; ++l) {
-        Group rack{freshId(used, "rack"), "", "rack", ""};
+        Group rack{ids.numbered("rack"), "", "rack", ""};
         rack.name = rack.id;
         out.groups.push_back(rack);
-        Switch leaf{freshId(used, "leaf"), "", st->id, "leaf", st->ports, st->portSpeedGbps, rack.id,
+        Switch leaf{ids.numbered("leaf"), "", st->id, "leaf", st->ports, st->portSpeedGbps, rack.id,
                     {l * spec.nodesPerLeaf * 300.0, y0 + 260.0}};
         leaf.name = leaf.id;
         out.switches.push_back(leaf);
         for (const auto& spine : spineIds)
-            out.links.push_back({freshId(used, "link"), leaf.id, spine, uplinkGbps, st->latencyUs});
+            out.links.push_back({ids.numbered("link"), leaf.id, spine, uplinkGbps, st->latencyUs});
         for (int k = 0; k < spec.nodesPerLeaf && made < spec.nodes; ++k, ++made) {
             Node n;
-            n.id = freshId(used, nt->id);
+            n.id = ids.numbered(nt->id);
             n.name = n.id;
             n.templateId = nt->id;
             n.gpuId = nt->gpuId;
@@ -235,11 +149,11 @@ TopologyItems generateFabric(const FabricSpec& spec, const Catalog& catalog, con
             n.nics = {nt->nicCount, nt->nicSpeedGbps, nt->gpudirectRdma};
             n.group = rack.id;
             n.position = {(l * spec.nodesPerLeaf + k) * 300.0, y0 + 520.0};
-            out.links.push_back({freshId(used, "link"), n.id, leaf.id, nodeGbps, st->latencyUs});
+            out.links.push_back({ids.numbered("link"), n.id, leaf.id, nodeGbps, st->latencyUs});
             out.nodes.push_back(n);
         }
     }
-    return out;
+    return R::success(std::move(out));
 }
 
 } // namespace gp::document

@@ -3,16 +3,13 @@
 #pragma once
 
 #include "model/catalog.h"
+#include "model/issue.h"
 #include "model/scenario.h"
-
-#include <QUndoCommand>
 
 #include <string>
 #include <vector>
 
 namespace gp::document {
-
-class Document;
 
 /// Topology items added or removed together (a drop from the palette, a generated fabric, a
 /// delete): the items live in the command while they are out of the scenario (DESIGN.md §5.2).
@@ -23,33 +20,6 @@ struct TopologyItems
     std::vector<Link> links;
     std::vector<Group> groups;
     bool empty() const { return nodes.empty() && switches.empty() && links.empty() && groups.empty(); }
-};
-
-/// Adds items (redo) and takes them out again (undo).
-class AddItemsCmd : public QUndoCommand
-{
-public:
-    AddItemsCmd(Document* document, TopologyItems items, const QString& text);
-    void redo() override;
-    void undo() override;
-
-private:
-    Document* mDocument;
-    TopologyItems mItems;
-};
-
-/// Removes nodes and switches with their links, and the pins of jobs on removed nodes.
-class RemoveItemsCmd : public QUndoCommand
-{
-public:
-    RemoveItemsCmd(Document* document, const QStringList& ids);
-    void redo() override;
-    void undo() override;
-
-private:
-    Document* mDocument;
-    QStringList mIds;
-    Scenario mBefore; ///< the scenario before the removal (restored by undo)
 };
 
 /// The selected nodes and switches with the links among them (for copy and duplicate).
@@ -75,7 +45,6 @@ struct FabricSpec
     int spines = 2;
     double oversubscription = 1.0;
 };
-TopologyItems generateFabric(const FabricSpec& spec, const Catalog& catalog, const Scenario& scenario,
-                             std::string& error);
+Result<TopologyItems> generateFabric(const FabricSpec& spec, const Catalog& catalog, const Scenario& scenario);
 
 } // namespace gp::document

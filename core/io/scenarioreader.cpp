@@ -42,6 +42,8 @@ public:
         return s;
     }
 
+    SharingConfig sharing(JsonFields& f);
+
 private:
     template <typename Fn> void forEach(const QJsonArray& arr, const std::string& path, Fn fn)
     {
@@ -75,7 +77,7 @@ private:
         return pt;
     }
 
-    SharingConfig sharing(JsonFields& f)
+    SharingConfig sharingImpl(JsonFields& f)
     {
         SharingConfig c;
         c.mode = f.enumValue("mode", SharingMode::Exclusive, true);
@@ -247,6 +249,9 @@ private:
     Issues& mOut;
 };
 
+/// How a GPU is shared, from the fields of a "sharing" object.
+SharingConfig Reader::sharing(JsonFields& f) { return sharingImpl(f); }
+
 Tenant Reader::tenant(const QJsonObject& o, const std::string& p)
 {
     JsonFields f(o, p, mOut);
@@ -382,8 +387,14 @@ ScenarioReadResult readScenario(const QByteArray& json, const Catalog& catalog)
     auto root = parseJsonObject(json, result.issues);
     if (!root)
         return result;
+    return readScenarioJson(*root, catalog);
+}
+
+ScenarioReadResult readScenarioJson(const QJsonObject& root, const Catalog& catalog)
+{
+    ScenarioReadResult result;
     // The version decides how to read the rest, so it is checked before anything else.
-    const QJsonValue version = root->value(QLatin1String("format_version"));
+    const QJsonValue version = root.value(QLatin1String("format_version"));
     if (!version.isDouble()) {
         result.issues.push_back(Issue::error("format_version", version.isUndefined()
                                                                    ? "is missing: is this a gpuplan scenario?"
@@ -402,7 +413,7 @@ ScenarioReadResult readScenario(const QByteArray& json, const Catalog& catalog)
         result.issues.push_back(Issue::error("format_version", checks::num(v) + " is not a known format version"));
         return result;
     }
-    Scenario s = Reader(catalog, result.issues).read(*root);
+    Scenario s = Reader(catalog, result.issues).read(root);
     if (hasErrors(result.issues))
         return result;
     for (auto& i : validateScenario(s, catalog))
@@ -410,6 +421,18 @@ ScenarioReadResult readScenario(const QByteArray& json, const Catalog& catalog)
     if (!hasErrors(result.issues))
         result.scenario = std::move(s);
     return result;
+}
+
+Result<SharingConfig> readSharingJson(const QJsonObject& o, const std::string& path, const Catalog& catalog)
+{
+    Issues issues;
+    Reader reader(catalog, issues);
+    JsonFields f(o, path, issues);
+    SharingConfig c = reader.sharing(f);
+    f.finish();
+    if (hasErrors(issues))
+        return Result<SharingConfig>::failure(std::move(issues));
+    return Result<SharingConfig>::success(c, std::move(issues));
 }
 
 ScenarioReadResult readScenarioFile(const QString& path, const Catalog& catalog)

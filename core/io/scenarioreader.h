@@ -7,6 +7,7 @@
 #include "model/scenario.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 
 #include <optional>
@@ -25,6 +26,10 @@ struct ScenarioReadResult
 /// Reads scenario JSON (docs/scenario-format.md), checks every field's type, then every
 /// semantic rule against the catalog (model/validation.h).
 ScenarioReadResult readScenario(const QByteArray& json, const Catalog& catalog);
+/// The same from a parsed JSON object (what `gpuplan-cli edit` patches).
+ScenarioReadResult readScenarioJson(const QJsonObject& root, const Catalog& catalog);
+/// One "sharing" object (docs/scenario-format.md) with the same checks; `path` prefixes issues.
+Result<SharingConfig> readSharingJson(const QJsonObject& object, const std::string& path, const Catalog& catalog);
 ScenarioReadResult readScenarioFile(const QString& path, const Catalog& catalog);
 
 } // namespace gp::io

@@ -46,7 +46,9 @@ void writeSharing(QJsonObject& o, const SharingConfig& c)
     }
 }
 
-QJsonObject node(const Node& n)
+} // namespace
+
+QJsonObject toJson(const Node& n)
 {
     QJsonObject o{{"id", str(n.id)},
                   {"name", str(n.name)},
@@ -73,29 +75,45 @@ QJsonObject node(const Node& n)
     return o;
 }
 
+QJsonObject toJson(const Group& g)
+{
+    return {{"id", str(g.id)}, {"name", str(g.name)}, {"kind", str(g.kind)}, {"parent", str(g.parent)}};
+}
+
+QJsonObject toJson(const Switch& s)
+{
+    return {{"id", str(s.id)},
+            {"name", str(s.name)},
+            {"template", str(s.templateId)},
+            {"tier", str(s.tier)},
+            {"ports", s.ports},
+            {"port_speed_gbps", s.portSpeedGbps},
+            {"group", str(s.group)},
+            {"position", position(s.position)}};
+}
+
+QJsonObject toJson(const Link& l)
+{
+    return {{"id", str(l.id)},
+            {"from", str(l.from)},
+            {"to", str(l.to)},
+            {"bandwidth_gbps", l.bandwidthGbps},
+            {"latency_us", l.latencyUs}};
+}
+
+namespace {
+
 QJsonObject topology(const Topology& t)
 {
     QJsonArray groups, nodes, switches, links;
     for (const auto& g : t.groups)
-        groups.append(QJsonObject{{"id", str(g.id)}, {"name", str(g.name)}, {"kind", str(g.kind)},
-                                  {"parent", str(g.parent)}});
+        groups.append(toJson(g));
     for (const auto& n : t.nodes)
-        nodes.append(node(n));
+        nodes.append(toJson(n));
     for (const auto& s : t.switches)
-        switches.append(QJsonObject{{"id", str(s.id)},
-                                    {"name", str(s.name)},
-                                    {"template", str(s.templateId)},
-                                    {"tier", str(s.tier)},
-                                    {"ports", s.ports},
-                                    {"port_speed_gbps", s.portSpeedGbps},
-                                    {"group", str(s.group)},
-                                    {"position", position(s.position)}});
+        switches.append(toJson(s));
     for (const auto& l : t.links)
-        links.append(QJsonObject{{"id", str(l.id)},
-                                 {"from", str(l.from)},
-                                 {"to", str(l.to)},
-                                 {"bandwidth_gbps", l.bandwidthGbps},
-                                 {"latency_us", l.latencyUs}});
+        links.append(toJson(l));
     return {{"groups", groups}, {"nodes", nodes}, {"switches", switches}, {"links", links}};
 }
 
@@ -117,7 +135,9 @@ QJsonObject model(const ModelChoice& m)
             {"dropout", a.dropout}};
 }
 
-QJsonObject job(const Job& j)
+} // namespace
+
+QJsonObject toJson(const Job& j)
 {
     const Parallelism& p = j.parallelism;
     QJsonObject parallelism{{"tp", p.tp},
@@ -170,7 +190,7 @@ QJsonObject job(const Job& j)
     return o;
 }
 
-QJsonObject tenant(const Tenant& t)
+QJsonObject toJson(const Tenant& t)
 {
     QJsonObject sla{{"max_penalty_pct", t.sla.maxPenaltyPct}};
     if (t.sla.deadlineDays)
@@ -181,7 +201,7 @@ QJsonObject tenant(const Tenant& t)
         sla["itl_p99_ms"] = *t.sla.itlP99Ms;
     QJsonArray jobs;
     for (const auto& j : t.jobs)
-        jobs.append(job(j));
+        jobs.append(toJson(j));
     QJsonObject o{{"id", str(t.id)}, {"name", str(t.name)}, {"color", str(t.color)},
                   {"priority", t.priority}, {"sla", sla}, {"jobs", jobs}};
     if (const auto& a = t.arrivals)
@@ -191,6 +211,8 @@ QJsonObject tenant(const Tenant& t)
                                     {"duration_sigma", a->durationSigma}};
     return o;
 }
+
+namespace {
 
 QJsonObject numberMap(const std::map<std::string, double>& m)
 {
@@ -206,7 +228,7 @@ QJsonObject scenarioToJson(const Scenario& s)
 {
     QJsonArray tenants;
     for (const auto& t : s.tenants)
-        tenants.append(tenant(t));
+        tenants.append(toJson(t));
     QJsonObject pricing{{"preset", str(s.pricing.preset)}, {"gpu_hour_usd", numberMap(s.pricing.gpuHourUsd)}};
     if (const auto& o = s.pricing.ownership)
         pricing["ownership"] = QJsonObject{{"capex_per_gpu_usd", o->capexPerGpuUsd},

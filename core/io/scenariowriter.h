@@ -15,4 +15,13 @@ namespace gp::io {
 QByteArray writeScenario(const Scenario& scenario);
 QJsonObject scenarioToJson(const Scenario& scenario);
 
+/// One item as it appears in the scenario file (a tenant with its jobs): what the document
+/// compares to name the fields an edit changed, and what `gpuplan-cli edit` patches.
+QJsonObject toJson(const Group& group);
+QJsonObject toJson(const Node& node);
+QJsonObject toJson(const Switch& sw);
+QJsonObject toJson(const Link& link);
+QJsonObject toJson(const Tenant& tenant);
+QJsonObject toJson(const Job& job);
+
 } // namespace gp::io

@@ -2,7 +2,9 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gp {
@@ -38,6 +40,33 @@ inline bool hasErrors(const Issues& issues)
         if (i.isError())
             return true;
     return false;
+}
+
+/// What a fallible function returns (docs/architecture.md, "One error shape"): the value only
+/// when nothing is in error, and every issue found with its path, errors and warnings alike.
+template <typename T> struct Result
+{
+    std::optional<T> value;
+    Issues issues;
+
+    bool ok() const { return value.has_value(); }
+    static Result success(T v, Issues warnings = {}) { return {std::move(v), std::move(warnings)}; }
+    static Result failure(Issues issues) { return {std::nullopt, std::move(issues)}; }
+    static Result failure(std::string path, std::string message)
+    {
+        return {std::nullopt, {Issue::error(std::move(path), std::move(message))}};
+    }
+};
+
+/// Every issue as "PATH: message" lines, errors first.
+inline std::string issueLines(const Issues& issues, const char* separator = "\n")
+{
+    std::string out;
+    for (int pass = 0; pass < 2; ++pass)
+        for (const auto& i : issues)
+            if (i.isError() == (pass == 0))
+                out += (out.empty() ? "" : separator) + i.toString();
+    return out;
 }
 
 } // namespace gp

@@ -5,10 +5,14 @@
 // paint event of the viewport, the path a user's pan takes) at three zoom levels — everything
 // in view (nodes collapse to summaries), a rack-sized view, and 1:1 with every GPU slot
 // drawn — while panning 40 pixels per frame, as a mouse drag does; and, for the zoom, one
-// frame per wheel step. Offscreen raster; not a test: it measures and prints.
+// frame per wheel step. Then one property edit (a node's sharing, pushed on the document as
+// the Inspector does): the canvas updating only the item the change names, against the full
+// rebuild every edit used to cost. Offscreen raster; not a test: it measures and prints.
 //
 //   bench_canvas [--nodes N] [--frames F]
 #include "calc/evaluate.h"
+#include "document/commands.h"
+#include "document/document.h"
 #include "io/catalogreader.h"
 #include "io/datapaths.h"
 #include "scenariogenerator.h"
@@ -98,5 +102,46 @@ int main(int argc, char** argv)
         zoom.push_back(repaintMs());
     }
     report("zoom from fit to 1:1", zoom);
+
+    // One property edit: the rule (validated), the document's push, and the canvas's update.
+    gp::document::Document doc(s);
+    std::vector<double> ruleMs, syncMs, rebuildMs;
+    QObject::connect(&doc, &gp::document::Document::changed, &scene, [&](const gp::document::Changes& changes) {
+        const auto start = std::chrono::steady_clock::now();
+        scene.applyChanges(doc.scenario(), changes);
+        syncMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    });
+    const std::string nodeId = s.topology.nodes[s.topology.nodes.size() / 2].id;
+    for (int f = 0; f < frames; ++f) {
+        gp::SharingConfig cfg;
+        cfg.mode = f % 2 == 0 ? gp::SharingMode::TimeSlicing : gp::SharingMode::Exclusive;
+        cfg.replicas = f % 2 == 0 ? 2 : 1;
+        auto start = std::chrono::steady_clock::now();
+        gp::Result<gp::document::Edit> edit = gp::document::setNodeSharing(doc.scenario(), cat.catalog, {nodeId}, cfg);
+        ruleMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        if (!edit.ok()) {
+            std::fprintf(stderr, "the edit is refused: %s\n", gp::issueLines(edit.issues).c_str());
+            return 1;
+        }
+        doc.push(std::move(edit));
+        start = std::chrono::steady_clock::now();
+        scene.rebuild(doc.scenario()); // what every edit cost before
+        rebuildMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    auto edits = [](const char* what, std::vector<double> ms) {
+        std::sort(ms.begin(), ms.end());
+        std::printf("  %-32s median %6.2f ms, p90 %6.2f ms, max %6.2f ms (%zu edits)\n", what, ms[ms.size() / 2],
+                    ms[ms.size() * 9 / 10], ms.back(), ms.size());
+    };
+    edits("edit: rule + validation", ruleMs);
+    edits("edit: canvas update by id", syncMs);
+    edits("edit: canvas rebuild (before)", rebuildMs);
+    std::vector<double> decorateMs; // what both paths do once the edit's evaluation arrives
+    for (int f = 0; f < std::max(3, frames / 4); ++f) {
+        const auto start = std::chrono::steady_clock::now();
+        scene.decorate(doc.scenario(), ev);
+        decorateMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    edits("evaluation arrives: decorate", decorateMs);
     return 0;
 }

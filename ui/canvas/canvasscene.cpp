@@ -27,42 +27,173 @@ QString idOf(const QGraphicsItem* item)
 
 CanvasScene::CanvasScene(const Catalog& catalog, QObject* parent) : QGraphicsScene(parent), mCatalog(catalog) {}
 
+QString CanvasScene::subtitleOf(const Node& n) const
+{
+    const GpuSpec* g = mCatalog.gpu(n.gpuId);
+    return tr("%1 x %2").arg(n.gpuCount).arg(g ? q(g->name) : q(n.gpuId));
+}
+
+QString CanvasScene::subtitleOf(const Switch& sw)
+{
+    return tr("%1, %2 x %3 Gb/s").arg(q(sw.tier)).arg(sw.ports).arg(sw.portSpeedGbps);
+}
+
+void CanvasScene::addNode(const Node& n)
+{
+    auto* item = new NodeItem(q(n.id), q(n.name), subtitleOf(n));
+    item->setPos(n.position.x, n.position.y);
+    addItem(item);
+    mItems.insert(q(n.id), item);
+}
+
+void CanvasScene::addSwitch(const Switch& sw)
+{
+    auto* item = new SwitchItem(q(sw.id), q(sw.name), subtitleOf(sw));
+    item->setPos(sw.position.x, sw.position.y);
+    addItem(item);
+    mItems.insert(q(sw.id), item);
+}
+
+void CanvasScene::addLink(const Link& l)
+{
+    QGraphicsItem* a = mItems.value(q(l.from));
+    QGraphicsItem* b = mItems.value(q(l.to));
+    if (!a || !b)
+        return;
+    auto* link = new LinkItem(q(l.id), a, b);
+    link->setVisible(mIndividualLinks);
+    addItem(link);
+    mLinks.insert(q(l.id), link);
+}
+
+void CanvasScene::removeLink(const QString& id)
+{
+    if (LinkItem* link = mLinks.take(id))
+        delete link; // the scene forgets a deleted item
+}
+
+void CanvasScene::removeItem(const QString& id)
+{
+    QGraphicsItem* item = mItems.take(id);
+    if (!item)
+        return;
+    // A link the changes did not name cannot outlive its end.
+    for (auto it = mLinks.begin(); it != mLinks.end();)
+        if (it.value()->joins(item)) {
+            delete it.value();
+            it = mLinks.erase(it);
+        } else
+            ++it;
+    delete item;
+}
+
+void CanvasScene::finishLayout()
+{
+    const QRectF bounds = itemsBoundingRect();
+    if (mLinkLayer) {
+        mLinkLayer->setBounds(bounds);
+        mLinkLayer->update();
+    }
+    setSceneRect(bounds.adjusted(-400, -400, 400, 400));
+}
+
 void CanvasScene::rebuild(const Scenario& s)
 {
     const QStringList selected = selectedIds();
     clear();
     mItems.clear();
     mLinks.clear();
-    for (const Node& n : s.topology.nodes) {
-        const GpuSpec* g = mCatalog.gpu(n.gpuId);
-        auto* item = new NodeItem(q(n.id), q(n.name),
-                                  tr("%1 x %2").arg(n.gpuCount).arg(g ? q(g->name) : q(n.gpuId)));
-        item->setPos(n.position.x, n.position.y);
-        addItem(item);
-        mItems.insert(q(n.id), item);
-    }
-    for (const Switch& sw : s.topology.switches) {
-        auto* item = new SwitchItem(q(sw.id), q(sw.name), tr("%1, %2 x %3 Gb/s").arg(q(sw.tier)).arg(sw.ports).arg(sw.portSpeedGbps));
-        item->setPos(sw.position.x, sw.position.y);
-        addItem(item);
-        mItems.insert(q(sw.id), item);
-    }
-    for (const Link& l : s.topology.links) {
-        QGraphicsItem* a = mItems.value(q(l.from));
-        QGraphicsItem* b = mItems.value(q(l.to));
-        if (!a || !b)
-            continue;
-        auto* link = new LinkItem(q(l.id), a, b);
-        addItem(link);
-        mLinks.insert(q(l.id), link);
-    }
+    for (const Node& n : s.topology.nodes)
+        addNode(n);
+    for (const Switch& sw : s.topology.switches)
+        addSwitch(sw);
+    for (const Link& l : s.topology.links)
+        addLink(l);
     mLinkLayer = new LinkLayerItem(&mLinks);
     addItem(mLinkLayer);
-    mLinkLayer->setBounds(itemsBoundingRect());
     mLinkLayer->setVisible(!mIndividualLinks);
-    for (LinkItem* l : std::as_const(mLinks))
-        l->setVisible(mIndividualLinks);
-    setSceneRect(itemsBoundingRect().adjusted(-400, -400, 400, 400));
+    finishLayout();
+    setSelectedIds(selected);
+}
+
+void CanvasScene::applyChanges(const Scenario& s, const document::Changes& changes)
+{
+    using document::ChangeKind;
+    using document::ItemKind;
+    if (document::anyReset(changes) || !mLinkLayer) {
+        rebuild(s);
+        return;
+    }
+    const QStringList selected = selectedIds();
+    std::map<std::string, const Node*> nodes;
+    std::map<std::string, const Switch*> switches;
+    std::map<std::string, const Link*> links;
+    auto index = [&] { // only when something is added or updated
+        if (!nodes.empty() || !switches.empty() || !links.empty())
+            return;
+        for (const Node& n : s.topology.nodes)
+            nodes[n.id] = &n;
+        for (const Switch& sw : s.topology.switches)
+            switches[sw.id] = &sw;
+        for (const Link& l : s.topology.links)
+            links[l.id] = &l;
+    };
+    // Links go before their ends, and come back after them.
+    for (const document::Change& c : changes)
+        if (c.item == ItemKind::Link && c.kind != ChangeKind::Added)
+            removeLink(q(c.id));
+    for (const document::Change& c : changes)
+        if ((c.item == ItemKind::Node || c.item == ItemKind::Switch) && c.kind == ChangeKind::Removed)
+            removeItem(q(c.id));
+    bool moved = false;
+    for (const document::Change& c : changes) {
+        if (c.item != ItemKind::Node && c.item != ItemKind::Switch)
+            continue;
+        if (c.kind == ChangeKind::Removed)
+            continue;
+        index();
+        if (c.item == ItemKind::Node) {
+            auto it = nodes.find(c.id);
+            if (it == nodes.end())
+                continue;
+            const Node& n = *it->second;
+            if (c.kind == ChangeKind::Added)
+                addNode(n);
+            else if (auto* item = dynamic_cast<NodeItem*>(mItems.value(q(n.id)))) {
+                item->setLabels(q(n.name), subtitleOf(n));
+                moved = moved || item->pos() != QPointF(n.position.x, n.position.y);
+                item->setPos(n.position.x, n.position.y);
+            }
+        } else {
+            auto it = switches.find(c.id);
+            if (it == switches.end())
+                continue;
+            const Switch& sw = *it->second;
+            if (c.kind == ChangeKind::Added)
+                addSwitch(sw);
+            else if (auto* item = dynamic_cast<SwitchItem*>(mItems.value(q(sw.id)))) {
+                item->setLabels(q(sw.name), subtitleOf(sw));
+                moved = moved || item->pos() != QPointF(sw.position.x, sw.position.y);
+                item->setPos(sw.position.x, sw.position.y);
+            }
+        }
+    }
+    bool relinked = false;
+    for (const document::Change& c : changes)
+        if (c.item == ItemKind::Link && c.kind != ChangeKind::Removed) {
+            index();
+            if (auto it = links.find(c.id); it != links.end()) {
+                addLink(*it->second);
+                relinked = true;
+            }
+        }
+    bool structural = relinked;
+    for (const document::Change& c : changes)
+        structural = structural || c.kind != ChangeKind::Updated;
+    if (moved)
+        updateLinks();
+    if (moved || structural)
+        finishLayout();
     setSelectedIds(selected);
 }
 
@@ -169,19 +300,6 @@ void CanvasScene::decorate(const Scenario& s, const calc::Evaluation& ev)
     for (const calc::LinkResult& l : ev.links)
         if (LinkItem* link = mLinks.value(q(l.id)))
             link->setUtilization(l.utilization);
-}
-
-void CanvasScene::syncPositions(const Scenario& s, const QStringList& ids)
-{
-    for (const Node& n : s.topology.nodes)
-        if (ids.contains(q(n.id)))
-            if (QGraphicsItem* item = mItems.value(q(n.id)))
-                item->setPos(n.position.x, n.position.y);
-    for (const Switch& sw : s.topology.switches)
-        if (ids.contains(q(sw.id)))
-            if (QGraphicsItem* item = mItems.value(q(sw.id)))
-                item->setPos(sw.position.x, sw.position.y);
-    updateLinks();
 }
 
 void CanvasScene::updateLinks()

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "calc/evaluation.h"
+#include "document/edit.h"
 #include "model/catalog.h"
 #include "model/scenario.h"
 
@@ -24,9 +25,10 @@ public:
     explicit CanvasScene(const Catalog& catalog, QObject* parent = nullptr);
     /// Rebuilds every item; the selection survives for ids that still exist.
     void rebuild(const Scenario& scenario);
+    /// Adds, removes and updates only the items the changes name (a Reset rebuilds); the
+    /// selection survives for ids that still exist.
+    void applyChanges(const Scenario& scenario, const document::Changes& changes);
     void decorate(const Scenario& scenario, const calc::Evaluation& evaluation);
-    /// Puts the given items where the model has them (after a move command).
-    void syncPositions(const Scenario& scenario, const QStringList& ids);
     QGraphicsItem* item(const QString& id) const { return mItems.value(id); }
     /// The id of the node or switch at a scene position, or "".
     QString idAt(QPointF scenePos) const;
@@ -41,6 +43,15 @@ public:
     void setLinkDetail(bool individualLinks);
 
 private:
+    void addNode(const Node& n);
+    void addSwitch(const Switch& sw);
+    void addLink(const Link& l);
+    void removeLink(const QString& id);
+    void removeItem(const QString& id);
+    void finishLayout();
+    QString subtitleOf(const Node& n) const;
+    static QString subtitleOf(const Switch& sw);
+
     const Catalog& mCatalog;
     QHash<QString, QGraphicsItem*> mItems;
     QHash<QString, LinkItem*> mLinks;

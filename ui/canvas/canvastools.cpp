@@ -5,7 +5,8 @@
 #include "canvasscene.h"
 #include "canvasview.h"
 
-#include <QGraphicsLineItem>
+#include <QCursor>
+#include <QGraphicsItem>
 #include <QMouseEvent>
 #include <QScrollBar>
 
@@ -37,7 +38,7 @@ void PanTool::release(QMouseEvent* event)
     event->accept();
 }
 
-ConnectTool::~ConnectTool() { delete mPreview; }
+void PanTool::abort() { mView->unsetCursor(); }
 
 bool ConnectTool::press(QMouseEvent* event)
 {
@@ -48,24 +49,21 @@ bool ConnectTool::press(QMouseEvent* event)
     if (id.isEmpty())
         return false; // Shift on empty space: the select tool's rubber band
     mFrom = id;
-    const QPointF c = scene->item(id)->sceneBoundingRect().center();
-    mPreview = scene->addLine(QLineF(c, c), QPen(mView->palette().highlight().color(), 2, Qt::DashLine));
+    mStart = scene->item(id)->sceneBoundingRect().center();
+    mView->setPreviewLine(QLineF(mStart, mStart));
     event->accept();
     return true;
 }
 
 void ConnectTool::move(QMouseEvent* event)
 {
-    QLineF line = mPreview->line();
-    line.setP2(mView->mapToScene(event->position().toPoint()));
-    mPreview->setLine(line);
+    mView->setPreviewLine(QLineF(mStart, mView->mapToScene(event->position().toPoint())));
     event->accept();
 }
 
 void ConnectTool::release(QMouseEvent* event)
 {
-    delete mPreview;
-    mPreview = nullptr;
+    mView->setPreviewLine(std::nullopt);
     const QString to = mView->canvasScene()->idAt(mView->mapToScene(event->position().toPoint()));
     const QString from = mFrom;
     mFrom.clear();
@@ -80,7 +78,18 @@ bool SelectTool::press(QMouseEvent* event)
         return false;
     mDragging = mView->itemAt(event->position().toPoint()) != nullptr;
     mView->defaultMousePress(event); // QGraphicsView: selection, rubber band, item moves
+    mStartPositions.clear();
+    if (mDragging)
+        for (const QString& id : mView->canvasScene()->selectedIds())
+            if (QGraphicsItem* item = mView->canvasScene()->item(id))
+                mStartPositions.emplace_back(id, item->pos());
     return true;
+}
+
+void ConnectTool::abort()
+{
+    mView->setPreviewLine(std::nullopt);
+    mFrom.clear();
 }
 
 void SelectTool::move(QMouseEvent* event)
@@ -93,10 +102,27 @@ void SelectTool::move(QMouseEvent* event)
 void SelectTool::release(QMouseEvent* event)
 {
     mView->defaultMouseRelease(event);
+    mStartPositions.clear();
     if (mDragging) {
         mDragging = false;
         Q_EMIT mView->dragFinished();
     }
+}
+
+void SelectTool::abort()
+{
+    // QGraphicsView still thinks the button is down: a release with no button ends its drag
+    // or rubber band without moving anything further.
+    QMouseEvent up(QEvent::MouseButtonRelease, mView->viewport()->mapFromGlobal(QCursor::pos()),
+                   mView->viewport()->mapToGlobal(mView->viewport()->mapFromGlobal(QCursor::pos())), Qt::LeftButton,
+                   Qt::NoButton, Qt::NoModifier);
+    mView->defaultMouseRelease(&up);
+    for (const auto& [id, at] : mStartPositions) // by id: the scene may have been rebuilt meanwhile
+        if (QGraphicsItem* item = mView->canvasScene()->item(id))
+            item->setPos(at);
+    mStartPositions.clear();
+    mDragging = false;
+    mView->canvasScene()->updateLinks();
 }
 
 } // namespace gp::ui

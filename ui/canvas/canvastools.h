@@ -3,9 +3,12 @@
 #pragma once
 
 #include <QPoint>
+#include <QPointF>
 #include <QString>
 
-class QGraphicsLineItem;
+#include <utility>
+#include <vector>
+
 class QMouseEvent;
 
 namespace gp::ui {
@@ -27,6 +30,8 @@ public:
     virtual bool press(QMouseEvent* event) = 0;
     virtual void move(QMouseEvent* event) = 0;
     virtual void release(QMouseEvent* event) = 0;
+    /// Esc during the gesture: undo whatever it showed; nothing is asked of the document.
+    virtual void abort() = 0;
 
 protected:
     CanvasView* mView;
@@ -40,6 +45,7 @@ public:
     bool press(QMouseEvent* event) override;
     void move(QMouseEvent* event) override;
     void release(QMouseEvent* event) override;
+    void abort() override;
 
 private:
     QPoint mLast;
@@ -51,14 +57,14 @@ class ConnectTool : public CanvasTool
 {
 public:
     using CanvasTool::CanvasTool;
-    ~ConnectTool() override;
     bool press(QMouseEvent* event) override;
     void move(QMouseEvent* event) override;
     void release(QMouseEvent* event) override;
+    void abort() override;
 
 private:
     QString mFrom;
-    QGraphicsLineItem* mPreview = nullptr;
+    QPointF mStart; ///< the centre of the item the link starts at, in scene coordinates
 };
 
 /// Left button: click and Ctrl-click select, a drag on empty space selects with a rubber
@@ -70,9 +76,12 @@ public:
     bool press(QMouseEvent* event) override;
     void move(QMouseEvent* event) override;
     void release(QMouseEvent* event) override;
+    /// Puts the dragged items back where they were when the drag began.
+    void abort() override;
 
 private:
     bool mDragging = false;
+    std::vector<std::pair<QString, QPointF>> mStartPositions; ///< of the items a drag moves, by id
 };
 
 } // namespace gp::ui

@@ -4,6 +4,8 @@
 
 #include "canvasscene.h"
 #include "canvastools.h"
+
+#include <QKeyEvent>
 #include "ui/palette.h"
 
 #include <QMimeData>
@@ -91,8 +93,32 @@ void CanvasView::setWarnings(const QStringList& lines)
     viewport()->update();
 }
 
+void CanvasView::setPreviewLine(std::optional<QLineF> line)
+{
+    mPreview = line;
+    viewport()->update();
+}
+
+void CanvasView::keyPressEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Escape && mActive) {
+        CanvasTool* tool = mActive;
+        mActive = nullptr;
+        tool->abort();
+        event->accept();
+        return;
+    }
+    QGraphicsView::keyPressEvent(event);
+}
+
 void CanvasView::drawForeground(QPainter* p, const QRectF&)
 {
+    if (mPreview) {
+        p->save();
+        p->setPen(QPen(palette().highlight().color(), 2 / std::max(transform().m11(), 1e-3), Qt::DashLine));
+        p->drawLine(*mPreview);
+        p->restore();
+    }
     if (mWarnings.isEmpty())
         return;
     p->save();

@@ -3,6 +3,9 @@
 #pragma once
 
 #include <QGraphicsView>
+#include <QLineF>
+
+#include <optional>
 
 #include <memory>
 #include <vector>
@@ -43,6 +46,13 @@ public:
     void defaultMousePress(QMouseEvent* event) { QGraphicsView::mousePressEvent(event); }
     void defaultMouseMove(QMouseEvent* event) { QGraphicsView::mouseMoveEvent(event); }
     void defaultMouseRelease(QMouseEvent* event) { QGraphicsView::mouseReleaseEvent(event); }
+    /// A line drawn over the scene while a gesture previews it (the connect tool's link), in
+    /// scene coordinates; nullopt hides it. The view draws it, so no scene item can be left
+    /// dangling when the scene rebuilds mid-gesture.
+    void setPreviewLine(std::optional<QLineF> line);
+    std::optional<QLineF> previewLine() const { return mPreview; }
+    /// Whether a tool owns a gesture now (a button is down on the canvas).
+    bool gestureActive() const { return mActive != nullptr; }
 
 Q_SIGNALS:
     /// A drag of items ended: the scene's items may now differ from the model.
@@ -59,6 +69,8 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    /// Esc aborts the gesture in progress (a drag goes back, a link is not made).
+    void keyPressEvent(QKeyEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void drawForeground(QPainter* painter, const QRectF& rect) override;
@@ -75,6 +87,7 @@ private:
     std::vector<std::unique_ptr<CanvasTool>> mTools; ///< offered each press in this order
     CanvasTool* mActive = nullptr;                   ///< the tool that owns the current gesture
     QStringList mWarnings;
+    std::optional<QLineF> mPreview;
 };
 
 } // namespace gp::ui

@@ -55,6 +55,14 @@ NodeItem::NodeItem(QString id, QString name, QString subtitle)
     setCacheMode(DeviceCoordinateCache);
 }
 
+void NodeItem::setLabels(QString name, QString subtitle)
+{
+    mName = std::move(name);
+    mSubtitle = std::move(subtitle);
+    setToolTip(mName + "\n" + mSubtitle);
+    update();
+}
+
 void NodeItem::setNotes(const QStringList& notes)
 {
     setToolTip(mName + "\n" + mSubtitle + (notes.isEmpty() ? QString() : "\n" + notes.join("\n")));
@@ -162,6 +170,14 @@ std::optional<std::pair<int, int>> NodeItem::slotAt(QPointF local) const
         return std::pair{i, -1};
     }
     return std::nullopt;
+}
+
+void SwitchItem::setLabels(QString name, QString subtitle)
+{
+    mName = std::move(name);
+    mSubtitle = std::move(subtitle);
+    setToolTip(mName + "\n" + mSubtitle);
+    update();
 }
 
 SwitchItem::SwitchItem(QString id, QString name, QString subtitle)

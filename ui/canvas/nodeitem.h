@@ -46,6 +46,8 @@ public:
 
     NodeItem(QString id, QString name, QString subtitle);
     QString id() const { return mId; }
+    /// New name and subtitle (after an edit of the node); the decorations stay.
+    void setLabels(QString name, QString subtitle);
     void setGpus(std::vector<Gpu> gpus);
     const std::vector<Gpu>& gpus() const { return mGpus; }
     /// Lines the tooltip adds below the name (which neighbour costs which job most).
@@ -69,6 +71,7 @@ class SwitchItem : public QGraphicsItem
 public:
     SwitchItem(QString id, QString name, QString subtitle);
     QString id() const { return mId; }
+    void setLabels(QString name, QString subtitle);
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
@@ -82,6 +85,7 @@ class LinkItem : public QGraphicsLineItem
 public:
     LinkItem(QString id, QGraphicsItem* from, QGraphicsItem* to);
     QString id() const { return mId; }
+    bool joins(const QGraphicsItem* item) const { return mFrom == item || mTo == item; }
     void setUtilization(double utilization);
     /// Follows the endpoints after they moved.
     void updateEnds();
