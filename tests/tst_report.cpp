@@ -27,6 +27,13 @@ using namespace gp;
 
 namespace {
 
+/// A plan's results as the workbench computes them (the report and slides draw them).
+std::shared_ptr<const sim::PlanResults> resultsOf(const Scenario& s, int trials)
+{
+    return std::make_shared<const sim::PlanResults>(
+        *sim::computePlanResults(s, test::bundledCatalog(), nullptr, 30.0, trials));
+}
+
 QString run(const QString& program, const QStringList& args, int* code = nullptr)
 {
     QProcess p;
@@ -69,7 +76,7 @@ private Q_SLOTS:
     {
         const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
         const QString pdf = mDir.filePath("pod.pdf");
-        QCOMPARE(ui::writeReport(s, test::bundledCatalog(), pdf, 200), QString());
+        QCOMPARE(ui::writeReport(*resultsOf(s, 200), test::bundledCatalog(), pdf), QString());
         QCOMPARE(pages(pdf), ui::kReportPages);
         const QString t = text(pdf);
         const calc::Kpis k = calc::evaluate(s, test::bundledCatalog()).kpis;
@@ -87,7 +94,7 @@ private Q_SLOTS:
     void slidesRenderWithoutEmptyPages()
     {
         const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
-        auto deck = std::make_unique<ui::SlideDeck>(s, test::bundledCatalog(), "Go with MIG for the chat service.", 100);
+        auto deck = std::make_unique<ui::SlideDeck>(*resultsOf(s, 100), test::bundledCatalog(), "Go with MIG for the chat service.");
         QCOMPARE(deck->count(), 8);
         QCOMPARE(deck->title(0), QString::fromStdString(s.name));
         QCOMPARE(deck->title(3), QString("Where the sharing happens"));
@@ -140,7 +147,7 @@ private Q_SLOTS:
     {
         const Scenario a = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
         const Scenario b = *io::readScenarioFile(test::sampleFiles().at(1), test::bundledCatalog()).scenario;
-        ui::SlideDeck deck({a, b}, test::bundledCatalog(), "Keep A.", 50);
+        ui::SlideDeck deck({resultsOf(a, 50), resultsOf(b, 50)}, test::bundledCatalog(), "Keep A.");
         QCOMPARE(deck.count(), 7);
         QCOMPARE(deck.title(0), QString("Comparing A vs B"));
         QCOMPARE(deck.title(1), QString("Which is better"));
@@ -168,7 +175,7 @@ private Q_SLOTS:
     void chartsAndTablesExport()
     {
         const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
-        const ui::PlanFigures figures(s, test::bundledCatalog(), 100);
+        const ui::PlanFigures figures(*resultsOf(s, 100), test::bundledCatalog());
         const auto files = figures.chartAndTableFiles();
         QString error;
         const QString dir = mDir.filePath("charts");

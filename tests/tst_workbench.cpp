@@ -5,6 +5,8 @@
 // from tst_mainwindow.cpp, which keeps the shell, canvas and charts; the properties panel's
 // tests are in tst_properties.cpp).
 #include "document/librarygateway.h"
+#include "sim/planresults.h"
+#include "ui/planfigures.h"
 #include "io/scenarioreader.h"
 #include "model/validation.h"
 #include "testsupport.h"
@@ -79,7 +81,7 @@ private Q_SLOTS:
         // The quick preview arrives by itself after the evaluation: training jobs, slowest first.
         QTRY_COMPARE(completion->jobIds().size(), 3);
         QCOMPARE(completion->jobIds().front(), QString("frontier-70b"));
-        QCOMPARE(completion->trialsShown(), ui::EvaluationRunner::kQuickTrials);
+        QCOMPARE(completion->trialsShown(), sim::TrialCounts::kPlan);
         QChart* chart = completion->chart();
         QCOMPARE(chart->series().size(), 4); // histogram, P50, P95, the tenant's 30-day deadline
         QVERIFY(qobject_cast<QAreaSeries*>(chart->series().front()));
@@ -87,7 +89,7 @@ private Q_SLOTS:
         auto* p95 = qobject_cast<QLineSeries*>(chart->series().at(2));
         QVERIFY(p95->name().startsWith("P95 "));
         QVERIFY2(p95->at(0).x() > 16 && p95->at(0).x() < 20, qPrintable(p95->name())); // 17.3 d without faults
-        QVERIFY(chart->title().contains("256 trials"));
+        QVERIFY(chart->title().contains(QString("%L1 trials").arg(sim::TrialCounts::kPlan)));
         QVERIFY(!chart->axes(Qt::Horizontal).isEmpty());
         QCOMPARE(chart->axes(Qt::Horizontal).front()->titleText(), QString("Completion (days)"));
         // Another job: its own distribution (the fine-tune takes well under a day).
@@ -455,6 +457,40 @@ private Q_SLOTS:
         QCOMPARE(w->library()->revisions(id)->size(), std::size_t(2));
         w->addFromTemplate("node:dgx-h100", QPointF(0, 2000));
         QCOMPARE(doc->scenario().topology.nodes.size(), std::size_t(9));
+    }
+
+    // One plan, one set of results: the P95 on the card is the one the report, the slides and
+    // a comparison of the same scenario show (sim::TrialCounts::kPlan trials everywhere).
+    void thePlanShowsTheSameP95Everywhere()
+    {
+        auto w = makeWindow();
+        w->show();
+        w->openFirst();
+        const std::shared_ptr<const sim::PlanResults> results = w->planResults(); // waits for the matrix too
+        QVERIFY(results && results->complete());
+        QCOMPARE(results->simulation->trials, sim::TrialCounts::kPlan);
+        const double p95 = results->simulation->clusterP95Days;
+        QVERIFY(p95 > 0);
+        QCOMPARE(w->kpiCards()->valueOf("P95 completion"), QString("%1 days").arg(p95, 0, 'f', 1));
+        QCOMPARE(w->planResults(), results); // nothing changed: the same object, not recomputed
+        const ui::PlanFigures figures(*results, test::bundledCatalog());
+        QCOMPARE(figures.simulation->clusterP95Days, p95);
+        // A comparison of the open scenario with itself computes it the same way.
+        const qint64 pod = *w->currentDocument()->libraryId();
+        ui::CompareDialog* dialog = w->compareScenarios({pod, pod});
+        QVERIFY(dialog);
+        const auto& rows = dialog->rows();
+        const auto p95Row = std::find_if(rows.begin(), rows.end(),
+                                         [](const calc::KpiComparison& r) { return r.spec.key == "p95_completion_days"; });
+        QVERIFY(p95Row != rows.end());
+        QCOMPARE(p95Row->values[0], p95);
+        QCOMPARE(p95Row->values[1], p95);
+        dialog->close();
+        // After an edit the old results are no longer current; the new ones come from the session.
+        QVERIFY(w->currentDocument()->push(document::renameScenario(w->currentDocument()->scenario(), "renamed")).empty());
+        const std::shared_ptr<const sim::PlanResults> after = w->planResults();
+        QVERIFY(after && after != results);
+        QCOMPARE(after->scenario->name, std::string("renamed"));
     }
 
     void kpiCardsReflowToTheWidth()

@@ -55,17 +55,17 @@ QChart* addChart(QWidget* parent, QLayout* layout, const QString& title)
 
 } // namespace
 
-CompareDialog::CompareDialog(const Catalog& catalog, std::vector<Scenario> scenarios, QWidget* parent)
-    : QDialog(parent), mCatalog(catalog), mScenarios(std::move(scenarios)), mKpis(new QTableWidget(this)), mDiff(new QListWidget(this))
+CompareDialog::CompareDialog(const Catalog& catalog, std::vector<std::shared_ptr<const sim::PlanResults>> results,
+                             QWidget* parent)
+    : QDialog(parent), mCatalog(catalog), mResults(std::move(results)), mKpis(new QTableWidget(this)),
+      mDiff(new QListWidget(this))
 {
-    setWindowTitle(tr("Compare %n scenario(s)", nullptr, static_cast<int>(mScenarios.size())));
+    setWindowTitle(tr("Compare %n scenario(s)", nullptr, static_cast<int>(mResults.size())));
     std::vector<std::map<std::string, double>> values;
-    for (const Scenario& s : mScenarios) {
-        mEvaluations.push_back(calc::evaluate(s, catalog));
-        sim::SimulationConfig quick;
-        quick.trials = 256;
-        quick.backend = sim::Backend::Cpu;
-        mSimulations.push_back(sim::simulate(s, catalog, mEvaluations.back(), quick));
+    for (const auto& r : mResults) {
+        mScenarios.push_back(*r->scenario);
+        mEvaluations.push_back(*r->evaluation);
+        mSimulations.push_back(*r->simulation);
         std::map<std::string, double> v = calc::kpiValues(mEvaluations.back().kpis);
         v["p95_completion_days"] = mSimulations.back().clusterP95Days;
         values.push_back(std::move(v));
@@ -241,7 +241,7 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<Scenario> scena
         if (pdf.isEmpty())
             return;
         QApplication::setOverrideCursor(Qt::WaitCursor);
-        const QString error = SlideDeck(mScenarios, mCatalog, QString()).writePdf(pdf);
+        const QString error = SlideDeck(mResults, mCatalog, QString()).writePdf(pdf);
         QApplication::restoreOverrideCursor();
         if (!error.isEmpty())
             QMessageBox::critical(this, tr("Cannot export the slides"), error);
@@ -261,7 +261,7 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<Scenario> scena
 
 PresentationWindow* CompareDialog::present(const QString& recommendation, bool fullScreen)
 {
-    return PresentationWindow::open(std::make_unique<SlideDeck>(mScenarios, mCatalog, recommendation), this, fullScreen);
+    return PresentationWindow::open(std::make_unique<SlideDeck>(mResults, mCatalog, recommendation), this, fullScreen);
 }
 
 } // namespace gp::ui

@@ -6,10 +6,12 @@
 #include "calc/evaluation.h"
 #include "model/catalog.h"
 #include "model/scenario.h"
+#include "sim/planresults.h"
 #include "sim/simulation.h"
 
 #include <QDialog>
 
+#include <memory>
 #include <vector>
 
 class QChart;
@@ -27,7 +29,9 @@ class CompareDialog : public QDialog
     Q_OBJECT
 
 public:
-    CompareDialog(const Catalog& catalog, std::vector<Scenario> scenarios, QWidget* parent = nullptr);
+    /// From each plan's results (sim::computePlanResults): nothing is computed here.
+    CompareDialog(const Catalog& catalog, std::vector<std::shared_ptr<const sim::PlanResults>> results,
+                  QWidget* parent = nullptr);
     /// Presents the comparison full-screen (the Present button); returns the window.
     class PresentationWindow* present(const QString& recommendation, bool fullScreen = true);
 
@@ -40,6 +44,7 @@ public:
 
 private:
     const Catalog& mCatalog;
+    std::vector<std::shared_ptr<const sim::PlanResults>> mResults;
     std::vector<Scenario> mScenarios;
     std::vector<calc::Evaluation> mEvaluations;
     std::vector<sim::SimulationResult> mSimulations;

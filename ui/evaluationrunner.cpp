@@ -2,7 +2,6 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "evaluationrunner.h"
 
-#include "calc/evaluate.h"
 #include "sim/simulation.h"
 #include "document/threadhandoff.h"
 
@@ -10,15 +9,17 @@ namespace gp::ui {
 
 EvaluationRunner::EvaluationRunner(const Catalog& catalog, QObject* parent) : QObject(parent), mCatalog(catalog)
 {
+    // The simulation's CPU threads come from the same pool as this background work.
+    sim::setParallelFor(document::poolParallelFor, std::max(1, QThreadPool::globalInstance()->maxThreadCount()));
     mTimer.setSingleShot(true);
     connect(&mTimer, &QTimer::timeout, this, &EvaluationRunner::start);
     connect(&mWatcher, &QFutureWatcherBase::finished, this, [this] {
         GPUPLAN_HANDOFF_RECEIVE(&mWatcher);
         mRunning = false;
         if (mRunningGeneration == mGeneration) {
-            const Outcome out = mWatcher.result();
-            mLastEvaluation = out.evaluation;
-            mLastScenario = mRunningScenario;
+            const sim::PlanResults out = mWatcher.result();
+            mLatest = std::make_shared<const sim::PlanResults>(out);
+            mLatestGeneration = mRunningGeneration;
             Q_EMIT evaluated(out.evaluation);
             Q_EMIT predicted(out.simulation->clusterP95Days);
             Q_EMIT simulated(out.simulation);
@@ -27,8 +28,11 @@ EvaluationRunner::EvaluationRunner(const Catalog& catalog, QObject* parent) : QO
             mAltPendingGeneration = mRunningGeneration;
             startAlternatives();
         }
-        else if (mPending && !mTimer.isActive())
-            start(); // a request came while this one ran: evaluate the newest now
+        else {
+            ++mDropped; // stale: a newer request came while this one ran
+            if (mPending && !mTimer.isActive())
+                start(); // evaluate the newest now
+        }
     });
     connect(&mFullWatcher, &QFutureWatcherBase::finished, this, [this] {
         GPUPLAN_HANDOFF_RECEIVE(&mFullWatcher);
@@ -39,9 +43,16 @@ EvaluationRunner::EvaluationRunner(const Catalog& catalog, QObject* parent) : QO
     connect(&mAltWatcher, &QFutureWatcherBase::finished, this, [this] {
         GPUPLAN_HANDOFF_RECEIVE(&mAltWatcher);
         mAltRunning = false;
-        if (mAltGeneration == mGeneration)
-            Q_EMIT alternativesReady(mAltWatcher.result());
-        else
+        if (mAltGeneration == mGeneration) {
+            const std::vector<calc::SharingAlternative> alts = mAltWatcher.result();
+            Q_EMIT alternativesReady(alts);
+            if (mLatest && mLatestGeneration == mAltGeneration) {
+                sim::PlanResults done = *mLatest;
+                done.alternatives = std::make_shared<const std::vector<calc::SharingAlternative>>(alts);
+                mLatest = std::make_shared<const sim::PlanResults>(std::move(done));
+                Q_EMIT resultsReady(mLatest);
+            }
+        } else
             startAlternatives(); // a newer evaluation may be waiting for its matrix
     });
 }
@@ -58,27 +69,22 @@ EvaluationRunner::~EvaluationRunner()
     GPUPLAN_HANDOFF_RECEIVE(&mFullWatcher);
 }
 
-namespace {
-
-sim::SimulationResult quickSimulation(const Scenario& scenario, const Catalog& catalog, const calc::Evaluation& ev)
+std::shared_ptr<const sim::PlanResults> EvaluationRunner::current() const
 {
-    sim::SimulationConfig quick;
-    quick.trials = EvaluationRunner::kQuickTrials;
-    quick.backend = sim::Backend::Cpu;
-    return sim::simulate(scenario, catalog, ev, quick);
+    if (!mLatest || !mLatest->complete() || mLatestGeneration != mGeneration)
+        return nullptr;
+    return mLatest;
 }
-
-} // namespace
 
 bool EvaluationRunner::runFullSimulation(int trials)
 {
-    if (mFullRunning || !mLastEvaluation || !mLastScenario)
+    if (mFullRunning || !mLatest)
         return false;
     mFullRunning = true;
     mFullGeneration = mGeneration;
     const Catalog* catalog = &mCatalog;
     mFullWatcher.setFuture(document::runInBackground<std::shared_ptr<const sim::SimulationResult>>(
-        &mFullWatcher, [scenario = mLastScenario, ev = mLastEvaluation, catalog, trials] {
+        &mFullWatcher, [scenario = mLatest->scenario, ev = mLatest->evaluation, catalog, trials] {
         sim::SimulationConfig full;
         full.trials = trials;
         full.backend = sim::Backend::Auto;
@@ -98,11 +104,7 @@ void EvaluationRunner::startAlternatives()
     mAltStop = std::make_shared<std::atomic<bool>>(false);
     mAltWatcher.setFuture(document::runInBackground<std::vector<calc::SharingAlternative>>(
         &mAltWatcher, [scenario, catalog, stop = mAltStop] {
-        std::vector<calc::SharingAlternative> alts = calc::compareSharing(*scenario, *catalog, stop.get());
-        // The predictability row: each mode's chosen setting through the quick Monte Carlo.
-        if (!sim::simulateAlternatives(alts, *catalog, kQuickTrials, stop.get()))
-            return std::vector<calc::SharingAlternative>{};
-        return alts;
+        return sim::computeAlternatives(*scenario, *catalog, stop.get()).value_or(std::vector<calc::SharingAlternative>{});
     }));
 }
 
@@ -124,14 +126,8 @@ void EvaluationRunner::start()
     std::shared_ptr<const Scenario> scenario = std::move(mPending);
     mRunningScenario = scenario;
     const Catalog* catalog = &mCatalog;
-    mWatcher.setFuture(document::runInBackground<Outcome>(&mWatcher, [scenario, catalog, horizon = mHorizonDays] {
-        Outcome out;
-        out.evaluation = std::make_shared<const calc::Evaluation>(calc::evaluate(*scenario, *catalog));
-        out.simulation = std::make_shared<const sim::SimulationResult>(quickSimulation(*scenario, *catalog, *out.evaluation));
-        sim::TimelineConfig timeline;
-        timeline.horizonDays = horizon;
-        out.timeline = std::make_shared<const sim::TimelineResult>(sim::runTimeline(*scenario, *catalog, *out.evaluation, timeline));
-        return out;
+    mWatcher.setFuture(document::runInBackground<sim::PlanResults>(&mWatcher, [scenario, catalog, horizon = mHorizonDays] {
+        return sim::computeCoreResults(scenario, *catalog, horizon);
     }));
 }
 

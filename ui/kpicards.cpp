@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "kpicards.h"
+#include "sim/planresults.h"
 #include "model/planningtarget.h"
 
 #include <QFrame>
@@ -47,9 +48,11 @@ KpiCards::KpiCards(QWidget* parent) : QWidget(parent)
                                   "P99 objective times the share of token gaps within its ITL P99 objective "
                                   "(1 where a tenant sets none; 0 for a serving job not placed).") + ref);
     addCard(tr("P95 completion"), tr("The slowest training job's 95th-percentile completion time, from a quick "
-                                     "Monte Carlo preview (256 trials: run-to-run jitter, co-tenant bursts, "
+                                     "Monte Carlo of the plan (%L1 trials: run-to-run jitter, co-tenant bursts, "
                                      "out-of-memory kills, link congestion, hardware interruptions at the Llama 3 "
-                                     "rate). Run gpuplan-cli simulate for more trials.") + ref);
+                                     "rate); the report, slides and comparison show the same. Run Full Simulation "
+                                     "or gpuplan-cli simulate for more trials.")
+                                      .arg(sim::TrialCounts::kPlan) + ref);
 }
 
 QLabel* KpiCards::addCard(const QString& title, const QString& tooltip)

@@ -37,7 +37,9 @@
 #include <QFileDialog>
 #include <QGroupBox>
 #include <QScreen>
+#include <QEventLoop>
 #include <QLabel>
+#include <QProgressDialog>
 #include <QScrollArea>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -322,8 +324,11 @@ void MainWindow::createActions()
                                                          tr("PDF (*.pdf)"));
         if (pdf.isEmpty())
             return;
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        const QString error = SlideDeck(mDocument->scenario(), mCatalog, QSettings().value(recommendationKey()).toString()).writePdf(pdf);
+        const auto results = planResults();
+        if (!results)
+            return;
+        QApplication::setOverrideCursor(Qt::WaitCursor); // drawing the pages
+        const QString error = SlideDeck(*results, mCatalog, QSettings().value(recommendationKey()).toString()).writePdf(pdf);
         QApplication::restoreOverrideCursor();
         if (!error.isEmpty())
             QMessageBox::critical(this, tr("Cannot export the slides"), error);
@@ -338,8 +343,11 @@ void MainWindow::createActions()
                                                          tr("PDF (*.pdf)"));
         if (pdf.isEmpty())
             return;
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        const QString error = writeReport(mDocument->scenario(), mCatalog, pdf);
+        const auto results = planResults();
+        if (!results)
+            return;
+        QApplication::setOverrideCursor(Qt::WaitCursor); // drawing the pages
+        const QString error = writeReport(*results, mCatalog, pdf);
         QApplication::restoreOverrideCursor();
         if (!error.isEmpty())
             QMessageBox::critical(this, tr("Cannot export the report"), error);
@@ -353,7 +361,10 @@ void MainWindow::createActions()
         if (dir.isEmpty())
             return;
         QApplication::setOverrideCursor(Qt::WaitCursor);
-        const PlanFigures figures(mDocument->scenario(), mCatalog, 1000);
+        const auto results = planResults();
+        if (!results)
+            return;
+        const PlanFigures figures(*results, mCatalog);
         QString error;
         io::writeFiles(dir, figures.chartAndTableFiles(), &error);
         QApplication::restoreOverrideCursor();
@@ -508,6 +519,24 @@ void MainWindow::documentChanged(const document::Changes& changes)
     mProperties->refresh(s);
     mInspector->showNodes(s, mScene->selectedIds());
     refreshView();
+}
+
+std::shared_ptr<const sim::PlanResults> MainWindow::planResults()
+{
+    if (!mDocument)
+        return nullptr;
+    if (auto r = mRunner->current())
+        return r;
+    if (!mRunner->busy()) // nothing under way (the matrix was dropped): ask again
+        mRunner->request(mDocument->scenario(), 0);
+    QEventLoop loop;
+    QProgressDialog dialog(tr("Computing the plan's results…"), tr("Cancel"), 0, 0, this);
+    dialog.setWindowModality(Qt::WindowModal);
+    dialog.setMinimumDuration(400);
+    connect(mRunner, &EvaluationRunner::resultsReady, &loop, &QEventLoop::quit);
+    connect(&dialog, &QProgressDialog::canceled, &loop, &QEventLoop::quit);
+    loop.exec();
+    return mRunner->current();
 }
 
 void MainWindow::refreshView()

@@ -7,6 +7,7 @@
 #include "document/topologyedits.h"
 #include "model/catalog.h"
 #include "model/issue.h"
+#include "sim/planresults.h"
 #include "store/scenariolibrary.h"
 
 #include <QMainWindow>
@@ -65,6 +66,9 @@ public:
     /// reason in a message, when the scenario would not be valid (a pin to a MIG instance
     /// that the new layout lacks, say).
     bool setSharingOfGpu(const QString& nodeId, int gpuIndex, const SharingConfig& sharing);
+    /// The open plan's complete results (the ones every view shows); while they are still
+    /// being computed, waits for them behind a progress dialog with Cancel (null if cancelled).
+    std::shared_ptr<const sim::PlanResults> planResults();
     const KpiCards* kpiCards() const { return mKpis; }
     const ScenarioTree* outline() const { return mTree; }
     CanvasScene* canvasScene() const { return mScene; }

@@ -15,6 +15,8 @@
 #include "comparedialog.h"
 #include "presentation.h"
 #include "librarypanel.h"
+#include "evaluationrunner.h"
+#include "progress.h"
 
 #include <QApplication>
 #include <QDialogButtonBox>
@@ -250,10 +252,13 @@ QString MainWindow::exportClusterConfig(const QString& dir)
 {
     if (!mDocument)
         return tr("no scenario is open");
-    const Scenario& s = mDocument->scenario();
-    const calc::Evaluation ev = calc::evaluate(s, mCatalog);
+    const auto results = planResults();
+    if (!results)
+        return tr("cancelled");
+    const Scenario& s = *results->scenario;
     QString error;
-    if (!io::writeFiles(dir, io::clusterConfigFiles(calc::buildClusterConfig(s, mCatalog, ev), s.name), &error))
+    if (!io::writeFiles(dir, io::clusterConfigFiles(calc::buildClusterConfig(s, mCatalog, *results->evaluation), s.name),
+                        &error))
         return error;
     statusBar()->showMessage(tr("Cluster configuration written to %1 (see its README.md)").arg(dir), 8000);
     return {};
@@ -291,7 +296,22 @@ CompareDialog* MainWindow::compareLibrary(const QList<std::pair<qint64, std::opt
             r.scenario->name += tr(" (revision %1)").arg(*revision).toStdString();
         scenarios.push_back(std::move(*r.scenario));
     }
-    auto* dialog = new CompareDialog(mCatalog, std::move(scenarios), this);
+    using Plans = std::vector<std::shared_ptr<const sim::PlanResults>>;
+    const std::optional<Plans> plans = runWithProgress<Plans>(
+        this, tr("Computing the plans to compare…"),
+        [scenarios = std::move(scenarios), catalog = &mCatalog](const std::atomic<bool>& stop) -> std::optional<Plans> {
+            Plans out;
+            for (const Scenario& s : scenarios) {
+                std::optional<sim::PlanResults> r = sim::computePlanResults(s, *catalog, &stop);
+                if (!r)
+                    return std::nullopt;
+                out.push_back(std::make_shared<const sim::PlanResults>(std::move(*r)));
+            }
+            return out;
+        });
+    if (!plans)
+        return nullptr;
+    auto* dialog = new CompareDialog(mCatalog, *plans, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
     return dialog;
@@ -362,8 +382,11 @@ PresentationWindow* MainWindow::present(const QString& recommendation, bool full
 {
     if (!mDocument)
         return nullptr;
+    const auto results = planResults();
+    if (!results)
+        return nullptr;
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    auto deck = std::make_unique<SlideDeck>(mDocument->scenario(), mCatalog, recommendation);
+    auto deck = std::make_unique<SlideDeck>(*results, mCatalog, recommendation);
     QApplication::restoreOverrideCursor();
     return PresentationWindow::open(std::move(deck), this, fullScreen);
 }

@@ -36,22 +36,17 @@ const QString kTable = "<table cellspacing='0' cellpadding='3' border='1' style=
 
 } // namespace
 
-PlanFigures::PlanFigures(const Scenario& s, const Catalog& catalog, int trials)
-    : scenario(s), evaluation(calc::evaluate(s, catalog)), inventory(calc::takeInventory(s, catalog)),
-      charts(std::make_unique<ResultsCharts>()), topology(std::make_unique<CanvasScene>(catalog))
+PlanFigures::PlanFigures(const sim::PlanResults& r, const Catalog& catalog)
+    : scenario(*r.scenario), evaluation(*r.evaluation), simulation(r.simulation),
+      alternatives(r.alternatives ? *r.alternatives : std::vector<calc::SharingAlternative>{}),
+      inventory(calc::takeInventory(scenario, catalog)), charts(std::make_unique<ResultsCharts>()),
+      topology(std::make_unique<CanvasScene>(catalog))
 {
-    sim::SimulationConfig config;
-    config.trials = std::max(1, trials);
-    config.backend = sim::Backend::Cpu;
-    simulation = std::make_shared<const sim::SimulationResult>(sim::simulate(s, catalog, evaluation, config));
-    alternatives = calc::compareSharing(s, catalog);
-    sim::simulateAlternatives(alternatives, catalog, 256);
+    const Scenario& s = scenario;
     charts->showEvaluation(s, evaluation);
     charts->showAlternatives(alternatives);
     charts->completion()->showSimulation(s, simulation);
-    sim::TimelineConfig timeline; // the workbench's default 30-day horizon
-    charts->timeline()->showTimeline(
-        std::make_shared<const sim::TimelineResult>(sim::runTimeline(s, catalog, evaluation, timeline)), timeline.horizonDays);
+    charts->timeline()->showTimeline(r.timeline, r.timelineHorizonDays);
     topology->rebuild(s);
     topology->decorate(s, evaluation);
 }

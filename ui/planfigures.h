@@ -7,6 +7,7 @@
 #include "calc/inventory.h"
 #include "model/catalog.h"
 #include "model/scenario.h"
+#include "sim/planresults.h"
 #include "sim/simulation.h"
 
 #include <QString>
@@ -23,13 +24,14 @@ namespace gp::ui {
 class CanvasScene;
 class ResultsCharts;
 
-/// Everything a report page or a slide shows of one scenario, computed once: the evaluation,
-/// a Monte Carlo, the sharing alternatives with their P95, the inventory, and the workbench's
-/// own charts and canvas filled from them (rendered as vectors onto pages and slides).
-/// Needs a QApplication (the charts are widgets).
+/// Everything a report page or a slide shows of one plan, from the plan's results
+/// (sim::PlanResults: the same evaluation, Monte Carlo and trade-off matrix the workbench
+/// shows), with the inventory and the workbench's own charts and canvas filled from them
+/// (rendered as vectors onto pages and slides). Computes nothing heavy itself. Needs a
+/// QApplication (the charts are widgets).
 struct PlanFigures
 {
-    PlanFigures(const Scenario& scenario, const Catalog& catalog, int trials);
+    PlanFigures(const sim::PlanResults& results, const Catalog& catalog);
     ~PlanFigures();
     PlanFigures(const PlanFigures&) = delete;
     PlanFigures& operator=(const PlanFigures&) = delete;

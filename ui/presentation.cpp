@@ -80,19 +80,20 @@ QRectF bodyOf(const QRectF& area)
 
 } // namespace
 
-SlideDeck::SlideDeck(const Scenario& scenario, const Catalog& catalog, QString recommendation, int trials)
+SlideDeck::SlideDeck(const sim::PlanResults& results, const Catalog& catalog, QString recommendation)
     : mRecommendation(std::move(recommendation))
 {
-    mAll.push_back(std::make_unique<PlanFigures>(scenario, catalog, trials));
+    mAll.push_back(std::make_unique<PlanFigures>(results, catalog));
     mFigures = mAll.front().get();
     mFigures->charts->sharingModesChart()->legend()->setAlignment(Qt::AlignBottom);
 }
 
-SlideDeck::SlideDeck(const std::vector<Scenario>& scenarios, const Catalog& catalog, QString recommendation, int trials)
+SlideDeck::SlideDeck(const std::vector<std::shared_ptr<const sim::PlanResults>>& results, const Catalog& catalog,
+                     QString recommendation)
     : mRecommendation(std::move(recommendation))
 {
-    for (const Scenario& s : scenarios)
-        mAll.push_back(std::make_unique<PlanFigures>(s, catalog, trials));
+    for (const auto& r : results)
+        mAll.push_back(std::make_unique<PlanFigures>(*r, catalog));
     mFigures = mAll.front().get();
 }
 

@@ -4,6 +4,7 @@
 
 #include "model/catalog.h"
 #include "model/scenario.h"
+#include "sim/planresults.h"
 
 #include <QString>
 #include <QWidget>
@@ -23,11 +24,12 @@ struct PlanFigures;
 class SlideDeck
 {
 public:
-    SlideDeck(const Scenario& scenario, const Catalog& catalog, QString recommendation, int trials = 500);
+    SlideDeck(const sim::PlanResults& results, const Catalog& catalog, QString recommendation);
     /// A comparison of two to four scenarios (the first is the baseline): title, the KPIs with
     /// their changes marked better or worse, what differs, the topologies, the costs, the
     /// completion times side by side, and the recommendation.
-    SlideDeck(const std::vector<Scenario>& scenarios, const Catalog& catalog, QString recommendation, int trials = 300);
+    SlideDeck(const std::vector<std::shared_ptr<const sim::PlanResults>>& results, const Catalog& catalog,
+              QString recommendation);
     ~SlideDeck();
     int count() const;
     QString title(int slide) const;

@@ -36,9 +36,10 @@ void heading(QPainter& p, const QRectF& body, const QString& title, const QStrin
 
 } // namespace
 
-QString writeReport(const Scenario& s, const Catalog& catalog, const QString& pdfPath, int trials)
+QString writeReport(const sim::PlanResults& results, const Catalog& catalog, const QString& pdfPath)
 {
-    const PlanFigures f(s, catalog, trials);
+    const PlanFigures f(results, catalog);
+    const Scenario& s = f.scenario;
 
     // Through QSaveFile: the target is the whole report or untouched.
     QSaveFile file(pdfPath);

@@ -4,6 +4,7 @@
 
 #include "model/catalog.h"
 #include "model/scenario.h"
+#include "sim/planresults.h"
 
 #include <QString>
 
@@ -16,7 +17,9 @@ namespace gp::ui {
 /// trade-off matrix. Needs a QApplication (widgets render the charts; offscreen works).
 /// Written through QSaveFile, so `pdfPath` is the whole report or untouched.
 /// Returns the error text, empty on success.
-QString writeReport(const Scenario& scenario, const Catalog& catalog, const QString& pdfPath, int trials = 1000);
+/// Writes the detailed PDF report of a plan from its results (the same figures the workbench
+/// shows); the error text, empty on success.
+QString writeReport(const sim::PlanResults& results, const Catalog& catalog, const QString& pdfPath);
 
 /// The number of pages writeReport writes.
 inline constexpr int kReportPages = 6;

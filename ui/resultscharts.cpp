@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "resultscharts.h"
+#include "sim/planresults.h"
 #include "model/planningtarget.h"
 
 #include "calc/comparison.h"
@@ -125,8 +126,9 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
                 item->setToolTip(tr("Usable VRAM this setting does not offer to jobs: MIG slices in no instance and "
                                     "the instances' smaller usable memory, vGPU framebuffers below the GPU's"));
             if (r == 16)
-                item->setToolTip(tr("The slowest training job's 95th-percentile completion in the quick Monte Carlo "
-                                    "(256 trials, CPU, seed 1) of this mode's setting"));
+                item->setToolTip(tr("The slowest training job's 95th-percentile completion in a Monte Carlo "
+                                    "(%L1 trials, CPU, seed 1) of this mode's setting")
+                                     .arg(sim::TrialCounts::kAlternative));
             mMatrix->setItem(r, c, item);
         }
     }

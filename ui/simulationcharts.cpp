@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "simulationcharts.h"
+#include "sim/planresults.h"
 
 #include "charttheme.h"
 
@@ -23,7 +24,7 @@ namespace gp::ui {
 
 namespace {
 
-constexpr int kFullTrials = 10000;
+constexpr int kFullTrials = sim::TrialCounts::kFull;
 
 QChartView* chartView(QChart* chart, QWidget* parent)
 {

@@ -7,6 +7,7 @@
 #include "document/librarygateway.h"
 #include "io/scenarioreader.h"
 #include "model/scenariodiff.h"
+#include "sim/planresults.h"
 #include "sim/simulation.h"
 
 #include <QJsonArray>
@@ -43,7 +44,10 @@ int runCompare(const QStringList& args)
                             "A B [C D]");
     cl.addDbOption();
     p.addOption({"json", "Print JSON."});
-    p.addOption({"trials", "Monte Carlo trials for the P95 completion row (default 256; 0 leaves the row out).", "N"});
+    p.addOption({"trials",
+                 QString("Monte Carlo trials for the P95 completion row (default %1, as the workbench; 0 leaves the row out).")
+                     .arg(sim::TrialCounts::kPlan),
+                 "N"});
     if (auto done = cl.parse(args))
         return *done;
     const QStringList files = p.positionalArguments();
@@ -52,7 +56,7 @@ int runCompare(const QStringList& args)
         return kBadInput;
     }
     bool ok = true;
-    const int trials = p.isSet("trials") ? p.value("trials").toInt(&ok) : 256;
+    const int trials = p.isSet("trials") ? p.value("trials").toInt(&ok) : sim::TrialCounts::kPlan;
     if (!ok || trials < 0) {
         err() << cl.usageError("--trials must be a whole number >= 0") << Qt::endl;
         return kBadInput;
@@ -92,10 +96,7 @@ int runCompare(const QStringList& args)
         const calc::Evaluation ev = calc::evaluate(*r.scenario, *catalog);
         std::map<std::string, double> v = calc::kpiValues(ev.kpis);
         if (trials > 0) {
-            sim::SimulationConfig quick;
-            quick.trials = trials;
-            quick.backend = sim::Backend::Cpu;
-            v["p95_completion_days"] = sim::simulate(*r.scenario, *catalog, ev, quick).clusterP95Days;
+            v["p95_completion_days"] = sim::planSimulation(*r.scenario, *catalog, ev, trials).clusterP95Days;
         }
         values.push_back(std::move(v));
         scenarios.push_back(std::move(*r.scenario));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clicontext.h"
+#include "sim/planresults.h"
 
 #include "document/librarygateway.h"
 #include "io/scenarioreader.h"
@@ -21,7 +22,9 @@ int runReport(const QStringList& args)
     p.addPositionalArgument("FILE", "Scenario JSON file (or use --scenario).", "[FILE]");
     p.addOption({{"o", "output"}, "PDF file to write (replaced atomically).", "OUT.pdf"});
     p.addOption({"scenario", "A library scenario by id instead of a FILE (gpuplan-cli library list).", "ID"});
-    p.addOption({"trials", "Monte Carlo trials for the predictability page (default 1000).", "N"});
+    p.addOption({"trials", QString("Monte Carlo trials for the predictability page (default %1, as the workbench).")
+                               .arg(sim::TrialCounts::kPlan),
+                 "N"});
     p.addOption({"charts", "Also write every chart as PNG and SVG and the KPIs and jobs as CSV into DIR.", "DIR"});
     cl.addDbOption();
     if (auto done = cl.parse(args))
@@ -36,7 +39,7 @@ int runReport(const QStringList& args)
         return kBadInput;
     }
     bool ok = true;
-    const int trials = p.isSet("trials") ? p.value("trials").toInt(&ok) : 1000;
+    const int trials = p.isSet("trials") ? p.value("trials").toInt(&ok) : sim::TrialCounts::kPlan;
     if (!ok || trials < 1) {
         err() << cl.usageError("--trials must be a whole number >= 1") << Qt::endl;
         return kBadInput;
@@ -70,13 +73,14 @@ int runReport(const QStringList& args)
         err() << Qt::flush;
         return kBadInput;
     }
-    if (const QString error = ui::writeReport(*r.scenario, *catalog, p.value("output"), trials); !error.isEmpty()) {
+    const std::optional<sim::PlanResults> results = sim::computePlanResults(*r.scenario, *catalog, nullptr, 30.0, trials);
+    if (const QString error = ui::writeReport(*results, *catalog, p.value("output")); !error.isEmpty()) {
         err() << "report: " << error << Qt::endl;
         return kFailure;
     }
     out() << p.value("output") << '\n';
     if (p.isSet("charts")) {
-        const ui::PlanFigures figures(*r.scenario, *catalog, trials);
+        const ui::PlanFigures figures(*results, *catalog);
         const auto files = figures.chartAndTableFiles();
         QString error;
         if (!io::writeFiles(p.value("charts"), files, &error)) {

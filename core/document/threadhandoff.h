@@ -13,7 +13,12 @@
 #include <QRunnable>
 #include <QThreadPool>
 
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <utility>
+#include <vector>
 
 #if defined(__SANITIZE_THREAD__)
 extern "C" void AnnotateHappensBefore(const char* file, int line, const volatile void* address);
@@ -56,6 +61,60 @@ template <typename T, typename Fn> QFuture<T> runInBackground(const void* token,
     GPUPLAN_HANDOFF_SEND(task);
     QThreadPool::globalInstance()->start(task);
     return future;
+}
+
+/// Runs body(0), …, body(n − 1) on the global thread pool and the calling thread, and returns
+/// when all have run (sim::setParallelFor). The caller runs part 0, then every part the pool
+/// has not started yet, so it never waits on a pool that is busy with the caller itself: a
+/// simulation inside a pool task uses the free threads there are and starts none of its own.
+inline void poolParallelFor(int n, const std::function<void(int)>& body)
+{
+    struct Shared
+    {
+        std::mutex mutex;
+        std::condition_variable done;
+        int left = 0;
+    };
+    class Part : public QRunnable
+    {
+    public:
+        Part(std::shared_ptr<Shared> shared, const std::function<void(int)>* body, int index)
+            : mShared(std::move(shared)), mBody(body), mIndex(index)
+        {
+            setAutoDelete(false); // the caller deletes it after the last part finished
+        }
+        void run() override
+        {
+            GPUPLAN_HANDOFF_RECEIVE(this);
+            (*mBody)(mIndex);
+            const std::shared_ptr<Shared> shared = mShared; // `this` may go once the count is down
+            std::lock_guard<std::mutex> lock(shared->mutex);
+            if (--shared->left == 0)
+                shared->done.notify_all();
+        }
+
+    private:
+        std::shared_ptr<Shared> mShared;
+        const std::function<void(int)>* mBody;
+        int mIndex;
+    };
+    if (n <= 0)
+        return;
+    auto shared = std::make_shared<Shared>();
+    shared->left = n - 1;
+    std::vector<std::unique_ptr<Part>> parts;
+    QThreadPool* pool = QThreadPool::globalInstance();
+    for (int i = 1; i < n; ++i) {
+        parts.push_back(std::make_unique<Part>(shared, &body, i));
+        GPUPLAN_HANDOFF_SEND(parts.back().get());
+        pool->start(parts.back().get());
+    }
+    body(0);
+    for (auto& part : parts)
+        if (pool->tryTake(part.get())) // not started: run it here
+            part->run();
+    std::unique_lock<std::mutex> lock(shared->mutex);
+    shared->done.wait(lock, [&] { return shared->left == 0; });
 }
 
 } // namespace gp::document

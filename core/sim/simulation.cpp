@@ -193,6 +193,33 @@ SimulationInput buildSimulationInput(const Scenario& s, const Catalog& c, const 
     return in;
 }
 
+namespace {
+
+ParallelFor gParallelFor;  // empty: one std::thread per part
+int gWorkers = 0;          // 0: the number of cores
+
+void runParts(int n, const std::function<void(int)>& body)
+{
+    if (gParallelFor) {
+        gParallelFor(n, body);
+        return;
+    }
+    std::vector<std::thread> threads;
+    for (int t = 1; t < n; ++t)
+        threads.emplace_back(body, t);
+    body(0);
+    for (auto& th : threads)
+        th.join();
+}
+
+} // namespace
+
+void setParallelFor(ParallelFor parallelFor, int workers)
+{
+    gParallelFor = std::move(parallelFor);
+    gWorkers = workers;
+}
+
 void runTrialsCpu(const SimulationInput& in, std::uint64_t seed, int trials, TrialOutputs& out)
 {
     const SimView v = in.view();
@@ -206,13 +233,12 @@ void runTrialsCpu(const SimulationInput& in, std::uint64_t seed, int trials, Tri
     out.itl.assign(static_cast<std::size_t>(trials) * J, 0.0);
     out.congestedPoints.assign(L, 0);
     out.histogram.assign(L * static_cast<std::size_t>(bins), 0);
-    const int threads = std::max(1, std::min<int>(static_cast<int>(std::thread::hardware_concurrency()), trials));
+    const int workers = gWorkers > 0 ? gWorkers : static_cast<int>(std::thread::hardware_concurrency());
+    const int threads = std::max(1, std::min(workers, trials));
     std::vector<std::vector<int>> congested(static_cast<std::size_t>(threads), std::vector<int>(L, 0));
     std::vector<std::vector<int>> histograms(static_cast<std::size_t>(threads),
                                              std::vector<int>(L * static_cast<std::size_t>(bins), 0));
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
-        pool.emplace_back([&, t] {
+    runParts(threads, [&](int t) {
             std::vector<double> scratch(3 * J + 1);
             const int begin = static_cast<int>(static_cast<long long>(trials) * t / threads);
             const int end = static_cast<int>(static_cast<long long>(trials) * (t + 1) / threads);
@@ -226,9 +252,7 @@ void runTrialsCpu(const SimulationInput& in, std::uint64_t seed, int trials, Tri
                            out.itl.data() + static_cast<std::size_t>(trial) * J};
                 runTrial(v, seed, static_cast<std::uint32_t>(trial), scratch.data(), o);
             }
-        });
-    for (auto& th : pool)
-        th.join();
+    });
     for (int t = 0; t < threads; ++t) {
         for (std::size_t l = 0; l < L; ++l)
             out.congestedPoints[l] += congested[static_cast<std::size_t>(t)][l];

@@ -9,6 +9,8 @@
 #include "simkernel.h"
 #include "trialoutputs.h"
 
+#include <atomic>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -103,7 +105,15 @@ struct SimulationInput
 SimulationInput buildSimulationInput(const Scenario& scenario, const Catalog& catalog,
                                      const calc::Evaluation& evaluation);
 
-/// The CPU backend: all cores, trials split in contiguous ranges.
+/// Runs body(0), …, body(n − 1), possibly at the same time, and returns when all have run.
+using ParallelFor = std::function<void(int n, const std::function<void(int)>& body)>;
+/// How the CPU backend spreads its trials over `workers` parts. By default one std::thread
+/// per core (the CLI); the workbench installs its thread pool at start-up
+/// (document::poolParallelFor) so that every thread comes from one pool. Set it before any
+/// simulation runs.
+void setParallelFor(ParallelFor parallelFor, int workers);
+
+/// The CPU backend: trials split in contiguous ranges over the workers.
 void runTrialsCpu(const SimulationInput& in, std::uint64_t seed, int trials, TrialOutputs& out);
 
 /// Runs N trials on the chosen backend and reduces them to distributions.
