@@ -10,7 +10,8 @@
 #include "testsupport.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 using namespace gp;
 

@@ -13,7 +13,8 @@
 #include <QTemporaryDir>
 #include <QSqlDatabase>
 #include <QSqlQuery>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 using namespace gp::test;
 

@@ -11,7 +11,8 @@
 #include "model/enumnames.h"
 #include "testsupport.h"
 
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 using namespace gp;
 using namespace gp::calc;

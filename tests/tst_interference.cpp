@@ -10,7 +10,8 @@
 #include "io/scenarioreader.h"
 #include "testsupport.h"
 
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 #include <cmath>
 

@@ -11,7 +11,8 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 namespace {
 

@@ -49,7 +49,8 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableWidget>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 #include <set>
 

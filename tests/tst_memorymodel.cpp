@@ -4,7 +4,8 @@
 #include "calc/memorymodel.h"
 #include "testsupport.h"
 
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 using namespace gp;
 using namespace gp::calc;

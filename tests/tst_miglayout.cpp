@@ -6,7 +6,8 @@
 #include "model/miglayout.h"
 #include "testsupport.h"
 
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 #include <set>
 

@@ -6,7 +6,8 @@
 #include "calc/perfmodel.h"
 #include "testsupport.h"
 
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 using namespace gp;
 using namespace gp::calc;

@@ -4,7 +4,8 @@
 // Philox4x32-10: known-answer vectors from Random123 (Salmon et al., SC'11; kat_vectors).
 #include "sim/philox.h"
 
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 using gp::sim::Philox4x32;
 

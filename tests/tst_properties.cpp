@@ -21,7 +21,8 @@
 #include <QUndoStack>
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>

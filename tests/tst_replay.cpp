@@ -7,7 +7,8 @@
 #include "testsupport.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 using namespace gp;
 using namespace gp::sim;

@@ -21,7 +21,8 @@
 #include <QPointer>
 #include <QProcess>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 using namespace gp;
 

@@ -9,7 +9,8 @@
 #include "testsupport.h"
 
 #include <QFile>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 #include <set>
 

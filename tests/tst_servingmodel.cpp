@@ -9,7 +9,8 @@
 #include "io/scenarioreader.h"
 #include "testsupport.h"
 
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 #include <cmath>
 

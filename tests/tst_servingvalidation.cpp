@@ -10,7 +10,8 @@
 #include "testsupport.h"
 
 #include <QDir>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 #include <cmath>
 #include <optional>

@@ -13,7 +13,8 @@
 #endif
 #include "testsupport.h"
 
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 using namespace gp;
 using namespace gp::sim;

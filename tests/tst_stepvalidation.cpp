@@ -9,7 +9,8 @@
 #include "testsupport.h"
 
 #include <QDir>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 #include <cmath>
 #include <optional>

@@ -54,7 +54,8 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableWidget>
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 
 using namespace gp;
