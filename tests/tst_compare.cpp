@@ -3,6 +3,7 @@
 // Comparing scenarios: KPI deltas with better/worse by each KPI's direction, a readable diff of
 // the plans, and gpuplan-cli compare's JSON contract (docs/cli.md#compare).
 #include "calc/comparison.h"
+#include "model/format.h"
 #include "calc/evaluate.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
@@ -52,12 +53,28 @@ class TestCompare : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void latenciesAreWrittenOneWay()
+    // Every number is written by model/format.h, the same in the workbench, report and CLI.
+    void numbersAreWrittenOneWay()
     {
-        QCOMPARE(calc::formatLatency(0.0084), std::string("8.4 ms"));
-        QCOMPARE(calc::formatLatency(0.2577), std::string("258 ms"));
-        QCOMPARE(calc::formatLatency(1.4712), std::string("1.47 s"));
-        QCOMPARE(calc::formatLatency(1e30), std::string("unbounded"));
+        QCOMPARE(fmt::latency(0.0084), std::string("8.4 ms"));
+        QCOMPARE(fmt::latency(0.2577), std::string("258 ms"));
+        QCOMPARE(fmt::latency(1.4712), std::string("1.47 s"));
+        QCOMPARE(fmt::latency(1e30), std::string("unbounded"));
+        QCOMPARE(fmt::percent(0.4689), std::string("46.9 %"));
+        QCOMPARE(fmt::percent(0.03, 0), std::string("3 %"));
+        QCOMPARE(fmt::usd(139693.4), std::string("$139,693"));
+        QCOMPARE(fmt::usd(-49290), std::string("-$49,290"));
+        QCOMPARE(fmt::usd(0.4), std::string("$0"));
+        QCOMPARE(fmt::usdThousands(139693), std::string("$140k"));
+        QCOMPARE(fmt::grouped(4593510), std::string("4,593,510"));
+        QCOMPARE(fmt::grouped(999), std::string("999"));
+        QCOMPARE(fmt::gib(1.5 * 1024 * 1024 * 1024), std::string("1.5"));
+        QCOMPARE(fmt::days(25.84), std::string("25.8 d"));
+        QCOMPARE(fmt::points(-0.037), std::string("3.7 pt"));
+        // The comparison's cells and deltas use the same formats.
+        const calc::KpiSpec cost{"cost_per_month_usd", "$ per month", "usd_per_month", false};
+        QCOMPARE(calc::formatKpiValue(cost, 139693), std::string("$139,693"));
+        QCOMPARE(calc::formatKpiDelta(cost, -49290), std::string("\u2212$49,290"));
     }
 
     void deltasAndVerdictsFollowEachKpisDirection()

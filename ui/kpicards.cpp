@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "kpicards.h"
+#include "textformat.h"
 #include "sim/planresults.h"
 #include "model/planningtarget.h"
 
@@ -17,8 +18,8 @@ namespace gp::ui {
 
 namespace {
 
-QString pct(double f) { return QString::number(f * 100.0, 'f', 1) + " %"; }
-QString usd(double v) { return "$" + QLocale().toString(v, 'f', 0); }
+using text::usd;
+QString pct(double f) { return text::percent(f); }
 
 } // namespace
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "librarypanel.h"
+#include "textformat.h"
 
 #include <QAction>
 #include <QGridLayout>
@@ -129,7 +130,7 @@ bool LibraryPanel::reload(store::ScenarioLibrary& library)
         };
         mTable->setItem(row, ColGpus, new NumberItem(kpi("gpus"), QString::number(kpi("gpus"))));
         mTable->setItem(row, ColCost, new NumberItem(kpi("cost_per_month_usd"),
-                                                     QLocale().toString(kpi("cost_per_month_usd"), 'f', 0)));
+                                                     text::grouped(kpi("cost_per_month_usd"))));
         mTable->setItem(row, ColRevisions, new NumberItem(s.revisionCount, QString::number(s.revisionCount)));
         mTable->setItem(row, ColUpdated, new QTableWidgetItem(s.updatedAt.toLocalTime().toString("yyyy-MM-dd HH:mm")));
         ++row;

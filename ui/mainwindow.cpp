@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "mainwindow.h"
+#include "textformat.h"
 #include "model/planningtarget.h"
 
 #include "calc/inventory.h"
@@ -585,7 +586,7 @@ void MainWindow::showEvaluation(const calc::Evaluation& ev)
                                QString::fromStdString(s.description).toHtmlEscaped())
                           .arg(inv.gpus)
                           .arg(inv.nodes)
-                          .arg(QLocale().toString(inv.vramGiB, 'f', 0))
+                          .arg(text::grouped(inv.vramGiB))
                           .arg(inv.tenants)
                           .arg(inv.jobs)
                           .arg(inv.gpusRequested)

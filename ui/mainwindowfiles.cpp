@@ -3,6 +3,7 @@
 // The File side of the main window: the library (open, save as new, save a revision with a
 // note, recent scenarios), new scenarios, and JSON import and export.
 #include "mainwindow.h"
+#include "textformat.h"
 
 #include "calc/clusterconfig.h"
 #include "calc/evaluate.h"
@@ -91,7 +92,7 @@ void MainWindow::showRevisions(qint64 id)
         table->setItem(r, 0, new QTableWidgetItem(QString::number(rev.number)));
         table->setItem(r, 1, new QTableWidgetItem(rev.createdAt.toLocalTime().toString("yyyy-MM-dd HH:mm")));
         table->setItem(r, 2, new QTableWidgetItem(rev.note));
-        table->setItem(r, 3, new QTableWidgetItem(cost == rev.kpis.end() ? QString() : QLocale().toString(cost->second, 'f', 0)));
+        table->setItem(r, 3, new QTableWidgetItem(cost == rev.kpis.end() ? QString() : text::grouped(cost->second)));
     }
     table->selectRow(table->rowCount() - 1);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Close, &dialog);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "planfigures.h"
+#include "textformat.h"
 #include "model/planningtarget.h"
 
 #include "calc/comparison.h"
@@ -30,8 +31,8 @@ namespace gp::ui {
 namespace {
 
 QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
-QString pct(double f) { return QString::number(f * 100.0, 'f', 1) + " %"; }
-QString usd(double v) { return "$" + QLocale(QLocale::English).toString(v, 'f', 0); }
+QString pct(double f) { return text::percent(f); }
+using text::usd;
 const QString kTable = "<table cellspacing='0' cellpadding='3' border='1' style='border-collapse:collapse'>";
 
 } // namespace
@@ -92,7 +93,7 @@ QString PlanFigures::summaryHtml() const
 }
 
 namespace {
-QString latencyText(double s) { return QString::fromStdString(calc::formatLatency(s)); }
+QString latencyText(double s) { return text::latency(s); }
 } // namespace
 
 QString PlanFigures::kpiTableHtml() const

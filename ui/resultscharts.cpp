@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "resultscharts.h"
+#include "textformat.h"
 #include "sim/planresults.h"
 #include "model/planningtarget.h"
 
@@ -80,9 +81,8 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
     mMatrix->setRowCount(static_cast<int>(rows.size()));
     mMatrix->setColumnCount(static_cast<int>(alts.size()));
     mMatrix->setVerticalHeaderLabels(rows);
-    const QLocale en(QLocale::English);
-    auto pct = [](double f) { return QString::number(f * 100.0, 'f', 1) + " %"; };
-    auto usd = [&](double v) { return "$" + en.toString(v / 1000.0, 'f', 0) + "k"; };
+    auto pct = [](double f) { return text::percent(f); };
+    auto usd = [](double v) { return text::usdThousands(v); };
     auto level = [this](int v) { return v >= 2 ? tr("enforced") : v == 1 ? tr("partial") : tr("none"); };
     QStringList headers;
     for (int c = 0; c < static_cast<int>(alts.size()); ++c) {
@@ -93,7 +93,7 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
         const auto latency = [&](double s) {
             if (k.servingJobs == 0)
                 return tr("no serving job");
-            return QString::fromStdString(calc::formatLatency(s));
+            return text::latency(s);
         };
         if (a.offered)
             v << pct(k.meanPenalty) << pct(k.maxPenalty) << latency(k.servingTtftP99S) << latency(k.servingItlP99S)

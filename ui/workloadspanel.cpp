@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "workloadspanel.h"
+#include "textformat.h"
 
 #include "charttheme.h"
 
@@ -65,9 +66,8 @@ constexpr double kGiB = 1024.0 * 1024 * 1024;
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
 /// A latency as the table shows it: ms below a second, "unbounded" for a saturated queue.
-QString latency(double s) { return QString::fromStdString(calc::formatLatency(s)); }
-
-QString percent(double v) { return QString::number(v * 100.0, 'f', 1) + " %"; }
+using text::latency;
+using text::percent;
 
 /// A placed job's penalty by resource and the co-tenant that costs it most, in one line.
 QString penaltyExplanation(const calc::JobResult& r)
@@ -211,15 +211,15 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
             parallel,
             r.placed ? (r.oomRisk ? tr("yes, OOM risk") : tr("yes")) : tr("no"),
             QString::number(r.memory.totalBytes() / kGiB, 'f', 1),
-            r.placed ? QString::number(r.penalty * 100, 'f', 1) + " %" : "–",
+            r.placed ? percent(r.penalty) : "–",
             r.serving ? latency(r.serving->ttftS) : "–",
             r.serving ? latency(r.serving->itlS) : "–",
             r.serving ? latency(r.serving->ttftP99S) : "–",
             r.serving ? latency(r.serving->itlP99S) : "–",
-            r.serving ? QString::number(r.serving->sloAttainment * 100, 'f', 1) + " %" : "–",
-            r.placed ? QString::number(r.perf.mfu * 100, 'f', 1) + " %" : "–",
+            r.serving ? percent(r.serving->sloAttainment) : "–",
+            r.placed ? percent(r.perf.mfu) : "–",
             r.placed && r.perf.daysToComplete ? QString::number(*r.perf.daysToComplete, 'f', 1) : "–",
-            "$" + QLocale().toString(r.costPerMonthUsd, 'f', 0)};
+            text::usd(r.costPerMonthUsd)};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c >= 6)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clicontext.h"
+#include "ui/textformat.h"
 #include "model/planningtarget.h"
 
 #include "calc/alternatives.h"
@@ -18,9 +19,9 @@ namespace gp::cli {
 namespace {
 
 QJsonValue opt(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); }
-QString gib(double bytes) { return QString::number(bytes / (1024.0 * 1024 * 1024), 'f', 1); }
-QString pct(double f) { return QString::number(f * 100.0, 'f', 1) + "%"; }
-QString usd(double v) { return "$" + QLocale(QLocale::English).toString(v, 'f', 0); }
+using ui::text::gib;
+using ui::text::usd;
+QString pct(double f) { return ui::text::percent(f); }
 
 
 /// A latency, or null when the queue grows without bound.
@@ -45,7 +46,7 @@ QJsonValue servingJson(const calc::JobResult& j)
                        {"slo_attainment", v.sloAttainment}};
 }
 
-QString seconds(double s) { return QString::fromStdString(calc::formatLatency(s)); }
+QString seconds(double s) { return ui::text::latency(s); }
 
 QJsonObject toJson(const calc::Evaluation& ev)
 {

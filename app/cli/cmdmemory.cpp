@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clicontext.h"
+#include "ui/textformat.h"
 
 #include "calc/memorymodel.h"
 #include "model/assumptions.h"
@@ -37,7 +38,7 @@ std::optional<double> parseCount(QString s)
 
 QJsonValue bytesOrNull(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); }
 
-QString gib(double bytes) { return QString::number(bytes / (1024.0 * 1024 * 1024), 'f', 2) + " GiB"; }
+QString gib(double bytes) { return ui::text::gib(bytes, 2) + " GiB"; }
 QString gibOr(const std::optional<double>& v) { return v ? gib(*v) : QStringLiteral("unknown"); }
 
 } // namespace

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "comparison.h"
 
+#include "model/format.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -46,52 +48,27 @@ std::map<std::string, double> kpiValues(const Kpis& k)
 
 namespace {
 
-std::string fixed(double v, int decimals)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-
-/// Whole dollars with thousands separators: "139,693".
-std::string grouped(double v)
-{
-    std::string digits = fixed(std::round(std::abs(v)), 0);
-    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
-        digits.insert(static_cast<std::size_t>(i), ",");
-    return (v < 0 && std::round(std::abs(v)) > 0 ? "-" : "") + digits;
-}
-
 std::string magnitude(const KpiSpec& spec, double v)
 {
     if (spec.unit == "fraction")
-        return fixed(v * 100.0, 1) + " %";
+        return fmt::percent(v);
     if (spec.unit == "usd_per_month")
-        return "$" + grouped(v);
+        return fmt::usd(v);
     if (spec.unit == "days")
-        return fixed(v, 1) + " d";
-    return fixed(v, 0);
+        return fmt::days(v);
+    return fmt::fixed(v, 0);
 }
 
 } // namespace
 
 std::string formatKpiValue(const KpiSpec& spec, double value) { return magnitude(spec, value); }
 
-std::string formatLatency(double s)
-{
-    if (s >= 1e29)
-        return "unbounded";
-    if (s >= 1.0)
-        return fixed(s, 2) + " s";
-    return fixed(s * 1e3, s < 0.01 ? 1 : 0) + " ms";
-}
-
 std::string formatKpiDelta(const KpiSpec& spec, double delta)
 {
     const std::string sign = delta > 0 ? "+" : delta < 0 ? "\u2212" : "";
     std::string text = magnitude(spec, std::abs(delta));
     if (spec.unit == "fraction")
-        text = fixed(std::abs(delta) * 100.0, 1) + " pt";
+        text = fmt::points(delta);
     return sign + text;
 }
 

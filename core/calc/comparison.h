@@ -39,9 +39,6 @@ struct KpiComparison
 
 /// A KPI value as the comparison shows it: "48.4 %", "$139,693", "25.8 d", "3".
 std::string formatKpiValue(const KpiSpec& spec, double value);
-/// A serving latency as every view writes it: "8.4 ms", "258 ms", "1.47 s", or "unbounded"
-/// (1e30 and above: a saturated queue or a job without GPUs).
-std::string formatLatency(double seconds);
 /// A change of a KPI: "+3.7 pt", "−$49,290", "−0.5 d", "+2" (a minus sign, not a hyphen).
 std::string formatKpiDelta(const KpiSpec& spec, double delta);
 
