@@ -43,7 +43,10 @@ inline QByteArray readAll(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-inline QByteArray hashOf(const QString& path) { return QCryptographicHash::hash(readAll(path), QCryptographicHash::Sha256); }
+inline QByteArray hashOf(const QString& path)
+{
+    return QCryptographicHash::hash(readAll(path), QCryptographicHash::Sha256);
+}
 
 /// The first sample with `from` replaced by `to`, written to `path`; false if `from` is not in it.
 inline bool writeEditedSample(const QString& path, const QByteArray& from, const QByteArray& to)
@@ -57,6 +60,5 @@ inline bool writeEditedSample(const QString& path, const QByteArray& from, const
     QFile out(path);
     return out.open(QIODevice::WriteOnly) && out.write(json) == json.size();
 }
-
 
 } // namespace gp::test

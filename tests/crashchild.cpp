@@ -63,7 +63,8 @@ int saves(const QString& db)
         std::fprintf(stderr, "%s\n", qPrintable(error));
         return 1;
     }
-    if (lib->scenarioCount().value_or(0) == 0 && !lib->createScenario("kill test", "", revisionDocument(1), "1", {{"n", 1}}))
+    if (lib->scenarioCount().value_or(0) == 0 &&
+        !lib->createScenario("kill test", "", revisionDocument(1), "1", {{"n", 1}}))
         return 1;
     for (;;) {
         const int next = lib->revisions(1).value().back().number + 1;

@@ -74,8 +74,8 @@ private Q_SLOTS:
         QTest::newRow("tp vs heads") << "tenants[2].jobs[0].parallelism.tp" << QJsonValue(3)
                                      << "tenants[2].jobs[0].parallelism.tp: 3 does not divide attention heads (32)";
         QTest::newRow("more GPUs than the cluster") << "tenants[0].jobs[0].parallelism.dp" << QJsonValue(64)
-                                                   << "tenants[0].jobs[0].parallelism: tp x pp x dp = 1024 GPUs; the "
-                                                      "cluster offers 73"; // 56 GPUs + 7 x 2 + 3 MIG instances
+                                                    << "tenants[0].jobs[0].parallelism: tp x pp x dp = 1024 GPUs; the "
+                                                       "cluster offers 73"; // 56 GPUs + 7 x 2 + 3 MIG instances
         QTest::newRow("NaN-like size") << "topology.links[0].bandwidth_gbps" << QJsonValue(0)
                                        << "topology.links[0].bandwidth_gbps: 0 must be between 0.001 and 1000000";
         QTest::newRow("pp vs layers") << "tenants[0].jobs[0].parallelism.pp" << QJsonValue(3)
@@ -112,8 +112,9 @@ private Q_SLOTS:
                                 << "tenants[1].color: 'orange' must be #RRGGBB";
         QTest::newRow("batch") << "tenants[1].jobs[0].batch.global" << QJsonValue(100)
                                << "tenants[1].jobs[0].batch.global: 100 is not a multiple of micro x dp (1 x 8 = 8)";
-        QTest::newRow("training on inference") << "tenants[2].jobs[0].training" << QJsonValue(QJsonObject{{"tokens", 1}})
-                                               << "tenants[2].jobs[0].training: not used by inference jobs; remove it";
+        QTest::newRow("training on inference")
+            << "tenants[2].jobs[0].training" << QJsonValue(QJsonObject{{"tokens", 1}})
+            << "tenants[2].jobs[0].training: not used by inference jobs; remove it";
         QTest::newRow("fp32 main gradients on inference")
             << "tenants[2].jobs[0].main_grads_fp32" << QJsonValue(true)
             << "tenants[2].jobs[0].main_grads_fp32: applies to training only";
@@ -130,48 +131,52 @@ private Q_SLOTS:
         QTest::newRow("virtual stages on inference")
             << "tenants[2].jobs[0].parallelism.virtual_stages" << QJsonValue(2)
             << "tenants[2].jobs[0].parallelism.virtual_stages: interleaving is a training schedule";
-        QTest::newRow("virtual stages zero") << "tenants[0].jobs[0].parallelism.virtual_stages" << QJsonValue(0)
-                                             << "tenants[0].jobs[0].parallelism.virtual_stages: 0 must be between 1 and 1024";
+        QTest::newRow("virtual stages zero")
+            << "tenants[0].jobs[0].parallelism.virtual_stages" << QJsonValue(0)
+            << "tenants[0].jobs[0].parallelism.virtual_stages: 0 must be between 1 and 1024";
         QTest::newRow("int4 training") << "tenants[0].jobs[0].precision" << QJsonValue("int4")
                                        << "tenants[0].jobs[0].precision: int4 is a serving precision";
         QTest::newRow("unknown preset") << "tenants[0].jobs[0].model.preset" << QJsonValue("gpt5")
                                         << "tenants[0].jobs[0].model.preset: 'gpt5' is not a model preset";
-        QTest::newRow("pin gpu") << "tenants[0].jobs[0].pin" << QJsonValue(QJsonObject{{"node", "node-001"}, {"gpu", 9}})
+        QTest::newRow("pin gpu") << "tenants[0].jobs[0].pin"
+                                 << QJsonValue(QJsonObject{{"node", "node-001"}, {"gpu", 9}})
                                  << "tenants[0].jobs[0].pin.gpu: 9 is not a GPU of node-001 (0..7)";
         QTest::newRow("assumption") << "assumptions" << QJsonValue(QJsonObject{{"mfu", 0.5}})
                                     << "assumptions.mfu: unknown assumption";
         QTest::newRow("assumption range") << "assumptions" << QJsonValue(QJsonObject{{"serving_memory_fraction", 1.5}})
                                           << "assumptions.serving_memory_fraction: 1.5 must be between 0.05 and 1";
         const QString serve = "tenants[2].jobs[0].inference.";
-        QTest::newRow("serving: no output") << serve + "output_tokens" << QJsonValue(0)
-                                            << serve + "output_tokens: 0 must be between 1 and 4096";
-        QTest::newRow("serving: negative prompt") << serve + "input_tokens" << QJsonValue(-5)
-                                                  << serve + "input_tokens: -5 must be between 1 and 4096";
-        QTest::newRow("serving: no concurrency") << serve + "concurrency" << QJsonValue(0)
-                                                 << serve + "concurrency: 0 must be between 1 and";
-        QTest::newRow("serving: prompt longer than the context") << serve + "input_tokens" << QJsonValue(5000)
-                                                                 << serve + "input_tokens: 5000 must be between 1 and 4096";
+        QTest::newRow("serving: no output")
+            << serve + "output_tokens" << QJsonValue(0) << serve + "output_tokens: 0 must be between 1 and 4096";
+        QTest::newRow("serving: negative prompt")
+            << serve + "input_tokens" << QJsonValue(-5) << serve + "input_tokens: -5 must be between 1 and 4096";
+        QTest::newRow("serving: no concurrency")
+            << serve + "concurrency" << QJsonValue(0) << serve + "concurrency: 0 must be between 1 and";
+        QTest::newRow("serving: prompt longer than the context")
+            << serve + "input_tokens" << QJsonValue(5000) << serve + "input_tokens: 5000 must be between 1 and 4096";
         QTest::newRow("serving: prompt and output past the context")
             << serve + "input_tokens" << QJsonValue(4000)
             << serve + "input_tokens: 4000 + output_tokens 512 exceeds context_tokens 4096";
-        QTest::newRow("serving: context past the model's") << serve + "context_tokens" << QJsonValue(10000)
-                                                           << serve + "context_tokens: 10000 exceeds the model's maximum "
-                                                                      "context of 8192 tokens";
+        QTest::newRow("serving: context past the model's")
+            << serve + "context_tokens" << QJsonValue(10000)
+            << serve + "context_tokens: 10000 exceeds the model's maximum "
+                       "context of 8192 tokens";
         QTest::newRow("serving: load") << serve + "load" << QJsonValue("batch")
                                        << serve + "load: 'batch' must be open or closed";
-        QTest::newRow("serving: open load without a rate") << serve + "requests_per_s" << QJsonValue(0)
-                                                           << "an open load needs an arrival rate above 0";
-        QTest::newRow("serving: TTFT objective of zero") << "tenants[2].sla.ttft_p99_ms" << QJsonValue(0)
-                                                         << "tenants[2].sla.ttft_p99_ms: 0 must be between";
-        QTest::newRow("serving: ITL objective negative") << "tenants[2].sla.itl_p99_ms" << QJsonValue(-1)
-                                                         << "tenants[2].sla.itl_p99_ms: -1 must be between";
+        QTest::newRow("serving: open load without a rate")
+            << serve + "requests_per_s" << QJsonValue(0) << "an open load needs an arrival rate above 0";
+        QTest::newRow("serving: TTFT objective of zero")
+            << "tenants[2].sla.ttft_p99_ms" << QJsonValue(0) << "tenants[2].sla.ttft_p99_ms: 0 must be between";
+        QTest::newRow("serving: ITL objective negative")
+            << "tenants[2].sla.itl_p99_ms" << QJsonValue(-1) << "tenants[2].sla.itl_p99_ms: -1 must be between";
         QTest::newRow("price preset") << "pricing.preset" << QJsonValue("cheap")
                                       << "pricing.preset: 'cheap' is not a price preset in the catalog";
         QTest::newRow("newer version") << "format_version" << QJsonValue(2)
                                        << "format_version: 2 is newer than this gpuplan reads (1): it needs a newer "
                                           "gpuplan";
-        QTest::newRow("not an object") << "tenants[0]" << QJsonValue(5) << "tenants[0]: expected an object, found the "
-                                                                          "number 5";
+        QTest::newRow("not an object") << "tenants[0]" << QJsonValue(5)
+                                       << "tenants[0]: expected an object, found the "
+                                          "number 5";
     }
     void mutationIsReportedPrecisely()
     {
@@ -194,7 +199,8 @@ private Q_SLOTS:
 
     void syntaxErrorsSayLineAndColumn()
     {
-        const auto r = io::readScenario("{\n  \"format_version\": 1,\n  \"name\": \"x\" \"oops\"\n}", test::bundledCatalog());
+        const auto r =
+            io::readScenario("{\n  \"format_version\": 1,\n  \"name\": \"x\" \"oops\"\n}", test::bundledCatalog());
         QVERIFY(!r.ok());
         QVERIFY2(dump(r.issues).contains("invalid JSON at line 3"), qPrintable(dump(r.issues)));
     }

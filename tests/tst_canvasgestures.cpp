@@ -166,8 +166,8 @@ private Q_SLOTS:
         QVERIFY(doc->push(document::patchFields(doc->scenario(), test::bundledCatalog(),
                                                 {*document::parseFieldPatch("nodes[node-003].name=Three").value}))
                     .empty());
-        QCOMPARE(scene->item("node-001"), other);   // not rebuilt
-        QCOMPARE(scene->item("node-003"), edited);  // updated in place
+        QCOMPARE(scene->item("node-001"), other);  // not rebuilt
+        QCOMPARE(scene->item("node-003"), edited); // updated in place
         QVERIFY(edited->toolTip().startsWith("Three\n"));
         QCOMPARE(static_cast<int>(scene->items().size()), itemsBefore);
         // A removal takes the node and its links; undo brings both back as new items.

@@ -3,14 +3,14 @@
 // The bundled catalog: every GPU the foundation issue names, every figure plausible and
 // sourced, MIG tables as NVIDIA's MIG User Guide lists them, templates, prices and model
 // presets whose stated sizes the parameter formula reproduces.
-#include "calc/modelsize.h"
 #include "calc/interference.h"
+#include "calc/modelsize.h"
 #include "io/catalogreader.h"
 #include "model/validation.h"
 #include "testsupport.h"
 
-#include <QTemporaryDir>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace gp;
@@ -64,7 +64,7 @@ private Q_SLOTS:
     void requiredGpusWithEveryFigure()
     {
         const Catalog& c = test::bundledCatalog();
-        const QStringList required{"a100-40gb", "a100-80gb", "h100-80gb", "h100-pcie-80gb", "h100-nvl-94gb",
+        const QStringList required{"a100-40gb",  "a100-80gb",  "h100-80gb", "h100-pcie-80gb", "h100-nvl-94gb",
                                    "h200-141gb", "b200-180gb", "l40s-48gb", "mi300x-192gb"};
         for (const QString& id : required) {
             const GpuSpec* g = c.gpu(id.toStdString());
@@ -91,8 +91,8 @@ private Q_SLOTS:
     void migTablesFollowTheMigUserGuide()
     {
         const Catalog& c = test::bundledCatalog();
-        for (const char* id : {"a100-40gb", "a100-80gb", "h100-80gb", "h100-pcie-80gb", "h100-nvl-94gb", "h200-141gb",
-                               "b200-180gb"}) {
+        for (const char* id :
+             {"a100-40gb", "a100-80gb", "h100-80gb", "h100-pcie-80gb", "h100-nvl-94gb", "h200-141gb", "b200-180gb"}) {
             const GpuSpec* g = c.gpu(id);
             QVERIFY2(g->supportsMig(), id);
             QCOMPARE(g->migProfiles.size(), std::size_t(7));
@@ -169,8 +169,8 @@ private Q_SLOTS:
     void modelPresetsMatchTheirStatedSize_data()
     {
         QTest::addColumn<QString>("id");
-        for (const char* id : {"gpt3-175b", "llama3-8b", "llama3-70b", "llama3-405b", "mixtral-8x7b", "llama2-7b",
-                               "llama2-13b"})
+        for (const char* id :
+             {"gpt3-175b", "llama3-8b", "llama3-70b", "llama3-405b", "mixtral-8x7b", "llama2-7b", "llama2-13b"})
             QTest::newRow(id) << QString(id);
     }
     void modelPresetsMatchTheirStatedSize()
@@ -249,36 +249,41 @@ private Q_SLOTS:
         // 7.8e79 to int was undefined behaviour (found by the fuzz stage).
         const auto node = [](const char* gpuCount) {
             return QByteArray(R"({"format_version":1,"node_templates":[{"id":"n","name":"N","gpu":"h100-80gb",
-                "gpu_count":)") + gpuCount + R"(,"scale_up_kind":"nvswitch","scale_up_domain_gpus":1,"nic_count":1,
+                "gpu_count":)") +
+                   gpuCount + R"(,"scale_up_kind":"nvswitch","scale_up_domain_gpus":1,"nic_count":1,
                 "nic_speed_gbps":400,"pcie_gen":5,"sources":{}}]})";
         };
         QTest::newRow("count 7.8e79") << node("7.77778e+79") << "node_templates[0].gpu_count: 7.77778e+79 is too large";
         QTest::newRow("count -1e308") << node("-1e308") << "node_templates[0].gpu_count: -1e+308 is too large";
         QTest::newRow("count 2^31") << node("2147483648") << "node_templates[0].gpu_count: 2147483648 is too large";
         QTest::newRow("count 1.5") << node("1.5") << "node_templates[0].gpu_count: 1.5 must be a whole number";
-        QTest::newRow("count as a string") << node(R"("NaN")")
-                                           << "node_templates[0].gpu_count: expected an integer, found the string \"NaN\"";
+        QTest::newRow("count as a string")
+            << node(R"("NaN")") << "node_templates[0].gpu_count: expected an integer, found the string \"NaN\"";
         QTest::newRow("count out of range") << node("65") << "node_templates[0].gpu_count: 65 must be between 1 and 64";
         // Kernel efficiency curves: a positive, increasing size axis and shares in (0, 1].
         const auto curve = [](const char* efficiency) {
             return QByteArray(R"({"format_version":1,"gpus":[{"id":"x","name":"X","vendor":"v","architecture":"a",
                 "memory_gb":10,"memory_usable_gib":9,"hbm_bandwidth_gb_per_s":1,"bf16_dense_tflops":1,
                 "fp8_dense_tflops":0,"scale_up_kind":"none","scale_up_bandwidth_gb_per_s":0,"pcie_gen":4,
-                "tdp_w":1,"sm_count":1,"efficiency":)") + efficiency + "}]}";
+                "tdp_w":1,"sm_count":1,"efficiency":)") +
+                   efficiency + "}]}";
         };
-        QTest::newRow("curve: negative size") << curve(R"({"gemm":[[-1,0.5],[10,0.8]]})")
-                                              << "gpus[0].efficiency.gemm[0][0]: -1 GFLOP: a GEMM size must be positive";
-        QTest::newRow("curve: zero size") << curve(R"({"gemm":[[0,0.5]]})")
-                                          << "gpus[0].efficiency.gemm[0][0]: 0 GFLOP: a GEMM size must be positive";
+        QTest::newRow("curve: negative size")
+            << curve(R"({"gemm":[[-1,0.5],[10,0.8]]})")
+            << "gpus[0].efficiency.gemm[0][0]: -1 GFLOP: a GEMM size must be positive";
+        QTest::newRow("curve: zero size")
+            << curve(R"({"gemm":[[0,0.5]]})") << "gpus[0].efficiency.gemm[0][0]: 0 GFLOP: a GEMM size must be positive";
         QTest::newRow("curve: sizes not increasing")
             << curve(R"({"gemm":[[1,0.5],[16,0.8],[8,0.85]]})")
             << "gpus[0].efficiency.gemm[2][0]: 8 GFLOP after 16: the sizes must increase";
-        QTest::newRow("curve: equal sizes") << curve(R"({"gemm":[[1,0.5],[1,0.6]]})")
-                                            << "gpus[0].efficiency.gemm[1][0]: 1 GFLOP after 1: the sizes must increase";
+        QTest::newRow("curve: equal sizes")
+            << curve(R"({"gemm":[[1,0.5],[1,0.6]]})")
+            << "gpus[0].efficiency.gemm[1][0]: 1 GFLOP after 1: the sizes must increase";
         QTest::newRow("curve: efficiency above 1")
             << curve(R"({"gemm":[[1,1.5]]})") << "gpus[0].efficiency.gemm[0][1]: 1.5 must be between 1e-06 and 1";
-        QTest::newRow("curve: not a pair") << curve(R"({"gemm":[[1]]})")
-                                           << "gpus[0].efficiency.gemm[0]: must be a pair [GFLOP per GEMM, share of the peak]";
+        QTest::newRow("curve: not a pair")
+            << curve(R"({"gemm":[[1]]})")
+            << "gpus[0].efficiency.gemm[0]: must be a pair [GFLOP per GEMM, share of the peak]";
         QTest::newRow("curve: empty") << curve(R"({"gemm":[]})")
                                       << "gpus[0].efficiency.gemm: must list at least one [GFLOP, efficiency] point";
         QTest::newRow("curve: zero memory efficiency")
@@ -288,7 +293,8 @@ private Q_SLOTS:
             return QByteArray(R"({"format_version":1,"gpus":[{"id":"x","name":"X","vendor":"v","architecture":"a",
                 "memory_gb":10,"memory_usable_gib":9,"hbm_bandwidth_gb_per_s":1,"bf16_dense_tflops":1,
                 "fp8_dense_tflops":0,"scale_up_kind":"none","scale_up_bandwidth_gb_per_s":0,"pcie_gen":4,
-                "tdp_w":1,"sm_count":1,"sharing":)") + calibration + "}]}";
+                "tdp_w":1,"sm_count":1,"sharing":)") +
+                   calibration + "}]}";
         };
         QTest::newRow("sharing: switch loss above its range")
             << sharing(R"({"time_slice_switch_us":-5})")
@@ -296,9 +302,11 @@ private Q_SLOTS:
         QTest::newRow("sharing: negative contention")
             << sharing(R"({"mps_memory_contention":-1})")
             << "gpus[0].sharing.mps_memory_contention: -1 must be between 0 and 5";
-        QTest::newRow("sharing: unknown key") << sharing(R"({"mps_interference_pct":10})") << "gpus[0].sharing.mps_interference_pct";
+        QTest::newRow("sharing: unknown key")
+            << sharing(R"({"mps_interference_pct":10})") << "gpus[0].sharing.mps_interference_pct";
         QTest::newRow("vgpu: unknown scheduler")
-            << sharing(R"({},"vgpu":{"source":"s","profiles":[{"name":"X-4C","framebuffer_gib":4,"max_per_gpu":2,"schedulers":["round_robin"]}]})")
+            << sharing(
+                   R"({},"vgpu":{"source":"s","profiles":[{"name":"X-4C","framebuffer_gib":4,"max_per_gpu":2,"schedulers":["round_robin"]}]})")
             << "gpus[0].vgpu.profiles[0].schedulers[0]: 'round_robin' is not a vGPU scheduler";
         QTest::newRow("newer format") << QByteArray(R"({"format_version":7})") << "needs a newer gpuplan";
         QTest::newRow("syntax") << QByteArray("{\"format_version\": 1,\n \"gpus\": [}") << "invalid JSON at line 2";
@@ -339,10 +347,12 @@ private Q_SLOTS:
         QCOMPARE(mine.switchCompute, bundled.switchCompute);
         QCOMPARE(bundled.switchMemory, 0.184);
         // The scenario's assumption counts where the GPU sets nothing.
-        QCOMPARE(calc::InterferenceParams::from({{"time_slice_cache_refill_us", 100.0}}, *r.catalog.gpu("a100-80gb")).switchMemory,
+        QCOMPARE(calc::InterferenceParams::from({{"time_slice_cache_refill_us", 100.0}}, *r.catalog.gpu("a100-80gb"))
+                     .switchMemory,
                  0.10);
         // A longer turn loses less to each switch.
-        QCOMPARE(calc::InterferenceParams::from({{"time_slice_ms", 4.0}}, *r.catalog.gpu("a100-80gb")).switchCompute, 0.025);
+        QCOMPARE(calc::InterferenceParams::from({{"time_slice_ms", 4.0}}, *r.catalog.gpu("a100-80gb")).switchCompute,
+                 0.025);
     }
 
     /// A vGPU profile that lists its schedulers refuses the others, with the place and why.
@@ -365,7 +375,8 @@ private Q_SLOTS:
         const Issues bad = validateSharing(c, *r.catalog.gpu("x"), "topology.nodes[0].sharing");
         QCOMPARE(bad.size(), std::size_t(1));
         QCOMPARE(QString::fromStdString(bad.front().toString()),
-                 QString("topology.nodes[0].sharing.vgpu.scheduler: 'fixed_share': X-4C runs only under best_effort, equal_share"));
+                 QString("topology.nodes[0].sharing.vgpu.scheduler: 'fixed_share': X-4C runs only under best_effort, "
+                         "equal_share"));
     }
 
     void impossibleValuesAreRefusedWithTheirPlace()

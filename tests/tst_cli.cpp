@@ -10,10 +10,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QTemporaryDir>
+#include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
-#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace gp::test;
@@ -41,7 +41,8 @@ private Q_SLOTS:
         const QByteArray before = hashOf(file);
         const Run r = cli({"validate", file, gp::test::sampleFiles().last()}, mHome.path());
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.out.contains(file + ": topology.nodes[0].gpu_count: -8 must be between 1 and 64"), qPrintable(r.out));
+        QVERIFY2(r.out.contains(file + ": topology.nodes[0].gpu_count: -8 must be between 1 and 64"),
+                 qPrintable(r.out));
         QVERIFY(r.out.contains(gp::test::sampleFiles().last() + ": ok"));
         QCOMPARE(hashOf(file), before);
         // format refuses to rewrite it too
@@ -55,10 +56,10 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         const QString in = gp::test::sampleFiles().front();
         const QString out = tmp.filePath("edited.json");
-        const Run r = cli({"edit", in, "-o", out, "--json",
-                           "--set", "nodes[node-003].sharing={\"mode\":\"mps\",\"mps\":{\"active_thread_pct\":50}}",
-                           "--set", "jobs[chat-70b].parallelism.tp=4", "--link", "node-001,leaf-01",
-                           "--pin", "chat-70b=node-003", "--rename", "Edited"},
+        const Run r = cli({"edit", in, "-o", out, "--json", "--set",
+                           "nodes[node-003].sharing={\"mode\":\"mps\",\"mps\":{\"active_thread_pct\":50}}", "--set",
+                           "jobs[chat-70b].parallelism.tp=4", "--link", "node-001,leaf-01", "--pin",
+                           "chat-70b=node-003", "--rename", "Edited"},
                           mHome.path());
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
         const QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
@@ -201,8 +202,9 @@ private Q_SLOTS:
         const QString bad = tmp.filePath("bad.json");
         QFile f(bad);
         f.open(QIODevice::WriteOnly);
-        f.write("{\"format_version\": 1, \"name\": \"x\", \"topology\": {\"nodes\": [{\"id\": \"n\", \"gpu\": \"v100\", "
-                "\"gpu_count\": 1}]}}");
+        f.write(
+            "{\"format_version\": 1, \"name\": \"x\", \"topology\": {\"nodes\": [{\"id\": \"n\", \"gpu\": \"v100\", "
+            "\"gpu_count\": 1}]}}");
         f.close();
         const Run r = cli({"library", "import", bad, "--db", db}, mHome.path());
         QCOMPARE(r.code, 2);
@@ -238,9 +240,12 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("truncated") << "truncated" << "the library is damaged";
-        QTest::newRow("read-only") << "readonly" << "the file is read-only";
-        QTest::newRow("newer") << "newer" << "library schema 99 is newer than this gpuplan reads";
+        QTest::newRow("truncated") << "truncated"
+                                   << "the library is damaged";
+        QTest::newRow("read-only") << "readonly"
+                                   << "the file is read-only";
+        QTest::newRow("newer") << "newer"
+                               << "library schema 99 is newer than this gpuplan reads";
     }
     void damagedReadOnlyOrLockedLibrarySaysSoAndStaysAsItWas()
     {
@@ -280,7 +285,8 @@ private Q_SLOTS:
         QVERIFY(gui.waitForFinished(60000));
         QCOMPARE(gui.exitCode(), 1);
         const QString guiErr = QString::fromUtf8(gui.readAllStandardError());
-        QVERIFY2(guiErr.contains("The scenario library cannot be opened:\n\n" + db + ": " + expected), qPrintable(guiErr));
+        QVERIFY2(guiErr.contains("The scenario library cannot be opened:\n\n" + db + ": " + expected),
+                 qPrintable(guiErr));
         QVERIFY(!QFile::exists(tmp.filePath("never.png")));
         QCOMPARE(hashOf(db), before);
     }
@@ -312,8 +318,9 @@ private Q_SLOTS:
         QCOMPARE(text.code, 0);
         const int table = text.out.indexOf("KPIs of every scenario");
         QVERIFY2(table > 0, qPrintable(text.out));
-        QVERIFY(text.out.indexOf(QRegularExpression("SCENARIO +VRAM +PENALTY +SLA MISS +\\$/MONTH +WASTE/MONTH +TARGET"),
-                                 table) > table);
+        QVERIFY(
+            text.out.indexOf(QRegularExpression("SCENARIO +VRAM +PENALTY +SLA MISS +\\$/MONTH +WASTE/MONTH +TARGET"),
+                             table) > table);
         for (const auto& v : arr)
             QVERIFY2(text.out.indexOf(v.toObject().value("name").toString().left(47), table) > table,
                      qPrintable(v.toObject().value("name").toString()));
@@ -383,13 +390,14 @@ private Q_SLOTS:
         // Megatron's fp32 main gradients: 18 bytes per parameter instead of 16.
         const QStringList gpt3{"--model", "gpt3-175b", "--tp", "8", "--pp", "8"};
         const double plain = json(gpt3).value("model_states_bytes_per_gpu").toDouble();
-        const double main = json(gpt3 + QStringList{"--main-grads-fp32"}).value("model_states_bytes_per_gpu").toDouble();
+        const double main =
+            json(gpt3 + QStringList{"--main-grads-fp32"}).value("model_states_bytes_per_gpu").toDouble();
         QVERIFY(plain > 0);
         QVERIFY2(qAbs(main / plain - 18.0 / 16.0) < 1e-12, qPrintable(QString::number(main / plain)));
         // A custom model starts from the same defaults as a scenario's custom model: gated FFN,
         // no dropout. --no-gated-ffn and --dropout change what they describe.
-        const QStringList custom{"--params", "6.7B", "--layers", "32", "--hidden", "4096", "--heads", "32",
-                                 "--ffn", "11008", "--vocab", "32000", "--seq", "4096"};
+        const QStringList custom{"--params", "6.7B",  "--layers", "32",      "--hidden", "4096",  "--heads",
+                                 "32",       "--ffn", "11008",    "--vocab", "32000",    "--seq", "4096"};
         const QJsonObject byDefault = json(custom);
         QCOMPARE(byDefault, json(custom + QStringList{"--gated-ffn"}));
         const QJsonObject plainFfn = json(custom + QStringList{"--no-gated-ffn"});
@@ -400,26 +408,31 @@ private Q_SLOTS:
                 byDefault.value("activations_bytes_per_gpu").toDouble());
         QCOMPARE(dropout.value("model_states_bytes_per_gpu"), byDefault.value("model_states_bytes_per_gpu"));
         // Contradictions and misplaced switches are usage errors.
-        QCOMPARE(cli(QStringList{"memory"} + custom + QStringList{"--gated-ffn", "--no-gated-ffn"}, mHome.path()).code, 2);
+        QCOMPARE(cli(QStringList{"memory"} + custom + QStringList{"--gated-ffn", "--no-gated-ffn"}, mHome.path()).code,
+                 2);
         QCOMPARE(cli({"memory", "--model", "llama3-8b", "--dropout"}, mHome.path()).code, 2);
         // The interleaved schedule: 1 + (p - 1)/(p v) of the plain first stage's activations,
         // and it needs the micro-batches in groups of pp.
-        const double plainAct = json(gpt3 + QStringList{"--micro-batches", "16"}).value("activations_bytes_per_gpu").toDouble();
+        const double plainAct =
+            json(gpt3 + QStringList{"--micro-batches", "16"}).value("activations_bytes_per_gpu").toDouble();
         const double interAct = json(gpt3 + QStringList{"--micro-batches", "16", "--virtual-stages", "3"})
                                     .value("activations_bytes_per_gpu")
                                     .toDouble();
-        QVERIFY2(interAct > 1.2 * plainAct && interAct < 1.3 * plainAct, qPrintable(QString::number(interAct / plainAct)));
+        QVERIFY2(interAct > 1.2 * plainAct && interAct < 1.3 * plainAct,
+                 qPrintable(QString::number(interAct / plainAct)));
         const Run few = cli(QStringList{"memory"} + gpt3 + QStringList{"--micro-batches", "4", "--virtual-stages", "3"},
                             mHome.path());
         QCOMPARE(few.code, 2);
-        QVERIFY2(few.err.contains("virtual_stages: interleaving needs the micro-batches per step"), qPrintable(few.err));
+        QVERIFY2(few.err.contains("virtual_stages: interleaving needs the micro-batches per step"),
+                 qPrintable(few.err));
         QCOMPARE(cli(QStringList{"memory"} + gpt3 + QStringList{"--virtual-stages", "5"}, mHome.path()).code, 2);
         // Attention kernels: GPT-3 keeps dropout masks, so it is unfused unless told; flash
         // keeps no s x s scores.
         QCOMPARE(json(gpt3), json(gpt3 + QStringList{"--attention", "unfused"}));
         // Per layer, flash drops Korthikanti's 5as²b/t and keeps a fp32 log-sum-exp 4asb/t.
         const double unfusedLayer = json(gpt3).value("activations_bytes_per_layer").toDouble();
-        const double flashLayer = json(gpt3 + QStringList{"--attention", "flash"}).value("activations_bytes_per_layer").toDouble();
+        const double flashLayer =
+            json(gpt3 + QStringList{"--attention", "flash"}).value("activations_bytes_per_layer").toDouble();
         QCOMPARE(unfusedLayer - flashLayer, (5.0 * 96 * 2048 * 2048 - 4.0 * 96 * 2048) / 8);
         const Run kernels = cli(QStringList{"memory"} + gpt3 + QStringList{"--attention", "fused"}, mHome.path());
         QCOMPARE(kernels.code, 2);
@@ -436,9 +449,9 @@ private Q_SLOTS:
         QCOMPARE(r.code, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
         const QJsonObject k = o.value("kpis").toObject();
-        for (const char* key : {"vram_utilization", "allocation_ratio", "stranded_bytes", "fragmentation", "mean_penalty",
-                                "max_penalty", "meets_target", "cost_per_month_usd", "waste_per_month_usd",
-                                "waste_breakdown_usd", "unplaced_jobs", "sla_violations"})
+        for (const char* key : {"vram_utilization", "allocation_ratio", "stranded_bytes", "fragmentation",
+                                "mean_penalty", "max_penalty", "meets_target", "cost_per_month_usd",
+                                "waste_per_month_usd", "waste_breakdown_usd", "unplaced_jobs", "sla_violations"})
             QVERIFY2(k.contains(key), key);
         for (const char* ratio : {"vram_utilization", "allocation_ratio", "fragmentation"})
             QVERIFY(k.value(ratio).toDouble() >= 0 && k.value(ratio).toDouble() <= 1);
@@ -449,14 +462,15 @@ private Q_SLOTS:
         QCOMPARE(jobs.size(), 5);
         for (const auto& v : jobs) {
             const QJsonObject j = v.toObject();
-            for (const char* key : {"id", "tenant", "placed", "reason", "placement", "memory_per_gpu_bytes", "breakdown",
-                                    "step_time_s", "tokens_per_s", "mfu", "days_to_complete", "penalty", "oom_risk",
-                                    "cost_usd", "step_breakdown_s", "serving", "penalty_breakdown", "noisiest_neighbour"})
+            for (const char* key :
+                 {"id", "tenant", "placed", "reason", "placement", "memory_per_gpu_bytes", "breakdown", "step_time_s",
+                  "tokens_per_s", "mfu", "days_to_complete", "penalty", "oom_risk", "cost_usd", "step_breakdown_s",
+                  "serving", "penalty_breakdown", "noisiest_neighbour"})
                 QVERIFY2(j.contains(key), key);
             // The sharing penalty by resource adds up to the penalty.
             const QJsonObject byResource = j.value("penalty_breakdown").toObject();
-            QCOMPARE(byResource.keys(), QStringList({"compute", "context_switch", "memory_bandwidth", "pcie_network",
-                                                     "static_loss"}));
+            QCOMPARE(byResource.keys(),
+                     QStringList({"compute", "context_switch", "memory_bandwidth", "pcie_network", "static_loss"}));
             double penalty = 0.0;
             for (const QString& part : byResource.keys())
                 penalty += byResource.value(part).toDouble();
@@ -496,10 +510,12 @@ private Q_SLOTS:
         QStringList named;
         for (const auto& v : QJsonDocument::fromJson(m.out.toUtf8()).object().value("jobs").toArray())
             if (v.toObject().value("noisiest_neighbour").isString())
-                named << v.toObject().value("id").toString() + ">" + v.toObject().value("noisiest_neighbour").toString();
+                named << v.toObject().value("id").toString() + ">" +
+                             v.toObject().value("noisiest_neighbour").toString();
         QCOMPARE(named, QStringList({"notebooks>notebooks-eval", "notebooks-eval>notebooks"}));
         const Run text = cli({"evaluate", mixed}, mHome.path());
-        QVERIFY2(text.out.contains("penalty by resource: compute") && text.out.contains("noisiest neighbour notebooks-eval"),
+        QVERIFY2(text.out.contains("penalty by resource: compute") &&
+                     text.out.contains("noisiest neighbour notebooks-eval"),
                  qPrintable(text.out));
     }
 
@@ -552,7 +568,8 @@ private Q_SLOTS:
     void simulateJsonContract()
     {
         const QString sample = gp::test::sampleFiles().first();
-        const Run r = cli({"simulate", sample, "--trials", "300", "--seed", "5", "--backend", "cpu", "--json"}, mHome.path());
+        const Run r =
+            cli({"simulate", sample, "--trials", "300", "--seed", "5", "--backend", "cpu", "--json"}, mHome.path());
         QCOMPARE(r.code, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(o.value("backend").toString(), QString("cpu"));
@@ -597,7 +614,8 @@ private Q_SLOTS:
         for (const auto& v : o.value("links").toArray())
             QVERIFY(v.toObject().value("load_gbps").toObject().contains("p99"));
         // The same seed on the same backend: the same output, timing aside.
-        const Run again = cli({"simulate", sample, "--trials", "300", "--seed", "5", "--backend", "cpu", "--json"}, mHome.path());
+        const Run again =
+            cli({"simulate", sample, "--trials", "300", "--seed", "5", "--backend", "cpu", "--json"}, mHome.path());
         QJsonObject a = o, b = QJsonDocument::fromJson(again.out.toUtf8()).object();
         for (auto* x : {&a, &b}) {
             x->remove("elapsed_ms");
@@ -628,7 +646,8 @@ private Q_SLOTS:
         QVERIFY(gui.waitForFinished(60000));
         QCOMPARE(gui.exitCode(), 1);
         const QString guiErr = QString::fromUtf8(gui.readAllStandardError());
-        QVERIFY2(guiErr.contains("The hardware catalog cannot be loaded") && guiErr.contains(cat + ": gpus[0].vendor: is missing"),
+        QVERIFY2(guiErr.contains("The hardware catalog cannot be loaded") &&
+                     guiErr.contains(cat + ": gpus[0].vendor: is missing"),
                  qPrintable(guiErr));
         QVERIFY(!QFile::exists(tmp.filePath("never.png")));
     }

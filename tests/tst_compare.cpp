@@ -3,10 +3,10 @@
 // Comparing scenarios: KPI deltas with better/worse by each KPI's direction, a readable diff of
 // the plans, and gpuplan-cli compare's JSON contract (docs/cli.md#compare).
 #include "calc/comparison.h"
-#include "model/format.h"
 #include "calc/evaluate.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
+#include "model/format.h"
 #include "model/scenariodiff.h"
 #include "testsupport.h"
 
@@ -14,18 +14,15 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QTemporaryDir>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace gp;
 
 namespace {
 
-Scenario pod()
-{
-    return *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
-}
+Scenario pod() { return *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario; }
 
 /// The pod with its two chat nodes time-sliced four ways instead of MIG and passthrough.
 Scenario timeSlicedPod()
@@ -116,9 +113,11 @@ private Q_SLOTS:
         QCOMPARE(calc::formatKpiValue(spec("vram_utilization"), 0.4841), std::string("48.4 %"));
         QCOMPARE(calc::formatKpiValue(spec("p95_completion_days"), 25.84), std::string("25.8 d"));
         QCOMPARE(calc::formatKpiValue(spec("unplaced_jobs"), 2), std::string("2"));
-        QCOMPARE(calc::formatKpiDelta(spec("allocation_ratio"), -0.105), std::string("\u2212" "10.5 pt"));
+        QCOMPARE(calc::formatKpiDelta(spec("allocation_ratio"), -0.105), std::string("\u2212"
+                                                                                     "10.5 pt"));
         QCOMPARE(calc::formatKpiDelta(spec("cost_per_month_usd"), 1234567), std::string("+$1,234,567"));
-        QCOMPARE(calc::formatKpiDelta(spec("p95_completion_days"), -0.5), std::string("\u2212" "0.5 d"));
+        QCOMPARE(calc::formatKpiDelta(spec("p95_completion_days"), -0.5), std::string("\u2212"
+                                                                                      "0.5 d"));
     }
 
     void diffNamesWhatChanged()
@@ -140,7 +139,8 @@ private Q_SLOTS:
         b.tenants[1].jobs[0].batch.global = 64;
         const std::vector<std::string> more = diffScenarios(a, b);
         auto contains = [&](const std::string& text) {
-            return std::any_of(more.begin(), more.end(), [&](const std::string& l) { return l.find(text) != std::string::npos; });
+            return std::any_of(more.begin(), more.end(),
+                               [&](const std::string& l) { return l.find(text) != std::string::npos; });
         };
         QVERIFY(contains("- node node-008 (dgx-h100, 8 GPUs, passthrough VM)"));
         QVERIFY(contains("tenant acme SLA deadline: 3 days -> 5 days"));
@@ -158,7 +158,8 @@ private Q_SLOTS:
         f.write(io::writeScenario(timeSlicedPod()));
         f.close();
         QProcess p;
-        p.start(qEnvironmentVariable("GPUPLAN_CLI"), {"compare", test::sampleFiles().front(), b, "--json", "--trials", "64"});
+        p.start(qEnvironmentVariable("GPUPLAN_CLI"),
+                {"compare", test::sampleFiles().front(), b, "--json", "--trials", "64"});
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitCode(), 0);
         const QJsonObject o = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
@@ -190,11 +191,13 @@ private Q_SLOTS:
         QCOMPARE(p.exitCode(), 0);
         p.start(qEnvironmentVariable("GPUPLAN_CLI"), {"library", "import", b, "--db", db});
         QVERIFY(p.waitForFinished(60000));
-        p.start(qEnvironmentVariable("GPUPLAN_CLI"), {"compare", "lib:1@1", "lib:2", "--db", db, "--json", "--trials", "0"});
+        p.start(qEnvironmentVariable("GPUPLAN_CLI"),
+                {"compare", "lib:1@1", "lib:2", "--db", db, "--json", "--trials", "0"});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         const QJsonObject fromLib = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
-        QCOMPARE(fromLib["scenarios"].toArray()[0].toObject()["name"].toString(), QString("DGX H100 pod: three tenants (revision 1)"));
+        QCOMPARE(fromLib["scenarios"].toArray()[0].toObject()["name"].toString(),
+                 QString("DGX H100 pod: three tenants (revision 1)"));
         QVERIFY(fromLib["differences"].toArray()[0].toObject()["changes"].toArray().contains(
             QJsonValue("node node-008 sharing: passthrough VM -> time-slicing x4")));
         p.start(qEnvironmentVariable("GPUPLAN_CLI"), {"compare", "lib:1@7", "lib:2", "--db", db});

@@ -20,10 +20,7 @@ using namespace gp::document;
 
 namespace {
 
-Scenario sample()
-{
-    return *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
-}
+Scenario sample() { return *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario; }
 
 const Catalog& cat() { return test::bundledCatalog(); }
 
@@ -193,19 +190,45 @@ private Q_SLOTS:
         QTest::addColumn<QString>("what");
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("message");
-        QTest::newRow("pin to a missing MIG instance") << "pin" << "tenants[0].jobs[0].pin" << "instance";
-        QTest::newRow("pin of an unknown job") << "pin-unknown" << "jobs[nobody]" << "no job";
-        QTest::newRow("GPU past the node's GPUs") << "gpu" << "nodes[node-001].gpu_sharing" << "not one of its 8";
-        QTest::newRow("link to an unknown item") << "link" << "link.to" << "no node or switch";
-        QTest::newRow("link of an item to itself") << "self-link" << "link.to" << "two different ends";
-        QTest::newRow("MIG layout over 7 slices") << "mig" << "nodes[node-001].sharing" << "slice";
-        QTest::newRow("new tenant without a name") << "tenant" << "tenant.name" << "name the new tenant";
-        QTest::newRow("patch of an id") << "patch-id" << "nodes[node-001].id" << "cannot be patched";
-        QTest::newRow("patch of an unknown node") << "patch-missing" << "nodes[node-404]" << "no node";
-        QTest::newRow("patch with a wrong type") << "patch-type" << "jobs[chat-70b].parallelism.tp" << "integer";
-        QTest::newRow("patch to an unknown mode") << "patch-mode" << "nodes[node-003].sharing.mode" << "mps";
-        QTest::newRow("patch of an unknown field") << "patch-field" << "nodes[node-003].colour" << "unknown";
-        QTest::newRow("remove an unknown id") << "remove" << "node-404" << "no node";
+        QTest::newRow("pin to a missing MIG instance") << "pin"
+                                                       << "tenants[0].jobs[0].pin"
+                                                       << "instance";
+        QTest::newRow("pin of an unknown job") << "pin-unknown"
+                                               << "jobs[nobody]"
+                                               << "no job";
+        QTest::newRow("GPU past the node's GPUs") << "gpu"
+                                                  << "nodes[node-001].gpu_sharing"
+                                                  << "not one of its 8";
+        QTest::newRow("link to an unknown item") << "link"
+                                                 << "link.to"
+                                                 << "no node or switch";
+        QTest::newRow("link of an item to itself") << "self-link"
+                                                   << "link.to"
+                                                   << "two different ends";
+        QTest::newRow("MIG layout over 7 slices") << "mig"
+                                                  << "nodes[node-001].sharing"
+                                                  << "slice";
+        QTest::newRow("new tenant without a name") << "tenant"
+                                                   << "tenant.name"
+                                                   << "name the new tenant";
+        QTest::newRow("patch of an id") << "patch-id"
+                                        << "nodes[node-001].id"
+                                        << "cannot be patched";
+        QTest::newRow("patch of an unknown node") << "patch-missing"
+                                                  << "nodes[node-404]"
+                                                  << "no node";
+        QTest::newRow("patch with a wrong type") << "patch-type"
+                                                 << "jobs[chat-70b].parallelism.tp"
+                                                 << "integer";
+        QTest::newRow("patch to an unknown mode") << "patch-mode"
+                                                  << "nodes[node-003].sharing.mode"
+                                                  << "mps";
+        QTest::newRow("patch of an unknown field") << "patch-field"
+                                                   << "nodes[node-003].colour"
+                                                   << "unknown";
+        QTest::newRow("remove an unknown id") << "remove"
+                                              << "node-404"
+                                              << "no node";
     }
 
     void refusalsCarryTheCoresIssuesAndChangeNothing()

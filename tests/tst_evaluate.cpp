@@ -4,11 +4,11 @@
 // scenarios built for the purpose, and the samples' sanity.
 #include "calc/alternatives.h"
 #include "calc/evaluate.h"
-#include "calc/slots.h"
 #include "calc/inventory.h"
+#include "calc/slots.h"
 #include "io/scenarioreader.h"
-#include "model/validation.h"
 #include "model/enumnames.h"
+#include "model/validation.h"
 #include "testsupport.h"
 
 #include <QSignalSpy>
@@ -108,7 +108,8 @@ JobResult find(Evaluation&& ev, const std::string& id) { return find(static_cast
 
 Scenario loadSample(const QString& name)
 {
-    return *io::readScenarioFile(QDir(test::dataDir()).absoluteFilePath("samples/" + name), test::bundledCatalog()).scenario;
+    return *io::readScenarioFile(QDir(test::dataDir()).absoluteFilePath("samples/" + name), test::bundledCatalog())
+                .scenario;
 }
 
 } // namespace
@@ -181,7 +182,8 @@ private Q_SLOTS:
         addTenant(s, "lab", {job("big", JobKind::Pretraining, "llama3-70b", 1, 1)});
         const JobResult& j = find(run(s), "big");
         QVERIFY(!j.placed);
-        QVERIFY2(QString::fromStdString(j.reason).contains("per GPU; the largest slot holds 79.7 GiB"), j.reason.c_str());
+        QVERIFY2(QString::fromStdString(j.reason).contains("per GPU; the largest slot holds 79.7 GiB"),
+                 j.reason.c_str());
     }
 
     void penaltiesFollowTheSharingMode_data()
@@ -215,7 +217,8 @@ private Q_SLOTS:
         addTenant(s, "t", {job("ft", JobKind::Qlora, "llama2-7b")});
         const JobResult& j = find(run(s), "ft");
         QVERIFY2(j.placed, j.reason.c_str());
-        QVERIFY2(j.penalty >= low - 1e-12 && j.penalty <= high, qPrintable(QString("%1 not in [%2, %3]").arg(j.penalty).arg(low).arg(high)));
+        QVERIFY2(j.penalty >= low - 1e-12 && j.penalty <= high,
+                 qPrintable(QString("%1 not in [%2, %3]").arg(j.penalty).arg(low).arg(high)));
         QCOMPARE(j.perf.stepTimeS / j.bareMetal.stepTimeS, 1.0 + j.penalty);
         QVERIFY(std::abs(j.penaltyBreakdown.total() - j.penalty) <= 1e-9 * std::max(1.0, j.penalty));
         for (const PenaltyPart& p : penaltyParts())
@@ -224,8 +227,10 @@ private Q_SLOTS:
         QVERIFY(j.noisiestNeighbour.empty()); // alone on its GPU
         if (row == 3) {
             const ResourceMix& m = j.bareMetal.mix;
-            const double linear = 4.0 * ((m.compute + m.other) / 0.95 + m.memory / (1.0 - 0.184) + m.network * 1.06) - 1.0;
-            QVERIFY2(std::abs(j.penalty / linear - 1.0) <= 0.02, qPrintable(QString("%1 vs %2").arg(j.penalty).arg(linear)));
+            const double linear =
+                4.0 * ((m.compute + m.other) / 0.95 + m.memory / (1.0 - 0.184) + m.network * 1.06) - 1.0;
+            QVERIFY2(std::abs(j.penalty / linear - 1.0) <= 0.02,
+                     qPrintable(QString("%1 vs %2").arg(j.penalty).arg(linear)));
         }
     }
 
@@ -272,14 +277,18 @@ private Q_SLOTS:
     {
         Scenario s = cluster(2, "dgx-h100", migLayout({{"3g.40gb", 0}, {"3g.40gb", 4}}));
         for (int g = 0; g < 8; ++g)
-            s.topology.nodes[1].gpuSharing[g] =
-                migLayout({{"1g.10gb", 0}, {"1g.10gb", 1}, {"1g.10gb", 2}, {"1g.10gb", 3}, {"1g.10gb", 4},
-                           {"1g.10gb", 5}, {"1g.10gb", 6}});
+            s.topology.nodes[1].gpuSharing[g] = migLayout({{"1g.10gb", 0},
+                                                           {"1g.10gb", 1},
+                                                           {"1g.10gb", 2},
+                                                           {"1g.10gb", 3},
+                                                           {"1g.10gb", 4},
+                                                           {"1g.10gb", 5},
+                                                           {"1g.10gb", 6}});
         Job small = job("small", JobKind::Inference, "llama2-7b", 1, 1);
         small.precision = Precision::Int4;
         small.inference = InferenceSpec{1, 1024, 64, 1};
         Job big = job("big", JobKind::Inference, "llama2-13b", 1, 16); // one 3g.40gb per replica
-        addTenant(s, "first", {small}, 10); // placed first
+        addTenant(s, "first", {small}, 10);                            // placed first
         addTenant(s, "second", {big});
         QVERIFY(find(run(s, PlacementPolicy::FragmentationAware), "small").placement[0].slot.rfind("1g.10gb", 0) == 0);
         const Evaluation fgd = run(s, PlacementPolicy::FragmentationAware);
@@ -342,8 +351,8 @@ private Q_SLOTS:
                 jobs.push_back(job("serve" + std::to_string(i), JobKind::Inference, "llama3-8b"));
             return jobs;
         };
-        for (PlacementPolicy policy : {PlacementPolicy::FirstFit, PlacementPolicy::BestFit, PlacementPolicy::TopologyAware,
-                                       PlacementPolicy::FragmentationAware}) {
+        for (PlacementPolicy policy : {PlacementPolicy::FirstFit, PlacementPolicy::BestFit,
+                                       PlacementPolicy::TopologyAware, PlacementPolicy::FragmentationAware}) {
             Scenario s = cluster(1, "dgx-h100", ts);
             addTenant(s, "svc", services(8));
             const Evaluation ev = run(s, policy);
@@ -374,7 +383,7 @@ private Q_SLOTS:
         const std::vector<SharingAlternative> alts = compareSharing(s, test::bundledCatalog());
         QCOMPARE(alts.size(), std::size_t(6));
         const SharingMode order[] = {SharingMode::Exclusive, SharingMode::Passthrough, SharingMode::Mig,
-                                     SharingMode::Vgpu, SharingMode::TimeSlicing, SharingMode::Mps};
+                                     SharingMode::Vgpu,      SharingMode::TimeSlicing, SharingMode::Mps};
         for (std::size_t i = 0; i < 6; ++i) {
             QCOMPARE(alts[i].mode, order[i]);
             QVERIFY(alts[i].offered);

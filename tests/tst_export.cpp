@@ -12,8 +12,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QTemporaryDir>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace gp;
@@ -32,14 +32,16 @@ Scenario sample(const char* name)
 QJsonObject readYaml(const QString& dir)
 {
     QProcess p;
-    p.start("python3", {"-c", "import json, pathlib, sys, yaml\n"
-                              "root = pathlib.Path(sys.argv[1])\n"
-                              "out = {str(f.relative_to(root)): yaml.safe_load(f.read_text()) for f in root.rglob('*.yaml')}\n"
-                              "for k, v in out.items():\n"
-                              "    if k == 'device-plugin-config.yaml':\n"
-                              "        v['data'] = {n: yaml.safe_load(t) for n, t in v['data'].items()}\n"
-                              "print(json.dumps(out))\n",
-                        dir});
+    p.start("python3",
+            {"-c",
+             "import json, pathlib, sys, yaml\n"
+             "root = pathlib.Path(sys.argv[1])\n"
+             "out = {str(f.relative_to(root)): yaml.safe_load(f.read_text()) for f in root.rglob('*.yaml')}\n"
+             "for k, v in out.items():\n"
+             "    if k == 'device-plugin-config.yaml':\n"
+             "        v['data'] = {n: yaml.safe_load(t) for n, t in v['data'].items()}\n"
+             "print(json.dumps(out))\n",
+             dir});
     if (!p.waitForFinished(60000) || p.exitCode() != 0)
         qFatal("python3 yaml failed: %s", p.readAllStandardError().constData());
     return QJsonDocument::fromJson(p.readAllStandardOutput()).object();
@@ -61,7 +63,8 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(io::writeFiles(dir.path(), io::clusterConfigFiles(plan, s.name), &error), qPrintable(error));
         const QJsonObject y = readYaml(dir.path());
-        QVERIFY2(y.contains("mig-parted.yaml") && y.contains("device-plugin-config.yaml") && y.contains("node-labels.yaml"),
+        QVERIFY2(y.contains("mig-parted.yaml") && y.contains("device-plugin-config.yaml") &&
+                     y.contains("node-labels.yaml"),
                  qPrintable(QStringList(y.keys()).join(", ")));
 
         // mig-parted: node-004's layouts as instance counts, GPUs grouped by identical layout.
@@ -90,18 +93,30 @@ private Q_SLOTS:
 
         // Device plugin: time-slicing x4 on the L40S node, MPS with two clients on the H100 node.
         const QJsonObject data = y["device-plugin-config.yaml"].toObject()["data"].toObject();
-        QCOMPARE(data["ts-4"].toObject()["sharing"].toObject()["timeSlicing"].toObject()["resources"].toArray()[0]
-                     .toObject()["replicas"].toInt(),
+        QCOMPARE(data["ts-4"]
+                     .toObject()["sharing"]
+                     .toObject()["timeSlicing"]
+                     .toObject()["resources"]
+                     .toArray()[0]
+                     .toObject()["replicas"]
+                     .toInt(),
                  s.topology.nodes[1].sharing.replicas);
-        QCOMPARE(data["mps-2"].toObject()["sharing"].toObject()["mps"].toObject()["resources"].toArray()[0]
-                     .toObject()["replicas"].toInt(),
+        QCOMPARE(data["mps-2"]
+                     .toObject()["sharing"]
+                     .toObject()["mps"]
+                     .toObject()["resources"]
+                     .toArray()[0]
+                     .toObject()["replicas"]
+                     .toInt(),
                  100 / s.topology.nodes[2].sharing.mpsActiveThreadPct);
 
         // Labels select them; notes say what the files cannot carry (vGPU, the MPS memory limit).
         const QJsonArray nodes = y["node-labels.yaml"].toObject()["nodes"].toArray();
         QCOMPARE(nodes.size(), static_cast<qsizetype>(s.topology.nodes.size()));
-        QCOMPARE(nodes[1].toObject()["labels"].toObject()["nvidia.com/device-plugin.config"].toString(), QString("ts-4"));
-        QCOMPARE(nodes[3].toObject()["labels"].toObject()["nvidia.com/mig.config"].toString(), QString("gpuplan-mig-1"));
+        QCOMPARE(nodes[1].toObject()["labels"].toObject()["nvidia.com/device-plugin.config"].toString(),
+                 QString("ts-4"));
+        QCOMPARE(nodes[3].toObject()["labels"].toObject()["nvidia.com/mig.config"].toString(),
+                 QString("gpuplan-mig-1"));
         QVERIFY(nodes[0].toObject()["notes"].toArray()[0].toString().contains("vGPU Manager"));
         QVERIFY(nodes[2].toObject()["notes"].toArray()[0].toString().contains("MPS memory limit 38 GiB"));
 
@@ -114,7 +129,9 @@ private Q_SLOTS:
                 const QJsonObject limits = pod.toObject()["resources"].toObject()["limits"].toObject();
                 for (auto it = limits.begin(); it != limits.end(); ++it)
                     units += it.value().toInt();
-                QCOMPARE(pod.toObject()["nodeSelector"].toObject()["gpuplan.io/tenant-" + QString::fromStdString(t.id)].toString(),
+                QCOMPARE(pod.toObject()["nodeSelector"]
+                             .toObject()["gpuplan.io/tenant-" + QString::fromStdString(t.id)]
+                             .toString(),
                          QString("true"));
             }
             int expected = 0;
@@ -160,13 +177,15 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QProcess p;
         p.start(qEnvironmentVariable("GPUPLAN_CLI"),
-                {"export-config", QDir(test::dataDir()).filePath("samples/02-mixed-sharing-lab.json"), "-o", dir.filePath("cfg")});
+                {"export-config", QDir(test::dataDir()).filePath("samples/02-mixed-sharing-lab.json"), "-o",
+                 dir.filePath("cfg")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         QVERIFY(QFile::exists(dir.filePath("cfg/mig-parted.yaml")));
         QVERIFY(QFile::exists(dir.filePath("cfg/README.md")));
         // No -o: usage error; an invalid scenario: its problems, exit 2, nothing written.
-        p.start(qEnvironmentVariable("GPUPLAN_CLI"), {"export-config", QDir(test::dataDir()).filePath("samples/02-mixed-sharing-lab.json")});
+        p.start(qEnvironmentVariable("GPUPLAN_CLI"),
+                {"export-config", QDir(test::dataDir()).filePath("samples/02-mixed-sharing-lab.json")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
         QFile bad(dir.filePath("bad.json"));

@@ -162,7 +162,8 @@ private Q_SLOTS:
     /// Colfax (2024): the PCIe link was split four ways between four time-sliced vGPUs.
     void colfaxPcieSplitFourWays()
     {
-        const UnitInterference ts = interferenceOf(timeSliced(4), {0.5, 0.0, 0.5, 0.0}, busy(3, kComputeBound), kDefaults);
+        const UnitInterference ts =
+            interferenceOf(timeSliced(4), {0.5, 0.0, 0.5, 0.0}, busy(3, kComputeBound), kDefaults);
         QCOMPARE(ts.shares.network, 0.25);
         QVERIFY(ts.parts.pcieNetwork > 0);
     }
@@ -283,7 +284,8 @@ private Q_SLOTS:
     /// a time-sliced L40S; each names the other, and the parts add up to the penalty.
     void sampleJobsNameTheirNeighbour()
     {
-        const auto read = io::readScenarioFile(test::dataDir() + "/samples/02-mixed-sharing-lab.json", test::bundledCatalog());
+        const auto read =
+            io::readScenarioFile(test::dataDir() + "/samples/02-mixed-sharing-lab.json", test::bundledCatalog());
         QVERIFY(read.scenario);
         const Evaluation ev = evaluate(*read.scenario, test::bundledCatalog());
         int named = 0;

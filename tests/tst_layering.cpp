@@ -14,8 +14,7 @@
 namespace {
 
 // (Plain string literals: moc's tokenizer mis-reads raw strings holding quotes and '#'.)
-const QRegularExpression kInclude("^\\s*#\\s*include\\s*[<\"]([^>\"]+)[>\"]",
-                                  QRegularExpression::MultilineOption);
+const QRegularExpression kInclude("^\\s*#\\s*include\\s*[<\"]([^>\"]+)[>\"]", QRegularExpression::MultilineOption);
 
 /// Headers a file includes.
 QStringList includesOf(const QString& text)
@@ -63,7 +62,8 @@ private Q_SLOTS:
     void detectorCatchesViolations()
     {
         // The checks below are only worth something if the detector can fail.
-        const QStringList inc = includesOf("#include <QtWidgets/QPushButton>\n  # include \"QGraphicsScene\"\n#include <vector>\n");
+        const QStringList inc =
+            includesOf("#include <QtWidgets/QPushButton>\n  # include \"QGraphicsScene\"\n#include <vector>\n");
         QCOMPARE(inc.size(), 3);
         QVERIFY(isGuiHeader(inc[0]));
         QVERIFY(isGuiHeader(inc[1]));
@@ -85,7 +85,8 @@ private Q_SLOTS:
     {
         // Issue 7: nothing read from a file is ever executed. The product starts no process
         // at all, so no scenario, catalog or trace field can reach one.
-        static const QRegularExpression launch("\\b(QProcess|popen|posix_spawn|execv|execl|execvp|execlp|system)\\s*[(:<]");
+        static const QRegularExpression launch(
+            "\\b(QProcess|popen|posix_spawn|execv|execl|execvp|execlp|system)\\s*[(:<]");
         QStringList hits;
         for (const char* dir : {"core", "ui", "app"}) {
             QDirIterator it(QDir(gp::test::sourceDir()).absoluteFilePath(dir), {"*.h", "*.cpp", "*.cu"}, QDir::Files,

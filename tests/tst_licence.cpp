@@ -10,8 +10,8 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
-#include <QTemporaryDir>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace {
@@ -33,8 +33,8 @@ bool isSkippedDir(const QString& relative)
 {
     const QString top = relative.section('/', 0, 0);
     return top.startsWith("build") || (top.startsWith('.') && top != ".ci") || relative.startsWith("tests/data") ||
-           relative.startsWith("tests/fuzz/regressions") || relative.startsWith("tests/fuzz/seeds") ||
-           top == "data" || top == "docs";
+           relative.startsWith("tests/fuzz/regressions") || relative.startsWith("tests/fuzz/seeds") || top == "data" ||
+           top == "docs";
 }
 
 /// The source files under `root` that lack the SPDX header in their first five lines.

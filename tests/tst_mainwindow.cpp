@@ -1,56 +1,55 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 // The workbench shell shows the library and the open scenario, and keeps the title true.
+#include "calc/comparison.h"
+#include "document/commands.h"
 #include "document/librarygateway.h"
 #include "io/scenarioreader.h"
+#include "io/scenariowriter.h"
 #include "model/validation.h"
 #include "testsupport.h"
-#include "windowfixture.h"
+#include "ui/addjobdialog.h"
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
 #include "ui/canvas/nodeitem.h"
-#include "ui/evaluationrunner.h"
-#include "document/commands.h"
-#include "ui/addjobdialog.h"
-#include "ui/inspector.h"
-#include "ui/propertiespanel.h"
-#include "io/scenariowriter.h"
-#include "ui/kpicards.h"
-#include "ui/resultscharts.h"
-#include "ui/simulationcharts.h"
 #include "ui/charttheme.h"
-#include "ui/librarypanel.h"
 #include "ui/comparedialog.h"
-#include "calc/comparison.h"
-#include "ui/palette.h"
-#include "ui/workloadspanel.h"
+#include "ui/evaluationrunner.h"
+#include "ui/inspector.h"
+#include "ui/kpicards.h"
+#include "ui/librarypanel.h"
 #include "ui/mainwindow.h"
+#include "ui/palette.h"
+#include "ui/propertiespanel.h"
+#include "ui/resultscharts.h"
 #include "ui/scenariotree.h"
+#include "ui/simulationcharts.h"
+#include "ui/workloadspanel.h"
+#include "windowfixture.h"
 
 #include <QAbstractBarSeries>
 #include <QAreaSeries>
-#include <QLineSeries>
-#include <QBarSeries>
-#include <QScatterSeries>
 #include <QBarCategoryAxis>
+#include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
-#include <QGraphicsItem>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
+#include <QGraphicsItem>
 #include <QLabel>
 #include <QLineEdit>
-#include <QSpinBox>
-#include <QSettings>
-#include <QTemporaryDir>
+#include <QLineSeries>
 #include <QListWidget>
-#include <QTabWidget>
-#include <QTreeWidget>
+#include <QScatterSeries>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
-#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
 
 #include <set>
 
@@ -157,7 +156,7 @@ private Q_SLOTS:
         const QPointF startA = a->pos();
         a->setPos(startA + QPointF(33, 47)); // a drag preview of two items...
         b->setPos(b->pos() + QPointF(33, 47));
-        w->commitCanvasDrag();               // ...ends as one command
+        w->commitCanvasDrag(); // ...ends as one command
         document::Document* doc = w->currentDocument();
         QCOMPARE(doc->undoStack()->count(), 1);
         QCOMPARE(doc->undoStack()->undoText(), QString("Move 2 items"));
@@ -325,7 +324,8 @@ private Q_SLOTS:
         arch.kvHeads = 48;
         dialog.setCustom(arch);
         QVERIFY(!dialog.valid());
-        QVERIFY2(dialog.message().contains("hidden_size") && dialog.message().contains("not divisible by attention heads"),
+        QVERIFY2(dialog.message().contains("hidden_size") &&
+                     dialog.message().contains("not divisible by attention heads"),
                  qPrintable(dialog.message()));
 
         // From the palette: a preset dropped on a node preselects the model and pins the job there.
@@ -353,8 +353,8 @@ private Q_SLOTS:
         QHash<QKeySequence, QString> seen;
         for (QAction* a : w->findChildren<QAction*>())
             for (const QKeySequence& k : a->shortcuts()) {
-                QVERIFY2(!seen.contains(k), qPrintable(QString("%1 is used by %2 and %3")
-                                                           .arg(k.toString(), seen.value(k), a->text())));
+                QVERIFY2(!seen.contains(k),
+                         qPrintable(QString("%1 is used by %2 and %3").arg(k.toString(), seen.value(k), a->text())));
                 seen.insert(k, a->text());
             }
         QVERIFY(seen.size() > 15);
@@ -368,7 +368,7 @@ private Q_SLOTS:
         ui::AddJobDialog dialog(test::bundledCatalog(), s);
         dialog.editJob(original.id);
         QVERIFY2(dialog.valid(), qPrintable(dialog.message())); // the job as it is
-        QCOMPARE(dialog.result(), s);                             // untouched fields: nothing changes
+        QCOMPARE(dialog.result(), s);                           // untouched fields: nothing changes
         // An invalid tensor-parallel degree is refused with the core's message.
         dialog.set(QString::fromStdString(tenant.name), QString::fromStdString(original.model.preset), original.kind, 3,
                    original.parallelism.pp, original.parallelism.dp);
@@ -388,7 +388,7 @@ private Q_SLOTS:
         QCOMPARE(j.pin, original.pin);
         QCOMPARE(j.parallelism.dp, dp);
         QCOMPARE(j.batch.global, original.batch.global / original.parallelism.dp * dp); // same batch per replica
-        QCOMPARE(j.parallelism.zeroStage, original.parallelism.zeroStage);             // what the dialog does not ask stays
+        QCOMPARE(j.parallelism.zeroStage, original.parallelism.zeroStage); // what the dialog does not ask stays
     }
 
     void droppingAJobOnAMigInstancePinsIt()
@@ -440,10 +440,10 @@ private Q_SLOTS:
         QCOMPARE(m->horizontalHeaderItem(0)->text(), QString("Bare metal"));
         QCOMPARE(m->horizontalHeaderItem(2)->text(), QString("MIG"));
         QCOMPARE(m->verticalHeaderItem(1)->text(), QString("Mean penalty"));
-        QCOMPARE(m->item(1, 0)->text(), QString("0.0 %"));      // bare metal has no penalty
-        QCOMPARE(m->item(10, 4)->text(), QString("none"));      // time-slicing: no memory isolation
-        QCOMPARE(m->item(10, 2)->text(), QString("enforced"));  // MIG: hardware memory isolation
-        QVERIFY(m->item(0, 2)->text().contains("g."));          // a MIG profile was chosen
+        QCOMPARE(m->item(1, 0)->text(), QString("0.0 %"));     // bare metal has no penalty
+        QCOMPARE(m->item(10, 4)->text(), QString("none"));     // time-slicing: no memory isolation
+        QCOMPARE(m->item(10, 2)->text(), QString("enforced")); // MIG: hardware memory isolation
+        QVERIFY(m->item(0, 2)->text().contains("g."));         // a MIG profile was chosen
         // Serving tenants per mode: the worst P99 TTFT and ITL and the SLO attainment; MIG's
         // small slices decode more slowly than whole GPUs.
         QCOMPARE(m->verticalHeaderItem(3)->text(), QString("Serving TTFT P99"));
@@ -451,7 +451,9 @@ private Q_SLOTS:
         QCOMPARE(m->verticalHeaderItem(5)->text(), QString("Serving SLO attainment"));
         const auto ms = [&](int row, int col) {
             const QString t = m->item(row, col)->text();
-            return t.endsWith(" ms") ? t.chopped(3).toDouble() : t.endsWith(" s") ? t.chopped(2).toDouble() * 1e3 : 1e30;
+            return t.endsWith(" ms")  ? t.chopped(3).toDouble()
+                   : t.endsWith(" s") ? t.chopped(2).toDouble() * 1e3
+                                      : 1e30;
         };
         // A mode that leaves a serving job without GPUs shows it unbounded, not fast.
         std::set<QString> itls;
@@ -495,7 +497,7 @@ private Q_SLOTS:
         double sum = 0;
         for (QBarSet* set : cost->barSets())
             sum += set->at(0);
-        QVERIFY(qAbs(sum - 139693.0 / 1000.0) < 1.0); // the cluster's $/month, in thousands
+        QVERIFY(qAbs(sum - 139693.0 / 1000.0) < 1.0);               // the cluster's $/month, in thousands
         QCOMPARE(w->charts()->tradeOffChart()->series().size(), 3); // one per tenant
         int points = 0;
         for (QAbstractSeries* series : w->charts()->tradeOffChart()->series())
@@ -571,7 +573,7 @@ private Q_SLOTS:
         QTest::qWait(200);
         QCOMPARE(spy.count(), 1);
         const auto ev = spy.front().front().value<std::shared_ptr<const calc::Evaluation>>();
-        QVERIFY(ev->jobs.empty()); // the newer scenario, without tenants
+        QVERIFY(ev->jobs.empty());             // the newer scenario, without tenants
         QTRY_COMPARE(alternatives.count(), 1); // the matrix follows, for the newer scenario only
         const auto alts = alternatives.front().front().value<std::vector<calc::SharingAlternative>>();
         QCOMPARE(alts.size(), std::size_t(6));

@@ -12,10 +12,7 @@ using namespace gp::calc;
 
 namespace {
 
-ModelArchitecture gpt3()
-{
-    return test::bundledCatalog().model("gpt3-175b")->arch;
-}
+ModelArchitecture gpt3() { return test::bundledCatalog().model("gpt3-175b")->arch; }
 
 /// GPT-3 175B pre-training at TP 8, PP 8 with sequence parallelism and selective recomputation.
 Job gpt3Pretraining(int globalBatch)
@@ -77,10 +74,10 @@ private Q_SLOTS:
 
     void optimizerStateBytes()
     {
-        QCOMPARE(trainableStateBytes(Precision::Bf16, Optimizer::AdamW).optimizer, 12.0);  // ZeRO K = 12
+        QCOMPARE(trainableStateBytes(Precision::Bf16, Optimizer::AdamW).optimizer, 12.0);   // ZeRO K = 12
         QCOMPARE(trainableStateBytes(Precision::Bf16, Optimizer::Adam8bit).optimizer, 6.0); // 2 x 1 byte + master
         QCOMPARE(trainableStateBytes(Precision::Bf16, Optimizer::SgdMomentum).optimizer, 8.0);
-        QCOMPARE(trainableStateBytes(Precision::Fp32, Optimizer::AdamW).optimizer, 8.0);  // no master copy
+        QCOMPARE(trainableStateBytes(Precision::Fp32, Optimizer::AdamW).optimizer, 8.0); // no master copy
         QCOMPARE(trainableStateBytes(Precision::Fp32, Optimizer::AdamW).weights, 4.0);
         // Megatron-LM's fp32 main gradients: 2 + 4 + 12 = 18 bytes per parameter with Adam.
         const StateBytes megatron = trainableStateBytes(Precision::Bf16, Optimizer::AdamW, true);
@@ -142,8 +139,10 @@ private Q_SLOTS:
         const ModelArchitecture a = gpt3();
         QCOMPARE(a.sequenceLength, 2048);
         const double sbh = 2048.0 * 1 * 12288;
-        const double bytes = activationBytesPerBlock(a, 2048, 1, tp, sp, static_cast<Recompute>(recompute), Precision::Bf16);
-        QVERIFY2(qAbs(bytes / sbh - coefficient) < 1e-9, qPrintable(QString("%1 vs %2").arg(bytes / sbh).arg(coefficient)));
+        const double bytes =
+            activationBytesPerBlock(a, 2048, 1, tp, sp, static_cast<Recompute>(recompute), Precision::Bf16);
+        QVERIFY2(qAbs(bytes / sbh - coefficient) < 1e-9,
+                 qPrintable(QString("%1 vs %2").arg(bytes / sbh).arg(coefficient)));
     }
 
     /// Korthikanti et al. 2022 §4.2: with 1F1B the first pipeline stage keeps p micro-batches

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Step time, throughput and MFU against the published figures they rest on.
-#include "calc/modelsize.h"
 #include "calc/memorymodel.h"
+#include "calc/modelsize.h"
 #include "calc/perfmodel.h"
 #include "testsupport.h"
 
@@ -116,7 +116,8 @@ private Q_SLOTS:
         const double ceiling = in.gpu->efficiency.gemm.back().efficiency;
         const double tokens = 8.0 * 4096;
         const double ideal = tokens * hardwareFlopsPerToken(in.arch, 4096, Recompute::None) / (989e12 * ceiling);
-        QVERIFY2(r.stepTimeS > ideal, qPrintable(QString("%1 s against %2 s at the ceiling").arg(r.stepTimeS).arg(ideal)));
+        QVERIFY2(r.stepTimeS > ideal,
+                 qPrintable(QString("%1 s against %2 s at the ceiling").arg(r.stepTimeS).arg(ideal)));
         QVERIFY2(r.mfu > 0.5 && r.mfu < ceiling, qPrintable(QString::number(r.mfu)));
         QVERIFY(qAbs(*r.daysToComplete - 1e9 / r.tokensPerS / 86400) < 1e-9);
         in.shares = {0.5, 0.5, 0.5, 0.5, false}; // half of everything, in time: twice the step

@@ -7,29 +7,29 @@
 #include "testsupport.h"
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/nodeitem.h"
+#include "ui/kpicards.h"
 #include "ui/mainwindow.h"
 #include "ui/propertiespanel.h"
-#include "ui/kpicards.h"
 #include "ui/workloadspanel.h"
 #include "windowfixture.h"
 
-#include <QCheckBox>
-#include <QDoubleSpinBox>
-#include <QLineEdit>
-#include <QSpinBox>
-#include <QTemporaryDir>
-#include <QUndoStack>
-#include <QLineSeries>
-#include <QScatterSeries>
-#include <QSignalSpy>
-#include <QTest>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
 
 using namespace gp;
 
@@ -195,7 +195,8 @@ private Q_SLOTS:
         QVERIFY(workloads->cell("chat-70b", "SLO").endsWith(" %"));
         QCOMPARE(workloads->cell("frontier-70b", "TTFT"), QString("–"));
         const int training = rowOf(table, "frontier-70b");
-        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(training, 2)).center());
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
+                          table->visualItemRect(table->item(training, 2)).center());
         QVERIFY(!workloads->servingView()->isVisibleTo(workloads));
         QVERIFY(workloads->profileChart()->series().size() > 0);
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(row, 2)).center());
@@ -214,7 +215,8 @@ private Q_SLOTS:
         QVERIFY(workloads->servingView()->toolTip().contains("1 users"));
         QVERIFY(workloads->stepChart()->title().startsWith("Time per output token"));
         // Back on a training job, the per-layer chart returns.
-        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(training, 2)).center());
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
+                          table->visualItemRect(table->item(training, 2)).center());
         QVERIFY(!workloads->servingView()->isVisibleTo(workloads));
         QCOMPARE(w->findChild<ui::KpiCards*>()->valueOf("Serving SLO").endsWith("%"), true);
     }
@@ -331,8 +333,11 @@ private Q_SLOTS:
         QVERIFY(chart->title().startsWith("Step time "));
         QVERIFY(chart->title().contains("MFU"));
         const QString legend = workloads->stepLegend()->text();
-        QVERIFY2(legend.contains("Compute") && legend.contains("TP exposed") && QRegularExpression("Compute&nbsp;[0-9.]+ s&nbsp;\\([0-9.]+&nbsp;%\\)").match(legend).hasMatch(), qPrintable(legend));
-        QVERIFY2(workloads->stepLegend()->toolTip().contains("Narayanan"), qPrintable(workloads->stepLegend()->toolTip()));
+        QVERIFY2(legend.contains("Compute") && legend.contains("TP exposed") &&
+                     QRegularExpression("Compute&nbsp;[0-9.]+ s&nbsp;\\([0-9.]+&nbsp;%\\)").match(legend).hasMatch(),
+                 qPrintable(legend));
+        QVERIFY2(workloads->stepLegend()->toolTip().contains("Narayanan"),
+                 qPrintable(workloads->stepLegend()->toolTip()));
         // Hovering a segment says what it is and where its formula comes from.
         QBarSet* compute = bars->barSets().front();
         Q_EMIT compute->hovered(true, 0);
@@ -359,7 +364,9 @@ private Q_SLOTS:
         QTRY_VERIFY(workloads->stepChart()->title().startsWith("Step time ") &&
                     qobject_cast<QHorizontalStackedBarSeries*>(workloads->stepChart()->series().value(0)) &&
                     qobject_cast<QHorizontalStackedBarSeries*>(workloads->stepChart()->series().front())
-                            ->barSets().front()->at(0) != flashShare);
+                            ->barSets()
+                            .front()
+                            ->at(0) != flashShare);
         doc->undoStack()->undo();
         QVERIFY(!doc->scenario().tenants[0].jobs[0].flashAttention);
     }

@@ -6,19 +6,19 @@
 // reported committed.
 #include "crashprotocol.h"
 #include "document/autosaver.h"
-#include "document/document.h"
 #include "document/commands.h"
+#include "document/document.h"
 #include "document/librarygateway.h"
 #include "io/scenarioreader.h"
-#include "ui/recoverybar.h"
 #include "testsupport.h"
 #include "ui/mainwindow.h"
+#include "ui/recoverybar.h"
 
 #include <QProcess>
 #include <QPushButton>
 #include <QRandomGenerator>
-#include <QTemporaryDir>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace gp;
@@ -101,9 +101,10 @@ private Q_SLOTS:
         child.start(crashChild(), {"workbench", db});
         QVERIFY2(child.waitForStarted(), qPrintable(child.errorString()));
         const QString want = QString("draft %1").arg(base + 3);
-        QStringList lines = readUntil(child, [&](const QString& l) { return l == want; }, 120000);
-        QVERIFY2(lines.contains(want), qPrintable("the workbench never autosaved: " + lines.join(" | ") +
-                                                  child.readAllStandardError()));
+        QStringList lines = readUntil(
+            child, [&](const QString& l) { return l == want; }, 120000);
+        QVERIFY2(lines.contains(want),
+                 qPrintable("the workbench never autosaved: " + lines.join(" | ") + child.readAllStandardError()));
         lines = killAfter(child, lines, 400); // mid-edit: a node is added every 60 ms
         QCOMPARE(child.exitStatus(), QProcess::CrashExit);
         const int lastReported = lastNumber(lines, "draft ");
@@ -118,7 +119,8 @@ private Q_SLOTS:
         const auto draft = io::readScenario(drafts.front().document, test::bundledCatalog());
         QVERIFY(draft.ok());
         const int draftNodes = static_cast<int>(draft.scenario->topology.nodes.size());
-        QVERIFY2(draftNodes >= lastReported, qPrintable(QString("draft has %1 nodes, %2 were reported").arg(draftNodes).arg(lastReported)));
+        QVERIFY2(draftNodes >= lastReported,
+                 qPrintable(QString("draft has %1 nodes, %2 were reported").arg(draftNodes).arg(lastReported)));
         QCOMPARE(drafts.front().scenarioId.value(), qint64(1));
         QCOMPARE(drafts.front().baseRevision.value(), 1);
 
@@ -171,7 +173,7 @@ private Q_SLOTS:
         QVERIFY(running->saveNow());
         document::Autosaver other(lib.get());
         QVERIFY(other.orphanedDrafts().empty()); // its session still holds its lock
-        running.reset();                          // the session ends without discarding
+        running.reset();                         // the session ends without discarding
         const auto orphans = other.orphanedDrafts();
         QCOMPARE(orphans.size(), std::size_t(1));
         QCOMPARE(orphans.front().name, QString("changed"));
@@ -182,8 +184,8 @@ private Q_SLOTS:
     void savingOrSwitchingDocumentsRetiresTheDraft()
     {
         auto w = std::make_unique<ui::MainWindow>(test::bundledCatalog(), openOrFail(mTmp.filePath("retire.sqlite")));
-        QVERIFY(document::saveAsNew(*w->library(), *io::readScenarioFile(test::sampleFiles().first(),
-                                                                         test::bundledCatalog()).scenario,
+        QVERIFY(document::saveAsNew(*w->library(),
+                                    *io::readScenarioFile(test::sampleFiles().first(), test::bundledCatalog()).scenario,
                                     test::bundledCatalog(), "first"));
         w->openFirst();
         auto* autosaver = w->autosaver();
@@ -218,9 +220,8 @@ private Q_SLOTS:
         autosaver->setDelayMs(0);
         // The node count of every draft stored, as it lands in the library.
         std::vector<qsizetype> stored;
-        connect(autosaver, &document::Autosaver::draftSaved, this, [&] {
-            stored.push_back(test::nodeCountOf(w->library()->drafts().value().front().document));
-        });
+        connect(autosaver, &document::Autosaver::draftSaved, this,
+                [&] { stored.push_back(test::nodeCountOf(w->library()->drafts().value().front().document)); });
         auto editAndStartWriting = [&](double x) {
             w->addFromTemplate("node:dgx-h100", QPointF(x, -400));
             while (!autosaver->isWriting()) // the timer starts the writer; its result comes later
@@ -281,7 +282,8 @@ private Q_SLOTS:
             QProcess child;
             child.start(crashChild(), {"saves", db});
             QVERIFY(child.waitForStarted());
-            QStringList lines = readUntil(child, [](const QString& l) { return l.startsWith("committed"); }, 60000);
+            QStringList lines = readUntil(
+                child, [](const QString& l) { return l.startsWith("committed"); }, 60000);
             QVERIFY2(!lines.isEmpty(), child.readAllStandardError().constData());
             QTest::qWait(static_cast<int>(rng.bounded(250)));
             lines = killAfter(child, lines, 50);
@@ -305,7 +307,8 @@ private Q_SLOTS:
             // Every document byte for byte; the newest few each round, all of them at the end.
             const int from = round == 7 ? 1 : std::max(1, committed - 20);
             for (int n = from; n <= static_cast<int>(revs.size()); ++n)
-                QVERIFY2(lib->document(1, n).value() == test::revisionDocument(n), qPrintable(QString("revision %1").arg(n)));
+                QVERIFY2(lib->document(1, n).value() == test::revisionDocument(n),
+                         qPrintable(QString("revision %1").arg(n)));
         }
     }
 

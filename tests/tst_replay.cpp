@@ -6,8 +6,8 @@
 #include "sim/replay.h"
 #include "testsupport.h"
 
-#include <QTemporaryDir>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace gp;
@@ -22,10 +22,7 @@ TraceTask task(int milli, int numGpu = 1, int cpu = 1000, long long mem = 1024)
     return TraceTask{std::string("task"), cpu, mem, numGpu, numGpu == 0 ? 0 : milli, {}};
 }
 
-TraceNode node(int gpus, int cpu = 96000, long long mem = 393216)
-{
-    return {"n", cpu, mem, gpus, "G2"};
-}
+TraceNode node(int gpus, int cpu = 96000, long long mem = 393216) { return {"n", cpu, mem, gpus, "G2"}; }
 
 QString write(QTemporaryDir& dir, const char* name, const QByteArray& text)
 {
@@ -116,14 +113,16 @@ private Q_SLOTS:
         QVERIFY(!io::readTraceNodes(write(dir, "n.csv", "sn,cpu_milli,gpu,model\nx,1,1,G2\n"), issues));
         QVERIFY(issues.back().toString().contains("line 1: missing column(s) memory_mib"));
         issues.clear();
-        QVERIFY(!io::readTraceTasks(write(dir, "t.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\na,1,1,1,500\n"
-                                                         "b,1,1,2,500\nc,1,x,1,100\nd,1\n"),
+        QVERIFY(!io::readTraceTasks(write(dir, "t.csv",
+                                          "name,cpu_milli,memory_mib,num_gpu,gpu_milli\na,1,1,1,500\n"
+                                          "b,1,1,2,500\nc,1,x,1,100\nd,1\n"),
                                     issues));
         QStringList all;
         for (const auto& i : issues)
             all << i.toString();
         const QString text = all.join('\n');
-        QVERIFY2(text.contains("line 3, gpu_milli: a multi-GPU task must ask for whole GPUs (1000), not 500"), qPrintable(text));
+        QVERIFY2(text.contains("line 3, gpu_milli: a multi-GPU task must ask for whole GPUs (1000), not 500"),
+                 qPrintable(text));
         QVERIFY2(text.contains("line 4, memory_mib: 'x' is not a whole number"), qPrintable(text));
         QVERIFY2(text.contains("line 5: 2 fields, expected 5"), qPrintable(text));
     }

@@ -5,11 +5,11 @@
 // writes the same report from a file or a library scenario, and a failed write leaves no file.
 #include "calc/evaluate.h"
 #include "document/librarygateway.h"
+#include "io/clusterconfigwriter.h"
 #include "io/scenarioreader.h"
 #include "testsupport.h"
 #include "ui/planfigures.h"
 #include "ui/presentation.h"
-#include "io/clusterconfigwriter.h"
 #include "ui/reportwriter.h"
 
 #include <QDomDocument>
@@ -17,11 +17,11 @@
 #include <QKeyEvent>
 #include <QLocale>
 #include <QPainter>
-#include <QSet>
 #include <QPointer>
 #include <QProcess>
-#include <QTemporaryDir>
+#include <QSet>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace gp;
@@ -83,10 +83,11 @@ private Q_SLOTS:
         const calc::Kpis k = calc::evaluate(s, test::bundledCatalog()).kpis;
         QVERIFY(t.contains(QString::fromStdString(s.name)));
         QVERIFY(t.contains("Executive summary"));
-        QVERIFY2(t.contains("$" + QLocale(QLocale::English).toString(k.costPerMonthUsd, 'f', 0)), qPrintable(t.left(2000)));
+        QVERIFY2(t.contains("$" + QLocale(QLocale::English).toString(k.costPerMonthUsd, 'f', 0)),
+                 qPrintable(t.left(2000)));
         QVERIFY(t.contains(QString::number(k.vramUtilization * 100, 'f', 1) + " %"));
-        for (const char* page : {"Topology and placement", "Cost and memory", "Sharing trade-offs", "Predictability and jobs",
-                                 "Assumptions"})
+        for (const char* page : {"Topology and placement", "Cost and memory", "Sharing trade-offs",
+                                 "Predictability and jobs", "Assumptions"})
             QVERIFY2(t.contains(page), page);
         QVERIFY(t.contains("Llama 3 70B pre-training")); // the jobs table
         QVERIFY(t.contains("P95 completion"));           // the trade-off matrix
@@ -95,7 +96,8 @@ private Q_SLOTS:
     void slidesRenderWithoutEmptyPages()
     {
         const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
-        auto deck = std::make_unique<ui::SlideDeck>(*resultsOf(s, 100), test::bundledCatalog(), "Go with MIG for the chat service.");
+        auto deck = std::make_unique<ui::SlideDeck>(*resultsOf(s, 100), test::bundledCatalog(),
+                                                    "Go with MIG for the chat service.");
         QCOMPARE(deck->count(), 8);
         QCOMPARE(deck->title(0), QString::fromStdString(s.name));
         QCOMPARE(deck->title(3), QString("Where the sharing happens"));
@@ -117,7 +119,8 @@ private Q_SLOTS:
             QVERIFY2(colours.size() > 8, qPrintable(QString("slide %1: %2 colours").arg(i).arg(colours.size())));
             QVERIFY2(inked > 1000, qPrintable(QString("slide %1: %2 inked samples").arg(i).arg(inked)));
             if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR"))
-                img.save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath(QString("slide-%1.png").arg(i + 1)));
+                img.save(
+                    QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath(QString("slide-%1.png").arg(i + 1)));
         }
         // The deck as a PDF: one page per slide, with the recommendation's text.
         const QString pdf = mDir.filePath("slides.pdf");
@@ -163,7 +166,8 @@ private Q_SLOTS:
                     inked += img.pixel(x, y) != qRgb(255, 255, 255) ? 1 : 0;
             QVERIFY2(inked > 500, qPrintable(QString("comparison slide %1: %2").arg(i).arg(inked)));
             if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR"))
-                img.save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath(QString("compare-slide-%1.png").arg(i + 1)));
+                img.save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR"))
+                             .filePath(QString("compare-slide-%1.png").arg(i + 1)));
         }
         const QString pdf = mDir.filePath("compare-slides.pdf");
         QCOMPARE(deck.writePdf(pdf), QString());

@@ -113,9 +113,22 @@ private Q_SLOTS:
         // Exercise the optional and rarely used fields.
         Job& j = s.tenants[0].jobs[0];
         j.model.preset.clear();
-        j.model.custom = {.layers = 24, .hiddenSize = 2048, .attentionHeads = 16, .kvHeads = 4, .ffnHiddenSize = 5632,
-                          .vocabSize = 32000, .sequenceLength = 4096, .experts = 8, .activeExperts = 2, .gatedFfn = true};
-        j.parallelism = {.tp = 2, .pp = 2, .dp = 8, .zeroStage = 0, .fsdp = true, .sequenceParallel = true,
+        j.model.custom = {.layers = 24,
+                          .hiddenSize = 2048,
+                          .attentionHeads = 16,
+                          .kvHeads = 4,
+                          .ffnHiddenSize = 5632,
+                          .vocabSize = 32000,
+                          .sequenceLength = 4096,
+                          .experts = 8,
+                          .activeExperts = 2,
+                          .gatedFfn = true};
+        j.parallelism = {.tp = 2,
+                         .pp = 2,
+                         .dp = 8,
+                         .zeroStage = 0,
+                         .fsdp = true,
+                         .sequenceParallel = true,
                          .recompute = Recompute::Full};
         j.batch = {2, 64};
         j.mainGradsFp32 = true;
@@ -155,8 +168,9 @@ private Q_SLOTS:
     {
         for (const char* key : {"passthrough_overhead_pct", "vgpu_overhead_pct", "time_slicing_switch_overhead_pct",
                                 "mps_interference_pct"}) {
-            const QByteArray json = QByteArray("{\"format_version\": 1, \"name\": \"t\", \"assumptions\": {\"") + key +
-                                    "\": 7}, \"topology\": {\"nodes\": [{\"id\": \"a\", \"template\": \"dgx-a100-320gb\"}]}}";
+            const QByteArray json =
+                QByteArray("{\"format_version\": 1, \"name\": \"t\", \"assumptions\": {\"") + key +
+                "\": 7}, \"topology\": {\"nodes\": [{\"id\": \"a\", \"template\": \"dgx-a100-320gb\"}]}}";
             const auto r = io::readScenario(json, test::bundledCatalog());
             QVERIFY2(r.ok(), qPrintable(dump(r.issues)));
             bool warned = false;
@@ -171,7 +185,8 @@ private Q_SLOTS:
                                       "[{\"id\": \"a\", \"template\": \"dgx-a100-320gb\"}]}}";
         const auto bad = io::readScenario(outOfRange, test::bundledCatalog());
         QVERIFY(!bad.ok());
-        QVERIFY2(dump(bad.issues).contains("assumptions.mps_memory_contention: 9 must be between 0 and 5"), qPrintable(dump(bad.issues)));
+        QVERIFY2(dump(bad.issues).contains("assumptions.mps_memory_contention: 9 must be between 0 and 5"),
+                 qPrintable(dump(bad.issues)));
     }
 
     void templatesFillWhatANodeLeavesOut()

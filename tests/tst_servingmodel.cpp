@@ -74,7 +74,8 @@ private Q_SLOTS:
     void theKvCacheCapsTheBatchAndTheRestQueue()
     {
         const ServingInputs in = llama8b(ServingLoad::Closed, 1);
-        const int fit = sequencesThatFit(in.placement.kvBudgetBytesPerGpu, kvBytesPerTokenPerGpu(in.arch, in.job), 1200, 16);
+        const int fit =
+            sequencesThatFit(in.placement.kvBudgetBytesPerGpu, kvBytesPerTokenPerGpu(in.arch, in.job), 1200, 16);
         QVERIFY(fit > 10);
         const ServingResult at = estimateServing(llama8b(ServingLoad::Closed, fit));
         const ServingResult past = estimateServing(llama8b(ServingLoad::Closed, 2 * fit));
@@ -116,7 +117,8 @@ private Q_SLOTS:
         for (int c = 1; c <= 60; ++c) {
             in.job.inference->concurrency = c;
             const ServingResult r = estimateServing(in);
-            QVERIFY2(r.outputTokensPerS >= last * (1 - 1e-9), qPrintable(QString("%1 users: %2 < %3").arg(c).arg(r.outputTokensPerS).arg(last)));
+            QVERIFY2(r.outputTokensPerS >= last * (1 - 1e-9),
+                     qPrintable(QString("%1 users: %2 < %3").arg(c).arg(r.outputTokensPerS).arg(last)));
             last = r.outputTokensPerS;
         }
     }
@@ -163,7 +165,8 @@ private Q_SLOTS:
         // Prefill of 1,000 tokens is compute-bound; decode of one sequence bandwidth-bound.
         QVERIFY2(s.prefillS > 1.8 * w.prefillS, qPrintable(QString::number(s.prefillS / w.prefillS)));
         QVERIFY(s.decodeIterationS < 1.2 * w.decodeIterationS);
-        QVERIFY2(b.decodeIterationS > 1.8 * w.decodeIterationS, qPrintable(QString::number(b.decodeIterationS / w.decodeIterationS)));
+        QVERIFY2(b.decodeIterationS > 1.8 * w.decodeIterationS,
+                 qPrintable(QString::number(b.decodeIterationS / w.decodeIterationS)));
         QVERIFY(b.prefillS < 1.3 * w.prefillS);
     }
 

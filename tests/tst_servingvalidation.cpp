@@ -73,7 +73,8 @@ private Q_SLOTS:
             qInfo("c=%d: TTFT %.0f ms (%+.1f %%), ITL %.1f ms (%+.1f %%), %.0f tok/s (%+.1f %%), batch %.0f of %d",
                   m.concurrency, r->ttftS * 1e3, 100 * ttft, r->itlS * 1e3, 100 * itl, r->outputTokensPerS, 100 * tps,
                   r->running, r->maxBatch);
-            QVERIFY2(std::abs(ttft) <= 0.30, qPrintable(QString("TTFT at c=%1 off by %2").arg(m.concurrency).arg(ttft)));
+            QVERIFY2(std::abs(ttft) <= 0.30,
+                     qPrintable(QString("TTFT at c=%1 off by %2").arg(m.concurrency).arg(ttft)));
             QVERIFY2(std::abs(itl) <= 0.20, qPrintable(QString("ITL at c=%1 off by %2").arg(m.concurrency).arg(itl)));
             QVERIFY2(std::abs(tps) <= 0.20, qPrintable(QString("tok/s at c=%1 off by %2").arg(m.concurrency).arg(tps)));
             queued += r->queued > 0 ? 1 : 0;
@@ -94,18 +95,30 @@ private Q_SLOTS:
             double tokensPerS;
         };
         const Row rows[] = {
-            {"trtllm-llama3.1-8b-fp8-tp1-h100", 128, 2048, 22714},   {"trtllm-llama3.1-8b-fp8-tp1-h100", 1000, 1000, 15220},
-            {"trtllm-llama3.1-8b-fp8-tp1-h100", 2048, 128, 3450},    {"trtllm-llama3.1-8b-fp8-tp1-h100", 5000, 500, 3459},
-            {"trtllm-llama3.1-8b-fp8-tp1-h100", 500, 2000, 17660},   {"trtllm-llama3.1-8b-fp8-tp1-h100", 2048, 2048, 9305},
-            {"trtllm-llama3.3-70b-fp8-tp2-h100", 128, 2048, 6651},   {"trtllm-llama3.3-70b-fp8-tp2-h100", 1000, 1000, 4205},
-            {"trtllm-llama3.3-70b-fp8-tp2-h100", 2048, 128, 762},    {"trtllm-llama3.3-70b-fp8-tp2-h100", 5000, 500, 898},
-            {"trtllm-llama3.3-70b-fp8-tp2-h100", 500, 2000, 5222},   {"trtllm-llama3.3-70b-fp8-tp2-h100", 2048, 2048, 3082},
-            {"trtllm-llama3.3-70b-fp8-tp1-h200", 128, 2048, 4336},   {"trtllm-llama3.3-70b-fp8-tp1-h200", 1000, 1000, 2909},
-            {"trtllm-llama3.3-70b-fp8-tp1-h200", 2048, 128, 442},    {"trtllm-llama3.3-70b-fp8-tp1-h200", 5000, 500, 566},
-            {"trtllm-llama3.3-70b-fp8-tp1-h200", 500, 2000, 3666},   {"trtllm-llama3.3-70b-fp8-tp1-h200", 2048, 2048, 2003},
-            {"trtllm-llama3.1-405b-fp8-tp8-h100", 128, 2048, 4340},  {"trtllm-llama3.1-405b-fp8-tp8-h100", 1000, 1000, 2919},
-            {"trtllm-llama3.1-405b-fp8-tp8-h100", 2048, 128, 453},   {"trtllm-llama3.1-405b-fp8-tp8-h100", 5000, 500, 610},
-            {"trtllm-llama3.1-405b-fp8-tp8-h100", 500, 2000, 3994},  {"trtllm-llama3.1-405b-fp8-tp8-h100", 2048, 2048, 2296},
+            {"trtllm-llama3.1-8b-fp8-tp1-h100", 128, 2048, 22714},
+            {"trtllm-llama3.1-8b-fp8-tp1-h100", 1000, 1000, 15220},
+            {"trtllm-llama3.1-8b-fp8-tp1-h100", 2048, 128, 3450},
+            {"trtllm-llama3.1-8b-fp8-tp1-h100", 5000, 500, 3459},
+            {"trtllm-llama3.1-8b-fp8-tp1-h100", 500, 2000, 17660},
+            {"trtllm-llama3.1-8b-fp8-tp1-h100", 2048, 2048, 9305},
+            {"trtllm-llama3.3-70b-fp8-tp2-h100", 128, 2048, 6651},
+            {"trtllm-llama3.3-70b-fp8-tp2-h100", 1000, 1000, 4205},
+            {"trtllm-llama3.3-70b-fp8-tp2-h100", 2048, 128, 762},
+            {"trtllm-llama3.3-70b-fp8-tp2-h100", 5000, 500, 898},
+            {"trtllm-llama3.3-70b-fp8-tp2-h100", 500, 2000, 5222},
+            {"trtllm-llama3.3-70b-fp8-tp2-h100", 2048, 2048, 3082},
+            {"trtllm-llama3.3-70b-fp8-tp1-h200", 128, 2048, 4336},
+            {"trtllm-llama3.3-70b-fp8-tp1-h200", 1000, 1000, 2909},
+            {"trtllm-llama3.3-70b-fp8-tp1-h200", 2048, 128, 442},
+            {"trtllm-llama3.3-70b-fp8-tp1-h200", 5000, 500, 566},
+            {"trtllm-llama3.3-70b-fp8-tp1-h200", 500, 2000, 3666},
+            {"trtllm-llama3.3-70b-fp8-tp1-h200", 2048, 2048, 2003},
+            {"trtllm-llama3.1-405b-fp8-tp8-h100", 128, 2048, 4340},
+            {"trtllm-llama3.1-405b-fp8-tp8-h100", 1000, 1000, 2919},
+            {"trtllm-llama3.1-405b-fp8-tp8-h100", 2048, 128, 453},
+            {"trtllm-llama3.1-405b-fp8-tp8-h100", 5000, 500, 610},
+            {"trtllm-llama3.1-405b-fp8-tp8-h100", 500, 2000, 3994},
+            {"trtllm-llama3.1-405b-fp8-tp8-h100", 2048, 2048, 2296},
         };
         double sum = 0.0;
         int within = 0, count = 0;
@@ -116,7 +129,8 @@ private Q_SLOTS:
             const double e = err(r->outputTokensPerS, row.tokensPerS);
             qInfo("%s %d/%d: %.0f tok/s against %.0f (%+.1f %%), batch %d", row.run, row.input, row.output,
                   r->outputTokensPerS, row.tokensPerS, 100 * e, r->maxBatch);
-            QVERIFY2(std::abs(e) <= 0.40, qPrintable(QString("%1 %2/%3 off by %4").arg(row.run).arg(row.input).arg(row.output).arg(e)));
+            QVERIFY2(std::abs(e) <= 0.40,
+                     qPrintable(QString("%1 %2/%3 off by %4").arg(row.run).arg(row.input).arg(row.output).arg(e)));
             sum += std::abs(e);
             within += std::abs(e) <= 0.20 ? 1 : 0;
             ++count;

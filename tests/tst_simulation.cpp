@@ -4,10 +4,10 @@
 // link congestion, interruptions, and CPU/CUDA agreement where a GPU exists.
 #include "calc/evaluate.h"
 #include "io/scenarioreader.h"
+#include "model/validation.h"
 #include "sim/simbackend.h"
 #include "sim/simulation.h"
 #include "sim/timeline.h"
-#include "model/validation.h"
 #ifdef GPUPLAN_HAVE_CUDA
 #include "sim/cuda/simcuda.h"
 #endif
@@ -85,7 +85,8 @@ private Q_SLOTS:
     {
         const Percentiles alone = completion(oneJob(1.0, 0));
         // Only its own run-to-run variation (CV 2 %): P5..P95 spans about 2 x 1.645 x 2 %.
-        QVERIFY2((alone.p95 - alone.p5) / alone.p50 < 0.1, qPrintable(QString::number((alone.p95 - alone.p5) / alone.p50)));
+        QVERIFY2((alone.p95 - alone.p5) / alone.p50 < 0.1,
+                 qPrintable(QString::number((alone.p95 - alone.p5) / alone.p50)));
         QVERIFY(qAbs(alone.p50 - 1.0) < 0.01);
         const Percentiles shared = completion(oneJob(4.0, 3));
         QVERIFY2((shared.p95 - shared.p5) / shared.p50 > 0.2, "co-tenant bursts spread completion times");
@@ -238,7 +239,8 @@ private Q_SLOTS:
                     return j;
             return TimelineJob{};
         };
-        QVERIFY2(bigOf(plain).startH && *bigOf(plain).startH >= 100.0, "without defragmentation it waits for the small jobs");
+        QVERIFY2(bigOf(plain).startH && *bigOf(plain).startH >= 100.0,
+                 "without defragmentation it waits for the small jobs");
         cfg.defragThreshold = 0.3;
         const TimelineResult defrag = runTimeline(s, test::bundledCatalog(), ev, cfg);
         QVERIFY(bigOf(defrag).startH && *bigOf(defrag).startH < 2.0);
@@ -311,7 +313,7 @@ private Q_SLOTS:
         QVERIFY2(cuda::runTrials({in.view(), static_cast<int>(in.units.size()), static_cast<int>(in.uses.size())}, 7,
                                  4096, gpu, device, error),
                  error.c_str());
-        QCOMPARE(gpu.oom, cpu.oom);                         // identical counts
+        QCOMPARE(gpu.oom, cpu.oom); // identical counts
         for (std::size_t i = 0; i < cpu.peakBytes.size(); ++i)
             QVERIFY(qAbs(gpu.peakBytes[i] - cpu.peakBytes[i]) <= 1e-9 * std::max(1.0, cpu.peakBytes[i]));
         QCOMPARE(gpu.congestedPoints, cpu.congestedPoints);
@@ -347,15 +349,18 @@ private Q_SLOTS:
             if (!in.jobs[j].serving)
                 continue;
             ++serving;
-            const auto r = std::find_if(ev.jobs.begin(), ev.jobs.end(), [&](const calc::JobResult& x) { return x.id == in.jobIds[j]; });
+            const auto r = std::find_if(ev.jobs.begin(), ev.jobs.end(),
+                                        [&](const calc::JobResult& x) { return x.id == in.jobIds[j]; });
             QVERIFY(r != ev.jobs.end() && r->serving);
             double ttft = 0.0, itl = 0.0;
             for (int t = 0; t < cfg.trials; ++t) {
                 ttft += out.ttft[static_cast<std::size_t>(t) * in.jobs.size() + j] / cfg.trials;
                 itl += out.itl[static_cast<std::size_t>(t) * in.jobs.size() + j] / cfg.trials;
             }
-            QVERIFY2(qAbs(ttft / r->serving->ttftS - 1.0) < 0.05, qPrintable(QString("%1 vs %2").arg(ttft).arg(r->serving->ttftS)));
-            QVERIFY2(qAbs(itl / r->serving->itlS - 1.0) < 0.05, qPrintable(QString("%1 vs %2").arg(itl).arg(r->serving->itlS)));
+            QVERIFY2(qAbs(ttft / r->serving->ttftS - 1.0) < 0.05,
+                     qPrintable(QString("%1 vs %2").arg(ttft).arg(r->serving->ttftS)));
+            QVERIFY2(qAbs(itl / r->serving->itlS - 1.0) < 0.05,
+                     qPrintable(QString("%1 vs %2").arg(itl).arg(r->serving->itlS)));
             const JobSimulation& js = fixed.jobs[j];
             QVERIFY(js.serving);
             QVERIFY(js.ttftS.p50 <= js.ttftS.p95 && js.ttftS.p95 <= js.ttftS.p99);
@@ -379,7 +384,8 @@ private Q_SLOTS:
         cfg.trials = 4000;
         cfg.backend = Backend::Cpu;
         const SimulationResult base = simulate(s, test::bundledCatalog(), ev0, cfg);
-        const auto chat = std::find_if(base.jobs.begin(), base.jobs.end(), [](const JobSimulation& j) { return j.id == "chat-70b"; });
+        const auto chat =
+            std::find_if(base.jobs.begin(), base.jobs.end(), [](const JobSimulation& j) { return j.id == "chat-70b"; });
         QVERIFY(chat != base.jobs.end() && chat->serving);
         // An objective at the TTFT median: about half the requests miss it.
         for (Tenant& t : s.tenants)
@@ -389,8 +395,10 @@ private Q_SLOTS:
             }
         const calc::Evaluation ev = calc::evaluate(s, test::bundledCatalog());
         const SimulationResult tight = simulate(s, test::bundledCatalog(), ev, cfg);
-        const auto c = std::find_if(tight.jobs.begin(), tight.jobs.end(), [](const JobSimulation& j) { return j.id == "chat-70b"; });
-        QVERIFY2(c->ttftSloMissProbability > 0.4 && c->ttftSloMissProbability < 0.6, qPrintable(QString::number(c->ttftSloMissProbability)));
+        const auto c = std::find_if(tight.jobs.begin(), tight.jobs.end(),
+                                    [](const JobSimulation& j) { return j.id == "chat-70b"; });
+        QVERIFY2(c->ttftSloMissProbability > 0.4 && c->ttftSloMissProbability < 0.6,
+                 qPrintable(QString::number(c->ttftSloMissProbability)));
         QCOMPARE(c->itlSloMissProbability, 0.0);
         QCOMPARE(c->sloMissProbability, c->ttftSloMissProbability);
     }

@@ -62,10 +62,10 @@ private Q_SLOTS:
     /// selective rows and every other test here are held out.)
     void korthikantiTable5()
     {
-        const Row rows[] = {{"korthikanti-22b-full", 1.42},       {"korthikanti-22b-selective", 1.10},
-                            {"korthikanti-175b-full", 18.13},     {"korthikanti-175b-selective", 13.75},
-                            {"korthikanti-530b-full", 49.05},     {"korthikanti-530b-selective", 37.83},
-                            {"korthikanti-1t-full", 94.42},       {"korthikanti-1t-selective", 71.49}};
+        const Row rows[] = {{"korthikanti-22b-full", 1.42},   {"korthikanti-22b-selective", 1.10},
+                            {"korthikanti-175b-full", 18.13}, {"korthikanti-175b-selective", 13.75},
+                            {"korthikanti-530b-full", 49.05}, {"korthikanti-530b-selective", 37.83},
+                            {"korthikanti-1t-full", 94.42},   {"korthikanti-1t-selective", 71.49}};
         double sum = 0.0, worst = 0.0;
         for (const Row& row : rows) {
             const std::optional<JobResult> j = predict(row.file);
@@ -93,7 +93,8 @@ private Q_SLOTS:
             const char* file;
             double tflops;
         };
-        const Run runs[] = {{"narayanan-145b", 148}, {"narayanan-310b", 155}, {"narayanan-530b", 163}, {"narayanan-1t", 163}};
+        const Run runs[] = {
+            {"narayanan-145b", 148}, {"narayanan-310b", 155}, {"narayanan-530b", 163}, {"narayanan-1t", 163}};
         double sum = 0.0;
         for (const Run& run : runs) {
             const std::optional<Scenario> s = loadRun(run.file);
@@ -106,8 +107,8 @@ private Q_SLOTS:
             QVERIFY2(j, run.file);
             const double tflops = flops / j->perf.stepTimeS / job.parallelism.gpus() / 1e12;
             const double error = tflops / run.tflops - 1.0;
-            qInfo("%-16s predicted %6.1f TFLOP/s per GPU, measured %5.0f, error %+5.1f %%", run.file, tflops, run.tflops,
-                  error * 100);
+            qInfo("%-16s predicted %6.1f TFLOP/s per GPU, measured %5.0f, error %+5.1f %%", run.file, tflops,
+                  run.tflops, error * 100);
             QVERIFY2(std::abs(error) <= 0.10, run.file);
             sum += std::abs(error);
         }
@@ -121,15 +122,16 @@ private Q_SLOTS:
     /// software, another GPU generation and precision than the fitted rows: held out entirely.
     void nemoLlama3On64H100()
     {
-        const Row rows[] = {{"nemo-llama3-70b-fp8-gbs128", 1619}, {"nemo-llama3-70b-fp8-gbs128", 1602},
+        const Row rows[] = {{"nemo-llama3-70b-fp8-gbs128", 1619},
+                            {"nemo-llama3-70b-fp8-gbs128", 1602},
                             {"nemo-llama3-70b-fp8-gbs256", 1621}};
         for (const Row& row : rows) {
             const std::optional<JobResult> j = predict(row.file);
             QVERIFY2(j, row.file);
             const double perGpu = j->perf.tokensPerS / 64.0;
             const double error = perGpu / row.measured - 1.0;
-            qInfo("%-28s predicted %6.0f tokens/s per GPU, measured %5.0f, error %+5.1f %%", row.file, perGpu, row.measured,
-                  error * 100);
+            qInfo("%-28s predicted %6.0f tokens/s per GPU, measured %5.0f, error %+5.1f %%", row.file, perGpu,
+                  row.measured, error * 100);
             QVERIFY2(std::abs(error) <= 0.05, row.file);
         }
     }
@@ -173,7 +175,8 @@ private Q_SLOTS:
                 for (int i = 0; i < 2; ++i) {
                     const double error = got[i] / want[i] - 1.0;
                     qInfo("%-18s %-9s %-11s %8.3f GiB, paper %8.3f, error %+5.2f %%", fig.run,
-                          selective ? "SP+sel" : "none", i == 0 ? "states" : "activations", got[i], want[i], error * 100);
+                          selective ? "SP+sel" : "none", i == 0 ? "states" : "activations", got[i], want[i],
+                          error * 100);
                     sum += std::abs(error);
                     ++count;
                 }

@@ -11,10 +11,10 @@
 
 #include <QCryptographicHash>
 #include <QRegularExpression>
+#include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
-#include <QSignalSpy>
 #include <QTest>
 
 using namespace gp;
@@ -93,7 +93,8 @@ private Q_SLOTS:
         QVERIFY2(lib, qPrintable(error));
         const QByteArray doc1 = "{\"format_version\": 1, \"name\": \"a\"}\n";
         const QByteArray doc2 = "{\"format_version\": 1, \"name\": \"a, revised\"}\n";
-        auto id = lib->createScenario("Plan A", "first try", doc1, "initial", {{"gpus", 64}, {"cost_per_month_usd", 1e5}});
+        auto id =
+            lib->createScenario("Plan A", "first try", doc1, "initial", {{"gpus", 64}, {"cost_per_month_usd", 1e5}});
         QVERIFY2(id, qPrintable(lib->lastError()));
         QCOMPARE(lib->addRevision(*id, doc2, "after review", {{"gpus", 72}}).value(), 2);
         QCOMPARE(lib->document(*id).value(), doc2);
@@ -345,7 +346,8 @@ private Q_SLOTS:
             waited.start();
             QVERIFY(!lib->createScenario("during", "", "{}", "", {}));
             QVERIFY(waited.elapsed() >= ScenarioLibrary::kBusyTimeoutMs - 100);
-            QVERIFY2(lib->lastError().contains("another program is writing to the library"), qPrintable(lib->lastError()));
+            QVERIFY2(lib->lastError().contains("another program is writing to the library"),
+                     qPrintable(lib->lastError()));
             QVERIFY(!lib->rename(1, "renamed"));
             QVERIFY(lib->list()); // reading goes on meanwhile
             QVERIFY(hold.exec("ROLLBACK"));

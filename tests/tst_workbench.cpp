@@ -4,59 +4,57 @@
 // charts, the blank-to-cluster walkthrough, canvas tools, library actions and revisions (split
 // from tst_mainwindow.cpp, which keeps the shell, canvas and charts; the properties panel's
 // tests are in tst_properties.cpp).
+#include "calc/comparison.h"
+#include "document/commands.h"
 #include "document/librarygateway.h"
-#include "sim/planresults.h"
-#include "ui/planfigures.h"
 #include "io/scenarioreader.h"
+#include "io/scenariowriter.h"
 #include "model/validation.h"
+#include "sim/planresults.h"
 #include "testsupport.h"
-#include "windowfixture.h"
+#include "ui/addjobdialog.h"
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
 #include "ui/canvas/nodeitem.h"
-#include "ui/evaluationrunner.h"
-#include "document/commands.h"
-#include "ui/addjobdialog.h"
-#include "ui/inspector.h"
-#include "ui/propertiespanel.h"
-#include "io/scenariowriter.h"
-#include "ui/kpicards.h"
-#include "ui/resultscharts.h"
-#include "ui/simulationcharts.h"
 #include "ui/charttheme.h"
-#include "ui/librarypanel.h"
 #include "ui/comparedialog.h"
-#include "calc/comparison.h"
-#include "ui/palette.h"
-#include "ui/workloadspanel.h"
+#include "ui/evaluationrunner.h"
+#include "ui/inspector.h"
+#include "ui/kpicards.h"
+#include "ui/librarypanel.h"
 #include "ui/mainwindow.h"
+#include "ui/palette.h"
+#include "ui/planfigures.h"
+#include "ui/propertiespanel.h"
+#include "ui/resultscharts.h"
 #include "ui/scenariotree.h"
+#include "ui/simulationcharts.h"
+#include "ui/workloadspanel.h"
+#include "windowfixture.h"
 
 #include <QAbstractBarSeries>
 #include <QAreaSeries>
-#include <QLineSeries>
-#include <QBarSeries>
-#include <QScatterSeries>
 #include <QBarCategoryAxis>
+#include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
-#include <QGraphicsItem>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
+#include <QGraphicsItem>
 #include <QLabel>
 #include <QLineEdit>
-#include <QSpinBox>
-#include <QSettings>
-#include <QTemporaryDir>
+#include <QLineSeries>
 #include <QListWidget>
-#include <QTabWidget>
-#include <QTreeWidget>
+#include <QScatterSeries>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
-#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
-
+#include <QTreeWidget>
 
 using namespace gp;
 
@@ -99,8 +97,10 @@ private Q_SLOTS:
         // Without a deadline on the tenant, no deadline line.
         Scenario s = w->currentDocument()->scenario();
         s.tenants[0].sla.deadlineDays.reset();
-        QVERIFY(w->currentDocument()->push(document::changeScenario(w->currentDocument()->scenario(), test::bundledCatalog(), s,
-                                                                    "no deadline")).empty());
+        QVERIFY(w->currentDocument()
+                    ->push(document::changeScenario(w->currentDocument()->scenario(), test::bundledCatalog(), s,
+                                                    "no deadline"))
+                    .empty());
         completion->selectJob("frontier-70b");
         QTRY_COMPARE(chart->series().size(), 3);
         // The full run replaces the preview with 10,000 trials.
@@ -222,7 +222,7 @@ private Q_SLOTS:
         // Every KPI card is filled from the new evaluation, the P95 from the simulation.
         QTRY_VERIFY(!w->findChild<ui::EvaluationRunner*>()->busy());
         for (const QString card : {"VRAM utilization", "Allocation", "Mean penalty", "Max penalty", "$/month",
-                                    "$ wasted/month", "Unplaced jobs", "P95 completion"})
+                                   "$ wasted/month", "Unplaced jobs", "P95 completion"})
             QVERIFY2(!w->kpiCards()->valueOf(card).isEmpty() && w->kpiCards()->valueOf(card) != "–", qPrintable(card));
         QVERIFY(w->kpiCards()->valueOf("P95 completion").endsWith("days"));
         QCOMPARE(w->kpiCards()->valueOf("$/month"), costBefore); // the same GPUs are rented either way
@@ -342,8 +342,10 @@ private Q_SLOTS:
         Scenario s = w->currentDocument()->scenario();
         s.tenants[0].jobs[0].parallelism.dp = 4; // 64 GPUs: as many as the cluster has, with others on them
         s.tenants[0].jobs[0].batch.global = 1024;
-        QVERIFY(w->currentDocument()->push(document::changeScenario(w->currentDocument()->scenario(), test::bundledCatalog(), s,
-                                                                    "Grow")).empty());
+        QVERIFY(
+            w->currentDocument()
+                ->push(document::changeScenario(w->currentDocument()->scenario(), test::bundledCatalog(), s, "Grow"))
+                .empty());
         QTRY_VERIFY(!w->canvasView()->warnings().isEmpty());
         QVERIFY2(w->canvasView()->warnings().front().contains("Llama 3 70B pre-training is not placed"),
                  qPrintable(w->canvasView()->warnings().front()));
@@ -367,10 +369,10 @@ private Q_SLOTS:
         QVERIFY(dialog);
         QCOMPARE(dialog->kpiTable()->columnCount(), 2);
         QCOMPARE(dialog->kpiTable()->rowCount(), static_cast<int>(calc::comparedKpis().size()));
-        const auto costRow = static_cast<int>(
-            std::find_if(calc::comparedKpis().begin(), calc::comparedKpis().end(),
-                         [](const calc::KpiSpec& k) { return k.key == "cost_per_month_usd"; }) -
-            calc::comparedKpis().begin());
+        const auto costRow =
+            static_cast<int>(std::find_if(calc::comparedKpis().begin(), calc::comparedKpis().end(),
+                                          [](const calc::KpiSpec& k) { return k.key == "cost_per_month_usd"; }) -
+                             calc::comparedKpis().begin());
         const calc::KpiComparison& cost = dialog->rows()[static_cast<std::size_t>(costRow)];
         QCOMPARE(cost.spec.key, std::string("cost_per_month_usd"));
         QCOMPARE(cost.verdicts[1], cost.deltas[1] < 0 ? calc::Verdict::Better : calc::Verdict::Worse);
@@ -424,8 +426,10 @@ private Q_SLOTS:
         const QByteArray second = io::writeScenario(w->currentDocument()->scenario());
         QVERIFY(second != first);
         // Each revision reads back exactly as it was saved.
-        QCOMPARE(io::writeScenario(*document::loadFromLibrary(*w->library(), id, test::bundledCatalog(), 1).scenario), first);
-        QCOMPARE(io::writeScenario(*document::loadFromLibrary(*w->library(), id, test::bundledCatalog(), 2).scenario), second);
+        QCOMPARE(io::writeScenario(*document::loadFromLibrary(*w->library(), id, test::bundledCatalog(), 1).scenario),
+                 first);
+        QCOMPARE(io::writeScenario(*document::loadFromLibrary(*w->library(), id, test::bundledCatalog(), 2).scenario),
+                 second);
         QCOMPARE(w->library()->revisions(id)->back().note, QString("node-001 time-sliced"));
 
         // Two revisions side by side: the diff names the sharing change.
@@ -434,7 +438,8 @@ private Q_SLOTS:
         QVERIFY(revs->kpiTable()->horizontalHeaderItem(1)->text().endsWith("(revision 2)"));
         bool sawChange = false;
         for (int i = 0; i < revs->differences()->count(); ++i)
-            sawChange = sawChange || revs->differences()->item(i)->text().contains("node node-001 sharing: bare metal -> time-slicing x4");
+            sawChange = sawChange || revs->differences()->item(i)->text().contains(
+                                         "node node-001 sharing: bare metal -> time-slicing x4");
         QVERIFY(sawChange);
         revs->close();
 
@@ -481,14 +486,15 @@ private Q_SLOTS:
         ui::CompareDialog* dialog = w->compareScenarios({pod, pod});
         QVERIFY(dialog);
         const auto& rows = dialog->rows();
-        const auto p95Row = std::find_if(rows.begin(), rows.end(),
-                                         [](const calc::KpiComparison& r) { return r.spec.key == "p95_completion_days"; });
+        const auto p95Row = std::find_if(
+            rows.begin(), rows.end(), [](const calc::KpiComparison& r) { return r.spec.key == "p95_completion_days"; });
         QVERIFY(p95Row != rows.end());
         QCOMPARE(p95Row->values[0], p95);
         QCOMPARE(p95Row->values[1], p95);
         dialog->close();
         // After an edit the old results are no longer current; the new ones come from the session.
-        QVERIFY(w->currentDocument()->push(document::renameScenario(w->currentDocument()->scenario(), "renamed")).empty());
+        QVERIFY(
+            w->currentDocument()->push(document::renameScenario(w->currentDocument()->scenario(), "renamed")).empty());
         const std::shared_ptr<const sim::PlanResults> after = w->planResults();
         QVERIFY(after && after != results);
         QCOMPARE(after->scenario->name, std::string("renamed"));
@@ -533,7 +539,6 @@ private Q_SLOTS:
         QCOMPARE(w->exportClusterConfig(out.filePath("cfg")), QString());
         QVERIFY(QFile::exists(out.filePath("cfg/node-labels.yaml")));
     }
-
 };
 
 QTEST_MAIN(TestWorkbench)

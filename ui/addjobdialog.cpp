@@ -2,16 +2,16 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "addjobdialog.h"
 
-#include "model/enumnames.h"
 #include "document/commands.h"
+#include "model/enumnames.h"
 #include "model/validation.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QGroupBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -196,10 +196,10 @@ ModelArchitecture AddJobDialog::customArchitecture() const
 
 void AddJobDialog::showArchitecture(const ModelArchitecture& a)
 {
-    const QSignalBlocker blocks[] = {QSignalBlocker(mLayers), QSignalBlocker(mHidden), QSignalBlocker(mHeads),
-                                     QSignalBlocker(mKvHeads), QSignalBlocker(mFfn), QSignalBlocker(mVocab),
-                                     QSignalBlocker(mSeq), QSignalBlocker(mExperts), QSignalBlocker(mActive),
-                                     QSignalBlocker(mGated), QSignalBlocker(mDropout)};
+    const QSignalBlocker blocks[] = {QSignalBlocker(mLayers),  QSignalBlocker(mHidden),  QSignalBlocker(mHeads),
+                                     QSignalBlocker(mKvHeads), QSignalBlocker(mFfn),     QSignalBlocker(mVocab),
+                                     QSignalBlocker(mSeq),     QSignalBlocker(mExperts), QSignalBlocker(mActive),
+                                     QSignalBlocker(mGated),   QSignalBlocker(mDropout)};
     mLayers->setValue(a.layers);
     mHidden->setValue(a.hiddenSize);
     mHeads->setValue(a.attentionHeads);

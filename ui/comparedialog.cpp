@@ -8,28 +8,28 @@
 #include "model/scenariodiff.h"
 #include "presentation.h"
 
+#include <QApplication>
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChartView>
 #include <QDialogButtonBox>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QApplication>
-#include <QFileDialog>
 #include <QInputDialog>
-#include <QMessageBox>
-#include <QPushButton>
 #include <QLabel>
 #include <QLineSeries>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPainter>
+#include <QPushButton>
 #include <QScatterSeries>
 #include <QSplitter>
 #include <QStackedBarSeries>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 
@@ -86,8 +86,9 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<std::shared_ptr
             const auto i = static_cast<std::size_t>(c);
             QString text = QString::fromStdString(calc::formatKpiValue(row.spec, row.values[i]));
             if (c > 0 && row.verdicts[i] != calc::Verdict::Same)
-                text += QString("  (%1, %2)").arg(QString::fromStdString(calc::formatKpiDelta(row.spec, row.deltas[i])),
-                                                   row.verdicts[i] == calc::Verdict::Better ? tr("better") : tr("worse"));
+                text += QString("  (%1, %2)")
+                            .arg(QString::fromStdString(calc::formatKpiDelta(row.spec, row.deltas[i])),
+                                 row.verdicts[i] == calc::Verdict::Better ? tr("better") : tr("worse"));
             auto* item = new QTableWidgetItem(text);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (c > 0 && row.verdicts[i] == calc::Verdict::Better)
@@ -104,7 +105,8 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<std::shared_ptr
     // What differs in the plans, A against each other.
     for (std::size_t i = 1; i < mScenarios.size(); ++i) {
         const std::vector<std::string> lines = diffScenarios(mScenarios.front(), mScenarios[i]);
-        auto* head = new QListWidgetItem(tr("A → %1: %n change(s)", nullptr, static_cast<int>(lines.size())).arg(letter(i)), mDiff);
+        auto* head = new QListWidgetItem(
+            tr("A → %1: %n change(s)", nullptr, static_cast<int>(lines.size())).arg(letter(i)), mDiff);
         QFont bold = head->font();
         bold.setBold(true);
         head->setFont(bold);
@@ -129,7 +131,8 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<std::shared_ptr
         scene.render(&p, QRectF(pix.rect()), scene.itemsBoundingRect().adjusted(-20, -20, 20, 20), Qt::KeepAspectRatio);
         p.end();
         auto* box = new QVBoxLayout;
-        auto* title = new QLabel(QString("<b>%1</b>: %2").arg(letter(i), QString::fromStdString(mScenarios[i].name).toHtmlEscaped()));
+        auto* title = new QLabel(
+            QString("<b>%1</b>: %2").arg(letter(i), QString::fromStdString(mScenarios[i].name).toHtmlEscaped()));
         auto* picture = new QLabel;
         picture->setPixmap(pix);
         box->addWidget(title);
@@ -201,7 +204,8 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<std::shared_ptr
         int total = 0;
         for (int c : slowest->histogram)
             total += c;
-        const double width = (slowest->histogramMaxDays - slowest->histogramMinDays) / static_cast<double>(slowest->histogram.size());
+        const double width =
+            (slowest->histogramMaxDays - slowest->histogramMinDays) / static_cast<double>(slowest->histogram.size());
         for (std::size_t b = 0; b < slowest->histogram.size(); ++b) {
             const double pctTrials = total > 0 ? 100.0 * slowest->histogram[b] / total : 0.0;
             curve->append(slowest->histogramMinDays + width * (static_cast<double>(b) + 0.5), pctTrials);
@@ -237,7 +241,8 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<std::shared_ptr
     QPushButton* presentButton = buttons->addButton(tr("Present…"), QDialogButtonBox::ActionRole);
     QPushButton* slidesButton = buttons->addButton(tr("Export Slides (PDF)…"), QDialogButtonBox::ActionRole);
     connect(slidesButton, &QPushButton::clicked, this, [this] {
-        const QString pdf = QFileDialog::getSaveFileName(this, tr("Export Comparison Slides"), tr("comparison.pdf"), tr("PDF (*.pdf)"));
+        const QString pdf =
+            QFileDialog::getSaveFileName(this, tr("Export Comparison Slides"), tr("comparison.pdf"), tr("PDF (*.pdf)"));
         if (pdf.isEmpty())
             return;
         QApplication::setOverrideCursor(Qt::WaitCursor);
@@ -248,8 +253,8 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<std::shared_ptr
     });
     connect(presentButton, &QPushButton::clicked, this, [this] {
         bool ok = false;
-        const QString text = QInputDialog::getMultiLineText(this, tr("Present"), tr("Your recommendation, for the last slide:"),
-                                                            QString(), &ok);
+        const QString text = QInputDialog::getMultiLineText(
+            this, tr("Present"), tr("Your recommendation, for the last slide:"), QString(), &ok);
         if (ok)
             present(text);
     });

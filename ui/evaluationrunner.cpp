@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "evaluationrunner.h"
 
-#include "sim/simulation.h"
 #include "document/threadhandoff.h"
+#include "sim/simulation.h"
 
 namespace gp::ui {
 
@@ -27,8 +27,7 @@ EvaluationRunner::EvaluationRunner(const Catalog& catalog, QObject* parent) : QO
             mAltPending = mRunningScenario;
             mAltPendingGeneration = mRunningGeneration;
             startAlternatives();
-        }
-        else {
+        } else {
             ++mDropped; // stale: a newer request came while this one ran
             if (mPending && !mTimer.isActive())
                 start(); // evaluate the newest now
@@ -85,11 +84,11 @@ bool EvaluationRunner::runFullSimulation(int trials)
     const Catalog* catalog = &mCatalog;
     mFullWatcher.setFuture(document::runInBackground<std::shared_ptr<const sim::SimulationResult>>(
         &mFullWatcher, [scenario = mLatest->scenario, ev = mLatest->evaluation, catalog, trials] {
-        sim::SimulationConfig full;
-        full.trials = trials;
-        full.backend = sim::Backend::Auto;
-        return std::make_shared<const sim::SimulationResult>(sim::simulate(*scenario, *catalog, *ev, full));
-    }));
+            sim::SimulationConfig full;
+            full.trials = trials;
+            full.backend = sim::Backend::Auto;
+            return std::make_shared<const sim::SimulationResult>(sim::simulate(*scenario, *catalog, *ev, full));
+        }));
     return true;
 }
 
@@ -104,8 +103,9 @@ void EvaluationRunner::startAlternatives()
     mAltStop = std::make_shared<std::atomic<bool>>(false);
     mAltWatcher.setFuture(document::runInBackground<std::vector<calc::SharingAlternative>>(
         &mAltWatcher, [scenario, catalog, stop = mAltStop] {
-        return sim::computeAlternatives(*scenario, *catalog, stop.get()).value_or(std::vector<calc::SharingAlternative>{});
-    }));
+            return sim::computeAlternatives(*scenario, *catalog, stop.get())
+                .value_or(std::vector<calc::SharingAlternative>{});
+        }));
 }
 
 void EvaluationRunner::request(const Scenario& scenario, int debounceMs)
@@ -126,9 +126,10 @@ void EvaluationRunner::start()
     std::shared_ptr<const Scenario> scenario = std::move(mPending);
     mRunningScenario = scenario;
     const Catalog* catalog = &mCatalog;
-    mWatcher.setFuture(document::runInBackground<sim::PlanResults>(&mWatcher, [scenario, catalog, horizon = mHorizonDays] {
-        return sim::computeCoreResults(scenario, *catalog, horizon);
-    }));
+    mWatcher.setFuture(
+        document::runInBackground<sim::PlanResults>(&mWatcher, [scenario, catalog, horizon = mHorizonDays] {
+            return sim::computeCoreResults(scenario, *catalog, horizon);
+        }));
 }
 
 } // namespace gp::ui

@@ -45,8 +45,8 @@ Inspector::Inspector(const Catalog& catalog, QWidget* parent)
       mAmount(new QSpinBox(this)), mChoice(new QComboBox(this)), mMessage(new QLabel(this)),
       mApply(new QPushButton(tr("Apply to Selection"), this)), mGpuChoice(new QComboBox(this)),
       mMigBox(new QGroupBox(tr("MIG layout editor"), this)), mInstances(new QListWidget(mMigBox)),
-      mAddProfile(new QComboBox(mMigBox)), mAddStart(new QComboBox(mMigBox)),
-      mAdd(new QPushButton(tr("Add"), mMigBox)), mRemove(new QPushButton(tr("Remove"), mMigBox))
+      mAddProfile(new QComboBox(mMigBox)), mAddStart(new QComboBox(mMigBox)), mAdd(new QPushButton(tr("Add"), mMigBox)),
+      mRemove(new QPushButton(tr("Remove"), mMigBox))
 {
     for (const auto& [mode, label] : kModes)
         mMode->addItem(label, static_cast<int>(mode));
@@ -99,9 +99,8 @@ Inspector::Inspector(const Catalog& catalog, QWidget* parent)
         mApply->setText(gpu < 0 ? tr("Apply to Selection") : tr("Apply to GPU %1").arg(gpu));
     });
     connect(mAddProfile, &QComboBox::currentIndexChanged, this, &Inspector::refreshStarts);
-    connect(mAdd, &QPushButton::clicked, this, [this] {
-        addInstance(mAddProfile->currentText(), mAddStart->currentData().toInt());
-    });
+    connect(mAdd, &QPushButton::clicked, this,
+            [this] { addInstance(mAddProfile->currentText(), mAddStart->currentData().toInt()); });
     connect(mRemove, &QPushButton::clicked, this, [this] { removeInstance(mInstances->currentRow()); });
     connect(mApply, &QPushButton::clicked, this, &Inspector::apply);
     showNodes({}, {});
@@ -132,7 +131,8 @@ void Inspector::showNodes(const Scenario& scenario, const QStringList& ids)
         mGpuChoice->addItem(mIds.size() > 1 ? tr("All selected nodes") : tr("Whole node"), -1);
         if (mNodes.size() == 1)
             for (int g = 0; g < mNodes.front().gpuCount; ++g)
-                mGpuChoice->addItem(mNodes.front().gpuSharing.count(g) ? tr("GPU %1 (own sharing)").arg(g) : tr("GPU %1").arg(g), g);
+                mGpuChoice->addItem(
+                    mNodes.front().gpuSharing.count(g) ? tr("GPU %1 (own sharing)").arg(g) : tr("GPU %1").arg(g), g);
         mGpuChoice->setEnabled(mNodes.size() == 1);
     }
     mApply->setText(tr("Apply to Selection"));
@@ -142,10 +142,14 @@ void Inspector::showNodes(const Scenario& scenario, const QStringList& ids)
         return;
     }
     const Node& first = mNodes.front();
-    mTitle->setText(mIds.size() == 1 ? tr("<b>%1</b> — %2 x %3").arg(mIds.front()).arg(first.gpuCount)
-                                           .arg(mGpu ? QString::fromStdString(mGpu->name) : QString())
-                                     : tr("<b>%1 nodes</b>%2").arg(mIds.size())
-                                           .arg(mixed ? tr(" (mixed GPU models: MIG and vGPU unavailable)") : QString()));
+    mTitle->setText(mIds.size() == 1
+                        ? tr("<b>%1</b> — %2 x %3")
+                              .arg(mIds.front())
+                              .arg(first.gpuCount)
+                              .arg(mGpu ? QString::fromStdString(mGpu->name) : QString())
+                        : tr("<b>%1 nodes</b>%2")
+                              .arg(mIds.size())
+                              .arg(mixed ? tr(" (mixed GPU models: MIG and vGPU unavailable)") : QString()));
     loadSharing(first.sharing);
 }
 
@@ -198,7 +202,10 @@ void Inspector::rebuildChoices()
             mChoice->addItem(describe(layout));
     } else if (mode == SharingMode::Vgpu && mGpu) {
         for (const auto& p : mGpu->vgpuProfiles)
-            mChoice->addItem(tr("%1 (%2 GiB, %3 per GPU)").arg(QString::fromStdString(p.name)).arg(p.framebufferGiB).arg(p.maxPerGpu),
+            mChoice->addItem(tr("%1 (%2 GiB, %3 per GPU)")
+                                 .arg(QString::fromStdString(p.name))
+                                 .arg(p.framebufferGiB)
+                                 .arg(p.maxPerGpu),
                              QString::fromStdString(p.name));
     }
     mChoice->setEnabled(mChoice->count() > 0);
@@ -217,8 +224,11 @@ void Inspector::refreshMigEditor()
             for (const MigProfile& candidate : mGpu->migProfiles)
                 if (candidate.name == inst.profile)
                     p = &candidate;
-        mInstances->addItem(p ? tr("%1 at slice %2 — %3 GiB, %4 SMs").arg(QString::fromStdString(inst.profile)).arg(inst.start)
-                                    .arg(p->usableGiB).arg(p->smCount)
+        mInstances->addItem(p ? tr("%1 at slice %2 — %3 GiB, %4 SMs")
+                                    .arg(QString::fromStdString(inst.profile))
+                                    .arg(inst.start)
+                                    .arg(p->usableGiB)
+                                    .arg(p->smCount)
                               : tr("%1 at slice %2").arg(QString::fromStdString(inst.profile)).arg(inst.start));
     }
     const QString current = mAddProfile->currentText();
@@ -277,7 +287,8 @@ bool Inspector::addInstance(const QString& profile, int start)
     if (!startsFor(profile).contains(start))
         return false;
     mMigLayout.push_back({profile.toStdString(), start});
-    std::sort(mMigLayout.begin(), mMigLayout.end(), [](const MigInstance& a, const MigInstance& b) { return a.start < b.start; });
+    std::sort(mMigLayout.begin(), mMigLayout.end(),
+              [](const MigInstance& a, const MigInstance& b) { return a.start < b.start; });
     QSignalBlocker block(mChoice);
     const auto preset = std::find(mLayouts.begin(), mLayouts.end(), mMigLayout);
     mChoice->setCurrentIndex(preset == mLayouts.end() ? -1 : static_cast<int>(preset - mLayouts.begin()));
@@ -325,8 +336,8 @@ void Inspector::revalidate()
         lines << QString::fromStdString(i.toString());
     const int gpu = mGpuChoice->currentData().toInt();
     mMessage->setText(!lines.isEmpty() ? lines.join('\n')
-                      : gpu >= 0      ? tr("Valid for GPU %1.").arg(gpu)
-                                      : tr("Valid for %n node(s).", nullptr, static_cast<int>(mIds.size())));
+                      : gpu >= 0       ? tr("Valid for GPU %1.").arg(gpu)
+                                       : tr("Valid for %n node(s).", nullptr, static_cast<int>(mIds.size())));
     mMessage->setStyleSheet(hasErrors(issues) ? QStringLiteral("color: #c0392b") : QString());
     mApply->setEnabled(!mIds.isEmpty() && !hasErrors(issues));
 }

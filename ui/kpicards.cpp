@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "kpicards.h"
-#include "textformat.h"
-#include "sim/planresults.h"
 #include "model/planningtarget.h"
+#include "sim/planresults.h"
+#include "textformat.h"
 
 #include <QFrame>
 #include <QGridLayout>
-#include <QResizeEvent>
 #include <QLabel>
 #include <QLocale>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -30,30 +30,39 @@ KpiCards::KpiCards(QWidget* parent) : QWidget(parent)
     layout->setSpacing(6);
     const QString ref = tr("\n\nFormulas and sources: docs/model-reference.md.");
     addCard(tr("VRAM utilization"), tr("Memory the placed jobs need (weights, gradients, optimizer states, "
-                                       "activations, KV cache, runtime) ÷ usable VRAM of all GPUs.") + ref);
+                                       "activations, KV cache, runtime) ÷ usable VRAM of all GPUs.") +
+                                        ref);
     addCard(tr("Allocation"), tr("GPU share held by jobs (whole GPUs, MIG compute slices / 7, vGPU, replica "
-                                 "and MPS-client shares) ÷ GPUs.") + ref);
+                                 "and MPS-client shares) ÷ GPUs.") +
+                                  ref);
     addCard(tr("Mean penalty"), tr("Mean over placed jobs of shared step time ÷ bare-metal step time − 1 "
                                    "(same job, same GPUs, unshared). Target: below %1 %.")
-                                   .arg(PlanningTarget::kMaxMeanPenalty * 100.0) + ref);
+                                        .arg(PlanningTarget::kMaxMeanPenalty * 100.0) +
+                                    ref);
     addCard(tr("Max penalty"), tr("The largest penalty of a placed job.") + ref);
     addCard(tr("$/month"), tr("GPUs × $/GPU-hour (price preset, scenario overrides, or ownership: capex ÷ "
-                              "amortisation + TDP × PUE × $/kWh) × 730 h.") + ref);
+                              "amortisation + TDP × PUE × $/kWh) × 730 h.") +
+                               ref);
     addCard(tr("$ wasted/month"), tr("Idle (GPU share no job holds) + stranded (allocated memory no job uses) + "
-                                     "overhead (GPU time the penalties burn).") + ref);
+                                     "overhead (GPU time the penalties burn).") +
+                                      ref);
     addCard(tr("Unplaced jobs"), tr("Jobs the placement policy could not place whole; each says why in the "
-                                    "outline.") + ref);
+                                    "outline.") +
+                                     ref);
     addCard(tr("OOM-risk GPUs"), tr("GPUs without memory isolation (time-slicing, MPS without a limit) whose "
-                                    "co-tenants' memory exceeds them.") + ref);
+                                    "co-tenants' memory exceeds them.") +
+                                     ref);
     addCard(tr("Serving SLO"), tr("Mean over serving jobs of the share of requests within their tenant's TTFT "
                                   "P99 objective times the share of token gaps within its ITL P99 objective "
-                                  "(1 where a tenant sets none; 0 for a serving job not placed).") + ref);
+                                  "(1 where a tenant sets none; 0 for a serving job not placed).") +
+                                   ref);
     addCard(tr("P95 completion"), tr("The slowest training job's 95th-percentile completion time, from a quick "
                                      "Monte Carlo of the plan (%L1 trials: run-to-run jitter, co-tenant bursts, "
                                      "out-of-memory kills, link congestion, hardware interruptions at the Llama 3 "
                                      "rate); the report, slides and comparison show the same. Run Full Simulation "
                                      "or gpuplan-cli simulate for more trials.")
-                                      .arg(sim::TrialCounts::kPlan) + ref);
+                                          .arg(sim::TrialCounts::kPlan) +
+                                      ref);
 }
 
 QLabel* KpiCards::addCard(const QString& title, const QString& tooltip)
@@ -111,10 +120,14 @@ void KpiCards::resizeEvent(QResizeEvent* event)
 void KpiCards::showEvaluation(const calc::Evaluation& ev)
 {
     const calc::Kpis& k = ev.kpis;
-    const QString values[] = {pct(k.vramUtilization),   pct(k.allocationRatio),
-                              pct(k.meanPenalty),       pct(k.maxPenalty),
-                              usd(k.costPerMonthUsd),   usd(k.wastePerMonth.total()),
-                              QString::number(k.unplacedJobs), QString::number(k.oomRiskGpus),
+    const QString values[] = {pct(k.vramUtilization),
+                              pct(k.allocationRatio),
+                              pct(k.meanPenalty),
+                              pct(k.maxPenalty),
+                              usd(k.costPerMonthUsd),
+                              usd(k.wastePerMonth.total()),
+                              QString::number(k.unplacedJobs),
+                              QString::number(k.oomRiskGpus),
                               k.servingJobs > 0 ? pct(k.servingSloAttainment) : QStringLiteral("–")};
     for (std::size_t i = 0; i < mCards.size() && i < std::size(values); ++i)
         mCards[i].second->setText(values[i]);

@@ -6,16 +6,24 @@
 #include <QAction>
 #include <QGridLayout>
 #include <QHeaderView>
-#include <QToolButton>
 #include <QLineEdit>
 #include <QTableWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace gp::ui {
 
 namespace {
 
-enum Column { ColName, ColGpus, ColCost, ColRevisions, ColUpdated, ColCount };
+enum Column
+{
+    ColName,
+    ColGpus,
+    ColCost,
+    ColRevisions,
+    ColUpdated,
+    ColCount
+};
 
 /// A cell that sorts by its number, not its text.
 class NumberItem : public QTableWidgetItem
@@ -70,18 +78,24 @@ LibraryPanel::LibraryPanel(QWidget* parent)
         buttons->addWidget(b, slot / 3, slot % 3);
         ++slot;
     };
-    action(tr("Compare"), tr("Compare the selected scenarios (two to four) side by side"),
-           [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->compareRequested(ids); }, true);
-    action(tr("Revisions"), tr("The selected scenario's revisions, with their notes; open one read-only"),
-           [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->revisionsRequested(ids.front()); }, false);
-    action(tr("Duplicate"), tr("Save a copy of the selected scenario as a new variant"),
-           [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->duplicateRequested(ids.front()); }, false);
-    action(tr("Rename"), tr("Rename the selected scenario"),
-           [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->renameRequested(ids.front()); }, false);
-    action(tr("Tags"), tr("Set the selected scenario's tags"),
-           [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->tagsRequested(ids.front()); }, false);
-    action(tr("Delete"), tr("Delete the selected scenario and its revisions (asks first)"),
-           [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->deleteRequested(ids.front()); }, false);
+    action(
+        tr("Compare"), tr("Compare the selected scenarios (two to four) side by side"),
+        [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->compareRequested(ids); }, true);
+    action(
+        tr("Revisions"), tr("The selected scenario's revisions, with their notes; open one read-only"),
+        [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->revisionsRequested(ids.front()); }, false);
+    action(
+        tr("Duplicate"), tr("Save a copy of the selected scenario as a new variant"),
+        [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->duplicateRequested(ids.front()); }, false);
+    action(
+        tr("Rename"), tr("Rename the selected scenario"),
+        [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->renameRequested(ids.front()); }, false);
+    action(
+        tr("Tags"), tr("Set the selected scenario's tags"),
+        [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->tagsRequested(ids.front()); }, false);
+    action(
+        tr("Delete"), tr("Delete the selected scenario and its revisions (asks first)"),
+        [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->deleteRequested(ids.front()); }, false);
     layout->addLayout(buttons);
     mTable->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(mFilter, &QLineEdit::textChanged, this, &LibraryPanel::applyFilter);
@@ -129,8 +143,8 @@ bool LibraryPanel::reload(store::ScenarioLibrary& library)
             return it == s.latest.kpis.end() ? 0.0 : it->second;
         };
         mTable->setItem(row, ColGpus, new NumberItem(kpi("gpus"), QString::number(kpi("gpus"))));
-        mTable->setItem(row, ColCost, new NumberItem(kpi("cost_per_month_usd"),
-                                                     text::grouped(kpi("cost_per_month_usd"))));
+        mTable->setItem(row, ColCost,
+                        new NumberItem(kpi("cost_per_month_usd"), text::grouped(kpi("cost_per_month_usd"))));
         mTable->setItem(row, ColRevisions, new NumberItem(s.revisionCount, QString::number(s.revisionCount)));
         mTable->setItem(row, ColUpdated, new QTableWidgetItem(s.updatedAt.toLocalTime().toString("yyyy-MM-dd HH:mm")));
         ++row;

@@ -1,50 +1,50 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "mainwindow.h"
-#include "textformat.h"
 #include "model/planningtarget.h"
+#include "textformat.h"
 
+#include "addjobdialog.h"
 #include "calc/inventory.h"
-#include "model/validation.h"
 #include "canvas/canvasscene.h"
 #include "canvas/canvasview.h"
 #include "canvas/nodeitem.h"
-#include "document/commands.h"
 #include "document/autosaver.h"
+#include "document/commands.h"
 #include "evaluationrunner.h"
-#include "kpicards.h"
-#include "addjobdialog.h"
 #include "inspector.h"
-#include "propertiespanel.h"
-#include "recoverybar.h"
+#include "io/clusterconfigwriter.h"
+#include "kpicards.h"
+#include "librarypanel.h"
+#include "model/validation.h"
+#include "palette.h"
 #include "planfigures.h"
 #include "presentation.h"
-#include "io/clusterconfigwriter.h"
+#include "propertiespanel.h"
+#include "recoverybar.h"
 #include "reportwriter.h"
-#include "librarypanel.h"
 #include "resultscharts.h"
-#include "simulationcharts.h"
-#include "palette.h"
-#include "workloadspanel.h"
 #include "scenariotree.h"
 #include "sim/simbackend.h"
+#include "simulationcharts.h"
+#include "workloadspanel.h"
 
 #include <QAction>
-#include <QGuiApplication>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QInputDialog>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QGroupBox>
-#include <QScreen>
-#include <QEventLoop>
+#include <QGuiApplication>
+#include <QInputDialog>
 #include <QLabel>
-#include <QProgressDialog>
-#include <QScrollArea>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressDialog>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
@@ -72,10 +72,9 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
       mLibraryPanel(new LibraryPanel(this)), mTree(new ScenarioTree(this)), mSummary(new QLabel(this)),
       mKpis(new KpiCards(this)), mScene(new CanvasScene(mCatalog, this)), mCanvas(new CanvasView(mScene, this)),
       mWorkloads(new WorkloadsPanel(mCatalog, this)), mInspector(new Inspector(mCatalog, this)),
-      mProperties(new PropertiesPanel(mCatalog, this)), mHistory(new QUndoView(this)),
-      mCharts(new ResultsCharts(this)),
-      mRunner(new EvaluationRunner(mCatalog, this)),
-      mAutosaver(new document::Autosaver(mLibrary.get(), this)), mRecovery(new RecoveryBar(this))
+      mProperties(new PropertiesPanel(mCatalog, this)), mHistory(new QUndoView(this)), mCharts(new ResultsCharts(this)),
+      mRunner(new EvaluationRunner(mCatalog, this)), mAutosaver(new document::Autosaver(mLibrary.get(), this)),
+      mRecovery(new RecoveryBar(this))
 {
     setObjectName("MainWindow");
     setWindowIcon(QIcon(":/icons/gpuplan.svg"));
@@ -200,9 +199,8 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     setCentralWidget(central);
     connect(mRecovery, &RecoveryBar::restoreRequested, this, [this](const QString& s) { restoreDraft(s); });
     connect(mRecovery, &RecoveryBar::discardRequested, this, [this](const QString& s) { discardDraft(s); });
-    connect(mAutosaver, &document::Autosaver::failed, this, [this](const QString& error) {
-        statusBar()->showMessage(tr("Autosave failed: %1").arg(error), 10000);
-    });
+    connect(mAutosaver, &document::Autosaver::failed, this,
+            [this](const QString& error) { statusBar()->showMessage(tr("Autosave failed: %1").arg(error), 10000); });
 
     auto* dock = new QDockWidget(tr("Library"), this);
     dock->setObjectName("LibraryDock");
@@ -230,8 +228,9 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     connect(mLibraryPanel, &LibraryPanel::tagsRequested, this, [this](qint64 id) {
         const auto summary = mLibrary->scenario(id);
         bool ok = false;
-        const QString tags = QInputDialog::getText(this, tr("Scenario Tags"), tr("Tags, separated by commas:"),
-                                                   QLineEdit::Normal, summary ? summary->tags.join(", ") : QString(), &ok);
+        const QString tags =
+            QInputDialog::getText(this, tr("Scenario Tags"), tr("Tags, separated by commas:"), QLineEdit::Normal,
+                                  summary ? summary->tags.join(", ") : QString(), &ok);
         if (!ok)
             return;
         QStringList list;
@@ -285,51 +284,59 @@ void MainWindow::createActions()
     newAct->setShortcut(QKeySequence::New);
     QAction* saveAct = file->addAction(tr("&Save to Library"), this, [this] { saveToLibrary(); });
     saveAct->setShortcut(QKeySequence::Save);
-    file->addAction(tr("Save as &New Scenario…"), this, [this] {
-        bool ok = false;
-        const QString name = QInputDialog::getText(this, tr("Save as New Scenario"), tr("Name of the new scenario:"),
-                                                   QLineEdit::Normal,
-                                                   mDocument ? QString::fromStdString(mDocument->scenario().name) : QString(), &ok);
-        if (ok)
-            saveAsNewScenario(name);
-    })->setShortcut(QKeySequence::SaveAs);
-    file->addAction(tr("Save Re&vision with Note…"), this, [this] {
-        bool ok = false;
-        const QString note = QInputDialog::getText(this, tr("Save Revision"), tr("What changed in this revision?"),
-                                                   QLineEdit::Normal, QString(), &ok);
-        if (ok)
-            saveRevision(note.trimmed().isEmpty() ? tr("Saved from the workbench") : note.trimmed());
-    })->setShortcut(QKeySequence(tr("Ctrl+Alt+S")));
+    file->addAction(tr("Save as &New Scenario…"), this,
+                    [this] {
+                        bool ok = false;
+                        const QString name = QInputDialog::getText(
+                            this, tr("Save as New Scenario"), tr("Name of the new scenario:"), QLineEdit::Normal,
+                            mDocument ? QString::fromStdString(mDocument->scenario().name) : QString(), &ok);
+                        if (ok)
+                            saveAsNewScenario(name);
+                    })
+        ->setShortcut(QKeySequence::SaveAs);
+    file->addAction(tr("Save Re&vision with Note…"), this,
+                    [this] {
+                        bool ok = false;
+                        const QString note =
+                            QInputDialog::getText(this, tr("Save Revision"), tr("What changed in this revision?"),
+                                                  QLineEdit::Normal, QString(), &ok);
+                        if (ok)
+                            saveRevision(note.trimmed().isEmpty() ? tr("Saved from the workbench") : note.trimmed());
+                    })
+        ->setShortcut(QKeySequence(tr("Ctrl+Alt+S")));
     QAction* exportAct = file->addAction(tr("&Export Scenario JSON…"), this, &MainWindow::exportJson);
     exportAct->setShortcut(QKeySequence(tr("Ctrl+E")));
     auto recommendationKey = [this] {
         return QString("recommendation/%1").arg(mDocument && mDocument->libraryId() ? *mDocument->libraryId() : 0);
     };
-    file->addAction(tr("&Present…"), this, [this, recommendationKey] {
-        if (!mDocument)
-            return;
-        bool ok = false;
-        const QString text = QInputDialog::getMultiLineText(
-            this, tr("Present"), tr("Your recommendation, for the last slide:"),
-            QSettings().value(recommendationKey()).toString(), &ok);
-        if (!ok)
-            return;
-        QSettings().setValue(recommendationKey(), text);
-        present(text);
-    })->setShortcut(QKeySequence(tr("F5")));
+    file->addAction(tr("&Present…"), this,
+                    [this, recommendationKey] {
+                        if (!mDocument)
+                            return;
+                        bool ok = false;
+                        const QString text = QInputDialog::getMultiLineText(
+                            this, tr("Present"), tr("Your recommendation, for the last slide:"),
+                            QSettings().value(recommendationKey()).toString(), &ok);
+                        if (!ok)
+                            return;
+                        QSettings().setValue(recommendationKey(), text);
+                        present(text);
+                    })
+        ->setShortcut(QKeySequence(tr("F5")));
     file->addAction(tr("Export S&lides (PDF)…"), this, [this, recommendationKey] {
         if (!mDocument)
             return;
-        const QString pdf = QFileDialog::getSaveFileName(this, tr("Export Slides"),
-                                                         QString::fromStdString(mDocument->scenario().name) + " slides.pdf",
-                                                         tr("PDF (*.pdf)"));
+        const QString pdf = QFileDialog::getSaveFileName(
+            this, tr("Export Slides"), QString::fromStdString(mDocument->scenario().name) + " slides.pdf",
+            tr("PDF (*.pdf)"));
         if (pdf.isEmpty())
             return;
         const auto results = planResults();
         if (!results)
             return;
         QApplication::setOverrideCursor(Qt::WaitCursor); // drawing the pages
-        const QString error = SlideDeck(*results, mCatalog, QSettings().value(recommendationKey()).toString()).writePdf(pdf);
+        const QString error =
+            SlideDeck(*results, mCatalog, QSettings().value(recommendationKey()).toString()).writePdf(pdf);
         QApplication::restoreOverrideCursor();
         if (!error.isEmpty())
             QMessageBox::critical(this, tr("Cannot export the slides"), error);
@@ -339,9 +346,8 @@ void MainWindow::createActions()
     file->addAction(tr("Export &Report (PDF)…"), this, [this] {
         if (!mDocument)
             return;
-        const QString pdf = QFileDialog::getSaveFileName(this, tr("Export Report"),
-                                                         QString::fromStdString(mDocument->scenario().name) + ".pdf",
-                                                         tr("PDF (*.pdf)"));
+        const QString pdf = QFileDialog::getSaveFileName(
+            this, tr("Export Report"), QString::fromStdString(mDocument->scenario().name) + ".pdf", tr("PDF (*.pdf)"));
         if (pdf.isEmpty())
             return;
         const auto results = planResults();
@@ -358,7 +364,8 @@ void MainWindow::createActions()
     file->addAction(tr("Export C&harts and Tables…"), this, [this] {
         if (!mDocument)
             return;
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export Charts (PNG, SVG) and Tables (CSV) Into"));
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, tr("Export Charts (PNG, SVG) and Tables (CSV) Into"));
         if (dir.isEmpty())
             return;
         QApplication::setOverrideCursor(Qt::WaitCursor);
@@ -414,21 +421,24 @@ void MainWindow::createActions()
     edit->addAction(tr("D&uplicate"), this, &MainWindow::duplicateSelection)->setShortcut(QKeySequence(tr("Ctrl+D")));
     QAction* del = edit->addAction(tr("&Delete"), this, &MainWindow::deleteSelection);
     del->setShortcut(QKeySequence::Delete);
-    edit->addAction(tr("&Generate Fabric…"), this, [this] {
-        bool ok = false;
-        const int nodes = QInputDialog::getInt(this, tr("Generate Fabric"),
-                                               tr("DGX H100 nodes under NDR leaf switches (4 per leaf, 2 spines, "
-                                                  "non-blocking):"),
-                                               16, 1, 10000, 1, &ok);
-        if (!ok)
-            return;
-        document::FabricSpec spec;
-        spec.nodeTemplate = "dgx-h100";
-        spec.switchTemplate = "qm9700";
-        spec.nodes = nodes;
-        if (const QString error = addFabric(spec); !error.isEmpty())
-            QMessageBox::warning(this, tr("Cannot generate the fabric"), error);
-    })->setShortcut(QKeySequence(tr("Ctrl+G")));
+    edit->addAction(tr("&Generate Fabric…"), this,
+                    [this] {
+                        bool ok = false;
+                        const int nodes =
+                            QInputDialog::getInt(this, tr("Generate Fabric"),
+                                                 tr("DGX H100 nodes under NDR leaf switches (4 per leaf, 2 spines, "
+                                                    "non-blocking):"),
+                                                 16, 1, 10000, 1, &ok);
+                        if (!ok)
+                            return;
+                        document::FabricSpec spec;
+                        spec.nodeTemplate = "dgx-h100";
+                        spec.switchTemplate = "qm9700";
+                        spec.nodes = nodes;
+                        if (const QString error = addFabric(spec); !error.isEmpty())
+                            QMessageBox::warning(this, tr("Cannot generate the fabric"), error);
+                    })
+        ->setShortcut(QKeySequence(tr("Ctrl+G")));
     QMenu* sharing = edit->addMenu(tr("Set &Sharing of Selected Nodes"));
     auto addSharing = [&](const QString& label, const QKeySequence& key, SharingConfig cfg) {
         QAction* a = sharing->addAction(label, this, [this, cfg] { setSharingOfSelection(cfg); });
@@ -564,7 +574,8 @@ void MainWindow::showEvaluation(const calc::Evaluation& ev)
                 names[j.id] = j.name;
         for (const calc::JobResult& j : ev.jobs)
             if (!j.placed && warnings.size() < 6)
-                warnings << tr("⚠ %1 is not placed: %2").arg(QString::fromStdString(names[j.id]), QString::fromStdString(j.reason));
+                warnings << tr("⚠ %1 is not placed: %2")
+                                .arg(QString::fromStdString(names[j.id]), QString::fromStdString(j.reason));
         if (ev.kpis.unplacedJobs > static_cast<int>(warnings.size()))
             warnings << tr("… %n job(s) not placed in all", nullptr, ev.kpis.unplacedJobs);
         if (ev.kpis.oomRiskGpus > 0)
@@ -579,21 +590,22 @@ void MainWindow::showEvaluation(const calc::Evaluation& ev)
     QString unpriced;
     if (!inv.unpricedGpus.empty())
         unpriced = tr(" (no price for %1 GPU model(s))").arg(inv.unpricedGpus.size());
-    mSummary->setText(tr("<h2>%1</h2><p>%2</p><p><b>%3</b> GPUs on %4 nodes · <b>%5</b> GiB usable VRAM · "
-                         "%6 tenants, %7 jobs asking for %8 GPUs%9 · target (%12) "
-                         "<b>%10</b> · evaluated in %11 ms</p>")
-                          .arg(QString::fromStdString(s.name).toHtmlEscaped(),
-                               QString::fromStdString(s.description).toHtmlEscaped())
-                          .arg(inv.gpus)
-                          .arg(inv.nodes)
-                          .arg(text::grouped(inv.vramGiB))
-                          .arg(inv.tenants)
-                          .arg(inv.jobs)
-                          .arg(inv.gpusRequested)
-                          .arg(unpriced)
-                          .arg(ev.kpis.meetsTarget ? tr("met") : tr("not met"))
-                          .arg(ev.elapsedMs, 0, 'f', 1)
-                          .arg(QString::fromStdString(PlanningTarget::text()).toHtmlEscaped())); // serving SLO attainment: its own KPI card
+    mSummary->setText(
+        tr("<h2>%1</h2><p>%2</p><p><b>%3</b> GPUs on %4 nodes · <b>%5</b> GiB usable VRAM · "
+           "%6 tenants, %7 jobs asking for %8 GPUs%9 · target (%12) "
+           "<b>%10</b> · evaluated in %11 ms</p>")
+            .arg(QString::fromStdString(s.name).toHtmlEscaped(), QString::fromStdString(s.description).toHtmlEscaped())
+            .arg(inv.gpus)
+            .arg(inv.nodes)
+            .arg(text::grouped(inv.vramGiB))
+            .arg(inv.tenants)
+            .arg(inv.jobs)
+            .arg(inv.gpusRequested)
+            .arg(unpriced)
+            .arg(ev.kpis.meetsTarget ? tr("met") : tr("not met"))
+            .arg(ev.elapsedMs, 0, 'f', 1)
+            .arg(QString::fromStdString(PlanningTarget::text())
+                     .toHtmlEscaped())); // serving SLO attainment: its own KPI card
 }
 
 bool MainWindow::raisePanel(const QString& name)

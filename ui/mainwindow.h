@@ -45,8 +45,7 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 
 public:
-    MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> library,
-               QWidget* parent = nullptr);
+    MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> library, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     /// Opens a library scenario; shows why in a message box when it cannot.

@@ -259,9 +259,9 @@ void MainWindow::setSharingOfSelection(const SharingConfig& sharing)
         return;
     QStringList ids = mTree->selectedNodeIds();
     for (const QString& id : mScene->selectedIds()) {
-        const bool isNode = std::any_of(mDocument->scenario().topology.nodes.begin(),
-                                        mDocument->scenario().topology.nodes.end(),
-                                        [&](const Node& n) { return n.id == id.toStdString(); });
+        const bool isNode =
+            std::any_of(mDocument->scenario().topology.nodes.begin(), mDocument->scenario().topology.nodes.end(),
+                        [&](const Node& n) { return n.id == id.toStdString(); });
         if (isNode && !ids.contains(id))
             ids << id;
     }

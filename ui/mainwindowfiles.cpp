@@ -7,32 +7,32 @@
 
 #include "calc/clusterconfig.h"
 #include "calc/evaluate.h"
-#include "document/document.h"
+#include "comparedialog.h"
 #include "document/commands.h"
+#include "document/document.h"
 #include "document/librarygateway.h"
+#include "evaluationrunner.h"
 #include "io/clusterconfigwriter.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
-#include "comparedialog.h"
-#include "presentation.h"
 #include "librarypanel.h"
-#include "evaluationrunner.h"
+#include "presentation.h"
 #include "progress.h"
 
 #include <QApplication>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QHeaderView>
-#include <QLocale>
-#include <QPushButton>
-#include <QTableWidget>
-#include <QVBoxLayout>
 #include <QInputDialog>
+#include <QLocale>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTableWidget>
 #include <QUndoStack>
+#include <QVBoxLayout>
 
 namespace gp::ui {
 
@@ -59,8 +59,9 @@ bool MainWindow::openFromLibrary(qint64 id)
 {
     io::ScenarioReadResult r = document::loadFromLibrary(*mLibrary, id, mCatalog);
     if (!r.ok()) {
-        QMessageBox::warning(this, tr("Cannot open scenario"),
-                             tr("Scenario %1 of the library cannot be opened:\n\n%2").arg(id).arg(issuesText(r.issues)));
+        QMessageBox::warning(
+            this, tr("Cannot open scenario"),
+            tr("Scenario %1 of the library cannot be opened:\n\n%2").arg(id).arg(issuesText(r.issues)));
         return false;
     }
     auto doc = std::make_unique<document::Document>(std::move(*r.scenario));
@@ -125,7 +126,10 @@ bool MainWindow::openRevision(qint64 id, int revision)
     io::ScenarioReadResult r = document::loadFromLibrary(*mLibrary, id, mCatalog, revision);
     if (!r.ok()) {
         QMessageBox::warning(this, tr("Cannot open revision"),
-                             tr("Revision %1 of library scenario %2 cannot be opened:\n\n%3").arg(revision).arg(id).arg(issuesText(r.issues)));
+                             tr("Revision %1 of library scenario %2 cannot be opened:\n\n%3")
+                                 .arg(revision)
+                                 .arg(id)
+                                 .arg(issuesText(r.issues)));
         return false;
     }
     const auto revisions = mLibrary->revisions(id);
@@ -161,7 +165,8 @@ bool MainWindow::saveRevision(const QString& note)
     const Scenario& s = mDocument->scenario();
     const auto id = mDocument->libraryId();
     if (!id || mDocument->isReadOnly()) // a past revision is saved as a new scenario
-        return saveAsNewScenario(QString::fromStdString(s.name) + (mDocument->isReadOnly() ? tr(" (from a revision)") : QString()));
+        return saveAsNewScenario(QString::fromStdString(s.name) +
+                                 (mDocument->isReadOnly() ? tr(" (from a revision)") : QString()));
     auto rev = mLibrary->addRevision(*id, io::writeScenario(s), note, document::kpisOf(s, mCatalog));
     if (!rev) {
         QMessageBox::critical(this, tr("Cannot save"), mLibrary->lastError());
@@ -169,7 +174,8 @@ bool MainWindow::saveRevision(const QString& note)
     }
     mDocument->markSaved(*id, *rev);
     mLibraryPanel->reload(*mLibrary);
-    statusBar()->showMessage(tr("Saved '%1' to the library as revision %2").arg(QString::fromStdString(s.name)).arg(*rev), 5000);
+    statusBar()->showMessage(
+        tr("Saved '%1' to the library as revision %2").arg(QString::fromStdString(s.name)).arg(*rev), 5000);
     updateTitle();
     return true;
 }
@@ -222,7 +228,8 @@ void MainWindow::importJson()
         return;
     io::ScenarioReadResult r = io::readScenarioFile(file, mCatalog);
     if (!r.ok()) {
-        QMessageBox::warning(this, tr("Cannot import"), tr("%1 is not a valid scenario:\n\n%2").arg(file, issuesText(r.issues)));
+        QMessageBox::warning(this, tr("Cannot import"),
+                             tr("%1 is not a valid scenario:\n\n%2").arg(file, issuesText(r.issues)));
         return;
     }
     auto newId = document::saveAsNew(*mLibrary, *r.scenario, mCatalog, tr("Imported from %1").arg(file));
@@ -258,8 +265,8 @@ QString MainWindow::exportClusterConfig(const QString& dir)
         return tr("cancelled");
     const Scenario& s = *results->scenario;
     QString error;
-    if (!io::writeFiles(dir, io::clusterConfigFiles(calc::buildClusterConfig(s, mCatalog, *results->evaluation), s.name),
-                        &error))
+    if (!io::writeFiles(
+            dir, io::clusterConfigFiles(calc::buildClusterConfig(s, mCatalog, *results->evaluation), s.name), &error))
         return error;
     statusBar()->showMessage(tr("Cluster configuration written to %1 (see its README.md)").arg(dir), 8000);
     return {};
@@ -289,8 +296,9 @@ CompareDialog* MainWindow::compareLibrary(const QList<std::pair<qint64, std::opt
     for (const auto& [id, revision] : refs) {
         io::ScenarioReadResult r = document::loadFromLibrary(*mLibrary, id, mCatalog, revision);
         if (!r.ok()) {
-            QMessageBox::warning(this, tr("Cannot compare"),
-                                 tr("Scenario %1 of the library cannot be read:\n\n%2").arg(id).arg(issuesText(r.issues)));
+            QMessageBox::warning(
+                this, tr("Cannot compare"),
+                tr("Scenario %1 of the library cannot be read:\n\n%2").arg(id).arg(issuesText(r.issues)));
             return nullptr;
         }
         if (revision)
@@ -363,8 +371,8 @@ bool MainWindow::deleteScenario(qint64 id, bool ask)
     if (!summary)
         return false;
     if (ask && QMessageBox::question(this, tr("Delete scenario"),
-                                     tr("Delete '%1' and its %n revision(s) from the library? This cannot be undone.", nullptr,
-                                        summary->revisionCount)
+                                     tr("Delete '%1' and its %n revision(s) from the library? This cannot be undone.",
+                                        nullptr, summary->revisionCount)
                                          .arg(summary->name),
                                      QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes)
         return false;

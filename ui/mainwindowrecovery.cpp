@@ -44,7 +44,8 @@ bool MainWindow::restoreDraft(const QString& session, bool ask)
     setDocument(std::move(restored.document));
     // Ours now: written under this session before the orphan goes, so no moment lacks it.
     if (!mAutosaver->saveNow() || !mAutosaver->removeDraft(session))
-        statusBar()->showMessage(tr("Restored, but the draft could not be moved: %1").arg(mAutosaver->lastError()), 10000);
+        statusBar()->showMessage(tr("Restored, but the draft could not be moved: %1").arg(mAutosaver->lastError()),
+                                 10000);
     else
         statusBar()->showMessage(tr("Restored the autosaved work on '%1'; save it to keep it.").arg(draft->name), 8000);
     offerRecovery();

@@ -13,7 +13,8 @@ Palette::Palette(const Catalog& catalog, QWidget* parent) : QListWidget(parent)
     setSelectionMode(QAbstractItemView::SingleSelection);
     for (const NodeTemplate& t : catalog.nodeTemplates) {
         const GpuSpec* g = catalog.gpu(t.gpuId);
-        auto* item = new QListWidgetItem(tr("%1\n%2 x %3, %4 x %5 Gb/s").arg(QString::fromStdString(t.name))
+        auto* item = new QListWidgetItem(tr("%1\n%2 x %3, %4 x %5 Gb/s")
+                                             .arg(QString::fromStdString(t.name))
                                              .arg(t.gpuCount)
                                              .arg(g ? QString::fromStdString(g->name) : QString::fromStdString(t.gpuId))
                                              .arg(t.nicCount)
@@ -23,7 +24,8 @@ Palette::Palette(const Catalog& catalog, QWidget* parent) : QListWidget(parent)
         item->setToolTip(tr("Drag onto the canvas to add a node"));
     }
     for (const SwitchTemplate& t : catalog.switchTemplates) {
-        auto* item = new QListWidgetItem(tr("%1\n%2 x %3 Gb/s %4").arg(QString::fromStdString(t.name))
+        auto* item = new QListWidgetItem(tr("%1\n%2 x %3 Gb/s %4")
+                                             .arg(QString::fromStdString(t.name))
                                              .arg(t.ports)
                                              .arg(t.portSpeedGbps)
                                              .arg(QString::fromStdString(t.fabric)),
@@ -32,12 +34,13 @@ Palette::Palette(const Catalog& catalog, QWidget* parent) : QListWidget(parent)
         item->setToolTip(tr("Drag onto the canvas to add a switch"));
     }
     for (const ModelPreset& m : catalog.models) {
-        auto* item = new QListWidgetItem(tr("Job: %1\n%2 layers, %3 heads%4")
-                                             .arg(QString::fromStdString(m.name))
-                                             .arg(m.arch.layers)
-                                             .arg(m.arch.attentionHeads)
-                                             .arg(m.arch.experts > 1 ? tr(", %1 experts").arg(m.arch.experts) : QString()),
-                                         this);
+        auto* item =
+            new QListWidgetItem(tr("Job: %1\n%2 layers, %3 heads%4")
+                                    .arg(QString::fromStdString(m.name))
+                                    .arg(m.arch.layers)
+                                    .arg(m.arch.attentionHeads)
+                                    .arg(m.arch.experts > 1 ? tr(", %1 experts").arg(m.arch.experts) : QString()),
+                                this);
         item->setData(Qt::UserRole, QStringLiteral("job:") + QString::fromStdString(m.id));
         item->setToolTip(tr("Drag onto a node to add a job of this model pinned there, or double-click to add one"));
     }

@@ -1,24 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "planfigures.h"
-#include "textformat.h"
 #include "model/planningtarget.h"
+#include "textformat.h"
 
 #include "calc/comparison.h"
 #include "calc/evaluate.h"
 #include "canvas/canvasscene.h"
 #include "model/enumnames.h"
 #include "resultscharts.h"
-#include "simulationcharts.h"
 #include "sim/timeline.h"
+#include "simulationcharts.h"
 
 #include <QBuffer>
 #include <QChart>
-#include <QImage>
-#include <QSvgGenerator>
 #include <QGraphicsScene>
+#include <QImage>
 #include <QLocale>
 #include <QPainter>
+#include <QSvgGenerator>
 #include <QTableWidget>
 #include <QTextDocument>
 
@@ -67,16 +67,17 @@ QString PlanFigures::summaryHtml() const
         }
         slaMisses += j.placed && !j.meetsSla ? 1 : 0;
     }
-    QString html = QObject::tr("<p>The plan runs <b>%1 jobs of %2 tenants</b> on <b>%3 GPUs</b> in %4 nodes. It costs "
-                               "<b>%5 per month</b>, of which <b>%6 (%7)</b> buys nothing: idle GPUs %8, memory allocated "
-                               "but unused %9, and GPU time lost to sharing slowdowns %10.</p>")
-                       .arg(inventory.jobs)
-                       .arg(inventory.tenants)
-                       .arg(inventory.gpus)
-                       .arg(inventory.nodes)
-                       .arg(usd(k.costPerMonthUsd), usd(k.wastePerMonth.total()),
-                            pct(k.costPerMonthUsd > 0 ? k.wastePerMonth.total() / k.costPerMonthUsd : 0.0),
-                            usd(k.wastePerMonth.idleUsd), usd(k.wastePerMonth.strandedUsd), usd(k.wastePerMonth.overheadUsd));
+    QString html =
+        QObject::tr("<p>The plan runs <b>%1 jobs of %2 tenants</b> on <b>%3 GPUs</b> in %4 nodes. It costs "
+                    "<b>%5 per month</b>, of which <b>%6 (%7)</b> buys nothing: idle GPUs %8, memory allocated "
+                    "but unused %9, and GPU time lost to sharing slowdowns %10.</p>")
+            .arg(inventory.jobs)
+            .arg(inventory.tenants)
+            .arg(inventory.gpus)
+            .arg(inventory.nodes)
+            .arg(usd(k.costPerMonthUsd), usd(k.wastePerMonth.total()),
+                 pct(k.costPerMonthUsd > 0 ? k.wastePerMonth.total() / k.costPerMonthUsd : 0.0),
+                 usd(k.wastePerMonth.idleUsd), usd(k.wastePerMonth.strandedUsd), usd(k.wastePerMonth.overheadUsd));
     if (slowestDays > 0)
         html += QObject::tr("<p>The longest training job, %1, takes <b>%2 days</b>; in 95 % of %3 simulated runs the "
                             "slowest job finishes within <b>%4 days</b>.</p>")
@@ -84,11 +85,12 @@ QString PlanFigures::summaryHtml() const
                     .arg(slowestDays, 0, 'f', 1)
                     .arg(simulation->trials)
                     .arg(simulation->clusterP95Days, 0, 'f', 1);
-    html += QObject::tr("<p><b>Risk:</b> %1 job(s) not placed, %2 job(s) slower than their tenant's SLA allows, %3 GPU(s) "
-                        "at risk of running out of memory.</p>")
-                .arg(k.unplacedJobs)
-                .arg(slaMisses)
-                .arg(k.oomRiskGpus);
+    html +=
+        QObject::tr("<p><b>Risk:</b> %1 job(s) not placed, %2 job(s) slower than their tenant's SLA allows, %3 GPU(s) "
+                    "at risk of running out of memory.</p>")
+            .arg(k.unplacedJobs)
+            .arg(slaMisses)
+            .arg(k.oomRiskGpus);
     return html;
 }
 
@@ -107,20 +109,25 @@ QString PlanFigures::kpiTableHtml() const
         {QObject::tr("Mean / max penalty against bare metal"), pct(k.meanPenalty) + " / " + pct(k.maxPenalty)},
         {QObject::tr("Cost per month"), usd(k.costPerMonthUsd)},
         {QObject::tr("Wasted per month (idle / stranded / overhead)"),
-         usd(k.wastePerMonth.total()) + QString(" (%1 / %2 / %3)").arg(usd(k.wastePerMonth.idleUsd), usd(k.wastePerMonth.strandedUsd),
-                                                                        usd(k.wastePerMonth.overheadUsd))},
+         usd(k.wastePerMonth.total()) + QString(" (%1 / %2 / %3)")
+                                            .arg(usd(k.wastePerMonth.idleUsd), usd(k.wastePerMonth.strandedUsd),
+                                                 usd(k.wastePerMonth.overheadUsd))},
         {QObject::tr("Serving SLO attainment (worst TTFT / ITL P99)"),
-         k.servingJobs > 0 ? pct(k.servingSloAttainment) + QString(" (%1 / %2)").arg(latencyText(k.servingTtftP99S), latencyText(k.servingItlP99S))
-                           : QObject::tr("no serving job")},
+         k.servingJobs > 0
+             ? pct(k.servingSloAttainment) +
+                   QString(" (%1 / %2)").arg(latencyText(k.servingTtftP99S), latencyText(k.servingItlP99S))
+             : QObject::tr("no serving job")},
         {QObject::tr("Unplaced jobs"), QString::number(k.unplacedJobs)},
         {QObject::tr("GPUs at risk of running out of memory"), QString::number(k.oomRiskGpus)},
         {QObject::tr("P95 completion of the slowest training job"),
          p95 > 0 ? QObject::tr("%1 days").arg(p95, 0, 'f', 1) : QObject::tr("no training job")},
-        {QObject::tr("Target (%1)").arg(QString::fromStdString(PlanningTarget::text())), k.meetsTarget ? QObject::tr("met") : QObject::tr("not met")},
+        {QObject::tr("Target (%1)").arg(QString::fromStdString(PlanningTarget::text())),
+         k.meetsTarget ? QObject::tr("met") : QObject::tr("not met")},
     };
     QString html = kTable;
     for (const auto& [label, value] : rows)
-        html += QString("<tr><td>%1</td><td align='right'><b>%2</b></td></tr>").arg(label.toHtmlEscaped(), value.toHtmlEscaped());
+        html += QString("<tr><td>%1</td><td align='right'><b>%2</b></td></tr>")
+                    .arg(label.toHtmlEscaped(), value.toHtmlEscaped());
     return html + "</table>";
 }
 
@@ -148,8 +155,9 @@ QString PlanFigures::jobsTableHtml() const
     std::map<std::string, const sim::JobSimulation*> simulated;
     for (const sim::JobSimulation& j : simulation->jobs)
         simulated[j.id] = &j;
-    QString html = kTable + QObject::tr("<tr><th>Tenant</th><th>Job</th><th>Placed</th><th>GiB/GPU</th><th>Penalty</th>"
-                                        "<th>Days</th><th>P95 days</th><th>TTFT / ITL P99</th><th>SLO</th><th>$/month</th></tr>");
+    QString html =
+        kTable + QObject::tr("<tr><th>Tenant</th><th>Job</th><th>Placed</th><th>GiB/GPU</th><th>Penalty</th>"
+                             "<th>Days</th><th>P95 days</th><th>TTFT / ITL P99</th><th>SLO</th><th>$/month</th></tr>");
     constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
     for (const calc::JobResult& j : evaluation.jobs) {
         const auto t = tenants.find(j.tenant);
@@ -160,7 +168,9 @@ QString PlanFigures::jobsTableHtml() const
                          j.placed ? (j.oomRisk ? QObject::tr("yes, OOM risk") : QObject::tr("yes")) : QObject::tr("no"),
                          QString::number(j.memory.totalBytes() / kGiB, 'f', 1), j.placed ? pct(j.penalty) : "-",
                          j.placed && j.perf.daysToComplete ? QString::number(*j.perf.daysToComplete, 'f', 1) : "-",
-                         sj != simulated.end() && sj->second->training ? QString::number(sj->second->completionDays.p95, 'f', 1) : "-",
+                         sj != simulated.end() && sj->second->training
+                             ? QString::number(sj->second->completionDays.p95, 'f', 1)
+                             : "-",
                          j.serving ? latencyText(j.serving->ttftP99S) + " / " + latencyText(j.serving->itlP99S) : "-",
                          j.serving ? pct(j.serving->sloAttainment) : "-")
                     .arg(usd(j.costPerMonthUsd));
@@ -173,8 +183,9 @@ QString PlanFigures::assumptionsHtml() const
     const Scenario& s = scenario;
     QString html = QObject::tr("<p>Placement policy: <b>%1</b>. Prices: <b>%2</b>%3.</p>")
                        .arg(QString::fromStdString(std::string(enumName(s.placementPolicy))))
-                       .arg(s.pricing.ownership ? QObject::tr("ownership (capex amortised, power)")
-                                                : esc(s.pricing.preset.empty() ? std::string("per-GPU overrides") : s.pricing.preset))
+                       .arg(s.pricing.ownership
+                                ? QObject::tr("ownership (capex amortised, power)")
+                                : esc(s.pricing.preset.empty() ? std::string("per-GPU overrides") : s.pricing.preset))
                        .arg(s.pricing.gpuHourUsd.empty() ? QString() : QObject::tr(", with per-GPU overrides"));
     if (s.assumptions.empty())
         html += QObject::tr("<p>Every model assumption is at its documented default.</p>");
@@ -184,14 +195,16 @@ QString PlanFigures::assumptionsHtml() const
             html += QString("<li>%1 = %2</li>").arg(esc(key)).arg(value);
         html += "</ul>";
     }
-    return html + QObject::tr("<p>Memory per GPU follows ZeRO (Rajbhandari et al. 2020) and Korthikanti et al. 2022 for "
-                              "activations; step time is built from each GEMM, attention and memory-bound kernel on the GPU's "
-                              "efficiency curves with the exposed collectives, bubble and optimizer; serving latency comes from "
-                              "continuous batching with chunked or whole prefill, the KV cache as the batch limit and queueing "
-                              "in front of it; sharing penalties, isolation and the MIG rules follow NVIDIA's MIG, vGPU and MPS "
-                              "documentation; the Monte Carlo draws jitter, co-tenant bursts, memory peaks, congestion, "
-                              "interruptions and serving requests' lengths and waits. "
-                              "Every formula, default and source is in docs/model-reference.md.</p>");
+    return html +
+           QObject::tr(
+               "<p>Memory per GPU follows ZeRO (Rajbhandari et al. 2020) and Korthikanti et al. 2022 for "
+               "activations; step time is built from each GEMM, attention and memory-bound kernel on the GPU's "
+               "efficiency curves with the exposed collectives, bubble and optimizer; serving latency comes from "
+               "continuous batching with chunked or whole prefill, the KV cache as the batch limit and queueing "
+               "in front of it; sharing penalties, isolation and the MIG rules follow NVIDIA's MIG, vGPU and MPS "
+               "documentation; the Monte Carlo draws jitter, co-tenant bursts, memory peaks, congestion, "
+               "interruptions and serving requests' lengths and waits. "
+               "Every formula, default and source is in docs/model-reference.md.</p>");
 }
 
 std::vector<SharingMode> PlanFigures::modesUsed() const
@@ -269,8 +282,9 @@ std::vector<std::pair<QString, QByteArray>> PlanFigures::chartAndTableFiles() co
                     .arg(QString::fromStdString(spec.key), csv(QString::fromStdString(spec.label)))
                     .arg(values.at(spec.key), 0, 'g', 12);
     const calc::WasteBreakdown& w = evaluation.kpis.wastePerMonth;
-    for (const auto& [key, label, value] : {std::tuple{"idle_usd", "idle", w.idleUsd}, std::tuple{"stranded_usd", "stranded", w.strandedUsd},
-                                            std::tuple{"overhead_usd", "overhead", w.overheadUsd}})
+    for (const auto& [key, label, value] :
+         {std::tuple{"idle_usd", "idle", w.idleUsd}, std::tuple{"stranded_usd", "stranded", w.strandedUsd},
+          std::tuple{"overhead_usd", "overhead", w.overheadUsd}})
         kpis += QString("%1,%2,%3\n").arg(key, label).arg(value, 0, 'g', 12);
     files.push_back({"kpis.csv", kpis.toUtf8()});
     std::map<std::string, std::string> tenantNames;
@@ -284,23 +298,26 @@ std::vector<std::pair<QString, QByteArray>> PlanFigures::chartAndTableFiles() co
     constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
     for (const calc::JobResult& j : evaluation.jobs) {
         const auto sj = simulated.find(j.id);
-        jobs += QStringList{csv(QString::fromStdString(tenantNames[j.tenant])),
-                            csv(QString::fromStdString(j.id)),
-                            csv(QString::fromStdString(j.name)),
-                            j.placed ? "yes" : "no",
-                            QString::number(j.memory.totalBytes() / kGiB, 'f', 2),
-                            j.placed ? QString::number(j.penalty, 'g', 6) : QString(),
-                            j.placed ? QString::number(j.perf.mfu, 'g', 6) : QString(),
-                            j.placed && j.perf.daysToComplete ? QString::number(*j.perf.daysToComplete, 'f', 2) : QString(),
-                            sj != simulated.end() && sj->second->training ? QString::number(sj->second->completionDays.p95, 'f', 2) : QString(),
-                            QString::number(j.costPerMonthUsd, 'f', 0),
-                            j.oomRisk ? "yes" : "no",
-                            csv(QString::fromStdString(j.reason)),
-                            j.serving && j.serving->ttftP99S < 1e29 ? QString::number(j.serving->ttftP99S, 'g', 6) : QString(),
-                            j.serving ? QString::number(j.serving->itlP99S, 'g', 6) : QString(),
-                            j.serving ? QString::number(j.serving->sloAttainment, 'g', 6) : QString()}
-                    .join(',') +
-                '\n';
+        jobs +=
+            QStringList{
+                csv(QString::fromStdString(tenantNames[j.tenant])),
+                csv(QString::fromStdString(j.id)),
+                csv(QString::fromStdString(j.name)),
+                j.placed ? "yes" : "no",
+                QString::number(j.memory.totalBytes() / kGiB, 'f', 2),
+                j.placed ? QString::number(j.penalty, 'g', 6) : QString(),
+                j.placed ? QString::number(j.perf.mfu, 'g', 6) : QString(),
+                j.placed && j.perf.daysToComplete ? QString::number(*j.perf.daysToComplete, 'f', 2) : QString(),
+                sj != simulated.end() && sj->second->training ? QString::number(sj->second->completionDays.p95, 'f', 2)
+                                                              : QString(),
+                QString::number(j.costPerMonthUsd, 'f', 0),
+                j.oomRisk ? "yes" : "no",
+                csv(QString::fromStdString(j.reason)),
+                j.serving && j.serving->ttftP99S < 1e29 ? QString::number(j.serving->ttftP99S, 'g', 6) : QString(),
+                j.serving ? QString::number(j.serving->itlP99S, 'g', 6) : QString(),
+                j.serving ? QString::number(j.serving->sloAttainment, 'g', 6) : QString()}
+                .join(',') +
+            '\n';
     }
     files.push_back({"jobs.csv", jobs.toUtf8()});
     return files;

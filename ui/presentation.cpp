@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "presentation.h"
 
-#include "canvas/canvasscene.h"
 #include "calc/comparison.h"
+#include "canvas/canvasscene.h"
 #include "model/scenariodiff.h"
 #include "planfigures.h"
 #include "resultscharts.h"
@@ -21,7 +21,18 @@ namespace gp::ui {
 
 namespace {
 
-enum Slide { Title, Summary, Topology, Stack, TradeOffs, Cost, Predictability, Recommendation, SlideCount };
+enum Slide
+{
+    Title,
+    Summary,
+    Topology,
+    Stack,
+    TradeOffs,
+    Cost,
+    Predictability,
+    Recommendation,
+    SlideCount
+};
 
 /// The layers of one sharing mode, top (the framework) to bottom (the GPU), and which layer
 /// does the sharing.
@@ -36,23 +47,32 @@ StackLayers layersOf(SharingMode mode)
 {
     switch (mode) {
     case SharingMode::Exclusive:
-        return {QObject::tr("Bare metal"), {"PyTorch / vLLM", "container runtime + device plugin (whole GPUs)", "NVIDIA driver", "GPU"}, 1};
+        return {QObject::tr("Bare metal"),
+                {"PyTorch / vLLM", "container runtime + device plugin (whole GPUs)", "NVIDIA driver", "GPU"},
+                1};
     case SharingMode::Passthrough:
-        return {QObject::tr("Passthrough VM"),
-                {"PyTorch / vLLM", "container runtime in the VM", "guest driver", "hypervisor (VFIO passthrough)", "GPU"}, 3};
+        return {
+            QObject::tr("Passthrough VM"),
+            {"PyTorch / vLLM", "container runtime in the VM", "guest driver", "hypervisor (VFIO passthrough)", "GPU"},
+            3};
     case SharingMode::Mig:
         return {QObject::tr("MIG"),
-                {"PyTorch / vLLM", "device plugin (nvidia.com/mig-<profile>)", "MIG instances (own SMs, memory, cache)", "GPU"}, 2};
+                {"PyTorch / vLLM", "device plugin (nvidia.com/mig-<profile>)", "MIG instances (own SMs, memory, cache)",
+                 "GPU"},
+                2};
     case SharingMode::Vgpu:
-        return {QObject::tr("vGPU"), {"PyTorch / vLLM", "container runtime in the VM", "vGPU guest driver",
-                                      "hypervisor + vGPU Manager (time-shared, framebuffer split)", "GPU"},
+        return {QObject::tr("vGPU"),
+                {"PyTorch / vLLM", "container runtime in the VM", "vGPU guest driver",
+                 "hypervisor + vGPU Manager (time-shared, framebuffer split)", "GPU"},
                 3};
     case SharingMode::TimeSlicing:
         return {QObject::tr("Time-slicing"),
-                {"PyTorch / vLLM", "device plugin (GPU advertised N times)", "CUDA time slices, shared memory", "GPU"}, 1};
+                {"PyTorch / vLLM", "device plugin (GPU advertised N times)", "CUDA time slices, shared memory", "GPU"},
+                1};
     case SharingMode::Mps:
         return {QObject::tr("MPS"),
-                {"PyTorch / vLLM", "device plugin (MPS clients)", "MPS server (one context, thread shares)", "GPU"}, 2};
+                {"PyTorch / vLLM", "device plugin (MPS clients)", "MPS server (one context, thread shares)", "GPU"},
+                2};
     }
     return {};
 }
@@ -99,7 +119,17 @@ SlideDeck::SlideDeck(const std::vector<std::shared_ptr<const sim::PlanResults>>&
 
 namespace {
 
-enum ComparisonSlide { CTitle, CKpis, CDiff, CTopology, CCost, CPredictability, CRecommendation, CCount };
+enum ComparisonSlide
+{
+    CTitle,
+    CKpis,
+    CDiff,
+    CTopology,
+    CCost,
+    CPredictability,
+    CRecommendation,
+    CCount
+};
 
 QString letterOf(std::size_t i) { return QString(QChar('A' + static_cast<int>(i))); }
 
@@ -112,7 +142,8 @@ void SlideDeck::paintComparison(QPainter& p, const QRectF& area, int slide) cons
     if (slide == CTitle) {
         QStringList names;
         for (std::size_t i = 0; i < mAll.size(); ++i)
-            names << QString("<b>%1</b>: %2").arg(letterOf(i), QString::fromStdString(mAll[i]->scenario.name).toHtmlEscaped());
+            names << QString("<b>%1</b>: %2")
+                         .arg(letterOf(i), QString::fromStdString(mAll[i]->scenario.name).toHtmlEscaped());
         QFont big("DejaVu Sans");
         big.setPixelSize(static_cast<int>(area.height() * 0.08));
         big.setBold(true);
@@ -120,9 +151,10 @@ void SlideDeck::paintComparison(QPainter& p, const QRectF& area, int slide) cons
         p.setPen(QColor("#1f3b57"));
         p.drawText(area.adjusted(area.width() * 0.06, area.height() * 0.2, -area.width() * 0.06, -area.height() * 0.55),
                    Qt::AlignLeft | Qt::AlignBottom, title(CTitle));
-        drawHtml(p, area.adjusted(area.width() * 0.06, area.height() * 0.5, -area.width() * 0.06, -area.height() * 0.05),
-                 "<p>" + names.join("<br>") + "</p><p style='color:#555'>" + QDateTime::currentDateTime().toString("yyyy-MM-dd") +
-                     " · gpuplan</p>",
+        drawHtml(p,
+                 area.adjusted(area.width() * 0.06, area.height() * 0.5, -area.width() * 0.06, -area.height() * 0.05),
+                 "<p>" + names.join("<br>") + "</p><p style='color:#555'>" +
+                     QDateTime::currentDateTime().toString("yyyy-MM-dd") + " · gpuplan</p>",
                  text + 4);
         return;
     }
@@ -136,7 +168,9 @@ void SlideDeck::paintComparison(QPainter& p, const QRectF& area, int slide) cons
     auto columnHeads = [&] {
         for (std::size_t i = 0; i < mAll.size(); ++i)
             drawHtml(p, QRectF(body.left() + w * static_cast<double>(i), body.top(), w * 0.96, body.height() * 0.08),
-                     QString("<b>%1</b>: %2").arg(letterOf(i), QString::fromStdString(mAll[i]->scenario.name).toHtmlEscaped()), text);
+                     QString("<b>%1</b>: %2")
+                         .arg(letterOf(i), QString::fromStdString(mAll[i]->scenario.name).toHtmlEscaped()),
+                     text);
     };
     switch (slide) {
     case CKpis: {
@@ -146,7 +180,8 @@ void SlideDeck::paintComparison(QPainter& p, const QRectF& area, int slide) cons
             v["p95_completion_days"] = f->simulation->clusterP95Days;
             values.push_back(std::move(v));
         }
-        QString html = "<table cellspacing='0' cellpadding='4' border='1' style='border-collapse:collapse'><tr><th></th>";
+        QString html =
+            "<table cellspacing='0' cellpadding='4' border='1' style='border-collapse:collapse'><tr><th></th>";
         for (std::size_t i = 0; i < mAll.size(); ++i)
             html += "<th>" + letterOf(i) + "</th>";
         html += "</tr>";
@@ -171,7 +206,8 @@ void SlideDeck::paintComparison(QPainter& p, const QRectF& area, int slide) cons
         QString html;
         for (std::size_t i = 1; i < mAll.size(); ++i) {
             const std::vector<std::string> lines = diffScenarios(mAll.front()->scenario, mAll[i]->scenario);
-            html += QObject::tr("<p><b>A → %1</b> (%n change(s))</p><ul>", nullptr, static_cast<int>(lines.size())).arg(letterOf(i));
+            html += QObject::tr("<p><b>A → %1</b> (%n change(s))</p><ul>", nullptr, static_cast<int>(lines.size()))
+                        .arg(letterOf(i));
             for (std::size_t l = 0; l < lines.size() && l < 14; ++l)
                 html += "<li>" + QString::fromStdString(lines[l]).toHtmlEscaped() + "</li>";
             if (lines.size() > 14)
@@ -253,16 +289,18 @@ void SlideDeck::paint(QPainter& p, const QRectF& area, int slide) const
     }
     const PlanFigures& f = *mFigures;
     const int text = std::max(8, static_cast<int>(area.height() / 55)); // points scale with the slide
-    const double zoom = std::max(1.0, area.height() / 560.0);            // and so do the charts' texts
+    const double zoom = std::max(1.0, area.height() / 560.0);           // and so do the charts' texts
     if (slide == Title) {
         QFont big("DejaVu Sans");
         big.setPixelSize(static_cast<int>(area.height() * 0.08));
         big.setBold(true);
         p.setFont(big);
         p.setPen(QColor("#1f3b57"));
-        p.drawText(area.adjusted(area.width() * 0.06, area.height() * 0.25, -area.width() * 0.06, -area.height() * 0.45),
-                   Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap, title(Title));
-        drawHtml(p, area.adjusted(area.width() * 0.06, area.height() * 0.58, -area.width() * 0.06, -area.height() * 0.05),
+        p.drawText(
+            area.adjusted(area.width() * 0.06, area.height() * 0.25, -area.width() * 0.06, -area.height() * 0.45),
+            Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap, title(Title));
+        drawHtml(p,
+                 area.adjusted(area.width() * 0.06, area.height() * 0.58, -area.width() * 0.06, -area.height() * 0.05),
                  QString("<p>%1</p><p style='color:#555'>%2 · %3 GPUs · gpuplan</p>")
                      .arg(QString::fromStdString(f.scenario.description).toHtmlEscaped(),
                           QDateTime::currentDateTime().toString("yyyy-MM-dd"))
@@ -276,15 +314,16 @@ void SlideDeck::paint(QPainter& p, const QRectF& area, int slide) const
     switch (slide) {
     case Summary:
         drawHtml(p, QRectF(body.left(), body.top(), body.width() * 0.52, body.height()), f.summaryHtml(), text + 2);
-        drawHtml(p, QRectF(body.left() + body.width() * 0.55, body.top(), body.width() * 0.45, body.height()), f.kpiTableHtml(),
-                 text);
+        drawHtml(p, QRectF(body.left() + body.width() * 0.55, body.top(), body.width() * 0.45, body.height()),
+                 f.kpiTableHtml(), text);
         break;
     case Topology: drawTopology(p, body, *f.topology); break;
     case Stack: paintStack(p, body); break;
     case TradeOffs:
-        drawChart(p, QRectF(body.left(), body.top(), body.width() * 0.42, body.height()), f.charts->sharingModesChart(), zoom);
-        drawHtml(p, QRectF(body.left() + body.width() * 0.44, body.top(), body.width() * 0.56, body.height()), f.matrixHtml(),
-                 std::max(7, text - 3));
+        drawChart(p, QRectF(body.left(), body.top(), body.width() * 0.42, body.height()), f.charts->sharingModesChart(),
+                  zoom);
+        drawHtml(p, QRectF(body.left() + body.width() * 0.44, body.top(), body.width() * 0.56, body.height()),
+                 f.matrixHtml(), std::max(7, text - 3));
         break;
     case Cost:
         drawChart(p, QRectF(body.left(), body.top(), body.width(), body.height() * 0.48), f.charts->costChart(), zoom);
@@ -293,11 +332,12 @@ void SlideDeck::paint(QPainter& p, const QRectF& area, int slide) const
         break;
     case Predictability: drawChart(p, body, f.charts->completion()->chart(), zoom); break;
     case Recommendation:
-        drawHtml(p, body,
-                 mRecommendation.trimmed().isEmpty()
-                     ? QObject::tr("<p style='color:#888'>(No recommendation written yet: File > Present asks for one.)</p>")
-                     : "<p>" + mRecommendation.toHtmlEscaped().replace("\n", "<br>") + "</p>",
-                 text + 4);
+        drawHtml(
+            p, body,
+            mRecommendation.trimmed().isEmpty()
+                ? QObject::tr("<p style='color:#888'>(No recommendation written yet: File > Present asks for one.)</p>")
+                : "<p>" + mRecommendation.toHtmlEscaped().replace("\n", "<br>") + "</p>",
+            text + 4);
         break;
     default: break;
     }
@@ -319,7 +359,8 @@ void SlideDeck::paintStack(QPainter& p, const QRectF& area) const
         f.setBold(true);
         p.setFont(f);
         p.setPen(QColor("#1f3b57"));
-        p.drawText(QRectF(column.left(), column.top(), column.width(), column.height() * 0.1), Qt::AlignCenter, stack.name);
+        p.drawText(QRectF(column.left(), column.top(), column.width(), column.height() * 0.1), Qt::AlignCenter,
+                   stack.name);
         f.setBold(false);
         p.setFont(f);
         const double top = column.top() + column.height() * 0.12;
@@ -328,7 +369,8 @@ void SlideDeck::paintStack(QPainter& p, const QRectF& area) const
             const QRectF box(column.left(), top + l * h, column.width(), h * 0.86);
             const bool sharing = l == stack.sharingLayer;
             p.setPen(QPen(sharing ? QColor("#c0392b") : QColor("#7f8c8d"), sharing ? 3 : 1));
-            p.setBrush(sharing ? QColor("#fdecea") : (l == stack.layers.size() - 1 ? QColor("#dfe9f3") : QColor("#f4f6f7")));
+            p.setBrush(sharing ? QColor("#fdecea")
+                               : (l == stack.layers.size() - 1 ? QColor("#dfe9f3") : QColor("#f4f6f7")));
             p.drawRoundedRect(box, 6, 6);
             p.setPen(Qt::black);
             p.drawText(box.adjusted(6, 2, -6, -2), Qt::AlignCenter | Qt::TextWordWrap, stack.layers[l]);
@@ -343,7 +385,8 @@ QString SlideDeck::writePdf(const QString& path) const
         return QObject::tr("%1: %2").arg(path, file.errorString());
     {
         QPdfWriter pdf(&file);
-        pdf.setTitle(QObject::tr("gpuplan slides: %1").arg(comparing() ? title(0) : QString::fromStdString(mFigures->scenario.name)));
+        pdf.setTitle(QObject::tr("gpuplan slides: %1")
+                         .arg(comparing() ? title(0) : QString::fromStdString(mFigures->scenario.name)));
         pdf.setCreator("gpuplan");
         pdf.setPageSize(QPageSize(QSizeF(254, 142.875), QPageSize::Millimeter, "16:9"));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));

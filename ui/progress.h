@@ -30,9 +30,8 @@ std::optional<T> runWithProgress(QWidget* parent, const QString& label,
     dialog.setWindowModality(Qt::WindowModal);
     dialog.setMinimumDuration(400); // quick work never flashes a dialog
     QObject::connect(&dialog, &QProgressDialog::canceled, &loop, [stop] { stop->store(true); });
-    watcher.setFuture(document::runInBackground<std::optional<T>>(&watcher, [work = std::move(work), stop] {
-        return work(*stop);
-    }));
+    watcher.setFuture(
+        document::runInBackground<std::optional<T>>(&watcher, [work = std::move(work), stop] { return work(*stop); }));
     if (!watcher.isFinished())
         loop.exec(); // until the work ends; after Cancel it stops at its next check
     watcher.waitForFinished();

@@ -71,7 +71,8 @@ template <typename T, typename Fn> void forEachOf(std::vector<T>& items, const s
 
 PropertiesPanel::PropertiesPanel(const Catalog& catalog, QWidget* parent)
     : QWidget(parent), mCatalog(catalog), mTitle(new QLabel(this)), mFormHost(new QWidget(this)),
-      mForm(new QFormLayout(mFormHost)), mMessage(new QLabel(this)), mApply(new QPushButton(tr("Apply Properties"), this))
+      mForm(new QFormLayout(mFormHost)), mMessage(new QLabel(this)),
+      mApply(new QPushButton(tr("Apply Properties"), this))
 {
     mTitle->setWordWrap(true);
     mMessage->setWordWrap(true);
@@ -226,12 +227,10 @@ void PropertiesPanel::showItems(const Scenario& s, const QStringList& ids)
         return clear();
     if (kinds > 1)
         return resetForm(tr("The selection mixes nodes and switches: select items of one kind to edit their "
-                        "properties together."));
+                            "properties together."));
 
     std::set<std::string> targets;
-    auto plural = [](std::size_t n, const QString& one, const QString& many) {
-        return n == 1 ? one : many.arg(n);
-    };
+    auto plural = [](std::size_t n, const QString& one, const QString& many) { return n == 1 ? one : many.arg(n); };
     if (!nodes.empty()) {
         for (const Node* n : nodes)
             targets.insert(n->id);
@@ -255,7 +254,9 @@ void PropertiesPanel::showItems(const Scenario& s, const QStringList& ids)
         for (const Switch* w : switches)
             targets.insert(w->id);
         const Switch& w = *switches.front();
-        begin(s, plural(switches.size(), tr("<b>Switch %1</b> (%2)").arg(q(w.id), q(w.templateId)), tr("<b>%1 switches</b>")),
+        begin(s,
+              plural(switches.size(), tr("<b>Switch %1</b> (%2)").arg(q(w.id), q(w.templateId)),
+                     tr("<b>%1 switches</b>")),
               plural(switches.size(), tr("Edit switch %1").arg(q(w.id)), tr("Edit %1 switches")));
         if (switches.size() == 1)
             addText(tr("Name"), w.name, [targets](Scenario& sc, const std::string& v) {
@@ -274,8 +275,10 @@ void PropertiesPanel::showItems(const Scenario& s, const QStringList& ids)
         for (const Link* l : links)
             targets.insert(l->id);
         const Link& l = *links.front();
-        begin(s, plural(links.size(), tr("<b>Link %1</b>: %2 — %3").arg(q(l.id), q(l.from), q(l.to)), tr("<b>%1 links</b>")),
-              plural(links.size(), tr("Edit link %1").arg(q(l.id)), tr("Edit %1 links")));
+        begin(
+            s,
+            plural(links.size(), tr("<b>Link %1</b>: %2 — %3").arg(q(l.id), q(l.from), q(l.to)), tr("<b>%1 links</b>")),
+            plural(links.size(), tr("Edit link %1").arg(q(l.id)), tr("Edit %1 links")));
         addDouble(tr("Bandwidth"), l.bandwidthGbps, 0, 1e6, 0, tr(" Gb/s"), [targets](Scenario& sc, double v) {
             forEachOf(sc.topology.links, targets, [&](Link& x) { x.bandwidthGbps = v; });
         });
@@ -295,7 +298,8 @@ void PropertiesPanel::showTenant(const Scenario& s, const QString& tenantId)
     if (!t)
         return clear();
     const std::string id = t->id;
-    begin(s, tr("<b>Tenant %1</b> — %n job(s)", nullptr, static_cast<int>(t->jobs.size())).arg(q(t->name).toHtmlEscaped()),
+    begin(s,
+          tr("<b>Tenant %1</b> — %n job(s)", nullptr, static_cast<int>(t->jobs.size())).arg(q(t->name).toHtmlEscaped()),
           tr("Edit tenant %1").arg(q(t->name)));
     auto with = [id](auto fn) {
         return [id, fn](Scenario& sc, auto v) {
@@ -309,9 +313,7 @@ void PropertiesPanel::showTenant(const Scenario& s, const QString& tenantId)
     addDouble(tr("SLA: max penalty"), t->sla.maxPenaltyPct, 0, 1000, 1, tr(" %"),
               with([](Tenant& x, double v) { x.sla.maxPenaltyPct = v; }));
     addDouble(tr("SLA: deadline"), t->sla.deadlineDays.value_or(0.0), 0, 3650, 1, tr(" days"),
-              with([](Tenant& x, double v) {
-                  x.sla.deadlineDays = v > 0 ? std::optional<double>(v) : std::nullopt;
-              }));
+              with([](Tenant& x, double v) { x.sla.deadlineDays = v > 0 ? std::optional<double>(v) : std::nullopt; }));
     if (auto* deadline = qobject_cast<QDoubleSpinBox*>(field(tr("SLA: deadline"))))
         deadline->setSpecialValueText(tr("none"));
     // Serving objectives on the 99th percentiles; 0 = none.
@@ -334,7 +336,8 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
     if (!j)
         return clear();
     const std::string id = j->id;
-    begin(s, tr("<b>Job %1</b> — %2, %3 GPUs").arg(q(j->name).toHtmlEscaped(), nameOf(j->kind)).arg(j->parallelism.gpus()),
+    begin(s,
+          tr("<b>Job %1</b> — %2, %3 GPUs").arg(q(j->name).toHtmlEscaped(), nameOf(j->kind)).arg(j->parallelism.gpus()),
           tr("Edit job %1").arg(q(j->name)));
     auto with = [id](auto fn) {
         return [id, fn](Scenario& sc, auto v) {
@@ -348,7 +351,9 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
     // Attention kernels: unset follows the model (flash unless it keeps dropout masks).
     const QStringList attention = {tr("As the model"), tr("Flash"), tr("Unfused")};
     addChoice(tr("Attention"), attention,
-              !j->flashAttention ? attention[0] : *j->flashAttention ? attention[1] : attention[2],
+              !j->flashAttention   ? attention[0]
+              : *j->flashAttention ? attention[1]
+                                   : attention[2],
               with([attention](Job& x, const QString& v) {
                   x.flashAttention = v == attention[1]   ? std::optional<bool>(true)
                                      : v == attention[2] ? std::optional<bool>(false)
@@ -359,13 +364,15 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
                            "efficiency; unfused runs softmax and dropout over the scores (Megatron-LM before 2023). "
                            "\"As the model\": flash unless the model keeps dropout masks (GPT-3 era)."));
     addInt(tr("Micro-batch"), j->batch.micro, 0, 1000000, tr(" seq"), with([](Job& x, int v) { x.batch.micro = v; }));
-    addInt(tr("Global batch"), j->batch.global, 0, 1000000000, tr(" seq"), with([](Job& x, int v) { x.batch.global = v; }));
+    addInt(tr("Global batch"), j->batch.global, 0, 1000000000, tr(" seq"),
+           with([](Job& x, int v) { x.batch.global = v; }));
     if (j->isTraining()) {
         addBool(tr("fp32 main gradients"), j->mainGradsFp32, with([](Job& x, bool v) { x.mainGradsFp32 = v; }));
         addInt(tr("ZeRO stage"), j->parallelism.zeroStage, 0, 3, QString(),
                with([](Job& x, int v) { x.parallelism.zeroStage = v; }));
-        addChoice(tr("Recompute"), enumItems<Recompute>(), nameOf(j->parallelism.recompute),
-                  with([](Job& x, const QString& v) { x.parallelism.recompute = valueOf(v, x.parallelism.recompute); }));
+        addChoice(
+            tr("Recompute"), enumItems<Recompute>(), nameOf(j->parallelism.recompute),
+            with([](Job& x, const QString& v) { x.parallelism.recompute = valueOf(v, x.parallelism.recompute); }));
         addBool(tr("Sequence parallel"), j->parallelism.sequenceParallel,
                 with([](Job& x, bool v) { x.parallelism.sequenceParallel = v; }));
         addInt(tr("Virtual stages"), j->parallelism.virtualStages, 1, 1024, QString(),
@@ -386,7 +393,8 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
                    }));
     } else {
         const InferenceSpec in = j->inference.value_or(InferenceSpec{});
-        auto inf = [&](const QString& label, double value, double max, int decimals, const QString& suffix, auto member) {
+        auto inf = [&](const QString& label, double value, double max, int decimals, const QString& suffix,
+                       auto member) {
             addDouble(label, value, 0, max, decimals, suffix, with([member](Job& x, double v) {
                           if (x.inference)
                               member(*x.inference, v);

@@ -64,7 +64,8 @@ private:
     void resetForm(const QString& hint);
     void begin(const Scenario& scenario, const QString& title, const QString& what);
     void addRow(const QString& label, QWidget* editor, Setter set);
-    void addText(const QString& label, const std::string& value, std::function<void(Scenario&, const std::string&)> set);
+    void addText(const QString& label, const std::string& value,
+                 std::function<void(Scenario&, const std::string&)> set);
     void addInt(const QString& label, int value, int min, int max, const QString& suffix,
                 std::function<void(Scenario&, int)> set);
     void addDouble(const QString& label, double value, double min, double max, int decimals, const QString& suffix,
@@ -74,7 +75,13 @@ private:
                    std::function<void(Scenario&, const QString&)> set);
     void revalidate();
 
-    enum class Subject { None, Items, Tenant, Job };
+    enum class Subject
+    {
+        None,
+        Items,
+        Tenant,
+        Job
+    };
     const Catalog& mCatalog;
     Subject mSubject = Subject::None;
     QStringList mSubjectIds;

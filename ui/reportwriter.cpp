@@ -67,22 +67,26 @@ QString writeReport(const sim::PlanResults& results, const Catalog& catalog, con
         drawHtml(p, QRectF(content.left(), content.top(), content.width() * 0.55, content.height()),
                  QString("<p>%1</p>").arg(QString::fromStdString(s.description).toHtmlEscaped()) +
                      QObject::tr("<h3>Executive summary</h3>") + f.summaryHtml());
-        drawHtml(p, QRectF(content.left() + content.width() * 0.58, content.top(), content.width() * 0.42, content.height()),
-                 QObject::tr("<h3>Key figures</h3>") + f.kpiTableHtml() +
-                     QObject::tr("<p style='color:#555'>Generated %1 by gpuplan. Formulas and sources: docs/model-reference.md.</p>")
-                         .arg(QDateTime::currentDateTimeUtc().toString("yyyy-MM-dd HH:mm 'UTC'")));
+        drawHtml(
+            p, QRectF(content.left() + content.width() * 0.58, content.top(), content.width() * 0.42, content.height()),
+            QObject::tr("<h3>Key figures</h3>") + f.kpiTableHtml() +
+                QObject::tr(
+                    "<p style='color:#555'>Generated %1 by gpuplan. Formulas and sources: docs/model-reference.md.</p>")
+                    .arg(QDateTime::currentDateTimeUtc().toString("yyyy-MM-dd HH:mm 'UTC'")));
 
         // 2. Topology: the canvas, every GPU's slots in its tenant's colour.
         pdf.newPage();
         heading(p, body, QObject::tr("Topology and placement"), name);
         drawTopology(p, content.adjusted(0, 0, 0, -50), *f.topology);
-        drawHtml(p, QRectF(content.left(), content.bottom() - 46, content.width(), 46),
-                 QObject::tr("<p>%1 nodes, %2 switches, %3 links. Each GPU shows its slots (MIG instances at their slices, vGPU "
-                             "and time-sliced replicas) in the colour of the tenant that holds them, a memory bar, and a red "
-                             "frame where memory may run out; links are coloured by load.</p>")
-                     .arg(f.inventory.nodes)
-                     .arg(f.inventory.switches)
-                     .arg(f.inventory.links));
+        drawHtml(
+            p, QRectF(content.left(), content.bottom() - 46, content.width(), 46),
+            QObject::tr(
+                "<p>%1 nodes, %2 switches, %3 links. Each GPU shows its slots (MIG instances at their slices, vGPU "
+                "and time-sliced replicas) in the colour of the tenant that holds them, a memory bar, and a red "
+                "frame where memory may run out; links are coloured by load.</p>")
+                .arg(f.inventory.nodes)
+                .arg(f.inventory.switches)
+                .arg(f.inventory.links));
 
         // 3. Where the money and the memory go.
         pdf.newPage();
@@ -95,19 +99,23 @@ QString writeReport(const sim::PlanResults& results, const Catalog& catalog, con
         pdf.newPage();
         heading(p, body, QObject::tr("Sharing trade-offs"), name);
         f.charts->sharingModesChart()->legend()->setAlignment(Qt::AlignBottom); // the page is taller than the dock
-        drawChart(p, QRectF(content.left(), content.top(), content.width() * 0.4, content.height()), f.charts->sharingModesChart());
-        drawHtml(p, QRectF(content.left() + content.width() * 0.41, content.top(), content.width() * 0.59, content.height()),
-                 QObject::tr("<p>The same tenants with every GPU shared one way, each mode at its densest setting.</p>") +
-                     f.matrixHtml(),
-                 8);
+        drawChart(p, QRectF(content.left(), content.top(), content.width() * 0.4, content.height()),
+                  f.charts->sharingModesChart());
+        drawHtml(
+            p, QRectF(content.left() + content.width() * 0.41, content.top(), content.width() * 0.59, content.height()),
+            QObject::tr("<p>The same tenants with every GPU shared one way, each mode at its densest setting.</p>") +
+                f.matrixHtml(),
+            8);
 
         // 5. Predictability and the jobs.
         pdf.newPage();
         heading(p, body, QObject::tr("Predictability and jobs"), name);
         drawChart(p, QRectF(content.left(), content.top(), content.width(), content.height() * 0.45),
                   f.charts->completion()->chart());
-        drawHtml(p, QRectF(content.left(), content.top() + content.height() * 0.47, content.width(), content.height() * 0.53),
-                 f.jobsTableHtml());
+        drawHtml(
+            p,
+            QRectF(content.left(), content.top() + content.height() * 0.47, content.width(), content.height() * 0.53),
+            f.jobsTableHtml());
 
         // 6. What it rests on.
         pdf.newPage();

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "resultscharts.h"
-#include "textformat.h"
-#include "sim/planresults.h"
 #include "model/planningtarget.h"
+#include "sim/planresults.h"
+#include "textformat.h"
 
 #include "calc/comparison.h"
 #include "model/enumnames.h"
@@ -13,13 +13,13 @@
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
-#include <QLineSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QHeaderView>
 #include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
-#include <QHeaderView>
+#include <QLineSeries>
 #include <QLocale>
 #include <QScatterSeries>
 #include <QTableWidget>
@@ -60,23 +60,38 @@ ResultsCharts::ResultsCharts(QWidget* parent) : QTabWidget(parent)
     mMatrix->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mMatrix->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     mMatrix->setToolTip(tr("The current tenant mix with every GPU shared one way, each mode at its best setting "
-                           "(its densest packing: fewest unplaced jobs, then the least GPU share allocated, then the lowest penalty). Isolation "
+                           "(its densest packing: fewest unplaced jobs, then the least GPU share allocated, then the "
+                           "lowest penalty). Isolation "
                            "per NVIDIA's MIG, vGPU and MPS documentation; see docs/model-reference.md."));
     addTab(mMatrix, tr("Sharing trade-offs"));
 }
 
 void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>& alts)
 {
-    static const QString names[] = {
-        QString::fromUtf8(displayName(SharingMode::Exclusive)),   QString::fromUtf8(displayName(SharingMode::Passthrough)),
-        QString::fromUtf8(displayName(SharingMode::Mig)),         QString::fromUtf8(displayName(SharingMode::Vgpu)),
-        QString::fromUtf8(displayName(SharingMode::TimeSlicing)), QString::fromUtf8(displayName(SharingMode::Mps))};
-    const QStringList rows = {tr("Setting"), tr("Mean penalty"), tr("Max penalty"), tr("Serving TTFT P99"),
-                              tr("Serving ITL P99"), tr("Serving SLO attainment"), tr("VRAM utilization"),
-                              tr("Fragmentation"), tr("GPU share allocated"), tr("Unplaced jobs"), tr("Memory isolation"), tr("Fault isolation"),
-                              tr("Performance isolation"), tr("$ per month"), tr("$ wasted per month"),
+    static const QString names[] = {QString::fromUtf8(displayName(SharingMode::Exclusive)),
+                                    QString::fromUtf8(displayName(SharingMode::Passthrough)),
+                                    QString::fromUtf8(displayName(SharingMode::Mig)),
+                                    QString::fromUtf8(displayName(SharingMode::Vgpu)),
+                                    QString::fromUtf8(displayName(SharingMode::TimeSlicing)),
+                                    QString::fromUtf8(displayName(SharingMode::Mps))};
+    const QStringList rows = {tr("Setting"),
+                              tr("Mean penalty"),
+                              tr("Max penalty"),
+                              tr("Serving TTFT P99"),
+                              tr("Serving ITL P99"),
+                              tr("Serving SLO attainment"),
+                              tr("VRAM utilization"),
+                              tr("Fragmentation"),
+                              tr("GPU share allocated"),
+                              tr("Unplaced jobs"),
+                              tr("Memory isolation"),
+                              tr("Fault isolation"),
+                              tr("Performance isolation"),
+                              tr("$ per month"),
+                              tr("$ wasted per month"),
                               tr("  of which overhead"),
-                              tr("P95 completion"), tr("Memory overhead")};
+                              tr("P95 completion"),
+                              tr("Memory overhead")};
     mMatrix->clear();
     mMatrix->setRowCount(static_cast<int>(rows.size()));
     mMatrix->setColumnCount(static_cast<int>(alts.size()));
@@ -100,20 +115,34 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
               << (k.servingJobs > 0 ? pct(k.servingSloAttainment) : tr("no serving job")) << pct(k.vramUtilization)
               << pct(k.fragmentation) << pct(k.allocationRatio) << QString::number(k.unplacedJobs);
         else
-            v << "-" << "-" << "-" << "-" << "-" << "-" << "-" << "-" << "-";
+            v << "-"
+              << "-"
+              << "-"
+              << "-"
+              << "-"
+              << "-"
+              << "-"
+              << "-"
+              << "-";
         v << level(a.isolation.memory) << level(a.isolation.fault) << level(a.isolation.performance);
         if (a.offered)
             v << usd(k.costPerMonthUsd) << usd(k.wastePerMonth.total()) << usd(k.wastePerMonth.overheadUsd)
               << (a.p95Days ? tr("%1 days").arg(*a.p95Days, 0, 'f', 1) : tr("no training job placed"))
               << pct(a.memoryOverhead);
         else
-            v << "-" << "-" << "-" << "-" << "-";
+            v << "-"
+              << "-"
+              << "-"
+              << "-"
+              << "-";
         for (int r = 0; r < static_cast<int>(v.size()); ++r) {
             auto* item = new QTableWidgetItem(v[r]);
             item->setTextAlignment(Qt::AlignCenter);
             if (r == 0 && a.nodesKept > 0)
-                item->setToolTip(tr("%n node(s) keep their own sharing: their GPU does not offer this mode", nullptr, a.nodesKept));
-            if (a.offered && ((r == 1 && PlanningTarget::penaltyMet(k.meanPenalty)) || (r == 6 && PlanningTarget::vramMet(k.vramUtilization))))
+                item->setToolTip(
+                    tr("%n node(s) keep their own sharing: their GPU does not offer this mode", nullptr, a.nodesKept));
+            if (a.offered && ((r == 1 && PlanningTarget::penaltyMet(k.meanPenalty)) ||
+                              (r == 6 && PlanningTarget::vramMet(k.vramUtilization))))
                 item->setForeground(QColor("#2e7d32")); // inside the 80 % / 3 % target zone
             if (a.offered && r == 9 && k.unplacedJobs > 0)
                 item->setForeground(QColor("#c62828"));
@@ -161,7 +190,8 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
     mModes->addSeries(zone);
     static const QColor colors[] = {QColor("#4e79a7"), QColor("#76b7b2"), QColor("#59a14f"),
                                     QColor("#edc948"), QColor("#e15759"), QColor("#b07aa1")};
-    addPoint(tr("this scenario"), mCurrent, darkPalette() ? QColor("#f0f0f0") : QColor("#000000"), 19, QScatterSeries::MarkerShapeRectangle); // under the modes
+    addPoint(tr("this scenario"), mCurrent, darkPalette() ? QColor("#f0f0f0") : QColor("#000000"), 19,
+             QScatterSeries::MarkerShapeRectangle); // under the modes
     for (const calc::SharingAlternative& a : alts)
         if (a.offered)
             addPoint(QString("%1 (%2)").arg(names[static_cast<int>(a.mode)], QString::fromStdString(a.setting)), a.kpis,
@@ -234,8 +264,10 @@ void ResultsCharts::showEvaluation(const Scenario& s, const calc::Evaluation& ev
             {tr("weights"), QColor("#4e79a7"), [](const calc::MemoryBreakdown& m) { return m.weightsBytes; }},
             {tr("gradients"), QColor("#f28e2b"), [](const calc::MemoryBreakdown& m) { return m.gradientsBytes; }},
             {tr("optimizer"), QColor("#e15759"), [](const calc::MemoryBreakdown& m) { return m.optimizerBytes; }},
-            {tr("activations"), QColor("#76b7b2"), [](const calc::MemoryBreakdown& m) { return m.activationsBytes.value_or(0.0); }},
-            {tr("KV cache"), QColor("#59a14f"), [](const calc::MemoryBreakdown& m) { return m.kvCacheBytes.value_or(0.0); }},
+            {tr("activations"), QColor("#76b7b2"),
+             [](const calc::MemoryBreakdown& m) { return m.activationsBytes.value_or(0.0); }},
+            {tr("KV cache"), QColor("#59a14f"),
+             [](const calc::MemoryBreakdown& m) { return m.kvCacheBytes.value_or(0.0); }},
             {tr("runtime"), QColor("#bab0ac"), [](const calc::MemoryBreakdown& m) { return m.runtimeBytes; }}};
         auto* stacked = new QHorizontalStackedBarSeries;
         for (const Part& part : parts) {

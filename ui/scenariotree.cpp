@@ -73,11 +73,10 @@ void ScenarioTree::showScenario(const Scenario& s, const Catalog& catalog, const
     std::map<std::string, const calc::JobResult*> results;
     for (const auto& r : ev.jobs)
         results[r.id] = &r;
-    auto* topo = new QTreeWidgetItem(this, {tr("Topology"),
-                                            tr("%1 nodes, %2 switches, %3 links")
-                                                .arg(s.topology.nodes.size())
-                                                .arg(s.topology.switches.size())
-                                                .arg(s.topology.links.size())});
+    auto* topo = new QTreeWidgetItem(this, {tr("Topology"), tr("%1 nodes, %2 switches, %3 links")
+                                                                .arg(s.topology.nodes.size())
+                                                                .arg(s.topology.switches.size())
+                                                                .arg(s.topology.links.size())});
     // Large clusters: list the first nodes only; the canvas is where clusters are browsed.
     constexpr std::size_t kMaxNodes = 64;
     for (std::size_t i = 0; i < s.topology.nodes.size() && i < kMaxNodes; ++i) {
@@ -98,14 +97,14 @@ void ScenarioTree::showScenario(const Scenario& s, const Catalog& catalog, const
     if (s.topology.nodes.size() > kMaxNodes)
         new QTreeWidgetItem(topo, {tr("…"), tr("%1 more nodes").arg(s.topology.nodes.size() - kMaxNodes)});
     for (const Switch& sw : s.topology.switches)
-        new QTreeWidgetItem(topo, {q(sw.name), tr("%1 switch, %2 x %3 Gb/s").arg(q(sw.tier)).arg(sw.ports).arg(sw.portSpeedGbps)});
+        new QTreeWidgetItem(
+            topo, {q(sw.name), tr("%1 switch, %2 x %3 Gb/s").arg(q(sw.tier)).arg(sw.ports).arg(sw.portSpeedGbps)});
     topo->setExpanded(true);
 
     auto* tenants = new QTreeWidgetItem(this, {tr("Tenants"), tr("%1 tenants").arg(s.tenants.size())});
     for (const Tenant& t : s.tenants) {
-        auto* ti = new QTreeWidgetItem(tenants, {q(t.name), tr("priority %1, SLA: penalty ≤ %2%")
-                                                                 .arg(t.priority)
-                                                                 .arg(t.sla.maxPenaltyPct)});
+        auto* ti = new QTreeWidgetItem(
+            tenants, {q(t.name), tr("priority %1, SLA: penalty ≤ %2%").arg(t.priority).arg(t.sla.maxPenaltyPct)});
         ti->setForeground(0, QColor(q(t.color)));
         for (const Job& j : t.jobs) {
             const Parallelism& p = j.parallelism;

@@ -15,8 +15,8 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QPushButton>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 
@@ -114,7 +114,8 @@ void CompletionView::showSimulation(const Scenario& scenario, std::shared_ptr<co
                      [](auto* a, auto* b) { return a->completionDays.p95 > b->completionDays.p95; });
     for (const sim::JobSimulation* j : jobs) {
         const auto name = mNames.find(j->id);
-        mJob->addItem(QString::fromStdString(name != mNames.end() ? name->second : j->id), QString::fromStdString(j->id));
+        mJob->addItem(QString::fromStdString(name != mNames.end() ? name->second : j->id),
+                      QString::fromStdString(j->id));
     }
     const int keep = mJob->findData(current);
     mJob->setCurrentIndex(keep >= 0 ? keep : 0);
@@ -174,7 +175,9 @@ void CompletionView::draw()
     double xmax = hi, xmin = lo;
     const auto deadline = mDeadlines.find(job->id);
     if (deadline != mDeadlines.end()) {
-        attach(mChart, marker(deadline->second, top, tr("Deadline %1 d").arg(deadline->second, 0, 'f', 1), darkPalette() ? QColor("#dddddd") : QColor("#333333"), Qt::DashLine),
+        attach(mChart,
+               marker(deadline->second, top, tr("Deadline %1 d").arg(deadline->second, 0, 'f', 1),
+                      darkPalette() ? QColor("#dddddd") : QColor("#333333"), Qt::DashLine),
                x, y);
         xmax = std::max(xmax, deadline->second);
         xmin = std::min(xmin, deadline->second);

@@ -18,8 +18,8 @@
 #include <QChart>
 #include <QChartView>
 #include <QHBoxLayout>
-#include <QHorizontalStackedBarSeries>
 #include <QHeaderView>
+#include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -28,8 +28,8 @@
 #include <QScatterSeries>
 #include <QSplitter>
 #include <QTableWidget>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 namespace gp::ui {
 
@@ -57,8 +57,8 @@ protected:
     }
 };
 
-const QStringList kColumns = {"Tenant", "Job",     "Kind", "Model", "TP×PP×DP", "Placed", "GiB/GPU", "Penalty",
-                              "TTFT",   "ITL",     "TTFT P99", "ITL P99", "SLO", "MFU", "Days", "$/month"};
+const QStringList kColumns = {"Tenant", "Job", "Kind",     "Model",   "TP×PP×DP", "Placed", "GiB/GPU", "Penalty",
+                              "TTFT",   "ITL", "TTFT P99", "ITL P99", "SLO",      "MFU",    "Days",    "$/month"};
 constexpr int kFirstServing = 8, kLastServing = 12; // TTFT .. SLO
 constexpr int kPenaltyColumn = 7;
 constexpr double kGiB = 1024.0 * 1024 * 1024;
@@ -90,7 +90,8 @@ QString penaltyMeanings()
 {
     QStringList lines;
     for (const calc::PenaltyPart& part : calc::penaltyParts())
-        lines << QObject::tr("<b>%1</b>: %2").arg(QObject::tr(part.label), QString::fromUtf8(part.meaning).toHtmlEscaped());
+        lines << QObject::tr("<b>%1</b>: %2")
+                     .arg(QObject::tr(part.label), QString::fromUtf8(part.meaning).toHtmlEscaped());
     return lines.join("<br>") + QObject::tr("<br>docs/model-reference.md#sharing-modes-corecalcslotscpp");
 }
 
@@ -98,9 +99,9 @@ QString penaltyMeanings()
 
 WorkloadsPanel::WorkloadsPanel(const Catalog& catalog, QWidget* parent)
     : QWidget(parent), mTable(new JobTable(0, static_cast<int>(kColumns.size()), this)), mBreakdown(new QLabel(this)),
-      mPenalty(new QLabel(this)),
-      mChartView(new QChartView(this)), mChart(new QChart), mStepView(new QChartView(this)), mStepChart(new QChart),
-      mStepLegend(new QLabel(this)), mServingView(new QChartView(this)), mServingChart(new QChart), mCatalog(catalog)
+      mPenalty(new QLabel(this)), mChartView(new QChartView(this)), mChart(new QChart), mStepView(new QChartView(this)),
+      mStepChart(new QChart), mStepLegend(new QLabel(this)), mServingView(new QChartView(this)),
+      mServingChart(new QChart), mCatalog(catalog)
 {
     mTable->setHorizontalHeaderLabels(kColumns);
     mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -201,25 +202,26 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
         const calc::JobResult& r = ev.jobs[static_cast<std::size_t>(row)];
         const Job* job = jobs.count(r.id) ? jobs[r.id] : nullptr;
         const Tenant* tenant = tenants.count(r.tenant) ? tenants[r.tenant] : nullptr;
-        const QString parallel = job ? QString("%1×%2×%3").arg(job->parallelism.tp).arg(job->parallelism.pp).arg(job->parallelism.dp)
-                                     : QString();
-        const QStringList cells = {
-            tenant ? q(tenant->name) : q(r.tenant),
-            job ? q(job->name) : q(r.id),
-            job ? q(std::string(enumName(job->kind))) : QString(),
-            job ? (job->model.preset.empty() ? tr("custom") : q(job->model.preset)) : QString(),
-            parallel,
-            r.placed ? (r.oomRisk ? tr("yes, OOM risk") : tr("yes")) : tr("no"),
-            QString::number(r.memory.totalBytes() / kGiB, 'f', 1),
-            r.placed ? percent(r.penalty) : "–",
-            r.serving ? latency(r.serving->ttftS) : "–",
-            r.serving ? latency(r.serving->itlS) : "–",
-            r.serving ? latency(r.serving->ttftP99S) : "–",
-            r.serving ? latency(r.serving->itlP99S) : "–",
-            r.serving ? percent(r.serving->sloAttainment) : "–",
-            r.placed ? percent(r.perf.mfu) : "–",
-            r.placed && r.perf.daysToComplete ? QString::number(*r.perf.daysToComplete, 'f', 1) : "–",
-            text::usd(r.costPerMonthUsd)};
+        const QString parallel =
+            job ? QString("%1×%2×%3").arg(job->parallelism.tp).arg(job->parallelism.pp).arg(job->parallelism.dp)
+                : QString();
+        const QStringList cells = {tenant ? q(tenant->name) : q(r.tenant),
+                                   job ? q(job->name) : q(r.id),
+                                   job ? q(std::string(enumName(job->kind))) : QString(),
+                                   job ? (job->model.preset.empty() ? tr("custom") : q(job->model.preset)) : QString(),
+                                   parallel,
+                                   r.placed ? (r.oomRisk ? tr("yes, OOM risk") : tr("yes")) : tr("no"),
+                                   QString::number(r.memory.totalBytes() / kGiB, 'f', 1),
+                                   r.placed ? percent(r.penalty) : "–",
+                                   r.serving ? latency(r.serving->ttftS) : "–",
+                                   r.serving ? latency(r.serving->itlS) : "–",
+                                   r.serving ? latency(r.serving->ttftP99S) : "–",
+                                   r.serving ? latency(r.serving->itlP99S) : "–",
+                                   r.serving ? percent(r.serving->sloAttainment) : "–",
+                                   r.placed ? percent(r.perf.mfu) : "–",
+                                   r.placed && r.perf.daysToComplete ? QString::number(*r.perf.daysToComplete, 'f', 1)
+                                                                     : "–",
+                                   text::usd(r.costPerMonthUsd)};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             if (c >= 6)
@@ -234,10 +236,13 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
                 const calc::ServingResult& v = *r.serving;
                 item->setToolTip(tr("%1 users in the batch of %2 the KV cache holds%3; %4 req/s, %5 output tok/s; "
                                     "own prefill %6, queue %7. docs/model-reference.md#serving")
-                                     .arg(QString::number(v.running, 'f', 0)).arg(v.maxBatch)
-                                     .arg(v.saturated ? tr(", saturated: the queue grows")
-                                                      : v.queued >= 0.5 ? tr(", %1 queued").arg(v.queued, 0, 'f', 0) : QString())
-                                     .arg(v.requestsPerS, 0, 'f', 2).arg(v.outputTokensPerS, 0, 'f', 0)
+                                     .arg(QString::number(v.running, 'f', 0))
+                                     .arg(v.maxBatch)
+                                     .arg(v.saturated       ? tr(", saturated: the queue grows")
+                                          : v.queued >= 0.5 ? tr(", %1 queued").arg(v.queued, 0, 'f', 0)
+                                                            : QString())
+                                     .arg(v.requestsPerS, 0, 'f', 2)
+                                     .arg(v.outputTokensPerS, 0, 'f', 0)
                                      .arg(latency(v.prefillS), latency(v.queueS)));
                 if (!r.meetsSla && c >= kFirstServing + 2)
                     item->setForeground(QColor("#c0392b"));
@@ -308,7 +313,8 @@ void WorkloadsPanel::showSteps(const calc::JobResult& r)
         if (v > 0)
             legend << QString("<span style=\"color:%1\">&#9632;</span>&nbsp;%2&nbsp;%3&nbsp;(%4&nbsp;%)")
                           .arg(colour.name(), label.toHtmlEscaped(), seconds(v), share);
-        connect(set, &QBarSet::hovered, mStepView, [this, tip](bool on, int) { mStepView->setToolTip(on ? tip : QString()); });
+        connect(set, &QBarSet::hovered, mStepView,
+                [this, tip](bool on, int) { mStepView->setToolTip(on ? tip : QString()); });
         series->append(set);
     }
     mStepChart->addSeries(series);
@@ -334,8 +340,8 @@ void WorkloadsPanel::showSteps(const calc::JobResult& r)
 void WorkloadsPanel::showServing(const calc::JobResult& r)
 {
     clearChart(mServingChart);
-    const std::vector<calc::ServingPoint> curve = r.serving ? calc::servingCurveOf(r, mScenario, mCatalog)
-                                                            : std::vector<calc::ServingPoint>{};
+    const std::vector<calc::ServingPoint> curve =
+        r.serving ? calc::servingCurveOf(r, mScenario, mCatalog) : std::vector<calc::ServingPoint>{};
     // A serving job's step is one "compute" part: its curve says more and takes the space.
     mServingView->setVisible(!curve.empty());
     mChartView->setVisible(curve.empty());
@@ -419,14 +425,15 @@ void WorkloadsPanel::showProfile(int row)
     showServing(r);
     const calc::MemoryBreakdown& m = r.memory;
     auto g = [](double b) { return QString::number(b / kGiB, 'f', 2); };
-    mBreakdown->setText(tr("<b>%1</b> — per GPU (pipeline stage %2): weights %3 · gradients %4 · optimizer %5 · "
-                           "activations %6 · KV cache %7 · runtime %8 · <b>total %9 GiB</b>%10")
-                            .arg(q(r.id))
-                            .arg(m.stage)
-                            .arg(g(m.weightsBytes), g(m.gradientsBytes), g(m.optimizerBytes),
-                                 g(m.activationsBytes.value_or(0)), g(m.kvCacheBytes.value_or(0)), g(m.runtimeBytes),
-                                 g(m.totalBytes()))
-                            .arg(r.placed ? QString() : tr("<br><font color=#c0392b>Not placed: %1</font>").arg(q(r.reason).toHtmlEscaped())));
+    mBreakdown->setText(
+        tr("<b>%1</b> — per GPU (pipeline stage %2): weights %3 · gradients %4 · optimizer %5 · "
+           "activations %6 · KV cache %7 · runtime %8 · <b>total %9 GiB</b>%10")
+            .arg(q(r.id))
+            .arg(m.stage)
+            .arg(g(m.weightsBytes), g(m.gradientsBytes), g(m.optimizerBytes), g(m.activationsBytes.value_or(0)),
+                 g(m.kvCacheBytes.value_or(0)), g(m.runtimeBytes), g(m.totalBytes()))
+            .arg(r.placed ? QString()
+                          : tr("<br><font color=#c0392b>Not placed: %1</font>").arg(q(r.reason).toHtmlEscaped())));
     // One bar per layer; the peak layer in its own colour.
     const std::vector<calc::LayerMemory> layers = m.perLayer();
     std::size_t peak = 0;
@@ -472,7 +479,8 @@ void WorkloadsPanel::showProfile(int row)
     mChart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
     series->attachAxis(y);
-    mChart->setTitle(tr("Memory per layer, GiB per GPU — peak: %1").arg(q(layers.empty() ? std::string() : layers[peak].name())));
+    mChart->setTitle(
+        tr("Memory per layer, GiB per GPU — peak: %1").arg(q(layers.empty() ? std::string() : layers[peak].name())));
 }
 
 } // namespace gp::ui

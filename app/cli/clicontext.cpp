@@ -28,8 +28,9 @@ CommandLine::CommandLine(const QString& name, const QString& description) : mNam
 {
     mParser.setApplicationDescription(description);
     mParser.addHelpOption();
-    mParser.addOption({"catalog", "User catalog merged over the bundled one (default: catalog.json in "
-                                  "the app-data folder, if present).",
+    mParser.addOption({"catalog",
+                       "User catalog merged over the bundled one (default: catalog.json in "
+                       "the app-data folder, if present).",
                        "PATH"});
 }
 

@@ -11,8 +11,8 @@
 #include <QStringList>
 #include <QTextStream>
 
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 namespace gp::calc {
@@ -22,7 +22,12 @@ struct Kpis;
 namespace gp::cli {
 
 /// Exit statuses of every subcommand (docs/cli.md).
-enum Exit : int { kOk = 0, kFailure = 1, kBadInput = 2 };
+enum Exit : int
+{
+    kOk = 0,
+    kFailure = 1,
+    kBadInput = 2
+};
 
 QTextStream& out();
 QTextStream& err();

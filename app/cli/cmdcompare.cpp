@@ -35,19 +35,22 @@ const char* verdictName(calc::Verdict v)
 
 int runCompare(const QStringList& args)
 {
-    CommandLine cl("compare", "Compare two to four scenarios: their KPIs side by side with each one's change against the "
-                              "first, marked better or worse, and what differs in the plans (nodes, sharing, tenants, "
-                              "jobs, pricing, assumptions).");
+    CommandLine cl("compare",
+                   "Compare two to four scenarios: their KPIs side by side with each one's change against the "
+                   "first, marked better or worse, and what differs in the plans (nodes, sharing, tenants, "
+                   "jobs, pricing, assumptions).");
     auto& p = cl.parser();
-    p.addPositionalArgument("SCENARIOS", "Two to four scenarios, the first the baseline: JSON files, or lib:ID (a library "
-                                         "scenario's latest revision) or lib:ID@REV (one of its revisions).",
+    p.addPositionalArgument("SCENARIOS",
+                            "Two to four scenarios, the first the baseline: JSON files, or lib:ID (a library "
+                            "scenario's latest revision) or lib:ID@REV (one of its revisions).",
                             "A B [C D]");
     cl.addDbOption();
     p.addOption({"json", "Print JSON."});
-    p.addOption({"trials",
-                 QString("Monte Carlo trials for the P95 completion row (default %1, as the workbench; 0 leaves the row out).")
-                     .arg(sim::TrialCounts::kPlan),
-                 "N"});
+    p.addOption(
+        {"trials",
+         QString("Monte Carlo trials for the P95 completion row (default %1, as the workbench; 0 leaves the row out).")
+             .arg(sim::TrialCounts::kPlan),
+         "N"});
     if (auto done = cl.parse(args))
         return *done;
     const QStringList files = p.positionalArguments();
@@ -109,7 +112,8 @@ int runCompare(const QStringList& args)
     if (p.isSet("json")) {
         QJsonArray sc, kpis, diffs;
         for (int i = 0; i < files.size(); ++i)
-            sc.append(QJsonObject{{"file", files[i]}, {"name", QString::fromStdString(scenarios[static_cast<std::size_t>(i)].name)}});
+            sc.append(QJsonObject{{"file", files[i]},
+                                  {"name", QString::fromStdString(scenarios[static_cast<std::size_t>(i)].name)}});
         for (const calc::KpiComparison& row : rows) {
             QJsonArray vals, deltas, verdicts;
             for (std::size_t i = 0; i < row.values.size(); ++i) {
@@ -131,14 +135,16 @@ int runCompare(const QStringList& args)
                 lines.append(QString::fromStdString(line));
             diffs.append(QJsonObject{{"from", 0}, {"to", static_cast<int>(i)}, {"changes", lines}});
         }
-        out() << QJsonDocument(QJsonObject{{"scenarios", sc}, {"kpis", kpis}, {"differences", diffs}}).toJson(QJsonDocument::Indented);
+        out() << QJsonDocument(QJsonObject{{"scenarios", sc}, {"kpis", kpis}, {"differences", diffs}})
+                     .toJson(QJsonDocument::Indented);
         out() << Qt::flush;
         return kOk;
     }
     auto width = [](std::size_t i) { return i == 0 ? 20 : 34; };
     out() << QString("%1").arg("KPI", -22);
     for (std::size_t i = 0; i < scenarios.size(); ++i) {
-        const QString name = QString("%1: %2").arg(QChar('A' + static_cast<int>(i))).arg(QString::fromStdString(scenarios[i].name));
+        const QString name =
+            QString("%1: %2").arg(QChar('A' + static_cast<int>(i))).arg(QString::fromStdString(scenarios[i].name));
         out() << QString("%1").arg(name.left(width(i) - 2), -width(i));
     }
     out() << '\n';
@@ -147,7 +153,9 @@ int runCompare(const QStringList& args)
         for (std::size_t i = 0; i < row.values.size(); ++i) {
             QString cell = QString::fromStdString(calc::formatKpiValue(row.spec, row.values[i]));
             if (i > 0 && row.verdicts[i] != calc::Verdict::Same)
-                cell += QString(" (%1, %2)").arg(QString::fromStdString(calc::formatKpiDelta(row.spec, row.deltas[i])), verdictName(row.verdicts[i]));
+                cell += QString(" (%1, %2)")
+                            .arg(QString::fromStdString(calc::formatKpiDelta(row.spec, row.deltas[i])),
+                                 verdictName(row.verdicts[i]));
             out() << QString("%1").arg(cell, -width(i));
         }
         out() << '\n';

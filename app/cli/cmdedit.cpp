@@ -5,8 +5,8 @@
 
 #include "document/commands.h"
 #include "io/scenarioreader.h"
-#include "model/enumnames.h"
 #include "io/scenariowriter.h"
+#include "model/enumnames.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -51,7 +51,8 @@ EditResult sharingEdit(const Scenario& s, const Catalog& catalog, const QString&
     QJsonParseError e{};
     const QJsonDocument doc = QJsonDocument::fromJson(kv->second.toUtf8(), &e);
     if (!doc.isObject())
-        return usage(option, value, "a JSON object after '=', e.g. {\"mode\": \"mps\", \"mps\": {\"active_thread_pct\": 50}}");
+        return usage(option, value,
+                     "a JSON object after '=', e.g. {\"mode\": \"mps\", \"mps\": {\"active_thread_pct\": 50}}");
     if (option == "sharing") {
         auto cfg = io::readSharingJson(doc.object(), "sharing", catalog);
         if (!cfg.ok())
@@ -89,7 +90,8 @@ EditResult addJobEdit(const Scenario& s, const Catalog& catalog, const QString& 
         else if (k == "kind") {
             auto kind = enumFromName<JobKind>(v);
             if (!kind)
-                return EditResult::failure("--add-job kind", "'" + v + "' is not a job kind (" + enumChoices<JobKind>() + ")");
+                return EditResult::failure("--add-job kind",
+                                           "'" + v + "' is not a job kind (" + enumChoices<JobKind>() + ")");
             r.kind = *kind;
             haveKind = true;
         } else if (k == "tp")
@@ -195,19 +197,22 @@ int runEdit(const QStringList& args)
                    "groups[ID], tenants[ID], jobs[ID] (docs/cli.md#edit).");
     auto& p = cl.parser();
     p.addPositionalArgument("FILE", "The scenario JSON file.");
-    p.addOption({"set", "Set a field: PATH=VALUE, e.g. nodes[node-3].sharing.mode=passthrough or "
-                        "jobs[chat].parallelism.tp=2; VALUE is JSON (a bare word is a string; null removes).",
+    p.addOption({"set",
+                 "Set a field: PATH=VALUE, e.g. nodes[node-3].sharing.mode=passthrough or "
+                 "jobs[chat].parallelism.tp=2; VALUE is JSON (a bare word is a string; null removes).",
                  "PATH=VALUE"});
     p.addOption({"link", "Link two nodes or switches at the bandwidth both ends offer.", "A,B"});
-    p.addOption({"pin", "Pin a job to a node, a GPU of it, or a MIG instance of that GPU.", "JOB=NODE[:GPU[:INSTANCE]]"});
+    p.addOption(
+        {"pin", "Pin a job to a node, a GPU of it, or a MIG instance of that GPU.", "JOB=NODE[:GPU[:INSTANCE]]"});
     p.addOption({"unpin", "Let the placement policy place a job again.", "JOB"});
     p.addOption({"sharing", "Share every GPU of the nodes this way (clears their per-GPU settings).", "NODES=JSON"});
     p.addOption({"gpu-sharing", "Share one GPU of a node this way.", "NODE:GPU=JSON"});
     p.addOption({"remove", "Remove nodes, switches, links or groups (with their links; pins on them are dropped).",
                  "ID[,ID...]"});
     p.addOption({"move", "Move a node or switch on the canvas.", "ID=X,Y"});
-    p.addOption({"add-job", "Add a job as the Add Job dialog does: tenant=ID or new-tenant=NAME, preset=ID, "
-                            "kind=KIND, amount=N, and optionally tp, pp, dp, pin=NODE.",
+    p.addOption({"add-job",
+                 "Add a job as the Add Job dialog does: tenant=ID or new-tenant=NAME, preset=ID, "
+                 "kind=KIND, amount=N, and optionally tp, pp, dp, pin=NODE.",
                  "KEY=VALUE,..."});
     p.addOption({"rename", "Rename the scenario.", "NAME"});
     p.addOption({{"o", "output"}, "Write the edited scenario here (atomically).", "OUT"});
@@ -237,8 +242,8 @@ int runEdit(const QStringList& args)
     }
     // The operations in the order they were given (QCommandLineParser keeps each option's
     // values in order, and optionNames() the order of the options).
-    static const QStringList operations = {"set",    "link",   "pin",  "unpin",   "sharing", "gpu-sharing",
-                                           "remove", "move",   "add-job", "rename"};
+    static const QStringList operations = {"set",         "link",   "pin",  "unpin",   "sharing",
+                                           "gpu-sharing", "remove", "move", "add-job", "rename"};
     std::map<QString, int> used;
     Scenario s = std::move(*read.scenario);
     int count = 0;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clicontext.h"
-#include "ui/textformat.h"
 #include "model/planningtarget.h"
+#include "ui/textformat.h"
 
 #include "calc/alternatives.h"
 #include "calc/comparison.h"
@@ -22,7 +22,6 @@ QJsonValue opt(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJs
 using ui::text::gib;
 using ui::text::usd;
 QString pct(double f) { return ui::text::percent(f); }
-
 
 /// A latency, or null when the queue grows without bound.
 QJsonValue latency(double s, bool saturated) { return saturated ? QJsonValue(QJsonValue::Null) : QJsonValue(s); }
@@ -55,8 +54,8 @@ QJsonObject toJson(const calc::Evaluation& ev)
     for (const calc::JobResult& j : ev.jobs) {
         QJsonArray placement;
         for (const auto& u : j.placement)
-            placement.append(QJsonObject{{"node", QString::fromStdString(u.node)}, {"gpu", u.gpu},
-                                         {"slot", QString::fromStdString(u.slot)}});
+            placement.append(QJsonObject{
+                {"node", QString::fromStdString(u.node)}, {"gpu", u.gpu}, {"slot", QString::fromStdString(u.slot)}});
         const calc::MemoryBreakdown& m = j.memory;
         QJsonObject steps;
         for (const calc::StepPart& part : calc::stepParts())
@@ -64,43 +63,47 @@ QJsonObject toJson(const calc::Evaluation& ev)
         QJsonObject penaltyParts;
         for (const calc::PenaltyPart& part : calc::penaltyParts())
             penaltyParts[QLatin1String(part.key)] = j.penaltyBreakdown.*part.value;
-        jobs.append(QJsonObject{
-            {"id", QString::fromStdString(j.id)},
-            {"tenant", QString::fromStdString(j.tenant)},
-            {"placed", j.placed},
-            {"reason", QString::fromStdString(j.reason)},
-            {"placement", placement},
-            {"memory_per_gpu_bytes", m.totalBytes()},
-            {"breakdown", QJsonObject{{"weights", m.weightsBytes},
-                                      {"gradients", m.gradientsBytes},
-                                      {"optimizer", m.optimizerBytes},
-                                      {"activations", opt(m.activationsBytes)},
-                                      {"kv_cache", opt(m.kvCacheBytes)},
-                                      {"runtime", m.runtimeBytes}}},
-            {"step_time_s", j.placed ? QJsonValue(j.perf.stepTimeS) : QJsonValue(QJsonValue::Null)},
-            {"step_breakdown_s", j.placed ? QJsonValue(steps) : QJsonValue(QJsonValue::Null)},
-            {"tokens_per_s", j.placed ? QJsonValue(j.perf.tokensPerS) : QJsonValue(QJsonValue::Null)},
-            {"mfu", j.placed ? QJsonValue(j.perf.mfu) : QJsonValue(QJsonValue::Null)},
-            {"days_to_complete", j.placed ? opt(j.perf.daysToComplete) : QJsonValue(QJsonValue::Null)},
-            {"penalty", j.placed ? QJsonValue(j.penalty) : QJsonValue(QJsonValue::Null)},
-            {"penalty_breakdown", j.placed ? QJsonValue(penaltyParts) : QJsonValue(QJsonValue::Null)},
-            {"noisiest_neighbour", j.noisiestNeighbour.empty() ? QJsonValue(QJsonValue::Null)
-                                                               : QJsonValue(QString::fromStdString(j.noisiestNeighbour))},
-            {"oom_risk", j.oomRisk},
-            {"cost_usd", opt(j.costUsd)},
-            {"cost_per_month_usd", j.costPerMonthUsd},
-            {"extra_days", opt(j.extraDays)},
-            {"serving", servingJson(j)},
-            {"meets_sla", j.meetsSla}});
+        jobs.append(
+            QJsonObject{{"id", QString::fromStdString(j.id)},
+                        {"tenant", QString::fromStdString(j.tenant)},
+                        {"placed", j.placed},
+                        {"reason", QString::fromStdString(j.reason)},
+                        {"placement", placement},
+                        {"memory_per_gpu_bytes", m.totalBytes()},
+                        {"breakdown", QJsonObject{{"weights", m.weightsBytes},
+                                                  {"gradients", m.gradientsBytes},
+                                                  {"optimizer", m.optimizerBytes},
+                                                  {"activations", opt(m.activationsBytes)},
+                                                  {"kv_cache", opt(m.kvCacheBytes)},
+                                                  {"runtime", m.runtimeBytes}}},
+                        {"step_time_s", j.placed ? QJsonValue(j.perf.stepTimeS) : QJsonValue(QJsonValue::Null)},
+                        {"step_breakdown_s", j.placed ? QJsonValue(steps) : QJsonValue(QJsonValue::Null)},
+                        {"tokens_per_s", j.placed ? QJsonValue(j.perf.tokensPerS) : QJsonValue(QJsonValue::Null)},
+                        {"mfu", j.placed ? QJsonValue(j.perf.mfu) : QJsonValue(QJsonValue::Null)},
+                        {"days_to_complete", j.placed ? opt(j.perf.daysToComplete) : QJsonValue(QJsonValue::Null)},
+                        {"penalty", j.placed ? QJsonValue(j.penalty) : QJsonValue(QJsonValue::Null)},
+                        {"penalty_breakdown", j.placed ? QJsonValue(penaltyParts) : QJsonValue(QJsonValue::Null)},
+                        {"noisiest_neighbour", j.noisiestNeighbour.empty()
+                                                   ? QJsonValue(QJsonValue::Null)
+                                                   : QJsonValue(QString::fromStdString(j.noisiestNeighbour))},
+                        {"oom_risk", j.oomRisk},
+                        {"cost_usd", opt(j.costUsd)},
+                        {"cost_per_month_usd", j.costPerMonthUsd},
+                        {"extra_days", opt(j.extraDays)},
+                        {"serving", servingJson(j)},
+                        {"meets_sla", j.meetsSla}});
     }
     QJsonArray links;
     for (const calc::LinkResult& l : ev.links)
-        links.append(QJsonObject{{"id", QString::fromStdString(l.id)}, {"load_gbps", l.loadGbps},
-                                 {"utilization", l.utilization}});
+        links.append(QJsonObject{
+            {"id", QString::fromStdString(l.id)}, {"load_gbps", l.loadGbps}, {"utilization", l.utilization}});
     QJsonObject tenants;
     for (const auto& [id, cost] : ev.tenantCostPerMonthUsd)
         tenants[QString::fromStdString(id)] = cost;
-    return {{"kpis", kpis}, {"jobs", jobs}, {"links", links}, {"tenant_cost_per_month_usd", tenants},
+    return {{"kpis", kpis},
+            {"jobs", jobs},
+            {"links", links},
+            {"tenant_cost_per_month_usd", tenants},
             {"elapsed_ms", ev.elapsedMs}};
 }
 
@@ -112,8 +115,8 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
           << ", stranded " << gib(k.strandedBytes) << " GiB, fragmentation " << pct(k.fragmentation);
     if (k.migUnusableSlices > 0)
         out() << ", " << k.migUnusableSlices << " unusable MIG slices";
-    out() << "\n  penalty mean " << pct(k.meanPenalty) << ", max " << pct(k.maxPenalty) << "; target (" << QString::fromStdString(PlanningTarget::text(true)) << ") "
-          << (k.meetsTarget ? "met" : "not met");
+    out() << "\n  penalty mean " << pct(k.meanPenalty) << ", max " << pct(k.maxPenalty) << "; target ("
+          << QString::fromStdString(PlanningTarget::text(true)) << ") " << (k.meetsTarget ? "met" : "not met");
     if (k.servingJobs > 0)
         out() << "; serving SLO attainment " << pct(k.servingSloAttainment) << " (worst P99 TTFT "
               << seconds(k.servingTtftP99S) << ", ITL " << seconds(k.servingItlP99S) << ")";
@@ -123,19 +126,28 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
           << usd(k.wastePerMonth.overheadUsd) << ")";
     if (k.oomRiskGpus > 0)
         out() << "\n  OUT-OF-MEMORY RISK on " << k.oomRiskGpus << " GPU(s) without memory isolation";
-    out() << "\n\n  " << QString("%1 %2 %3 %4 %5 %6 %7 %8").arg("JOB", -26).arg("PLACED", -7).arg("GiB/GPU", 8)
-                       .arg("PENALTY", 8).arg("MFU", 6).arg("TOK/S", 12).arg("DAYS", 8).arg("$/MONTH", 12)
+    out() << "\n\n  "
+          << QString("%1 %2 %3 %4 %5 %6 %7 %8")
+                 .arg("JOB", -26)
+                 .arg("PLACED", -7)
+                 .arg("GiB/GPU", 8)
+                 .arg("PENALTY", 8)
+                 .arg("MFU", 6)
+                 .arg("TOK/S", 12)
+                 .arg("DAYS", 8)
+                 .arg("$/MONTH", 12)
           << '\n';
     for (const calc::JobResult& j : ev.jobs) {
-        out() << "  " << QString("%1 %2 %3 %4 %5 %6 %7 %8")
-                             .arg(QString::fromStdString(j.id).left(26), -26)
-                             .arg(j.placed ? (j.oomRisk ? "OOM?" : "yes") : "NO", -7)
-                             .arg(gib(j.memory.totalBytes()), 8)
-                             .arg(j.placed ? pct(j.penalty) : "-", 8)
-                             .arg(j.placed ? pct(j.perf.mfu) : "-", 6)
-                             .arg(j.placed ? QString::number(j.perf.tokensPerS, 'f', 0) : "-", 12)
-                             .arg(j.placed && j.perf.daysToComplete ? QString::number(*j.perf.daysToComplete, 'f', 1) : "-", 8)
-                             .arg(usd(j.costPerMonthUsd), 12)
+        out() << "  "
+              << QString("%1 %2 %3 %4 %5 %6 %7 %8")
+                     .arg(QString::fromStdString(j.id).left(26), -26)
+                     .arg(j.placed ? (j.oomRisk ? "OOM?" : "yes") : "NO", -7)
+                     .arg(gib(j.memory.totalBytes()), 8)
+                     .arg(j.placed ? pct(j.penalty) : "-", 8)
+                     .arg(j.placed ? pct(j.perf.mfu) : "-", 6)
+                     .arg(j.placed ? QString::number(j.perf.tokensPerS, 'f', 0) : "-", 12)
+                     .arg(j.placed && j.perf.daysToComplete ? QString::number(*j.perf.daysToComplete, 'f', 1) : "-", 8)
+                     .arg(usd(j.costPerMonthUsd), 12)
               << '\n';
         if (!j.placed)
             out() << "      not placed: " << QString::fromStdString(j.reason) << '\n';
@@ -154,9 +166,11 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
             const calc::ServingResult& v = *j.serving;
             out() << "      serving: TTFT " << seconds(v.ttftS) << " (P99 " << seconds(v.ttftP99S) << "), ITL "
                   << seconds(v.itlS) << " (P99 " << seconds(v.itlP99S) << "), "
-                  << QString::number(v.requestsPerS, 'f', 2) << " req/s, batch "
-                  << QString::number(v.running, 'f', 0) << " of " << v.maxBatch << " that fit"
-                  << (v.saturated ? ", SATURATED: the queue grows" : v.queued >= 0.5 ? ", " + QString::number(v.queued, 'f', 0) + " queued" : QString())
+                  << QString::number(v.requestsPerS, 'f', 2) << " req/s, batch " << QString::number(v.running, 'f', 0)
+                  << " of " << v.maxBatch << " that fit"
+                  << (v.saturated       ? ", SATURATED: the queue grows"
+                      : v.queued >= 0.5 ? ", " + QString::number(v.queued, 'f', 0) + " queued"
+                                        : QString())
                   << ", SLO attainment " << pct(v.sloAttainment) << '\n';
         }
     }
@@ -174,33 +188,50 @@ QJsonArray toJson(const std::vector<calc::SharingAlternative>& alts)
 {
     QJsonArray arr;
     for (const calc::SharingAlternative& a : alts)
-        arr.append(QJsonObject{{"mode", QString::fromStdString(std::string(enumName(a.mode)))},
-                               {"offered", a.offered},
-                               {"setting", QString::fromStdString(a.setting)},
-                               {"candidates_tried", a.candidatesTried},
-                               {"nodes_kept", a.nodesKept},
-                               {"memory_overhead", a.offered ? QJsonValue(a.memoryOverhead) : QJsonValue(QJsonValue::Null)},
-                               {"isolation", QJsonObject{{"memory", a.isolation.memory},
-                                                         {"fault", a.isolation.fault},
-                                                         {"performance", a.isolation.performance}}},
-                               {"kpis", a.offered ? QJsonValue(kpisToJson(a.kpis)) : QJsonValue(QJsonValue::Null)}});
+        arr.append(
+            QJsonObject{{"mode", QString::fromStdString(std::string(enumName(a.mode)))},
+                        {"offered", a.offered},
+                        {"setting", QString::fromStdString(a.setting)},
+                        {"candidates_tried", a.candidatesTried},
+                        {"nodes_kept", a.nodesKept},
+                        {"memory_overhead", a.offered ? QJsonValue(a.memoryOverhead) : QJsonValue(QJsonValue::Null)},
+                        {"isolation", QJsonObject{{"memory", a.isolation.memory},
+                                                  {"fault", a.isolation.fault},
+                                                  {"performance", a.isolation.performance}}},
+                        {"kpis", a.offered ? QJsonValue(kpisToJson(a.kpis)) : QJsonValue(QJsonValue::Null)}});
     return arr;
 }
 
 void printAlternatives(const std::vector<calc::SharingAlternative>& alts)
 {
     out() << "  sharing trade-offs (every GPU shared one way; isolation memory/fault/performance, 2 = enforced)\n  "
-          << QString("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11").arg("MODE", -13).arg("SETTING", -22).arg("VRAM", 7).arg("ALLOC", 7)
-                 .arg("PENALTY", 8).arg("UNPLACED", 9).arg("WASTE/MONTH", 12).arg("ISOL", 6)
-                 .arg("TTFT99", 10).arg("ITL99", 9).arg("SLO", 7)
+          << QString("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10 %11")
+                 .arg("MODE", -13)
+                 .arg("SETTING", -22)
+                 .arg("VRAM", 7)
+                 .arg("ALLOC", 7)
+                 .arg("PENALTY", 8)
+                 .arg("UNPLACED", 9)
+                 .arg("WASTE/MONTH", 12)
+                 .arg("ISOL", 6)
+                 .arg("TTFT99", 10)
+                 .arg("ITL99", 9)
+                 .arg("SLO", 7)
           << '\n';
     for (const calc::SharingAlternative& a : alts) {
-        const QString isol = QString("%1/%2/%3").arg(a.isolation.memory).arg(a.isolation.fault).arg(a.isolation.performance);
-        out() << "  " << QString("%1 %2 ").arg(QString::fromStdString(std::string(enumName(a.mode))), -13)
-                              .arg(QString::fromStdString(a.setting).left(22), -22);
+        const QString isol =
+            QString("%1/%2/%3").arg(a.isolation.memory).arg(a.isolation.fault).arg(a.isolation.performance);
+        out() << "  "
+              << QString("%1 %2 ")
+                     .arg(QString::fromStdString(std::string(enumName(a.mode))), -13)
+                     .arg(QString::fromStdString(a.setting).left(22), -22);
         if (a.offered)
-            out() << QString("%1 %2 %3 %4 %5 %6").arg(pct(a.kpis.vramUtilization), 7).arg(pct(a.kpis.allocationRatio), 7)
-                         .arg(pct(a.kpis.meanPenalty), 8).arg(a.kpis.unplacedJobs, 9).arg(usd(a.kpis.wastePerMonth.total()), 12)
+            out() << QString("%1 %2 %3 %4 %5 %6")
+                         .arg(pct(a.kpis.vramUtilization), 7)
+                         .arg(pct(a.kpis.allocationRatio), 7)
+                         .arg(pct(a.kpis.meanPenalty), 8)
+                         .arg(a.kpis.unplacedJobs, 9)
+                         .arg(usd(a.kpis.wastePerMonth.total()), 12)
                          .arg(isol, 6)
                   << QString(" %1 %2 %3")
                          .arg(a.kpis.servingJobs > 0 ? seconds(a.kpis.servingTtftP99S) : "-", 10)
@@ -215,29 +246,30 @@ void printAlternatives(const std::vector<calc::SharingAlternative>& alts)
 
 QJsonObject kpisToJson(const calc::Kpis& k)
 {
-    return QJsonObject{{"vram_utilization", k.vramUtilization},
-                     {"allocation_ratio", k.allocationRatio},
-                     {"stranded_bytes", k.strandedBytes},
-                     {"fragmentation", k.fragmentation},
-                     {"mig_unusable_slices", k.migUnusableSlices},
-                     {"compute_utilization", k.computeUtilization},
-                     {"mean_penalty", k.meanPenalty},
-                     {"max_penalty", k.maxPenalty},
-                     {"meets_target", k.meetsTarget},
-                     {"cost_per_month_usd", k.costPerMonthUsd},
-                     {"waste_per_month_usd", k.wastePerMonth.total()},
-                     {"waste_breakdown_usd", QJsonObject{{"idle", k.wastePerMonth.idleUsd},
-                                                         {"stranded", k.wastePerMonth.strandedUsd},
-                                                         {"overhead", k.wastePerMonth.overheadUsd}}},
-                     {"unplaced_jobs", k.unplacedJobs},
-                     {"sla_violations", k.slaViolations},
-                     {"oom_risk_gpus", k.oomRiskGpus},
-                     {"serving_jobs", k.servingJobs},
-                     {"serving_slo_attainment", k.servingSloAttainment},
-                     {"serving_ttft_p99_s", k.servingJobs > 0 && k.servingTtftP99S < 1e29 ? QJsonValue(k.servingTtftP99S)
-                                                                                        : QJsonValue(QJsonValue::Null)},
-                     {"serving_itl_p99_s", k.servingJobs > 0 && k.servingItlP99S < 1e29 ? QJsonValue(k.servingItlP99S)
-                                                                                      : QJsonValue(QJsonValue::Null)}};
+    return QJsonObject{
+        {"vram_utilization", k.vramUtilization},
+        {"allocation_ratio", k.allocationRatio},
+        {"stranded_bytes", k.strandedBytes},
+        {"fragmentation", k.fragmentation},
+        {"mig_unusable_slices", k.migUnusableSlices},
+        {"compute_utilization", k.computeUtilization},
+        {"mean_penalty", k.meanPenalty},
+        {"max_penalty", k.maxPenalty},
+        {"meets_target", k.meetsTarget},
+        {"cost_per_month_usd", k.costPerMonthUsd},
+        {"waste_per_month_usd", k.wastePerMonth.total()},
+        {"waste_breakdown_usd", QJsonObject{{"idle", k.wastePerMonth.idleUsd},
+                                            {"stranded", k.wastePerMonth.strandedUsd},
+                                            {"overhead", k.wastePerMonth.overheadUsd}}},
+        {"unplaced_jobs", k.unplacedJobs},
+        {"sla_violations", k.slaViolations},
+        {"oom_risk_gpus", k.oomRiskGpus},
+        {"serving_jobs", k.servingJobs},
+        {"serving_slo_attainment", k.servingSloAttainment},
+        {"serving_ttft_p99_s",
+         k.servingJobs > 0 && k.servingTtftP99S < 1e29 ? QJsonValue(k.servingTtftP99S) : QJsonValue(QJsonValue::Null)},
+        {"serving_itl_p99_s",
+         k.servingJobs > 0 && k.servingItlP99S < 1e29 ? QJsonValue(k.servingItlP99S) : QJsonValue(QJsonValue::Null)}};
 }
 
 int runEvaluate(const QStringList& args)
@@ -246,7 +278,8 @@ int runEvaluate(const QStringList& args)
                                "throughput, link load, cluster KPIs and cost (docs/model-reference.md).");
     auto& p = cl.parser();
     p.addPositionalArgument("FILE", "Scenario JSON files.", "FILE...");
-    p.addOption({"policy", "Placement policy instead of the scenario's.", "first_fit|best_fit|topology_aware|fragmentation_aware"});
+    p.addOption({"policy", "Placement policy instead of the scenario's.",
+                 "first_fit|best_fit|topology_aware|fragmentation_aware"});
     p.addOption({"json", "Print JSON (one object; an array for several files)."});
     p.addOption({"alternatives", "Also evaluate the tenant mix with every GPU shared one way (bare metal, passthrough, "
                                  "MIG, vGPU, time-slicing, MPS): the sharing trade-off matrix."});
@@ -261,7 +294,8 @@ int runEvaluate(const QStringList& args)
     if (p.isSet("policy")) {
         policy = enumFromName<PlacementPolicy>(p.value("policy").toStdString());
         if (!policy) {
-            err() << cl.usageError("--policy must be " + QString::fromStdString(enumChoices<PlacementPolicy>())) << Qt::endl;
+            err() << cl.usageError("--policy must be " + QString::fromStdString(enumChoices<PlacementPolicy>()))
+                  << Qt::endl;
             return kBadInput;
         }
     }

@@ -13,14 +13,16 @@ namespace gp::cli {
 
 int runExportConfig(const QStringList& args)
 {
-    CommandLine cl("export-config", "Write the scenario's sharing plan as configuration a cluster team applies with the "
-                                    "NVIDIA GPU Operator: mig-parted.yaml (MIG layouts), device-plugin-config.yaml "
-                                    "(time-slicing and MPS), node-labels.yaml, tenants/<tenant>.yaml (pods' node "
-                                    "selectors and GPU resources where the placement put the jobs) and README.md "
-                                    "(docs/export.md).");
+    CommandLine cl("export-config",
+                   "Write the scenario's sharing plan as configuration a cluster team applies with the "
+                   "NVIDIA GPU Operator: mig-parted.yaml (MIG layouts), device-plugin-config.yaml "
+                   "(time-slicing and MPS), node-labels.yaml, tenants/<tenant>.yaml (pods' node "
+                   "selectors and GPU resources where the placement put the jobs) and README.md "
+                   "(docs/export.md).");
     auto& p = cl.parser();
     p.addPositionalArgument("FILE", "Scenario JSON file.");
-    p.addOption({{"o", "output"}, "Folder to write into (created if missing; files of the same names are replaced).", "DIR"});
+    p.addOption(
+        {{"o", "output"}, "Folder to write into (created if missing; files of the same names are replaced).", "DIR"});
     if (auto done = cl.parse(args))
         return *done;
     if (p.positionalArguments().size() != 1) {

@@ -123,8 +123,8 @@ int check(store::ScenarioLibrary& lib)
     int revisions = 0;
     for (const auto& s : *all)
         revisions += s.revisionCount;
-    out() << lib.path() << ": ok (" << all->size() << " scenarios, " << revisions << " revisions, "
-          << drafts->size() << " autosaved drafts)" << Qt::endl;
+    out() << lib.path() << ": ok (" << all->size() << " scenarios, " << revisions << " revisions, " << drafts->size()
+          << " autosaved drafts)" << Qt::endl;
     return kOk;
 }
 
@@ -140,8 +140,7 @@ int runLibrary(const QStringList& args)
                               "  check                SQLite's integrity check, scenarios and autosaved drafts");
     auto& p = cl.parser();
     cl.addDbOption();
-    p.addPositionalArgument("action", "list, import, export, delete or check.",
-                            "list|import|export|delete|check");
+    p.addPositionalArgument("action", "list, import, export, delete or check.", "list|import|export|delete|check");
     p.addPositionalArgument("arg", "FILE for import, ID for export and delete.", "[FILE|ID]");
     p.addOption({{"o", "output"}, "export: the file to write.", "FILE"});
     p.addOption({"revision", "export: this revision number instead of the latest.", "N"});
@@ -153,13 +152,11 @@ int runLibrary(const QStringList& args)
     const QString action = pos.value(0);
     const int wantArgs = action == "list" || action == "check" ? 1 : 2;
     if (action.isEmpty() || !QStringList{"list", "import", "export", "delete", "check"}.contains(action)) {
-        err() << cl.usageError(action.isEmpty() ? "no action given" : "unknown action '" + action + "'")
-              << Qt::endl;
+        err() << cl.usageError(action.isEmpty() ? "no action given" : "unknown action '" + action + "'") << Qt::endl;
         return kBadInput;
     }
     if (pos.size() != wantArgs) {
-        err() << cl.usageError(action + (wantArgs == 1 ? " takes no argument" : " needs one argument"))
-              << Qt::endl;
+        err() << cl.usageError(action + (wantArgs == 1 ? " takes no argument" : " needs one argument")) << Qt::endl;
         return kBadInput;
     }
     std::optional<qint64> id;

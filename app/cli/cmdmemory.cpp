@@ -45,10 +45,9 @@ QString gibOr(const std::optional<double>& v) { return v ? gib(*v) : QStringLite
 
 int runMemory(const QStringList& args)
 {
-    CommandLine cl("memory",
-                   "Memory per GPU of one training or serving job: weights, gradients, optimizer states "
-                   "(ZeRO), activations (Korthikanti et al. 2022), KV cache and runtime overhead, with the "
-                   "per-layer profile of the most loaded pipeline stage. Formulas: docs/model-reference.md.");
+    CommandLine cl("memory", "Memory per GPU of one training or serving job: weights, gradients, optimizer states "
+                             "(ZeRO), activations (Korthikanti et al. 2022), KV cache and runtime overhead, with the "
+                             "per-layer profile of the most loaded pipeline stage. Formulas: docs/model-reference.md.");
     auto& p = cl.parser();
     const QList<QCommandLineOption> options = {
         {"model", "Model preset from data/models (e.g. llama3-70b).", "PRESET"},
@@ -72,15 +71,19 @@ int runMemory(const QStringList& args)
         {"dp", "Data-parallel degree (default 1).", "D"},
         {"zero", "ZeRO stage 0-3 (default 0).", "0|1|2|3"},
         {"sequence-parallel", "Megatron sequence parallelism."},
-        {"virtual-stages", "Model chunks per pipeline stage: the interleaved 1F1B schedule when above 1 "
-                           "(default 1).", "V"},
+        {"virtual-stages",
+         "Model chunks per pipeline stage: the interleaved 1F1B schedule when above 1 "
+         "(default 1).",
+         "V"},
         {"recompute", "Activation recomputation (default none).", "none|selective|full"},
         {"precision", "Precision (default bf16; infer also int8, int4).", "bf16|fp16|fp8|fp32"},
         {"optimizer", "Optimizer (default adam).", "adam|adam8bit|sgd"},
         {"main-grads-fp32", "Training: fp32 gradients beside 16-bit weights (Megatron-LM's main grads; 18 bytes "
                             "per parameter with Adam instead of 16)."},
-        {"attention", "Attention kernels (default auto: flash unless the model keeps dropout masks, as a "
-                      "scenario's job without flash_attention).", "auto|flash|unfused"},
+        {"attention",
+         "Attention kernels (default auto: flash unless the model keeps dropout masks, as a "
+         "scenario's job without flash_attention).",
+         "auto|flash|unfused"},
         {"mode", "Job kind (default train).", "train|lora|qlora|infer"},
         {"lora-rank", "LoRA rank (default 16).", "R"},
         {"batch", "infer: concurrent sequences (default 1).", "N"},
@@ -105,7 +108,11 @@ int runMemory(const QStringList& args)
         bool ok = false;
         const int v = p.value(name).toInt(&ok);
         if (!ok || v < lo || v > hi) {
-            usage(QString("--%1 must be a whole number from %2 to %3, not '%4'").arg(name).arg(lo).arg(hi).arg(p.value(name)));
+            usage(QString("--%1 must be a whole number from %2 to %3, not '%4'")
+                      .arg(name)
+                      .arg(lo)
+                      .arg(hi)
+                      .arg(p.value(name)));
             return std::nullopt;
         }
         return v;
@@ -119,13 +126,17 @@ int runMemory(const QStringList& args)
     job.id = "memory";
     job.name = "memory";
     const QString mode = p.value("mode").isEmpty() ? "train" : p.value("mode");
-    const std::map<QString, JobKind> modes{{"train", JobKind::Pretraining}, {"lora", JobKind::Lora},
-                                           {"qlora", JobKind::Qlora}, {"infer", JobKind::Inference}};
+    const std::map<QString, JobKind> modes{{"train", JobKind::Pretraining},
+                                           {"lora", JobKind::Lora},
+                                           {"qlora", JobKind::Qlora},
+                                           {"infer", JobKind::Inference}};
     if (!modes.count(mode))
         return usage("--mode must be train, lora, qlora or infer");
     job.kind = modes.at(mode);
-    const std::map<QString, Optimizer> optimizers{{"adam", Optimizer::AdamW}, {"adamw", Optimizer::AdamW},
-                                                  {"adam8bit", Optimizer::Adam8bit}, {"sgd", Optimizer::SgdMomentum}};
+    const std::map<QString, Optimizer> optimizers{{"adam", Optimizer::AdamW},
+                                                  {"adamw", Optimizer::AdamW},
+                                                  {"adam8bit", Optimizer::Adam8bit},
+                                                  {"sgd", Optimizer::SgdMomentum}};
     const QString opt = p.value("optimizer").isEmpty() ? "adam" : p.value("optimizer");
     if (!optimizers.count(opt))
         return usage("--optimizer must be adam, adam8bit or sgd");
@@ -141,7 +152,8 @@ int runMemory(const QStringList& args)
     if (!precision)
         return usage("--precision must be " + QString::fromStdString(enumChoices<Precision>()));
     job.precision = *precision;
-    auto recompute = enumFromName<Recompute>((p.value("recompute").isEmpty() ? "none" : p.value("recompute")).toStdString());
+    auto recompute =
+        enumFromName<Recompute>((p.value("recompute").isEmpty() ? "none" : p.value("recompute")).toStdString());
     if (!recompute)
         return usage("--recompute must be none, selective or full");
 
@@ -317,9 +329,11 @@ int runMemory(const QStringList& args)
     if (job.kind == JobKind::Inference)
         out() << "  KV cache             " << gibOr(m.kvCacheBytes) << '\n';
     out() << "  runtime overhead     " << gib(m.runtimeBytes) << '\n';
-    out() << "  total                " << (known ? gib(m.totalBytes()) : QStringLiteral("unknown (no architecture)")) << '\n';
+    out() << "  total                " << (known ? gib(m.totalBytes()) : QStringLiteral("unknown (no architecture)"))
+          << '\n';
     if (peak)
-        out() << "  peak layer           " << QString::fromStdString(peak->name()) << " (" << gib(peak->total()) << ")\n";
+        out() << "  peak layer           " << QString::fromStdString(peak->name()) << " (" << gib(peak->total())
+              << ")\n";
     out() << Qt::flush;
     return kOk;
 }

@@ -25,13 +25,11 @@ QString migCapableGpus(const Catalog& c)
 
 int runMigLayouts(const QStringList& args)
 {
-    CommandLine cl("mig-layouts",
-                   "Enumerate every valid MIG layout of a GPU from the catalog: instances at allowed "
-                   "start slices, no overlapping memory slices, at most 7 compute slices, per-profile "
-                   "instance limits (NVIDIA MIG User Guide).");
+    CommandLine cl("mig-layouts", "Enumerate every valid MIG layout of a GPU from the catalog: instances at allowed "
+                                  "start slices, no overlapping memory slices, at most 7 compute slices, per-profile "
+                                  "instance limits (NVIDIA MIG User Guide).");
     auto& p = cl.parser();
-    p.addOption({"gpu", "GPU id or name from the catalog, case-insensitive (e.g. A100-40GB, H100-80GB).",
-                 "NAME"});
+    p.addOption({"gpu", "GPU id or name from the catalog, case-insensitive (e.g. A100-40GB, H100-80GB).", "NAME"});
     p.addOption({"profiles", "Only use these profiles (comma-separated, e.g. 3g.40gb,2g.20gb).", "P1,P2"});
     p.addOption({"maximal", "Only layouts to which no further instance of the allowed profiles fits."});
     p.addOption({"json", "Print JSON: {\"gpu\", \"count\", \"layouts\": [[{\"profile\", \"start\"}]]}."});
@@ -50,8 +48,8 @@ int runMigLayouts(const QStringList& args)
         return kFailure;
     const GpuSpec* gpu = catalog->findGpu(p.value("gpu").toStdString());
     if (!gpu) {
-        err() << "gpuplan-cli mig-layouts: no GPU '" << p.value("gpu") << "' in the catalog (MIG-capable: "
-              << migCapableGpus(*catalog) << ")" << Qt::endl;
+        err() << "gpuplan-cli mig-layouts: no GPU '" << p.value("gpu")
+              << "' in the catalog (MIG-capable: " << migCapableGpus(*catalog) << ")" << Qt::endl;
         return kBadInput;
     }
     if (!gpu->supportsMig()) {
@@ -68,8 +66,7 @@ int runMigLayouts(const QStringList& args)
                 for (const auto& mp : gpu->migProfiles)
                     known << QString::fromStdString(mp.name);
                 err() << "gpuplan-cli mig-layouts: '" << name.trimmed() << "' is not a MIG profile of "
-                      << QString::fromStdString(gpu->name) << " (profiles: " << known.join(", ") << ")"
-                      << Qt::endl;
+                      << QString::fromStdString(gpu->name) << " (profiles: " << known.join(", ") << ")" << Qt::endl;
                 return kBadInput;
             }
             profiles.push_back(n);
@@ -85,13 +82,11 @@ int runMigLayouts(const QStringList& args)
         for (const auto& layout : layouts) {
             QJsonArray instances;
             for (const auto& inst : layout)
-                instances.append(QJsonObject{{"profile", QString::fromStdString(inst.profile)},
-                                             {"start", inst.start}});
+                instances.append(QJsonObject{{"profile", QString::fromStdString(inst.profile)}, {"start", inst.start}});
             arr.append(instances);
         }
-        const QJsonObject root{{"gpu", QString::fromStdString(gpu->id)},
-                               {"count", static_cast<int>(layouts.size())},
-                               {"layouts", arr}};
+        const QJsonObject root{
+            {"gpu", QString::fromStdString(gpu->id)}, {"count", static_cast<int>(layouts.size())}, {"layouts", arr}};
         out() << QJsonDocument(root).toJson(QJsonDocument::Indented) << Qt::flush;
         return kOk;
     }

@@ -35,9 +35,9 @@ int runReplay(const QStringList& args)
         return kBadInput;
     }
     const std::map<QString, sim::ReplayPolicy> policies{
-        {"random", sim::ReplayPolicy::Random},     {"dotprod", sim::ReplayPolicy::DotProd},
+        {"random", sim::ReplayPolicy::Random},         {"dotprod", sim::ReplayPolicy::DotProd},
         {"clustering", sim::ReplayPolicy::Clustering}, {"packing", sim::ReplayPolicy::Packing},
-        {"bestfit", sim::ReplayPolicy::BestFit},   {"fgd", sim::ReplayPolicy::Fgd}};
+        {"bestfit", sim::ReplayPolicy::BestFit},       {"fgd", sim::ReplayPolicy::Fgd}};
     const QString policyName = p.isSet("policy") ? p.value("policy") : "fgd";
     if (!policies.count(policyName)) {
         err() << cl.usageError("--policy must be random, dotprod, clustering, packing, bestfit or fgd") << Qt::endl;
@@ -74,10 +74,10 @@ int runReplay(const QStringList& args)
             rate.append(r.fragmentationRatePct[i]);
         }
         const QJsonObject o{{"policy", policyName},          {"seed", static_cast<double>(cfg.seed)},
-                            {"inflate", cfg.inflate},         {"tasks", r.tasks},
-                            {"arrived_pct", arrived},         {"allocation_pct", allocation},
-                            {"fragmentation_pct", frag},      {"fragmentation_rate_pct", rate},
-                            {"failed_tasks", r.failedTasks},  {"elapsed_ms", r.elapsedMs}};
+                            {"inflate", cfg.inflate},        {"tasks", r.tasks},
+                            {"arrived_pct", arrived},        {"allocation_pct", allocation},
+                            {"fragmentation_pct", frag},     {"fragmentation_rate_pct", rate},
+                            {"failed_tasks", r.failedTasks}, {"elapsed_ms", r.elapsedMs}};
         out() << QJsonDocument(o).toJson(QJsonDocument::Indented) << Qt::flush;
         return kOk;
     }

@@ -4,8 +4,8 @@
 #include "sim/planresults.h"
 
 #include "document/librarygateway.h"
-#include "io/scenarioreader.h"
 #include "io/clusterconfigwriter.h"
+#include "io/scenarioreader.h"
 #include "ui/planfigures.h"
 #include "ui/reportwriter.h"
 
@@ -22,8 +22,9 @@ int runReport(const QStringList& args)
     p.addPositionalArgument("FILE", "Scenario JSON file (or use --scenario).", "[FILE]");
     p.addOption({{"o", "output"}, "PDF file to write (replaced atomically).", "OUT.pdf"});
     p.addOption({"scenario", "A library scenario by id instead of a FILE (gpuplan-cli library list).", "ID"});
-    p.addOption({"trials", QString("Monte Carlo trials for the predictability page (default %1, as the workbench).")
-                               .arg(sim::TrialCounts::kPlan),
+    p.addOption({"trials",
+                 QString("Monte Carlo trials for the predictability page (default %1, as the workbench).")
+                     .arg(sim::TrialCounts::kPlan),
                  "N"});
     p.addOption({"charts", "Also write every chart as PNG and SVG and the KPIs and jobs as CSV into DIR.", "DIR"});
     cl.addDbOption();
@@ -73,7 +74,8 @@ int runReport(const QStringList& args)
         err() << Qt::flush;
         return kBadInput;
     }
-    const std::optional<sim::PlanResults> results = sim::computePlanResults(*r.scenario, *catalog, nullptr, 30.0, trials);
+    const std::optional<sim::PlanResults> results =
+        sim::computePlanResults(*r.scenario, *catalog, nullptr, 30.0, trials);
     if (const QString error = ui::writeReport(*results, *catalog, p.value("output")); !error.isEmpty()) {
         err() << "report: " << error << Qt::endl;
         return kFailure;

@@ -42,8 +42,10 @@ int runSimulate(const QStringList& args)
     p.addOption({"seed", "Seed (default 1): the same seed on the same backend gives the same output.", "S"});
     p.addOption({"backend", "cpu, cuda or auto (default: CUDA when a GPU is present).", "cpu|cuda|auto"});
     p.addOption({"horizon-days", "Also run the timeline (discrete-event) simulation over D days.", "D"});
-    p.addOption({"defrag-threshold", "With --horizon-days: also run it with defragmentation above this "
-                                     "fragmentation (0-1), and show both.", "F"});
+    p.addOption({"defrag-threshold",
+                 "With --horizon-days: also run it with defragmentation above this "
+                 "fragmentation (0-1), and show both.",
+                 "F"});
     p.addOption({"json", "Print JSON."});
     if (auto done = cl.parse(args))
         return *done;
@@ -130,16 +132,24 @@ int runSimulate(const QStringList& args)
         }
         QJsonArray jobs;
         for (const auto& j : t.jobs)
-            jobs.append(QJsonObject{{"id", QString::fromStdString(j.id)},
-                                    {"arrival_h", j.arrivalH},
-                                    {"start_h", j.startH ? QJsonValue(*j.startH) : QJsonValue(QJsonValue::Null)},
-                                    {"wait_h", j.startH ? QJsonValue(*j.startH - j.arrivalH) : QJsonValue(QJsonValue::Null)},
-                                    {"end_h", j.endH ? QJsonValue(*j.endH) : QJsonValue(QJsonValue::Null)},
-                                    {"migrations", j.migrations}});
-        return QJsonObject{{"hours", hours},          {"allocation", alloc},  {"vram_utilization", vram},
-                           {"fragmentation", frag},   {"queued", queued},     {"jobs", jobs},
-                           {"mean_wait_h", t.meanWaitH}, {"started", t.started}, {"max_queued", t.maxQueued},
-                           {"migrations", t.migrations}, {"mean_allocation", t.meanAllocation},
+            jobs.append(
+                QJsonObject{{"id", QString::fromStdString(j.id)},
+                            {"arrival_h", j.arrivalH},
+                            {"start_h", j.startH ? QJsonValue(*j.startH) : QJsonValue(QJsonValue::Null)},
+                            {"wait_h", j.startH ? QJsonValue(*j.startH - j.arrivalH) : QJsonValue(QJsonValue::Null)},
+                            {"end_h", j.endH ? QJsonValue(*j.endH) : QJsonValue(QJsonValue::Null)},
+                            {"migrations", j.migrations}});
+        return QJsonObject{{"hours", hours},
+                           {"allocation", alloc},
+                           {"vram_utilization", vram},
+                           {"fragmentation", frag},
+                           {"queued", queued},
+                           {"jobs", jobs},
+                           {"mean_wait_h", t.meanWaitH},
+                           {"started", t.started},
+                           {"max_queued", t.maxQueued},
+                           {"migrations", t.migrations},
+                           {"mean_allocation", t.meanAllocation},
                            {"mean_fragmentation", t.meanFragmentation}};
     };
     if (!res.backendNote.empty() && backend == "auto")
@@ -148,7 +158,8 @@ int runSimulate(const QStringList& args)
     if (p.isSet("json")) {
         QJsonArray jobs, gpus, links, tenants;
         for (const auto& j : res.jobs) {
-            QJsonObject o{{"id", QString::fromStdString(j.id)}, {"tenant", QString::fromStdString(j.tenant)},
+            QJsonObject o{{"id", QString::fromStdString(j.id)},
+                          {"tenant", QString::fromStdString(j.tenant)},
                           {"slowdown", pct(j.slowdown, false)}};
             if (j.training) {
                 QJsonArray hist;
@@ -156,15 +167,17 @@ int runSimulate(const QStringList& args)
                     hist.append(c);
                 o["completion_days"] = pct(j.completionDays);
                 o["deadline_miss_probability"] = j.deadlineMissProbability;
-                o["histogram"] = QJsonObject{{"min_days", j.histogramMinDays}, {"max_days", j.histogramMaxDays},
-                                             {"counts", hist}};
+                o["histogram"] =
+                    QJsonObject{{"min_days", j.histogramMinDays}, {"max_days", j.histogramMaxDays}, {"counts", hist}};
             } else {
                 o["completion_days"] = QJsonValue(QJsonValue::Null);
                 o["deadline_miss_probability"] = QJsonValue(QJsonValue::Null);
             }
             if (j.serving) {
                 const auto latency = [](const sim::Percentiles& q, bool saturated) {
-                    const auto v = [&](double x) { return saturated || x >= 1e29 ? QJsonValue(QJsonValue::Null) : QJsonValue(x); };
+                    const auto v = [&](double x) {
+                        return saturated || x >= 1e29 ? QJsonValue(QJsonValue::Null) : QJsonValue(x);
+                    };
                     return QJsonObject{{"p50", v(q.p50)}, {"p95", v(q.p95)}, {"p99", v(q.p99)}};
                 };
                 o["ttft_s"] = latency(j.ttftS, j.saturated);
@@ -178,15 +191,18 @@ int runSimulate(const QStringList& args)
             jobs.append(o);
         }
         for (const auto& g : res.gpus)
-            gpus.append(QJsonObject{{"node", QString::fromStdString(g.node)}, {"gpu", g.gpu},
+            gpus.append(QJsonObject{{"node", QString::fromStdString(g.node)},
+                                    {"gpu", g.gpu},
                                     {"oom_probability", g.oomProbability},
                                     {"peak_memory_bytes", pct(g.peakBytes)},
                                     {"capacity_bytes", g.capacityBytes}});
         for (const auto& l : res.links)
-            links.append(QJsonObject{{"id", QString::fromStdString(l.id)}, {"load_gbps", pct(l.loadGbps)},
+            links.append(QJsonObject{{"id", QString::fromStdString(l.id)},
+                                     {"load_gbps", pct(l.loadGbps)},
                                      {"congested_fraction", l.congestedFraction}});
         for (const auto& t : res.tenants)
-            tenants.append(QJsonObject{{"id", QString::fromStdString(t.id)}, {"worst_p95_days", t.worstP95Days},
+            tenants.append(QJsonObject{{"id", QString::fromStdString(t.id)},
+                                       {"worst_p95_days", t.worstP95Days},
                                        {"deadline_miss_probability", t.deadlineMissProbability}});
         const QJsonObject o{{"backend", QString::fromStdString(res.backend)},
                             {"trials", res.trials},
@@ -208,8 +224,14 @@ int runSimulate(const QStringList& args)
           << QString::fromStdString(res.backend) << ", seed " << res.seed << ", "
           << QString::number(res.elapsedMs, 'f', 0) << " ms (" << QString::number(res.trialsPerSecond, 'f', 0)
           << " trials/s)\n";
-    out() << QString("  %1 %2 %3 %4 %5 %6 %7\n").arg("JOB", -24).arg("P5 DAYS", 9).arg("P50", 8).arg("P95", 8).arg("P99", 8)
-                 .arg("MISS", 7).arg("SLOWDOWN P95", 13);
+    out() << QString("  %1 %2 %3 %4 %5 %6 %7\n")
+                 .arg("JOB", -24)
+                 .arg("P5 DAYS", 9)
+                 .arg("P50", 8)
+                 .arg("P95", 8)
+                 .arg("P99", 8)
+                 .arg("MISS", 7)
+                 .arg("SLOWDOWN P95", 13);
     for (const auto& j : res.jobs)
         out() << QString("  %1 %2 %3 %4 %5 %6 %7\n")
                      .arg(QString::fromStdString(j.id).left(24), -24)
@@ -223,9 +245,9 @@ int runSimulate(const QStringList& args)
     for (const auto& j : res.jobs)
         if (j.serving)
             out() << "  " << QString::fromStdString(j.id) << ": TTFT P50/P95/P99 " << ms(j.ttftS.p50) << " / "
-                  << ms(j.ttftS.p95) << " / " << ms(j.ttftS.p99) << ", ITL " << ms(j.itlS.p50) << " / " << ms(j.itlS.p95)
-                  << " / " << ms(j.itlS.p99) << ", SLO missed by " << QString::number(j.sloMissProbability * 100, 'f', 1)
-                  << "% of requests\n";
+                  << ms(j.ttftS.p95) << " / " << ms(j.ttftS.p99) << ", ITL " << ms(j.itlS.p50) << " / "
+                  << ms(j.itlS.p95) << " / " << ms(j.itlS.p99) << ", SLO missed by "
+                  << QString::number(j.sloMissProbability * 100, 'f', 1) << "% of requests\n";
     for (const auto& g : res.gpus)
         if (g.oomProbability > 0)
             out() << "  " << QString::fromStdString(g.node) << " GPU " << g.gpu << ": out-of-memory in "

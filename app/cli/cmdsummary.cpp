@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clicontext.h"
-#include "ui/textformat.h"
 #include "model/planningtarget.h"
+#include "ui/textformat.h"
 
 #include "calc/comparison.h"
 #include "calc/evaluate.h"
@@ -14,10 +14,10 @@
 
 #include <QDir>
 
-#include <algorithm>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 
 namespace gp::cli {
 
@@ -71,21 +71,20 @@ QJsonObject toJson(const QString& file, const Scenario& s, const calc::Inventory
 void printText(const QString& file, const Scenario& s, const calc::Inventory& inv, const calc::Kpis& k)
 {
     out() << QString::fromStdString(s.name) << "  (" << file << ")\n";
-    out() << "  topology   " << inv.nodes << " nodes, " << inv.switches << " switches, " << inv.links
-          << " links\n";
+    out() << "  topology   " << inv.nodes << " nodes, " << inv.switches << " switches, " << inv.links << " links\n";
     QStringList models;
     for (const auto& [id, n] : inv.gpusByModel)
         models << QString("%1 x %2").arg(n).arg(QString::fromStdString(id));
-    out() << "  GPUs       " << inv.gpus << " (" << models.join(", ") << "), "
-          << QString::number(inv.vramGiB, 'f', 0) << " GiB usable VRAM\n";
+    out() << "  GPUs       " << inv.gpus << " (" << models.join(", ") << "), " << QString::number(inv.vramGiB, 'f', 0)
+          << " GiB usable VRAM\n";
     QStringList modes;
     for (const auto& [mode, n] : inv.gpusByMode)
         modes << QString("%1 %2").arg(n).arg(QString::fromStdString(std::string(enumName(mode))));
     out() << "  sharing    " << modes.join(", ");
     if (inv.migInstances > 0)
         out() << " (" << inv.migInstances << " MIG instances)";
-    out() << "\n  workload   " << inv.tenants << " tenants, " << inv.jobs << " jobs asking for "
-          << inv.gpusRequested << " GPUs (tp x pp x dp)\n";
+    out() << "\n  workload   " << inv.tenants << " tenants, " << inv.jobs << " jobs asking for " << inv.gpusRequested
+          << " GPUs (tp x pp x dp)\n";
     out() << "  rent       $" << QString::number(inv.costPerHourUsd, 'f', 2) << "/hour, "
           << kpiText("cost_per_month_usd", inv.costPerMonthUsd) << "/month (730 h)";
     if (!inv.unpricedGpus.empty()) {
@@ -95,8 +94,8 @@ void printText(const QString& file, const Scenario& s, const calc::Inventory& in
         out() << "; no price for " << u.join(", ");
     }
     out() << "\n  KPIs       VRAM utilization " << kpiText("vram_utilization", k.vramUtilization) << ", mean penalty "
-          << kpiText("mean_penalty", k.meanPenalty) << " (target " << QString::fromStdString(PlanningTarget::text(true)) << ": "
-          << (k.meetsTarget ? "met" : "not met") << ")\n             " << k.slaViolations << " of " << inv.jobs
+          << kpiText("mean_penalty", k.meanPenalty) << " (target " << QString::fromStdString(PlanningTarget::text(true))
+          << ": " << (k.meetsTarget ? "met" : "not met") << ")\n             " << k.slaViolations << " of " << inv.jobs
           << " jobs miss their SLA (" << k.unplacedJobs << " not placed); cost "
           << kpiText("cost_per_month_usd", k.costPerMonthUsd) << "/month, of which "
           << kpiText("waste_per_month_usd", k.wastePerMonth.total()) << " wasted (idle "
@@ -120,7 +119,7 @@ void printKpiTable(const std::vector<Row>& rows)
     for (const Row& r : rows)
         width = std::max(width, static_cast<int>(std::min<qsizetype>(r.name.size(), 48)));
     const auto line = [width](const QString& name, const QString& vram, const QString& penalty, const QString& sla,
-                         const QString& cost, const QString& waste, const QString& target) {
+                              const QString& cost, const QString& waste, const QString& target) {
         return QString("%1 %2 %3 %4 %5 %6 %7\n")
             .arg(name.size() > width ? name.left(width - 1) + QChar(0x2026) : name, -width)
             .arg(vram, 8)
@@ -136,8 +135,8 @@ void printKpiTable(const std::vector<Row>& rows)
     out() << line("SCENARIO", "VRAM", "PENALTY", "SLA MISS", "$/MONTH", "WASTE/MONTH", "TARGET");
     for (const Row& r : rows) {
         const calc::Kpis& k = r.kpis;
-        out() << line(r.name, kpiText("vram_utilization", k.vramUtilization),
-                      kpiText("mean_penalty", k.meanPenalty), QString("%1/%2").arg(k.slaViolations).arg(r.jobs),
+        out() << line(r.name, kpiText("vram_utilization", k.vramUtilization), kpiText("mean_penalty", k.meanPenalty),
+                      QString("%1/%2").arg(k.slaViolations).arg(r.jobs),
                       kpiText("cost_per_month_usd", k.costPerMonthUsd),
                       kpiText("waste_per_month_usd", k.wastePerMonth.total()), k.meetsTarget ? "met" : "not met");
     }

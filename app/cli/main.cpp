@@ -46,8 +46,8 @@ int main(int argc, char** argv)
     if (drawing && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
         qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    std::unique_ptr<QCoreApplication> app = drawing ? std::make_unique<QApplication>(argc, argv)
-                                                    : std::make_unique<QCoreApplication>(argc, argv);
+    std::unique_ptr<QCoreApplication> app =
+        drawing ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName("gpuplan");
     QCoreApplication::setApplicationVersion(GPUPLAN_VERSION);
 
@@ -80,13 +80,13 @@ int main(int argc, char** argv)
     if (command == "--version") {
         // The second line says which simulation backends this build has (scripts/run.sh prints it).
         const gp::sim::BackendInfo b = gp::sim::probeBackends();
-        gp::cli::out() << "gpuplan-cli " << GPUPLAN_VERSION << "\nsimulation backends: CPU"
-                       << (!b.cudaCompiled ? QString(" only; no CUDA backend: %1").arg(QString::fromStdString(b.detail))
-                           : b.cudaUsable()
-                               ? QString(" and CUDA, on %1").arg(QString::fromStdString(b.cudaDevice))
-                               : QString(" and CUDA (built in, but not usable here: %1)")
-                                     .arg(QString::fromStdString(b.detail)))
-                       << Qt::endl;
+        gp::cli::out()
+            << "gpuplan-cli " << GPUPLAN_VERSION << "\nsimulation backends: CPU"
+            << (!b.cudaCompiled ? QString(" only; no CUDA backend: %1").arg(QString::fromStdString(b.detail))
+                : b.cudaUsable()
+                    ? QString(" and CUDA, on %1").arg(QString::fromStdString(b.cudaDevice))
+                    : QString(" and CUDA (built in, but not usable here: %1)").arg(QString::fromStdString(b.detail)))
+            << Qt::endl;
         return gp::cli::kOk;
     }
     auto it = commands.find(command);

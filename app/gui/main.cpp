@@ -74,7 +74,8 @@ int main(int argc, char** argv)
     parser.addOption({"screenshot", "Save a picture of the window to FILE and quit (for docs and checks).", "FILE"});
     parser.addOption({"scenario", "Open this library scenario (its id, as gpuplan-cli library list shows).", "ID"});
     parser.addOption({"select", "Select these canvas items (comma-separated ids) after opening.", "IDS"});
-    parser.addOption({"show", "Raise this dock or results tab after opening (e.g. Results, \"Completion times\").", "NAME"});
+    parser.addOption(
+        {"show", "Raise this dock or results tab after opening (e.g. Results, \"Completion times\").", "NAME"});
     parser.addOption({"palette", "light or dark instead of the system's palette.", "NAME"});
     parser.process(app);
     if (parser.isSet("palette")) {
@@ -94,13 +95,15 @@ int main(int argc, char** argv)
         for (const auto& i : cat.issues)
             if (i.issue.isError())
                 lines << i.toString();
-        return refuseToStart(QObject::tr("The hardware catalog cannot be loaded:\n\n%1").arg(lines.mid(0, 20).join('\n')));
+        return refuseToStart(
+            QObject::tr("The hardware catalog cannot be loaded:\n\n%1").arg(lines.mid(0, 20).join('\n')));
     }
     const bool defaultDb = !parser.isSet("db");
     const QString dbPath = defaultDb ? gp::io::defaultLibraryPath() : parser.value("db");
     QString error;
     auto library = gp::document::openLibrary(
-        dbPath, cat.catalog, defaultDb ? QDir(gp::io::bundledDataDir()).absoluteFilePath("samples") : QString(), &error);
+        dbPath, cat.catalog, defaultDb ? QDir(gp::io::bundledDataDir()).absoluteFilePath("samples") : QString(),
+        &error);
     if (!library) {
         return refuseToStart(QObject::tr("The scenario library cannot be opened:\n\n%1").arg(error));
     }

@@ -3,9 +3,9 @@
 #include "alternatives.h"
 
 #include "evaluate.h"
-#include "slots.h"
 #include "model/enumnames.h"
 #include "model/miglayout.h"
+#include "slots.h"
 
 #include <algorithm>
 #include <map>
@@ -163,7 +163,9 @@ std::vector<SharingAlternative> compareSharing(const Scenario& scenario, const C
                 alt.setting = c.label;
                 alt.nodesKept = kept;
                 alt.memoryOverhead =
-                    bareBytes > 0 ? std::max(0.0, 1.0 - offeredMemoryBytes(buildSlots(*alt.scenario, catalog)) / bareBytes) : 0.0;
+                    bareBytes > 0
+                        ? std::max(0.0, 1.0 - offeredMemoryBytes(buildSlots(*alt.scenario, catalog)) / bareBytes)
+                        : 0.0;
                 first = false;
             }
         }

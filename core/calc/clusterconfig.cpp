@@ -96,27 +96,33 @@ ClusterConfigPlan buildClusterConfig(const Scenario& s, const Catalog& catalog, 
         if (!plugin.empty()) {
             if (std::none_of(plan.pluginConfigs.begin(), plan.pluginConfigs.end(),
                              [&](const DevicePluginConfig& d) { return d.name == plugin; }))
-                plan.pluginConfigs.push_back({plugin, base.mode == SharingMode::TimeSlicing ? "timeSlicing" : "mps",
-                                              base.mode == SharingMode::TimeSlicing ? base.replicas : mpsClients(base)});
+                plan.pluginConfigs.push_back(
+                    {plugin, base.mode == SharingMode::TimeSlicing ? "timeSlicing" : "mps",
+                     base.mode == SharingMode::TimeSlicing ? base.replicas : mpsClients(base)});
             nc.labels["nvidia.com/device-plugin.config"] = plugin;
         }
         for (const auto& [g, c] : node.gpuSharing)
-            if ((c.mode == SharingMode::TimeSlicing || c.mode == SharingMode::Mps || base.mode == SharingMode::TimeSlicing ||
-                 base.mode == SharingMode::Mps) &&
+            if ((c.mode == SharingMode::TimeSlicing || c.mode == SharingMode::Mps ||
+                 base.mode == SharingMode::TimeSlicing || base.mode == SharingMode::Mps) &&
                 !(c == base))
-                nc.notes.push_back("GPU " + std::to_string(g) + " has its own " + std::string(c.mode == SharingMode::Mps ? "MPS" : c.mode == SharingMode::TimeSlicing ? "time-slicing" : "sharing") +
+                nc.notes.push_back("GPU " + std::to_string(g) + " has its own " +
+                                   std::string(c.mode == SharingMode::Mps           ? "MPS"
+                                               : c.mode == SharingMode::TimeSlicing ? "time-slicing"
+                                                                                    : "sharing") +
                                    " setting; the device plugin's sharing applies to the whole node (" +
                                    (plugin.empty() ? std::string("none") : plugin) + ")");
         if (base.mode == SharingMode::Mps && base.mpsMemoryLimitGiB) {
             const GpuSpec* gpu = catalog.gpu(node.gpuId);
             const double equal = gpu ? gpu->memoryUsableGiB / mpsClients(base) : 0.0;
-            nc.notes.push_back("MPS memory limit " + num(*base.mpsMemoryLimitGiB) + " GiB per client: the device plugin " +
-                               "gives each of its " + std::to_string(mpsClients(base)) + " clients an equal share (" +
-                               num(std::round(equal * 10) / 10) + " GiB); set CUDA_MPS_PINNED_DEVICE_MEM_LIMIT in the pods " +
-                               "for another limit");
+            nc.notes.push_back("MPS memory limit " + num(*base.mpsMemoryLimitGiB) +
+                               " GiB per client: the device plugin " + "gives each of its " +
+                               std::to_string(mpsClients(base)) + " clients an equal share (" +
+                               num(std::round(equal * 10) / 10) +
+                               " GiB); set CUDA_MPS_PINNED_DEVICE_MEM_LIMIT in the pods " + "for another limit");
         }
         if (base.mode == SharingMode::Vgpu)
-            nc.notes.push_back("vGPU " + base.vgpuProfile + ": set in the hypervisor's NVIDIA vGPU Manager, not by the GPU " +
+            nc.notes.push_back("vGPU " + base.vgpuProfile +
+                               ": set in the hypervisor's NVIDIA vGPU Manager, not by the GPU " +
                                "Operator; inside each VM the vGPU is one nvidia.com/gpu");
         if (base.mode == SharingMode::Passthrough)
             nc.notes.push_back("GPUs passed through to VMs: run the GPU Operator inside the guests (or its sandbox "

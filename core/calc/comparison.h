@@ -14,9 +14,9 @@ namespace gp::calc {
 /// A KPI as the comparison shows it (docs/cli.md#compare).
 struct KpiSpec
 {
-    std::string key;     ///< "vram_utilization", ... (the JSON names of evaluate --json)
-    std::string label;   ///< "VRAM utilization"
-    std::string unit;    ///< "fraction", "usd_per_month", "count", "days"
+    std::string key;   ///< "vram_utilization", ... (the JSON names of evaluate --json)
+    std::string label; ///< "VRAM utilization"
+    std::string unit;  ///< "fraction", "usd_per_month", "count", "days"
     bool higherIsBetter = false;
 };
 
@@ -27,13 +27,18 @@ const std::vector<KpiSpec>& comparedKpis();
 /// A scenario's KPI values by key (all of comparedKpis() but p95_completion_days).
 std::map<std::string, double> kpiValues(const Kpis& kpis);
 
-enum class Verdict { Same, Better, Worse };
+enum class Verdict
+{
+    Same,
+    Better,
+    Worse
+};
 
 struct KpiComparison
 {
     KpiSpec spec;
-    std::vector<double> values; ///< one per scenario
-    std::vector<double> deltas; ///< value - the first scenario's value (0 for the first)
+    std::vector<double> values;    ///< one per scenario
+    std::vector<double> deltas;    ///< value - the first scenario's value (0 for the first)
     std::vector<Verdict> verdicts; ///< against the first scenario (Same for the first)
 };
 

@@ -3,12 +3,12 @@
 #include "evaluate.h"
 #include "model/planningtarget.h"
 
+#include "fabricindex.h"
+#include "interference.h"
 #include "inventory.h"
 #include "model/assumptions.h"
 #include "model/miglayout.h"
 #include "model/validation.h"
-#include "fabricindex.h"
-#include "interference.h"
 #include "placement.h"
 #include "servingcache.h"
 #include "slots.h"
@@ -227,7 +227,8 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     for (int i = static_cast<int>(cx.slots.size()) - 1; i >= 0; --i)
         gpuSlots[static_cast<std::size_t>(cx.globalGpu(cx.slots[static_cast<std::size_t>(i)]))] = i;
     for (int g = gpus - 1; g >= 0; --g) // GPUs without slots (no catalog entry) stay empty
-        gpuSlots[static_cast<std::size_t>(g)] = std::min(gpuSlots[static_cast<std::size_t>(g)], gpuSlots[static_cast<std::size_t>(g) + 1]);
+        gpuSlots[static_cast<std::size_t>(g)] =
+            std::min(gpuSlots[static_cast<std::size_t>(g)], gpuSlots[static_cast<std::size_t>(g) + 1]);
     for (std::size_t k = 0; k < ordered.size(); ++k) {
         const JobPlacement& jp = po.jobs[k];
         const JobRef& ref = refs[static_cast<std::size_t>(order[k])];
@@ -243,8 +244,9 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             ServingPlacement whole;
             whole.tensorParallelGBps = comms[k].tensorParallelGBps;
             whole.kvBudgetBytesPerGpu = engine.memoryFraction * gpu.memoryUsableGiB * kGiB - ref.servingFixedBytes;
-            bare[k] = servingCache.answer(*ref.arch, job, gpu, engine, tenant.sla, whole, ref.servingFixedBytes, overhead)
-                          .sharedPerf;
+            bare[k] =
+                servingCache.answer(*ref.arch, job, gpu, engine, tenant.sla, whole, ref.servingFixedBytes, overhead)
+                    .sharedPerf;
         } else {
             bare[k] = estimatePerformance({*ref.arch, &gpu, job, {}, overlap, tpOverlap, comms[k]});
         }
@@ -259,7 +261,8 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     double penaltySum = 0.0, flopsShare = 0.0, servingAttainment = 0.0;
     for (const JobDemand& d : ordered)
         ev.kpis.servingJobs +=
-            s.tenants[static_cast<std::size_t>(d.tenant)].jobs[static_cast<std::size_t>(d.job)].kind == JobKind::Inference;
+            s.tenants[static_cast<std::size_t>(d.tenant)].jobs[static_cast<std::size_t>(d.job)].kind ==
+            JobKind::Inference;
     int placedCount = 0;
     for (std::size_t k = 0; k < ordered.size(); ++k) {
         const JobDemand& d = ordered[k];
@@ -298,7 +301,8 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             others.clear();
             for (int o = gpuSlots[g]; o < gpuSlots[g + 1]; ++o) {
                 const int other = po.owner[static_cast<std::size_t>(o)];
-                if (o != sIdx && other >= 0 && refs[static_cast<std::size_t>(order[static_cast<std::size_t>(other)])].arch)
+                if (o != sIdx && other >= 0 &&
+                    refs[static_cast<std::size_t>(order[static_cast<std::size_t>(other)])].arch)
                     others.push_back({other, bare[static_cast<std::size_t>(other)].mix, 1.0,
                                       cx.slots[static_cast<std::size_t>(o)].smShare});
             }
@@ -336,8 +340,9 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
                 // Time-sliced schedulers: the other tenants' turns (a fixed-share vGPU waits for
                 // every slot the profile allows, busy or not).
                 const int turns = sl.mode == SharingMode::TimeSlicing ? cx.gpuActive[g] - 1
-                                  : sl.mode == SharingMode::Vgpu      ? (sl.fixedShareOf > 0 ? sl.fixedShareOf : cx.gpuActive[g]) - 1
-                                                                      : 0;
+                                  : sl.mode == SharingMode::Vgpu
+                                      ? (sl.fixedShareOf > 0 ? sl.fixedShareOf : cx.gpuActive[g]) - 1
+                                      : 0;
                 sp.timeSliceWaitS = std::max(sp.timeSliceWaitS, std::max(turns, 0) * timeSlice);
             }
             sp.timeSliceS = sp.timeSliceWaitS > 0 ? timeSlice : 0.0;
@@ -377,7 +382,8 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
                 continue;
             most = extra;
             const JobDemand& od = ordered[static_cast<std::size_t>(other)];
-            r.noisiestNeighbour = s.tenants[static_cast<std::size_t>(od.tenant)].jobs[static_cast<std::size_t>(od.job)].id;
+            r.noisiestNeighbour =
+                s.tenants[static_cast<std::size_t>(od.tenant)].jobs[static_cast<std::size_t>(od.job)].id;
             r.noisiestNeighbourCost = linear > 0 ? extra * r.penalty / linear : 0.0;
         }
         r.idleCotenantsFactor = worst.slowdown > 0 ? worst.aloneSlowdown / worst.slowdown : 1.0;
@@ -386,9 +392,9 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             r.costUsd = *r.perf.daysToComplete * 24.0 * price;
             r.extraDays = *r.perf.daysToComplete - r.bareMetal.daysToComplete.value_or(*r.perf.daysToComplete);
         }
-        r.meetsSla = r.penalty * 100.0 <= tenant.sla.maxPenaltyPct + 1e-9 &&
-                     (!tenant.sla.deadlineDays || !r.perf.daysToComplete ||
-                      *r.perf.daysToComplete <= *tenant.sla.deadlineDays);
+        r.meetsSla =
+            r.penalty * 100.0 <= tenant.sla.maxPenaltyPct + 1e-9 &&
+            (!tenant.sla.deadlineDays || !r.perf.daysToComplete || *r.perf.daysToComplete <= *tenant.sla.deadlineDays);
         if (r.serving) {
             const ServingResult& sv = *r.serving;
             r.meetsSla = r.meetsSla && sv.fits && !sv.saturated &&
@@ -417,8 +423,8 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             for (int n : jobNodes)
                 ++nodesPerLeaf[cx.fabric.leafOfNode[static_cast<std::size_t>(n)]];
             for (const auto& [n, units] : unitsOnNode) {
-                const double gbps = (r.perf.dataParallelBytesPerGpu + r.perf.pipelineBytesPerGpu) * units * 8.0 /
-                                    1e9 / r.perf.stepTimeS;
+                const double gbps = (r.perf.dataParallelBytesPerGpu + r.perf.pipelineBytesPerGpu) * units * 8.0 / 1e9 /
+                                    r.perf.stepTimeS;
                 const auto& own = cx.fabric.nodeUplinks[static_cast<std::size_t>(n)];
                 for (int l : own) {
                     linkLoad[static_cast<std::size_t>(l)] += gbps / own.size();
@@ -554,8 +560,7 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             k.migUnusableSlices += it->second;
         }
     }
-    ev.elapsedMs =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    ev.elapsedMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return ev;
 }
 
@@ -577,8 +582,8 @@ std::vector<ServingPoint> servingCurveOf(const JobResult& r, const Scenario& s, 
             const std::optional<ModelArchitecture> arch = architectureOf(j.model, c);
             if (!arch)
                 return {};
-            return servingCurve(servingInputsFor(*arch, j, *gpu, servingEngineFrom(s.assumptions), t.sla,
-                                                 r.servingPlacement));
+            return servingCurve(
+                servingInputsFor(*arch, j, *gpu, servingEngineFrom(s.assumptions), t.sla, r.servingPlacement));
         }
     }
     return {};

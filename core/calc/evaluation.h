@@ -27,7 +27,7 @@ struct JobResult
     std::string name;
     std::string tenant;
     bool placed = false;
-    std::string reason;                 ///< why not placed
+    std::string reason; ///< why not placed
     std::vector<UnitLocation> placement;
     MemoryBreakdown memory;             ///< per GPU, most loaded stage
     double capacityPerGpuBytes = 0.0;   ///< of the smallest slot it got
@@ -44,9 +44,9 @@ struct JobResult
     std::optional<double> costUsd;      ///< training: over its whole run
     std::optional<double> extraDays;    ///< training: what the penalty adds
     bool meetsSla = true;
-    std::optional<ServingResult> serving;  ///< inference jobs that were placed
-    std::string gpuId;                     ///< the GPU model it runs on ("" when not placed)
-    ServingPlacement servingPlacement;     ///< what its placement gave the serving model
+    std::optional<ServingResult> serving;         ///< inference jobs that were placed
+    std::string gpuId;                            ///< the GPU model it runs on ("" when not placed)
+    ServingPlacement servingPlacement;            ///< what its placement gave the serving model
     std::vector<std::pair<int, double>> linkGbps; ///< its average load on each link it uses (link index)
 };
 
@@ -76,24 +76,24 @@ struct WasteBreakdown
 
 struct Kpis
 {
-    double vramUtilization = 0.0;   ///< memory placed jobs need / total VRAM
-    double allocationRatio = 0.0;   ///< GPU share handed to jobs / GPUs
-    double strandedBytes = 0.0;     ///< allocated but unused memory
-    double fragmentation = 0.0;     ///< free GPU share the job mix cannot use / free GPU share
-    int migUnusableSlices = 0;      ///< free MIG memory slices no profile of the scenario fits
+    double vramUtilization = 0.0; ///< memory placed jobs need / total VRAM
+    double allocationRatio = 0.0; ///< GPU share handed to jobs / GPUs
+    double strandedBytes = 0.0;   ///< allocated but unused memory
+    double fragmentation = 0.0;   ///< free GPU share the job mix cannot use / free GPU share
+    int migUnusableSlices = 0;    ///< free MIG memory slices no profile of the scenario fits
     double computeUtilization = 0.0;
     double meanPenalty = 0.0;
     double maxPenalty = 0.0;
-    bool meetsTarget = false;       ///< vram utilization >= 0.8 and mean penalty < 0.03
+    bool meetsTarget = false; ///< vram utilization >= 0.8 and mean penalty < 0.03
     double costPerMonthUsd = 0.0;
     WasteBreakdown wastePerMonth;
     int unplacedJobs = 0;
-    int slaViolations = 0;          ///< jobs missing their tenant's SLA: not placed, too slow or past the deadline
+    int slaViolations = 0; ///< jobs missing their tenant's SLA: not placed, too slow or past the deadline
     int oomRiskGpus = 0;
-    int servingJobs = 0;            ///< placed inference jobs
+    int servingJobs = 0;               ///< placed inference jobs
     double servingSloAttainment = 1.0; ///< mean over serving jobs of their slo_attainment (0 for one not placed)
-    double servingTtftP99S = 0.0;   ///< the worst P99 TTFT of the serving jobs (1e30: one saturated or not placed)
-    double servingItlP99S = 0.0;    ///< the worst P99 inter-token latency of the serving jobs (1e30: one not placed)
+    double servingTtftP99S = 0.0;      ///< the worst P99 TTFT of the serving jobs (1e30: one saturated or not placed)
+    double servingItlP99S = 0.0;       ///< the worst P99 inter-token latency of the serving jobs (1e30: one not placed)
 };
 
 /// Everything evaluate() computes for one scenario: a value the views and the CLI publish.

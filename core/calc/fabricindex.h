@@ -14,11 +14,11 @@ namespace gp::calc {
 /// at most 1).
 struct FabricIndex
 {
-    std::vector<int> leafOfNode;                 ///< index into leaves, -1 for a node with no switch
+    std::vector<int> leafOfNode; ///< index into leaves, -1 for a node with no switch
     std::vector<std::vector<int>> nodesOfLeaf;
     std::vector<double> leafOversubscription;
-    std::vector<std::vector<int>> nodeUplinks;   ///< link indices, per node
-    std::vector<std::vector<int>> leafUplinks;   ///< link indices, per leaf
+    std::vector<std::vector<int>> nodeUplinks; ///< link indices, per node
+    std::vector<std::vector<int>> leafUplinks; ///< link indices, per leaf
 
     static FabricIndex build(const Topology& topology);
 };

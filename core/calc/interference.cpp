@@ -75,7 +75,8 @@ void addByNeighbour(UnitInterference& u, const std::vector<CoTenant>& others, do
         const double w = weight(o);
         if (w <= 0)
             continue;
-        auto it = std::find_if(u.byNeighbour.begin(), u.byNeighbour.end(), [&](const auto& e) { return e.first == o.job; });
+        auto it =
+            std::find_if(u.byNeighbour.begin(), u.byNeighbour.end(), [&](const auto& e) { return e.first == o.job; });
         if (it == u.byNeighbour.end())
             u.byNeighbour.emplace_back(o.job, extra * w / sum);
         else
@@ -94,16 +95,15 @@ double pcieShare(const std::vector<CoTenant>& others)
 
 } // namespace
 
-UnitInterference interferenceOf(const Slot& slot, const ResourceMix& self,
-                                const std::vector<CoTenant>& others, const InterferenceParams& p)
+UnitInterference interferenceOf(const Slot& slot, const ResourceMix& self, const std::vector<CoTenant>& others,
+                                const InterferenceParams& p)
 {
     UnitInterference u;
     ResourceShares& s = u.shares;
     PenaltyBreakdown& parts = u.parts;
     const double c = self.compute + self.other, m = self.memory, n = self.network;
     switch (slot.mode) {
-    case SharingMode::Exclusive:
-        break;
+    case SharingMode::Exclusive: break;
     case SharingMode::Passthrough:
         s.network = 1.0 / (1.0 + p.virtualizationIo);
         parts.pcieNetwork = n * p.virtualizationIo;
@@ -153,8 +153,8 @@ UnitInterference interferenceOf(const Slot& slot, const ResourceMix& self,
         parts.memoryBandwidth = m * (turns - 1.0);
         parts.contextSwitch = c * (1.0 / s.compute - turns) + m * (1.0 / s.bandwidth - turns);
         parts.pcieNetwork = n * (1.0 / s.network - 1.0);
-        double (*turnOf)(const CoTenant&) = equal ? +[](const CoTenant&) { return 1.0; }
-                                                  : +[](const CoTenant& o) { return o.busy; };
+        double (*turnOf)(const CoTenant&) =
+            equal ? +[](const CoTenant&) { return 1.0; } : +[](const CoTenant& o) { return o.busy; };
         if (!fixed)
             addByNeighbour(u, others, parts.total(), turnOf);
         break;

@@ -17,9 +17,9 @@ namespace gp::calc {
 /// scenario assumptions, overridden per GPU by a catalog entry's "sharing" object.
 struct InterferenceParams
 {
-    double switchCompute = 0.05; ///< share of each turn compute-bound work loses: switch time / time_slice_ms
-    double switchMemory = 0.184; ///< ... memory-bound work loses: (switch + cache refill) / time_slice_ms
-    double mpsContention = 0.86; ///< extra DRAM traffic per overlapping memory-bound MPS client (L2 thrashing)
+    double switchCompute = 0.05;    ///< share of each turn compute-bound work loses: switch time / time_slice_ms
+    double switchMemory = 0.184;    ///< ... memory-bound work loses: (switch + cache refill) / time_slice_ms
+    double mpsContention = 0.86;    ///< extra DRAM traffic per overlapping memory-bound MPS client (L2 thrashing)
     double virtualizationIo = 0.06; ///< slowdown of a VM's host/PCIe and network transfers (IOMMU, virtual interrupts)
 
     static InterferenceParams from(const std::map<std::string, double>& assumptions, const GpuSpec& gpu);
@@ -68,8 +68,8 @@ struct CoTenant
 struct UnitInterference
 {
     ResourceShares shares;
-    PenaltyBreakdown parts;   ///< linearised: each resource's share of the bare step times its loss
-    double slowdown = 1.0;    ///< the same linear estimate of shared / bare step time
+    PenaltyBreakdown parts;     ///< linearised: each resource's share of the bare step times its loss
+    double slowdown = 1.0;      ///< the same linear estimate of shared / bare step time
     double aloneSlowdown = 1.0; ///< the slowdown with every co-tenant idle
     std::vector<std::pair<int, double>> byNeighbour; ///< co-tenant job -> slowdown it adds
 };
@@ -85,7 +85,7 @@ struct UnitInterference
 /// - MPS: SMs shared among the clients with kernels resident, up to the active-thread limit;
 ///   HBM bandwidth shared with memory-bound clients, plus the L2 thrashing they cause;
 /// - passthrough: only the virtualisation I/O cost on transfers.
-UnitInterference interferenceOf(const Slot& slot, const ResourceMix& self,
-                                const std::vector<CoTenant>& others, const InterferenceParams& p);
+UnitInterference interferenceOf(const Slot& slot, const ResourceMix& self, const std::vector<CoTenant>& others,
+                                const InterferenceParams& p);
 
 } // namespace gp::calc

@@ -41,8 +41,7 @@ Inventory takeInventory(const Scenario& scenario, const Catalog& catalog)
         }
         if (auto price = gpuHourPrice(scenario, catalog, n.gpuId))
             inv.costPerHourUsd += *price * n.gpuCount;
-        else if (std::find(inv.unpricedGpus.begin(), inv.unpricedGpus.end(), n.gpuId) ==
-                 inv.unpricedGpus.end())
+        else if (std::find(inv.unpricedGpus.begin(), inv.unpricedGpus.end(), n.gpuId) == inv.unpricedGpus.end())
             inv.unpricedGpus.push_back(n.gpuId);
     }
     inv.costPerMonthUsd = inv.costPerHourUsd * Inventory::kHoursPerMonth;

@@ -21,13 +21,13 @@ struct Inventory
     int switches = 0;
     int links = 0;
     int gpus = 0;
-    double vramGiB = 0.0;                  ///< usable memory of all GPUs
+    double vramGiB = 0.0;                   ///< usable memory of all GPUs
     std::map<std::string, int> gpusByModel; ///< gpu id -> count
     std::map<SharingMode, int> gpusByMode;
     int migInstances = 0;
     int tenants = 0;
     int jobs = 0;
-    long long gpusRequested = 0;           ///< sum of tp x pp x dp over jobs
+    long long gpusRequested = 0; ///< sum of tp x pp x dp over jobs
     double costPerHourUsd = 0.0;
     double costPerMonthUsd = 0.0;          ///< costPerHourUsd x kHoursPerMonth
     std::vector<std::string> unpricedGpus; ///< gpu ids with no price (counted as 0)

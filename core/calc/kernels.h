@@ -39,10 +39,11 @@ public:
     Kernels(const GpuSpec& gpu, Precision precision, double computeShare = 1.0, double bandwidthShare = 1.0,
             bool spatial = false)
         : mEff(gpu.efficiency), mPartition(spatial ? computeShare : 1.0), mCeiling(ceilingOf(gpu.efficiency)),
-          mPeak(peakFlops(gpu, precision) * computeShare),
-          mPeak16(peakFlops(gpu, Precision::Bf16) * computeShare),
+          mPeak(peakFlops(gpu, precision) * computeShare), mPeak16(peakFlops(gpu, Precision::Bf16) * computeShare),
           mHbm(gpu.hbmBandwidthGBps * 1e9 * gpu.efficiency.memoryBound * bandwidthShare),
-          mIn(precision == Precision::Fp32 ? 4.0 : (precision == Precision::Bf16 || precision == Precision::Fp16) ? 2.0 : 1.0),
+          mIn(precision == Precision::Fp32                                     ? 4.0
+              : (precision == Precision::Bf16 || precision == Precision::Fp16) ? 2.0
+                                                                               : 1.0),
           mW(mIn)
     {
         if (precision == Precision::Fp32)

@@ -44,8 +44,7 @@ double frozenWeightBytes(Precision precision, bool qlora)
 }
 
 double activationBytesPerBlock(const ModelArchitecture& arch, int sequence, int microBatch, int tp,
-                               bool sequenceParallel, Recompute recompute, Precision precision,
-                               bool flashAttention)
+                               bool sequenceParallel, Recompute recompute, Precision precision, bool flashAttention)
 {
     const double s = sequence;
     const double b = microBatch;
@@ -68,7 +67,7 @@ double activationBytesPerBlock(const ModelArchitecture& arch, int sequence, int 
     // ... and the attention core: softmax 2as²b, its dropout mask as²b and output 2as²b ("5as²b"),
     // which selective recomputation drops. Flash attention keeps only its fp32 log-sum-exp per
     // row and head (4asb) and recomputes the rest in backward (Dao et al. 2022 §3.1).
-    const double core = flashAttention                       ? 4.0 * a * s * b
+    const double core = flashAttention                      ? 4.0 * a * s * b
                         : recompute == Recompute::Selective ? 0.0
                                                             : (2.0 * e + d * (1.0 + 2.0 * e)) * a * s * s * b;
     if (sequenceParallel)
@@ -199,7 +198,8 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
             add(Kind::Embedding, 0, 1, states(embedParams, 0.0), act);
             activations += act;
         }
-        add(Kind::Block, stage * layersPerStage, layersPerStage, states(blockParams, blockAdapter), perBlock * inFlight);
+        add(Kind::Block, stage * layersPerStage, layersPerStage, states(blockParams, blockAdapter),
+            perBlock * inFlight);
         activations += perBlock * inFlight * layersPerStage;
         if (last) {
             // Korthikanti §4.3: final LayerNorm and projection inputs 4sbh/t (with SP), and the

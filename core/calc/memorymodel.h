@@ -20,11 +20,11 @@ struct MemoryInputs
     JobKind kind = JobKind::Pretraining;
     Precision precision = Precision::Bf16;
     Optimizer optimizer = Optimizer::AdamW;
-    bool mainGradsFp32 = false; ///< 4-byte gradients with 16-bit weights (Megatron's main grads)
+    bool mainGradsFp32 = false;  ///< 4-byte gradients with 16-bit weights (Megatron's main grads)
     bool flashAttention = false; ///< fused attention: no s x s tensors kept
     Parallelism parallelism;
     int microBatch = 1;
-    int sequenceLength = 0;     ///< training sequence length (0 = the model's)
+    int sequenceLength = 0;      ///< training sequence length (0 = the model's)
     int microBatchesPerStep = 1; ///< global / (micro x dp): bounds the pipeline's in-flight micro-batches
     int loraRank = 0;
     int inferenceConcurrency = 1;
@@ -36,14 +36,21 @@ struct MemoryInputs
 /// One entry of the per-layer profile on the reported GPU.
 struct LayerMemory
 {
-    enum class Kind { Embedding, Block, OutputProjection, Loss, Workspace };
+    enum class Kind
+    {
+        Embedding,
+        Block,
+        OutputProjection,
+        Loss,
+        Workspace
+    };
     Kind kind = Kind::Block;
     int block = 0; ///< the first block's index in the model, for Kind::Block
     int count = 1; ///< identical consecutive blocks this entry stands for (each with these bytes)
     /// "embedding", "block 12", "output projection", "loss (fp32 logits)", "workspace"
     std::string name() const;
-    double modelStateBytes = 0.0;  ///< weights + gradients + optimizer states of one layer's shard
-    double activationBytes = 0.0;  ///< activations (or KV cache) one layer keeps
+    double modelStateBytes = 0.0; ///< weights + gradients + optimizer states of one layer's shard
+    double activationBytes = 0.0; ///< activations (or KV cache) one layer keeps
     double total() const { return modelStateBytes + activationBytes; }
 };
 
@@ -53,13 +60,13 @@ struct MemoryBreakdown
     double weightsBytes = 0.0;
     double gradientsBytes = 0.0;
     double optimizerBytes = 0.0;
-    std::optional<double> activationsBytes;        ///< nullopt when the shape is unknown
+    std::optional<double> activationsBytes;         ///< nullopt when the shape is unknown
     std::optional<double> activationsPerLayerBytes; ///< one block, one micro-batch
-    std::optional<double> kvCacheBytes = 0.0;      ///< inference only; nullopt when unknown
+    std::optional<double> kvCacheBytes = 0.0;       ///< inference only; nullopt when unknown
     double runtimeBytes = 0.0;
-    int stage = 0;                  ///< the pipeline stage reported (0 or pp-1)
+    int stage = 0;                   ///< the pipeline stage reported (0 or pp-1)
     std::vector<LayerMemory> layers; ///< empty when the shape is unknown; blocks of a stage are one entry
-    int peakLayer = -1;             ///< index into layers, -1 when unknown
+    int peakLayer = -1;              ///< index into layers, -1 when unknown
 
     /// The profile with one entry per block ("block 0", "block 1", ...), as reports list it.
     std::vector<LayerMemory> perLayer() const;

@@ -34,13 +34,10 @@ double peakFlops(const GpuSpec& gpu, Precision precision)
     switch (precision) {
     case Precision::Fp8:
     case Precision::Int8:
-    case Precision::Int4:
-        return gpu.fp8DenseTflops > 0 ? gpu.fp8DenseTflops * 1e12 : bf16;
-    case Precision::Fp32:
-        return bf16 / 2.0;
+    case Precision::Int4: return gpu.fp8DenseTflops > 0 ? gpu.fp8DenseTflops * 1e12 : bf16;
+    case Precision::Fp32: return bf16 / 2.0;
     case Precision::Bf16:
-    case Precision::Fp16:
-        return bf16;
+    case Precision::Fp16: return bf16;
     }
     return bf16;
 }
@@ -166,7 +163,8 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes)
     BlockTimes bt;
     bt.forward = linear + attentionF + scoresF + elementwise + dequant;
     // Frozen base weights need only the input gradient (one GEMM of each pair).
-    bt.backward = (adapter ? 1.0 : 2.0) * linear + attentionB + 2.0 * scoresF + 2.0 * elementwise + dequant + accumulate;
+    bt.backward =
+        (adapter ? 1.0 : 2.0) * linear + attentionB + 2.0 * scoresF + 2.0 * elementwise + dequant + accumulate;
     if (par.recompute == Recompute::Full)
         bt.recompute = bt.forward;
     else if (par.recompute == Recompute::Selective && !flash)
@@ -177,7 +175,8 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes)
     // sequence parallelism, which also gathers the block's two GEMM inputs again for backward
     // (Korthikanti et al. 2022 §4.2.2); full recomputation repeats the forward ones.
     if (par.tp > 1) {
-        const double allReduce = 2.0 * (t - 1.0) / t * tokens * h * act / std::max(in.comm.tensorParallelGBps * 1e9, 1e-9);
+        const double allReduce =
+            2.0 * (t - 1.0) / t * tokens * h * act / std::max(in.comm.tensorParallelGBps * 1e9, 1e-9);
         double count = 4.0;
         if (par.recompute == Recompute::Full)
             count += 2.0;
@@ -237,11 +236,12 @@ PerfResult training(const PerfInputs& in)
     // volume for ZeRO-3/FSDP, ZeRO §7); the share allowed by comm_overlap hides behind the
     // last micro-batch's backward pass.
     const double gradBytes = sb.gradients;
-    const double paramsPerGpu =
-        (adapter ? a.layers * trainableBlockParameters(a, job) : parameterCount(a)) / (t * pp);
+    const double paramsPerGpu = (adapter ? a.layers * trainableBlockParameters(a, job) : parameterCount(a)) / (t * pp);
     const bool shardAll = par.fsdp || par.zeroStage == 3;
-    const double dpBytes = par.dp > 1 ? 2.0 * (par.dp - 1) / par.dp * paramsPerGpu * gradBytes * (shardAll ? 1.5 : 1.0) : 0.0;
-    const double dpS = par.dp > 1 ? (dpBytes / std::max(in.comm.dataParallelGBps * 1e9, 1e-9) + latency) / network : 0.0;
+    const double dpBytes =
+        par.dp > 1 ? 2.0 * (par.dp - 1) / par.dp * paramsPerGpu * gradBytes * (shardAll ? 1.5 : 1.0) : 0.0;
+    const double dpS =
+        par.dp > 1 ? (dpBytes / std::max(in.comm.dataParallelGBps * 1e9, 1e-9) + latency) / network : 0.0;
     const double dpHidden = std::min(in.commOverlap * dpS, blocks * bt.backward);
 
     // The optimizer step streams every state of its shard once: reads all, writes all but
@@ -276,7 +276,8 @@ PerfResult training(const PerfInputs& in)
     }
     r.tokensPerS = tokensPerStep / r.stepTimeS;
     // Adapters skip the base weights' gradients: 4N + 12Lhs model FLOPs per token, not 6N.
-    const double modelFlops = modelFlopsPerToken(a, static_cast<int>(seq)) - (adapter ? 2.0 * activeParameterCount(a) : 0.0);
+    const double modelFlops =
+        modelFlopsPerToken(a, static_cast<int>(seq)) - (adapter ? 2.0 * activeParameterCount(a) : 0.0);
     r.mfu = modelFlops * r.tokensPerS / (gpus * peak);
     if (job.training)
         r.daysToComplete = job.training->tokens / r.tokensPerS / 86400.0;
@@ -296,7 +297,8 @@ PerfResult inference(const PerfInputs& in)
     sv.placement.spatial = in.shares.spatial;
     sv.placement.tensorParallelGBps = in.comm.tensorParallelGBps;
     const double fixed = servingMemory(in.arch, in.job, sv.engine.tokenBudget, 0.0, 0, 0).totalBytes();
-    sv.placement.kvBudgetBytesPerGpu = sv.engine.memoryFraction * in.gpu->memoryUsableGiB * 1024.0 * 1024.0 * 1024.0 - fixed;
+    sv.placement.kvBudgetBytesPerGpu =
+        sv.engine.memoryFraction * in.gpu->memoryUsableGiB * 1024.0 * 1024.0 * 1024.0 - fixed;
     return servingPerformance(estimateServing(sv), sv);
 }
 

@@ -35,9 +35,9 @@ double modelFlopsUtilization(double achievedFlopsPerGpu, double peakFlopsPerGpu)
 /// collectives run over, as its placement decides them.
 struct CommBandwidth
 {
-    double tensorParallelGBps = 0.0;   ///< the NVLink domain of a TP group
-    double pipelineGBps = 0.0;         ///< between consecutive stages
-    double dataParallelGBps = 0.0;     ///< the slowest hop of the data-parallel ring
+    double tensorParallelGBps = 0.0; ///< the NVLink domain of a TP group
+    double pipelineGBps = 0.0;       ///< between consecutive stages
+    double dataParallelGBps = 0.0;   ///< the slowest hop of the data-parallel ring
 };
 
 /// Where a step's time goes, in seconds; the parts add up to the step time (training) or
@@ -92,20 +92,20 @@ struct PerfInputs
     ModelArchitecture arch;
     const GpuSpec* gpu = nullptr;
     Job job;
-    ResourceShares shares;       ///< the slowest unit's shares of its GPU (interference.h)
-    double commOverlap = 0.7;    ///< share of data-parallel reduction that may hide behind backward
-    double tpCommOverlap = 0.0;  ///< share of tensor-parallel collectives hidden behind GEMMs
+    ResourceShares shares;      ///< the slowest unit's shares of its GPU (interference.h)
+    double commOverlap = 0.7;   ///< share of data-parallel reduction that may hide behind backward
+    double tpCommOverlap = 0.0; ///< share of tensor-parallel collectives hidden behind GEMMs
     CommBandwidth comm;
 };
 
 struct PerfResult
 {
-    double stepTimeS = 0.0;      ///< training: optimizer step; inference: time per output token
+    double stepTimeS = 0.0; ///< training: optimizer step; inference: time per output token
     StepBreakdown breakdown;
-    double computeS = 0.0;       ///< compute + recompute + optimizer
+    double computeS = 0.0; ///< compute + recompute + optimizer
     double bubbleS = 0.0;
     double exposedCommS = 0.0;
-    double tokensPerS = 0.0;     ///< trained tokens/s, or generated tokens/s of all replicas
+    double tokensPerS = 0.0; ///< trained tokens/s, or generated tokens/s of all replicas
     double mfu = 0.0;
     std::optional<double> daysToComplete; ///< training only
     double demandTokensPerS = 0.0;        ///< inference: requests/s x output tokens

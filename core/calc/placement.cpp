@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <map>
@@ -80,7 +80,8 @@ double WorkloadMix::unusableWeight(const Slot& slot, int freeGpusInDomain) const
     if (slot.peerToPeer) // TP types that would fit here, were their domain not too full
         for (const TpGroup& g : mTpGroups)
             if (g.tp > freeGpusInDomain) {
-                const auto fitting = std::upper_bound(g.bytes.begin(), g.bytes.end(), slot.capacityBytes) - g.bytes.begin();
+                const auto fitting =
+                    std::upper_bound(g.bytes.begin(), g.bytes.end(), slot.capacityBytes) - g.bytes.begin();
                 w += g.weightAtMost[static_cast<std::size_t>(fitting)];
             }
     return w;
@@ -262,7 +263,8 @@ private:
     bool mayHost(const JobDemand& d, int n) const
     {
         const auto i = static_cast<std::size_t>(n);
-        return mFree[i] >= d.tp && (d.tp <= 1 || mPeerGpus[i] >= d.tp) && (mStrictMemory ? mMaxFreeStrict[i] : mMaxFreeCapacity[i]) >= d.bytesPerUnit;
+        return mFree[i] >= d.tp && (d.tp <= 1 || mPeerGpus[i] >= d.tp) &&
+               (mStrictMemory ? mMaxFreeStrict[i] : mMaxFreeCapacity[i]) >= d.bytesPerUnit;
     }
 
     std::size_t gpuIndex(const Slot& s) const
@@ -401,7 +403,8 @@ private:
             auto emptiest = [&](const std::vector<int>& candidates) {
                 int best = -1;
                 for (int n : candidates)
-                    if ((best < 0 || mFreeShare[static_cast<std::size_t>(n)] > mFreeShare[static_cast<std::size_t>(best)]) &&
+                    if ((best < 0 ||
+                         mFreeShare[static_cast<std::size_t>(n)] > mFreeShare[static_cast<std::size_t>(best)]) &&
                         hosts(n))
                         best = n;
                 return best;
@@ -446,7 +449,8 @@ private:
         const int units = d.tp * d.groups;
         const double largest = mLargest ? mLargest->capacityBytes : 0.0;
         const std::string largestLabel = mLargest ? mLargest->label() : std::string();
-        const auto fitting = mCapacities.end() - std::lower_bound(mCapacities.begin(), mCapacities.end(), d.bytesPerUnit);
+        const auto fitting =
+            mCapacities.end() - std::lower_bound(mCapacities.begin(), mCapacities.end(), d.bytesPerUnit);
         int p2pDomains = 0;
         if (d.pin)
             return "pinned to " + d.pin->node + (d.pin->gpu ? " GPU " + std::to_string(*d.pin->gpu) : "") +
@@ -470,7 +474,8 @@ private:
             }
             if (p2pDomains == 0)
                 return "TP=" + std::to_string(d.tp) + " needs " + std::to_string(d.tp) + " GPUs of " +
-                       gib(d.bytesPerUnit) + " with NVLink peer access in one NVLink domain; the cluster has "
+                       gib(d.bytesPerUnit) +
+                       " with NVLink peer access in one NVLink domain; the cluster has "
                        "none (MIG instances and fractional vGPUs have no peer access)";
         }
         return "needs " + std::to_string(units) + " GPU slots of " + gib(d.bytesPerUnit) +
@@ -493,7 +498,7 @@ private:
     std::vector<int> mFree;         // free slots per node
     std::vector<double> mFreeShare; // free GPU share per node
     std::vector<int> mDomain;
-    std::vector<int> mPeerGpus; // widest free TP group per node (refreshPeerGroup)
+    std::vector<int> mPeerGpus;        // widest free TP group per node (refreshPeerGroup)
     mutable std::vector<int> mScratch; // groupOn's result, reused to avoid allocations
     struct Failure
     {
@@ -502,7 +507,7 @@ private:
         bool strict;
     };
     mutable std::vector<Failure> mFailures; // groups no node hosted since the last release
-    std::vector<double> mCapacities;   // every slot's capacity, ascending (for reasons)
+    std::vector<double> mCapacities;        // every slot's capacity, ascending (for reasons)
     const Slot* mLargest = nullptr;
     std::vector<double> mMaxFreeCapacity;          // largest free slot per node
     std::vector<double> mMaxFreeStrict;            // ... counting co-tenants' memory on shared GPUs

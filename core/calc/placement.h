@@ -50,10 +50,10 @@ private:
         std::vector<double> weightAtMost; // [i]: share of the i smallest
     };
     std::vector<TpGroup> mTpGroups = {};
-    std::vector<double> mBytes = {};              // unit sizes, ascending
-    std::vector<double> mWeightAbove = {0.0};     // [i]: share of units from the i-th size up
-    std::vector<double> mTpBytes = {};            // TP>1 unit sizes, ascending
-    std::vector<double> mTpWeightAtMost = {0.0};  // [i]: share of the i smallest TP>1 units
+    std::vector<double> mBytes = {};             // unit sizes, ascending
+    std::vector<double> mWeightAbove = {0.0};    // [i]: share of units from the i-th size up
+    std::vector<double> mTpBytes = {};           // TP>1 unit sizes, ascending
+    std::vector<double> mTpWeightAtMost = {0.0}; // [i]: share of the i smallest TP>1 units
 };
 
 struct JobPlacement

@@ -63,16 +63,36 @@ const ServingAnswer& ServingCache::answer(const ModelArchitecture& a, const Job&
     const auto [bareSeqs, bareFits] = held(bareBudget);
     Key key;
     key.gpu = reinterpret_cast<std::uintptr_t>(&gpu);
-    key.v = {static_cast<double>(a.layers), static_cast<double>(a.hiddenSize), static_cast<double>(a.attentionHeads),
-             static_cast<double>(a.kvHeads), static_cast<double>(a.ffnHiddenSize), static_cast<double>(a.vocabSize),
-             static_cast<double>(a.experts), static_cast<double>(a.activeExperts), a.gatedFfn ? 1.0 : 0.0,
-             static_cast<double>(job.precision), static_cast<double>(p.tp), static_cast<double>(p.pp),
-             static_cast<double>(p.dp), static_cast<double>(in.promptTokens()), static_cast<double>(in.outputTokens),
-             static_cast<double>(in.contextTokens), static_cast<double>(in.concurrency),
-             static_cast<double>(in.load), in.requestsPerS, sla.ttftP99Ms.value_or(-1.0), sla.itlP99Ms.value_or(-1.0),
-             sp.computeShare, sp.bandwidthShare, sp.tensorParallelGBps, sharedSeqs + 0.5 * sharedFits,
-             bareSeqs + 0.5 * bareFits, static_cast<double>(a.sequenceLength), a.dropout ? 1.0 : 0.0,
-             sp.timeSliceWaitS, sp.spatial ? 1.0 : 0.0};
+    key.v = {static_cast<double>(a.layers),
+             static_cast<double>(a.hiddenSize),
+             static_cast<double>(a.attentionHeads),
+             static_cast<double>(a.kvHeads),
+             static_cast<double>(a.ffnHiddenSize),
+             static_cast<double>(a.vocabSize),
+             static_cast<double>(a.experts),
+             static_cast<double>(a.activeExperts),
+             a.gatedFfn ? 1.0 : 0.0,
+             static_cast<double>(job.precision),
+             static_cast<double>(p.tp),
+             static_cast<double>(p.pp),
+             static_cast<double>(p.dp),
+             static_cast<double>(in.promptTokens()),
+             static_cast<double>(in.outputTokens),
+             static_cast<double>(in.contextTokens),
+             static_cast<double>(in.concurrency),
+             static_cast<double>(in.load),
+             in.requestsPerS,
+             sla.ttftP99Ms.value_or(-1.0),
+             sla.itlP99Ms.value_or(-1.0),
+             sp.computeShare,
+             sp.bandwidthShare,
+             sp.tensorParallelGBps,
+             sharedSeqs + 0.5 * sharedFits,
+             bareSeqs + 0.5 * bareFits,
+             static_cast<double>(a.sequenceLength),
+             a.dropout ? 1.0 : 0.0,
+             sp.timeSliceWaitS,
+             sp.spatial ? 1.0 : 0.0};
     auto [it, fresh] = mAnswers.try_emplace(key);
     if (!fresh)
         return it->second;

@@ -58,9 +58,10 @@ class Iteration
 {
 public:
     explicit Iteration(const ServingInputs& in)
-        : mK(*in.gpu, in.job.precision, std::max(in.placement.computeShare, 1e-6), std::max(in.placement.bandwidthShare, 1e-6),
-             in.placement.spatial),
-          mArch(in.arch), mShape(in.arch, in.job.parallelism.tp), mTp(std::max(in.job.parallelism.tp, 1)), mPp(std::max(in.job.parallelism.pp, 1)),
+        : mK(*in.gpu, in.job.precision, std::max(in.placement.computeShare, 1e-6),
+             std::max(in.placement.bandwidthShare, 1e-6), in.placement.spatial),
+          mArch(in.arch), mShape(in.arch, in.job.parallelism.tp), mTp(std::max(in.job.parallelism.tp, 1)),
+          mPp(std::max(in.job.parallelism.pp, 1)),
           mLayers(std::ceil(static_cast<double>(std::max(in.arch.layers, 1)) / mPp)),
           mKvPerToken(kvCacheBytesPerBlock(in.arch, in.job.parallelism.tp, in.job.precision, 1, 1)),
           mTpGBps(in.placement.tensorParallelGBps), mLatency(in.gpu->efficiency.collectiveLatencyUs * 1e-6)
@@ -102,9 +103,8 @@ private:
         const double decodeAttention = mK.stream(decode * context * mKvPerToken);
         const double prefillAttention = prefill > 0 ? mK.flash(4.0 * prefill * prefix * h / t) : 0.0;
         // Norms, residual adds and the FFN activation (16-bit), as in training's forward pass.
-        const double elementwise =
-            mK.stream(2.0 * 2.0 * tokens * h * 2.0 + 2.0 * 3.0 * tokens * h * 2.0 +
-                      (b.gated ? 3.0 : 2.0) * b.perExpert(tokens) * b.experts * b.f / t * 2.0);
+        const double elementwise = mK.stream(2.0 * 2.0 * tokens * h * 2.0 + 2.0 * 3.0 * tokens * h * 2.0 +
+                                             (b.gated ? 3.0 : 2.0) * b.perExpert(tokens) * b.experts * b.f / t * 2.0);
         // The output layer runs for the decoding sequences and each prompt's last token.
         const double logits = decode + (prefill > 0 ? 1.0 : 0.0);
         const double head = mArch.vocabSize > 0 ? mK.gemm(logits, mArch.vocabSize / t, h) / mPp : 0.0;
@@ -240,8 +240,8 @@ ServingResult estimateServing(const ServingInputs& in)
     const int blockTokens = std::max(in.engine.blockTokens, 1);
     // The engine admits a context_tokens sequence; each request reserves prompt + output
     // (TensorRT-LLM's guaranteed-no-evict scheduling; vLLM grows pages and preempts instead).
-    r.fits = in.gpu && sequencesThatFit(in.placement.kvBudgetBytesPerGpu, perToken, std::max(spec.contextTokens, input + output),
-                                        blockTokens) >= 1;
+    r.fits = in.gpu && sequencesThatFit(in.placement.kvBudgetBytesPerGpu, perToken,
+                                        std::max(spec.contextTokens, input + output), blockTokens) >= 1;
     const int perReplica = sequencesThatFit(in.placement.kvBudgetBytesPerGpu, perToken, input + output, blockTokens);
     r.maxBatch = r.fits ? static_cast<int>(std::min(1e9, perReplica * replicas)) : 0;
     if (!r.fits) {
@@ -253,7 +253,7 @@ ServingResult estimateServing(const ServingInputs& in)
     const Load l{static_cast<double>(input), static_cast<double>(output),
                  static_cast<double>(std::max(in.engine.tokenBudget, 1)), in.engine.chunkedPrefill};
     const double users = std::max(spec.concurrency, 1) / replicas; // per replica
-    const double cap = std::min<double>(perReplica, users);      // the batch the engine runs at most
+    const double cap = std::min<double>(perReplica, users);        // the batch the engine runs at most
     Steady s;
     double admissionWait = 0.0, admissionP = 0.0, admissionMean = 0.0;
     if (spec.load == ServingLoad::Closed) {
@@ -329,7 +329,8 @@ ServingResult estimateServing(const ServingInputs& in)
     // turns: a share (own GPU time per iteration / one turn) of iterations, at most all.
     if (in.placement.timeSliceWaitS > 0 && in.placement.timeSliceS > 0) {
         r.switchWaitS = in.placement.timeSliceWaitS;
-        r.switchShare = std::min(1.0, s.iteration * std::min(in.placement.computeShare, in.placement.bandwidthShare) / in.placement.timeSliceS);
+        r.switchShare = std::min(1.0, s.iteration * std::min(in.placement.computeShare, in.placement.bandwidthShare) /
+                                          in.placement.timeSliceS);
     }
     const double switchP99 = r.switchShare >= 0.01 ? r.switchWaitS : 0.0;
     r.itlP99S += switchP99;
@@ -351,7 +352,8 @@ ServingResult estimateServing(const ServingInputs& in)
         // Token gaps: plain or carrying a chunk, each interrupted by a switch or not.
         const double gap = s.iteration, chunkGap = std::max(s.chunkIteration, gap);
         const auto share = [&](double g) {
-            return (g <= *in.itlSloS ? 1.0 - r.switchShare : 0.0) + (g + r.switchWaitS <= *in.itlSloS ? r.switchShare : 0.0);
+            return (g <= *in.itlSloS ? 1.0 - r.switchShare : 0.0) +
+                   (g + r.switchWaitS <= *in.itlSloS ? r.switchShare : 0.0);
         };
         attain *= (1.0 - chunkShare) * share(gap) + chunkShare * share(chunkGap);
     }
@@ -370,15 +372,15 @@ PerfResult servingPerformance(const ServingResult& sv, const ServingInputs& in)
     r.exposedCommS = r.breakdown.tpExposed;
     if (sv.itlS > 0) {
         const double kernels = r.breakdown.compute / sv.itlS;
-        r.mix = {sv.computeBoundShare * kernels, (1.0 - sv.computeBoundShare) * kernels, 0.0, r.breakdown.tpExposed / sv.itlS};
+        r.mix = {sv.computeBoundShare * kernels, (1.0 - sv.computeBoundShare) * kernels, 0.0,
+                 r.breakdown.tpExposed / sv.itlS};
     }
     r.tokensPerS = sv.outputTokensPerS;
     const double processed = sv.requestsPerS * (spec.promptTokens() + spec.outputTokens);
     const double gpus = std::max(in.job.parallelism.gpus(), 1);
     if (in.gpu)
         r.mfu = 2.0 * activeParameterCount(in.arch) * processed / (gpus * peakFlops(*in.gpu, in.job.precision));
-    r.demandTokensPerS =
-        spec.load == ServingLoad::Open ? spec.requestsPerS * spec.outputTokens : sv.outputTokensPerS;
+    r.demandTokensPerS = spec.load == ServingLoad::Open ? spec.requestsPerS * spec.outputTokens : sv.outputTokensPerS;
     return r;
 }
 
@@ -391,7 +393,8 @@ std::vector<ServingPoint> servingCurve(const ServingInputs& in)
     x.job.inference->load = ServingLoad::Closed;
     const ServingResult base = estimateServing(in);
     // Up to twice the batch the KV cache holds (past it only the queue grows), at most 2^20 users.
-    const int top = std::min(std::max({2 * std::min(base.maxBatch, 1 << 20), in.job.inference->concurrency, 1}), 1 << 20);
+    const int top =
+        std::min(std::max({2 * std::min(base.maxBatch, 1 << 20), in.job.inference->concurrency, 1}), 1 << 20);
     for (int c = 1;; c = std::min(c * 2, top)) {
         x.job.inference->concurrency = c;
         const ServingResult r = estimateServing(x);

@@ -19,10 +19,10 @@ namespace gp::calc {
 /// Engine settings of a serving job (assumptions, docs/model-reference.md#serving).
 struct ServingEngine
 {
-    int tokenBudget = 2048;       ///< tokens one iteration processes (inference_prefill_chunk_tokens)
-    bool chunkedPrefill = true;   ///< prompts ride in chunks with the decodes (chunked_prefill)
-    double memoryFraction = 0.9;  ///< share of a unit's memory the engine may use (serving_memory_fraction)
-    int blockTokens = 16;         ///< tokens per KV-cache page (kv_block_tokens)
+    int tokenBudget = 2048;      ///< tokens one iteration processes (inference_prefill_chunk_tokens)
+    bool chunkedPrefill = true;  ///< prompts ride in chunks with the decodes (chunked_prefill)
+    double memoryFraction = 0.9; ///< share of a unit's memory the engine may use (serving_memory_fraction)
+    int blockTokens = 16;        ///< tokens per KV-cache page (kv_block_tokens)
 };
 
 /// The engine settings a scenario's assumptions give.
@@ -32,13 +32,13 @@ ServingEngine servingEngineFrom(const std::map<std::string, double>& assumptions
 /// collectives' bandwidth and the KV-cache budget of its tightest GPU.
 struct ServingPlacement
 {
-    double computeShare = 1.0;     ///< the slowest unit's share of the GPU's SMs (MIG: its slices)
-    double bandwidthShare = 1.0;   ///< ... of its memory bandwidth
-    double tensorParallelGBps = 0.0; ///< bus bandwidth of the TP group's all-reduces (NVLink or PCIe)
+    double computeShare = 1.0;        ///< the slowest unit's share of the GPU's SMs (MIG: its slices)
+    double bandwidthShare = 1.0;      ///< ... of its memory bandwidth
+    double tensorParallelGBps = 0.0;  ///< bus bandwidth of the TP group's all-reduces (NVLink or PCIe)
     double kvBudgetBytesPerGpu = 0.0; ///< memory for the KV cache on the tightest GPU of a replica
-    double timeSliceWaitS = 0.0;   ///< time-sliced GPU: the other busy tenants' turns an interrupted iteration waits
-    double timeSliceS = 0.0;       ///< ... and the length of one turn
-    bool spatial = false;          ///< the shares partition the SMs (MIG, MPS): small GEMMs gain (kernels.h)
+    double timeSliceWaitS = 0.0;      ///< time-sliced GPU: the other busy tenants' turns an interrupted iteration waits
+    double timeSliceS = 0.0;          ///< ... and the length of one turn
+    bool spatial = false;             ///< the shares partition the SMs (MIG, MPS): small GEMMs gain (kernels.h)
 };
 
 /// Everything the serving model needs about one replica's GPUs and the job's load.
@@ -46,9 +46,9 @@ struct ServingInputs
 {
     ModelArchitecture arch;
     const GpuSpec* gpu = nullptr;
-    Job job;                       ///< an inference job: its inference section, precision, tp, pp, dp (replicas)
+    Job job; ///< an inference job: its inference section, precision, tp, pp, dp (replicas)
     ServingEngine engine;
-    ServingPlacement placement;    ///< shares, TP bandwidth, KV budget and time slices of its GPUs
+    ServingPlacement placement;     ///< shares, TP bandwidth, KV budget and time slices of its GPUs
     std::optional<double> ttftSloS; ///< the tenant's TTFT objective (P99), seconds
     std::optional<double> itlSloS;  ///< the tenant's inter-token-latency objective (P99), seconds
 };
@@ -56,35 +56,35 @@ struct ServingInputs
 /// What a serving job delivers at its load (docs/model-reference.md#serving).
 struct ServingResult
 {
-    bool fits = false;            ///< at least one sequence of context_tokens fits the KV budget
-    int maxBatch = 0;             ///< sequences the KV cache holds, all replicas
-    double running = 0.0;         ///< sequences in the engines on average, all replicas
-    double queued = 0.0;          ///< requests waiting for a KV slot on average, all replicas
-    bool saturated = false;       ///< open load at or above what the job can serve: the queue grows without bound
+    bool fits = false;               ///< at least one sequence of context_tokens fits the KV budget
+    int maxBatch = 0;                ///< sequences the KV cache holds, all replicas
+    double running = 0.0;            ///< sequences in the engines on average, all replicas
+    double queued = 0.0;             ///< requests waiting for a KV slot on average, all replicas
+    bool saturated = false;          ///< open load at or above what the job can serve: the queue grows without bound
     double kvCacheBytesPerGpu = 0.0; ///< KV cache the running sequences hold on each GPU
-    double ttftS = 0.0;           ///< mean time to first token (queue, own prefill, the iteration in progress)
-    double itlS = 0.0;            ///< mean inter-token latency (one iteration with the others' prefill)
+    double ttftS = 0.0;              ///< mean time to first token (queue, own prefill, the iteration in progress)
+    double itlS = 0.0;               ///< mean inter-token latency (one iteration with the others' prefill)
     double ttftP99S = 0.0;
     double itlP99S = 0.0;
-    double outputTokensPerS = 0.0; ///< all replicas
-    double requestsPerS = 0.0;     ///< all replicas
-    double sloAttainment = 1.0;    ///< share of requests within both objectives (1 without objectives)
+    double outputTokensPerS = 0.0;  ///< all replicas
+    double requestsPerS = 0.0;      ///< all replicas
+    double sloAttainment = 1.0;     ///< share of requests within both objectives (1 without objectives)
     double computeBoundShare = 1.0; ///< share of the iterations' kernel time bound by the SMs
-    double decodeIterationS = 0.0; ///< an iteration of the running batch without prefill
-    double prefillS = 0.0;         ///< the own prompt's prefill at this load, without queueing
-    double queueS = 0.0;           ///< mean wait before the prefill starts
-    double tensorParallelS = 0.0;  ///< TP all-reduce share of a mean iteration
+    double decodeIterationS = 0.0;  ///< an iteration of the running batch without prefill
+    double prefillS = 0.0;          ///< the own prompt's prefill at this load, without queueing
+    double queueS = 0.0;            ///< mean wait before the prefill starts
+    double tensorParallelS = 0.0;   ///< TP all-reduce share of a mean iteration
     // The distribution behind the means, for the Monte Carlo (core/sim).
-    double chunkIterationS = 0.0;  ///< an iteration that carries a prompt chunk
-    double chunkShare = 0.0;       ///< chunk-carrying iterations per decode iteration
-    double chunkExtraS = 0.0;      ///< what such an iteration adds on average (a prompt's last chunk is shorter)
-    double prefillBusy = 0.0;      ///< share of engine time on prefill: P(a prompt waits for others)
-    double prefillWaitS = 0.0;     ///< mean wait for the prompts ahead
+    double chunkIterationS = 0.0;      ///< an iteration that carries a prompt chunk
+    double chunkShare = 0.0;           ///< chunk-carrying iterations per decode iteration
+    double chunkExtraS = 0.0;          ///< what such an iteration adds on average (a prompt's last chunk is shorter)
+    double prefillBusy = 0.0;          ///< share of engine time on prefill: P(a prompt waits for others)
+    double prefillWaitS = 0.0;         ///< mean wait for the prompts ahead
     double admissionProbability = 0.0; ///< open load: P(a request waits for a KV slot)
-    double admissionMeanS = 0.0;   ///< open load: mean of that wait
-    double admissionFixedS = 0.0;  ///< closed load past the batch: every user's wait for a slot
-    double switchShare = 0.0;      ///< time-sliced GPU: share of iterations a switch interrupts
-    double switchWaitS = 0.0;      ///< ... and what such an iteration waits
+    double admissionMeanS = 0.0;       ///< open load: mean of that wait
+    double admissionFixedS = 0.0;      ///< closed load past the batch: every user's wait for a slot
+    double switchShare = 0.0;          ///< time-sliced GPU: share of iterations a switch interrupts
+    double switchWaitS = 0.0;          ///< ... and what such an iteration waits
 };
 
 /// Memory per GPU of a serving job holding `sequences` sequences of `tokensPerSequence`

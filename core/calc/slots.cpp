@@ -4,7 +4,6 @@
 
 #include <map>
 
-
 #include <algorithm>
 
 namespace gp::calc {
@@ -32,9 +31,7 @@ std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog)
             base.capacityBytes = gpuBytes;
             switch (c.mode) {
             case SharingMode::Exclusive:
-            case SharingMode::Passthrough:
-                out.push_back(base);
-                break;
+            case SharingMode::Passthrough: out.push_back(base); break;
             case SharingMode::Mig:
                 for (int i = 0; i < static_cast<int>(c.migInstances.size()); ++i) {
                     const MigProfile* p = gpu->migProfile(c.migInstances[static_cast<std::size_t>(i)].profile);

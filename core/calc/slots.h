@@ -15,9 +15,9 @@ namespace gp::calc {
 /// a vGPU, a time-slicing replica or an MPS client. Built from the sharing configuration.
 struct Slot
 {
-    int node = 0;            ///< index into topology.nodes
-    int gpu = 0;             ///< GPU index within the node
-    int index = 0;           ///< instance / replica / client index within the GPU
+    int node = 0;  ///< index into topology.nodes
+    int gpu = 0;   ///< GPU index within the node
+    int index = 0; ///< instance / replica / client index within the GPU
     SharingMode mode = SharingMode::Exclusive;
     double capacityBytes = 0.0;  ///< memory the slot can use
     bool memoryIsolated = true;  ///< false: co-tenants share the GPU's memory (time-slicing, MPS without limit)
@@ -27,8 +27,8 @@ struct Slot
     bool peerToPeer = true;      ///< NVLink peer access (not on MIG instances or fractional vGPUs)
     int fixedShareOf = 0;        ///< vGPU fixed-share scheduler: the GPU's time is split this many ways
     VgpuScheduler vgpuScheduler = VgpuScheduler::BestEffort; ///< vGPU: its GPU's time-sliced scheduler
-    const std::string* profile = nullptr; ///< MIG or vGPU profile name (owned by the catalog)
-    int start = 0;                        ///< MIG start slice
+    const std::string* profile = nullptr;                    ///< MIG or vGPU profile name (owned by the catalog)
+    int start = 0;                                           ///< MIG start slice
     /// "GPU", "3g.40gb@0", "A100-10C #1", "replica 2", "MPS client 0" (built on demand:
     /// evaluation creates tens of thousands of slots and reads few labels).
     std::string label() const;

@@ -61,7 +61,7 @@ bool Autosaver::sessionIsAlive(const QString& session) const
     probe.setStaleLockTime(0);
     if (!probe.tryLock(0))
         return probe.error() == QLockFile::LockFailedError; // held by a running session
-    probe.unlock(); // was free or stale: removed again
+    probe.unlock();                                         // was free or stale: removed again
     return false;
 }
 

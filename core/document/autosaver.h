@@ -22,9 +22,9 @@ class Document;
 
 /// Writes the open document's unsaved work to the library as a draft a few seconds after an
 /// edit (docs/workbench.md, "Autosave and recovery"). The JSON is written on a pool thread
-/// from a copy of the scenario; only the short transaction runs on the caller's thread. Each workbench session has its own
-/// draft row and holds a lock file beside the library while it runs; a draft whose lock
-/// is free belongs to a session that crashed or was killed, and is offered at the next start.
+/// from a copy of the scenario; only the short transaction runs on the caller's thread. Each workbench session has its
+/// own draft row and holds a lock file beside the library while it runs; a draft whose lock is free belongs to a
+/// session that crashed or was killed, and is offered at the next start.
 class Autosaver : public QObject
 {
     Q_OBJECT
@@ -83,10 +83,10 @@ private:
     std::unique_ptr<QLockFile> mLock;
     QTimer mTimer;
     QFutureWatcher<QByteArray> mWriter;
-    quint64 mEpoch = 0;         ///< bumped by watch(), saveNow() and a save: older JSON is dropped
-    quint64 mWriterEpoch = 0;   ///< the epoch the running writer started in
-    store::Draft mWriterDraft;  ///< and the draft it writes the JSON for
-    bool mWriteAgain = false;   ///< the timer fired while the writer ran
+    quint64 mEpoch = 0;        ///< bumped by watch(), saveNow() and a save: older JSON is dropped
+    quint64 mWriterEpoch = 0;  ///< the epoch the running writer started in
+    store::Draft mWriterDraft; ///< and the draft it writes the JSON for
+    bool mWriteAgain = false;  ///< the timer fired while the writer ran
     bool mWriting = false;
     QString mError;
     bool mHasDraft = false;

@@ -93,10 +93,10 @@ R removeItems(const Scenario& s, const Catalog& catalog, const std::vector<std::
             }
     int count = 0;
     for (const std::string& id : ids) {
-        const bool removed = b.remove(ItemKind::Node, id) || b.remove(ItemKind::Switch, id) ||
-                             b.remove(ItemKind::Group, id);
-        const bool isLink = std::any_of(s.topology.links.begin(), s.topology.links.end(),
-                                        [&](const Link& l) { return l.id == id; });
+        const bool removed =
+            b.remove(ItemKind::Node, id) || b.remove(ItemKind::Switch, id) || b.remove(ItemKind::Group, id);
+        const bool isLink =
+            std::any_of(s.topology.links.begin(), s.topology.links.end(), [&](const Link& l) { return l.id == id; });
         if (!removed && !isLink)
             return R::failure(id, "no node, switch, link or group has this id");
         ++count;
@@ -135,9 +135,8 @@ R moveItems(const Scenario& s, const std::map<std::string, Point>& positions, co
             return R::failure(id, "no node or switch has this id");
     }
     const std::size_t n = positions.size();
-    return R::success(std::move(b).finish(n == 1 ? "Move " + positions.begin()->first
-                                                 : "Move " + std::to_string(n) + " items",
-                                          mergeKey));
+    return R::success(std::move(b).finish(
+        n == 1 ? "Move " + positions.begin()->first : "Move " + std::to_string(n) + " items", mergeKey));
 }
 
 R addLink(const Scenario& s, const Catalog& catalog, const std::string& fromId, const std::string& toId)
@@ -215,11 +214,13 @@ R setNodeSharing(const Scenario& s, const Catalog& catalog, const std::vector<st
     }
     const std::string mode(displayName(sharing.mode));
     return validated(std::move(b), catalog,
-                     nodeIds.size() == 1 ? "Set " + mode + " sharing on " + nodeIds[0]
-                                         : "Set " + mode + " sharing on " + std::to_string(nodeIds.size()) + " node(s)");
+                     nodeIds.size() == 1
+                         ? "Set " + mode + " sharing on " + nodeIds[0]
+                         : "Set " + mode + " sharing on " + std::to_string(nodeIds.size()) + " node(s)");
 }
 
-R setGpuSharing(const Scenario& s, const Catalog& catalog, const std::string& nodeId, int gpu, const SharingConfig& sharing)
+R setGpuSharing(const Scenario& s, const Catalog& catalog, const std::string& nodeId, int gpu,
+                const SharingConfig& sharing)
 {
     const Node* n = nodeById(s, nodeId);
     if (!n)
@@ -249,7 +250,12 @@ Job jobFrom(const JobRequest& r, Job j, bool adding)
     j.model.custom = r.preset.empty() ? r.custom : ModelArchitecture{};
     j.kind = r.kind;
     if (adding) { // an added job gets defaults for what the request does not say
-        j.parallelism = {r.tp, r.pp, r.dp, 0, false, r.tp > 1 && j.kind != JobKind::Inference,
+        j.parallelism = {r.tp,
+                         r.pp,
+                         r.dp,
+                         0,
+                         false,
+                         r.tp > 1 && j.kind != JobKind::Inference,
                          j.kind == JobKind::Inference ? Recompute::None : Recompute::Selective};
         j.batch = {1, r.dp * std::max(8, r.pp * 4)};
         if (!r.pinNode.empty())
@@ -480,7 +486,8 @@ R patchFields(const Scenario& s, const Catalog& catalog, const std::vector<Field
         const std::size_t open = path.find('[');
         const std::size_t dot = path.find('.');
         static const std::set<std::string> lists = {"groups", "nodes", "switches", "links", "tenants", "jobs"};
-        if (open != std::string::npos && (dot == std::string::npos || open < dot) && lists.count(path.substr(0, open))) {
+        if (open != std::string::npos && (dot == std::string::npos || open < dot) &&
+            lists.count(path.substr(0, open))) {
             const std::size_t close = path.find(']', open);
             if (close == std::string::npos || close == open + 1)
                 return R::failure(path, "expected LIST[ID].FIELD, e.g. nodes[node-3].sharing.mode");
@@ -494,8 +501,9 @@ R patchFields(const Scenario& s, const Catalog& catalog, const std::vector<Field
                                                            "assumptions"};
             const std::string head = path.substr(0, std::min(path.find_first_of(".["), path.size()));
             if (!settings.count(head))
-                return R::failure(path, "unknown field: address an item as groups|nodes|switches|links|tenants|jobs[ID].FIELD "
-                                        "or a scenario field (name, description, pricing, placement_policy, assumptions)");
+                return R::failure(
+                    path, "unknown field: address an item as groups|nodes|switches|links|tenants|jobs[ID].FIELD "
+                          "or a scenario field (name, description, pricing, placement_policy, assumptions)");
             rest = path;
         }
         auto steps = splitPath(rest);

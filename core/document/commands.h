@@ -31,7 +31,8 @@ Result<Edit> addItems(const Scenario& s, const Catalog& catalog, const TopologyI
 Result<Edit> removeItems(const Scenario& s, const Catalog& catalog, const std::vector<std::string>& ids);
 /// Puts nodes and switches at new canvas positions; edits with the same `mergeKey` in a row
 /// become one undo step.
-Result<Edit> moveItems(const Scenario& s, const std::map<std::string, Point>& positions, const std::string& mergeKey = {});
+Result<Edit> moveItems(const Scenario& s, const std::map<std::string, Point>& positions,
+                       const std::string& mergeKey = {});
 /// Links a node or switch to another at the bandwidth both ends offer (a node: all its NICs;
 /// a switch: one port per NIC of the node at the other end), the switch's latency, a fresh id.
 Result<Edit> addLink(const Scenario& s, const Catalog& catalog, const std::string& from, const std::string& to);
@@ -48,14 +49,14 @@ Result<Edit> setGpuSharing(const Scenario& s, const Catalog& catalog, const std:
 /// does not ask gets the defaults documented in docs/workbench.md.
 struct JobRequest
 {
-    std::string tenantId;      ///< an existing tenant; empty: a new one named newTenantName
+    std::string tenantId; ///< an existing tenant; empty: a new one named newTenantName
     std::string newTenantName;
-    std::string preset;        ///< a model preset id; empty: the custom architecture
+    std::string preset; ///< a model preset id; empty: the custom architecture
     ModelArchitecture custom;
     JobKind kind = JobKind::Pretraining;
     int tp = 1, pp = 1, dp = 1;
-    double amount = 0.0;       ///< billions of training tokens, or requests per second for serving
-    std::string pinNode;       ///< a new job's pin (a palette drop onto a node)
+    double amount = 0.0; ///< billions of training tokens, or requests per second for serving
+    std::string pinNode; ///< a new job's pin (a palette drop onto a node)
 };
 /// Adds the job (and its new tenant) with fresh ids.
 Result<Edit> addJob(const Scenario& s, const Catalog& catalog, const JobRequest& request);

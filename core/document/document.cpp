@@ -4,11 +4,9 @@
 
 namespace gp::document {
 
-Document::Document(Scenario scenario, QObject* parent)
-    : QObject(parent), mScenario(std::move(scenario))
+Document::Document(Scenario scenario, QObject* parent) : QObject(parent), mScenario(std::move(scenario))
 {
-    connect(&mUndoStack, &QUndoStack::cleanChanged, this,
-            [this](bool clean) { Q_EMIT modifiedChanged(!clean); });
+    connect(&mUndoStack, &QUndoStack::cleanChanged, this, [this](bool clean) { Q_EMIT modifiedChanged(!clean); });
 }
 
 void Document::markSaved(qint64 libraryId, int revision)

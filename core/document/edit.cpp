@@ -34,7 +34,8 @@ bool anyReset(const Changes& changes)
 
 bool onlyMoves(const Changes& changes)
 {
-    return !changes.empty() && std::all_of(changes.begin(), changes.end(), [](const Change& c) { return c.movedOnly(); });
+    return !changes.empty() &&
+           std::all_of(changes.begin(), changes.end(), [](const Change& c) { return c.movedOnly(); });
 }
 
 namespace {
@@ -97,7 +98,8 @@ template <typename T> std::vector<T>* listOf(Scenario& s, const std::string& ten
 }
 
 /// Where the item with this id sits; `hint` is tried first (the usual case: nothing moved).
-template <typename T> std::optional<std::size_t> find(const std::vector<T>& list, const std::string& id, std::size_t hint)
+template <typename T>
+std::optional<std::size_t> find(const std::vector<T>& list, const std::string& id, std::size_t hint)
 {
     if (hint < list.size() && list[hint].id == id)
         return hint;
@@ -238,8 +240,8 @@ bool mergeEdits(Edit& edit, const Edit& next)
         return false;
     for (std::size_t i = 0; i < edit.changes.size(); ++i) {
         const ItemChange &a = edit.changes[i], &b = next.changes[i];
-        if (a.kind != b.kind || a.id != b.id || a.tenant != b.tenant || !a.before || !a.after || !b.before || !b.after ||
-            a.kind == ItemKind::Whole)
+        if (a.kind != b.kind || a.id != b.id || a.tenant != b.tenant || !a.before || !a.after || !b.before ||
+            !b.after || a.kind == ItemKind::Whole)
             return false;
     }
     for (std::size_t i = 0; i < edit.changes.size(); ++i) {

@@ -15,7 +15,17 @@ namespace gp::document {
 
 /// What an edit touches. `Settings` is the scenario's own fields (name, description, pricing,
 /// placement policy, assumptions); `Whole` replaces everything (import, restoring a draft).
-enum class ItemKind { Whole, Settings, Group, Node, Switch, Link, Tenant, Job };
+enum class ItemKind
+{
+    Whole,
+    Settings,
+    Group,
+    Node,
+    Switch,
+    Link,
+    Tenant,
+    Job
+};
 /// "scenario", "settings", "groups", "nodes", "switches", "links", "tenants", "jobs" (the
 /// names `gpuplan-cli edit` addresses items by).
 std::string_view itemKindName(ItemKind kind);
@@ -30,15 +40,21 @@ struct ItemChange
 {
     ItemKind kind = ItemKind::Whole;
     std::string id;
-    std::string tenant;              ///< a job's tenant
-    std::size_t index = 0;           ///< its place in its list (where it is inserted or was)
+    std::string tenant;    ///< a job's tenant
+    std::size_t index = 0; ///< its place in its list (where it is inserted or was)
     std::optional<ItemValue> before;
     std::optional<ItemValue> after;
     std::vector<std::string> fields; ///< the file-format keys that differ, for an update
 };
 
 /// What a view is told after an edit, its undo or its redo (Document::changed).
-enum class ChangeKind { Reset, Added, Removed, Updated };
+enum class ChangeKind
+{
+    Reset,
+    Added,
+    Removed,
+    Updated
+};
 struct Change
 {
     ChangeKind kind = ChangeKind::Reset;
@@ -59,7 +75,7 @@ bool onlyMoves(const Changes& changes);
 /// An edit of the scenario by id: what the undo stack holds (docs/architecture.md §3).
 struct Edit
 {
-    std::string text;               ///< the undo text ("Link node-1 and leaf-1")
+    std::string text; ///< the undo text ("Link node-1 and leaf-1")
     std::vector<ItemChange> changes;
     /// Consecutive edits with the same non-empty key become one undo step (one gesture: a
     /// spin box stepped five times, arrow-key nudges of the same items).

@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "librarygateway.h"
 
-#include "document.h"
 #include "commands.h"
+#include "document.h"
 #include "io/scenariowriter.h"
 
 #include <QDir>
@@ -22,12 +22,11 @@ std::map<QString, double> kpisOf(const Scenario& scenario, const Catalog& catalo
             {"cost_per_month_usd", inv.costPerMonthUsd}};
 }
 
-std::optional<qint64> saveAsNew(store::ScenarioLibrary& lib, const Scenario& scenario,
-                                const Catalog& catalog, const QString& note)
+std::optional<qint64> saveAsNew(store::ScenarioLibrary& lib, const Scenario& scenario, const Catalog& catalog,
+                                const QString& note)
 {
-    return lib.createScenario(QString::fromStdString(scenario.name),
-                              QString::fromStdString(scenario.description), io::writeScenario(scenario),
-                              note, kpisOf(scenario, catalog));
+    return lib.createScenario(QString::fromStdString(scenario.name), QString::fromStdString(scenario.description),
+                              io::writeScenario(scenario), note, kpisOf(scenario, catalog));
 }
 
 io::ScenarioReadResult loadFromLibrary(store::ScenarioLibrary& lib, qint64 id, const Catalog& catalog,
@@ -79,7 +78,8 @@ RestoredDraft restoreDraft(store::ScenarioLibrary& lib, const store::Draft& draf
         for (const auto& i : read.issues)
             if (i.isError())
                 lines << QString::fromStdString(i.toString());
-        out.error = QObject::tr("The autosaved draft of '%1' cannot be read:\n%2").arg(draft.name, lines.mid(0, 10).join('\n'));
+        out.error =
+            QObject::tr("The autosaved draft of '%1' cannot be read:\n%2").arg(draft.name, lines.mid(0, 10).join('\n'));
         return out;
     }
     if (draft.scenarioId && draft.baseRevision) {

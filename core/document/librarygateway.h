@@ -24,12 +24,12 @@ namespace gp::document {
 std::map<QString, double> kpisOf(const Scenario& scenario, const Catalog& catalog);
 
 /// Saves `scenario` as a new library scenario; returns its id.
-std::optional<qint64> saveAsNew(store::ScenarioLibrary& lib, const Scenario& scenario,
-                                const Catalog& catalog, const QString& note);
+std::optional<qint64> saveAsNew(store::ScenarioLibrary& lib, const Scenario& scenario, const Catalog& catalog,
+                                const QString& note);
 
 /// Reads the JSON of a library scenario (latest, or `revision`) through the full validator.
-io::ScenarioReadResult loadFromLibrary(store::ScenarioLibrary& lib, qint64 id,
-                                       const Catalog& catalog, std::optional<int> revision = {});
+io::ScenarioReadResult loadFromLibrary(store::ScenarioLibrary& lib, qint64 id, const Catalog& catalog,
+                                       std::optional<int> revision = {});
 
 /// Opens the library at `path` and, if it holds no scenario yet (first start), seeds it
 /// with every valid sample in `samplesDir`. Returns null and sets `error` on failure.

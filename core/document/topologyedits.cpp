@@ -107,7 +107,8 @@ Result<TopologyItems> generateFabric(const FabricSpec& spec, const Catalog& cata
         return R::failure("fabric.switch_template", "unknown switch template '" + spec.switchTemplate + "'");
     if (spec.nodes < 1 || spec.nodes > 10000 || spec.nodesPerLeaf < 1 || spec.spines < 1 || spec.spines > 512 ||
         !(spec.oversubscription >= 1.0) || spec.oversubscription > 64)
-        return R::failure("fabric", "nodes 1-10000, nodes per leaf >= 1, spines 1-512 and oversubscription 1-64 are required");
+        return R::failure("fabric",
+                          "nodes 1-10000, nodes per leaf >= 1, spines 1-512 and oversubscription 1-64 are required");
     const double nodeGbps = nt->nicCount * nt->nicSpeedGbps;
     const int leaves = (spec.nodes + spec.nodesPerLeaf - 1) / spec.nodesPerLeaf;
     const double uplinkGbps = nodeGbps * spec.nodesPerLeaf / spec.oversubscription / spec.spines;
@@ -115,10 +116,10 @@ Result<TopologyItems> generateFabric(const FabricSpec& spec, const Catalog& cata
     const int down = spec.nodesPerLeaf * std::max(nt->nicCount, 1);
     const int up = static_cast<int>(std::ceil(uplinkGbps * spec.spines / st->portSpeedGbps - 1e-9));
     if (down + up > st->ports)
-        return R::failure("fabric.nodes_per_leaf",
-                          "a leaf of " + std::to_string(spec.nodesPerLeaf) + " nodes needs " + std::to_string(down + up) +
-                              " ports (" + std::to_string(down) + " down, " + std::to_string(up) + " up); " + st->name +
-                              " has " + std::to_string(st->ports));
+        return R::failure("fabric.nodes_per_leaf", "a leaf of " + std::to_string(spec.nodesPerLeaf) + " nodes needs " +
+                                                       std::to_string(down + up) + " ports (" + std::to_string(down) +
+                                                       " down, " + std::to_string(up) + " up); " + st->name + " has " +
+                                                       std::to_string(st->ports));
     IdAllocator ids(scenario);
     const double y0 = bottomOf(scenario) + 100.0;
     std::vector<std::string> spineIds;
@@ -133,7 +134,13 @@ Result<TopologyItems> generateFabric(const FabricSpec& spec, const Catalog& cata
         Group rack{ids.numbered("rack"), "", "rack", ""};
         rack.name = rack.id;
         out.groups.push_back(rack);
-        Switch leaf{ids.numbered("leaf"), "", st->id, "leaf", st->ports, st->portSpeedGbps, rack.id,
+        Switch leaf{ids.numbered("leaf"),
+                    "",
+                    st->id,
+                    "leaf",
+                    st->ports,
+                    st->portSpeedGbps,
+                    rack.id,
                     {l * spec.nodesPerLeaf * 300.0, y0 + 260.0}};
         leaf.name = leaf.id;
         out.switches.push_back(leaf);

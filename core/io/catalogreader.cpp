@@ -21,15 +21,11 @@ using checks::field;
 using checks::idx;
 using checks::inRange;
 
-QString FileIssue::toString() const
-{
-    return file + ": " + QString::fromStdString(issue.toString());
-}
+QString FileIssue::toString() const { return file + ": " + QString::fromStdString(issue.toString()); }
 
 bool CatalogLoadResult::ok() const
 {
-    return std::none_of(issues.begin(), issues.end(),
-                        [](const FileIssue& i) { return i.issue.isError(); });
+    return std::none_of(issues.begin(), issues.end(), [](const FileIssue& i) { return i.issue.isError(); });
 }
 
 namespace {
@@ -50,24 +46,21 @@ public:
         JsonFields f(root, "", mOut);
         const int version = f.integer("format_version", 0, true);
         if (version > kCatalogFormatVersion) {
-            mOut.push_back(Issue::error("format_version", std::to_string(version) +
-                                                              " is newer than this gpuplan reads (" +
-                                                              std::to_string(kCatalogFormatVersion) +
-                                                              "): it needs a newer gpuplan"));
+            mOut.push_back(Issue::error("format_version",
+                                        std::to_string(version) + " is newer than this gpuplan reads (" +
+                                            std::to_string(kCatalogFormatVersion) + "): it needs a newer gpuplan"));
             return;
         }
         entries(f, "gpus", mCatalog.gpus, [&](JsonFields& g) { return gpu(g); });
         entries(f, "node_templates", mCatalog.nodeTemplates, [&](JsonFields& g) { return nodeTemplate(g); });
-        entries(f, "switch_templates", mCatalog.switchTemplates,
-                [&](JsonFields& g) { return switchTemplate(g); });
+        entries(f, "switch_templates", mCatalog.switchTemplates, [&](JsonFields& g) { return switchTemplate(g); });
         entries(f, "price_presets", mCatalog.pricePresets, [&](JsonFields& g) { return pricePreset(g); });
         entries(f, "models", mCatalog.models, [&](JsonFields& g) { return modelPreset(g); });
         f.finish();
     }
 
 private:
-    template <typename T, typename Fn>
-    void entries(JsonFields& f, const char* key, std::vector<T>& list, Fn readOne)
+    template <typename T, typename Fn> void entries(JsonFields& f, const char* key, std::vector<T>& list, Fn readOne)
     {
         auto arr = f.array(key);
         if (!arr)
@@ -92,8 +85,8 @@ private:
 
     /// Reads a figure and checks it has a source in `sources`.
     /// A datasheet figure: required, in [lo, hi], and cited in "sources".
-    double figure(JsonFields& g, const std::map<std::string, std::string>& sources, const char* key,
-                  double lo, double hi)
+    double figure(JsonFields& g, const std::map<std::string, std::string>& sources, const char* key, double lo,
+                  double hi)
     {
         const double v = g.number(key, 0.0, true);
         inRange(mOut, g.pathOf(key), v, lo, hi);
@@ -103,8 +96,7 @@ private:
 
     /// A datasheet figure that counts something (GPUs, ports, a PCIe generation): whole, and
     /// checked as a whole number before it becomes an int.
-    int countFigure(JsonFields& g, const std::map<std::string, std::string>& sources, const char* key, int lo,
-                    int hi)
+    int countFigure(JsonFields& g, const std::map<std::string, std::string>& sources, const char* key, int lo, int hi)
     {
         const std::size_t before = mOut.size();
         const int v = g.integer(key, 0, true);
@@ -181,8 +173,8 @@ private:
     {
         std::map<std::string, double> out;
         JsonFields f(o, path, mOut);
-        for (const char* key : {"time_slice_switch_us", "time_slice_cache_refill_us",
-                                "mps_memory_contention", "virtualization_io_overhead_pct"}) {
+        for (const char* key : {"time_slice_switch_us", "time_slice_cache_refill_us", "mps_memory_contention",
+                                "virtualization_io_overhead_pct"}) {
             if (!o.contains(key))
                 continue;
             const Assumption* a = findAssumption(key);
@@ -216,8 +208,8 @@ private:
                 }
                 const EfficiencyPoint point{pt[0].toDouble(), pt[1].toDouble()};
                 if (!(point.size > 0)) {
-                    mOut.push_back(Issue::error(idx(ip, 0), checks::num(point.size) +
-                                                                " GFLOP: a GEMM size must be positive"));
+                    mOut.push_back(
+                        Issue::error(idx(ip, 0), checks::num(point.size) + " GFLOP: a GEMM size must be positive"));
                     good = false;
                 } else if (!curve.empty() && !(point.size > curve.back().size)) {
                     mOut.push_back(Issue::error(idx(ip, 0), checks::num(point.size) + " GFLOP after " +
@@ -268,7 +260,8 @@ private:
                 pr.mediaExtensions = f.boolean("media_extensions", false);
                 if (auto starts = f.array("start_slices", true))
                     for (const auto& v : *starts)
-                        pr.startSlices.push_back(v.isDouble() ? checks::exactInteger<int>(v.toDouble()).value_or(-1) : -1);
+                        pr.startSlices.push_back(v.isDouble() ? checks::exactInteger<int>(v.toDouble()).value_or(-1)
+                                                              : -1);
                 f.finish();
                 inRange(mOut, field(p, "compute_slices"), pr.computeSlices, 1, mig::kComputeSlices);
                 inRange(mOut, field(p, "memory_slices"), pr.memorySlices, 1, mig::kMemorySlices);
@@ -310,13 +303,15 @@ private:
                         const QString name = sch->at(k).toString();
                         const std::string sp = idx(field(p, "schedulers"), static_cast<std::size_t>(k));
                         if (!sch->at(k).isString() || !enumFromName<VgpuScheduler>(name.toStdString()))
-                            mOut.push_back(Issue::error(sp, "'" + name.toStdString() +
-                                                                "' is not a vGPU scheduler (best_effort, equal_share, fixed_share)"));
+                            mOut.push_back(Issue::error(
+                                sp, "'" + name.toStdString() +
+                                        "' is not a vGPU scheduler (best_effort, equal_share, fixed_share)"));
                         else
                             pr.schedulers.push_back(name.toStdString());
                     }
                     if (sch->isEmpty())
-                        mOut.push_back(Issue::error(field(p, "schedulers"), "must list at least one scheduler, or be left out"));
+                        mOut.push_back(
+                            Issue::error(field(p, "schedulers"), "must list at least one scheduler, or be left out"));
                 }
                 f.finish();
                 inRange(mOut, field(p, "framebuffer_gib"), pr.framebufferGiB, 0.1, gpu.memoryGB,

@@ -35,7 +35,6 @@ struct CatalogLoadResult
 CatalogLoadResult loadCatalog(const QString& dataDir, const QString& userCatalog = {});
 
 /// Reads one catalog fragment into `catalog` (used by loadCatalog and its tests).
-void readCatalogFragment(const QByteArray& json, Catalog& catalog, bool overrideExisting,
-                         Issues& out);
+void readCatalogFragment(const QByteArray& json, Catalog& catalog, bool overrideExisting, Issues& out);
 
 } // namespace gp::io

@@ -31,8 +31,7 @@ QString safeFileName(const std::string& id)
 
 QString header(const QString& what, const std::string& scenario)
 {
-    return QString("# %1\n# Exported by gpuplan from the scenario %2 (docs/export.md).\n")
-        .arg(what, quoted(scenario));
+    return QString("# %1\n# Exported by gpuplan from the scenario %2 (docs/export.md).\n").arg(what, quoted(scenario));
 }
 
 QByteArray migParted(const ClusterConfigPlan& plan, const std::string& scenario)
@@ -68,7 +67,8 @@ QByteArray devicePlugin(const ClusterConfigPlan& plan, const std::string& scenar
     QString y = header("Sharing configurations for the GPU Operator's device plugin (label a node "
                        "nvidia.com/device-plugin.config=<key>).",
                        scenario);
-    y += "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: gpuplan-device-plugin-config\n  namespace: gpu-operator\ndata:\n";
+    y += "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: gpuplan-device-plugin-config\n  namespace: "
+         "gpu-operator\ndata:\n";
     for (const DevicePluginConfig& d : plan.pluginConfigs) {
         y += QString("  %1: |-\n").arg(QString::fromStdString(d.name));
         y += "    version: v1\n    flags:\n      migStrategy: none\n    sharing:\n";
@@ -105,7 +105,8 @@ QByteArray tenantFile(const TenantConfig& t, const std::string& scenario)
     y += QString("tenant: %1\nname: %2\n").arg(quoted(t.id), quoted(t.name));
     y += t.pods.empty() ? QString("pods: []\n") : QString("pods:\n");
     for (const PodRequest& p : t.pods) {
-        y += QString("  - job: %1\n    job_name: %2\n    node: %3\n").arg(quoted(p.job), quoted(p.jobName), quoted(p.node));
+        y += QString("  - job: %1\n    job_name: %2\n    node: %3\n")
+                 .arg(quoted(p.job), quoted(p.jobName), quoted(p.node));
         y += QString("    nodeSelector:\n      kubernetes.io/hostname: %1\n      %2: \"true\"\n")
                  .arg(quoted(p.nodeName), quoted("gpuplan.io/tenant-" + t.id));
         y += "    resources:\n      limits:\n";
@@ -141,7 +142,8 @@ QByteArray readme(const ClusterConfigPlan& plan, const std::string& scenario,
             QStringList labels;
             for (const auto& [k, v] : n.labels)
                 labels << QString::fromStdString(k + "=" + v);
-            r += QString("kubectl label node %1 %2 --overwrite\n").arg(QString::fromStdString(n.name), labels.join(' '));
+            r +=
+                QString("kubectl label node %1 %2 --overwrite\n").arg(QString::fromStdString(n.name), labels.join(' '));
         }
     r += "```\n\n4. Give each tenant its file under `tenants/`: the node selector and resource limits of "
          "each pod put its jobs where gpuplan placed them.\n";
@@ -158,7 +160,8 @@ QByteArray readme(const ClusterConfigPlan& plan, const std::string& scenario,
 
 } // namespace
 
-std::vector<std::pair<QString, QByteArray>> clusterConfigFiles(const ClusterConfigPlan& plan, const std::string& scenarioName)
+std::vector<std::pair<QString, QByteArray>> clusterConfigFiles(const ClusterConfigPlan& plan,
+                                                               const std::string& scenarioName)
 {
     std::vector<std::pair<QString, QByteArray>> files;
     if (!plan.migConfigs.empty())

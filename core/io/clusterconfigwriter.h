@@ -18,7 +18,8 @@ namespace gp::io {
 /// tenants/<tenant>.yaml (pods' node selectors and resource limits) and README.md (how to
 /// apply them, and what they cannot express). Paths never leave the export folder: tenant
 /// ids are reduced to letters, digits, '-', '_' and '.'.
-std::vector<std::pair<QString, QByteArray>> clusterConfigFiles(const ClusterConfigPlan& plan, const std::string& scenarioName);
+std::vector<std::pair<QString, QByteArray>> clusterConfigFiles(const ClusterConfigPlan& plan,
+                                                               const std::string& scenarioName);
 
 /// Writes `files` under `dir` (created if missing), each through QSaveFile so that a file is
 /// either the new one or untouched. Refuses any path that would leave `dir`. On failure

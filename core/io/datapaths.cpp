@@ -14,8 +14,7 @@ QString bundledDataDir()
     if (!env.isEmpty())
         return env;
     if (QCoreApplication::instance()) {
-        const QString installed =
-            QDir(QCoreApplication::applicationDirPath()).absoluteFilePath("../share/gpuplan");
+        const QString installed = QDir(QCoreApplication::applicationDirPath()).absoluteFilePath("../share/gpuplan");
         if (QDir(installed).exists("catalog"))
             return QDir::cleanPath(installed);
     }

@@ -22,8 +22,7 @@ std::optional<QByteArray> readFileBytes(const QString& path, Issues& out, qint64
     }
     if (info.size() > maxBytes) {
         out.push_back(Issue::error("", "file is " + std::to_string(info.size() / (1024 * 1024)) +
-                                           " MiB; the limit is " +
-                                           std::to_string(maxBytes / (1024 * 1024)) + " MiB"));
+                                           " MiB; the limit is " + std::to_string(maxBytes / (1024 * 1024)) + " MiB"));
         return std::nullopt;
     }
     QFile f(path);
@@ -50,8 +49,7 @@ std::optional<QJsonObject> parseJsonObject(const QByteArray& bytes, Issues& out)
             }
         }
         out.push_back(Issue::error("", "invalid JSON at line " + std::to_string(line) + ", column " +
-                                           std::to_string(column) + ": " +
-                                           err.errorString().toStdString()));
+                                           std::to_string(column) + ": " + err.errorString().toStdString()));
         return std::nullopt;
     }
     if (!doc.isObject()) {

@@ -16,8 +16,7 @@ namespace gp::io {
 inline constexpr qint64 kMaxJsonBytes = 64ll * 1024 * 1024;
 
 /// Reads a whole file, refusing a missing, unreadable or oversize one with a message.
-std::optional<QByteArray> readFileBytes(const QString& path, Issues& out,
-                                        qint64 maxBytes = kMaxJsonBytes);
+std::optional<QByteArray> readFileBytes(const QString& path, Issues& out, qint64 maxBytes = kMaxJsonBytes);
 
 /// Parses JSON whose top level must be an object; syntax errors say line and column.
 std::optional<QJsonObject> parseJsonObject(const QByteArray& bytes, Issues& out);

@@ -30,9 +30,8 @@ public:
         if (auto topo = f.object("topology", true))
             s.topology = topology(*topo, "topology");
         if (auto tenants = f.array("tenants"))
-            forEach(*tenants, "tenants", [&](const QJsonObject& o, const std::string& p) {
-                s.tenants.push_back(tenant(o, p));
-            });
+            forEach(*tenants, "tenants",
+                    [&](const QJsonObject& o, const std::string& p) { s.tenants.push_back(tenant(o, p)); });
         if (auto pricing = f.object("pricing"))
             s.pricing = readPricing(*pricing, "pricing");
         s.placementPolicy = f.enumValue("placement_policy", PlacementPolicy::TopologyAware);
@@ -158,8 +157,7 @@ private:
                 SharingConfig cfg = sharing(g);
                 g.finish();
                 if (n.gpuSharing.count(gpu))
-                    mOut.push_back(Issue::error(field(sp, "gpu"), "GPU " + std::to_string(gpu) +
-                                                                      " has two overrides"));
+                    mOut.push_back(Issue::error(field(sp, "gpu"), "GPU " + std::to_string(gpu) + " has two overrides"));
                 n.gpuSharing[gpu] = cfg;
             });
         f.finish();
@@ -202,9 +200,8 @@ private:
             forEach(*arr, f.pathOf("nodes"),
                     [&](const QJsonObject& no, const std::string& np) { t.nodes.push_back(node(no, np)); });
         if (auto arr = f.array("switches"))
-            forEach(*arr, f.pathOf("switches"), [&](const QJsonObject& so, const std::string& sp) {
-                t.switches.push_back(switchItem(so, sp));
-            });
+            forEach(*arr, f.pathOf("switches"),
+                    [&](const QJsonObject& so, const std::string& sp) { t.switches.push_back(switchItem(so, sp)); });
         if (auto arr = f.array("links"))
             forEach(*arr, f.pathOf("links"), [&](const QJsonObject& lo, const std::string& lp) {
                 JsonFields g(lo, lp, mOut);
@@ -396,17 +393,16 @@ ScenarioReadResult readScenarioJson(const QJsonObject& root, const Catalog& cata
     // The version decides how to read the rest, so it is checked before anything else.
     const QJsonValue version = root.value(QLatin1String("format_version"));
     if (!version.isDouble()) {
-        result.issues.push_back(Issue::error("format_version", version.isUndefined()
-                                                                   ? "is missing: is this a gpuplan scenario?"
-                                                                   : "expected an integer, found " + describe(version)));
+        result.issues.push_back(
+            Issue::error("format_version", version.isUndefined() ? "is missing: is this a gpuplan scenario?"
+                                                                 : "expected an integer, found " + describe(version)));
         return result;
     }
     const double v = version.toDouble();
     if (v > Scenario::kFormatVersion) {
-        result.issues.push_back(Issue::error(
-            "format_version", checks::num(v) + " is newer than this gpuplan reads (" +
-                                  std::to_string(Scenario::kFormatVersion) +
-                                  "): it needs a newer gpuplan"));
+        result.issues.push_back(Issue::error("format_version", checks::num(v) + " is newer than this gpuplan reads (" +
+                                                                   std::to_string(Scenario::kFormatVersion) +
+                                                                   "): it needs a newer gpuplan"));
         return result;
     }
     if (v != Scenario::kFormatVersion) {

@@ -30,9 +30,7 @@ void writeSharing(QJsonObject& o, const SharingConfig& c)
     case SharingMode::Vgpu:
         o["vgpu"] = QJsonObject{{"profile", str(c.vgpuProfile)}, {"scheduler", name(c.vgpuScheduler)}};
         break;
-    case SharingMode::TimeSlicing:
-        o["replicas"] = c.replicas;
-        break;
+    case SharingMode::TimeSlicing: o["replicas"] = c.replicas; break;
     case SharingMode::Mps: {
         QJsonObject m{{"active_thread_pct", c.mpsActiveThreadPct}};
         if (c.mpsMemoryLimitGiB)
@@ -41,8 +39,7 @@ void writeSharing(QJsonObject& o, const SharingConfig& c)
         break;
     }
     case SharingMode::Exclusive:
-    case SharingMode::Passthrough:
-        break;
+    case SharingMode::Passthrough: break;
     }
 }
 
@@ -157,15 +154,14 @@ QJsonObject toJson(const Job& j)
                   {"optimizer", name(j.optimizer)},
                   {"parallelism", parallelism},
                   {"batch", QJsonObject{{"micro", j.batch.micro}, {"global", j.batch.global}}},
-                  {"schedule", QJsonObject{{"arrival_h", j.schedule.arrivalH},
-                                           {"duration_h", j.schedule.durationH}}}};
+                  {"schedule", QJsonObject{{"arrival_h", j.schedule.arrivalH}, {"duration_h", j.schedule.durationH}}}};
     if (j.mainGradsFp32) // written only when set, so files without it stay byte for byte
         o["main_grads_fp32"] = true;
     if (j.flashAttention) // likewise: absent means "as the model's era" (Job::usesFlashAttention)
         o["flash_attention"] = *j.flashAttention;
     if (j.training)
-        o["training"] = QJsonObject{{"tokens", j.training->tokens},
-                                    {"checkpoint_interval_min", j.training->checkpointIntervalMin}};
+        o["training"] =
+            QJsonObject{{"tokens", j.training->tokens}, {"checkpoint_interval_min", j.training->checkpointIntervalMin}};
     if (j.inference) {
         const InferenceSpec& in = *j.inference;
         QJsonObject inf{{"load", name(in.load)},
@@ -202,8 +198,8 @@ QJsonObject toJson(const Tenant& t)
     QJsonArray jobs;
     for (const auto& j : t.jobs)
         jobs.append(toJson(j));
-    QJsonObject o{{"id", str(t.id)}, {"name", str(t.name)}, {"color", str(t.color)},
-                  {"priority", t.priority}, {"sla", sla}, {"jobs", jobs}};
+    QJsonObject o{{"id", str(t.id)},        {"name", str(t.name)}, {"color", str(t.color)},
+                  {"priority", t.priority}, {"sla", sla},          {"jobs", jobs}};
     if (const auto& a = t.arrivals)
         o["arrivals"] = QJsonObject{{"template", str(a->templateJob)},
                                     {"jobs_per_day", a->jobsPerDay},

@@ -56,9 +56,9 @@ std::optional<Csv> parseCsv(const QByteArray* bytes, const QString& path, const 
             continue;
         QStringList fields = line.split(',');
         if (fields.size() != header.size()) {
-            issues.push_back({path, Issue::error("line " + std::to_string(i + 1),
-                                                 std::to_string(fields.size()) + " fields, expected " +
-                                                     std::to_string(header.size()))});
+            issues.push_back({path, Issue::error("line " + std::to_string(i + 1), std::to_string(fields.size()) +
+                                                                                      " fields, expected " +
+                                                                                      std::to_string(header.size()))});
             continue;
         }
         csv.rows.push_back({i + 1, fields});
@@ -165,9 +165,11 @@ std::optional<std::vector<TraceTask>> parseTraceTasks(const QByteArray& bytes, c
         const std::string where = "line " + std::to_string(row.first);
         if (t.numGpu > 1 && t.gpuMilli != 1000)
             issues.push_back({path, Issue::error(where + ", gpu_milli", "a multi-GPU task must ask for whole GPUs "
-                                                                        "(1000), not " + std::to_string(t.gpuMilli))});
+                                                                        "(1000), not " +
+                                                                            std::to_string(t.gpuMilli))});
         if (t.numGpu >= 1 && t.gpuMilli == 0)
-            issues.push_back({path, Issue::error(where + ", gpu_milli", "a task with GPUs must ask for a share above 0")});
+            issues.push_back(
+                {path, Issue::error(where + ", gpu_milli", "a task with GPUs must ask for a share above 0")});
         if (t.numGpu == 0)
             t.gpuMilli = 0;
         if (hasSpec) {

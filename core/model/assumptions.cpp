@@ -36,8 +36,7 @@ const std::vector<Assumption>& assumptionRegistry()
          "Share of a GPU's (or MIG instance's) memory the serving engine may use for weights, "
          "activations and KV cache; the rest is its reserve.",
          "vLLM gpu_memory_utilization default 0.9; TensorRT-LLM kv_cache_free_gpu_mem_fraction 0.9"},
-        {"kv_block_tokens", 16.0, 1.0, 1024.0, "tokens",
-         "Tokens per KV-cache page: a sequence holds whole pages.",
+        {"kv_block_tokens", 16.0, 1.0, 1024.0, "tokens", "Tokens per KV-cache page: a sequence holds whole pages.",
          "vLLM PagedAttention block_size default 16 (Kwon et al. 2023, SOSP '23)"},
         {"serving_length_sigma", 0.5, 0.0, 3.0, "log-space standard deviation",
          "Spread of prompt and output lengths around their configured means (simulation: one "

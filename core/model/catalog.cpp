@@ -37,18 +37,9 @@ template <typename T> const T* byId(const std::vector<T>& items, const std::stri
 } // namespace
 
 const GpuSpec* Catalog::gpu(const std::string& id) const { return byId(gpus, id); }
-const NodeTemplate* Catalog::nodeTemplate(const std::string& id) const
-{
-    return byId(nodeTemplates, id);
-}
-const SwitchTemplate* Catalog::switchTemplate(const std::string& id) const
-{
-    return byId(switchTemplates, id);
-}
-const PricePreset* Catalog::pricePreset(const std::string& id) const
-{
-    return byId(pricePresets, id);
-}
+const NodeTemplate* Catalog::nodeTemplate(const std::string& id) const { return byId(nodeTemplates, id); }
+const SwitchTemplate* Catalog::switchTemplate(const std::string& id) const { return byId(switchTemplates, id); }
+const PricePreset* Catalog::pricePreset(const std::string& id) const { return byId(pricePresets, id); }
 const ModelPreset* Catalog::model(const std::string& id) const { return byId(models, id); }
 
 const GpuSpec* Catalog::findGpu(const std::string& idOrName) const

@@ -22,10 +22,7 @@ inline std::string num(double v)
     return s.str();
 }
 
-inline std::string idx(const std::string& path, std::size_t i)
-{
-    return path + "[" + std::to_string(i) + "]";
-}
+inline std::string idx(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
 
 inline std::string field(const std::string& path, const std::string& name)
 {
@@ -47,13 +44,11 @@ template <std::integral T> std::optional<T> exactInteger(double v)
 }
 
 /// Appends an error unless lo <= v <= hi and v is finite; returns whether it passed.
-inline bool inRange(Issues& out, const std::string& path, double v, double lo, double hi,
-                    const std::string& what = {})
+inline bool inRange(Issues& out, const std::string& path, double v, double lo, double hi, const std::string& what = {})
 {
     if (std::isfinite(v) && v >= lo && v <= hi)
         return true;
-    std::string why = std::isfinite(v) ? "must be between " + num(lo) + " and " + num(hi)
-                                       : "must be a finite number";
+    std::string why = std::isfinite(v) ? "must be between " + num(lo) + " and " + num(hi) : "must be a finite number";
     out.push_back(Issue::error(path, num(v) + " " + why + (what.empty() ? "" : " (" + what + ")")));
     return false;
 }

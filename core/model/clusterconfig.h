@@ -17,7 +17,7 @@ struct MigPartedConfig
 {
     struct Entry
     {
-        std::vector<int> devices;             ///< GPU indices on the node
+        std::vector<int> devices; ///< GPU indices on the node
         bool migEnabled = false;
         std::map<std::string, int> instances; ///< MIG profile -> count (mig-parted "mig-devices")
     };

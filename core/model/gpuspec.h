@@ -12,11 +12,11 @@ namespace gp {
 /// One MIG GPU-instance profile of one GPU, as `nvidia-smi mig -lgip` and `-lgipp` list it.
 struct MigProfile
 {
-    std::string name;            ///< e.g. "3g.40gb", "1g.10gb+me"
-    int profileId = 0;           ///< nvidia-smi GPU instance profile id
-    int computeSlices = 0;       ///< "g" count, out of 7
-    int memorySlices = 0;        ///< out of 8; also the placement size
-    double usableGiB = 0.0;      ///< memory the instance offers to applications
+    std::string name;       ///< e.g. "3g.40gb", "1g.10gb+me"
+    int profileId = 0;      ///< nvidia-smi GPU instance profile id
+    int computeSlices = 0;  ///< "g" count, out of 7
+    int memorySlices = 0;   ///< out of 8; also the placement size
+    double usableGiB = 0.0; ///< memory the instance offers to applications
     int smCount = 0;
     int maxInstances = 0;
     std::vector<int> startSlices; ///< allowed placement starts, in memory slices
@@ -26,7 +26,7 @@ struct MigProfile
 /// One vGPU type (framebuffer profile) of one GPU from NVIDIA's vGPU software guide.
 struct VgpuProfile
 {
-    std::string name;      ///< e.g. "A100-10C"
+    std::string name; ///< e.g. "A100-10C"
     double framebufferGiB = 0.0;
     int maxPerGpu = 0;
     /// Time-sliced schedulers the profile runs under ("best_effort", "equal_share",
@@ -51,9 +51,9 @@ struct KernelEfficiency
     /// GEMM throughput over the GEMM's size, ascending in size; interpolated linearly in
     /// log(size) and held flat beyond the ends.
     std::vector<EfficiencyPoint> gemm = {{0.01, 0.084}, {1.0, 0.506}, {16.0, 0.758}, {128.0, 0.80}};
-    double memoryBound = 0.7;         ///< share of the HBM bandwidth memory-bound kernels reach
-    double flashAttention = 0.5;      ///< share of the dense peak fused (flash) attention reaches
-    double scaleUpCollective = 0.65;  ///< NCCL bus bandwidth over the scale-up domain / line rate
+    double memoryBound = 0.7;          ///< share of the HBM bandwidth memory-bound kernels reach
+    double flashAttention = 0.5;       ///< share of the dense peak fused (flash) attention reaches
+    double scaleUpCollective = 0.65;   ///< NCCL bus bandwidth over the scale-up domain / line rate
     double collectiveLatencyUs = 10.0; ///< fixed cost of one collective call
 
     /// The GEMM curve at `gflop`.
@@ -68,16 +68,16 @@ struct GpuSpec
     std::string name; ///< display name, e.g. "H100 SXM 80GB"
     std::string vendor;
     std::string architecture;
-    double memoryGB = 0.0;            ///< as the datasheet states it
-    double memoryUsableGiB = 0.0;     ///< total memory the driver reports to applications
-    double hbmBandwidthGBps = 0.0;    ///< memory bandwidth, gigabytes per second
+    double memoryGB = 0.0;         ///< as the datasheet states it
+    double memoryUsableGiB = 0.0;  ///< total memory the driver reports to applications
+    double hbmBandwidthGBps = 0.0; ///< memory bandwidth, gigabytes per second
     double bf16DenseTflops = 0.0;
-    double fp8DenseTflops = 0.0;      ///< 0 where the GPU has no FP8 tensor cores
-    std::string scaleUpKind;          ///< "nvlink3", "nvlink4", "nvlink5", "infinity-fabric", "none"
+    double fp8DenseTflops = 0.0;       ///< 0 where the GPU has no FP8 tensor cores
+    std::string scaleUpKind;           ///< "nvlink3", "nvlink4", "nvlink5", "infinity-fabric", "none"
     double scaleUpBandwidthGBps = 0.0; ///< per GPU, bidirectional total
     int pcieGen = 0;
     double tdpW = 0.0;
-    int smCount = 0;                  ///< SMs (NVIDIA) or compute units (AMD)
+    int smCount = 0;                     ///< SMs (NVIDIA) or compute units (AMD)
     std::vector<MigProfile> migProfiles; ///< empty where MIG is not supported
     std::vector<VgpuProfile> vgpuProfiles;
     KernelEfficiency efficiency;

@@ -13,7 +13,11 @@ namespace gp {
 /// input unusable; warnings are kept apart and never stop a load (DESIGN.md §5.7).
 struct Issue
 {
-    enum class Severity { Error, Warning };
+    enum class Severity
+    {
+        Error,
+        Warning
+    };
 
     Severity severity = Severity::Error;
     std::string path;    ///< JSON path such as tenants[2].jobs[0].parallelism.tp ("" = whole file)

@@ -10,15 +10,40 @@
 
 namespace gp {
 
-enum class JobKind { Pretraining, FullFinetune, Lora, Qlora, Inference };
-enum class Precision { Fp32, Bf16, Fp16, Fp8, Int8, Int4 };
-enum class Optimizer { AdamW, SgdMomentum, Adam8bit };
-enum class Recompute { None, Selective, Full };
+enum class JobKind
+{
+    Pretraining,
+    FullFinetune,
+    Lora,
+    Qlora,
+    Inference
+};
+enum class Precision
+{
+    Fp32,
+    Bf16,
+    Fp16,
+    Fp8,
+    Int8,
+    Int4
+};
+enum class Optimizer
+{
+    AdamW,
+    SgdMomentum,
+    Adam8bit
+};
+enum class Recompute
+{
+    None,
+    Selective,
+    Full
+};
 
 /// Which model a job runs: a preset from data/models, or a custom shape.
 struct ModelChoice
 {
-    std::string preset;     ///< preset id; "" for a custom model
+    std::string preset;       ///< preset id; "" for a custom model
     ModelArchitecture custom; ///< used when preset is ""
     bool operator==(const ModelChoice&) const = default;
 };
@@ -57,7 +82,11 @@ struct TrainingSpec
 /// How requests reach a serving job: a fixed number of users who each send the next request
 /// when the last one completes (closed, as AIPerf, genai-perf and vLLM's benchmarks measure),
 /// or Poisson arrivals at a rate (open).
-enum class ServingLoad { Open, Closed };
+enum class ServingLoad
+{
+    Open,
+    Closed
+};
 
 /// Serving-only settings (docs/model-reference.md#serving).
 struct InferenceSpec

@@ -33,19 +33,17 @@ void validateArchitecture(const ModelArchitecture& a, const std::string& p, Issu
     inRange(out, field(p, "active_experts"), a.activeExperts, 1, a.experts < 1 ? 1 : a.experts,
             "at most experts (" + num(a.experts) + ")");
     if (a.attentionHeads > 0 && a.hiddenSize > 0 && a.hiddenSize % a.attentionHeads != 0)
-        out.push_back(Issue::error(field(p, "hidden_size"),
-                                   num(a.hiddenSize) + " is not divisible by attention heads (" +
-                                       num(a.attentionHeads) + ")"));
+        out.push_back(
+            Issue::error(field(p, "hidden_size"),
+                         num(a.hiddenSize) + " is not divisible by attention heads (" + num(a.attentionHeads) + ")"));
     if (a.kvHeads > 0 && a.attentionHeads > 0 && a.attentionHeads % a.kvHeads != 0)
-        out.push_back(Issue::error(field(p, "kv_heads"),
-                                   num(a.kvHeads) + " does not divide attention heads (" +
-                                       num(a.attentionHeads) + ")"));
+        out.push_back(Issue::error(field(p, "kv_heads"), num(a.kvHeads) + " does not divide attention heads (" +
+                                                             num(a.attentionHeads) + ")"));
 }
 
 namespace {
 
-void validateParallelism(const Job& job, const ModelArchitecture* arch, const std::string& p,
-                         Issues& out)
+void validateParallelism(const Job& job, const ModelArchitecture* arch, const std::string& p, Issues& out)
 {
     const Parallelism& par = job.parallelism;
     bool ok = inRange(out, field(p, "tp"), par.tp, 1, 1024);
@@ -53,8 +51,8 @@ void validateParallelism(const Job& job, const ModelArchitecture* arch, const st
     ok = inRange(out, field(p, "dp"), par.dp, 1, 1e6) && ok;
     inRange(out, field(p, "zero_stage"), par.zeroStage, 0, 3);
     if (par.fsdp && par.zeroStage != 0 && par.zeroStage != 3)
-        out.push_back(Issue::error(field(p, "fsdp"), "FSDP shards like ZeRO-3; zero_stage must be 0 or 3, not " +
-                                                         num(par.zeroStage)));
+        out.push_back(Issue::error(field(p, "fsdp"),
+                                   "FSDP shards like ZeRO-3; zero_stage must be 0 or 3, not " + num(par.zeroStage)));
     if (!job.isTraining() && (par.zeroStage != 0 || par.fsdp))
         out.push_back(Issue::error(field(p, "zero_stage"), "ZeRO and FSDP shard training state; inference jobs use 0"));
     if (!job.isTraining() && par.recompute != Recompute::None)
@@ -64,16 +62,15 @@ void validateParallelism(const Job& job, const ModelArchitecture* arch, const st
         if (!job.isTraining())
             out.push_back(Issue::error(field(p, "virtual_stages"), "interleaving is a training schedule; use 1"));
         else if (par.pp < 2)
-            out.push_back(Issue::error(field(p, "virtual_stages"), num(par.virtualStages) +
-                                                                       " needs a pipeline: pp is 1"));
+            out.push_back(
+                Issue::error(field(p, "virtual_stages"), num(par.virtualStages) + " needs a pipeline: pp is 1"));
         else {
             // Megatron-LM's interleaved schedule runs the micro-batches in groups of pp.
             const int m = job.microBatchesPerStep();
             if (m < par.pp || m % par.pp != 0)
                 out.push_back(Issue::error(field(p, "virtual_stages"),
                                            "interleaving needs the micro-batches per step (global / (micro x dp) = " +
-                                               num(m) + ") to be a multiple of pp (" +
-                                               num(par.pp) + ")"));
+                                               num(m) + ") to be a multiple of pp (" + num(par.pp) + ")"));
         }
     }
     if (par.sequenceParallel && par.tp == 1)
@@ -84,24 +81,23 @@ void validateParallelism(const Job& job, const ModelArchitecture* arch, const st
         out.push_back(Issue::error(field(p, "tp"), num(par.tp) + " does not divide attention heads (" +
                                                        num(arch->attentionHeads) + ")"));
     else if (arch->kvHeads > 0 && par.tp <= arch->kvHeads && arch->kvHeads % par.tp != 0)
-        out.push_back(Issue::error(field(p, "tp"), num(par.tp) + " does not divide KV heads (" +
-                                                       num(arch->kvHeads) + ")"));
+        out.push_back(
+            Issue::error(field(p, "tp"), num(par.tp) + " does not divide KV heads (" + num(arch->kvHeads) + ")"));
     else if (arch->kvHeads > 0 && par.tp > arch->kvHeads && par.tp % arch->kvHeads != 0)
-        out.push_back(Issue::error(field(p, "tp"), num(par.tp) + " is not a multiple of KV heads (" +
-                                                       num(arch->kvHeads) + ")"));
+        out.push_back(
+            Issue::error(field(p, "tp"), num(par.tp) + " is not a multiple of KV heads (" + num(arch->kvHeads) + ")"));
     if (arch->layers > 0 && arch->layers % par.pp != 0)
-        out.push_back(Issue::error(field(p, "pp"), num(par.pp) + " does not divide layers (" +
-                                                       num(arch->layers) + ")"));
+        out.push_back(
+            Issue::error(field(p, "pp"), num(par.pp) + " does not divide layers (" + num(arch->layers) + ")"));
     else if (arch->layers > 0 && par.virtualStages > 1 && (arch->layers / par.pp) % par.virtualStages != 0)
-        out.push_back(Issue::error(field(p, "virtual_stages"),
-                                   num(par.virtualStages) + " does not divide the layers per stage (" +
-                                       num(arch->layers / par.pp) + ")"));
+        out.push_back(Issue::error(field(p, "virtual_stages"), num(par.virtualStages) +
+                                                                   " does not divide the layers per stage (" +
+                                                                   num(arch->layers / par.pp) + ")"));
 }
 
 } // namespace
 
-Issues validateJob(const Job& job, const Scenario& scenario, const Catalog& catalog,
-                   const std::string& path)
+Issues validateJob(const Job& job, const Scenario& scenario, const Catalog& catalog, const std::string& path)
 {
     Issues out;
     if (job.id.empty())
@@ -127,8 +123,7 @@ Issues validateJob(const Job& job, const Scenario& scenario, const Catalog& cata
     const bool lowBit = job.precision == Precision::Int8 || job.precision == Precision::Int4;
     if (job.isTraining() && lowBit)
         out.push_back(Issue::error(field(path, "precision"),
-                                   std::string(enumName(job.precision)) +
-                                       " is a serving precision; " + kindName +
+                                   std::string(enumName(job.precision)) + " is a serving precision; " + kindName +
                                        " computes in fp32, bf16, fp16 or fp8 (QLoRA's 4-bit base is implied)"));
 
     if (job.mainGradsFp32 && !job.isTraining())
@@ -139,18 +134,18 @@ Issues validateJob(const Job& job, const Scenario& scenario, const Catalog& cata
     inRange(out, field(path, "batch.global"), job.batch.global, 1, 1e9);
     const long long perStep = static_cast<long long>(job.batch.micro) * job.parallelism.dp;
     if (job.isTraining() && perStep > 0 && job.batch.global % perStep != 0)
-        out.push_back(Issue::error(field(path, "batch.global"),
-                                   num(job.batch.global) + " is not a multiple of micro x dp (" +
-                                       num(job.batch.micro) + " x " + num(job.parallelism.dp) + " = " +
-                                       num(static_cast<double>(perStep)) + ")"));
+        out.push_back(
+            Issue::error(field(path, "batch.global"), num(job.batch.global) + " is not a multiple of micro x dp (" +
+                                                          num(job.batch.micro) + " x " + num(job.parallelism.dp) +
+                                                          " = " + num(static_cast<double>(perStep)) + ")"));
 
     if (job.isTraining()) {
         if (!job.training)
             out.push_back(Issue::error(field(path, "training"), kindName + " jobs need a training section"));
         else {
             inRange(out, field(path, "training.tokens"), job.training->tokens, 1, 1e16);
-            inRange(out, field(path, "training.checkpoint_interval_min"),
-                    job.training->checkpointIntervalMin, 0.1, 1e6);
+            inRange(out, field(path, "training.checkpoint_interval_min"), job.training->checkpointIntervalMin, 0.1,
+                    1e6);
         }
         if (job.inference)
             out.push_back(Issue::error(field(path, "inference"), "not used by " + kindName + " jobs; remove it"));
@@ -178,7 +173,8 @@ Issues validateJob(const Job& job, const Scenario& scenario, const Catalog& cata
                                                ": a request's KV cache must fit the admitted context"));
             if (arch && arch->sequenceLength > 0 && inf.contextTokens > arch->sequenceLength)
                 out.push_back(Issue::error(field(path, "inference.context_tokens"),
-                                           std::to_string(inf.contextTokens) + " exceeds the model's maximum context of " +
+                                           std::to_string(inf.contextTokens) +
+                                               " exceeds the model's maximum context of " +
                                                std::to_string(arch->sequenceLength) + " tokens"));
             inRange(out, field(path, "inference.concurrency"), inf.concurrency, 1, 1e6);
         }
@@ -216,8 +212,7 @@ Issues validateJob(const Job& job, const Scenario& scenario, const Catalog& cata
                 if (cfg.mode != SharingMode::Mig)
                     out.push_back(Issue::error(field(path, "pin.mig_instance"),
                                                "GPU " + num(*pin.gpu) + " of " + node->id + " is not in MIG mode"));
-                else if (*pin.migInstance < 0 ||
-                         *pin.migInstance >= static_cast<int>(cfg.migInstances.size()))
+                else if (*pin.migInstance < 0 || *pin.migInstance >= static_cast<int>(cfg.migInstances.size()))
                     out.push_back(Issue::error(field(path, "pin.mig_instance"),
                                                num(*pin.migInstance) + " is not an instance of that GPU (0.." +
                                                    num(static_cast<double>(cfg.migInstances.size()) - 1) + ")"));

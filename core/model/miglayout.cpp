@@ -26,24 +26,22 @@ std::vector<Violation> check(const GpuSpec& gpu, const Layout& layout)
             std::string names;
             for (const auto& q : gpu.migProfiles)
                 names += (names.empty() ? "" : ", ") + q.name;
-            out.push_back({i, "profile '" + inst.profile + "' does not exist on " + gpu.name +
-                                  " (profiles: " + names + ")"});
+            out.push_back(
+                {i, "profile '" + inst.profile + "' does not exist on " + gpu.name + " (profiles: " + names + ")"});
             continue;
         }
-        if (std::find(p->startSlices.begin(), p->startSlices.end(), inst.start) ==
-            p->startSlices.end()) {
+        if (std::find(p->startSlices.begin(), p->startSlices.end(), inst.start) == p->startSlices.end()) {
             std::string starts;
             for (int s : p->startSlices)
                 starts += (starts.empty() ? "" : ",") + std::to_string(s);
-            out.push_back({i, "start slice " + std::to_string(inst.start) + " is not allowed for " +
-                                  p->name + " (allowed: " + starts + ")"});
+            out.push_back({i, "start slice " + std::to_string(inst.start) + " is not allowed for " + p->name +
+                                  " (allowed: " + starts + ")"});
             continue;
         }
         bool overlap = false;
         for (int s = inst.start; s < inst.start + p->memorySlices && s < kMemorySlices; ++s) {
             if (owner[static_cast<std::size_t>(s)] >= 0 && !overlap) {
-                out.push_back({i, "memory slice " + std::to_string(s) +
-                                      " is already used by instance " +
+                out.push_back({i, "memory slice " + std::to_string(s) + " is already used by instance " +
                                       std::to_string(owner[static_cast<std::size_t>(s)])});
                 overlap = true;
             }
@@ -51,12 +49,11 @@ std::vector<Violation> check(const GpuSpec& gpu, const Layout& layout)
         }
         compute += p->computeSlices;
         if (++counts[p->name] == p->maxInstances + 1)
-            out.push_back({i, "more than " + std::to_string(p->maxInstances) + " instance(s) of " +
-                                  p->name});
+            out.push_back({i, "more than " + std::to_string(p->maxInstances) + " instance(s) of " + p->name});
     }
     if (compute > kComputeSlices)
-        out.push_back({-1, "instances use " + std::to_string(compute) +
-                               " compute slices; the GPU has " + std::to_string(kComputeSlices)});
+        out.push_back({-1, "instances use " + std::to_string(compute) + " compute slices; the GPU has " +
+                               std::to_string(kComputeSlices)});
     return out;
 }
 
@@ -124,8 +121,7 @@ struct Enumerator
 
 } // namespace
 
-std::vector<Layout> enumerate(const GpuSpec& gpu, const std::vector<std::string>& profiles,
-                              bool maximalOnly)
+std::vector<Layout> enumerate(const GpuSpec& gpu, const std::vector<std::string>& profiles, bool maximalOnly)
 {
     Enumerator e{gpu, {}, maximalOnly, {}, {}, {}, 0};
     for (const auto& p : gpu.migProfiles)

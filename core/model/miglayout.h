@@ -36,8 +36,7 @@ std::vector<Violation> check(const GpuSpec& gpu, const Layout& layout);
 /// ordered by start slice. With `maximalOnly`, only layouts to which no further instance
 /// of those profiles can be added. Deterministic order (depth-first over memory slices,
 /// larger instances first).
-std::vector<Layout> enumerate(const GpuSpec& gpu, const std::vector<std::string>& profiles,
-                              bool maximalOnly);
+std::vector<Layout> enumerate(const GpuSpec& gpu, const std::vector<std::string>& profiles, bool maximalOnly);
 
 } // namespace mig
 } // namespace gp

@@ -14,7 +14,7 @@ struct ModelArchitecture
     int layers = 0;
     int hiddenSize = 0;
     int attentionHeads = 0;
-    int kvHeads = 0;       ///< < attentionHeads for grouped-query attention
+    int kvHeads = 0; ///< < attentionHeads for grouped-query attention
     int ffnHiddenSize = 0;
     int vocabSize = 0;
     int sequenceLength = 0;

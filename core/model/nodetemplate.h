@@ -10,7 +10,7 @@ namespace gp {
 /// A server model: how many GPUs of which kind, how they talk inside the box, and its NICs.
 struct NodeTemplate
 {
-    std::string id;   ///< e.g. "dgx-h100"
+    std::string id; ///< e.g. "dgx-h100"
     std::string name;
     std::string gpuId;
     int gpuCount = 0;

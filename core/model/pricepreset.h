@@ -12,8 +12,8 @@ struct PricePreset
 {
     std::string id;
     std::string name;
-    std::string asOf;   ///< ISO date the prices were published
-    std::string source; ///< where they were published
+    std::string asOf;                         ///< ISO date the prices were published
+    std::string source;                       ///< where they were published
     std::map<std::string, double> gpuHourUsd; ///< gpu id -> $/GPU-hour
 };
 

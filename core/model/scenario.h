@@ -15,9 +15,9 @@ namespace gp {
 /// Owning the GPUs instead of renting them: capital cost spread over a period, plus power.
 struct Ownership
 {
-    double capexPerGpuUsd = 0.0;    ///< purchase price per GPU, its share of the server and network
+    double capexPerGpuUsd = 0.0; ///< purchase price per GPU, its share of the server and network
     double amortizationYears = 4.0;
-    double pue = 1.3;               ///< data-centre power usage effectiveness
+    double pue = 1.3; ///< data-centre power usage effectiveness
     double usdPerKwh = 0.10;
     bool operator==(const Ownership&) const = default;
 };
@@ -25,14 +25,20 @@ struct Ownership
 /// Which prices the cost model uses: a preset with per-GPU overrides, or ownership.
 struct Pricing
 {
-    std::string preset; ///< price preset id, "" for none
+    std::string preset;                       ///< price preset id, "" for none
     std::map<std::string, double> gpuHourUsd; ///< gpu id -> $/GPU-hour, wins over the preset
     std::optional<Ownership> ownership;       ///< when set, replaces rental prices
     bool operator==(const Pricing&) const = default;
 };
 
 /// How jobs are placed onto GPUs (core/calc/placement.h).
-enum class PlacementPolicy { FirstFit, BestFit, TopologyAware, FragmentationAware };
+enum class PlacementPolicy
+{
+    FirstFit,
+    BestFit,
+    TopologyAware,
+    FragmentationAware
+};
 
 /// A complete plan: the cluster, who runs what on it, and the assumptions it is judged by.
 /// Plain data; the io layer reads and writes it, calc evaluates it.

@@ -66,7 +66,8 @@ std::string model(const ModelChoice& m)
 {
     if (!m.preset.empty())
         return m.preset;
-    return "custom (" + std::to_string(m.custom.layers) + " layers, hidden " + std::to_string(m.custom.hiddenSize) + ")";
+    return "custom (" + std::to_string(m.custom.layers) + " layers, hidden " + std::to_string(m.custom.hiddenSize) +
+           ")";
 }
 
 std::string work(const Job& j)
@@ -112,19 +113,25 @@ std::vector<std::string> diffScenarios(const Scenario& a, const Scenario& b)
     changed(out, "name", a.name, b.name);
     diffItems(
         "node", a.topology.nodes, b.topology.nodes,
-        [](const Node& n) { return " (" + n.templateId + ", " + std::to_string(n.gpuCount) + " GPUs, " + describeSharing(n.sharing) + ")"; },
+        [](const Node& n) {
+            return " (" + n.templateId + ", " + std::to_string(n.gpuCount) + " GPUs, " + describeSharing(n.sharing) +
+                   ")";
+        },
         [](const Node& x, const Node& y, std::vector<std::string>& o) {
             changed(o, "node " + x.id + " name", x.name, y.name);
-            changed(o, "node " + x.id + " GPUs", std::to_string(x.gpuCount) + " x " + x.gpuId, std::to_string(y.gpuCount) + " x " + y.gpuId);
+            changed(o, "node " + x.id + " GPUs", std::to_string(x.gpuCount) + " x " + x.gpuId,
+                    std::to_string(y.gpuCount) + " x " + y.gpuId);
             changed(o, "node " + x.id + " sharing", describeSharing(x.sharing), describeSharing(y.sharing));
             const int gpus = std::max(x.gpuCount, y.gpuCount);
             for (int g = 0; g < gpus; ++g)
                 if (x.gpuSharing.count(g) || y.gpuSharing.count(g))
-                    changed(o, "node " + x.id + " GPU " + std::to_string(g) + " sharing", describeSharing(x.sharingOf(g)),
-                            describeSharing(y.sharingOf(g)));
+                    changed(o, "node " + x.id + " GPU " + std::to_string(g) + " sharing",
+                            describeSharing(x.sharingOf(g)), describeSharing(y.sharingOf(g)));
             changed(o, "node " + x.id + " NICs",
-                    std::to_string(x.nics.count) + " x " + num(x.nics.speedGbps) + " Gb/s" + (x.nics.gpudirectRdma ? " RDMA" : ""),
-                    std::to_string(y.nics.count) + " x " + num(y.nics.speedGbps) + " Gb/s" + (y.nics.gpudirectRdma ? " RDMA" : ""));
+                    std::to_string(x.nics.count) + " x " + num(x.nics.speedGbps) + " Gb/s" +
+                        (x.nics.gpudirectRdma ? " RDMA" : ""),
+                    std::to_string(y.nics.count) + " x " + num(y.nics.speedGbps) + " Gb/s" +
+                        (y.nics.gpudirectRdma ? " RDMA" : ""));
         },
         out);
     diffItems(
@@ -145,23 +152,31 @@ std::vector<std::string> diffScenarios(const Scenario& a, const Scenario& b)
         },
         out);
     diffItems(
-        "tenant", a.tenants, b.tenants, [](const Tenant& t) { return " (" + t.name + ", " + std::to_string(t.jobs.size()) + " jobs)"; },
+        "tenant", a.tenants, b.tenants,
+        [](const Tenant& t) { return " (" + t.name + ", " + std::to_string(t.jobs.size()) + " jobs)"; },
         [](const Tenant& x, const Tenant& y, std::vector<std::string>& o) {
             changed(o, "tenant " + x.id + " name", x.name, y.name);
             changed(o, "tenant " + x.id + " priority", std::to_string(x.priority), std::to_string(y.priority));
-            changed(o, "tenant " + x.id + " SLA max penalty", num(x.sla.maxPenaltyPct) + " %", num(y.sla.maxPenaltyPct) + " %");
-            changed(o, "tenant " + x.id + " SLA deadline", x.sla.deadlineDays ? num(*x.sla.deadlineDays) + " days" : "none",
+            changed(o, "tenant " + x.id + " SLA max penalty", num(x.sla.maxPenaltyPct) + " %",
+                    num(y.sla.maxPenaltyPct) + " %");
+            changed(o, "tenant " + x.id + " SLA deadline",
+                    x.sla.deadlineDays ? num(*x.sla.deadlineDays) + " days" : "none",
                     y.sla.deadlineDays ? num(*y.sla.deadlineDays) + " days" : "none");
             diffItems(
                 "job", x.jobs, y.jobs,
-                [](const Job& j) { return " (" + std::string(enumName(j.kind)) + ", " + model(j.model) + ", " + parallelism(j.parallelism) + ")"; },
+                [](const Job& j) {
+                    return " (" + std::string(enumName(j.kind)) + ", " + model(j.model) + ", " +
+                           parallelism(j.parallelism) + ")";
+                },
                 [](const Job& p, const Job& q, std::vector<std::string>& oo) {
                     changed(oo, "job " + p.id + " kind", std::string(enumName(p.kind)), std::string(enumName(q.kind)));
                     changed(oo, "job " + p.id + " model", model(p.model), model(q.model));
                     changed(oo, "job " + p.id + " parallelism", parallelism(p.parallelism), parallelism(q.parallelism));
-                    changed(oo, "job " + p.id + " batch", std::to_string(p.batch.micro) + " / " + std::to_string(p.batch.global),
+                    changed(oo, "job " + p.id + " batch",
+                            std::to_string(p.batch.micro) + " / " + std::to_string(p.batch.global),
                             std::to_string(q.batch.micro) + " / " + std::to_string(q.batch.global));
-                    changed(oo, "job " + p.id + " precision", std::string(enumName(p.precision)), std::string(enumName(q.precision)));
+                    changed(oo, "job " + p.id + " precision", std::string(enumName(p.precision)),
+                            std::string(enumName(q.precision)));
                     changed(oo, "job " + p.id + " gradients", p.mainGradsFp32 ? "fp32 main" : "as the weights",
                             q.mainGradsFp32 ? "fp32 main" : "as the weights");
                     const auto attention = [](const Job& j) {
@@ -174,16 +189,20 @@ std::vector<std::string> diffScenarios(const Scenario& a, const Scenario& b)
                 o);
         },
         out);
-    changed(out, "price preset", a.pricing.preset.empty() ? "none" : a.pricing.preset, b.pricing.preset.empty() ? "none" : b.pricing.preset);
+    changed(out, "price preset", a.pricing.preset.empty() ? "none" : a.pricing.preset,
+            b.pricing.preset.empty() ? "none" : b.pricing.preset);
     for (const auto& [gpu, price] : b.pricing.gpuHourUsd)
         if (!a.pricing.gpuHourUsd.count(gpu) || a.pricing.gpuHourUsd.at(gpu) != price)
-            out.push_back("price of " + gpu + ": " + (a.pricing.gpuHourUsd.count(gpu) ? "$" + num(a.pricing.gpuHourUsd.at(gpu)) : "preset") +
+            out.push_back("price of " + gpu + ": " +
+                          (a.pricing.gpuHourUsd.count(gpu) ? "$" + num(a.pricing.gpuHourUsd.at(gpu)) : "preset") +
                           " -> $" + num(price) + " per GPU-hour");
     changed(out, "ownership costing", a.pricing.ownership ? "yes" : "no", b.pricing.ownership ? "yes" : "no");
-    changed(out, "placement policy", std::string(enumName(a.placementPolicy)), std::string(enumName(b.placementPolicy)));
+    changed(out, "placement policy", std::string(enumName(a.placementPolicy)),
+            std::string(enumName(b.placementPolicy)));
     for (const auto& [key, value] : b.assumptions)
         if (!a.assumptions.count(key) || a.assumptions.at(key) != value)
-            out.push_back("assumption " + key + ": " + (a.assumptions.count(key) ? num(a.assumptions.at(key)) : "default") + " -> " + num(value));
+            out.push_back("assumption " + key + ": " +
+                          (a.assumptions.count(key) ? num(a.assumptions.at(key)) : "default") + " -> " + num(value));
     for (const auto& [key, value] : a.assumptions)
         if (!b.assumptions.count(key))
             out.push_back("assumption " + key + ": " + num(value) + " -> default");

@@ -9,10 +9,23 @@
 namespace gp {
 
 /// How one physical GPU is shared between workloads.
-enum class SharingMode { Exclusive, Passthrough, Mig, Vgpu, TimeSlicing, Mps };
+enum class SharingMode
+{
+    Exclusive,
+    Passthrough,
+    Mig,
+    Vgpu,
+    TimeSlicing,
+    Mps
+};
 
 /// vGPU scheduler policies of NVIDIA vGPU software.
-enum class VgpuScheduler { BestEffort, EqualShare, FixedShare };
+enum class VgpuScheduler
+{
+    BestEffort,
+    EqualShare,
+    FixedShare
+};
 
 /// One MIG GPU instance: a profile placed at a start slice (memory-slice index).
 struct MigInstance
@@ -27,12 +40,12 @@ struct MigInstance
 struct SharingConfig
 {
     SharingMode mode = SharingMode::Exclusive;
-    std::vector<MigInstance> migInstances;                 ///< Mig
-    std::string vgpuProfile;                               ///< Vgpu
+    std::vector<MigInstance> migInstances;                   ///< Mig
+    std::string vgpuProfile;                                 ///< Vgpu
     VgpuScheduler vgpuScheduler = VgpuScheduler::BestEffort; ///< Vgpu
-    int replicas = 1;                                      ///< TimeSlicing
-    int mpsActiveThreadPct = 100;                          ///< Mps
-    std::optional<double> mpsMemoryLimitGiB;               ///< Mps, per client
+    int replicas = 1;                                        ///< TimeSlicing
+    int mpsActiveThreadPct = 100;                            ///< Mps
+    std::optional<double> mpsMemoryLimitGiB;                 ///< Mps, per client
 
     bool operator==(const SharingConfig&) const = default;
 };

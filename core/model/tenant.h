@@ -24,10 +24,10 @@ struct Sla
 /// one of its jobs, with lognormal durations.
 struct ArrivalProcess
 {
-    std::string templateJob;      ///< id of the tenant's job each arrival copies
+    std::string templateJob; ///< id of the tenant's job each arrival copies
     double jobsPerDay = 1.0;
     double durationMedianH = 24.0;
-    double durationSigma = 0.5;   ///< of the duration's logarithm
+    double durationSigma = 0.5; ///< of the duration's logarithm
     bool operator==(const ArrivalProcess&) const = default;
 };
 

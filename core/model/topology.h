@@ -48,8 +48,8 @@ struct Node
     NicConfig nics;
     std::string group;
     Point position;
-    SharingConfig sharing;                      ///< applies to every GPU without an override
-    std::map<int, SharingConfig> gpuSharing;    ///< per-GPU overrides, by GPU index
+    SharingConfig sharing;                   ///< applies to every GPU without an override
+    std::map<int, SharingConfig> gpuSharing; ///< per-GPU overrides, by GPU index
 
     const SharingConfig& sharingOf(int gpuIndex) const
     {

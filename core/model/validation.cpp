@@ -23,8 +23,7 @@ Issues validateSharing(const SharingConfig& sharing, const GpuSpec& gpu, const s
     Issues out;
     switch (sharing.mode) {
     case SharingMode::Exclusive:
-    case SharingMode::Passthrough:
-        break;
+    case SharingMode::Passthrough: break;
     case SharingMode::Mig: {
         if (!gpu.supportsMig()) {
             out.push_back(Issue::error(field(path, "mode"), "mig: " + gpu.name + " does not support MIG"));
@@ -35,8 +34,8 @@ Issues validateSharing(const SharingConfig& sharing, const GpuSpec& gpu, const s
             break;
         }
         for (const auto& v : mig::check(gpu, sharing.migInstances)) {
-            std::string p = v.instance < 0 ? field(path, "mig")
-                                           : idx(field(path, "mig"), static_cast<std::size_t>(v.instance));
+            std::string p =
+                v.instance < 0 ? field(path, "mig") : idx(field(path, "mig"), static_cast<std::size_t>(v.instance));
             out.push_back(Issue::error(p, v.message));
         }
         break;
@@ -48,28 +47,26 @@ Issues validateSharing(const SharingConfig& sharing, const GpuSpec& gpu, const s
             std::string names;
             for (const auto& p : gpu.vgpuProfiles)
                 names += (names.empty() ? "" : ", ") + p.name;
-            out.push_back(Issue::error(field(path, "vgpu.profile"),
-                                       "'" + sharing.vgpuProfile + "' is not a vGPU profile of " +
-                                           gpu.name + " (profiles: " + names + ")"));
+            out.push_back(Issue::error(field(path, "vgpu.profile"), "'" + sharing.vgpuProfile +
+                                                                        "' is not a vGPU profile of " + gpu.name +
+                                                                        " (profiles: " + names + ")"));
         } else if (const VgpuProfile* p = gpu.vgpuProfile(sharing.vgpuProfile); !p->schedulers.empty()) {
             const std::string wanted(enumName(sharing.vgpuScheduler));
             if (std::find(p->schedulers.begin(), p->schedulers.end(), wanted) == p->schedulers.end()) {
                 std::string names;
                 for (const auto& n : p->schedulers)
                     names += (names.empty() ? "" : ", ") + n;
-                out.push_back(Issue::error(field(path, "vgpu.scheduler"), "'" + wanted + "': " + p->name +
-                                                                              " runs only under " + names));
+                out.push_back(Issue::error(field(path, "vgpu.scheduler"),
+                                           "'" + wanted + "': " + p->name + " runs only under " + names));
             }
         }
         break;
-    case SharingMode::TimeSlicing:
-        inRange(out, field(path, "replicas"), sharing.replicas, 1, 64);
-        break;
+    case SharingMode::TimeSlicing: inRange(out, field(path, "replicas"), sharing.replicas, 1, 64); break;
     case SharingMode::Mps:
         inRange(out, field(path, "mps.active_thread_pct"), sharing.mpsActiveThreadPct, 1, 100);
         if (sharing.mpsMemoryLimitGiB)
-            inRange(out, field(path, "mps.memory_limit_gib"), *sharing.mpsMemoryLimitGiB, 0.001,
-                    gpu.memoryUsableGiB, gpu.name + " has " + num(gpu.memoryUsableGiB) + " GiB");
+            inRange(out, field(path, "mps.memory_limit_gib"), *sharing.mpsMemoryLimitGiB, 0.001, gpu.memoryUsableGiB,
+                    gpu.name + " has " + num(gpu.memoryUsableGiB) + " GiB");
         break;
     }
     return out;
@@ -79,17 +76,17 @@ namespace {
 
 /// What nodes and switches share: a unique id among both, a known template, a known
 /// group and a finite position.
-template <typename Item>
-void validateEndpoint(const Item& item, const std::string& p, bool templateKnown, const char* templateKind,
-                      const std::set<std::string>& groupIds, std::set<std::string>& endpointIds, Issues& out)
+template <typename Item> void validateEndpoint(const Item& item, const std::string& p, bool templateKnown,
+                                               const char* templateKind, const std::set<std::string>& groupIds,
+                                               std::set<std::string>& endpointIds, Issues& out)
 {
     if (item.id.empty())
         out.push_back(Issue::error(field(p, "id"), "must not be empty"));
     else if (!endpointIds.insert(item.id).second)
         out.push_back(Issue::error(field(p, "id"), "'" + item.id + "' is used by another node or switch"));
     if (!item.templateId.empty() && !templateKnown)
-        out.push_back(Issue::error(field(p, "template"), "'" + item.templateId + "' is not a " + templateKind +
-                                                             " template in the catalog"));
+        out.push_back(Issue::error(field(p, "template"),
+                                   "'" + item.templateId + "' is not a " + templateKind + " template in the catalog"));
     if (!item.group.empty() && !groupIds.count(item.group))
         out.push_back(Issue::error(field(p, "group"), "'" + item.group + "' is not a group"));
     inRange(out, field(p, "position.x"), item.position.x, -1e7, 1e7);
@@ -192,7 +189,8 @@ void validatePricing(const Scenario& s, const Catalog& catalog, Issues& out)
     if (!s.pricing.preset.empty()) {
         preset = catalog.pricePreset(s.pricing.preset);
         if (!preset)
-            out.push_back(Issue::error("pricing.preset", "'" + s.pricing.preset + "' is not a price preset in the catalog"));
+            out.push_back(
+                Issue::error("pricing.preset", "'" + s.pricing.preset + "' is not a price preset in the catalog"));
     }
     for (const auto& [gpuId, price] : s.pricing.gpuHourUsd) {
         const std::string p = "pricing.gpu_hour_usd." + gpuId;
@@ -215,8 +213,8 @@ void validatePricing(const Scenario& s, const Catalog& catalog, Issues& out)
             unpriced.insert(n.gpuId);
     }
     for (const auto& g : unpriced)
-        out.push_back(Issue::warning("pricing", "no $/GPU-hour for '" + g +
-                                                    "': its cost counts as 0 until you set one"));
+        out.push_back(
+            Issue::warning("pricing", "no $/GPU-hour for '" + g + "': its cost counts as 0 until you set one"));
 }
 
 void validateAssumptions(const Scenario& s, Issues& out)
@@ -288,13 +286,17 @@ void validateTenants(const Scenario& s, const Catalog& catalog, Issues& out)
         if (t.sla.deadlineDays)
             inRange(out, field(p, "sla.deadline_days"), *t.sla.deadlineDays, 0.001, 36500);
         if (t.sla.ttftP99Ms)
-            inRange(out, field(p, "sla.ttft_p99_ms"), *t.sla.ttftP99Ms, 0.001, 1e9, "a latency objective must be positive");
+            inRange(out, field(p, "sla.ttft_p99_ms"), *t.sla.ttftP99Ms, 0.001, 1e9,
+                    "a latency objective must be positive");
         if (t.sla.itlP99Ms)
-            inRange(out, field(p, "sla.itl_p99_ms"), *t.sla.itlP99Ms, 0.001, 1e9, "a latency objective must be positive");
+            inRange(out, field(p, "sla.itl_p99_ms"), *t.sla.itlP99Ms, 0.001, 1e9,
+                    "a latency objective must be positive");
         if (const auto& a = t.arrivals) {
-            const bool known = std::any_of(t.jobs.begin(), t.jobs.end(), [&](const Job& j) { return j.id == a->templateJob; });
+            const bool known =
+                std::any_of(t.jobs.begin(), t.jobs.end(), [&](const Job& j) { return j.id == a->templateJob; });
             if (!known)
-                out.push_back(Issue::error(field(p, "arrivals.template"), "'" + a->templateJob + "' is not a job of this tenant"));
+                out.push_back(Issue::error(field(p, "arrivals.template"),
+                                           "'" + a->templateJob + "' is not a job of this tenant"));
             inRange(out, field(p, "arrivals.jobs_per_day"), a->jobsPerDay, 0.000001, 10000);
             inRange(out, field(p, "arrivals.duration_median_h"), a->durationMedianH, 0.001, 1e6);
             inRange(out, field(p, "arrivals.duration_sigma"), a->durationSigma, 0, 5);

@@ -21,8 +21,7 @@ Issues validateScenario(const Scenario& scenario, const Catalog& catalog);
 Issues validateSharing(const SharingConfig& sharing, const GpuSpec& gpu, const std::string& path);
 
 /// The rules of one job; `path` is e.g. "tenants[0].jobs[1]".
-Issues validateJob(const Job& job, const Scenario& scenario, const Catalog& catalog,
-                   const std::string& path);
+Issues validateJob(const Job& job, const Scenario& scenario, const Catalog& catalog, const std::string& path);
 
 /// The rules of a model shape (layers, heads, sizes, experts); `path` prefixes the paths.
 void validateArchitecture(const ModelArchitecture& arch, const std::string& path, Issues& out);

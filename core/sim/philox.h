@@ -41,8 +41,7 @@ struct Philox4x32
     /// Uniform double in [0, 1) from two 32-bit words (53 random bits).
     GP_HD static double toUnit(std::uint32_t hi, std::uint32_t lo)
     {
-        const std::uint64_t bits =
-            (static_cast<std::uint64_t>(hi) << 21) ^ (static_cast<std::uint64_t>(lo) >> 11);
+        const std::uint64_t bits = (static_cast<std::uint64_t>(hi) << 21) ^ (static_cast<std::uint64_t>(lo) >> 11);
         return static_cast<double>(bits & ((1ull << 53) - 1)) * (1.0 / 9007199254740992.0);
     }
 };

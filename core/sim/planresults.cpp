@@ -25,15 +25,17 @@ PlanResults computeCoreResults(std::shared_ptr<const Scenario> scenario, const C
     r.scenario = std::move(scenario);
     r.timelineHorizonDays = horizonDays;
     r.evaluation = std::make_shared<const calc::Evaluation>(calc::evaluate(*r.scenario, catalog));
-    r.simulation = std::make_shared<const SimulationResult>(planSimulation(*r.scenario, catalog, *r.evaluation, trials));
+    r.simulation =
+        std::make_shared<const SimulationResult>(planSimulation(*r.scenario, catalog, *r.evaluation, trials));
     TimelineConfig timeline;
     timeline.horizonDays = horizonDays;
     r.timeline = std::make_shared<const TimelineResult>(runTimeline(*r.scenario, catalog, *r.evaluation, timeline));
     return r;
 }
 
-std::optional<std::vector<calc::SharingAlternative>> computeAlternatives(const Scenario& scenario, const Catalog& catalog,
-                                                                        const std::atomic<bool>* stop)
+std::optional<std::vector<calc::SharingAlternative>> computeAlternatives(const Scenario& scenario,
+                                                                         const Catalog& catalog,
+                                                                         const std::atomic<bool>* stop)
 {
     std::vector<calc::SharingAlternative> alts = calc::compareSharing(scenario, catalog, stop);
     if (stop && stop->load())

@@ -55,11 +55,12 @@ PlanResults computeCoreResults(std::shared_ptr<const Scenario> scenario, const C
                                double timelineHorizonDays = 30.0, int trials = TrialCounts::kPlan);
 /// The trade-off matrix with each mode's P95 (TrialCounts::kAlternative); nullopt when
 /// `stop` was set before it finished.
-std::optional<std::vector<calc::SharingAlternative>> computeAlternatives(const Scenario& scenario, const Catalog& catalog,
-                                                                        const std::atomic<bool>* stop = nullptr);
+std::optional<std::vector<calc::SharingAlternative>> computeAlternatives(const Scenario& scenario,
+                                                                         const Catalog& catalog,
+                                                                         const std::atomic<bool>* stop = nullptr);
 /// All of it (the report, a comparison, the CLI); nullopt when `stop` was set.
 std::optional<PlanResults> computePlanResults(const Scenario& scenario, const Catalog& catalog,
-                                              const std::atomic<bool>* stop = nullptr, double timelineHorizonDays = 30.0,
-                                              int trials = TrialCounts::kPlan);
+                                              const std::atomic<bool>* stop = nullptr,
+                                              double timelineHorizonDays = 30.0, int trials = TrialCounts::kPlan);
 
 } // namespace gp::sim

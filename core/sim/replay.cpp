@@ -42,7 +42,7 @@ struct Node
     int cpuCap = 0, cpuFree = 0;
     long long memCap = 0, memFree = 0;
     int model = -1;
-    std::vector<int> gpuFree; // milli-GPU free per GPU
+    std::vector<int> gpuFree;              // milli-GPU free per GPU
     std::unordered_map<int, int> requests; // GPU request key -> tasks placed (GpuClustering)
     double frag = 0.0;
 
@@ -413,8 +413,7 @@ private:
                 }
                 break;
             }
-            case ReplayPolicy::Random:
-                break;
+            case ReplayPolicy::Random: break;
             }
         }
         return {bestNode, bestGpu};

@@ -12,12 +12,20 @@ namespace gp::sim {
 
 /// Scheduling policies of Weng et al., "Beware of Fragmentation: Scheduling GPU-Sharing
 /// Workloads with Fragmentation Gradient Descent", USENIX ATC '23 (§5 baselines and FGD).
-enum class ReplayPolicy { Random, DotProd, Clustering, Packing, BestFit, Fgd };
+enum class ReplayPolicy
+{
+    Random,
+    DotProd,
+    Clustering,
+    Packing,
+    BestFit,
+    Fgd
+};
 
 struct ReplayConfig
 {
     ReplayPolicy policy = ReplayPolicy::Fgd;
-    double inflate = 1.3;   ///< arrived GPU request, as a multiple of the cluster's GPU capacity
+    double inflate = 1.3; ///< arrived GPU request, as a multiple of the cluster's GPU capacity
     std::uint64_t seed = 1;
 };
 
@@ -25,12 +33,12 @@ struct ReplayConfig
 /// reaches inflate x capacity, shuffled, placed one at a time, none departing.
 struct ReplayResult
 {
-    std::vector<int> arrivedPct;            ///< 0, 1, ... up to inflate x 100
-    std::vector<double> allocationPct;      ///< allocated GPU capacity, % of the cluster's
-    std::vector<double> fragmentationPct;   ///< fragmented GPU capacity, % of the cluster's
+    std::vector<int> arrivedPct;              ///< 0, 1, ... up to inflate x 100
+    std::vector<double> allocationPct;        ///< allocated GPU capacity, % of the cluster's
+    std::vector<double> fragmentationPct;     ///< fragmented GPU capacity, % of the cluster's
     std::vector<double> fragmentationRatePct; ///< fragmented, % of the unallocated capacity
-    int tasks = 0;                          ///< tasks drawn
-    int failedTasks = 0;                    ///< tasks that fit nowhere
+    int tasks = 0;                            ///< tasks drawn
+    int failedTasks = 0;                      ///< tasks that fit nowhere
     double elapsedMs = 0.0;
 };
 

@@ -15,34 +15,34 @@ namespace gp::sim {
 /// One placed job as the simulation sees it (from calc::evaluate).
 struct SimJob
 {
-    double computeS = 0;       ///< compute + bubble per step, with all co-tenants busy
-    double exposedCommS = 0;   ///< communication not hidden behind compute, per step
-    double bareStepS = 0;      ///< the same job on the same GPUs, unshared
-    double steps = 0;          ///< steps of the whole run (training); 0 for serving
-    int coTenants = 0;         ///< other units sharing its GPUs without isolation (0 = isolated)
-    double idleFactor = 1.0;   ///< its step with every co-tenant idle / with all busy (calc::JobResult)
-    double gpus = 0;           ///< GPUs it spans (for the interruption rate)
-    double checkpointS = 0;    ///< checkpoint interval
-    double deadlineDays = -1;  ///< < 0: none
+    double computeS = 0;      ///< compute + bubble per step, with all co-tenants busy
+    double exposedCommS = 0;  ///< communication not hidden behind compute, per step
+    double bareStepS = 0;     ///< the same job on the same GPUs, unshared
+    double steps = 0;         ///< steps of the whole run (training); 0 for serving
+    int coTenants = 0;        ///< other units sharing its GPUs without isolation (0 = isolated)
+    double idleFactor = 1.0;  ///< its step with every co-tenant idle / with all busy (calc::JobResult)
+    double gpus = 0;          ///< GPUs it spans (for the interruption rate)
+    double checkpointS = 0;   ///< checkpoint interval
+    double deadlineDays = -1; ///< < 0: none
     // Serving jobs (serving = 1): one request per trial, drawn from the serving model's
     // distribution at the job's operating point (calc::ServingResult).
     int serving = 0;
-    int saturated = 0;          ///< the queue grows without bound: every request misses
+    int saturated = 0;           ///< the queue grows without bound: every request misses
     double decodeIterationS = 0; ///< an iteration of the running batch without prefill
-    double chunkExtraS = 0;     ///< what an iteration carrying a prompt chunk adds
-    double chunkShare = 0;      ///< chunk-carrying iterations per decode iteration
-    double meanIterationS = 0;  ///< the mean iteration (the iteration in progress at arrival)
-    double prefillS = 0;        ///< the request's own prefill at the mean prompt length
-    double prefillBusy = 0;     ///< P(its prefill waits for others)
-    double prefillWaitS = 0;    ///< mean of that wait
-    double admissionP = 0;      ///< P(it waits for a KV slot) (open load)
-    double admissionMeanS = 0;  ///< mean of that wait
-    double admissionFixedS = 0; ///< closed load past the batch: the wait every user has
+    double chunkExtraS = 0;      ///< what an iteration carrying a prompt chunk adds
+    double chunkShare = 0;       ///< chunk-carrying iterations per decode iteration
+    double meanIterationS = 0;   ///< the mean iteration (the iteration in progress at arrival)
+    double prefillS = 0;         ///< the request's own prefill at the mean prompt length
+    double prefillBusy = 0;      ///< P(its prefill waits for others)
+    double prefillWaitS = 0;     ///< mean of that wait
+    double admissionP = 0;       ///< P(it waits for a KV slot) (open load)
+    double admissionMeanS = 0;   ///< mean of that wait
+    double admissionFixedS = 0;  ///< closed load past the batch: the wait every user has
     double outputTokens = 1;
-    double switchShare = 0;     ///< time-sliced GPU: share of iterations a switch interrupts
-    double switchWaitS = 0;     ///< ... and their wait for the other tenants' turns
-    double ttftSloS = -1;       ///< < 0: none
-    double itlSloS = -1;        ///< < 0: none
+    double switchShare = 0; ///< time-sliced GPU: share of iterations a switch interrupts
+    double switchWaitS = 0; ///< ... and their wait for the other tenants' turns
+    double ttftSloS = -1;   ///< < 0: none
+    double itlSloS = -1;    ///< < 0: none
 };
 
 /// A unit's memory over one step on a GPU without memory isolation: a base that stays and a
@@ -65,8 +65,8 @@ struct SimGpu
 struct SimLinkUse
 {
     int job = 0;
-    double onGbps = 0;      ///< rate while transferring
-    double onFraction = 1;  ///< share of the step spent transferring
+    double onGbps = 0;     ///< rate while transferring
+    double onFraction = 1; ///< share of the step spent transferring
 };
 
 struct SimLink
@@ -82,8 +82,8 @@ struct SimParams
     double coTenantBusy = 0.8;
     double interruptionsPerGpuS = 0;
     double restartS = 600;
-    int timePoints = 16;     ///< samples per step for memory and link load
-    int histogramBins = 64;  ///< link load histogram, 0 .. 2 x bandwidth
+    int timePoints = 16;      ///< samples per step for memory and link load
+    int histogramBins = 64;   ///< link load histogram, 0 .. 2 x bandwidth
     double lengthSigma = 0.5; ///< log-space spread of prompt and output lengths (serving)
 };
 
@@ -188,10 +188,7 @@ GP_HD inline void serveRequest(const SimJob& job, const SimParams& p, TrialRando
 
 /// Memory shape over a step (phase in [0,1)): rising over the forward third, falling over
 /// the backward two thirds.
-GP_HD inline double peakShape(double phase)
-{
-    return phase < 1.0 / 3.0 ? phase * 3.0 : (1.0 - phase) * 1.5;
-}
+GP_HD inline double peakShape(double phase) { return phase < 1.0 / 3.0 ? phase * 3.0 : (1.0 - phase) * 1.5; }
 
 /// Random phases in [0, 1) for up to 64 items of one stream; returns how many were drawn.
 GP_HD inline int drawPhases(TrialRandom r, int items, double* phases)
@@ -213,8 +210,7 @@ GP_HD inline void addCount(int* slot, int v)
 }
 
 /// One trial of every job's whole run.
-GP_HD inline void runTrial(const SimView& v, std::uint64_t seed, std::uint32_t trial, double* jobFactor,
-                           TrialOut out)
+GP_HD inline void runTrial(const SimView& v, std::uint64_t seed, std::uint32_t trial, double* jobFactor, TrialOut out)
 {
     const std::uint32_t k0 = static_cast<std::uint32_t>(seed), k1 = static_cast<std::uint32_t>(seed >> 32);
     const SimParams& p = v.params;
@@ -313,7 +309,8 @@ GP_HD inline void runTrial(const SimView& v, std::uint64_t seed, std::uint32_t t
         }
         double seconds = job.steps * step;
         TrialRandom r{k0, k1, trial, static_cast<std::uint32_t>(j) * 4u + 1u, 0};
-        const int interruptions = r.poisson(p.interruptionsPerGpuS * job.gpus * seconds) + static_cast<int>(restarts[j]);
+        const int interruptions =
+            r.poisson(p.interruptionsPerGpuS * job.gpus * seconds) + static_cast<int>(restarts[j]);
         for (int i = 0; i < interruptions; ++i)
             seconds += p.restartS + r.uniform() * job.checkpointS;
         out.completionDays[j] = seconds / 86400.0;

@@ -78,8 +78,9 @@ bool sharesMemory(const SharingConfig& c)
 
 SimView SimulationInput::view() const
 {
-    return {jobs.data(), static_cast<int>(jobs.size()), units.data(), gpus.data(), static_cast<int>(gpus.size()),
-            uses.data(), links.data(), static_cast<int>(links.size()), params};
+    return {jobs.data(),  static_cast<int>(jobs.size()),  units.data(),
+            gpus.data(),  static_cast<int>(gpus.size()),  uses.data(),
+            links.data(), static_cast<int>(links.size()), params};
 }
 
 SimulationInput buildSimulationInput(const Scenario& s, const Catalog& c, const calc::Evaluation& ev)
@@ -195,8 +196,8 @@ SimulationInput buildSimulationInput(const Scenario& s, const Catalog& c, const 
 
 namespace {
 
-ParallelFor gParallelFor;  // empty: one std::thread per part
-int gWorkers = 0;          // 0: the number of cores
+ParallelFor gParallelFor; // empty: one std::thread per part
+int gWorkers = 0;         // 0: the number of cores
 
 void runParts(int n, const std::function<void(int)>& body)
 {
@@ -239,19 +240,20 @@ void runTrialsCpu(const SimulationInput& in, std::uint64_t seed, int trials, Tri
     std::vector<std::vector<int>> histograms(static_cast<std::size_t>(threads),
                                              std::vector<int>(L * static_cast<std::size_t>(bins), 0));
     runParts(threads, [&](int t) {
-            std::vector<double> scratch(3 * J + 1);
-            const int begin = static_cast<int>(static_cast<long long>(trials) * t / threads);
-            const int end = static_cast<int>(static_cast<long long>(trials) * (t + 1) / threads);
-            for (int trial = begin; trial < end; ++trial) {
-                TrialOut o{out.completionDays.data() + static_cast<std::size_t>(trial) * J,
-                           out.slowdown.data() + static_cast<std::size_t>(trial) * J,
-                           out.oom.data() + static_cast<std::size_t>(trial) * G,
-                           out.peakBytes.data() + static_cast<std::size_t>(trial) * G, congested[static_cast<std::size_t>(t)].data(),
-                           histograms[static_cast<std::size_t>(t)].data(),
-                           out.ttft.data() + static_cast<std::size_t>(trial) * J,
-                           out.itl.data() + static_cast<std::size_t>(trial) * J};
-                runTrial(v, seed, static_cast<std::uint32_t>(trial), scratch.data(), o);
-            }
+        std::vector<double> scratch(3 * J + 1);
+        const int begin = static_cast<int>(static_cast<long long>(trials) * t / threads);
+        const int end = static_cast<int>(static_cast<long long>(trials) * (t + 1) / threads);
+        for (int trial = begin; trial < end; ++trial) {
+            TrialOut o{out.completionDays.data() + static_cast<std::size_t>(trial) * J,
+                       out.slowdown.data() + static_cast<std::size_t>(trial) * J,
+                       out.oom.data() + static_cast<std::size_t>(trial) * G,
+                       out.peakBytes.data() + static_cast<std::size_t>(trial) * G,
+                       congested[static_cast<std::size_t>(t)].data(),
+                       histograms[static_cast<std::size_t>(t)].data(),
+                       out.ttft.data() + static_cast<std::size_t>(trial) * J,
+                       out.itl.data() + static_cast<std::size_t>(trial) * J};
+            runTrial(v, seed, static_cast<std::uint32_t>(trial), scratch.data(), o);
+        }
     });
     for (int t = 0; t < threads; ++t) {
         for (std::size_t l = 0; l < L; ++l)
@@ -312,7 +314,8 @@ SimulationResult simulate(const Scenario& s, const Catalog& c, const calc::Evalu
             std::vector<double> ttft, itl;
             int ttftMiss = 0, itlMiss = 0, miss = 0;
             for (int t = 0; t < res.trials; ++t) {
-                const double a = out.ttft[static_cast<std::size_t>(t) * J + j], b = out.itl[static_cast<std::size_t>(t) * J + j];
+                const double a = out.ttft[static_cast<std::size_t>(t) * J + j],
+                             b = out.itl[static_cast<std::size_t>(t) * J + j];
                 ttft.push_back(a);
                 itl.push_back(b);
                 const bool late = sj.ttftSloS >= 0 && a > sj.ttftSloS, slow = sj.itlSloS >= 0 && b > sj.itlSloS;
@@ -334,11 +337,13 @@ SimulationResult simulate(const Scenario& s, const Catalog& c, const calc::Evalu
             js.histogram.assign(kCompletionBins, 0);
             for (double d : days) {
                 const double span = std::max(*hi - *lo, 1e-12);
-                ++js.histogram[static_cast<std::size_t>(std::min(kCompletionBins - 1, static_cast<int>((d - *lo) / span * kCompletionBins)))];
+                ++js.histogram[static_cast<std::size_t>(
+                    std::min(kCompletionBins - 1, static_cast<int>((d - *lo) / span * kCompletionBins)))];
             }
             if (in.jobs[j].deadlineDays >= 0)
                 js.deadlineMissProbability =
-                    static_cast<double>(std::count_if(days.begin(), days.end(), [&](double d) { return d > in.jobs[j].deadlineDays; })) /
+                    static_cast<double>(std::count_if(days.begin(), days.end(),
+                                                      [&](double d) { return d > in.jobs[j].deadlineDays; })) /
                     res.trials;
             res.clusterP95Days = std::max(res.clusterP95Days, js.completionDays.p95);
         }
@@ -356,10 +361,11 @@ SimulationResult simulate(const Scenario& s, const Catalog& c, const calc::Evalu
     }
     const int bins = in.params.histogramBins;
     for (std::size_t l = 0; l < in.links.size(); ++l)
-        res.links.push_back({in.linkIds[l],
-                             histogramPercentiles(out.histogram.data() + l * static_cast<std::size_t>(bins), bins,
-                                                  in.links[l].bandwidthGbps),
-                             static_cast<double>(out.congestedPoints[l]) / (static_cast<double>(res.trials) * in.params.timePoints)});
+        res.links.push_back(
+            {in.linkIds[l],
+             histogramPercentiles(out.histogram.data() + l * static_cast<std::size_t>(bins), bins,
+                                  in.links[l].bandwidthGbps),
+             static_cast<double>(out.congestedPoints[l]) / (static_cast<double>(res.trials) * in.params.timePoints)});
     for (const Tenant& t : s.tenants) {
         TenantSimulation ts{t.id, 0.0, 0.0};
         double miss = 0.0;

@@ -16,7 +16,12 @@
 
 namespace gp::sim {
 
-enum class Backend { Auto, Cpu, Cuda };
+enum class Backend
+{
+    Auto,
+    Cpu,
+    Cuda
+};
 
 struct SimulationConfig
 {
@@ -36,14 +41,14 @@ struct JobSimulation
     std::string tenant;
     bool training = false;
     Percentiles completionDays;
-    std::vector<int> histogram;       ///< completion days in 20 bins from histogramMinDays to histogramMaxDays
+    std::vector<int> histogram; ///< completion days in 20 bins from histogramMinDays to histogramMaxDays
     double histogramMinDays = 0, histogramMaxDays = 0;
     double deadlineMissProbability = 0;
-    Percentiles slowdown;             ///< trial step time / bare-metal step time
-    bool serving = false;             ///< a placed serving job: the fields below apply
-    bool saturated = false;           ///< its queue grows without bound (TTFT percentiles 1e30)
-    Percentiles ttftS;                ///< one request per trial: time to first token
-    Percentiles itlS;                 ///< ... its mean inter-token latency
+    Percentiles slowdown;              ///< trial step time / bare-metal step time
+    bool serving = false;              ///< a placed serving job: the fields below apply
+    bool saturated = false;            ///< its queue grows without bound (TTFT percentiles 1e30)
+    Percentiles ttftS;                 ///< one request per trial: time to first token
+    Percentiles itlS;                  ///< ... its mean inter-token latency
     double ttftSloMissProbability = 0; ///< P(a request's TTFT exceeds the tenant's ttft_p99_ms)
     double itlSloMissProbability = 0;  ///< P(its mean ITL exceeds itl_p99_ms)
     double sloMissProbability = 0;     ///< P(either)
@@ -54,35 +59,35 @@ struct GpuSimulation
     std::string node;
     int gpu = 0;
     double oomProbability = 0;
-    Percentiles peakBytes;     ///< the step's highest joint memory use, over trials
+    Percentiles peakBytes; ///< the step's highest joint memory use, over trials
     double capacityBytes = 0;
 };
 
 struct LinkSimulation
 {
     std::string id;
-    Percentiles loadGbps;       ///< over trials and time points (from a 64-bin histogram)
+    Percentiles loadGbps; ///< over trials and time points (from a 64-bin histogram)
     double congestedFraction = 0;
 };
 
 struct TenantSimulation
 {
     std::string id;
-    double worstP95Days = 0;              ///< the slowest job's P95 completion
-    double deadlineMissProbability = 0;   ///< that at least one of its jobs misses (union bound, capped)
+    double worstP95Days = 0;            ///< the slowest job's P95 completion
+    double deadlineMissProbability = 0; ///< that at least one of its jobs misses (union bound, capped)
 };
 
 struct SimulationResult
 {
-    std::string backend; ///< "cpu" or "cuda (<device>)"
+    std::string backend;     ///< "cpu" or "cuda (<device>)"
     std::string backendNote; ///< why auto fell back to the CPU, when it did
     int trials = 0;
     std::uint64_t seed = 0;
     std::vector<JobSimulation> jobs;
-    std::vector<GpuSimulation> gpus;  ///< GPUs without memory isolation that carry jobs
+    std::vector<GpuSimulation> gpus;   ///< GPUs without memory isolation that carry jobs
     std::vector<LinkSimulation> links; ///< links that carry traffic
     std::vector<TenantSimulation> tenants;
-    double clusterP95Days = 0;         ///< the slowest job's P95 completion
+    double clusterP95Days = 0; ///< the slowest job's P95 completion
     double elapsedMs = 0;
     double trialsPerSecond = 0;
 };

@@ -51,9 +51,12 @@ TimelineResult runTimeline(const Scenario& s, const Catalog& c, const calc::Eval
             const Job& job = s.tenants[static_cast<std::size_t>(t)].jobs[static_cast<std::size_t>(j)];
             const calc::JobResult* r = results.count(job.id) ? results[job.id] : nullptr;
             Run run;
-            run.demand = {t, j, std::max(job.parallelism.tp, 1),
+            run.demand = {t,
+                          j,
+                          std::max(job.parallelism.tp, 1),
                           std::max(job.parallelism.pp, 1) * std::max(job.parallelism.dp, 1),
-                          r ? r->memory.totalBytes() : 0.0, job.pin};
+                          r ? r->memory.totalBytes() : 0.0,
+                          job.pin};
             run.tenantPriority = s.tenants[static_cast<std::size_t>(t)].priority;
             run.arrivalH = job.schedule.arrivalH;
             if (job.schedule.durationH > 0)
@@ -121,7 +124,8 @@ TimelineResult runTimeline(const Scenario& s, const Catalog& c, const calc::Eval
         p.vramUtilization = totalVram > 0 ? used / totalVram : 0.0;
         p.fragmentation = freeShare > 0 ? unusable / freeShare : 0.0;
         p.queued = static_cast<int>(queue.size());
-        p.running = static_cast<int>(std::count_if(runs.begin(), runs.end(), [](const Run& r) { return !r.slots.empty(); }));
+        p.running =
+            static_cast<int>(std::count_if(runs.begin(), runs.end(), [](const Run& r) { return !r.slots.empty(); }));
         out.series.push_back(p);
     };
     auto byPriority = [&](std::vector<int>& ids) {
@@ -213,8 +217,9 @@ TimelineResult runTimeline(const Scenario& s, const Catalog& c, const calc::Eval
     // Event loop: arrivals and completions, plus regular samples.
     std::vector<int> byArrival(runs.size());
     std::iota(byArrival.begin(), byArrival.end(), 0);
-    std::stable_sort(byArrival.begin(), byArrival.end(),
-                     [&](int a, int b) { return runs[static_cast<std::size_t>(a)].arrivalH < runs[static_cast<std::size_t>(b)].arrivalH; });
+    std::stable_sort(byArrival.begin(), byArrival.end(), [&](int a, int b) {
+        return runs[static_cast<std::size_t>(a)].arrivalH < runs[static_cast<std::size_t>(b)].arrivalH;
+    });
     std::size_t nextArrival = 0;
     double nextSample = 0.0;
     double t = 0.0;

@@ -16,9 +16,9 @@ namespace gp::sim {
 struct TimelineConfig
 {
     double horizonDays = 30.0;
-    double sampleHours = 1.0;               ///< spacing of the regular samples
-    std::optional<double> defragThreshold;  ///< fragmentation above which running jobs are repacked
-    std::uint64_t seed = 1;                 ///< for tenants' generated arrivals
+    double sampleHours = 1.0;              ///< spacing of the regular samples
+    std::optional<double> defragThreshold; ///< fragmentation above which running jobs are repacked
+    std::uint64_t seed = 1;                ///< for tenants' generated arrivals
 };
 
 struct TimelinePoint
@@ -44,7 +44,7 @@ struct TimelineResult
 {
     std::vector<TimelinePoint> series;
     std::vector<TimelineJob> jobs;
-    double meanWaitH = 0;      ///< over jobs that started
+    double meanWaitH = 0; ///< over jobs that started
     int started = 0;
     int maxQueued = 0;
     int migrations = 0;

@@ -37,8 +37,7 @@ QString explain(const QString& driverError)
 class Statement
 {
 public:
-    Statement(const QString& connection, const QString& sql)
-        : mQuery(QSqlDatabase::database(connection, false))
+    Statement(const QString& connection, const QString& sql) : mQuery(QSqlDatabase::database(connection, false))
     {
         mOk = mQuery.prepare(sql);
     }
@@ -118,8 +117,7 @@ std::optional<QStringList> pragmaLines(const QString& connection, const QString&
     return lines;
 }
 
-bool writeKpis(const QString& connection, qint64 revisionId, const std::map<QString, double>& kpis,
-               QString& error)
+bool writeKpis(const QString& connection, qint64 revisionId, const std::map<QString, double>& kpis, QString& error)
 {
     for (const auto& [key, value] : kpis) {
         Statement s(connection, "INSERT INTO revision_kpis (revision_id, kpi, value) VALUES (?, ?, ?)");
@@ -173,8 +171,7 @@ std::unique_ptr<ScenarioLibrary> ScenarioLibrary::open(const QString& path, QStr
         return nullptr;
     }
     if (info.exists() && !QFileInfo(info.absolutePath()).isWritable()) {
-        setError("the folder " + info.absolutePath() +
-                 " cannot be written; SQLite needs it for the library's journal");
+        setError("the folder " + info.absolutePath() + " cannot be written; SQLite needs it for the library's journal");
         return nullptr;
     }
     const QString connection = QString("gpuplan-library-%1").arg(gConnectionCounter.fetchAndAddRelaxed(1));
@@ -307,8 +304,8 @@ std::optional<qint64> ScenarioLibrary::createScenario(const QString& name, const
     return id;
 }
 
-std::optional<int> ScenarioLibrary::addRevision(qint64 scenarioId, const QByteArray& document,
-                                                const QString& note, const std::map<QString, double>& kpis)
+std::optional<int> ScenarioLibrary::addRevision(qint64 scenarioId, const QByteArray& document, const QString& note,
+                                                const std::map<QString, double>& kpis)
 {
     Transaction tx(mConnection);
     if (!tx.active())
@@ -480,12 +477,11 @@ bool ScenarioLibrary::saveDraft(const Draft& draft)
     Transaction tx(mConnection);
     if (!tx.active())
         return fail("cannot autosave", tx.error());
-    Statement s(mConnection,
-                "INSERT INTO drafts (session, scenario_id, base_revision, name, document, saved_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT(session) DO UPDATE SET scenario_id = excluded.scenario_id,"
-                " base_revision = excluded.base_revision, name = excluded.name,"
-                " document = excluded.document, saved_at = excluded.saved_at");
+    Statement s(mConnection, "INSERT INTO drafts (session, scenario_id, base_revision, name, document, saved_at)"
+                             " VALUES (?, ?, ?, ?, ?, ?)"
+                             " ON CONFLICT(session) DO UPDATE SET scenario_id = excluded.scenario_id,"
+                             " base_revision = excluded.base_revision, name = excluded.name,"
+                             " document = excluded.document, saved_at = excluded.saved_at");
     const QVariant noId(QMetaType::fromType<qlonglong>());
     const QVariant noRevision(QMetaType::fromType<int>());
     s.bind(draft.session)

@@ -27,11 +27,11 @@ struct RevisionInfo
 /// crash loses at most those seconds (docs/workbench.md, "Autosave and recovery").
 struct Draft
 {
-    QString session;                 ///< the session that wrote it (one draft per session)
+    QString session;                  ///< the session that wrote it (one draft per session)
     std::optional<qint64> scenarioId; ///< the library scenario it was opened from, if any
-    std::optional<int> baseRevision; ///< and the revision it started from
+    std::optional<int> baseRevision;  ///< and the revision it started from
     QString name;
-    QByteArray document;             ///< the scenario JSON
+    QByteArray document; ///< the scenario JSON
     QDateTime savedAt;
 };
 
@@ -71,12 +71,11 @@ public:
     QString lastError() const { return mError; }
 
     /// New scenario with its first revision; returns the scenario id.
-    std::optional<qint64> createScenario(const QString& name, const QString& description,
-                                         const QByteArray& document, const QString& note,
-                                         const std::map<QString, double>& kpis);
+    std::optional<qint64> createScenario(const QString& name, const QString& description, const QByteArray& document,
+                                         const QString& note, const std::map<QString, double>& kpis);
     /// New revision of an existing scenario; returns its number.
-    std::optional<int> addRevision(qint64 scenarioId, const QByteArray& document,
-                                   const QString& note, const std::map<QString, double>& kpis);
+    std::optional<int> addRevision(qint64 scenarioId, const QByteArray& document, const QString& note,
+                                   const std::map<QString, double>& kpis);
 
     std::optional<std::vector<ScenarioSummary>> list();
     std::optional<ScenarioSummary> scenario(qint64 id);

@@ -20,9 +20,9 @@
 #include <QTemporaryDir>
 
 #include <algorithm>
-#include <memory>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <vector>
 
 namespace {
@@ -42,8 +42,10 @@ int main(int argc, char** argv)
     int iterations = 50;
     const QStringList args = QCoreApplication::arguments();
     for (int i = 1; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--scenario") file = args[i + 1];
-        else if (args[i] == "--iterations") iterations = std::max(1, args[i + 1].toInt());
+        if (args[i] == "--scenario")
+            file = args[i + 1];
+        else if (args[i] == "--iterations")
+            iterations = std::max(1, args[i + 1].toInt());
     }
     const gp::io::CatalogLoadResult cat = gp::io::loadCatalog(gp::io::bundledDataDir());
     const auto read = gp::io::readScenarioFile(file, cat.catalog);
@@ -81,8 +83,8 @@ int main(int argc, char** argv)
         saveMs.push_back(ms(t2 - t1));
         bytes = static_cast<std::size_t>(d.document.size());
     }
-    std::printf("autosave of %s (%zu nodes, %zu bytes of JSON), %d iterations\n", qPrintable(QFileInfo(file).fileName()),
-                read.scenario->topology.nodes.size(), bytes, iterations);
+    std::printf("autosave of %s (%zu nodes, %zu bytes of JSON), %d iterations\n",
+                qPrintable(QFileInfo(file).fileName()), read.scenario->topology.nodes.size(), bytes, iterations);
     std::printf("  copy scenario   median %.2f ms  (min %.2f, max %.2f)  GUI thread\n", median(copyMs),
                 *std::min_element(copyMs.begin(), copyMs.end()), *std::max_element(copyMs.begin(), copyMs.end()));
     std::printf("  write JSON      median %.2f ms  (min %.2f, max %.2f)  pool thread\n", median(writeMs),

@@ -36,8 +36,10 @@ int main(int argc, char** argv)
     int nodes = 1024, frames = 30;
     const QStringList args = QCoreApplication::arguments();
     for (int i = 1; i + 1 < args.size(); i += 2) {
-        if (args[i] == "--nodes") nodes = std::max(1, args[i + 1].toInt());
-        else if (args[i] == "--frames") frames = std::max(1, args[i + 1].toInt());
+        if (args[i] == "--nodes")
+            nodes = std::max(1, args[i + 1].toInt());
+        else if (args[i] == "--frames")
+            frames = std::max(1, args[i + 1].toInt());
     }
     const gp::io::CatalogLoadResult cat = gp::io::loadCatalog(gp::io::bundledDataDir());
     if (!cat.ok()) {
@@ -126,7 +128,8 @@ int main(int argc, char** argv)
         doc.push(std::move(edit));
         start = std::chrono::steady_clock::now();
         scene.rebuild(doc.scenario()); // what every edit cost before
-        rebuildMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        rebuildMs.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
     auto edits = [](const char* what, std::vector<double> ms) {
         std::sort(ms.begin(), ms.end());
@@ -140,7 +143,8 @@ int main(int argc, char** argv)
     for (int f = 0; f < std::max(3, frames / 4); ++f) {
         const auto start = std::chrono::steady_clock::now();
         scene.decorate(doc.scenario(), ev);
-        decorateMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        decorateMs.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
     edits("evaluation arrives: decorate", decorateMs);
     return 0;

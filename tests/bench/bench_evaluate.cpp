@@ -28,12 +28,18 @@ int main(int argc, char** argv)
     const QStringList args = QCoreApplication::arguments();
     for (int i = 1; i + 1 < args.size(); i += 2) {
         const QString k = args[i], v = args[i + 1];
-        if (k == "--nodes") nodes = v.toInt();
-        else if (k == "--tenants") tenants = v.toInt();
-        else if (k == "--jobs-per-tenant") jobsPerTenant = v.toInt();
-        else if (k == "--iterations") iterations = std::max(1, v.toInt());
-        else if (k == "--alternatives") alternatives = std::max(0, v.toInt());
-        else if (k == "--policy") policy = gp::enumFromName<gp::PlacementPolicy>(v.toStdString());
+        if (k == "--nodes")
+            nodes = v.toInt();
+        else if (k == "--tenants")
+            tenants = v.toInt();
+        else if (k == "--jobs-per-tenant")
+            jobsPerTenant = v.toInt();
+        else if (k == "--iterations")
+            iterations = std::max(1, v.toInt());
+        else if (k == "--alternatives")
+            alternatives = std::max(0, v.toInt());
+        else if (k == "--policy")
+            policy = gp::enumFromName<gp::PlacementPolicy>(v.toStdString());
     }
     const gp::io::CatalogLoadResult cat = gp::io::loadCatalog(gp::io::bundledDataDir());
     if (!cat.ok()) {
@@ -60,10 +66,9 @@ int main(int argc, char** argv)
     for (const auto& n : s.topology.nodes)
         gpus += n.gpuCount;
     std::printf("evaluate: %d nodes, %d GPUs, %zu links, %d jobs, policy %s\n", nodes, gpus, s.topology.links.size(),
-                tenants * jobsPerTenant,
-                std::string(gp::enumName(policy.value_or(s.placementPolicy))).c_str());
-    std::printf("  %d iterations: min %.2f ms, median %.2f ms, max %.2f ms\n", iterations, ms.front(), ms[ms.size() / 2],
-                ms.back());
+                tenants * jobsPerTenant, std::string(gp::enumName(policy.value_or(s.placementPolicy))).c_str());
+    std::printf("  %d iterations: min %.2f ms, median %.2f ms, max %.2f ms\n", iterations, ms.front(),
+                ms[ms.size() / 2], ms.back());
     std::printf("  placed %zu of %zu jobs, VRAM utilization %.3f, allocation %.3f\n",
                 last.jobs.size() - static_cast<std::size_t>(last.kpis.unplacedJobs), last.jobs.size(),
                 last.kpis.vramUtilization, last.kpis.allocationRatio);

@@ -12,7 +12,10 @@ namespace {
 struct Lcg
 {
     std::uint64_t state;
-    unsigned next() { return static_cast<unsigned>((state = state * 6364136223846793005ull + 1442695040888963407ull) >> 33); }
+    unsigned next()
+    {
+        return static_cast<unsigned>((state = state * 6364136223846793005ull + 1442695040888963407ull) >> 33);
+    }
     int pick(int n) { return static_cast<int>(next() % static_cast<unsigned>(n)); }
 };
 
@@ -28,14 +31,20 @@ Scenario generateCluster(const Catalog& catalog, int nodeCount, int tenantCount,
     const int perLeaf = 16, spines = 16;
     const int leaves = (nodeCount + perLeaf - 1) / perLeaf;
     for (int sp = 0; sp < spines; ++sp)
-        s.topology.switches.push_back({"spine-" + std::to_string(sp), "spine-" + std::to_string(sp), "qm9700", "spine",
-                                       64, 400, "", {sp * 100.0, 0}});
+        s.topology.switches.push_back({"spine-" + std::to_string(sp),
+                                       "spine-" + std::to_string(sp),
+                                       "qm9700",
+                                       "spine",
+                                       64,
+                                       400,
+                                       "",
+                                       {sp * 100.0, 0}});
     for (int l = 0; l < leaves; ++l) {
         const std::string leaf = "leaf-" + std::to_string(l);
         s.topology.switches.push_back({leaf, leaf, "qm9700", "leaf", 64, 400, "", {l * 100.0, 200}});
         for (int sp = 0; sp < spines; ++sp)
-            s.topology.links.push_back({leaf + "-spine-" + std::to_string(sp), leaf, "spine-" + std::to_string(sp),
-                                        3200, 1.0});
+            s.topology.links.push_back(
+                {leaf + "-spine-" + std::to_string(sp), leaf, "spine-" + std::to_string(sp), 3200, 1.0});
     }
     for (int i = 0; i < nodeCount; ++i) {
         Node n;
@@ -81,7 +90,8 @@ Scenario generateCluster(const Catalog& catalog, int nodeCount, int tenantCount,
             } else if (kind < 6) { // fine-tuning
                 job.kind = rng.pick(2) ? JobKind::FullFinetune : JobKind::Lora;
                 job.model.preset = small[rng.pick(3)];
-                job.parallelism = {1, 1, 1 + rng.pick(8), job.kind == JobKind::Lora ? 0 : 3, false, false, Recompute::Full};
+                job.parallelism = {1,     1,     1 + rng.pick(8), job.kind == JobKind::Lora ? 0 : 3,
+                                   false, false, Recompute::Full};
                 job.training = TrainingSpec{1e9, 30};
                 if (job.kind == JobKind::Lora)
                     job.lora = LoraSpec{16, 32};

@@ -6,8 +6,8 @@
 #include "io/catalogreader.h"
 #include "io/datapaths.h"
 
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 
 namespace gp::fuzz {
 
@@ -27,12 +27,12 @@ inline const Catalog& bundledCatalog()
 }
 
 /// A reader's verdict must be consistent: a result exactly when no error was reported.
-#define GPUPLAN_FUZZ_CHECK(cond)                                                                   \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            std::fprintf(stderr, "fuzz: invariant broken: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
-            std::abort();                                                                          \
-        }                                                                                          \
+#define GPUPLAN_FUZZ_CHECK(cond)                                                                                       \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            std::fprintf(stderr, "fuzz: invariant broken: %s (%s:%d)\n", #cond, __FILE__, __LINE__);                   \
+            std::abort();                                                                                              \
+        }                                                                                                              \
     } while (false)
 
 } // namespace gp::fuzz

@@ -4,8 +4,8 @@
 
 #include <set>
 
-#include "nodeitem.h"
 #include "calc/slots.h"
+#include "nodeitem.h"
 
 #include <cmath>
 

@@ -5,16 +5,16 @@
 #include "canvasscene.h"
 #include "canvastools.h"
 
-#include <QKeyEvent>
 #include "ui/palette.h"
+#include <QKeyEvent>
 
 #include <QMimeData>
 
 #include <QMouseEvent>
 
+#include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
-#include <QWheelEvent>
 
 namespace gp::ui {
 

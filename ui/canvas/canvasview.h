@@ -83,7 +83,7 @@ private:
     void syncDetail();
 
     CanvasScene* mScene;
-    bool mAutoFit = false; ///< keep framing everything on resize until the user zooms or pans
+    bool mAutoFit = false;                           ///< keep framing everything on resize until the user zooms or pans
     std::vector<std::unique_ptr<CanvasTool>> mTools; ///< offered each press in this order
     CanvasTool* mActive = nullptr;                   ///< the tool that owns the current gesture
     QStringList mWarnings;

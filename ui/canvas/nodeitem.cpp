@@ -254,10 +254,7 @@ void LinkItem::setUtilization(double u)
     setToolTip(QObject::tr("%1: %2 % of its bandwidth in use").arg(mId).arg(u * 100.0, 0, 'f', 1));
 }
 
-void LinkItem::updateEnds()
-{
-    setLine(QLineF(mFrom->sceneBoundingRect().center(), mTo->sceneBoundingRect().center()));
-}
+void LinkItem::updateEnds() { setLine(QLineF(mFrom->sceneBoundingRect().center(), mTo->sceneBoundingRect().center())); }
 
 void LinkLayerItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
 {

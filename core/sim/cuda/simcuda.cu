@@ -55,7 +55,8 @@ bool runTrials(const HostArrays& in, std::uint64_t seed, int trials, TrialOutput
     device = prop.name;
     const SimView& h = in.view;
     const std::size_t J = static_cast<std::size_t>(h.jobCount), G = static_cast<std::size_t>(h.gpuCount),
-                      L = static_cast<std::size_t>(h.linkCount), bins = static_cast<std::size_t>(h.params.histogramBins);
+                      L = static_cast<std::size_t>(h.linkCount),
+                      bins = static_cast<std::size_t>(h.params.histogramBins);
     Buffers b;
     cudaError_t err = cudaSuccess;
     auto check = [&](cudaError_t e) {
@@ -104,7 +105,7 @@ bool runTrials(const HostArrays& in, std::uint64_t seed, int trials, TrialOutput
     if (err == cudaSuccess) {
         const int block = 128;
         trialsKernel<<<(trials + block - 1) / block, block>>>(d, seed, trials, scratch, days, slow, oom, peak,
-                                                            congested, histogram, ttft, itl);
+                                                              congested, histogram, ttft, itl);
         check(cudaGetLastError());
         check(cudaDeviceSynchronize());
     }
