@@ -18,10 +18,12 @@ GPUPLAN_PACKAGES=(
 
 # What ./scripts/test.sh needs beyond that: Python with PyYAML (the cluster-config export
 # is read back), poppler-utils (pdfinfo, pdftotext for the report and slides), clang and its
-# runtime (libFuzzer, the fuzz stage), appstream and desktop-file-utils (metainfo and desktop
-# entry validation), file (CPack's .deb generator calls it).
+# runtime (libFuzzer, the fuzz stage), clang-format and clang-tidy (the main stage's format
+# check and lint), appstream and desktop-file-utils (metainfo and desktop entry validation),
+# file (CPack's .deb generator calls it).
 GPUPLAN_TEST_PACKAGES=(
-  python3 python3-yaml poppler-utils clang libclang-rt-14-dev appstream desktop-file-utils file
+  python3 python3-yaml poppler-utils clang libclang-rt-14-dev clang-format clang-tidy appstream desktop-file-utils
+  file
 )
 
 gpuplan_install_deps() {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # SPDX-FileCopyrightText: 2026 The gpuplan developers
-# Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for a bounded time:
+# Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for a bounded time,
+# as many at once as there are cores:
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]     (default 60; GPUPLAN_FUZZ_SECONDS also works)
 # Seeds: data/ and tests/fuzz/seeds, plus every input kept in tests/fuzz/regressions.
 # A crash stops the run; its input is left in build-fuzz/artifacts/TARGET/ to be fixed and
@@ -29,20 +30,16 @@ seed_dirs() {
 export GPUPLAN_DATA_DIR="$PWD/data"
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-status=0
-for target in scenario trace catalog; do
-  corpus="$build/corpus/$target"
-  artifacts="$build/artifacts/$target/"
+fuzz_one() { # fuzz_one TARGET: runs it; 0, or 1 with what it found
+  local target="$1" corpus="$build/corpus/$1" artifacts="$build/artifacts/$1/" dict=() input
   mkdir -p "$corpus" "$artifacts"
   # shellcheck disable=SC2046
   cp -n $(find $(seed_dirs "$target") -type f ! -name '.*') "$corpus"/ 2>/dev/null || true
-  dict=()
   [ "$target" != trace ] && dict=(-dict=tests/fuzz/json.dict)
   echo "== fuzz_$target for ${seconds}s ($(ls "$corpus" | wc -l) inputs in the corpus)"
   if ! "$build/tests/fuzz/fuzz_$target" "$corpus" "${dict[@]}" -max_total_time="$seconds" -timeout=20 \
        -rss_limit_mb=4096 -max_len=131072 -print_final_stats=1 -artifact_prefix="$artifacts" \
        > "$build/fuzz_$target.log" 2>&1; then
-    status=1
     echo "fuzz_$target FOUND A CRASH: input in $artifacts, log in $build/fuzz_$target.log" >&2
     grep -E "ERROR|SUMMARY|invariant|runtime error" "$build/fuzz_$target.log" | head -20 >&2 || true
     input="$(ls -t "$artifacts" 2>/dev/null | head -1)"
@@ -50,7 +47,23 @@ for target in scenario trace catalog; do
       echo "reproduce it:  GPUPLAN_DATA_DIR=\"\$PWD/data\" UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $build/tests/fuzz/fuzz_$target $artifacts$input" >&2
       echo "once fixed, keep it:  cp $artifacts$input tests/fuzz/regressions/$target/  (every build then runs it)" >&2
     fi
+    return 1
   fi
-  grep -E "stat::number_of_executed_units|cov:" "$build/fuzz_$target.log" | tail -2
+  echo "== fuzz_$target: $(grep -E "stat::number_of_executed_units" "$build/fuzz_$target.log" | tail -1)"
+}
+
+# The targets run side by side (each fuzzer is one process on one core), nproc at a time.
+status=0
+pids=()
+for target in scenario trace catalog; do
+  fuzz_one "$target" &
+  pids+=("$!")
+  if [ ${#pids[@]} -ge "$(nproc)" ]; then
+    wait "${pids[0]}" || status=1
+    pids=("${pids[@]:1}")
+  fi
+done
+for pid in "${pids[@]}"; do
+  wait "$pid" || status=1
 done
 exit $status

@@ -176,7 +176,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     tabifyDockWidget(workloadsDock, chartsDock);
     workloadsDock->raise();
     connect(mRunner, &EvaluationRunner::evaluated, this,
-            [this](std::shared_ptr<const calc::Evaluation> ev) { showEvaluation(*ev); });
+            [this](const std::shared_ptr<const calc::Evaluation>& ev) { showEvaluation(*ev); });
     connect(mRunner, &EvaluationRunner::predicted, mKpis, &KpiCards::showPrediction);
     connect(mRunner, &EvaluationRunner::simulated, this, [this](std::shared_ptr<const sim::SimulationResult> r) {
         if (mDocument)
@@ -440,7 +440,7 @@ void MainWindow::createActions()
                     })
         ->setShortcut(QKeySequence(tr("Ctrl+G")));
     QMenu* sharing = edit->addMenu(tr("Set &Sharing of Selected Nodes"));
-    auto addSharing = [&](const QString& label, const QKeySequence& key, SharingConfig cfg) {
+    auto addSharing = [&](const QString& label, const QKeySequence& key, const SharingConfig& cfg) {
         QAction* a = sharing->addAction(label, this, [this, cfg] { setSharingOfSelection(cfg); });
         a->setShortcut(key);
     };

@@ -159,7 +159,7 @@ private:
     /// Enables or disables every way of editing, for a read-only revision.
     void setEditingEnabled(bool enabled);
     /// Adds items as one undoable step and selects them, as paste and duplicate do.
-    void addAndSelect(document::TopologyItems items, const QString& text);
+    void addAndSelect(const document::TopologyItems& items, const QString& text);
     void createActions();
     void setDocument(std::unique_ptr<document::Document> doc);
     void refreshView();

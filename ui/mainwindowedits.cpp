@@ -183,7 +183,7 @@ bool MainWindow::paste()
     items.links = r.scenario->topology.links;
     items = document::renamedCopy(items, mDocument->scenario(), {40, 40});
     const int count = static_cast<int>(items.nodes.size() + items.switches.size());
-    addAndSelect(std::move(items), tr("Paste %n item(s)", nullptr, count));
+    addAndSelect(items, tr("Paste %n item(s)", nullptr, count));
     return true;
 }
 
@@ -204,10 +204,10 @@ void MainWindow::duplicateSelection()
     document::TopologyItems items = document::renamedCopy(
         document::copyItems(mDocument->scenario(), toStd(mScene->selectedIds())), mDocument->scenario(), {40, 40});
     const int count = static_cast<int>(items.nodes.size() + items.switches.size());
-    addAndSelect(std::move(items), tr("Duplicate %n item(s)", nullptr, count));
+    addAndSelect(items, tr("Duplicate %n item(s)", nullptr, count));
 }
 
-void MainWindow::addAndSelect(document::TopologyItems items, const QString& text)
+void MainWindow::addAndSelect(const document::TopologyItems& items, const QString& text)
 {
     QStringList ids;
     for (const Node& n : items.nodes)

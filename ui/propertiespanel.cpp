@@ -126,7 +126,7 @@ void PropertiesPanel::addText(const QString& label, const std::string& value,
 {
     auto* e = new QLineEdit(q(value), mFormHost);
     const std::size_t index = mFields.size();
-    addRow(label, e, [e, set](Scenario& s) { set(s, e->text().trimmed().toStdString()); });
+    addRow(label, e, [e, set = std::move(set)](Scenario& s) { set(s, e->text().trimmed().toStdString()); });
     connect(e, &QLineEdit::textEdited, this, [this, index] {
         mFields[index].touched = true;
         revalidate();
@@ -141,7 +141,7 @@ void PropertiesPanel::addInt(const QString& label, int value, int min, int max, 
     e->setSuffix(suffix);
     e->setValue(value);
     const std::size_t index = mFields.size();
-    addRow(label, e, [e, set](Scenario& s) { set(s, e->value()); });
+    addRow(label, e, [e, set = std::move(set)](Scenario& s) { set(s, e->value()); });
     connect(e, &QSpinBox::valueChanged, this, [this, index] {
         mFields[index].touched = true;
         revalidate();
@@ -157,7 +157,7 @@ void PropertiesPanel::addDouble(const QString& label, double value, double min, 
     e->setSuffix(suffix);
     e->setValue(value);
     const std::size_t index = mFields.size();
-    addRow(label, e, [e, set](Scenario& s) { set(s, e->value()); });
+    addRow(label, e, [e, set = std::move(set)](Scenario& s) { set(s, e->value()); });
     connect(e, &QDoubleSpinBox::valueChanged, this, [this, index] {
         mFields[index].touched = true;
         revalidate();
@@ -169,7 +169,7 @@ void PropertiesPanel::addBool(const QString& label, bool value, std::function<vo
     auto* e = new QCheckBox(mFormHost);
     e->setChecked(value);
     const std::size_t index = mFields.size();
-    addRow(label, e, [e, set](Scenario& s) { set(s, e->isChecked()); });
+    addRow(label, e, [e, set = std::move(set)](Scenario& s) { set(s, e->isChecked()); });
     connect(e, &QCheckBox::toggled, this, [this, index] {
         mFields[index].touched = true;
         revalidate();
@@ -183,7 +183,7 @@ void PropertiesPanel::addChoice(const QString& label, const QStringList& items, 
     e->addItems(items);
     e->setCurrentText(current);
     const std::size_t index = mFields.size();
-    addRow(label, e, [e, set](Scenario& s) { set(s, e->currentText()); });
+    addRow(label, e, [e, set = std::move(set)](Scenario& s) { set(s, e->currentText()); });
     connect(e, &QComboBox::currentIndexChanged, this, [this, index] {
         mFields[index].touched = true;
         revalidate();

@@ -232,7 +232,7 @@ int runEdit(const QStringList& args)
     auto catalog = loadCatalogOrReport(p);
     if (!catalog)
         return kFailure;
-    const QString file = files[0];
+    const QString& file = files[0];
     io::ScenarioReadResult read = io::readScenarioFile(file, *catalog);
     for (const Issue& i : read.issues)
         err() << formatIssue(file, i) << '\n';

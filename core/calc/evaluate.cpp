@@ -447,7 +447,7 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
         const Node& node = s.topology.nodes[n];
         const GpuSpec* g = c.gpu(node.gpuId);
         for (int i = 0; i < node.gpuCount; ++i) {
-            const auto gi = static_cast<std::size_t>(cx.gpuBase[n] + i);
+            const std::size_t gi = static_cast<std::size_t>(cx.gpuBase[n]) + static_cast<std::size_t>(i);
             GpuResult r{node.id, i, cx.gpuUsed[gi], g ? g->memoryUsableGiB * kGiB : 0.0, false};
             r.oomRisk = cx.gpuShared[gi] && r.usedBytes > r.capacityBytes * (1.0 + 1e-12);
             ev.kpis.oomRiskGpus += r.oomRisk ? 1 : 0;

@@ -269,7 +269,7 @@ private:
 
     std::size_t gpuIndex(const Slot& s) const
     {
-        return static_cast<std::size_t>(mGpuBase[static_cast<std::size_t>(s.node)] + s.gpu);
+        return static_cast<std::size_t>(mGpuBase[static_cast<std::size_t>(s.node)]) + static_cast<std::size_t>(s.gpu);
     }
     bool fits(const Slot& s, double bytes) const
     {

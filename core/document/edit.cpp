@@ -137,14 +137,17 @@ bool sameTenantFields(Tenant a, Tenant b)
 void applyOne(Scenario& s, ItemKind kind, const std::string& tenant, std::size_t index, const ItemValue* from,
               const ItemValue* to)
 {
-    if (kind == ItemKind::Whole) {
-        s = std::get<Scenario>(*to);
+    if (kind == ItemKind::Whole || kind == ItemKind::Settings) {
+        if (!to) // both always hold a scenario on each side; nothing to do otherwise
+            return;
+        if (kind == ItemKind::Whole)
+            s = std::get<Scenario>(*to);
+        else
+            copySettings(s, std::get<Scenario>(*to));
         return;
     }
-    if (kind == ItemKind::Settings) {
-        copySettings(s, std::get<Scenario>(*to));
+    if (!from && !to)
         return;
-    }
     std::visit(
         [&](const auto& any) {
             using T = std::decay_t<decltype(any)>;

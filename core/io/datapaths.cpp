@@ -10,7 +10,7 @@ namespace gp::io {
 
 QString bundledDataDir()
 {
-    const QString env = qEnvironmentVariable("GPUPLAN_DATA_DIR");
+    QString env = qEnvironmentVariable("GPUPLAN_DATA_DIR");
     if (!env.isEmpty())
         return env;
     if (QCoreApplication::instance()) {
@@ -23,7 +23,7 @@ QString bundledDataDir()
 
 QString appDataDir()
 {
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     QDir().mkpath(dir);
     return dir;
 }

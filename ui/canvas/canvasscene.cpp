@@ -315,7 +315,7 @@ void CanvasScene::updateLinks()
 QString CanvasScene::idAt(QPointF scenePos) const
 {
     for (QGraphicsItem* item : items(scenePos))
-        if (const QString id = idOf(item); !id.isEmpty())
+        if (QString id = idOf(item); !id.isEmpty())
             return id;
     return {};
 }
