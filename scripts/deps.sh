@@ -9,11 +9,13 @@
 # step calls is named here, even where another package merely recommends it.
 set -euo pipefail
 
-# What ./scripts/run.sh needs: the compiler, CMake and Ninja, and Qt 6 (Qt Charts needs
-# Qt6OpenGL's CMake files, which qt6-base-dev only recommends).
+# What ./scripts/run.sh needs: the compiler, CMake and Ninja, Qt 6 (Qt Charts needs
+# Qt6OpenGL's CMake files, which qt6-base-dev only recommends), Random123 (the simulation's
+# Philox generator) and yaml-cpp (the cluster configuration's YAML).
 GPUPLAN_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libqt6sql6-sqlite libgl1-mesa-dev
+  librandom123-dev libyaml-cpp-dev
 )
 
 # What ./scripts/test.sh needs beyond that: Python with PyYAML (the cluster-config export

@@ -156,6 +156,44 @@ private Q_SLOTS:
         QVERIFY(migPod);
     }
 
+    // yaml-cpp writes every string of the plan so that it reads back as the same string:
+    // quotes, newlines, colons, '#', and words YAML would take for booleans, nulls or numbers.
+    void everyStringReadsBackAsItself()
+    {
+        const std::vector<std::string> hostile = {
+            "say \"hi\"", "two\nlines", "key: value", "# not a comment", "true",
+            "null",       "0x1F",       "- item",     "tab\there",       "\xc3\xa9t\xc3\xa9"};
+        ClusterConfigPlan plan;
+        for (std::size_t i = 0; i < hostile.size(); ++i) {
+            NodeConfig n;
+            n.id = "n" + std::to_string(i);
+            n.name = hostile[i];
+            n.labels = {{"gpuplan.io/label", hostile[i]}};
+            n.notes = {hostile[i]};
+            plan.nodes.push_back(n);
+            TenantConfig t{"t" + std::to_string(i), hostile[i], {}, {hostile[i]}};
+            plan.tenants.push_back(t);
+        }
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(io::writeFiles(dir.path(), io::clusterConfigFiles(plan, "scenario \"x\": y"), &error),
+                 qPrintable(error));
+        const QJsonObject y = readYaml(dir.path());
+        const QJsonArray nodes = y["node-labels.yaml"].toObject()["nodes"].toArray();
+        QCOMPARE(nodes.size(), static_cast<qsizetype>(hostile.size()));
+        for (std::size_t i = 0; i < hostile.size(); ++i) {
+            const QString want = QString::fromStdString(hostile[i]);
+            const QJsonObject n = nodes[static_cast<qsizetype>(i)].toObject();
+            QVERIFY(n["name"].isString());
+            QCOMPARE(n["name"].toString(), want);
+            QCOMPARE(n["labels"].toObject()["gpuplan.io/label"].toString(), want);
+            QCOMPARE(n["notes"].toArray()[0].toString(), want);
+            const QJsonObject t = y["tenants/t" + QString::number(i) + ".yaml"].toObject();
+            QCOMPARE(t["name"].toString(), want);
+            QCOMPARE(t["unplaced"].toArray()[0].toString(), want);
+        }
+    }
+
     void writesNeverLeaveTheFolder()
     {
         ClusterConfigPlan plan;

@@ -23,22 +23,28 @@ std::optional<T> runWithProgress(QWidget* parent, const QString& label,
                                  std::function<std::optional<T>(const std::atomic<bool>& stop)> work)
 {
     auto stop = std::make_shared<std::atomic<bool>>(false);
-    QFutureWatcher<std::optional<T>> watcher;
+    // The result travels in a shared_ptr rather than in the future: the pool thread may destroy
+    // its promise (and with it the future's copy of a result) after this returns, through
+    // reference counts inside Qt that ThreadSanitizer cannot see; a shared_ptr's count it can.
+    auto result = std::make_shared<std::optional<T>>();
+    QFutureWatcher<bool> watcher;
     QEventLoop loop;
     QObject::connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
     QProgressDialog dialog(label, QObject::tr("Cancel"), 0, 0, parent);
     dialog.setWindowModality(Qt::WindowModal);
     dialog.setMinimumDuration(400); // quick work never flashes a dialog
     QObject::connect(&dialog, &QProgressDialog::canceled, &loop, [stop] { stop->store(true); });
-    watcher.setFuture(
-        document::runInBackground<std::optional<T>>(&watcher, [work = std::move(work), stop] { return work(*stop); }));
+    watcher.setFuture(document::runInBackground<bool>(&watcher, [work = std::move(work), stop, result] {
+        *result = work(*stop);
+        return true;
+    }));
     if (!watcher.isFinished())
         loop.exec(); // until the work ends; after Cancel it stops at its next check
     watcher.waitForFinished();
     GPUPLAN_HANDOFF_RECEIVE(&watcher);
     if (stop->load())
         return std::nullopt;
-    return watcher.result();
+    return std::move(*result);
 }
 
 } // namespace gp::ui

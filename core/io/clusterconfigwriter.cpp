@@ -8,17 +8,39 @@
 #include <QSaveFile>
 #include <QStringList>
 
+#include <yaml-cpp/yaml.h>
+
 namespace gp::io {
 
 namespace {
 
-/// A YAML double-quoted scalar.
-QString quoted(const std::string& s)
+/// One YAML document, written by yaml-cpp: quoting and escaping are right by construction
+/// (docs/export.md). Every scalar gpuplan writes from the plan (ids, names, labels, notes,
+/// profile and resource names) is a double-quoted string, so none can turn into a number,
+/// a boolean or a null when the cluster reads it.
+class Yaml
 {
-    QString q = QString::fromStdString(s);
-    q.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n").replace('\t', "\\t");
-    return '"' + q + '"';
-}
+public:
+    explicit Yaml(const QString& what, const std::string& scenario)
+    {
+        // A first comment line states what the file is for, a second where it came from.
+        mOut << YAML::Comment(what.toStdString()) << YAML::Newline;
+        mOut << YAML::Comment("Exported by gpuplan from the scenario \"" + scenario + "\" (docs/export.md).")
+             << YAML::Newline;
+    }
+    YAML::Emitter& out() { return mOut; }
+    QByteArray bytes() const { return QByteArray(mOut.c_str()) + '\n'; }
+
+private:
+    YAML::Emitter mOut;
+};
+
+/// A string that stays a string: double-quoted.
+struct Quoted
+{
+    const std::string& text;
+};
+YAML::Emitter& operator<<(YAML::Emitter& out, const Quoted& q) { return out << YAML::DoubleQuoted << q.text; }
 
 QString safeFileName(const std::string& id)
 {
@@ -29,94 +51,129 @@ QString safeFileName(const std::string& id)
     return name;
 }
 
-QString header(const QString& what, const std::string& scenario)
-{
-    return QString("# %1\n# Exported by gpuplan from the scenario %2 (docs/export.md).\n").arg(what, quoted(scenario));
-}
-
 QByteArray migParted(const ClusterConfigPlan& plan, const std::string& scenario)
 {
-    QString y = header("MIG layouts for NVIDIA mig-parted and the GPU Operator's MIG manager "
-                       "(label a node nvidia.com/mig.config=<name>).",
-                       scenario);
-    y += "version: v1\nmig-configs:\n  all-disabled:\n    - devices: all\n      mig-enabled: false\n";
+    Yaml y("MIG layouts for NVIDIA mig-parted and the GPU Operator's MIG manager "
+           "(label a node nvidia.com/mig.config=<name>).",
+           scenario);
+    YAML::Emitter& o = y.out();
+    o << YAML::BeginMap << YAML::Key << "version" << YAML::Value << "v1";
+    o << YAML::Key << "mig-configs" << YAML::Value << YAML::BeginMap;
+    o << YAML::Key << "all-disabled" << YAML::Value << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "devices"
+      << YAML::Value << "all" << YAML::Key << "mig-enabled" << YAML::Value << false << YAML::EndMap << YAML::EndSeq;
     for (const MigPartedConfig& m : plan.migConfigs) {
-        QStringList nodes;
+        std::string nodes;
         for (const std::string& n : m.nodes)
-            nodes << QString::fromStdString(n);
-        y += QString("  # nodes: %1\n").arg(nodes.join(", "));
-        y += QString("  %1:\n").arg(QString::fromStdString(m.name));
+            nodes += (nodes.empty() ? "" : ", ") + n;
+        o << YAML::Key << m.name << YAML::Comment("nodes: " + nodes) << YAML::Value << YAML::BeginSeq;
         for (const MigPartedConfig::Entry& e : m.entries) {
-            QStringList devices;
+            o << YAML::BeginMap << YAML::Key << "devices" << YAML::Value << YAML::Flow << YAML::BeginSeq;
             for (int d : e.devices)
-                devices << QString::number(d);
-            y += QString("    - devices: [%1]\n      mig-enabled: %2\n")
-                     .arg(devices.join(", "), e.migEnabled ? "true" : "false");
+                o << d;
+            o << YAML::EndSeq << YAML::Key << "mig-enabled" << YAML::Value << e.migEnabled;
             if (e.migEnabled) {
-                y += "      mig-devices:\n";
+                o << YAML::Key << "mig-devices" << YAML::Value << YAML::BeginMap;
                 for (const auto& [profile, count] : e.instances)
-                    y += QString("        %1: %2\n").arg(quoted(profile)).arg(count);
+                    o << YAML::Key << Quoted{profile} << YAML::Value << count;
+                o << YAML::EndMap;
             }
+            o << YAML::EndMap;
         }
+        o << YAML::EndSeq;
     }
-    return y.toUtf8();
+    o << YAML::EndMap << YAML::EndMap;
+    return y.bytes();
 }
 
 QByteArray devicePlugin(const ClusterConfigPlan& plan, const std::string& scenario)
 {
-    QString y = header("Sharing configurations for the GPU Operator's device plugin (label a node "
-                       "nvidia.com/device-plugin.config=<key>).",
-                       scenario);
-    y += "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: gpuplan-device-plugin-config\n  namespace: "
-         "gpu-operator\ndata:\n";
+    Yaml y("Sharing configurations for the GPU Operator's device plugin (label a node "
+           "nvidia.com/device-plugin.config=<key>).",
+           scenario);
+    YAML::Emitter& o = y.out();
+    o << YAML::BeginMap << YAML::Key << "apiVersion" << YAML::Value << "v1" << YAML::Key << "kind" << YAML::Value
+      << "ConfigMap";
+    o << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name" << YAML::Value
+      << "gpuplan-device-plugin-config" << YAML::Key << "namespace" << YAML::Value << "gpu-operator" << YAML::EndMap;
+    o << YAML::Key << "data" << YAML::Value << YAML::BeginMap;
     for (const DevicePluginConfig& d : plan.pluginConfigs) {
-        y += QString("  %1: |-\n").arg(QString::fromStdString(d.name));
-        y += "    version: v1\n    flags:\n      migStrategy: none\n    sharing:\n";
-        y += QString("      %1:\n        resources:\n          - name: nvidia.com/gpu\n            replicas: %2\n")
-                 .arg(QString::fromStdString(d.sharing))
-                 .arg(d.replicas);
+        // Each value is a device-plugin configuration file of its own, kept as a literal block.
+        YAML::Emitter inner;
+        inner << YAML::BeginMap << YAML::Key << "version" << YAML::Value << "v1";
+        inner << YAML::Key << "flags" << YAML::Value << YAML::BeginMap << YAML::Key << "migStrategy" << YAML::Value
+              << "none" << YAML::EndMap;
+        inner << YAML::Key << "sharing" << YAML::Value << YAML::BeginMap << YAML::Key << d.sharing << YAML::Value
+              << YAML::BeginMap << YAML::Key << "resources" << YAML::Value << YAML::BeginSeq << YAML::BeginMap
+              << YAML::Key << "name" << YAML::Value << "nvidia.com/gpu" << YAML::Key << "replicas" << YAML::Value
+              << d.replicas << YAML::EndMap << YAML::EndSeq << YAML::EndMap << YAML::EndMap << YAML::EndMap;
+        o << YAML::Key << d.name << YAML::Value << YAML::Literal << std::string(inner.c_str());
     }
-    return y.toUtf8();
+    o << YAML::EndMap << YAML::EndMap;
+    return y.bytes();
 }
 
 QByteArray nodeLabels(const ClusterConfigPlan& plan, const std::string& scenario)
 {
-    QString y = header("Node labels that select each node's configuration and mark its tenants.", scenario);
-    y += "nodes:\n";
+    Yaml y("Node labels that select each node's configuration and mark its tenants.", scenario);
+    YAML::Emitter& o = y.out();
+    o << YAML::BeginMap << YAML::Key << "nodes" << YAML::Value << YAML::BeginSeq;
     for (const NodeConfig& n : plan.nodes) {
-        y += QString("  - id: %1\n    name: %2\n").arg(quoted(n.id), quoted(n.name));
-        y += n.labels.empty() ? QString("    labels: {}\n") : QString("    labels:\n");
+        o << YAML::BeginMap << YAML::Key << "id" << YAML::Value << Quoted{n.id} << YAML::Key << "name" << YAML::Value
+          << Quoted{n.name};
+        o << YAML::Key << "labels" << YAML::Value;
+        if (n.labels.empty())
+            o << YAML::Flow;
+        o << YAML::BeginMap;
         for (const auto& [k, v] : n.labels)
-            y += QString("      %1: %2\n").arg(quoted(k), quoted(v));
+            o << YAML::Key << Quoted{k} << YAML::Value << Quoted{v};
+        o << YAML::EndMap;
         if (!n.notes.empty()) {
-            y += "    notes:\n";
+            o << YAML::Key << "notes" << YAML::Value << YAML::BeginSeq;
             for (const std::string& note : n.notes)
-                y += QString("      - %1\n").arg(quoted(note));
+                o << Quoted{note};
+            o << YAML::EndSeq;
         }
+        o << YAML::EndMap;
     }
-    return y.toUtf8();
+    o << YAML::EndSeq << YAML::EndMap;
+    return y.bytes();
 }
 
 QByteArray tenantFile(const TenantConfig& t, const std::string& scenario)
 {
-    QString y = header("Where this tenant's jobs run: one pod per job and node, with its node selector and "
-                       "the GPU resources its units use.",
-                       scenario);
-    y += QString("tenant: %1\nname: %2\n").arg(quoted(t.id), quoted(t.name));
-    y += t.pods.empty() ? QString("pods: []\n") : QString("pods:\n");
+    Yaml y("Where this tenant's jobs run: one pod per job and node, with its node selector and "
+           "the GPU resources its units use.",
+           scenario);
+    YAML::Emitter& o = y.out();
+    o << YAML::BeginMap << YAML::Key << "tenant" << YAML::Value << Quoted{t.id} << YAML::Key << "name" << YAML::Value
+      << Quoted{t.name};
+    o << YAML::Key << "pods" << YAML::Value;
+    if (t.pods.empty())
+        o << YAML::Flow;
+    o << YAML::BeginSeq;
+    const std::string tenantLabel = "gpuplan.io/tenant-" + t.id;
+    const std::string yes = "true";
     for (const PodRequest& p : t.pods) {
-        y += QString("  - job: %1\n    job_name: %2\n    node: %3\n")
-                 .arg(quoted(p.job), quoted(p.jobName), quoted(p.node));
-        y += QString("    nodeSelector:\n      kubernetes.io/hostname: %1\n      %2: \"true\"\n")
-                 .arg(quoted(p.nodeName), quoted("gpuplan.io/tenant-" + t.id));
-        y += "    resources:\n      limits:\n";
+        o << YAML::BeginMap << YAML::Key << "job" << YAML::Value << Quoted{p.job} << YAML::Key << "job_name"
+          << YAML::Value << Quoted{p.jobName} << YAML::Key << "node" << YAML::Value << Quoted{p.node};
+        o << YAML::Key << "nodeSelector" << YAML::Value << YAML::BeginMap << YAML::Key << "kubernetes.io/hostname"
+          << YAML::Value << Quoted{p.nodeName} << YAML::Key << Quoted{tenantLabel} << YAML::Value << Quoted{yes}
+          << YAML::EndMap;
+        o << YAML::Key << "resources" << YAML::Value << YAML::BeginMap << YAML::Key << "limits" << YAML::Value
+          << YAML::BeginMap;
         for (const auto& [resource, count] : p.resources)
-            y += QString("        %1: %2\n").arg(quoted(resource)).arg(count);
+            o << YAML::Key << Quoted{resource} << YAML::Value << count;
+        o << YAML::EndMap << YAML::EndMap << YAML::EndMap;
     }
-    y += t.unplaced.empty() ? QString("unplaced: []\n") : QString("unplaced:\n");
+    o << YAML::EndSeq;
+    o << YAML::Key << "unplaced" << YAML::Value;
+    if (t.unplaced.empty())
+        o << YAML::Flow;
+    o << YAML::BeginSeq;
     for (const std::string& j : t.unplaced)
-        y += QString("  - %1\n").arg(quoted(j));
-    return y.toUtf8();
+        o << Quoted{j};
+    o << YAML::EndSeq << YAML::EndMap;
+    return y.bytes();
 }
 
 QByteArray readme(const ClusterConfigPlan& plan, const std::string& scenario,

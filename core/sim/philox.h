@@ -6,11 +6,21 @@
 
 #include <cstdint>
 
+// Random123 (its authors' reference implementation, Debian librandom123-dev), header-only.
+// Its functions are __device__ only under nvcc unless told otherwise; the simulation kernel
+// calls them from code built for both sides (GP_HD).
+#if defined(__CUDACC__) && !defined(R123_CUDA_DEVICE)
+#define R123_CUDA_DEVICE __host__ __device__
+#endif
+#include <Random123/philox.h>
+
 namespace gp::sim {
 
 /// Philox4x32-10, the counter-based generator of Salmon, Moraes, Dror and Shaw, "Parallel
-/// Random Numbers: As Easy as 1, 2, 3" (SC'11). The output is a pure function of (counter,
-/// key), so trial t of job j draws the same numbers on the CPU and on the GPU, in any order.
+/// Random Numbers: As Easy as 1, 2, 3" (SC'11), from Random123, their reference
+/// implementation. The output is a pure function of (counter, key), so trial t of job j draws
+/// the same numbers on the CPU and on the GPU, in any order; tst_philox checks the published
+/// known answers.
 struct Philox4x32
 {
     struct Block
@@ -20,22 +30,10 @@ struct Philox4x32
 
     GP_HD static Block generate(Block counter, std::uint32_t key0, std::uint32_t key1)
     {
-        constexpr std::uint32_t kM0 = 0xD2511F53u;
-        constexpr std::uint32_t kM1 = 0xCD9E8D57u;
-        constexpr std::uint32_t kW0 = 0x9E3779B9u; // golden ratio
-        constexpr std::uint32_t kW1 = 0xBB67AE85u; // sqrt(3) - 1
-        for (int round = 0; round < 10; ++round) {
-            const std::uint64_t p0 = static_cast<std::uint64_t>(kM0) * counter.v[0];
-            const std::uint64_t p1 = static_cast<std::uint64_t>(kM1) * counter.v[2];
-            const auto hi0 = static_cast<std::uint32_t>(p0 >> 32);
-            const auto lo0 = static_cast<std::uint32_t>(p0);
-            const auto hi1 = static_cast<std::uint32_t>(p1 >> 32);
-            const auto lo1 = static_cast<std::uint32_t>(p1);
-            counter = Block{{hi1 ^ counter.v[1] ^ key0, lo1, hi0 ^ counter.v[3] ^ key1, lo0}};
-            key0 += kW0;
-            key1 += kW1;
-        }
-        return counter;
+        const r123::Philox4x32::ctr_type c = {{counter.v[0], counter.v[1], counter.v[2], counter.v[3]}};
+        const r123::Philox4x32::key_type k = {{key0, key1}};
+        const r123::Philox4x32::ctr_type r = r123::Philox4x32()(c, k);
+        return Block{{r[0], r[1], r[2], r[3]}};
     }
 
     /// Uniform double in [0, 1) from two 32-bit words (53 random bits).
