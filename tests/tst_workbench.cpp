@@ -104,8 +104,8 @@ private Q_SLOTS:
         completion->selectJob("frontier-70b");
         QTRY_COMPARE(chart->series().size(), 3);
         // The full run replaces the preview with 10,000 trials.
-        QTRY_VERIFY(!w->findChild<ui::EvaluationRunner*>()->busy());
-        QSignalSpy full(w->findChild<ui::EvaluationRunner*>(), &ui::EvaluationRunner::simulated);
+        QTRY_VERIFY(!w->session()->busy());
+        QSignalSpy full(w->session(), &ui::EvaluationRunner::simulated);
         Q_EMIT completion->fullSimulationRequested(10000);
         QTRY_VERIFY_WITH_TIMEOUT(completion->trialsShown() == 10000, 20000);
         QVERIFY(chart->title().contains("10,000 trials"));
@@ -220,7 +220,7 @@ private Q_SLOTS:
         QCOMPARE(doc->scenario().topology.nodes[2].sharing.mode, SharingMode::Mig);
         QCOMPARE(doc->scenario().topology.nodes[1].sharing.mode, SharingMode::TimeSlicing);
         // Every KPI card is filled from the new evaluation, the P95 from the simulation.
-        QTRY_VERIFY(!w->findChild<ui::EvaluationRunner*>()->busy());
+        QTRY_VERIFY(!w->session()->busy());
         for (const QString card : {"VRAM utilization", "Allocation", "Mean penalty", "Max penalty", "$/month",
                                    "$ wasted/month", "Unplaced jobs", "P95 completion"})
             QVERIFY2(!w->kpiCards()->valueOf(card).isEmpty() && w->kpiCards()->valueOf(card) != "–", qPrintable(card));

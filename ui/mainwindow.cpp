@@ -73,8 +73,8 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
       mKpis(new KpiCards(this)), mScene(new CanvasScene(mCatalog, this)), mCanvas(new CanvasView(mScene, this)),
       mWorkloads(new WorkloadsPanel(mCatalog, this)), mInspector(new Inspector(mCatalog, this)),
       mProperties(new PropertiesPanel(mCatalog, this)), mHistory(new QUndoView(this)), mCharts(new ResultsCharts(this)),
-      mRunner(new EvaluationRunner(mCatalog, this)), mAutosaver(new document::Autosaver(mLibrary.get(), this)),
-      mRecovery(new RecoveryBar(this))
+      mRunner(std::make_unique<EvaluationRunner>(mCatalog)),
+      mAutosaver(std::make_unique<document::Autosaver>(mLibrary.get())), mRecovery(new RecoveryBar(this))
 {
     setObjectName("MainWindow");
     setWindowIcon(QIcon(":/icons/gpuplan.svg"));
@@ -175,16 +175,17 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     addDockWidget(Qt::BottomDockWidgetArea, chartsDock);
     tabifyDockWidget(workloadsDock, chartsDock);
     workloadsDock->raise();
-    connect(mRunner, &EvaluationRunner::evaluated, this,
+    connect(mRunner.get(), &EvaluationRunner::evaluated, this,
             [this](const std::shared_ptr<const calc::Evaluation>& ev) { showEvaluation(*ev); });
-    connect(mRunner, &EvaluationRunner::predicted, mKpis, &KpiCards::showPrediction);
-    connect(mRunner, &EvaluationRunner::simulated, this, [this](std::shared_ptr<const sim::SimulationResult> r) {
+    connect(mRunner.get(), &EvaluationRunner::predicted, mKpis, &KpiCards::showPrediction);
+    connect(mRunner.get(), &EvaluationRunner::simulated, this, [this](std::shared_ptr<const sim::SimulationResult> r) {
         if (mDocument)
             mCharts->completion()->showSimulation(mDocument->scenario(), std::move(r));
     });
-    connect(mRunner, &EvaluationRunner::timelineReady, this, [this](std::shared_ptr<const sim::TimelineResult> t) {
-        mCharts->timeline()->showTimeline(std::move(t), mRunner->timelineHorizon());
-    });
+    connect(mRunner.get(), &EvaluationRunner::timelineReady, this,
+            [this](std::shared_ptr<const sim::TimelineResult> t) {
+                mCharts->timeline()->showTimeline(std::move(t), mRunner->timelineHorizon());
+            });
     connect(mCharts->completion(), &CompletionView::fullSimulationRequested, this, [this](int trials) {
         if (!mRunner->runFullSimulation(trials))
             mCharts->completion()->setRunning(mRunner->fullSimulationRunning());
@@ -194,12 +195,12 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
         if (mDocument)
             mRunner->request(mDocument->scenario());
     });
-    connect(mRunner, &EvaluationRunner::alternativesReady, mCharts, &ResultsCharts::showAlternatives);
+    connect(mRunner.get(), &EvaluationRunner::alternativesReady, mCharts, &ResultsCharts::showAlternatives);
     connect(mWorkloads, &WorkloadsPanel::editJobRequested, this, &MainWindow::editJob);
     setCentralWidget(central);
     connect(mRecovery, &RecoveryBar::restoreRequested, this, [this](const QString& s) { restoreDraft(s); });
     connect(mRecovery, &RecoveryBar::discardRequested, this, [this](const QString& s) { discardDraft(s); });
-    connect(mAutosaver, &document::Autosaver::failed, this,
+    connect(mAutosaver.get(), &document::Autosaver::failed, this,
             [this](const QString& error) { statusBar()->showMessage(tr("Autosave failed: %1").arg(error), 10000); });
 
     auto* dock = new QDockWidget(tr("Library"), this);
@@ -262,17 +263,12 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
 
 MainWindow::~MainWindow()
 {
-    // The scene and the runner outlive the document while QObject deletes children: stop their
-    // signals (selection changes as items go, late evaluations) from reaching this window.
+    // The scene outlives the document while QObject deletes the children: stop its signals
+    // (selection changes as its items go) from reaching this window. The runner and the
+    // autosaver are members declared after the catalog and the library they use, so C++
+    // destroys them first (the runner stops and waits for its background work).
     mScene->disconnect(this);
     mRunner->disconnect(this);
-    // The runner's background work reads mCatalog, a member destroyed before QObject deletes
-    // the children: stop and wait for it now (its destructor does both).
-    delete mRunner;
-    // The autosaver writes to mLibrary, also a member: it goes before it too.
-    delete mAutosaver;
-    mAutosaver = nullptr;
-    mRunner = nullptr;
 }
 
 void MainWindow::createActions()
@@ -544,7 +540,7 @@ std::shared_ptr<const sim::PlanResults> MainWindow::planResults()
     QProgressDialog dialog(tr("Computing the plan's results…"), tr("Cancel"), 0, 0, this);
     dialog.setWindowModality(Qt::WindowModal);
     dialog.setMinimumDuration(400);
-    connect(mRunner, &EvaluationRunner::resultsReady, &loop, &QEventLoop::quit);
+    connect(mRunner.get(), &EvaluationRunner::resultsReady, &loop, &QEventLoop::quit);
     connect(&dialog, &QProgressDialog::canceled, &loop, &QEventLoop::quit);
     loop.exec();
     return mRunner->current();

@@ -68,6 +68,8 @@ public:
     /// The open plan's complete results (the ones every view shows); while they are still
     /// being computed, waits for them behind a progress dialog with Cancel (null if cancelled).
     std::shared_ptr<const sim::PlanResults> planResults();
+    /// The plan session: the open plan's results, computed in the background.
+    EvaluationRunner* session() const { return mRunner.get(); }
     const KpiCards* kpiCards() const { return mKpis; }
     const ScenarioTree* outline() const { return mTree; }
     CanvasScene* canvasScene() const { return mScene; }
@@ -140,7 +142,7 @@ public:
     bool restoreDraft(const QString& session, bool ask = true);
     /// Deletes an orphaned draft (asks first when `ask`).
     bool discardDraft(const QString& session, bool ask = true);
-    document::Autosaver* autosaver() const { return mAutosaver; }
+    document::Autosaver* autosaver() const { return mAutosaver.get(); }
     const RecoveryBar* recoveryBar() const { return mRecovery; }
 
 protected:
@@ -185,8 +187,9 @@ private:
     PropertiesPanel* mProperties;
     QUndoView* mHistory;
     ResultsCharts* mCharts;
-    EvaluationRunner* mRunner;
-    document::Autosaver* mAutosaver;
+    // Declared after mCatalog and mLibrary, which they use: destroyed before them.
+    std::unique_ptr<EvaluationRunner> mRunner;
+    std::unique_ptr<document::Autosaver> mAutosaver;
     RecoveryBar* mRecovery;
     bool mFitPending = false; ///< frame the canvas once the new document's first evaluation is shown
     QMenu* mEditMenu = nullptr;
