@@ -3,6 +3,7 @@
 // The properties panel of the workbench (split from tst_workbench.cpp): edits of canvas items,
 // tenants and jobs are one undoable command each; an invalid value shows the core's message
 // and changes nothing.
+#include "document/commands.h"
 #include "io/scenariowriter.h"
 #include "testsupport.h"
 #include "ui/canvas/canvasscene.h"
@@ -54,6 +55,29 @@ class TestProperties : public QObject
 
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    // A move while the form holds typed text: Apply keeps the move (it used to put the node back).
+    void applyAfterAMoveKeepsTheMove()
+    {
+        auto w = makeWindow();
+        w->openFirst();
+        document::Document* doc = w->currentDocument();
+        ui::PropertiesPanel* props = w->properties();
+        w->canvasScene()->setSelectedIds({"node-003"});
+        auto* name = qobject_cast<QLineEdit*>(props->field("Name"));
+        QVERIFY(name);
+        name->selectAll();
+        QTest::keyClicks(name, "Node three");
+        QVERIFY2(props->canApply(), qPrintable(props->message()));
+        const Point moved{1000, 1200};
+        QVERIFY(doc->push(document::moveItems(doc->scenario(), {{"node-003", moved}})).empty());
+        QCOMPARE(name->text(), QString("Node three")); // the typed text stays
+        props->apply();
+        const Node& n = doc->scenario().topology.nodes[2];
+        QCOMPARE(n.name, std::string("Node three"));
+        QCOMPARE(n.position, moved);
+        QCOMPARE(doc->undoStack()->count(), 2);
+    }
 
     void propertiesOfCanvasItemsAreUndoableEdits()
     {

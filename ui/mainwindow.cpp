@@ -520,6 +520,7 @@ void MainWindow::documentChanged(const document::Changes& changes)
     const Scenario& s = mDocument->scenario();
     mScene->applyChanges(s, changes);
     if (document::onlyMoves(changes)) { // positions change nothing the plan computes
+        mProperties->rebase(s);
         updateTitle();
         return;
     }

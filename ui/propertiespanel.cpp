@@ -201,6 +201,12 @@ void PropertiesPanel::refresh(const Scenario& scenario)
     }
 }
 
+void PropertiesPanel::rebase(const Scenario& scenario)
+{
+    mBase = scenario;
+    revalidate();
+}
+
 void PropertiesPanel::showItems(const Scenario& s, const QStringList& ids)
 {
     mSubject = Subject::Items;

@@ -36,6 +36,10 @@ public:
     void clear(const QString& hint = {});
     /// Shows the same subject again from a changed scenario (after an edit, undo or redo).
     void refresh(const Scenario& scenario);
+    /// The scenario changed only where the form shows nothing (items moved on the canvas):
+    /// what the user typed stays, and Apply changes it on top of the new scenario, so the
+    /// move is kept.
+    void rebase(const Scenario& scenario);
     bool showsCanvasItems() const { return mSubject == Subject::Items; }
 
     /// The editor of a field by its label, for tests (a QLineEdit, QSpinBox, QDoubleSpinBox,

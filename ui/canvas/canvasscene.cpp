@@ -194,7 +194,13 @@ void CanvasScene::applyChanges(const Scenario& s, const document::Changes& chang
         updateLinks();
     if (moved || structural)
         finishLayout();
-    setSelectedIds(selected);
+    // Only an item that went and came back can have lost its selection; re-selecting what is
+    // still selected would announce a selection change (and reset the inspector) for nothing.
+    QStringList now = selectedIds(), before = selected;
+    now.sort();
+    before.sort();
+    if (now != before)
+        setSelectedIds(selected);
 }
 
 void CanvasScene::setLinkDetail(bool individualLinks)
