@@ -22,10 +22,9 @@ namespace {
 
 using R = Result<Edit>;
 
-/// The builder's scenario checked with every rule of the core; its errors refuse the edit.
-R validated(EditBuilder&& b, const Catalog& catalog, const std::string& text, const std::string& mergeKey = {})
+/// The edit when the core's rules found no error in its result (`issues`), else only the errors.
+R accepted(Issues issues, Edit edit)
 {
-    Issues issues = validateScenario(b.scenario(), catalog);
     if (hasErrors(issues)) {
         Issues errors;
         for (Issue& i : issues)
@@ -33,7 +32,14 @@ R validated(EditBuilder&& b, const Catalog& catalog, const std::string& text, co
                 errors.push_back(std::move(i));
         return R::failure(std::move(errors));
     }
-    return R::success(std::move(b).finish(text, mergeKey), std::move(issues));
+    return R::success(std::move(edit), std::move(issues));
+}
+
+/// The builder's scenario checked with every rule of the core; its errors refuse the edit.
+R validated(EditBuilder&& b, const Catalog& catalog, const std::string& text, const std::string& mergeKey = {})
+{
+    Issues issues = validateScenario(b.scenario(), catalog);
+    return accepted(std::move(issues), std::move(b).finish(text, mergeKey));
 }
 
 const Node* nodeById(const Scenario& s, const std::string& id)
@@ -339,15 +345,7 @@ R changeScenario(const Scenario& before, const Catalog& catalog, const Scenario&
 {
     Edit e = diffEdit(before, after, text);
     e.mergeKey = mergeKey;
-    Issues issues = validateScenario(after, catalog);
-    if (hasErrors(issues)) {
-        Issues errors;
-        for (Issue& i : issues)
-            if (i.isError())
-                errors.push_back(std::move(i));
-        return R::failure(std::move(errors));
-    }
-    return R::success(std::move(e), std::move(issues));
+    return accepted(validateScenario(after, catalog), std::move(e));
 }
 
 R replaceScenario(const Scenario& before, const Catalog& catalog, Scenario after, const std::string& text)

@@ -388,21 +388,31 @@ Edit EditBuilder::finish(std::string text, std::string mergeKey) &&
 namespace {
 
 /// Removals, updates and additions of one list, by id, into the builder.
+/// Only the items that differ reach the builder (each of its steps looks its item up), so a
+/// form's one-field change on a 1,024-node scenario costs one update, not a thousand.
 template <typename T> void diffList(EditBuilder& b, const std::vector<T>& before, const std::vector<T>& after)
 {
-    std::set<std::string> inAfter, inBefore;
+    std::set<std::string> inAfter;
+    std::map<std::string, const T*> old;
     for (const T& x : after)
         inAfter.insert(x.id);
     for (const T& x : before)
-        inBefore.insert(x.id);
+        old[x.id] = &x;
     for (const T& x : before)
         if (!inAfter.count(x.id))
             b.remove(kindOfType<T>(), x.id);
-    for (const T& x : after)
-        if (inBefore.count(x.id))
+    for (const T& x : after) {
+        const auto it = old.find(x.id);
+        if (it == old.end())
+            continue;
+        if constexpr (std::is_same_v<T, Tenant>) {
+            if (!sameTenantFields(*it->second, x))
+                b.update(x);
+        } else if (!(*it->second == x))
             b.update(x);
+    }
     for (const T& x : after)
-        if (!inBefore.count(x.id))
+        if (!old.count(x.id))
             b.add(x);
 }
 
@@ -441,16 +451,18 @@ Edit diffEdit(const Scenario& before, const Scenario& after, std::string text)
             b.add(t); // a new tenant with its jobs
             continue;
         }
-        b.update(t);
-        std::set<std::string> had;
+        if (!sameTenantFields(*old->second, t))
+            b.update(t);
+        std::map<std::string, const Job*> had;
         for (const Job& j : old->second->jobs)
-            had.insert(j.id);
-        for (const Job& j : t.jobs)
-            if (had.count(j.id))
-                b.update(j);
-        for (const Job& j : t.jobs)
-            if (!had.count(j.id))
+            had[j.id] = &j;
+        for (const Job& j : t.jobs) {
+            const auto it = had.find(j.id);
+            if (it == had.end())
                 b.add(j, t.id);
+            else if (!(*it->second == j))
+                b.update(j);
+        }
     }
     if (b.scenario() == after)
         return std::move(b).finish(std::move(text));
