@@ -8,7 +8,6 @@
 #include <QFrame>
 #include <QGridLayout>
 #include <QLabel>
-#include <QLocale>
 #include <QResizeEvent>
 #include <QVBoxLayout>
 

@@ -13,16 +13,12 @@
 #include "document/commands.h"
 #include "evaluationrunner.h"
 #include "inspector.h"
-#include "io/clusterconfigwriter.h"
 #include "kpicards.h"
 #include "librarypanel.h"
 #include "model/validation.h"
 #include "palette.h"
-#include "planfigures.h"
-#include "presentation.h"
 #include "propertiespanel.h"
 #include "recoverybar.h"
-#include "reportwriter.h"
 #include "resultscharts.h"
 #include "scenariotree.h"
 #include "sim/simbackend.h"
@@ -33,8 +29,6 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QEventLoop>
-#include <QFileDialog>
 #include <QGroupBox>
 #include <QGuiApplication>
 #include <QInputDialog>
@@ -42,7 +36,6 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QProgressDialog>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -300,90 +293,7 @@ void MainWindow::createActions()
                             saveRevision(note.trimmed().isEmpty() ? tr("Saved from the workbench") : note.trimmed());
                     })
         ->setShortcut(QKeySequence(tr("Ctrl+Alt+S")));
-    QAction* exportAct = file->addAction(tr("&Export Scenario JSON…"), this, &MainWindow::exportJson);
-    exportAct->setShortcut(QKeySequence(tr("Ctrl+E")));
-    auto recommendationKey = [this] {
-        return QString("recommendation/%1").arg(mDocument && mDocument->libraryId() ? *mDocument->libraryId() : 0);
-    };
-    file->addAction(tr("&Present…"), this,
-                    [this, recommendationKey] {
-                        if (!mDocument)
-                            return;
-                        bool ok = false;
-                        const QString text = QInputDialog::getMultiLineText(
-                            this, tr("Present"), tr("Your recommendation, for the last slide:"),
-                            QSettings().value(recommendationKey()).toString(), &ok);
-                        if (!ok)
-                            return;
-                        QSettings().setValue(recommendationKey(), text);
-                        present(text);
-                    })
-        ->setShortcut(QKeySequence(tr("F5")));
-    file->addAction(tr("Export S&lides (PDF)…"), this, [this, recommendationKey] {
-        if (!mDocument)
-            return;
-        const QString pdf = QFileDialog::getSaveFileName(
-            this, tr("Export Slides"), QString::fromStdString(mDocument->scenario().name) + " slides.pdf",
-            tr("PDF (*.pdf)"));
-        if (pdf.isEmpty())
-            return;
-        const auto results = planResults();
-        if (!results)
-            return;
-        QApplication::setOverrideCursor(Qt::WaitCursor); // drawing the pages
-        const QString error =
-            SlideDeck(*results, mCatalog, QSettings().value(recommendationKey()).toString()).writePdf(pdf);
-        QApplication::restoreOverrideCursor();
-        if (!error.isEmpty())
-            QMessageBox::critical(this, tr("Cannot export the slides"), error);
-        else
-            statusBar()->showMessage(tr("Slides written to %1").arg(pdf), 8000);
-    });
-    file->addAction(tr("Export &Report (PDF)…"), this, [this] {
-        if (!mDocument)
-            return;
-        const QString pdf = QFileDialog::getSaveFileName(
-            this, tr("Export Report"), QString::fromStdString(mDocument->scenario().name) + ".pdf", tr("PDF (*.pdf)"));
-        if (pdf.isEmpty())
-            return;
-        const auto results = planResults();
-        if (!results)
-            return;
-        QApplication::setOverrideCursor(Qt::WaitCursor); // drawing the pages
-        const QString error = writeReport(*results, mCatalog, pdf);
-        QApplication::restoreOverrideCursor();
-        if (!error.isEmpty())
-            QMessageBox::critical(this, tr("Cannot export the report"), error);
-        else
-            statusBar()->showMessage(tr("Report written to %1").arg(pdf), 8000);
-    });
-    file->addAction(tr("Export C&harts and Tables…"), this, [this] {
-        if (!mDocument)
-            return;
-        const QString dir =
-            QFileDialog::getExistingDirectory(this, tr("Export Charts (PNG, SVG) and Tables (CSV) Into"));
-        if (dir.isEmpty())
-            return;
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        const auto results = planResults();
-        if (!results)
-            return;
-        const PlanFigures figures(*results, mCatalog);
-        QString error;
-        io::writeFiles(dir, figures.chartAndTableFiles(), &error);
-        QApplication::restoreOverrideCursor();
-        if (!error.isEmpty())
-            QMessageBox::critical(this, tr("Cannot export"), error);
-        else
-            statusBar()->showMessage(tr("Charts and tables written to %1").arg(dir), 8000);
-    });
-    file->addAction(tr("Export &Cluster Configuration…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export Cluster Configuration Into"));
-        if (dir.isEmpty())
-            return;
-        if (const QString error = exportClusterConfig(dir); !error.isEmpty())
-            QMessageBox::critical(this, tr("Cannot export"), error);
-    });
+    addExportActions(file);
     QMenu* recent = file->addMenu(tr("Open &Recent"));
     connect(recent, &QMenu::aboutToShow, this, [this, recent] {
         recent->clear();
@@ -527,24 +437,6 @@ void MainWindow::documentChanged(const document::Changes& changes)
     mProperties->refresh(s);
     mInspector->showNodes(s, mScene->selectedIds());
     refreshView();
-}
-
-std::shared_ptr<const sim::PlanResults> MainWindow::planResults()
-{
-    if (!mDocument)
-        return nullptr;
-    if (auto r = mRunner->current())
-        return r;
-    if (!mRunner->busy()) // nothing under way (the matrix was dropped): ask again
-        mRunner->request(mDocument->scenario(), 0);
-    QEventLoop loop;
-    QProgressDialog dialog(tr("Computing the plan's results…"), tr("Cancel"), 0, 0, this);
-    dialog.setWindowModality(Qt::WindowModal);
-    dialog.setMinimumDuration(400);
-    connect(mRunner.get(), &EvaluationRunner::resultsReady, &loop, &QEventLoop::quit);
-    connect(&dialog, &QProgressDialog::canceled, &loop, &QEventLoop::quit);
-    loop.exec();
-    return mRunner->current();
 }
 
 void MainWindow::refreshView()

@@ -12,6 +12,7 @@
 
 #include <QMainWindow>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -163,6 +164,13 @@ private:
     /// Adds items as one undoable step and selects them, as paste and duplicate do.
     void addAndSelect(const document::TopologyItems& items, const QString& text);
     void createActions();
+    /// The File menu's exports and Present (mainwindowexports.cpp).
+    void addExportActions(QMenu* file);
+    /// Asks for a PDF path, waits for the plan's results, and lets `write` draw them there.
+    void exportPdf(const QString& title, const QString& fileName, const QString& failed, const QString& done,
+                   const std::function<QString(const sim::PlanResults&, const QString&)>& write);
+    /// Where the recommendation typed for the last slide is kept, per library scenario.
+    QString recommendationKey() const;
     void setDocument(std::unique_ptr<document::Document> doc);
     void refreshView();
     void showEvaluation(const calc::Evaluation& evaluation);

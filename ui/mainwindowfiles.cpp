@@ -24,7 +24,6 @@
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QInputDialog>
-#include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
@@ -256,22 +255,6 @@ void MainWindow::exportJson()
         QMessageBox::critical(this, tr("Cannot export"), tr("%1: %2").arg(file, f.errorString()));
 }
 
-QString MainWindow::exportClusterConfig(const QString& dir)
-{
-    if (!mDocument)
-        return tr("no scenario is open");
-    const auto results = planResults();
-    if (!results)
-        return tr("cancelled");
-    const Scenario& s = *results->scenario;
-    QString error;
-    if (!io::writeFiles(
-            dir, io::clusterConfigFiles(calc::buildClusterConfig(s, mCatalog, *results->evaluation), s.name), &error))
-        return error;
-    statusBar()->showMessage(tr("Cluster configuration written to %1 (see its README.md)").arg(dir), 8000);
-    return {};
-}
-
 CompareDialog* MainWindow::compareScenarios(const QList<qint64>& ids)
 {
     QList<std::pair<qint64, std::optional<int>>> refs;
@@ -385,19 +368,6 @@ bool MainWindow::deleteScenario(qint64 id, bool ask)
     mLibraryPanel->reload(*mLibrary);
     updateTitle();
     return true;
-}
-
-PresentationWindow* MainWindow::present(const QString& recommendation, bool fullScreen)
-{
-    if (!mDocument)
-        return nullptr;
-    const auto results = planResults();
-    if (!results)
-        return nullptr;
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    auto deck = std::make_unique<SlideDeck>(*results, mCatalog, recommendation);
-    QApplication::restoreOverrideCursor();
-    return PresentationWindow::open(std::move(deck), this, fullScreen);
 }
 
 } // namespace gp::ui

@@ -16,7 +16,6 @@
 #include <QChart>
 #include <QGraphicsScene>
 #include <QImage>
-#include <QLocale>
 #include <QPainter>
 #include <QSvgGenerator>
 #include <QTableWidget>

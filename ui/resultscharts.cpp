@@ -20,7 +20,6 @@
 #include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
 #include <QLineSeries>
-#include <QLocale>
 #include <QScatterSeries>
 #include <QTableWidget>
 #include <QValueAxis>

@@ -23,7 +23,6 @@
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
-#include <QLocale>
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QSplitter>
