@@ -12,6 +12,9 @@
 #include "io/catalogreader.h"
 #include "io/datapaths.h"
 #include "io/scenarioreader.h"
+#include "ui/canvas/canvaseditor.h"
+#include "ui/canvas/canvasview.h"
+#include "ui/librarycontroller.h"
 #include "ui/mainwindow.h"
 
 #include <QApplication>
@@ -34,7 +37,7 @@ int workbench(const QString& db)
     }
     auto* window = new gp::ui::MainWindow(std::move(cat.catalog), std::move(lib));
     window->show();
-    window->openFirst();
+    window->files()->openFirst();
     window->autosaver()->setDelayMs(150);
     // What the library holds now (the JSON is written in the background from a copy, so
     // the open document may be an edit ahead of it).
@@ -49,7 +52,7 @@ int workbench(const QString& db)
     int step = 0;
     QObject::connect(edits, &QTimer::timeout, window, [window, &step] {
         ++step;
-        window->addFromTemplate("node:dgx-h100", QPointF(100.0 * (step % 20), 900.0 + 120.0 * (step / 20)));
+        window->canvasView()->editor()->addFromTemplate("node:dgx-h100", QPointF(100.0 * (step % 20), 900.0 + 120.0 * (step / 20)));
     });
     edits->start(60);
     return QApplication::exec();

@@ -185,7 +185,7 @@ private Q_SLOTS:
         QFETCH(QString, expected);
         const auto r = io::readScenario(mutated(path, value), test::bundledCatalog());
         QVERIFY2(!r.ok(), "the broken scenario was accepted");
-        QVERIFY(!r.scenario.has_value()); // nothing half-loaded
+        QVERIFY(!r.value.has_value()); // nothing half-loaded
         QVERIFY2(dump(r.issues).contains(expected), qPrintable("expected: " + expected + "\ngot:\n" + dump(r.issues)));
     }
 
@@ -194,7 +194,7 @@ private Q_SLOTS:
         // The mutation helper itself must not break the file.
         const auto r = io::readScenario(mutated("description", "still fine"), test::bundledCatalog());
         QVERIFY2(r.ok(), qPrintable(dump(r.issues)));
-        QCOMPARE(r.scenario->description, std::string("still fine"));
+        QCOMPARE(r.value->description, std::string("still fine"));
     }
 
     void syntaxErrorsSayLineAndColumn()
@@ -235,7 +235,7 @@ private Q_SLOTS:
         text.replace("123456", literal);
         const auto r = io::readScenario(text, test::bundledCatalog());
         QVERIFY(!r.ok());
-        QVERIFY(!r.scenario.has_value());
+        QVERIFY(!r.value.has_value());
         QVERIFY2(dump(r.issues).contains(expected), qPrintable(dump(r.issues)));
     }
 

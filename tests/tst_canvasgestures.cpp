@@ -28,7 +28,7 @@ class TestCanvasGestures : public QObject
         auto w = test::makeWindow(mTmp.filePath("lib.sqlite"));
         w->resize(1600, 1000);
         w->show();
-        w->openFirst();
+        w->files()->openFirst();
         if (!QTest::qWaitForWindowExposed(w.get()))
             qFatal("the window is not shown");
         // A fixed 1:1 framing on node-001, so every point below is on screen.

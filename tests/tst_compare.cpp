@@ -18,11 +18,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace gp;
 
 namespace {
 
-Scenario pod() { return *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario; }
+Scenario pod() { return *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value; }
 
 /// The pod with its two chat nodes time-sliced four ways instead of MIG and passthrough.
 Scenario timeSlicedPod()
@@ -69,7 +71,7 @@ private Q_SLOTS:
         QCOMPARE(fmt::days(25.84), std::string("25.8 d"));
         QCOMPARE(fmt::points(-0.037), std::string("3.7 pt"));
         // The comparison's cells and deltas use the same formats.
-        const calc::KpiSpec cost{"cost_per_month_usd", "$ per month", "usd_per_month", false};
+        const calc::KpiSpec& cost = *calc::findKpi("cost_per_month_usd");
         QCOMPARE(calc::formatKpiValue(cost, 139693), std::string("$139,693"));
         QCOMPARE(calc::formatKpiDelta(cost, -49290), std::string("\u2212$49,290"));
     }
@@ -83,18 +85,25 @@ private Q_SLOTS:
         };
         const std::vector<calc::KpiComparison> rows = calc::compareKpis(values);
         QCOMPARE(rows.size(), std::size_t(3));
-        const calc::KpiComparison& vram = rows[0];
+        // In the registry's order (calc/kpiregistry.h), found by key.
+        const auto row = [&rows](const char* key) {
+            const auto it = std::find_if(rows.begin(), rows.end(), [&](const auto& r) { return r.spec.key == key; });
+            return it == rows.end() ? calc::KpiComparison{} : *it;
+        };
+        QVERIFY(row("vram_utilization").spec.higherIsBetter && !row("unplaced_jobs").spec.higherIsBetter);
+        const calc::KpiComparison vram = row("vram_utilization");
         QCOMPARE(vram.spec.key, std::string("vram_utilization"));
         QCOMPARE(vram.deltas[0], 0.0);
         QCOMPARE(vram.verdicts[0], calc::Verdict::Same);
         QVERIFY(qAbs(vram.deltas[1] - 0.1) < 1e-12);
         QCOMPARE(vram.verdicts[1], calc::Verdict::Better); // more VRAM doing work
         QCOMPARE(vram.verdicts[2], calc::Verdict::Worse);
-        const calc::KpiComparison& unplaced = rows[1];
+        const calc::KpiComparison unplaced = row("unplaced_jobs");
         QCOMPARE(unplaced.spec.key, std::string("unplaced_jobs"));
         QCOMPARE(unplaced.verdicts[1], calc::Verdict::Same);
         QCOMPARE(unplaced.verdicts[2], calc::Verdict::Better); // fewer unplaced
-        const calc::KpiComparison& cost = rows[2];
+        const calc::KpiComparison cost = row("cost_per_month_usd");
+        QCOMPARE(cost.deltas.size(), std::size_t(3));
         QCOMPARE(cost.deltas[1], 200.0);
         QCOMPARE(cost.verdicts[1], calc::Verdict::Worse); // dearer
         QCOMPARE(cost.verdicts[2], calc::Verdict::Better);
@@ -102,12 +111,7 @@ private Q_SLOTS:
 
     void valuesAndChangesReadAsPlannersWriteThem()
     {
-        const auto spec = [](const char* key) {
-            for (const calc::KpiSpec& k : calc::comparedKpis())
-                if (k.key == key)
-                    return k;
-            return calc::KpiSpec{};
-        };
+        const auto spec = [](const char* key) { return *calc::findKpi(key); };
         QCOMPARE(calc::formatKpiValue(spec("cost_per_month_usd"), 139693.2), std::string("$139,693"));
         QCOMPARE(calc::formatKpiValue(spec("cost_per_month_usd"), 999.6), std::string("$1,000"));
         QCOMPARE(calc::formatKpiValue(spec("vram_utilization"), 0.4841), std::string("48.4 %"));

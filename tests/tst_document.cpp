@@ -20,7 +20,7 @@ using namespace gp::document;
 
 namespace {
 
-Scenario sample() { return *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario; }
+Scenario sample() { return *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value; }
 
 const Catalog& cat() { return test::bundledCatalog(); }
 
@@ -133,7 +133,7 @@ private Q_SLOTS:
         QVERIFY(after != before);
         QVERIFY(!hasErrors(validateScenario(doc.scenario(), cat())));
         // What the file reads back as is what the document holds.
-        QVERIFY(*io::readScenario(after, cat()).scenario == doc.scenario());
+        QVERIFY(*io::readScenario(after, cat()).value == doc.scenario());
         for (int round = 0; round < 2; ++round) {
             doc.undoStack()->undo();
             QCOMPARE(io::writeScenario(doc.scenario()), before);

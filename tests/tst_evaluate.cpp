@@ -109,7 +109,7 @@ JobResult find(Evaluation&& ev, const std::string& id) { return find(static_cast
 Scenario loadSample(const QString& name)
 {
     return *io::readScenarioFile(QDir(test::dataDir()).absoluteFilePath("samples/" + name), test::bundledCatalog())
-                .scenario;
+                .value;
 }
 
 } // namespace
@@ -448,7 +448,7 @@ private Q_SLOTS:
     void everySampleEvaluates()
     {
         for (const QString& f : test::sampleFiles()) {
-            const Scenario s = *io::readScenarioFile(f, test::bundledCatalog()).scenario;
+            const Scenario s = *io::readScenarioFile(f, test::bundledCatalog()).value;
             const Evaluation ev = evaluate(s, test::bundledCatalog());
             QVERIFY(ev.kpis.vramUtilization >= 0 && ev.kpis.vramUtilization <= 1);
             QVERIFY(ev.kpis.allocationRatio >= 0 && ev.kpis.allocationRatio <= 1 + 1e-9);

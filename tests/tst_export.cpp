@@ -24,7 +24,7 @@ Scenario sample(const char* name)
 {
     for (const QString& f : test::sampleFiles())
         if (f.endsWith(name))
-            return *io::readScenarioFile(f, test::bundledCatalog()).scenario;
+            return *io::readScenarioFile(f, test::bundledCatalog()).value;
     qFatal("no sample %s", name);
 }
 

@@ -286,8 +286,8 @@ private Q_SLOTS:
     {
         const auto read =
             io::readScenarioFile(test::dataDir() + "/samples/02-mixed-sharing-lab.json", test::bundledCatalog());
-        QVERIFY(read.scenario);
-        const Evaluation ev = evaluate(*read.scenario, test::bundledCatalog());
+        QVERIFY(read.value);
+        const Evaluation ev = evaluate(*read.value, test::bundledCatalog());
         int named = 0;
         for (const JobResult& j : ev.jobs) {
             if (!j.placed)
@@ -305,7 +305,7 @@ private Q_SLOTS:
         }
         QCOMPARE(named, 2);
         // Alone on its GPU the fine-tune pays nothing.
-        Scenario alone = *read.scenario;
+        Scenario alone = *read.value;
         alone.tenants[0].jobs.pop_back();
         for (const JobResult& j : evaluate(alone, test::bundledCatalog()).jobs)
             if (j.id == "notebooks") {

@@ -75,7 +75,7 @@ private Q_SLOTS:
     {
         auto w = makeWindow();
         w->show();
-        w->openFirst();
+        w->files()->openFirst();
         QVERIFY(w->currentDocument());
         const QString name = QString::fromStdString(w->currentDocument()->scenario().name);
         QCOMPARE(w->windowTitle(), name + " — gpuplan");
@@ -89,9 +89,9 @@ private Q_SLOTS:
             return false;
         };
         QTRY_VERIFY(summaryShown()); // the first sample is the 8-node DGX H100 pod, evaluated in the background
-        QTRY_VERIFY(w->kpiCards()->valueOf("VRAM utilization").endsWith("%"));
-        QCOMPARE(w->kpiCards()->valueOf("Unplaced jobs"), QString("0"));
-        QTRY_VERIFY(w->kpiCards()->valueOf("P95 completion").endsWith("days")); // the preview simulation
+        QTRY_VERIFY(w->kpiCards()->valueOf("vram_utilization").endsWith("%"));
+        QCOMPARE(w->kpiCards()->valueOf("unplaced_jobs"), QString("0"));
+        QTRY_VERIFY(w->kpiCards()->valueOf("p95_completion_days").endsWith("days")); // the preview simulation
     }
 
     void outlineListsSharingPerGpu()
@@ -99,7 +99,7 @@ private Q_SLOTS:
         auto w = makeWindow();
         const qint64 mixed = test::libraryScenarioId(mTmp.filePath("lib.sqlite"), "Mixed sharing lab");
         QVERIFY(mixed > 0);
-        QVERIFY(w->openFromLibrary(mixed));
+        QVERIFY(w->files()->openFromLibrary(mixed));
         auto* tree = w->findChild<ui::ScenarioTree*>();
         QVERIFY(tree);
         QTRY_VERIFY(!tree->findItems("GPU 4", Qt::MatchRecursive | Qt::MatchExactly).isEmpty());
@@ -117,7 +117,7 @@ private Q_SLOTS:
     void bulkSharingEditIsOneUndoableCommand()
     {
         auto w = makeWindow();
-        w->openFirst();
+        w->files()->openFirst();
         auto* tree = w->findChild<ui::ScenarioTree*>();
         QTRY_VERIFY(!tree->findItems("node-001", Qt::MatchRecursive | Qt::MatchExactly).isEmpty());
         for (const char* id : {"node-001", "node-002"})
@@ -126,7 +126,7 @@ private Q_SLOTS:
         SharingConfig ts;
         ts.mode = SharingMode::TimeSlicing;
         ts.replicas = 4;
-        w->setSharingOfSelection(ts);
+        w->edits()->setSharingOfSelection(ts);
         document::Document* doc = w->currentDocument();
         QVERIFY(doc->isModified());
         QCOMPARE(doc->undoStack()->count(), 1);
@@ -148,7 +148,7 @@ private Q_SLOTS:
     {
         auto w = makeWindow();
         w->show();
-        w->openFirst();
+        w->files()->openFirst();
         ui::CanvasScene* scene = w->canvasScene();
         QGraphicsItem* a = scene->item("node-001");
         QGraphicsItem* b = scene->item("node-002");
@@ -156,7 +156,7 @@ private Q_SLOTS:
         const QPointF startA = a->pos();
         a->setPos(startA + QPointF(33, 47)); // a drag preview of two items...
         b->setPos(b->pos() + QPointF(33, 47));
-        w->commitCanvasDrag(); // ...ends as one command
+        w->canvasView()->editor()->commitDrag(); // ...ends as one command
         document::Document* doc = w->currentDocument();
         QCOMPARE(doc->undoStack()->count(), 1);
         QCOMPARE(doc->undoStack()->undoText(), QString("Move 2 items"));
@@ -168,19 +168,19 @@ private Q_SLOTS:
         QCOMPARE(a->pos(), startA);
         QCOMPARE(doc->scenario().topology.nodes[0].position.x, startA.x());
         // Nothing moved: no command.
-        w->commitCanvasDrag();
+        w->canvasView()->editor()->commitDrag();
         QCOMPARE(doc->undoStack()->count(), 1);
     }
 
     void canvasSelectionDrivesTheBulkEdit()
     {
         auto w = makeWindow();
-        w->openFirst();
+        w->files()->openFirst();
         w->canvasScene()->item("node-003")->setSelected(true);
         w->canvasScene()->item("leaf-00")->setSelected(true); // switches are ignored
         SharingConfig pt;
         pt.mode = SharingMode::Passthrough;
-        w->setSharingOfSelection(pt);
+        w->edits()->setSharingOfSelection(pt);
         QCOMPARE(w->currentDocument()->scenario().topology.nodes[2].sharing.mode, SharingMode::Passthrough);
         QCOMPARE(w->currentDocument()->undoStack()->undoText(), QString("Set Passthrough sharing on node-003"));
     }
@@ -188,7 +188,7 @@ private Q_SLOTS:
     void workloadsShowResultsAndTheMemoryProfile()
     {
         auto w = makeWindow();
-        w->openFirst();
+        w->files()->openFirst();
         ui::WorkloadsPanel* panel = w->workloads();
         QTRY_COMPARE(panel->rowCount(), 5);
         QCOMPARE(panel->cell("frontier-70b", "Placed"), QString("yes"));
@@ -207,10 +207,10 @@ private Q_SLOTS:
     {
         auto w = makeWindow();
         w->show();
-        w->openFirst();
+        w->files()->openFirst();
         document::Document* doc = w->currentDocument();
         const std::size_t nodes = doc->scenario().topology.nodes.size();
-        w->addFromTemplate("node:pcie-l40s-8", QPointF(1213, 41));
+        w->canvasView()->editor()->addFromTemplate("node:pcie-l40s-8", QPointF(1213, 41));
         QCOMPARE(doc->scenario().topology.nodes.size(), nodes + 1);
         const Node added = doc->scenario().topology.nodes.back(); // a copy: deleting swaps the scenario
         QCOMPARE(added.gpuId, std::string("l40s-48gb"));
@@ -218,7 +218,7 @@ private Q_SLOTS:
         QGraphicsItem* item = w->canvasScene()->item(QString::fromStdString(added.id));
         QVERIFY(item);
         item->setSelected(true);
-        w->deleteSelection();
+        w->edits()->deleteSelection();
         QCOMPARE(doc->scenario().topology.nodes.size(), nodes);
         QVERIFY(!w->canvasScene()->item(QString::fromStdString(added.id)));
         doc->undoStack()->undo();
@@ -232,10 +232,10 @@ private Q_SLOTS:
         spec.nodes = 1024;
         spec.nodesPerLeaf = 4;
         spec.spines = 16;
-        QCOMPARE(w->addFabric(spec), QString());
+        QVERIFY(w->edits()->addFabric(spec));
         QCOMPARE(doc->scenario().topology.nodes.size(), nodes + 1 + 1024);
         QCOMPARE(doc->undoStack()->undoText(), QString("Undo Generate a fabric of 1024 nodes").mid(5));
-        QTRY_VERIFY(w->kpiCards()->valueOf("Allocation") != QString("–"));
+        QTRY_VERIFY(w->kpiCards()->valueOf("allocation_ratio") != QString("–"));
         const QPixmap frame = w->canvasView()->grab(); // renders zoomed out, nodes collapsed
         QVERIFY(!frame.isNull());
         doc->undoStack()->undo();
@@ -245,7 +245,7 @@ private Q_SLOTS:
     void inspectorOffersOnlyValidMigLayouts()
     {
         auto w = makeWindow();
-        w->openFirst();
+        w->files()->openFirst();
         ui::Inspector* inspector = w->inspector();
         for (const char* id : {"node-004", "node-005"})
             w->canvasScene()->item(id)->setSelected(true);
@@ -272,7 +272,7 @@ private Q_SLOTS:
 
     void addJobDialogChecksWithTheCoreRules()
     {
-        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value;
         ui::AddJobDialog dialog(test::bundledCatalog(), s);
         dialog.set("Frontier Lab (pre-training)", "llama3-8b", JobKind::Pretraining, 3, 1, 1);
         QVERIFY(!dialog.valid());
@@ -285,7 +285,7 @@ private Q_SLOTS:
         QCOMPARE(added.tenants.back().jobs.front().model.preset, std::string("mixtral-8x7b"));
         // Through the window: one undoable command, evaluated like any edit.
         auto w = makeWindow();
-        w->openFirst();
+        w->files()->openFirst();
         document::Document* doc = w->currentDocument();
         QVERIFY(doc->push(dialog.edit()).empty());
         QCOMPARE(doc->scenario().tenants.size(), s.tenants.size() + 1);
@@ -296,7 +296,7 @@ private Q_SLOTS:
 
     void customModelsAndJobTemplatesFromThePalette()
     {
-        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value;
         ui::AddJobDialog dialog(test::bundledCatalog(), s);
         dialog.set("Research", "llama3-8b", JobKind::Lora, 1, 1, 1);
         // A custom 13B-class shape: valid, and stored as the job's own architecture.
@@ -362,7 +362,7 @@ private Q_SLOTS:
 
     void editJobChangesItInPlace()
     {
-        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value;
         const Tenant& tenant = s.tenants.front();
         const Job& original = tenant.jobs.front();
         ui::AddJobDialog dialog(test::bundledCatalog(), s);
@@ -395,12 +395,12 @@ private Q_SLOTS:
     {
         auto w = makeWindow();
         w->show();
-        w->openFirst();
+        w->files()->openFirst();
         QTRY_COMPARE(w->workloads()->rowCount(), 5);
         QGraphicsItem* node = w->canvasScene()->item("node-007"); // MIG: 3g.40gb@0 + 3g.40gb@4 on GPU 1
         const QRectF cell = ui::NodeItem::gpuCell(1);
         const QPointF secondInstance = node->mapToScene(QPointF(cell.left() + cell.width() * 0.75, cell.center().y()));
-        QVERIFY(w->pinJobAt("acme-lora", secondInstance));
+        QVERIFY(w->canvasView()->editor()->pinJobAt("acme-lora", secondInstance));
         const Job& job = w->currentDocument()->scenario().tenants[1].jobs[1];
         QVERIFY(job.pin.has_value());
         QCOMPARE(job.pin->node, std::string("node-007"));
@@ -410,17 +410,17 @@ private Q_SLOTS:
         // The evaluation then places it there, or says why it cannot.
         QTRY_VERIFY(!w->workloads()->cell("acme-lora", "Placed").isEmpty());
         // Dropped on empty canvas: nothing happens.
-        QVERIFY(!w->pinJobAt("acme-lora", QPointF(-5000, -5000)));
+        QVERIFY(!w->canvasView()->editor()->pinJobAt("acme-lora", QPointF(-5000, -5000)));
         QCOMPARE(w->currentDocument()->undoStack()->count(), 1);
     }
 
     void linkingANodeAndASwitchTakesThePortsBandwidth()
     {
         auto w = makeWindow();
-        w->openFirst();
+        w->files()->openFirst();
         document::Document* doc = w->currentDocument();
         const std::size_t links = doc->scenario().topology.links.size();
-        w->addLink("node-001", "spine-00");
+        w->canvasView()->editor()->addLink("node-001", "spine-00");
         QCOMPARE(doc->scenario().topology.links.size(), links + 1);
         const Link& l = doc->scenario().topology.links.back();
         QCOMPARE(l.bandwidthGbps, 8 * 400.0); // 8 NICs of 400 Gb/s, one NDR port each
@@ -434,7 +434,7 @@ private Q_SLOTS:
     void tradeOffMatrixShowsEverySharingMode()
     {
         auto w = makeWindow();
-        w->openFirst();
+        w->files()->openFirst();
         QTableWidget* m = w->charts()->tradeOffMatrix();
         QTRY_COMPARE(m->columnCount(), 6);
         QCOMPARE(m->horizontalHeaderItem(0)->text(), QString("Bare metal"));
@@ -490,7 +490,7 @@ private Q_SLOTS:
     void resultChartsFollowTheEvaluation()
     {
         auto w = makeWindow();
-        w->openFirst();
+        w->files()->openFirst();
         QTRY_COMPARE(w->charts()->costChart()->series().size(), 1);
         auto* cost = qobject_cast<QAbstractBarSeries*>(w->charts()->costChart()->series().front());
         QCOMPARE(cost->barSets().size(), 4); // useful, idle, stranded, overhead
@@ -521,14 +521,14 @@ private Q_SLOTS:
     void copyPasteAndDuplicateKeepLinksAmongTheCopies()
     {
         auto w = makeWindow();
-        w->openFirst();
+        w->files()->openFirst();
         document::Document* doc = w->currentDocument();
         const std::size_t nodes = doc->scenario().topology.nodes.size();
         const std::size_t links = doc->scenario().topology.links.size();
         for (const char* id : {"node-001", "leaf-00"})
             w->canvasScene()->item(id)->setSelected(true);
-        w->copySelection();
-        QVERIFY(w->paste());
+        w->edits()->copySelection();
+        QVERIFY(w->edits()->paste());
         QCOMPARE(doc->scenario().topology.nodes.size(), nodes + 1);
         QCOMPARE(doc->scenario().topology.links.size(), links + 1); // node-001 -- leaf-00 came along
         const Link& copied = doc->scenario().topology.links.back();
@@ -538,7 +538,7 @@ private Q_SLOTS:
         const QStringList pasted = w->canvasScene()->selectedIds(); // the copies, not the originals
         QCOMPARE(pasted.size(), 2);
         QVERIFY(!pasted.contains("node-001") && !pasted.contains("leaf-00"));
-        w->duplicateSelection();
+        w->edits()->duplicateSelection();
         QCOMPARE(doc->scenario().topology.nodes.size(), nodes + 2);
         doc->undoStack()->undo();
         doc->undoStack()->undo();
@@ -549,11 +549,11 @@ private Q_SLOTS:
     {
         QSettings().remove("recent/scenarios");
         auto w = makeWindow();
-        w->openFirst();
+        w->files()->openFirst();
         const qint64 first = *w->currentDocument()->libraryId();
         auto all = document::openLibrary(mTmp.filePath("lib.sqlite"), test::bundledCatalog(), {}, nullptr)->list();
-        QVERIFY(w->openFromLibrary(all->back().id));
-        QCOMPARE(w->recentScenarios(), (QList<qint64>{all->back().id, first}));
+        QVERIFY(w->files()->openFromLibrary(all->back().id));
+        QCOMPARE(w->files()->recentScenarios(), (QList<qint64>{all->back().id, first}));
     }
 
     void newerRequestSupersedesOlder()
@@ -561,7 +561,7 @@ private Q_SLOTS:
         ui::EvaluationRunner runner(test::bundledCatalog());
         QSignalSpy spy(&runner, &ui::EvaluationRunner::evaluated);
         QSignalSpy alternatives(&runner, &ui::EvaluationRunner::alternativesReady);
-        Scenario big = *io::readScenarioFile(test::sampleFiles().back(), test::bundledCatalog()).scenario; // 2,000 GPUs
+        Scenario big = *io::readScenarioFile(test::sampleFiles().back(), test::bundledCatalog()).value; // 2,000 GPUs
         Scenario other = big;
         other.tenants.clear();
         runner.request(big, 0);

@@ -60,7 +60,7 @@ private Q_SLOTS:
     void applyAfterAMoveKeepsTheMove()
     {
         auto w = makeWindow();
-        w->openFirst();
+        w->files()->openFirst();
         document::Document* doc = w->currentDocument();
         ui::PropertiesPanel* props = w->properties();
         w->canvasScene()->setSelectedIds({"node-003"});
@@ -82,7 +82,7 @@ private Q_SLOTS:
     void propertiesOfCanvasItemsAreUndoableEdits()
     {
         auto w = makeWindow();
-        w->openFirst();
+        w->files()->openFirst();
         document::Document* doc = w->currentDocument();
         const QByteArray before = io::writeScenario(doc->scenario());
         ui::PropertiesPanel* props = w->properties();
@@ -120,7 +120,7 @@ private Q_SLOTS:
                 QCOMPARE(l.bandwidthGbps, 800.0);
         // Deleting a selected link removes just that link.
         const std::size_t links = doc->scenario().topology.links.size();
-        w->deleteSelection();
+        w->edits()->deleteSelection();
         QCOMPARE(doc->scenario().topology.links.size(), links - 1);
         QCOMPARE(doc->scenario().topology.nodes.size(), std::size_t(8));
 
@@ -135,7 +135,7 @@ private Q_SLOTS:
     void invalidPropertyShowsTheCoreErrorAndChangesNothing()
     {
         auto w = makeWindow();
-        w->openFirst();
+        w->files()->openFirst();
         document::Document* doc = w->currentDocument();
         ui::PropertiesPanel* props = w->properties();
         QTRY_COMPARE(w->workloads()->rowCount(), 5);
@@ -207,7 +207,7 @@ private Q_SLOTS:
     void servingJobShowsLatenciesAndItsCurve()
     {
         auto w = makeWindow();
-        w->openFirst();
+        w->files()->openFirst();
         ui::WorkloadsPanel* workloads = w->workloads();
         QTRY_COMPARE(workloads->rowCount(), 5);
         QTableWidget* table = workloads->table();
@@ -242,13 +242,13 @@ private Q_SLOTS:
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
                           table->visualItemRect(table->item(training, 2)).center());
         QVERIFY(!workloads->servingView()->isVisibleTo(workloads));
-        QCOMPARE(w->findChild<ui::KpiCards*>()->valueOf("Serving SLO").endsWith("%"), true);
+        QCOMPARE(w->findChild<ui::KpiCards*>()->valueOf("serving_slo_attainment").endsWith("%"), true);
     }
 
     void servingObjectivesAndLoadAreEditedInTheInspector()
     {
         auto w = makeWindow();
-        w->openFirst();
+        w->files()->openFirst();
         document::Document* doc = w->currentDocument();
         ui::WorkloadsPanel* workloads = w->workloads();
         QTRY_COMPARE(workloads->rowCount(), 5);
@@ -297,7 +297,7 @@ private Q_SLOTS:
         auto w = makeWindow();
         const qint64 mixed = test::libraryScenarioId(mTmp.filePath("lib.sqlite"), "Mixed sharing lab");
         QVERIFY(mixed > 0);
-        QVERIFY(w->openFromLibrary(mixed));
+        QVERIFY(w->files()->openFromLibrary(mixed));
         ui::WorkloadsPanel* workloads = w->workloads();
         QTableWidget* table = workloads->table();
         QTRY_VERIFY(rowOf(table, "notebooks-eval") >= 0);
@@ -335,7 +335,7 @@ private Q_SLOTS:
     void stepBreakdownOfTheSelectedJob()
     {
         auto w = makeWindow();
-        w->openFirst();
+        w->files()->openFirst();
         document::Document* doc = w->currentDocument();
         ui::WorkloadsPanel* workloads = w->workloads();
         QTRY_COMPARE(workloads->rowCount(), 5);

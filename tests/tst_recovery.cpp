@@ -11,7 +11,11 @@
 #include "document/librarygateway.h"
 #include "io/scenarioreader.h"
 #include "testsupport.h"
+#include "ui/canvas/canvaseditor.h"
+#include "ui/canvas/canvasview.h"
+#include "ui/librarycontroller.h"
 #include "ui/mainwindow.h"
+#include "ui/recoverycontroller.h"
 #include "ui/recoverybar.h"
 
 #include <QProcess>
@@ -91,10 +95,10 @@ private Q_SLOTS:
         const QString db = mTmp.filePath("killed.sqlite");
         const auto sample = io::readScenarioFile(test::sampleFiles().first(), test::bundledCatalog());
         QVERIFY(sample.ok());
-        const std::size_t base = sample.scenario->topology.nodes.size();
+        const std::size_t base = sample.value->topology.nodes.size();
         {
             auto lib = openOrFail(db);
-            QVERIFY(lib && document::saveAsNew(*lib, *sample.scenario, test::bundledCatalog(), "first"));
+            QVERIFY(lib && document::saveAsNew(*lib, *sample.value, test::bundledCatalog(), "first"));
         }
 
         QProcess child;
@@ -118,7 +122,7 @@ private Q_SLOTS:
         QCOMPARE(drafts.size(), std::size_t(1));
         const auto draft = io::readScenario(drafts.front().document, test::bundledCatalog());
         QVERIFY(draft.ok());
-        const int draftNodes = static_cast<int>(draft.scenario->topology.nodes.size());
+        const int draftNodes = static_cast<int>(draft.value->topology.nodes.size());
         QVERIFY2(draftNodes >= lastReported,
                  qPrintable(QString("draft has %1 nodes, %2 were reported").arg(draftNodes).arg(lastReported)));
         QCOMPARE(drafts.front().scenarioId.value(), qint64(1));
@@ -127,12 +131,12 @@ private Q_SLOTS:
         // The next start offers it; Restore opens it as an unsaved change on revision 1.
         ui::MainWindow w(test::bundledCatalog(), std::move(lib));
         w.show();
-        w.openFirst();
-        QCOMPARE(w.offerRecovery(), 1);
+        w.files()->openFirst();
+        QCOMPARE(w.recovery()->offerRecovery(), 1);
         const ui::RecoveryBar* bar = w.recoveryBar();
         QVERIFY(bar->isVisible());
         QVERIFY2(bar->text().contains("changes to revision 1 of"), qPrintable(bar->text()));
-        QVERIFY(bar->text().contains(QString::fromStdString(sample.scenario->name).toHtmlEscaped()));
+        QVERIFY(bar->text().contains(QString::fromStdString(sample.value->name).toHtmlEscaped()));
         if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR")) {
             w.resize(1400, 900);
             QTest::qWait(1500); // the first evaluation
@@ -154,18 +158,18 @@ private Q_SLOTS:
         auto now = w.library()->drafts().value();
         QCOMPARE(now.size(), std::size_t(1));
         QCOMPARE(now.front().session, w.autosaver()->session());
-        QVERIFY(w.saveRevision("recovered after a crash"));
+        QVERIFY(w.files()->saveRevision("recovered after a crash"));
         QVERIFY(w.library()->drafts().value().empty());
         const auto saved = document::loadFromLibrary(*w.library(), 1, test::bundledCatalog());
-        QCOMPARE(static_cast<int>(saved.scenario->topology.nodes.size()), draftNodes);
-        QCOMPARE(w.offerRecovery(), 0);
+        QCOMPARE(static_cast<int>(saved.value->topology.nodes.size()), draftNodes);
+        QCOMPARE(w.recovery()->offerRecovery(), 0);
     }
 
     void aRunningSessionsDraftIsNotOffered()
     {
         auto lib = openOrFail(mTmp.filePath("live.sqlite"));
         QVERIFY(lib);
-        Scenario s = *io::readScenarioFile(test::sampleFiles().first(), test::bundledCatalog()).scenario;
+        Scenario s = *io::readScenarioFile(test::sampleFiles().first(), test::bundledCatalog()).value;
         document::Document doc(s);
         doc.push(document::renameScenario(s, "changed"));
         auto running = std::make_unique<document::Autosaver>(lib.get());
@@ -185,26 +189,26 @@ private Q_SLOTS:
     {
         auto w = std::make_unique<ui::MainWindow>(test::bundledCatalog(), openOrFail(mTmp.filePath("retire.sqlite")));
         QVERIFY(document::saveAsNew(*w->library(),
-                                    *io::readScenarioFile(test::sampleFiles().first(), test::bundledCatalog()).scenario,
+                                    *io::readScenarioFile(test::sampleFiles().first(), test::bundledCatalog()).value,
                                     test::bundledCatalog(), "first"));
-        w->openFirst();
+        w->files()->openFirst();
         auto* autosaver = w->autosaver();
         QVERIFY(!w->currentDocument()->isModified());
         autosaver->setDelayMs(50);
         QSignalSpy saved(autosaver, &document::Autosaver::draftSaved);
-        w->addFromTemplate("node:dgx-h100", QPointF(0, 900));
+        w->canvasView()->editor()->addFromTemplate("node:dgx-h100", QPointF(0, 900));
         QVERIFY(saved.wait(5000)); // written within the delay of the edit, with no save asked
         QCOMPARE(w->library()->drafts().value().size(), std::size_t(1));
-        QVERIFY(w->saveRevision("saved"));
+        QVERIFY(w->files()->saveRevision("saved"));
         QVERIFY(w->library()->drafts().value().empty());
-        w->addFromTemplate("node:dgx-h100", QPointF(100, 900));
+        w->canvasView()->editor()->addFromTemplate("node:dgx-h100", QPointF(100, 900));
         QVERIFY(saved.wait(5000));
         QCOMPARE(w->library()->drafts().value().size(), std::size_t(1));
         w->currentDocument()->undoStack()->undo(); // back to what is saved: nothing to keep
         QVERIFY(w->library()->drafts().value().empty());
-        w->addFromTemplate("node:dgx-h100", QPointF(200, 900));
+        w->canvasView()->editor()->addFromTemplate("node:dgx-h100", QPointF(200, 900));
         QVERIFY(autosaver->saveNow());
-        QVERIFY(w->newScenario(false)); // the user chose to drop the changes
+        QVERIFY(w->files()->newScenario(false)); // the user chose to drop the changes
         QVERIFY(w->library()->drafts().value().empty());
     }
 
@@ -213,9 +217,9 @@ private Q_SLOTS:
         // The 2,000-GPU sample: its JSON takes tens of milliseconds on the pool thread.
         auto w = std::make_unique<ui::MainWindow>(test::bundledCatalog(), openOrFail(mTmp.filePath("stale.sqlite")));
         const QString big = QDir(test::dataDir()).absoluteFilePath("samples/04-cluster-250-node-h100.json");
-        QVERIFY(document::saveAsNew(*w->library(), *io::readScenarioFile(big, test::bundledCatalog()).scenario,
+        QVERIFY(document::saveAsNew(*w->library(), *io::readScenarioFile(big, test::bundledCatalog()).value,
                                     test::bundledCatalog(), "first"));
-        w->openFirst();
+        w->files()->openFirst();
         auto* autosaver = w->autosaver();
         autosaver->setDelayMs(0);
         // The node count of every draft stored, as it lands in the library.
@@ -223,7 +227,7 @@ private Q_SLOTS:
         connect(autosaver, &document::Autosaver::draftSaved, this,
                 [&] { stored.push_back(test::nodeCountOf(w->library()->drafts().value().front().document)); });
         auto editAndStartWriting = [&](double x) {
-            w->addFromTemplate("node:dgx-h100", QPointF(x, -400));
+            w->canvasView()->editor()->addFromTemplate("node:dgx-h100", QPointF(x, -400));
             while (!autosaver->isWriting()) // the timer starts the writer; its result comes later
                 QCoreApplication::processEvents();
         };
@@ -232,8 +236,8 @@ private Q_SLOTS:
         // Saved, then edited, while the JSON was being written: that JSON is of a state the
         // library already has, and must not land as the draft of the new revision.
         editAndStartWriting(0);
-        QVERIFY(w->saveRevision("saved mid-write"));
-        w->addFromTemplate("node:dgx-h100", QPointF(100, -400));
+        QVERIFY(w->files()->saveRevision("saved mid-write"));
+        w->canvasView()->editor()->addFromTemplate("node:dgx-h100", QPointF(100, -400));
         QTRY_VERIFY_WITH_TIMEOUT(!autosaver->isWriting() && !stored.empty(), 20000);
         QCOMPARE(stored, std::vector<qsizetype>{nodes()});
 
@@ -241,15 +245,15 @@ private Q_SLOTS:
         // stored as the new one's draft.
         stored.clear();
         editAndStartWriting(200);
-        QVERIFY(w->newScenario(false));
-        w->addFromTemplate("node:dgx-h100", QPointF(0, 0));
+        QVERIFY(w->files()->newScenario(false));
+        w->canvasView()->editor()->addFromTemplate("node:dgx-h100", QPointF(0, 0));
         QTRY_VERIFY_WITH_TIMEOUT(!autosaver->isWriting() && !stored.empty(), 20000);
         QCOMPARE(stored, std::vector<qsizetype>{1});
 
         // Edited while writing: once the first JSON is stored, the newer state follows.
         stored.clear();
         editAndStartWriting(100);
-        w->addFromTemplate("node:dgx-h100", QPointF(200, 0)); // its timer fires while writing
+        w->canvasView()->editor()->addFromTemplate("node:dgx-h100", QPointF(200, 0)); // its timer fires while writing
         QTRY_VERIFY_WITH_TIMEOUT(!autosaver->isWriting() && !stored.empty() && stored.back() == nodes(), 20000);
         QCOMPARE(w->library()->drafts().value().size(), std::size_t(1));
     }
@@ -264,10 +268,11 @@ private Q_SLOTS:
         d.document = R"({"format_version": 1, "name": "half a plan", "topology": {"nodes": [{"id": 5}]}})";
         QVERIFY(lib->saveDraft(d));
         const auto r = document::restoreDraft(*lib, lib->drafts().value().front(), test::bundledCatalog());
-        QVERIFY(!r.document);
-        QVERIFY2(r.error.contains("The autosaved draft of 'half a plan' cannot be read") &&
-                     r.error.contains("topology.nodes[0]"),
-                 qPrintable(r.error));
+        QVERIFY(!r.ok());
+        const QString error = QString::fromStdString(issueLines(r.issues));
+        QVERIFY2(error.contains("The autosaved draft of 'half a plan' cannot be read") &&
+                     error.contains("topology.nodes[0]"),
+                 qPrintable(error));
         QCOMPARE(lib->drafts().value().size(), std::size_t(1));
     }
 

@@ -75,7 +75,7 @@ class TestReport : public QObject
 private Q_SLOTS:
     void reportHasItsPagesAndKpis()
     {
-        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value;
         const QString pdf = mDir.filePath("pod.pdf");
         QCOMPARE(ui::writeReport(*resultsOf(s, 200), test::bundledCatalog(), pdf), QString());
         QCOMPARE(pages(pdf), ui::kReportPages);
@@ -95,7 +95,7 @@ private Q_SLOTS:
 
     void slidesRenderWithoutEmptyPages()
     {
-        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value;
         auto deck = std::make_unique<ui::SlideDeck>(*resultsOf(s, 100), test::bundledCatalog(),
                                                     "Go with MIG for the chat service.");
         QCOMPARE(deck->count(), 8);
@@ -149,8 +149,8 @@ private Q_SLOTS:
 
     void comparisonSlidesRender()
     {
-        const Scenario a = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
-        const Scenario b = *io::readScenarioFile(test::sampleFiles().at(1), test::bundledCatalog()).scenario;
+        const Scenario a = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value;
+        const Scenario b = *io::readScenarioFile(test::sampleFiles().at(1), test::bundledCatalog()).value;
         ui::SlideDeck deck({resultsOf(a, 50), resultsOf(b, 50)}, test::bundledCatalog(), "Keep A.");
         QCOMPARE(deck.count(), 7);
         QCOMPARE(deck.title(0), QString("Comparing A vs B"));
@@ -179,7 +179,7 @@ private Q_SLOTS:
 
     void chartsAndTablesExport()
     {
-        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value;
         const ui::PlanFigures figures(*resultsOf(s, 100), test::bundledCatalog());
         const auto files = figures.chartAndTableFiles();
         QString error;

@@ -37,7 +37,7 @@ Scenario load(const QString& name)
     auto r = io::readScenarioFile(QDir(test::dataDir()).absoluteFilePath("samples/" + name), test::bundledCatalog());
     if (!r.ok())
         qFatal("%s", qPrintable(dump(r.issues)));
-    return *r.scenario;
+    return *r.value;
 }
 
 } // namespace
@@ -69,11 +69,11 @@ private Q_SLOTS:
         const QByteArray original = readAll(file);
         const auto r = io::readScenario(original, test::bundledCatalog());
         QVERIFY(r.ok());
-        const QByteArray written = io::writeScenario(*r.scenario);
+        const QByteArray written = io::writeScenario(*r.value);
         QCOMPARE(written, original);
         const auto again = io::readScenario(written, test::bundledCatalog());
         QVERIFY(again.ok());
-        QVERIFY(*again.scenario == *r.scenario);
+        QVERIFY(*again.value == *r.value);
     }
 
     void samplesCoverWhatTheFoundationPromises()
@@ -83,7 +83,7 @@ private Q_SLOTS:
         bool eightDgxThreeKinds = false;
         bool twoTier512 = false;
         for (const QString& f : test::sampleFiles()) {
-            const Scenario s = *io::readScenarioFile(f, test::bundledCatalog()).scenario;
+            const Scenario s = *io::readScenarioFile(f, test::bundledCatalog()).value;
             const calc::Inventory inv = calc::takeInventory(s, test::bundledCatalog());
             for (const auto& [mode, n] : inv.gpusByMode)
                 if (n > 0)
@@ -158,8 +158,8 @@ private Q_SLOTS:
         const QByteArray json = io::writeScenario(s);
         const auto r = io::readScenario(json, test::bundledCatalog());
         QVERIFY2(r.ok(), qPrintable(dump(r.issues)));
-        QVERIFY(*r.scenario == s);
-        QCOMPARE(io::writeScenario(*r.scenario), json);
+        QVERIFY(*r.value == s);
+        QCOMPARE(io::writeScenario(*r.value), json);
     }
 
     /// The flat sharing constants are gone: files that set them load with a warning and the
@@ -196,13 +196,13 @@ private Q_SLOTS:
                          "switches": [{"id": "s", "template": "qm8700"}]}})";
         const auto r = io::readScenario(json, test::bundledCatalog());
         QVERIFY2(r.ok(), qPrintable(dump(r.issues)));
-        const Node& n = r.scenario->topology.nodes[0];
+        const Node& n = r.value->topology.nodes[0];
         QCOMPARE(n.gpuId, std::string("a100-40gb"));
         QCOMPARE(n.gpuCount, 8);
         QCOMPARE(n.nics.count, 8);
         QCOMPARE(n.nics.speedGbps, 200.0);
         QVERIFY(n.nics.gpudirectRdma);
-        QCOMPARE(r.scenario->topology.switches[0].ports, 40);
+        QCOMPARE(r.value->topology.switches[0].ports, 40);
     }
 
     void writerIsDeterministic()

@@ -236,8 +236,8 @@ private Q_SLOTS:
     void evaluateGivesEachServingJobItsResultAndCurve()
     {
         const auto loaded = io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog());
-        QVERIFY(loaded.scenario);
-        const Evaluation ev = evaluate(*loaded.scenario, test::bundledCatalog());
+        QVERIFY(loaded.value);
+        const Evaluation ev = evaluate(*loaded.value, test::bundledCatalog());
         int serving = 0;
         for (const JobResult& j : ev.jobs) {
             if (!j.serving)
@@ -248,7 +248,7 @@ private Q_SLOTS:
             QVERIFY(j.serving->kvCacheBytesPerGpu > 0);
             QCOMPARE(*j.memory.kvCacheBytes, j.serving->kvCacheBytesPerGpu);
             QVERIFY(std::abs(j.perf.stepTimeS - j.serving->itlS) < 1e-12);
-            const std::vector<ServingPoint> curve = servingCurveOf(j, *loaded.scenario, test::bundledCatalog());
+            const std::vector<ServingPoint> curve = servingCurveOf(j, *loaded.value, test::bundledCatalog());
             QVERIFY(curve.size() >= 3);
             QCOMPARE(curve.front().concurrency, 1);
             for (std::size_t i = 1; i < curve.size(); ++i)

@@ -26,7 +26,7 @@ namespace {
 std::optional<ServingResult> predict(const QString& name, int input, int output, int concurrency)
 {
     const QString path = QDir(test::fixturesDir()).absoluteFilePath("validation/" + name + ".json");
-    std::optional<Scenario> s = io::readScenarioFile(path, test::bundledCatalog()).scenario;
+    std::optional<Scenario> s = io::readScenarioFile(path, test::bundledCatalog()).value;
     if (!s || s->tenants.size() != 1 || s->tenants[0].jobs.size() != 1)
         return std::nullopt;
     InferenceSpec& in = *s->tenants[0].jobs[0].inference;

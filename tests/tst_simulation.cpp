@@ -57,7 +57,7 @@ class TestSimulation : public QObject
 private Q_SLOTS:
     void sameSeedSameOutput()
     {
-        const Scenario s = *io::readScenarioFile(test::sampleFiles().first(), test::bundledCatalog()).scenario;
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().first(), test::bundledCatalog()).value;
         const calc::Evaluation ev = calc::evaluate(s, test::bundledCatalog());
         SimulationConfig cfg;
         cfg.backend = Backend::Cpu;
@@ -164,7 +164,7 @@ private Q_SLOTS:
     /// One 8-GPU node, three 8-GPU jobs of 10 h arriving together: they run one after another.
     void timelineQueuesWhatDoesNotFit()
     {
-        Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value;
         s.topology.nodes.resize(1);
         s.topology.nodes[0].sharing = SharingConfig{};
         s.topology.nodes[0].gpuSharing.clear();
@@ -202,7 +202,7 @@ private Q_SLOTS:
     /// packs them onto one node, pays restarts, and the large job starts at once.
     void defragmentationStartsTheBlockedJob()
     {
-        Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value;
         s.topology.nodes.resize(2);
         for (Node& n : s.topology.nodes) {
             n.sharing = SharingConfig{};
@@ -261,7 +261,7 @@ private Q_SLOTS:
     /// the same ones for the same seed.
     void generatedArrivals()
     {
-        Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).scenario;
+        Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value;
         ArrivalProcess a;
         a.templateJob = "acme-lora";
         a.jobsPerDay = 24;
@@ -304,7 +304,7 @@ private Q_SLOTS:
             QSKIP(qPrintable("no CUDA device here (" + QString::fromStdString(info.detail) +
                              "): CPU/CUDA agreement not checked"));
 #ifdef GPUPLAN_HAVE_CUDA
-        const Scenario s = *io::readScenarioFile(test::sampleFiles().at(1), test::bundledCatalog()).scenario;
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().at(1), test::bundledCatalog()).value;
         const calc::Evaluation ev = calc::evaluate(s, test::bundledCatalog());
         const SimulationInput in = buildSimulationInput(s, test::bundledCatalog(), ev);
         TrialOutputs cpu, gpu;
@@ -333,7 +333,7 @@ private Q_SLOTS:
     {
         // The bundled pod's two chat services, fixed lengths (sigma 0): over many trials the
         // requests' mean TTFT and ITL are the serving model's means; spread lengths widen the tail.
-        Scenario s = *io::readScenarioFile(test::sampleFiles().first(), test::bundledCatalog()).scenario;
+        Scenario s = *io::readScenarioFile(test::sampleFiles().first(), test::bundledCatalog()).value;
         s.assumptions["serving_length_sigma"] = 0.0;
         s.assumptions["step_jitter_cv"] = 0.0;
         const calc::Evaluation ev = calc::evaluate(s, test::bundledCatalog());
@@ -378,7 +378,7 @@ private Q_SLOTS:
 
     void missingAnObjectiveIsCountedPerRequest()
     {
-        Scenario s = *io::readScenarioFile(test::sampleFiles().first(), test::bundledCatalog()).scenario;
+        Scenario s = *io::readScenarioFile(test::sampleFiles().first(), test::bundledCatalog()).value;
         const calc::Evaluation ev0 = calc::evaluate(s, test::bundledCatalog());
         SimulationConfig cfg;
         cfg.trials = 4000;

@@ -26,7 +26,7 @@ constexpr double kGiB = 1024.0 * 1024 * 1024;
 std::optional<Scenario> loadRun(const QString& name)
 {
     const QString path = QDir(test::fixturesDir()).absoluteFilePath("validation/" + name + ".json");
-    return io::readScenarioFile(path, test::bundledCatalog()).scenario;
+    return io::readScenarioFile(path, test::bundledCatalog()).value;
 }
 
 /// The one job of a validation run, evaluated; nullopt when it does not load or is not placed.
@@ -194,7 +194,7 @@ private Q_SLOTS:
     void samplesStayInThePublishedBand()
     {
         for (const QString& file : test::sampleFiles()) {
-            const Scenario s = *io::readScenarioFile(file, test::bundledCatalog()).scenario;
+            const Scenario s = *io::readScenarioFile(file, test::bundledCatalog()).value;
             const Evaluation ev = evaluate(s, test::bundledCatalog());
             for (const JobResult& j : ev.jobs) {
                 if (!j.placed)

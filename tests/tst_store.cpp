@@ -184,8 +184,8 @@ private Q_SLOTS:
         // The old documents still load, and new revisions go on top.
         const auto r = document::loadFromLibrary(*lib, all[0].id, test::bundledCatalog());
         QVERIFY(r.ok());
-        QCOMPARE(r.scenario->name, std::string("Mixed sharing lab, reviewed"));
-        QCOMPARE(lib->addRevision(all[0].id, io::writeScenario(*r.scenario), "v2", {{"gpus", 32}}).value(), 3);
+        QCOMPARE(r.value->name, std::string("Mixed sharing lab, reviewed"));
+        QCOMPARE(lib->addRevision(all[0].id, io::writeScenario(*r.value), "v2", {{"gpus", 32}}).value(), 3);
     }
 
     void newerLibraryIsRefusedUntouched()
@@ -412,14 +412,14 @@ private Q_SLOTS:
         auto lib = ScenarioLibrary::open(mTmp.filePath("roundtrip.sqlite"), &error);
         const QString file = test::sampleFiles().front();
         const auto r = io::readScenarioFile(file, test::bundledCatalog());
-        auto id = document::saveAsNew(*lib, *r.scenario, test::bundledCatalog(), "import");
+        auto id = document::saveAsNew(*lib, *r.value, test::bundledCatalog(), "import");
         QVERIFY(id);
         QFile f(file);
         f.open(QIODevice::ReadOnly);
         QCOMPARE(lib->document(*id).value(), f.readAll());
         const auto back = document::loadFromLibrary(*lib, *id, test::bundledCatalog());
         QVERIFY(back.ok());
-        QVERIFY(*back.scenario == *r.scenario);
+        QVERIFY(*back.value == *r.value);
     }
 };
 

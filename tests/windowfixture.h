@@ -5,7 +5,13 @@
 // A workbench window on a library seeded with the bundled samples, for the GUI tests.
 #include "document/librarygateway.h"
 #include "testsupport.h"
+#include "ui/canvas/canvaseditor.h"
+#include "ui/canvas/canvasview.h"
+#include "ui/editcontroller.h"
+#include "ui/exportcontroller.h"
+#include "ui/librarycontroller.h"
 #include "ui/mainwindow.h"
+#include "ui/recoverycontroller.h"
 
 #include <QDir>
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "calc/evaluation.h"
+#include "calc/kpiregistry.h"
 
 #include <QWidget>
 
@@ -10,8 +11,10 @@ class QLabel;
 
 namespace gp::ui {
 
-/// The cluster KPIs as cards, each explaining its formula and sources in a tooltip
-/// (DESIGN.md §5.5). A view: shows the latest Evaluation, holds no numbers of its own.
+/// The cluster KPIs as cards — the registry's KPIs that have a card label (calc/kpiregistry.h),
+/// each explaining its formula and sources in a tooltip, red where it misses the target. A
+/// view: shows the latest Evaluation, holds no numbers of its own. Card frames are named
+/// "kpi-<key>".
 class KpiCards : public QWidget
 {
     Q_OBJECT
@@ -20,8 +23,8 @@ public:
     explicit KpiCards(QWidget* parent = nullptr);
     void showEvaluation(const calc::Evaluation& evaluation);
     void showPrediction(double clusterP95Days);
-    /// The value text of the card titled `title` (for tests and screenshots).
-    QString valueOf(const QString& title) const;
+    /// The value text of the card of the KPI `key` ("vram_utilization"; calc/kpiregistry.h).
+    QString valueOf(const QString& key) const;
 
     /// Cards per row now: all ten when the window is wide, fewer rows of them when narrow.
     int columns() const { return mColumns; }
@@ -30,9 +33,9 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    QLabel* addCard(const QString& title, const QString& tooltip);
+    void addCard(const calc::KpiSpec& spec, const QString& tooltip);
     void reflow(int columns);
-    std::vector<std::pair<QString, QLabel*>> mCards;
+    std::vector<std::pair<const calc::KpiSpec*, QLabel*>> mCards;
     std::vector<QWidget*> mFrames;
     int mColumns = 0;
 };

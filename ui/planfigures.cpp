@@ -99,34 +99,34 @@ QString latencyText(double s) { return text::latency(s); }
 
 QString PlanFigures::kpiTableHtml() const
 {
+    // Every KPI of the registry (calc/kpiregistry.h) with its label and format, as the cards
+    // and the comparison show it; a few add their parts.
     const calc::Kpis& k = evaluation.kpis;
-    const double p95 = simulation->clusterP95Days;
-    const std::vector<std::pair<QString, QString>> rows = {
-        {QObject::tr("VRAM utilization"), pct(k.vramUtilization)},
-        {QObject::tr("GPU share allocated"), pct(k.allocationRatio)},
-        {QObject::tr("Fragmentation of free capacity"), pct(k.fragmentation)},
-        {QObject::tr("Mean / max penalty against bare metal"), pct(k.meanPenalty) + " / " + pct(k.maxPenalty)},
-        {QObject::tr("Cost per month"), usd(k.costPerMonthUsd)},
-        {QObject::tr("Wasted per month (idle / stranded / overhead)"),
-         usd(k.wastePerMonth.total()) + QString(" (%1 / %2 / %3)")
-                                            .arg(usd(k.wastePerMonth.idleUsd), usd(k.wastePerMonth.strandedUsd),
-                                                 usd(k.wastePerMonth.overheadUsd))},
-        {QObject::tr("Serving SLO attainment (worst TTFT / ITL P99)"),
-         k.servingJobs > 0
-             ? pct(k.servingSloAttainment) +
-                   QString(" (%1 / %2)").arg(latencyText(k.servingTtftP99S), latencyText(k.servingItlP99S))
-             : QObject::tr("no serving job")},
-        {QObject::tr("Unplaced jobs"), QString::number(k.unplacedJobs)},
-        {QObject::tr("GPUs at risk of running out of memory"), QString::number(k.oomRiskGpus)},
-        {QObject::tr("P95 completion of the slowest training job"),
-         p95 > 0 ? QObject::tr("%1 days").arg(p95, 0, 'f', 1) : QObject::tr("no training job")},
-        {QObject::tr("Target (%1)").arg(QString::fromStdString(PlanningTarget::text())),
-         k.meetsTarget ? QObject::tr("met") : QObject::tr("not met")},
-    };
+    std::map<std::string, double> values = calc::kpiValues(k);
+    values["p95_completion_days"] = simulation->clusterP95Days;
     QString html = kTable;
-    for (const auto& [label, value] : rows)
+    auto row = [&html](const QString& label, const QString& value) {
         html += QString("<tr><td>%1</td><td align='right'><b>%2</b></td></tr>")
                     .arg(label.toHtmlEscaped(), value.toHtmlEscaped());
+    };
+    for (const calc::KpiSpec& spec : calc::kpiRegistry()) {
+        const double v = values.at(spec.key);
+        QString value = QString::fromStdString(calc::formatKpiValue(spec, v));
+        if (!spec.appliesTo(k))
+            value = QObject::tr("no serving job");
+        else if (spec.key == "p95_completion_days" && v <= 0)
+            value = QObject::tr("no training job");
+        else if (spec.key == "waste_per_month_usd")
+            value += QObject::tr(" (idle %1, stranded %2, overhead %3)")
+                         .arg(usd(k.wastePerMonth.idleUsd), usd(k.wastePerMonth.strandedUsd),
+                              usd(k.wastePerMonth.overheadUsd));
+        else if (spec.key == "serving_slo_attainment")
+            value += QObject::tr(" (worst P99 TTFT %1, ITL %2)")
+                         .arg(latencyText(k.servingTtftP99S), latencyText(k.servingItlP99S));
+        row(QString::fromStdString(spec.label), value);
+    }
+    row(QObject::tr("Target (%1)").arg(QString::fromStdString(PlanningTarget::text())),
+        k.meetsTarget ? QObject::tr("met") : QObject::tr("not met"));
     return html + "</table>";
 }
 

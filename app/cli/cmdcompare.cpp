@@ -86,7 +86,7 @@ int runCompare(const QStringList& args)
             r = document::loadFromLibrary(*library, m.captured(1).toLongLong(), *catalog,
                                           m.captured(2).isEmpty() ? std::optional<int>() : m.captured(2).toInt());
             if (r.ok() && !m.captured(2).isEmpty())
-                r.scenario->name += " (revision " + m.captured(2).toStdString() + ")";
+                r.value->name += " (revision " + m.captured(2).toStdString() + ")";
         } else {
             r = io::readScenarioFile(file, *catalog);
         }
@@ -96,13 +96,13 @@ int runCompare(const QStringList& args)
             status = kBadInput;
             continue;
         }
-        const calc::Evaluation ev = calc::evaluate(*r.scenario, *catalog);
+        const calc::Evaluation ev = calc::evaluate(*r.value, *catalog);
         std::map<std::string, double> v = calc::kpiValues(ev.kpis);
         if (trials > 0) {
-            v["p95_completion_days"] = sim::planSimulation(*r.scenario, *catalog, ev, trials).clusterP95Days;
+            v["p95_completion_days"] = sim::planSimulation(*r.value, *catalog, ev, trials).clusterP95Days;
         }
         values.push_back(std::move(v));
-        scenarios.push_back(std::move(*r.scenario));
+        scenarios.push_back(std::move(*r.value));
     }
     if (status != kOk) {
         err() << Qt::flush;

@@ -245,7 +245,7 @@ int runEdit(const QStringList& args)
     static const QStringList operations = {"set",         "link",   "pin",  "unpin",   "sharing",
                                            "gpu-sharing", "remove", "move", "add-job", "rename"};
     std::map<QString, int> used;
-    Scenario s = std::move(*read.scenario);
+    Scenario s = std::move(*read.value);
     int count = 0;
     for (const QString& name : p.optionNames()) {
         const QString option = name == "o" ? "output" : name == "i" ? "in-place" : name;

@@ -312,18 +312,18 @@ int runEvaluate(const QStringList& args)
             status = kBadInput;
             continue;
         }
-        const calc::Evaluation ev = calc::evaluate(*r.scenario, *catalog, policy);
+        const calc::Evaluation ev = calc::evaluate(*r.value, *catalog, policy);
         if (p.isSet("json")) {
             QJsonObject o = toJson(ev);
             o["file"] = file;
-            o["name"] = QString::fromStdString(r.scenario->name);
+            o["name"] = QString::fromStdString(r.value->name);
             if (p.isSet("alternatives"))
-                o["alternatives"] = toJson(calc::compareSharing(*r.scenario, *catalog));
+                o["alternatives"] = toJson(calc::compareSharing(*r.value, *catalog));
             all.append(o);
         } else {
-            printText(file, *r.scenario, ev);
+            printText(file, *r.value, ev);
             if (p.isSet("alternatives"))
-                printAlternatives(calc::compareSharing(*r.scenario, *catalog));
+                printAlternatives(calc::compareSharing(*r.value, *catalog));
         }
     }
     if (p.isSet("json"))

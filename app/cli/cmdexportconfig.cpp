@@ -44,8 +44,8 @@ int runExportConfig(const QStringList& args)
         err() << Qt::flush;
         return kBadInput;
     }
-    const calc::Evaluation ev = calc::evaluate(*r.scenario, *catalog);
-    const auto files = io::clusterConfigFiles(calc::buildClusterConfig(*r.scenario, *catalog, ev), r.scenario->name);
+    const calc::Evaluation ev = calc::evaluate(*r.value, *catalog);
+    const auto files = io::clusterConfigFiles(calc::buildClusterConfig(*r.value, *catalog, ev), r.value->name);
     QString error;
     if (!io::writeFiles(p.value("output"), files, &error)) {
         err() << "export-config: " << error << Qt::endl;

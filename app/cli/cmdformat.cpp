@@ -40,7 +40,7 @@ int runFormat(const QStringList& args)
             status = kBadInput;
             continue;
         }
-        const QByteArray json = io::writeScenario(*r.scenario);
+        const QByteArray json = io::writeScenario(*r.value);
         if (!p.isSet("in-place")) {
             out() << QString::fromUtf8(json) << Qt::flush;
             continue;

@@ -81,12 +81,12 @@ int import(store::ScenarioLibrary& lib, const Catalog& catalog, const QString& f
         err() << file << ": not imported (fix the problems above)" << Qt::endl;
         return kBadInput;
     }
-    auto id = document::saveAsNew(lib, *r.scenario, catalog, note.isEmpty() ? "Imported from " + file : note);
+    auto id = document::saveAsNew(lib, *r.value, catalog, note.isEmpty() ? "Imported from " + file : note);
     if (!id) {
         err() << lib.lastError() << Qt::endl;
         return kFailure;
     }
-    out() << "imported '" << QString::fromStdString(r.scenario->name) << "' as " << *id << Qt::endl;
+    out() << "imported '" << QString::fromStdString(r.value->name) << "' as " << *id << Qt::endl;
     return kOk;
 }
 

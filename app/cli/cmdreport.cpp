@@ -75,7 +75,7 @@ int runReport(const QStringList& args)
         return kBadInput;
     }
     const std::optional<sim::PlanResults> results =
-        sim::computePlanResults(*r.scenario, *catalog, nullptr, 30.0, trials);
+        sim::computePlanResults(*r.value, *catalog, nullptr, 30.0, trials);
     if (const QString error = ui::writeReport(*results, *catalog, p.value("output")); !error.isEmpty()) {
         err() << "report: " << error << Qt::endl;
         return kFailure;

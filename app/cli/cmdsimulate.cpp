@@ -105,8 +105,8 @@ int runSimulate(const QStringList& args)
         err() << formatIssue(file, i) << '\n';
     if (!r.ok())
         return kBadInput;
-    const calc::Evaluation ev = calc::evaluate(*r.scenario, *catalog);
-    const sim::SimulationResult res = sim::simulate(*r.scenario, *catalog, ev, cfg);
+    const calc::Evaluation ev = calc::evaluate(*r.value, *catalog);
+    const sim::SimulationResult res = sim::simulate(*r.value, *catalog, ev, cfg);
     if (res.backend == "none") {
         err() << "gpuplan-cli simulate: the CUDA backend is not usable: " << QString::fromStdString(res.backendNote)
               << Qt::endl;
@@ -114,11 +114,11 @@ int runSimulate(const QStringList& args)
     }
     std::optional<sim::TimelineResult> plain, defragmented;
     if (timeline) {
-        plain = sim::runTimeline(*r.scenario, *catalog, ev, *timeline);
+        plain = sim::runTimeline(*r.value, *catalog, ev, *timeline);
         if (defrag) {
             sim::TimelineConfig tc = *timeline;
             tc.defragThreshold = defrag;
-            defragmented = sim::runTimeline(*r.scenario, *catalog, ev, tc);
+            defragmented = sim::runTimeline(*r.value, *catalog, ev, tc);
         }
     }
     auto timelineJson = [](const sim::TimelineResult& t) {
@@ -220,7 +220,7 @@ int runSimulate(const QStringList& args)
         out() << QJsonDocument(o).toJson(QJsonDocument::Indented) << Qt::flush;
         return kOk;
     }
-    out() << QString::fromStdString(r.scenario->name) << ": " << res.trials << " trials on "
+    out() << QString::fromStdString(r.value->name) << ": " << res.trials << " trials on "
           << QString::fromStdString(res.backend) << ", seed " << res.seed << ", "
           << QString::number(res.elapsedMs, 'f', 0) << " ms (" << QString::number(res.trialsPerSecond, 'f', 0)
           << " trials/s)\n";

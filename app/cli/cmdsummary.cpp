@@ -26,10 +26,8 @@ namespace {
 /// A KPI formatted as compare and the slides show it ("48.4 %", "$139,693", "3").
 QString kpiText(const std::string& key, double value)
 {
-    for (const calc::KpiSpec& spec : calc::comparedKpis())
-        if (spec.key == key)
-            return QString::fromStdString(calc::formatKpiValue(spec, value));
-    return QString::number(value);
+    const calc::KpiSpec* spec = calc::findKpi(key);
+    return spec ? QString::fromStdString(calc::formatKpiValue(*spec, value)) : QString::number(value);
 }
 
 struct Row
@@ -178,13 +176,13 @@ int runSummary(const QStringList& args)
             ++invalid;
             continue;
         }
-        const calc::Inventory inv = calc::takeInventory(*r.scenario, *catalog);
-        const calc::Evaluation ev = calc::evaluate(*r.scenario, *catalog);
-        rows.push_back({QString::fromStdString(r.scenario->name), ev.kpis, inv.jobs});
+        const calc::Inventory inv = calc::takeInventory(*r.value, *catalog);
+        const calc::Evaluation ev = calc::evaluate(*r.value, *catalog);
+        rows.push_back({QString::fromStdString(r.value->name), ev.kpis, inv.jobs});
         if (json)
-            arr.append(toJson(file, *r.scenario, inv, ev.kpis));
+            arr.append(toJson(file, *r.value, inv, ev.kpis));
         else
-            printText(file, *r.scenario, inv, ev.kpis);
+            printText(file, *r.value, inv, ev.kpis);
     }
     if (json) {
         out() << QJsonDocument(arr).toJson(QJsonDocument::Indented);

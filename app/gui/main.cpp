@@ -6,7 +6,9 @@
 #include "io/catalogreader.h"
 #include "io/datapaths.h"
 #include "ui/canvas/canvasscene.h"
+#include "ui/librarycontroller.h"
 #include "ui/mainwindow.h"
+#include "ui/recoverycontroller.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -110,9 +112,9 @@ int main(int argc, char** argv)
 
     gp::ui::MainWindow window(std::move(cat.catalog), std::move(library));
     window.show();
-    if (!parser.isSet("scenario") || !window.openFromLibrary(parser.value("scenario").toLongLong()))
-        window.openFirst();
-    window.offerRecovery(); // autosaved work a crashed or killed session left behind
+    if (!parser.isSet("scenario") || !window.files()->openFromLibrary(parser.value("scenario").toLongLong()))
+        window.files()->openFirst();
+    window.recovery()->offerRecovery(); // autosaved work a crashed or killed session left behind
     // Once the window has its layout (the docks size after the first show).
     QTimer::singleShot(200, &window, [&window, &parser] {
         if (parser.isSet("select"))

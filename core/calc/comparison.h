@@ -3,6 +3,7 @@
 #pragma once
 
 #include "evaluation.h"
+#include "kpiregistry.h"
 
 #include <map>
 #include <optional>
@@ -11,21 +12,8 @@
 
 namespace gp::calc {
 
-/// A KPI as the comparison shows it (docs/cli.md#compare).
-struct KpiSpec
-{
-    std::string key;   ///< "vram_utilization", ... (the JSON names of evaluate --json)
-    std::string label; ///< "VRAM utilization"
-    std::string unit;  ///< "fraction", "usd_per_month", "count", "days"
-    bool higherIsBetter = false;
-};
-
-/// The KPIs compared, in display order; `p95_completion_days` comes from a simulation, so a
-/// caller adds it to the values when it has simulated.
-const std::vector<KpiSpec>& comparedKpis();
-
-/// A scenario's KPI values by key (all of comparedKpis() but p95_completion_days).
-std::map<std::string, double> kpiValues(const Kpis& kpis);
+/// The KPIs compared, in display order: the registry's (kpiregistry.h).
+inline const std::vector<KpiSpec>& comparedKpis() { return kpiRegistry(); }
 
 enum class Verdict
 {
@@ -41,11 +29,6 @@ struct KpiComparison
     std::vector<double> deltas;    ///< value - the first scenario's value (0 for the first)
     std::vector<Verdict> verdicts; ///< against the first scenario (Same for the first)
 };
-
-/// A KPI value as the comparison shows it: "48.4 %", "$139,693", "25.8 d", "3".
-std::string formatKpiValue(const KpiSpec& spec, double value);
-/// A change of a KPI: "+3.7 pt", "−$49,290", "−0.5 d", "+2" (a minus sign, not a hyphen).
-std::string formatKpiDelta(const KpiSpec& spec, double delta);
 
 /// One row per KPI that every scenario has, each later scenario against the first. A change
 /// within 1e-9 of the value (relative) counts as the same.

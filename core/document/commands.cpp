@@ -42,22 +42,6 @@ R validated(EditBuilder&& b, const Catalog& catalog, const std::string& text, co
     return accepted(std::move(issues), std::move(b).finish(text, mergeKey));
 }
 
-const Node* nodeById(const Scenario& s, const std::string& id)
-{
-    for (const Node& n : s.topology.nodes)
-        if (n.id == id)
-            return &n;
-    return nullptr;
-}
-
-const Switch* switchById(const Scenario& s, const std::string& id)
-{
-    for (const Switch& sw : s.topology.switches)
-        if (sw.id == id)
-            return &sw;
-    return nullptr;
-}
-
 const Job* jobById(const Scenario& s, const std::string& id)
 {
     for (const Tenant& t : s.tenants)
@@ -129,11 +113,11 @@ R moveItems(const Scenario& s, const std::map<std::string, Point>& positions, co
     for (const auto& [id, at] : positions) {
         if (!std::isfinite(at.x) || !std::isfinite(at.y))
             return R::failure(id + ".position", "must be a finite point");
-        if (const Node* n = nodeById(s, id)) {
+        if (const Node* n = s.topology.findNode(id)) {
             Node x = *n;
             x.position = at;
             b.update(x);
-        } else if (const Switch* sw = switchById(s, id)) {
+        } else if (const Switch* sw = s.topology.findSwitch(id)) {
             Switch x = *sw;
             x.position = at;
             b.update(x);
@@ -151,8 +135,8 @@ R addLink(const Scenario& s, const Catalog& catalog, const std::string& fromId, 
     const Node* nodes[2] = {nullptr, nullptr};
     const Switch* switches[2] = {nullptr, nullptr};
     for (int e = 0; e < 2; ++e) {
-        nodes[e] = nodeById(s, ends[e]);
-        switches[e] = switchById(s, ends[e]);
+        nodes[e] = s.topology.findNode(ends[e]);
+        switches[e] = s.topology.findSwitch(ends[e]);
         if (!nodes[e] && !switches[e])
             return R::failure(e == 0 ? "link.from" : "link.to", "'" + ends[e] + "' is no node or switch");
     }
@@ -205,7 +189,7 @@ R setNodeSharing(const Scenario& s, const Catalog& catalog, const std::vector<st
         return R::failure("sharing", "no node is selected");
     EditBuilder b(s);
     for (const std::string& id : nodeIds) {
-        const Node* n = nodeById(s, id);
+        const Node* n = s.topology.findNode(id);
         if (!n)
             return R::failure("nodes[" + id + "]", "no node has this id");
         if (const GpuSpec* gpu = catalog.gpu(n->gpuId)) {
@@ -228,7 +212,7 @@ R setNodeSharing(const Scenario& s, const Catalog& catalog, const std::vector<st
 R setGpuSharing(const Scenario& s, const Catalog& catalog, const std::string& nodeId, int gpu,
                 const SharingConfig& sharing)
 {
-    const Node* n = nodeById(s, nodeId);
+    const Node* n = s.topology.findNode(nodeId);
     if (!n)
         return R::failure("nodes[" + nodeId + "]", "no node has this id");
     if (gpu < 0 || gpu >= n->gpuCount)
@@ -573,7 +557,7 @@ R patchFields(const Scenario& s, const Catalog& catalog, const std::vector<Field
                 i.path = t.idPath + i.path.substr(t.filePath.size());
     if (!read.ok())
         return R::failure(std::move(read.issues));
-    return R::success(diffEdit(s, *read.scenario, text), std::move(read.issues));
+    return R::success(diffEdit(s, *read.value, text), std::move(read.issues));
 }
 
 } // namespace gp::document

@@ -72,9 +72,12 @@ void Document::apply(const Edit& edit, bool forward)
 
 void Document::setReadOnly(bool readOnly, const QString& origin)
 {
+    const bool was = mReadOnly;
     mReadOnly = readOnly;
     mOrigin = origin;
     Q_EMIT modifiedChanged(isModified());
+    if (was != readOnly)
+        Q_EMIT readOnlyChanged(readOnly);
 }
 
 void Document::markUnsaved()

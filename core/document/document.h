@@ -60,6 +60,8 @@ Q_SIGNALS:
     /// those items; a Reset means everything.
     void changed(const gp::document::Changes& changes);
     void modifiedChanged(bool modified);
+    /// The document became read-only (a past revision) or editable (saved as new).
+    void readOnlyChanged(bool readOnly);
 
 private:
     Scenario mScenario;

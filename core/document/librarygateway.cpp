@@ -60,7 +60,7 @@ std::unique_ptr<store::ScenarioLibrary> openLibrary(const QString& path, const C
         auto read = io::readScenarioFile(dir.absoluteFilePath(f), catalog);
         if (!read.ok())
             continue; // a broken sample is reported by `gpuplan-cli validate`, not here
-        if (!saveAsNew(*lib, *read.scenario, catalog, "Bundled sample " + f)) {
+        if (!saveAsNew(*lib, *read.value, catalog, "Bundled sample " + f)) {
             if (error)
                 *error = lib->lastError();
             return nullptr;
@@ -69,37 +69,39 @@ std::unique_ptr<store::ScenarioLibrary> openLibrary(const QString& path, const C
     return lib;
 }
 
-RestoredDraft restoreDraft(store::ScenarioLibrary& lib, const store::Draft& draft, const Catalog& catalog)
+Result<std::unique_ptr<Document>> restoreDraft(store::ScenarioLibrary& lib, const store::Draft& draft,
+                                               const Catalog& catalog)
 {
-    RestoredDraft out;
+    using R = Result<std::unique_ptr<Document>>;
     io::ScenarioReadResult read = io::readScenario(draft.document, catalog);
     if (!read.ok()) {
-        QStringList lines;
-        for (const auto& i : read.issues)
+        // Where the draft came from, then what is wrong with it, each with its JSON path.
+        Issues issues{Issue::error(
+            "", QObject::tr("The autosaved draft of '%1' cannot be read").arg(draft.name).toStdString())};
+        for (auto& i : read.issues)
             if (i.isError())
-                lines << QString::fromStdString(i.toString());
-        out.error =
-            QObject::tr("The autosaved draft of '%1' cannot be read:\n%2").arg(draft.name, lines.mid(0, 10).join('\n'));
-        return out;
+                issues.push_back(std::move(i));
+        return R::failure(std::move(issues));
     }
+    std::unique_ptr<Document> doc;
     if (draft.scenarioId && draft.baseRevision) {
         io::ScenarioReadResult base = loadFromLibrary(lib, *draft.scenarioId, catalog, draft.baseRevision);
         if (base.ok()) {
-            out.document = std::make_unique<Document>(std::move(*base.scenario));
-            out.document->markSaved(*draft.scenarioId, *draft.baseRevision);
-            Scenario restored = std::move(*read.scenario);
-            out.document->push(replaceScenario(out.document->scenario(), catalog, std::move(restored),
-                                               QObject::tr("Restore autosaved work").toStdString()));
-            return out;
+            doc = std::make_unique<Document>(std::move(*base.value));
+            doc->markSaved(*draft.scenarioId, *draft.baseRevision);
+            Scenario restored = std::move(*read.value);
+            doc->push(replaceScenario(doc->scenario(), catalog, std::move(restored),
+                                      QObject::tr("Restore autosaved work").toStdString()));
+            return R::success(std::move(doc));
         }
     }
-    out.document = std::make_unique<Document>(std::move(*read.scenario));
+    doc = std::make_unique<Document>(std::move(*read.value));
     if (draft.scenarioId) {
         if (auto revs = lib.revisions(*draft.scenarioId); revs && !revs->empty())
-            out.document->markSaved(*draft.scenarioId, revs->back().number);
+            doc->markSaved(*draft.scenarioId, revs->back().number);
     }
-    out.document->markUnsaved();
-    return out;
+    doc->markUnsaved();
+    return R::success(std::move(doc));
 }
 
 } // namespace gp::document

@@ -38,15 +38,11 @@ std::unique_ptr<store::ScenarioLibrary> openLibrary(const QString& path, const C
 
 class Document;
 
-struct RestoredDraft
-{
-    std::unique_ptr<Document> document; ///< null when the draft cannot be read
-    QString error;                      ///< why, with the JSON path, when it cannot
-};
-
 /// Rebuilds a document from an autosaved draft, validated like any file: the revision it
 /// started from with the draft on top as one undoable step ("Restore autosaved work"), or,
-/// when that scenario or revision is gone, the draft alone. Either way it is unsaved.
-RestoredDraft restoreDraft(store::ScenarioLibrary& lib, const store::Draft& draft, const Catalog& catalog);
+/// when that scenario or revision is gone, the draft alone. Either way it is unsaved. When the
+/// draft cannot be read, the first issue names it and the rest say why, with their JSON paths.
+Result<std::unique_ptr<Document>> restoreDraft(store::ScenarioLibrary& lib, const store::Draft& draft,
+                                               const Catalog& catalog);
 
 } // namespace gp::document

@@ -415,7 +415,7 @@ ScenarioReadResult readScenarioJson(const QJsonObject& root, const Catalog& cata
     for (auto& i : validateScenario(s, catalog))
         result.issues.push_back(std::move(i));
     if (!hasErrors(result.issues))
-        result.scenario = std::move(s);
+        result.value = std::move(s);
     return result;
 }
 

@@ -16,12 +16,7 @@ namespace gp::io {
 
 /// The outcome of reading a scenario: the scenario only when there is no error at all
 /// (nothing is ever half-loaded), and every problem found, errors and warnings.
-struct ScenarioReadResult
-{
-    std::optional<Scenario> scenario;
-    Issues issues;
-    bool ok() const { return scenario.has_value(); }
-};
+using ScenarioReadResult = Result<Scenario>;
 
 /// Reads scenario JSON (docs/scenario-format.md), checks every field's type, then every
 /// semantic rule against the catalog (model/validation.h).

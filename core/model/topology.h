@@ -91,6 +91,22 @@ struct Topology
     std::vector<Switch> switches;
     std::vector<Link> links;
     bool operator==(const Topology&) const = default;
+
+    /// The node or switch with this id; null when there is none (a linear search).
+    const Node* findNode(const std::string& id) const
+    {
+        for (const Node& n : nodes)
+            if (n.id == id)
+                return &n;
+        return nullptr;
+    }
+    const Switch* findSwitch(const std::string& id) const
+    {
+        for (const Switch& sw : switches)
+            if (sw.id == id)
+                return &sw;
+        return nullptr;
+    }
 };
 
 } // namespace gp

@@ -66,7 +66,7 @@ int main(int argc, char** argv)
     std::size_t bytes = 0;
     for (int i = 0; i < iterations; ++i) {
         const auto tc = Clock::now();
-        const auto copy = std::make_shared<const gp::Scenario>(*read.scenario);
+        const auto copy = std::make_shared<const gp::Scenario>(*read.value);
         const auto t0 = Clock::now();
         gp::store::Draft d;
         d.session = "bench";
@@ -84,7 +84,7 @@ int main(int argc, char** argv)
         bytes = static_cast<std::size_t>(d.document.size());
     }
     std::printf("autosave of %s (%zu nodes, %zu bytes of JSON), %d iterations\n",
-                qPrintable(QFileInfo(file).fileName()), read.scenario->topology.nodes.size(), bytes, iterations);
+                qPrintable(QFileInfo(file).fileName()), read.value->topology.nodes.size(), bytes, iterations);
     std::printf("  copy scenario   median %.2f ms  (min %.2f, max %.2f)  GUI thread\n", median(copyMs),
                 *std::min_element(copyMs.begin(), copyMs.end()), *std::max_element(copyMs.begin(), copyMs.end()));
     std::printf("  write JSON      median %.2f ms  (min %.2f, max %.2f)  pool thread\n", median(writeMs),

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "canvastools.h"
 
+#include "canvaseditor.h"
 #include "canvasscene.h"
 #include "canvasview.h"
 
@@ -68,8 +69,8 @@ void ConnectTool::release(QMouseEvent* event)
     const QString from = mFrom;
     mFrom.clear();
     event->accept();
-    if (!to.isEmpty() && to != from)
-        Q_EMIT mView->linkRequested(from, to);
+    if (!to.isEmpty() && to != from && mView->editor())
+        mView->editor()->addLink(from, to);
 }
 
 bool SelectTool::press(QMouseEvent* event)
@@ -105,7 +106,8 @@ void SelectTool::release(QMouseEvent* event)
     mStartPositions.clear();
     if (mDragging) {
         mDragging = false;
-        Q_EMIT mView->dragFinished();
+        if (mView->editor())
+            mView->editor()->commitDrag();
     }
 }
 

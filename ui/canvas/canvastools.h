@@ -51,7 +51,7 @@ private:
     QPoint mLast;
 };
 
-/// Shift + left button from a node or switch to another: asks for a link between them,
+/// Shift + left button from a node or switch to another: links them (the editor's addLink),
 /// with a dashed preview line while dragging.
 class ConnectTool : public CanvasTool
 {
@@ -68,7 +68,7 @@ private:
 };
 
 /// Left button: click and Ctrl-click select, a drag on empty space selects with a rubber
-/// band, a drag on items moves them (links follow live; one move command on release).
+/// band, a drag on items moves them (links follow live; the editor's one move command on release).
 class SelectTool : public CanvasTool
 {
 public:

@@ -2,17 +2,17 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "canvasview.h"
 
+#include "canvaseditor.h"
 #include "canvasscene.h"
 #include "canvastools.h"
 
 #include "ui/palette.h"
+
 #include <QKeyEvent>
-
 #include <QMimeData>
-
 #include <QMouseEvent>
-
 #include <QWheelEvent>
+
 #include <algorithm>
 #include <cmath>
 
@@ -59,16 +59,17 @@ void CanvasView::dragMoveEvent(QDragMoveEvent* event)
 
 void CanvasView::dropEvent(QDropEvent* event)
 {
+    const QPointF at = mapToScene(event->position().toPoint());
     if (event->mimeData()->hasFormat(kJobMimeType)) {
-        Q_EMIT jobDropped(QString::fromUtf8(event->mimeData()->data(kJobMimeType)),
-                          mapToScene(event->position().toPoint()));
+        if (mEditor)
+            mEditor->pinJobAt(QString::fromUtf8(event->mimeData()->data(kJobMimeType)), at);
         event->acceptProposedAction();
         return;
     }
     if (!event->mimeData()->hasFormat(Palette::kMimeType))
         return;
-    Q_EMIT templateDropped(QString::fromUtf8(event->mimeData()->data(Palette::kMimeType)),
-                           mapToScene(event->position().toPoint()));
+    if (mEditor)
+        mEditor->addFromTemplate(QString::fromUtf8(event->mimeData()->data(Palette::kMimeType)), at);
     event->acceptProposedAction();
 }
 

@@ -12,14 +12,16 @@
 
 namespace gp::ui {
 
+class CanvasEditor;
 class CanvasScene;
 class CanvasTool;
 
 /// The view onto the cluster canvas. Mouse gestures go to its tools (canvastools.h): pan
 /// (middle button), connect (Shift-drag between items) and select/move (left button: click,
 /// Ctrl-click, rubber band, drag = one snapped move command on release). The wheel zooms
-/// around the cursor, fitAll() frames everything, and palette templates and jobs dropped on
-/// it become signals.
+/// around the cursor, fitAll() frames everything. Finished gestures and drops of palette
+/// templates and jobs go to its editor (canvaseditor.h), which pushes them onto the document;
+/// without an editor (a view that only shows) they change nothing.
 class CanvasView : public QGraphicsView
 {
     Q_OBJECT
@@ -33,6 +35,9 @@ public:
     CanvasView(CanvasScene* scene, QWidget* parent = nullptr);
     ~CanvasView() override;
     CanvasScene* canvasScene() const { return mScene; }
+    /// What the tools change the document through; null in a view that only shows.
+    CanvasEditor* editor() const { return mEditor; }
+    void setEditor(CanvasEditor* editor) { mEditor = editor; }
     /// Frames every item, and keeps doing so when the view resizes until the user zooms or pans.
     void fitAll();
     void zoomBy(double factor);
@@ -54,16 +59,6 @@ public:
     /// Whether a tool owns a gesture now (a button is down on the canvas).
     bool gestureActive() const { return mActive != nullptr; }
 
-Q_SIGNALS:
-    /// A drag of items ended: the scene's items may now differ from the model.
-    void dragFinished();
-    /// A palette template ("node:<id>" or "switch:<id>") was dropped at a scene position.
-    void templateDropped(const QString& key, QPointF scenePos);
-    /// A job from the workloads panel was dropped at a scene position (to pin it there).
-    void jobDropped(const QString& jobId, QPointF scenePos);
-    /// Shift-drag from one item to another asks for a link between them.
-    void linkRequested(const QString& fromId, const QString& toId);
-
 protected:
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
@@ -83,6 +78,7 @@ private:
     void syncDetail();
 
     CanvasScene* mScene;
+    CanvasEditor* mEditor = nullptr;
     bool mAutoFit = false;                           ///< keep framing everything on resize until the user zooms or pans
     std::vector<std::unique_ptr<CanvasTool>> mTools; ///< offered each press in this order
     CanvasTool* mActive = nullptr;                   ///< the tool that owns the current gesture

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "kpiregistry.h"
+
+#include "model/format.h"
+#include "model/planningtarget.h"
+
+#include <cmath>
+
+namespace gp::calc {
+
+namespace {
+
+// The formulas are the ones docs/model-reference.md derives and cites; a tooltip says them in
+// words. The red marks follow the planning target (model/planningtarget.h) and the problems a
+// planner must not miss.
+std::vector<KpiSpec> makeRegistry()
+{
+    std::vector<KpiSpec> r;
+    r.push_back({"vram_utilization", "VRAM utilization", "fraction", true, "VRAM utilization",
+                 "Memory the placed jobs need (weights, gradients, optimizer states, activations, KV cache, "
+                 "runtime) ÷ usable VRAM of all GPUs. Target: at least " +
+                     fmt::percent(PlanningTarget::kMinVramUtilization, 0) + ".",
+                 [](const Kpis& k) { return !PlanningTarget::vramMet(k.vramUtilization); }});
+    r.push_back({"allocation_ratio", "GPU share allocated", "fraction", true, "Allocation",
+                 "GPU share held by jobs (whole GPUs, MIG compute slices / 7, vGPU, replica and MPS-client "
+                 "shares) ÷ GPUs."});
+    r.push_back({"compute_utilization", "Compute utilization", "fraction", true, "",
+                 "Sum over placed jobs of their GPU share × model FLOPs utilization (MFU) ÷ GPUs."});
+    r.push_back({"fragmentation", "Fragmentation", "fraction", false, "",
+                 "Free GPU share that no job shape of the scenario can use ÷ free GPU share."});
+    r.push_back({"mean_penalty", "Mean penalty", "fraction", false, "Mean penalty",
+                 "Mean over placed jobs of shared step time ÷ bare-metal step time − 1 (same job, same GPUs, "
+                 "unshared). Target: below " +
+                     fmt::percent(PlanningTarget::kMaxMeanPenalty, 0) + ".",
+                 [](const Kpis& k) { return !PlanningTarget::penaltyMet(k.meanPenalty); }});
+    r.push_back({"max_penalty", "Max penalty", "fraction", false, "Max penalty",
+                 "The largest penalty of a placed job."});
+    r.push_back({"cost_per_month_usd", "$ per month", "usd_per_month", false, "$/month",
+                 "GPUs × $/GPU-hour (price preset, scenario overrides, or ownership: capex ÷ amortisation + "
+                 "TDP × PUE × $/kWh) × 730 h."});
+    r.push_back({"waste_per_month_usd", "$ wasted per month", "usd_per_month", false, "$ wasted/month",
+                 "Idle (GPU share no job holds) + stranded (allocated memory no job uses) + overhead (GPU time "
+                 "the penalties burn)."});
+    r.push_back({"unplaced_jobs", "Unplaced jobs", "count", false, "Unplaced jobs",
+                 "Jobs the placement policy could not place whole; each says why in the outline.",
+                 [](const Kpis& k) { return k.unplacedJobs > 0; }});
+    r.push_back({"sla_violations", "SLA violations", "count", false, "",
+                 "Jobs missing their tenant's SLA: not placed, slower than the tenant's maximum penalty, or "
+                 "past its deadline.",
+                 [](const Kpis& k) { return k.slaViolations > 0; }});
+    r.push_back({"oom_risk_gpus", "OOM-risk GPUs", "count", false, "OOM-risk GPUs",
+                 "GPUs without memory isolation (time-slicing, MPS without a limit) whose co-tenants' memory "
+                 "exceeds them.",
+                 [](const Kpis& k) { return k.oomRiskGpus > 0; }});
+    r.push_back({"serving_slo_attainment", "Serving SLO attainment", "fraction", true, "Serving SLO",
+                 "Mean over serving jobs of the share of requests within their tenant's TTFT P99 objective "
+                 "times the share of token gaps within its ITL P99 objective (1 where a tenant sets none; 0 "
+                 "for a serving job not placed).",
+                 [](const Kpis& k) { return k.servingJobs > 0 && k.servingSloAttainment < 0.99; },
+                 [](const Kpis& k) { return k.servingJobs > 0; }});
+    r.push_back({"p95_completion_days", "P95 completion", "days", false, "P95 completion",
+                 "The slowest training job's 95th-percentile completion time, from the plan's Monte Carlo "
+                 "(run-to-run jitter, co-tenant bursts, out-of-memory kills, link congestion, hardware "
+                 "interruptions at the Llama 3 rate); the cards, report, slides and comparison show the same."});
+    return r;
+}
+
+std::string magnitude(const KpiSpec& spec, double v)
+{
+    if (spec.unit == "fraction")
+        return fmt::percent(v);
+    if (spec.unit == "usd_per_month")
+        return fmt::usd(v);
+    if (spec.unit == "days")
+        return fmt::days(v);
+    return fmt::fixed(v, 0);
+}
+
+} // namespace
+
+const std::vector<KpiSpec>& kpiRegistry()
+{
+    static const std::vector<KpiSpec> registry = makeRegistry();
+    return registry;
+}
+
+const KpiSpec* findKpi(const std::string& key)
+{
+    for (const KpiSpec& spec : kpiRegistry())
+        if (spec.key == key)
+            return &spec;
+    return nullptr;
+}
+
+std::map<std::string, double> kpiValues(const Kpis& k)
+{
+    return {{"vram_utilization", k.vramUtilization},
+            {"allocation_ratio", k.allocationRatio},
+            {"compute_utilization", k.computeUtilization},
+            {"fragmentation", k.fragmentation},
+            {"mean_penalty", k.meanPenalty},
+            {"max_penalty", k.maxPenalty},
+            {"unplaced_jobs", static_cast<double>(k.unplacedJobs)},
+            {"sla_violations", static_cast<double>(k.slaViolations)},
+            {"serving_slo_attainment", k.servingSloAttainment},
+            {"oom_risk_gpus", static_cast<double>(k.oomRiskGpus)},
+            {"cost_per_month_usd", k.costPerMonthUsd},
+            {"waste_per_month_usd", k.wastePerMonth.total()}};
+}
+
+std::string formatKpiValue(const KpiSpec& spec, double value) { return magnitude(spec, value); }
+
+std::string formatKpiDelta(const KpiSpec& spec, double delta)
+{
+    const std::string sign = delta > 0 ? "+" : delta < 0 ? "\u2212" : "";
+    std::string text = magnitude(spec, std::abs(delta));
+    if (spec.unit == "fraction")
+        text = fmt::points(delta);
+    return sign + text;
+}
+
+} // namespace gp::calc

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#pragma once
+
+#include "evaluation.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gp::calc {
+
+/// One KPI, defined once (docs/architecture.md §5): the KPI cards, the comparison, the report,
+/// the slides, the CSV export and the CLI all read it from kpiRegistry().
+struct KpiSpec
+{
+    std::string key;   ///< "vram_utilization", ... (the JSON names of evaluate --json)
+    std::string label; ///< "VRAM utilization": comparison rows, report, CSV
+    std::string unit;  ///< "fraction", "usd_per_month", "count", "days"
+    bool higherIsBetter = false;
+    std::string cardLabel;   ///< the KPI card's title ("$/month"); empty: no card
+    std::string explanation; ///< the formula in words, for tooltips (sources: docs/model-reference.md)
+    /// True when the value misses the planning target or flags a problem (shown in red).
+    bool (*flagged)(const Kpis&) = nullptr;
+    /// False when the KPI has no value for this plan (SLO attainment without serving jobs).
+    bool (*applies)(const Kpis&) = nullptr;
+
+    bool isFlagged(const Kpis& k) const { return flagged && flagged(k); }
+    bool appliesTo(const Kpis& k) const { return !applies || applies(k); }
+};
+
+/// Every KPI in display order. `p95_completion_days` comes from a simulation, so a caller adds
+/// it to the values when it has simulated.
+const std::vector<KpiSpec>& kpiRegistry();
+/// The KPI with this key; null when there is none.
+const KpiSpec* findKpi(const std::string& key);
+
+/// A scenario's KPI values by key (all of kpiRegistry() but p95_completion_days).
+std::map<std::string, double> kpiValues(const Kpis& kpis);
+
+/// A KPI value as every view shows it: "48.4 %", "$139,693", "25.8 d", "3".
+std::string formatKpiValue(const KpiSpec& spec, double value);
+/// A change of a KPI: "+3.7 pt", "−$49,290", "−0.5 d", "+2" (a minus sign, not a hyphen).
+std::string formatKpiDelta(const KpiSpec& spec, double delta);
+
+} // namespace gp::calc

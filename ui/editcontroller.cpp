@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "editcontroller.h"
+
+#include "addjobdialog.h"
+#include "canvas/canvasscene.h"
+#include "document/commands.h"
+#include "io/scenarioreader.h"
+#include "io/scenariowriter.h"
+#include "scenariotree.h"
+#include "workbench.h"
+#include "workloadspanel.h"
+
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QInputDialog>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+
+namespace gp::ui {
+
+namespace {
+constexpr const char* kTopologyMime = "application/x-gpuplan-topology";
+
+std::vector<std::string> toStd(const QStringList& ids)
+{
+    std::vector<std::string> out;
+    for (const QString& id : ids)
+        out.push_back(id.toStdString());
+    return out;
+}
+} // namespace
+
+EditController::EditController(Workbench& workbench, CanvasScene* scene, ScenarioTree* outline,
+                               WorkloadsPanel* workloads, QWidget* window)
+    : QObject(window), mWorkbench(workbench), mScene(scene), mOutline(outline), mWorkloads(workloads), mWindow(window)
+{
+    connect(mWorkloads, &WorkloadsPanel::editJobRequested, this, &EditController::editJob);
+}
+
+void EditController::addEditActions(QMenu* edit)
+{
+    edit->addAction(tr("Add &Job…"), this, [this] { addJob(); })->setShortcut(QKeySequence(tr("Ctrl+J")));
+    edit->addAction(tr("&Edit Job…"), this, [this] { editJob(mWorkloads->selectedJobId()); })
+        ->setShortcut(QKeySequence(tr("Ctrl+Shift+J")));
+    edit->addAction(tr("&Copy"), this, &EditController::copySelection)->setShortcut(QKeySequence::Copy);
+    edit->addAction(tr("&Paste"), this, &EditController::paste)->setShortcut(QKeySequence::Paste);
+    edit->addAction(tr("D&uplicate"), this, &EditController::duplicateSelection)
+        ->setShortcut(QKeySequence(tr("Ctrl+D")));
+    edit->addAction(tr("&Delete"), this, &EditController::deleteSelection)->setShortcut(QKeySequence::Delete);
+    edit->addAction(tr("&Generate Fabric…"), this,
+                    [this] {
+                        bool ok = false;
+                        const int nodes =
+                            QInputDialog::getInt(mWindow, tr("Generate Fabric"),
+                                                 tr("DGX H100 nodes under NDR leaf switches (4 per leaf, 2 spines, "
+                                                    "non-blocking):"),
+                                                 16, 1, 10000, 1, &ok);
+                        if (!ok)
+                            return;
+                        document::FabricSpec spec;
+                        spec.nodeTemplate = "dgx-h100";
+                        spec.switchTemplate = "qm9700";
+                        spec.nodes = nodes;
+                        addFabric(spec);
+                    })
+        ->setShortcut(QKeySequence(tr("Ctrl+G")));
+    QMenu* sharing = edit->addMenu(tr("Set &Sharing of Selected Nodes"));
+    auto addSharing = [&](const QString& label, const QKeySequence& key, const SharingConfig& cfg) {
+        sharing->addAction(label, this, [this, cfg] { setSharingOfSelection(cfg); })->setShortcut(key);
+    };
+    SharingConfig exclusive, passthrough, ts, mps;
+    passthrough.mode = SharingMode::Passthrough;
+    ts.mode = SharingMode::TimeSlicing;
+    ts.replicas = 4;
+    mps.mode = SharingMode::Mps;
+    mps.mpsActiveThreadPct = 50;
+    addSharing(tr("Bare Metal (Exclusive)"), QKeySequence(tr("Ctrl+1")), exclusive);
+    addSharing(tr("Passthrough VM"), QKeySequence(tr("Ctrl+2")), passthrough);
+    addSharing(tr("Time-Slicing, 4 Replicas"), QKeySequence(tr("Ctrl+3")), ts);
+    addSharing(tr("MPS, 50 % Threads"), QKeySequence(tr("Ctrl+4")), mps);
+}
+
+void EditController::addJob(const std::optional<QString>& preset, const std::string& pinNode)
+{
+    if (!mWorkbench.editable())
+        return;
+    AddJobDialog dialog(mWorkbench.catalog(), mWorkbench.document()->scenario(), mWindow);
+    if (preset)
+        dialog.preselect(*preset, pinNode);
+    if (dialog.exec() == QDialog::Accepted && dialog.valid())
+        mWorkbench.push(dialog.edit(), tr("Cannot add the job"), mWindow);
+}
+
+void EditController::editJob(const QString& jobId)
+{
+    if (jobId.isEmpty() || !mWorkbench.editable())
+        return;
+    AddJobDialog dialog(mWorkbench.catalog(), mWorkbench.document()->scenario(), mWindow);
+    dialog.editJob(jobId.toStdString());
+    if (dialog.exec() == QDialog::Accepted && dialog.valid())
+        mWorkbench.push(dialog.edit(), tr("Cannot change %1").arg(jobId), mWindow);
+}
+
+void EditController::copySelection()
+{
+    const document::Document* doc = mWorkbench.document();
+    if (!doc || mScene->selectedIds().isEmpty())
+        return;
+    // The clipboard holds a small scenario in the file format: other gpuplan windows read it
+    // with the same validation as a file.
+    Scenario clip;
+    clip.name = "clipboard";
+    const document::TopologyItems items = document::copyItems(doc->scenario(), toStd(mScene->selectedIds()));
+    clip.topology.nodes = items.nodes;
+    clip.topology.switches = items.switches;
+    clip.topology.links = items.links;
+    for (Node& n : clip.topology.nodes)
+        n.group.clear();
+    for (Switch& sw : clip.topology.switches)
+        sw.group.clear();
+    auto* mime = new QMimeData;
+    mime->setData(kTopologyMime, io::writeScenario(clip));
+    QGuiApplication::clipboard()->setMimeData(mime);
+}
+
+bool EditController::paste()
+{
+    if (!mWorkbench.editable())
+        return false;
+    const QMimeData* mime = QGuiApplication::clipboard()->mimeData();
+    if (!mime || !mime->hasFormat(kTopologyMime))
+        return false;
+    const io::ScenarioReadResult r = io::readScenario(mime->data(kTopologyMime), mWorkbench.catalog());
+    if (!r.ok()) {
+        Q_EMIT mWorkbench.message(tr("The clipboard holds no valid gpuplan items"), 5000);
+        return false;
+    }
+    document::TopologyItems items;
+    items.nodes = r.value->topology.nodes;
+    items.switches = r.value->topology.switches;
+    items.links = r.value->topology.links;
+    items = document::renamedCopy(items, mWorkbench.document()->scenario(), {40, 40});
+    const int count = static_cast<int>(items.nodes.size() + items.switches.size());
+    addAndSelect(items, tr("Paste %n item(s)", nullptr, count));
+    return true;
+}
+
+void EditController::duplicateSelection()
+{
+    if (mScene->selectedIds().isEmpty() || !mWorkbench.editable())
+        return;
+    const Scenario& s = mWorkbench.document()->scenario();
+    const document::TopologyItems items =
+        document::renamedCopy(document::copyItems(s, toStd(mScene->selectedIds())), s, {40, 40});
+    const int count = static_cast<int>(items.nodes.size() + items.switches.size());
+    addAndSelect(items, tr("Duplicate %n item(s)", nullptr, count));
+}
+
+void EditController::addAndSelect(const document::TopologyItems& items, const QString& text)
+{
+    QStringList ids;
+    for (const Node& n : items.nodes)
+        ids << QString::fromStdString(n.id);
+    for (const Switch& sw : items.switches)
+        ids << QString::fromStdString(sw.id);
+    const Scenario& s = mWorkbench.document()->scenario();
+    if (mWorkbench.push(document::addItems(s, mWorkbench.catalog(), items, text.toStdString()), tr("Cannot add")))
+        mScene->setSelectedIds(ids);
+}
+
+void EditController::deleteSelection()
+{
+    if (!mWorkbench.editable())
+        return;
+    const QStringList ids = mScene->selectedIds();
+    if (!ids.isEmpty())
+        mWorkbench.push(document::removeItems(mWorkbench.document()->scenario(), mWorkbench.catalog(), toStd(ids)),
+                        tr("Cannot delete"));
+}
+
+bool EditController::addFabric(const document::FabricSpec& spec)
+{
+    if (!mWorkbench.editable())
+        return false;
+    const Scenario& s = mWorkbench.document()->scenario();
+    Result<document::TopologyItems> items = document::generateFabric(spec, mWorkbench.catalog(), s);
+    if (!items.ok()) {
+        QMessageBox::warning(mWindow, tr("Cannot generate the fabric"), issuesText(items.issues));
+        return false;
+    }
+    const bool pushed = mWorkbench.push(
+        document::addItems(s, mWorkbench.catalog(), *items.value,
+                           tr("Generate a fabric of %1 nodes").arg(spec.nodes).toStdString()),
+        tr("Cannot generate the fabric"), mWindow);
+    if (pushed)
+        Q_EMIT framingRequested();
+    return pushed;
+}
+
+bool EditController::setSharingOfGpu(const QString& nodeId, int gpuIndex, const SharingConfig& sharing)
+{
+    if (!mWorkbench.editable())
+        return false;
+    return mWorkbench.push(document::setGpuSharing(mWorkbench.document()->scenario(), mWorkbench.catalog(),
+                                                   nodeId.toStdString(), gpuIndex, sharing),
+                           tr("Cannot set the sharing"), mWindow);
+}
+
+void EditController::setSharingOfSelection(const SharingConfig& sharing)
+{
+    if (!mWorkbench.editable())
+        return;
+    const Scenario& s = mWorkbench.document()->scenario();
+    QStringList ids = mOutline->selectedNodeIds();
+    for (const QString& id : mScene->selectedIds())
+        if (s.topology.findNode(id.toStdString()) && !ids.contains(id))
+            ids << id;
+    if (ids.isEmpty()) {
+        Q_EMIT mWorkbench.message(tr("Select nodes on the canvas or in the outline first"), 4000);
+        return;
+    }
+    mWorkbench.push(document::setNodeSharing(s, mWorkbench.catalog(), toStd(ids), sharing), tr("Cannot set sharing"),
+                    mWindow);
+}
+
+} // namespace gp::ui

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "librarycontroller.h"
+
+#include "comparedialog.h"
+#include "document/commands.h"
+#include "document/document.h"
+#include "document/librarygateway.h"
+#include "io/scenarioreader.h"
+#include "io/scenariowriter.h"
+#include "librarypanel.h"
+#include "progress.h"
+#include "sim/planresults.h"
+#include "textformat.h"
+#include "workbench.h"
+
+#include <QAction>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace gp::ui {
+
+LibraryController::LibraryController(Workbench& workbench, LibraryPanel* panel, QWidget* window)
+    : QObject(window), mWorkbench(workbench), mPanel(panel), mWindow(window)
+{
+    connect(mPanel, &LibraryPanel::openRequested, this, [this](qint64 id) {
+        if (maybeSave())
+            openFromLibrary(id);
+    });
+    connect(mPanel, &LibraryPanel::compareRequested, this, &LibraryController::compareScenarios);
+    connect(mPanel, &LibraryPanel::duplicateRequested, this, &LibraryController::duplicateScenario);
+    connect(mPanel, &LibraryPanel::revisionsRequested, this, &LibraryController::showRevisions);
+    connect(mPanel, &LibraryPanel::deleteRequested, this, [this](qint64 id) { deleteScenario(id); });
+    connect(mPanel, &LibraryPanel::renameRequested, this, &LibraryController::askRename);
+    connect(mPanel, &LibraryPanel::tagsRequested, this, &LibraryController::askTags);
+    mPanel->reload(mWorkbench.library());
+}
+
+QList<QAction*> LibraryController::addFileActions(QMenu* file)
+{
+    QAction* importAct = file->addAction(tr("&Import Scenario JSON…"), this, &LibraryController::importJson);
+    importAct->setShortcut(QKeySequence::Open);
+    QAction* newAct = file->addAction(tr("&New Scenario"), this, [this] { newScenario(); });
+    newAct->setShortcut(QKeySequence::New);
+    QAction* saveAct = file->addAction(tr("&Save to Library"), this, [this] { saveRevision(tr("Saved from the workbench")); });
+    saveAct->setShortcut(QKeySequence::Save);
+    file->addAction(tr("Save as &New Scenario…"), this,
+                    [this] {
+                        bool ok = false;
+                        const document::Document* doc = mWorkbench.document();
+                        const QString name = QInputDialog::getText(
+                            mWindow, tr("Save as New Scenario"), tr("Name of the new scenario:"), QLineEdit::Normal,
+                            doc ? QString::fromStdString(doc->scenario().name) : QString(), &ok);
+                        if (ok)
+                            saveAsNewScenario(name);
+                    })
+        ->setShortcut(QKeySequence::SaveAs);
+    file->addAction(tr("Save Re&vision with Note…"), this,
+                    [this] {
+                        bool ok = false;
+                        const QString note =
+                            QInputDialog::getText(mWindow, tr("Save Revision"), tr("What changed in this revision?"),
+                                                  QLineEdit::Normal, QString(), &ok);
+                        if (ok)
+                            saveRevision(note.trimmed().isEmpty() ? tr("Saved from the workbench") : note.trimmed());
+                    })
+        ->setShortcut(QKeySequence(tr("Ctrl+Alt+S")));
+    return {newAct, importAct, saveAct};
+}
+
+void LibraryController::addRecentMenu(QMenu* file)
+{
+    QMenu* recent = file->addMenu(tr("Open &Recent"));
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] {
+        recent->clear();
+        for (qint64 id : recentScenarios())
+            if (auto s = mWorkbench.library().scenario(id))
+                recent->addAction(s->name, this, [this, id] {
+                    if (maybeSave())
+                        openFromLibrary(id);
+                });
+        recent->setEnabled(!recent->isEmpty());
+    });
+}
+
+void LibraryController::askRename(qint64 id)
+{
+    const auto summary = mWorkbench.library().scenario(id);
+    bool ok = false;
+    const QString name = QInputDialog::getText(mWindow, tr("Rename Scenario"), tr("New name:"), QLineEdit::Normal,
+                                               summary ? summary->name : QString(), &ok);
+    if (ok)
+        renameScenario(id, name);
+}
+
+void LibraryController::askTags(qint64 id)
+{
+    const auto summary = mWorkbench.library().scenario(id);
+    bool ok = false;
+    const QString tags = QInputDialog::getText(mWindow, tr("Scenario Tags"), tr("Tags, separated by commas:"),
+                                               QLineEdit::Normal, summary ? summary->tags.join(", ") : QString(), &ok);
+    if (!ok)
+        return;
+    QStringList list;
+    for (const QString& t : tags.split(',', Qt::SkipEmptyParts))
+        if (!t.trimmed().isEmpty())
+            list << t.trimmed();
+    setScenarioTags(id, list);
+}
+
+
+void LibraryController::rememberRecent(qint64 id)
+{
+    QList<qint64> ids = recentScenarios();
+    ids.removeAll(id);
+    ids.prepend(id);
+    QVariantList stored;
+    for (qint64 i : ids.mid(0, 8))
+        stored << i;
+    QSettings().setValue("recent/scenarios", stored);
+}
+
+QList<qint64> LibraryController::recentScenarios() const
+{
+    QList<qint64> ids;
+    for (const QVariant& v : QSettings().value("recent/scenarios").toList())
+        ids << v.toLongLong();
+    return ids;
+}
+
+bool LibraryController::openFromLibrary(qint64 id)
+{
+    io::ScenarioReadResult r = document::loadFromLibrary(mWorkbench.library(), id, mWorkbench.catalog());
+    if (!r.ok()) {
+        QMessageBox::warning(
+            mWindow, tr("Cannot open scenario"),
+            tr("Scenario %1 of the library cannot be opened:\n\n%2").arg(id).arg(issuesText(r.issues)));
+        return false;
+    }
+    auto doc = std::make_unique<document::Document>(std::move(*r.value));
+    auto revs = mWorkbench.library().revisions(id);
+    doc->markSaved(id, revs && !revs->empty() ? revs->back().number : 1);
+    mWorkbench.setDocument(std::move(doc));
+    rememberRecent(id);
+    return true;
+}
+
+void LibraryController::showRevisions(qint64 id)
+{
+    const auto revisions = mWorkbench.library().revisions(id);
+    const auto summary = mWorkbench.library().scenario(id);
+    if (!revisions || !summary)
+        return;
+    QDialog dialog(mWindow);
+    dialog.setWindowTitle(tr("Revisions of %1").arg(summary->name));
+    auto* table = new QTableWidget(static_cast<int>(revisions->size()), 4, &dialog);
+    table->setHorizontalHeaderLabels({tr("Revision"), tr("Saved"), tr("Note"), tr("$/month")});
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    for (int r = 0; r < static_cast<int>(revisions->size()); ++r) {
+        const store::RevisionInfo& rev = (*revisions)[static_cast<std::size_t>(r)];
+        const auto cost = rev.kpis.find("cost_per_month_usd");
+        table->setItem(r, 0, new QTableWidgetItem(QString::number(rev.number)));
+        table->setItem(r, 1, new QTableWidgetItem(rev.createdAt.toLocalTime().toString("yyyy-MM-dd HH:mm")));
+        table->setItem(r, 2, new QTableWidgetItem(rev.note));
+        table->setItem(r, 3, new QTableWidgetItem(cost == rev.kpis.end() ? QString() : text::grouped(cost->second)));
+    }
+    table->selectRow(table->rowCount() - 1);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Close, &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QPushButton* compare = buttons->addButton(tr("Compare with Latest"), QDialogButtonBox::ActionRole);
+    compare->setEnabled(revisions->size() > 1);
+    connect(compare, &QPushButton::clicked, &dialog, [&] {
+        const int row = table->currentRow();
+        const int latest = revisions->back().number;
+        const int chosen = row >= 0 ? (*revisions)[static_cast<std::size_t>(row)].number : latest;
+        if (chosen != latest) {
+            dialog.reject();
+            compareRevisions(id, {chosen, latest});
+        }
+    });
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    connect(table, &QTableWidget::cellDoubleClicked, &dialog, &QDialog::accept);
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addWidget(table);
+    layout->addWidget(buttons);
+    dialog.resize(640, 360);
+    if (dialog.exec() == QDialog::Accepted && table->currentRow() >= 0)
+        openRevision(id, (*revisions)[static_cast<std::size_t>(table->currentRow())].number);
+}
+
+bool LibraryController::openRevision(qint64 id, int revision)
+{
+    if (!maybeSave())
+        return false;
+    io::ScenarioReadResult r = document::loadFromLibrary(mWorkbench.library(), id, mWorkbench.catalog(), revision);
+    if (!r.ok()) {
+        QMessageBox::warning(mWindow, tr("Cannot open revision"),
+                             tr("Revision %1 of library scenario %2 cannot be opened:\n\n%3")
+                                 .arg(revision)
+                                 .arg(id)
+                                 .arg(issuesText(r.issues)));
+        return false;
+    }
+    const auto revisions = mWorkbench.library().revisions(id);
+    auto doc = std::make_unique<document::Document>(std::move(*r.value));
+    doc->setReadOnly(true, tr("revision %1 of %2").arg(revision).arg(revisions ? revisions->size() : 0));
+    mWorkbench.setDocument(std::move(doc));
+    return true;
+}
+
+void LibraryController::openFirst()
+{
+    auto all = mWorkbench.library().list();
+    if (all && !all->empty())
+        openFromLibrary(all->front().id);
+}
+
+bool LibraryController::maybeSave()
+{
+    document::Document* doc = mWorkbench.document();
+    if (!doc || !doc->isModified())
+        return true;
+    const auto answer = QMessageBox::question(
+        mWindow, tr("Unsaved changes"), tr("Save the changes to '%1' in the library?").arg(doc->displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return saveRevision(tr("Saved from the workbench"));
+    return answer == QMessageBox::Discard;
+}
+
+bool LibraryController::saveRevision(const QString& note)
+{
+    document::Document* doc = mWorkbench.document();
+    if (!doc)
+        return false;
+    const Scenario& s = doc->scenario();
+    const auto id = doc->libraryId();
+    if (!id || doc->isReadOnly()) // a past revision is saved as a new scenario
+        return saveAsNewScenario(QString::fromStdString(s.name) +
+                                 (doc->isReadOnly() ? tr(" (from a revision)") : QString()));
+    auto rev = mWorkbench.library().addRevision(*id, io::writeScenario(s), note, document::kpisOf(s, mWorkbench.catalog()));
+    if (!rev) {
+        QMessageBox::critical(mWindow, tr("Cannot save"), mWorkbench.library().lastError());
+        return false;
+    }
+    doc->markSaved(*id, *rev);
+    mPanel->reload(mWorkbench.library());
+    Q_EMIT mWorkbench.message(
+        tr("Saved '%1' to the library as revision %2").arg(QString::fromStdString(s.name)).arg(*rev), 5000);
+    return true;
+}
+
+bool LibraryController::saveAsNewScenario(const QString& name)
+{
+    document::Document* doc = mWorkbench.document();
+    if (!doc || name.trimmed().isEmpty())
+        return false;
+    const bool renamed = doc->scenario().name != name.trimmed().toStdString();
+    if (renamed) // the name is part of the document: renaming is an undoable edit like any other
+        doc->push(document::renameScenario(doc->scenario(), name.trimmed().toStdString()));
+    const Scenario& s = doc->scenario();
+    const QString note = doc->libraryId() ? tr("Variant of library scenario %1").arg(*doc->libraryId())
+                                                : tr("Saved from the workbench");
+    auto newId = document::saveAsNew(mWorkbench.library(), s, mWorkbench.catalog(), note);
+    if (!newId) {
+        QMessageBox::critical(mWindow, tr("Cannot save"), mWorkbench.library().lastError());
+        return false;
+    }
+    doc->markSaved(*newId, 1);
+    if (doc->isReadOnly()) // a revision saved as new: editable from now on
+        doc->setReadOnly(false);
+    rememberRecent(*newId);
+    mPanel->reload(mWorkbench.library());
+    Q_EMIT mWorkbench.message(tr("Saved '%1' as a new library scenario").arg(QString::fromStdString(s.name)), 5000);
+    return true;
+}
+
+bool LibraryController::newScenario(bool ask)
+{
+    if (ask && !maybeSave())
+        return false;
+    Scenario blank;
+    blank.name = tr("Untitled cluster").toStdString();
+    if (!mWorkbench.catalog().pricePresets.empty())
+        blank.pricing.preset = mWorkbench.catalog().pricePresets.front().id;
+    mWorkbench.setDocument(std::make_unique<document::Document>(std::move(blank)));
+    return true;
+}
+
+void LibraryController::importJson()
+{
+    if (!maybeSave())
+        return;
+    const QString file = QFileDialog::getOpenFileName(mWindow, tr("Import Scenario"), {}, tr("Scenario JSON (*.json)"));
+    if (file.isEmpty())
+        return;
+    io::ScenarioReadResult r = io::readScenarioFile(file, mWorkbench.catalog());
+    if (!r.ok()) {
+        QMessageBox::warning(mWindow, tr("Cannot import"),
+                             tr("%1 is not a valid scenario:\n\n%2").arg(file, issuesText(r.issues)));
+        return;
+    }
+    auto newId = document::saveAsNew(mWorkbench.library(), *r.value, mWorkbench.catalog(), tr("Imported from %1").arg(file));
+    if (!newId) {
+        QMessageBox::critical(mWindow, tr("Cannot import"), mWorkbench.library().lastError());
+        return;
+    }
+    mPanel->reload(mWorkbench.library());
+    openFromLibrary(*newId);
+}
+
+CompareDialog* LibraryController::compareScenarios(const QList<qint64>& ids)
+{
+    QList<std::pair<qint64, std::optional<int>>> refs;
+    for (qint64 id : ids)
+        refs.push_back({id, std::nullopt});
+    return compareLibrary(refs);
+}
+
+CompareDialog* LibraryController::compareRevisions(qint64 scenarioId, const QList<int>& revisions)
+{
+    QList<std::pair<qint64, std::optional<int>>> refs;
+    for (int r : revisions)
+        refs.push_back({scenarioId, r});
+    return compareLibrary(refs);
+}
+
+CompareDialog* LibraryController::compareLibrary(const QList<std::pair<qint64, std::optional<int>>>& refs)
+{
+    if (refs.size() < 2 || refs.size() > 4)
+        return nullptr;
+    std::vector<Scenario> scenarios;
+    for (const auto& [id, revision] : refs) {
+        io::ScenarioReadResult r = document::loadFromLibrary(mWorkbench.library(), id, mWorkbench.catalog(), revision);
+        if (!r.ok()) {
+            QMessageBox::warning(
+                mWindow, tr("Cannot compare"),
+                tr("Scenario %1 of the library cannot be read:\n\n%2").arg(id).arg(issuesText(r.issues)));
+            return nullptr;
+        }
+        if (revision)
+            r.value->name += tr(" (revision %1)").arg(*revision).toStdString();
+        scenarios.push_back(std::move(*r.value));
+    }
+    using Plans = std::vector<std::shared_ptr<const sim::PlanResults>>;
+    const std::optional<Plans> plans = runWithProgress<Plans>(
+        mWindow, tr("Computing the plans to compare…"),
+        [scenarios = std::move(scenarios), catalog = &mWorkbench.catalog()](const std::atomic<bool>& stop) -> std::optional<Plans> {
+            Plans out;
+            for (const Scenario& s : scenarios) {
+                std::optional<sim::PlanResults> r = sim::computePlanResults(s, *catalog, &stop);
+                if (!r)
+                    return std::nullopt;
+                out.push_back(std::make_shared<const sim::PlanResults>(std::move(*r)));
+            }
+            return out;
+        });
+    if (!plans)
+        return nullptr;
+    auto* dialog = new CompareDialog(mWorkbench.catalog(), *plans, mWindow);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+std::optional<qint64> LibraryController::duplicateScenario(qint64 id)
+{
+    io::ScenarioReadResult r = document::loadFromLibrary(mWorkbench.library(), id, mWorkbench.catalog());
+    if (!r.ok()) {
+        QMessageBox::warning(mWindow, tr("Cannot duplicate"), issuesText(r.issues));
+        return std::nullopt;
+    }
+    r.value->name += tr(" (variant)").toStdString();
+    auto newId = document::saveAsNew(mWorkbench.library(), *r.value, mWorkbench.catalog(), tr("Variant of library scenario %1").arg(id));
+    if (!newId) {
+        QMessageBox::critical(mWindow, tr("Cannot duplicate"), mWorkbench.library().lastError());
+        return std::nullopt;
+    }
+    mPanel->reload(mWorkbench.library());
+    mPanel->select({*newId});
+    return newId;
+}
+
+bool LibraryController::renameScenario(qint64 id, const QString& name)
+{
+    if (name.trimmed().isEmpty() || !mWorkbench.library().rename(id, name.trimmed())) {
+        if (!name.trimmed().isEmpty())
+            QMessageBox::critical(mWindow, tr("Cannot rename"), mWorkbench.library().lastError());
+        return false;
+    }
+    mPanel->reload(mWorkbench.library());
+    return true;
+}
+
+bool LibraryController::setScenarioTags(qint64 id, const QStringList& tags)
+{
+    if (!mWorkbench.library().setTags(id, tags)) {
+        QMessageBox::critical(mWindow, tr("Cannot set the tags"), mWorkbench.library().lastError());
+        return false;
+    }
+    mPanel->reload(mWorkbench.library());
+    return true;
+}
+
+bool LibraryController::deleteScenario(qint64 id, bool ask)
+{
+    const auto summary = mWorkbench.library().scenario(id);
+    if (!summary)
+        return false;
+    if (ask && QMessageBox::question(mWindow, tr("Delete scenario"),
+                                     tr("Delete '%1' and its %n revision(s) from the library? This cannot be undone.",
+                                        nullptr, summary->revisionCount)
+                                         .arg(summary->name),
+                                     QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes)
+        return false;
+    if (!mWorkbench.library().deleteScenario(id)) {
+        QMessageBox::critical(mWindow, tr("Cannot delete"), mWorkbench.library().lastError());
+        return false;
+    }
+    if (document::Document* doc = mWorkbench.document(); doc && doc->libraryId() == id)
+        doc->forgetLibraryId(); // still open, now as an unsaved scenario
+    mPanel->reload(mWorkbench.library());
+    return true;
+}
+
+} // namespace gp::ui

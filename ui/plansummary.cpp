@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "plansummary.h"
+
+#include "calc/inventory.h"
+#include "model/planningtarget.h"
+#include "textformat.h"
+
+#include <map>
+
+namespace gp::ui {
+
+PlanSummary::PlanSummary(QWidget* parent) : QLabel(parent)
+{
+    setObjectName("PlanSummary");
+    setTextFormat(Qt::RichText);
+    setWordWrap(true);
+    setMargin(6);
+}
+
+void PlanSummary::showEvaluation(const Scenario& s, const Catalog& catalog, const calc::Evaluation& ev)
+{
+    const calc::Inventory inv = calc::takeInventory(s, catalog);
+    QString unpriced;
+    if (!inv.unpricedGpus.empty())
+        unpriced = tr(" (no price for %1 GPU model(s))").arg(inv.unpricedGpus.size());
+    setText(tr("<h2>%1</h2><p>%2</p><p><b>%3</b> GPUs on %4 nodes · <b>%5</b> GiB usable VRAM · "
+               "%6 tenants, %7 jobs asking for %8 GPUs%9 · target (%12) "
+               "<b>%10</b> · evaluated in %11 ms</p>")
+                .arg(QString::fromStdString(s.name).toHtmlEscaped(),
+                     QString::fromStdString(s.description).toHtmlEscaped())
+                .arg(inv.gpus)
+                .arg(inv.nodes)
+                .arg(text::grouped(inv.vramGiB))
+                .arg(inv.tenants)
+                .arg(inv.jobs)
+                .arg(inv.gpusRequested)
+                .arg(unpriced)
+                .arg(ev.kpis.meetsTarget ? tr("met") : tr("not met"))
+                .arg(ev.elapsedMs, 0, 'f', 1)
+                .arg(QString::fromStdString(PlanningTarget::text()).toHtmlEscaped()));
+}
+
+QStringList planWarnings(const Scenario& s, const calc::Evaluation& ev)
+{
+    QStringList warnings;
+    std::map<std::string, std::string> names;
+    for (const Tenant& t : s.tenants)
+        for (const Job& j : t.jobs)
+            names[j.id] = j.name;
+    for (const calc::JobResult& j : ev.jobs)
+        if (!j.placed && warnings.size() < 6)
+            warnings << PlanSummary::tr("⚠ %1 is not placed: %2")
+                            .arg(QString::fromStdString(names[j.id]), QString::fromStdString(j.reason));
+    if (ev.kpis.unplacedJobs > static_cast<int>(warnings.size()))
+        warnings << PlanSummary::tr("… %n job(s) not placed in all", nullptr, ev.kpis.unplacedJobs);
+    if (ev.kpis.oomRiskGpus > 0)
+        warnings << PlanSummary::tr("⚠ %n GPU(s) at risk of running out of memory (red frames)", nullptr,
+                                    ev.kpis.oomRiskGpus);
+    return warnings;
+}
+
+} // namespace gp::ui

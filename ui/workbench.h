@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#pragma once
+
+#include "document/document.h"
+#include "document/edit.h"
+#include "model/catalog.h"
+#include "model/issue.h"
+#include "store/scenariolibrary.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+class QWidget;
+
+namespace gp::document {
+class Autosaver;
+}
+
+namespace gp::ui {
+
+class EvaluationRunner;
+
+/// Issues as lines for a message box, at most `max` of them.
+QString issuesText(const Issues& issues, int max = 20);
+
+/// What one workbench window and its flows share (docs/architecture.md §3): the catalog, the
+/// library, the open document, the plan session that computes its results, and the autosaver.
+/// The flows (library, edits, exports, recovery) and the canvas editor work through it, so
+/// none of them needs the window. Members are declared in the order they depend on each
+/// other: the session and the autosaver go before the library and the catalog they use.
+class Workbench : public QObject
+{
+    Q_OBJECT
+
+public:
+    Workbench(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> library, QObject* parent = nullptr);
+    ~Workbench() override;
+
+    const Catalog& catalog() const { return mCatalog; }
+    store::ScenarioLibrary& library() const { return *mLibrary; }
+    /// The open document; null before the first one is opened.
+    document::Document* document() const { return mDocument.get(); }
+    /// Replaces the open document (the caller asked about unsaved changes first).
+    void setDocument(std::unique_ptr<document::Document> doc);
+    EvaluationRunner& session() const { return *mSession; }
+    document::Autosaver& autosaver() const { return *mAutosaver; }
+
+    /// True when a document is open and may be edited; a read-only revision says why.
+    bool editable();
+    /// Pushes a rule's edit onto the document, or says why the core refused it under
+    /// `refusal`: in a message box over `dialogParent`, or as a status message without one.
+    bool push(Result<document::Edit> edit, const QString& refusal, QWidget* dialogParent = nullptr);
+
+Q_SIGNALS:
+    /// A different document is open now (or the same one reopened).
+    void documentReplaced();
+    /// A short message for the status bar.
+    void message(const QString& text, int timeoutMs);
+
+private:
+    Catalog mCatalog;
+    std::unique_ptr<store::ScenarioLibrary> mLibrary;
+    std::unique_ptr<document::Document> mDocument;
+    std::unique_ptr<EvaluationRunner> mSession;
+    std::unique_ptr<document::Autosaver> mAutosaver;
+};
+
+} // namespace gp::ui
