@@ -52,7 +52,8 @@ int workbench(const QString& db)
     int step = 0;
     QObject::connect(edits, &QTimer::timeout, window, [window, &step] {
         ++step;
-        window->canvasView()->editor()->addFromTemplate("node:dgx-h100", QPointF(100.0 * (step % 20), 900.0 + 120.0 * (step / 20)));
+        window->canvasView()->editor()->addFromTemplate("node:dgx-h100",
+                                                        QPointF(100.0 * (step % 20), 900.0 + 120.0 * (step / 20)));
     });
     edits->start(60);
     return QApplication::exec();

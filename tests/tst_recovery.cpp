@@ -15,8 +15,8 @@
 #include "ui/canvas/canvasview.h"
 #include "ui/librarycontroller.h"
 #include "ui/mainwindow.h"
-#include "ui/recoverycontroller.h"
 #include "ui/recoverybar.h"
+#include "ui/recoverycontroller.h"
 
 #include <QProcess>
 #include <QPushButton>

@@ -190,10 +190,10 @@ bool EditController::addFabric(const document::FabricSpec& spec)
         QMessageBox::warning(mWindow, tr("Cannot generate the fabric"), issuesText(items.issues));
         return false;
     }
-    const bool pushed = mWorkbench.push(
-        document::addItems(s, mWorkbench.catalog(), *items.value,
-                           tr("Generate a fabric of %1 nodes").arg(spec.nodes).toStdString()),
-        tr("Cannot generate the fabric"), mWindow);
+    const bool pushed =
+        mWorkbench.push(document::addItems(s, mWorkbench.catalog(), *items.value,
+                                           tr("Generate a fabric of %1 nodes").arg(spec.nodes).toStdString()),
+                        tr("Cannot generate the fabric"), mWindow);
     if (pushed)
         Q_EMIT framingRequested();
     return pushed;

@@ -165,8 +165,8 @@ bool ExportController::exportClusterConfig(const QString& dir)
     const Scenario& s = *results->scenario;
     const Catalog& catalog = mWorkbench.catalog();
     QString error;
-    if (!io::writeFiles(
-            dir, io::clusterConfigFiles(calc::buildClusterConfig(s, catalog, *results->evaluation), s.name), &error)) {
+    if (!io::writeFiles(dir, io::clusterConfigFiles(calc::buildClusterConfig(s, catalog, *results->evaluation), s.name),
+                        &error)) {
         QMessageBox::critical(mWindow, tr("Cannot export"), error);
         return false;
     }

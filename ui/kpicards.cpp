@@ -26,7 +26,8 @@ KpiCards::KpiCards(QWidget* parent) : QWidget(parent)
             continue;
         QString tip = QString::fromStdString(spec.explanation);
         if (spec.key == "p95_completion_days")
-            tip += tr(" %L1 trials; Run Full Simulation or gpuplan-cli simulate for more.").arg(sim::TrialCounts::kPlan);
+            tip +=
+                tr(" %L1 trials; Run Full Simulation or gpuplan-cli simulate for more.").arg(sim::TrialCounts::kPlan);
         addCard(spec, tip + ref);
     }
 }

@@ -50,7 +50,8 @@ QList<QAction*> LibraryController::addFileActions(QMenu* file)
     importAct->setShortcut(QKeySequence::Open);
     QAction* newAct = file->addAction(tr("&New Scenario"), this, [this] { newScenario(); });
     newAct->setShortcut(QKeySequence::New);
-    QAction* saveAct = file->addAction(tr("&Save to Library"), this, [this] { saveRevision(tr("Saved from the workbench")); });
+    QAction* saveAct =
+        file->addAction(tr("&Save to Library"), this, [this] { saveRevision(tr("Saved from the workbench")); });
     saveAct->setShortcut(QKeySequence::Save);
     file->addAction(tr("Save as &New Scenario…"), this,
                     [this] {
@@ -115,7 +116,6 @@ void LibraryController::askTags(qint64 id)
             list << t.trimmed();
     setScenarioTags(id, list);
 }
-
 
 void LibraryController::rememberRecent(qint64 id)
 {
@@ -232,9 +232,9 @@ bool LibraryController::maybeSave()
     document::Document* doc = mWorkbench.document();
     if (!doc || !doc->isModified())
         return true;
-    const auto answer = QMessageBox::question(
-        mWindow, tr("Unsaved changes"), tr("Save the changes to '%1' in the library?").arg(doc->displayName()),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    const auto answer = QMessageBox::question(mWindow, tr("Unsaved changes"),
+                                              tr("Save the changes to '%1' in the library?").arg(doc->displayName()),
+                                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Save)
         return saveRevision(tr("Saved from the workbench"));
     return answer == QMessageBox::Discard;
@@ -250,7 +250,8 @@ bool LibraryController::saveRevision(const QString& note)
     if (!id || doc->isReadOnly()) // a past revision is saved as a new scenario
         return saveAsNewScenario(QString::fromStdString(s.name) +
                                  (doc->isReadOnly() ? tr(" (from a revision)") : QString()));
-    auto rev = mWorkbench.library().addRevision(*id, io::writeScenario(s), note, document::kpisOf(s, mWorkbench.catalog()));
+    auto rev =
+        mWorkbench.library().addRevision(*id, io::writeScenario(s), note, document::kpisOf(s, mWorkbench.catalog()));
     if (!rev) {
         QMessageBox::critical(mWindow, tr("Cannot save"), mWorkbench.library().lastError());
         return false;
@@ -271,8 +272,8 @@ bool LibraryController::saveAsNewScenario(const QString& name)
     if (renamed) // the name is part of the document: renaming is an undoable edit like any other
         doc->push(document::renameScenario(doc->scenario(), name.trimmed().toStdString()));
     const Scenario& s = doc->scenario();
-    const QString note = doc->libraryId() ? tr("Variant of library scenario %1").arg(*doc->libraryId())
-                                                : tr("Saved from the workbench");
+    const QString note =
+        doc->libraryId() ? tr("Variant of library scenario %1").arg(*doc->libraryId()) : tr("Saved from the workbench");
     auto newId = document::saveAsNew(mWorkbench.library(), s, mWorkbench.catalog(), note);
     if (!newId) {
         QMessageBox::critical(mWindow, tr("Cannot save"), mWorkbench.library().lastError());
@@ -312,7 +313,8 @@ void LibraryController::importJson()
                              tr("%1 is not a valid scenario:\n\n%2").arg(file, issuesText(r.issues)));
         return;
     }
-    auto newId = document::saveAsNew(mWorkbench.library(), *r.value, mWorkbench.catalog(), tr("Imported from %1").arg(file));
+    auto newId =
+        document::saveAsNew(mWorkbench.library(), *r.value, mWorkbench.catalog(), tr("Imported from %1").arg(file));
     if (!newId) {
         QMessageBox::critical(mWindow, tr("Cannot import"), mWorkbench.library().lastError());
         return;
@@ -355,18 +357,19 @@ CompareDialog* LibraryController::compareLibrary(const QList<std::pair<qint64, s
         scenarios.push_back(std::move(*r.value));
     }
     using Plans = std::vector<std::shared_ptr<const sim::PlanResults>>;
-    const std::optional<Plans> plans = runWithProgress<Plans>(
-        mWindow, tr("Computing the plans to compare…"),
-        [scenarios = std::move(scenarios), catalog = &mWorkbench.catalog()](const std::atomic<bool>& stop) -> std::optional<Plans> {
-            Plans out;
-            for (const Scenario& s : scenarios) {
-                std::optional<sim::PlanResults> r = sim::computePlanResults(s, *catalog, &stop);
-                if (!r)
-                    return std::nullopt;
-                out.push_back(std::make_shared<const sim::PlanResults>(std::move(*r)));
-            }
-            return out;
-        });
+    const std::optional<Plans> plans =
+        runWithProgress<Plans>(mWindow, tr("Computing the plans to compare…"),
+                               [scenarios = std::move(scenarios), catalog = &mWorkbench.catalog()](
+                                   const std::atomic<bool>& stop) -> std::optional<Plans> {
+                                   Plans out;
+                                   for (const Scenario& s : scenarios) {
+                                       std::optional<sim::PlanResults> r = sim::computePlanResults(s, *catalog, &stop);
+                                       if (!r)
+                                           return std::nullopt;
+                                       out.push_back(std::make_shared<const sim::PlanResults>(std::move(*r)));
+                                   }
+                                   return out;
+                               });
     if (!plans)
         return nullptr;
     auto* dialog = new CompareDialog(mWorkbench.catalog(), *plans, mWindow);
@@ -383,7 +386,8 @@ std::optional<qint64> LibraryController::duplicateScenario(qint64 id)
         return std::nullopt;
     }
     r.value->name += tr(" (variant)").toStdString();
-    auto newId = document::saveAsNew(mWorkbench.library(), *r.value, mWorkbench.catalog(), tr("Variant of library scenario %1").arg(id));
+    auto newId = document::saveAsNew(mWorkbench.library(), *r.value, mWorkbench.catalog(),
+                                     tr("Variant of library scenario %1").arg(id));
     if (!newId) {
         QMessageBox::critical(mWindow, tr("Cannot duplicate"), mWorkbench.library().lastError());
         return std::nullopt;

@@ -54,7 +54,8 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
       mFiles(new LibraryController(*mWorkbench, mLibraryPanel, this)),
       mEdits(new EditController(*mWorkbench, mScene, mTree, mWorkloads, this)),
       mExports(new ExportController(*mWorkbench, this)),
-      mRecoveryFlow(new RecoveryController(*mWorkbench, mRecovery, [this] { return mFiles->maybeSave(); }, this))
+      mRecoveryFlow(new RecoveryController(
+          *mWorkbench, mRecovery, [this] { return mFiles->maybeSave(); }, this))
 {
     setObjectName("MainWindow");
     setWindowIcon(QIcon(":/icons/gpuplan.svg"));
@@ -300,7 +301,7 @@ void MainWindow::documentChanged(const document::Changes& changes)
     }
     mProperties->refresh(s);
     mInspector->showNodes(s, mScene->selectedIds());
-    updateTitle(); // a rename
+    updateTitle();         // a rename
     session()->request(s); // debounced; a newer edit supersedes
 }
 

@@ -24,21 +24,21 @@ void PlanSummary::showEvaluation(const Scenario& s, const Catalog& catalog, cons
     QString unpriced;
     if (!inv.unpricedGpus.empty())
         unpriced = tr(" (no price for %1 GPU model(s))").arg(inv.unpricedGpus.size());
-    setText(tr("<h2>%1</h2><p>%2</p><p><b>%3</b> GPUs on %4 nodes · <b>%5</b> GiB usable VRAM · "
-               "%6 tenants, %7 jobs asking for %8 GPUs%9 · target (%12) "
-               "<b>%10</b> · evaluated in %11 ms</p>")
-                .arg(QString::fromStdString(s.name).toHtmlEscaped(),
-                     QString::fromStdString(s.description).toHtmlEscaped())
-                .arg(inv.gpus)
-                .arg(inv.nodes)
-                .arg(text::grouped(inv.vramGiB))
-                .arg(inv.tenants)
-                .arg(inv.jobs)
-                .arg(inv.gpusRequested)
-                .arg(unpriced)
-                .arg(ev.kpis.meetsTarget ? tr("met") : tr("not met"))
-                .arg(ev.elapsedMs, 0, 'f', 1)
-                .arg(QString::fromStdString(PlanningTarget::text()).toHtmlEscaped()));
+    setText(
+        tr("<h2>%1</h2><p>%2</p><p><b>%3</b> GPUs on %4 nodes · <b>%5</b> GiB usable VRAM · "
+           "%6 tenants, %7 jobs asking for %8 GPUs%9 · target (%12) "
+           "<b>%10</b> · evaluated in %11 ms</p>")
+            .arg(QString::fromStdString(s.name).toHtmlEscaped(), QString::fromStdString(s.description).toHtmlEscaped())
+            .arg(inv.gpus)
+            .arg(inv.nodes)
+            .arg(text::grouped(inv.vramGiB))
+            .arg(inv.tenants)
+            .arg(inv.jobs)
+            .arg(inv.gpusRequested)
+            .arg(unpriced)
+            .arg(ev.kpis.meetsTarget ? tr("met") : tr("not met"))
+            .arg(ev.elapsedMs, 0, 'f', 1)
+            .arg(QString::fromStdString(PlanningTarget::text()).toHtmlEscaped()));
 }
 
 QStringList planWarnings(const Scenario& s, const calc::Evaluation& ev)

@@ -53,10 +53,11 @@ bool RecoveryController::restoreDraft(const QString& session, bool ask)
     mWorkbench.setDocument(std::move(*restored.value));
     // Ours now: written under this session before the orphan goes, so no moment lacks it.
     if (!mWorkbench.autosaver().saveNow() || !mWorkbench.autosaver().removeDraft(session))
-        Q_EMIT mWorkbench.message(tr("Restored, but the draft could not be moved: %1").arg(mWorkbench.autosaver().lastError()),
-                                 10000);
+        Q_EMIT mWorkbench.message(
+            tr("Restored, but the draft could not be moved: %1").arg(mWorkbench.autosaver().lastError()), 10000);
     else
-        Q_EMIT mWorkbench.message(tr("Restored the autosaved work on '%1'; save it to keep it.").arg(draft->name), 8000);
+        Q_EMIT mWorkbench.message(tr("Restored the autosaved work on '%1'; save it to keep it.").arg(draft->name),
+                                  8000);
     offerRecovery();
     return true;
 }

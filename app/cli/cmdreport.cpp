@@ -74,8 +74,7 @@ int runReport(const QStringList& args)
         err() << Qt::flush;
         return kBadInput;
     }
-    const std::optional<sim::PlanResults> results =
-        sim::computePlanResults(*r.value, *catalog, nullptr, 30.0, trials);
+    const std::optional<sim::PlanResults> results = sim::computePlanResults(*r.value, *catalog, nullptr, 30.0, trials);
     if (const QString error = ui::writeReport(*results, *catalog, p.value("output")); !error.isEmpty()) {
         err() << "report: " << error << Qt::endl;
         return kFailure;

@@ -34,8 +34,8 @@ std::vector<KpiSpec> makeRegistry()
                  "unshared). Target: below " +
                      fmt::percent(PlanningTarget::kMaxMeanPenalty, 0) + ".",
                  [](const Kpis& k) { return !PlanningTarget::penaltyMet(k.meanPenalty); }});
-    r.push_back({"max_penalty", "Max penalty", "fraction", false, "Max penalty",
-                 "The largest penalty of a placed job."});
+    r.push_back(
+        {"max_penalty", "Max penalty", "fraction", false, "Max penalty", "The largest penalty of a placed job."});
     r.push_back({"cost_per_month_usd", "$ per month", "usd_per_month", false, "$/month",
                  "GPUs × $/GPU-hour (price preset, scenario overrides, or ownership: capex ÷ amortisation + "
                  "TDP × PUE × $/kWh) × 730 h."});

@@ -76,8 +76,8 @@ Result<std::unique_ptr<Document>> restoreDraft(store::ScenarioLibrary& lib, cons
     io::ScenarioReadResult read = io::readScenario(draft.document, catalog);
     if (!read.ok()) {
         // Where the draft came from, then what is wrong with it, each with its JSON path.
-        Issues issues{Issue::error(
-            "", QObject::tr("The autosaved draft of '%1' cannot be read").arg(draft.name).toStdString())};
+        Issues issues{
+            Issue::error("", QObject::tr("The autosaved draft of '%1' cannot be read").arg(draft.name).toStdString())};
         for (auto& i : read.issues)
             if (i.isError())
                 issues.push_back(std::move(i));
