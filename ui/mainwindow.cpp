@@ -20,9 +20,9 @@
 #include "recoverybar.h"
 #include "recoverycontroller.h"
 #include "resultscharts.h"
+#include "resultscontroller.h"
 #include "scenariotree.h"
 #include "sim/simbackend.h"
-#include "simulationcharts.h"
 #include "workloadspanel.h"
 
 #include <QAction>
@@ -77,7 +77,8 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     connect(wb, &Workbench::message, statusBar(), &QStatusBar::showMessage);
     connect(&wb->autosaver(), &document::Autosaver::failed, this,
             [this](const QString& error) { statusBar()->showMessage(tr("Autosave failed: %1").arg(error), 10000); });
-    connect(mEdits, &EditController::framingRequested, this, [this] { mFitPending = true; });
+    mResults = new ResultsController(*mWorkbench, {mSummary, mKpis, mTree, mScene, mCanvas, mWorkloads, mCharts}, this);
+    connect(mEdits, &EditController::framingRequested, mResults, &ResultsController::requestFraming);
     connect(mScene, &QGraphicsScene::selectionChanged, this, [this] {
         const document::Document* doc = currentDocument();
         if (!doc)
@@ -112,28 +113,6 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
             currentDocument()->push(edit);
     });
 
-    EvaluationRunner* session = &wb->session();
-    connect(session, &EvaluationRunner::evaluated, this,
-            [this](const std::shared_ptr<const calc::Evaluation>& ev) { showEvaluation(*ev); });
-    connect(session, &EvaluationRunner::predicted, mKpis, &KpiCards::showPrediction);
-    connect(session, &EvaluationRunner::simulated, this, [this](std::shared_ptr<const sim::SimulationResult> r) {
-        if (currentDocument())
-            mCharts->completion()->showSimulation(currentDocument()->scenario(), std::move(r));
-    });
-    connect(session, &EvaluationRunner::timelineReady, this, [this](std::shared_ptr<const sim::TimelineResult> t) {
-        mCharts->timeline()->showTimeline(std::move(t), this->session()->timelineHorizon());
-    });
-    connect(session, &EvaluationRunner::alternativesReady, mCharts, &ResultsCharts::showAlternatives);
-    connect(mCharts->completion(), &CompletionView::fullSimulationRequested, this, [this](int trials) {
-        if (!this->session()->runFullSimulation(trials))
-            mCharts->completion()->setRunning(this->session()->fullSimulationRunning());
-    });
-    connect(mCharts->timeline(), &TimelineView::horizonChanged, this, [this](double days) {
-        this->session()->setTimelineHorizon(days);
-        if (currentDocument())
-            this->session()->request(currentDocument()->scenario());
-    });
-
     createActions();
     const sim::BackendInfo backend = sim::probeBackends();
     statusBar()->showMessage(backend.cudaUsable()
@@ -145,9 +124,10 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
 MainWindow::~MainWindow()
 {
     // The views outlive the workbench while QObject deletes the children: stop the scene's
-    // signals (selection changes as its items go) and the session's from reaching this window.
+    // signals (selection changes as its items go) from reaching this window, and the session's
+    // from reaching any view.
     mScene->disconnect(this);
-    mWorkbench->session().disconnect(this);
+    mWorkbench->session().disconnect();
 }
 
 void MainWindow::createDocks()
@@ -274,7 +254,7 @@ void MainWindow::documentReplaced()
     setEditingEnabled(!doc->isReadOnly());
     mProperties->clear();
     mInspector->showNodes(doc->scenario(), {});
-    mFitPending = true;
+    mResults->requestFraming();
     mUndo->setEnabled(stack->canUndo());
     mRedo->setEnabled(stack->canRedo());
     session()->request(doc->scenario()); // every change re-evaluates in the background
@@ -303,22 +283,6 @@ void MainWindow::documentChanged(const document::Changes& changes)
     mInspector->showNodes(s, mScene->selectedIds());
     updateTitle();         // a rename
     session()->request(s); // debounced; a newer edit supersedes
-}
-
-void MainWindow::showEvaluation(const calc::Evaluation& ev)
-{
-    const Scenario& s = currentDocument()->scenario();
-    mTree->showScenario(s, mWorkbench->catalog(), ev);
-    mKpis->showEvaluation(ev);
-    mScene->decorate(s, ev);
-    mWorkloads->showEvaluation(s, ev);
-    mCharts->showEvaluation(s, ev);
-    mCanvas->setWarnings(planWarnings(s, ev));
-    mSummary->showEvaluation(s, mWorkbench->catalog(), ev);
-    if (mFitPending) { // by now the window has its size
-        mFitPending = false;
-        mCanvas->fitAll();
-    }
 }
 
 bool MainWindow::raisePanel(const QString& name)

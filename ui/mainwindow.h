@@ -17,10 +17,6 @@ namespace gp::document {
 class Autosaver;
 }
 
-namespace gp::calc {
-struct Evaluation;
-}
-
 namespace gp::ui {
 
 class CanvasScene;
@@ -37,13 +33,14 @@ class PropertiesPanel;
 class RecoveryBar;
 class RecoveryController;
 class ResultsCharts;
+class ResultsController;
 class ScenarioTree;
 class WorkloadsPanel;
 
 /// The workbench window (docs/architecture.md §3): wiring only. It places the docks, views and
 /// menus, keeps the views in step with the open document and its results, and hands every
-/// flow to its controller — library, edits, exports, recovery — and every canvas gesture to
-/// the canvas editor, all of which work through the shared Workbench.
+/// flow to its controller — library, edits, exports, recovery, results — and every canvas
+/// gesture to the canvas editor, all of which work through the shared Workbench.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -89,7 +86,6 @@ private:
     void documentReplaced();
     /// Brings the views in line with what an edit, undo or redo changed.
     void documentChanged(const document::Changes& changes);
-    void showEvaluation(const calc::Evaluation& evaluation);
     /// Enables or disables every way of editing, for a read-only revision.
     void setEditingEnabled(bool enabled);
     void updateTitle();
@@ -111,7 +107,7 @@ private:
     EditController* mEdits;
     ExportController* mExports;
     RecoveryController* mRecoveryFlow;
-    bool mFitPending = false; ///< frame the canvas once the new document's first evaluation is shown
+    ResultsController* mResults = nullptr;
     QMenu* mEditMenu = nullptr;
     QAction* mUndo = nullptr;
     QAction* mRedo = nullptr;
