@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "evaluate.h"
-#include "model/planningtarget.h"
 
-#include "fabricindex.h"
+#include "evaluatecontext.h"
 #include "interference.h"
-#include "inventory.h"
 #include "model/assumptions.h"
-#include "model/miglayout.h"
 #include "model/validation.h"
-#include "placement.h"
 #include "servingcache.h"
-#include "slots.h"
 
 #include <algorithm>
 #include <chrono>
@@ -22,96 +17,7 @@
 
 namespace gp::calc {
 
-namespace {
-
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-constexpr double kHoursPerMonth = Inventory::kHoursPerMonth;
-
-/// One direction of a x16 PCIe link, GB/s (PCI-SIG: 16 GT/s x16 = 31.5 GB/s for Gen4).
-double pcieGBps(int gen) { return gen >= 6 ? 126.0 : gen == 5 ? 63.0 : gen == 4 ? 31.5 : 15.75; }
-
-struct JobRef
-{
-    int tenant;
-    int job;
-    std::optional<ModelArchitecture> arch;
-    MemoryBreakdown memory;
-    double servingFixedBytes = 0.0;    ///< serving: per GPU outside the KV cache
-    double servingWantedKvBytes = 0.0; ///< serving: KV cache of its whole concurrency per replica
-};
-
-/// Helper state shared by the per-job and cluster computations.
-struct Context
-{
-    const Scenario& s;
-    const Catalog& c;
-    std::vector<Slot> slots;
-    std::vector<int> gpuBase; // first global GPU index of each node
-    std::vector<double> gpuUsed;
-    std::vector<int> gpuActive;
-    std::vector<bool> gpuShared; // has a slot without memory isolation in use
-    std::vector<double> slotUsed;
-    FabricIndex fabric;
-    std::vector<double> nodePrice; // $/GPU-hour of each node's GPUs
-
-    int globalGpu(const Slot& sl) const { return gpuBase[static_cast<std::size_t>(sl.node)] + sl.gpu; }
-    const Node& node(int i) const { return s.topology.nodes[static_cast<std::size_t>(i)]; }
-    double price(int nodeIndex) const { return nodePrice[static_cast<std::size_t>(nodeIndex)]; }
-};
-
-/// The distinct values of `v`, sorted (small vectors instead of std::set: no node allocations).
-std::vector<int> distinct(std::vector<int> v)
-{
-    std::sort(v.begin(), v.end());
-    v.erase(std::unique(v.begin(), v.end()), v.end());
-    return v;
-}
-
-CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu, double linkEff,
-                      double noGdrFactor)
-{
-    CommBandwidth b;
-    // NCCL over the NVLink domain reaches the GPU's scale-up collective efficiency (catalog).
-    b.tensorParallelGBps = gpu.scaleUpBandwidthGBps / 2.0 * gpu.efficiency.scaleUpCollective;
-    std::vector<int> nodeList;
-    nodeList.reserve(slots.size());
-    bool allP2p = true;
-    for (int s : slots) {
-        nodeList.push_back(cx.slots[static_cast<std::size_t>(s)].node);
-        allP2p = allP2p && cx.slots[static_cast<std::size_t>(s)].peerToPeer;
-    }
-    const std::vector<int> nodes = distinct(std::move(nodeList));
-    double network = 1e30;
-    std::vector<int> leafList;
-    for (int n : nodes) {
-        const Node& node = cx.node(n);
-        const double perGpu = node.nics.count * node.nics.speedGbps / 8.0 / std::max(node.gpuCount, 1);
-        network = std::min(network, perGpu * linkEff * (node.nics.gpudirectRdma ? 1.0 : noGdrFactor));
-        leafList.push_back(cx.fabric.leafOfNode[static_cast<std::size_t>(n)]);
-    }
-    const std::vector<int> leaves = distinct(std::move(leafList));
-    // Across leaves, the fabric's oversubscription (uplinks / downlinks of the busiest leaf).
-    double oversub = 1.0;
-    if (leaves.size() > 1)
-        for (int l : leaves)
-            if (l >= 0)
-                oversub = std::min(oversub, cx.fabric.leafOversubscription[static_cast<std::size_t>(l)]);
-    if (nodes.size() == 1) {
-        const int domain = nvlinkDomainGpus(cx.node(nodes.front()), cx.c);
-        bool oneDomain = true;
-        const int first = cx.slots[static_cast<std::size_t>(slots.front())].gpu / domain;
-        for (int s : slots)
-            oneDomain = oneDomain && cx.slots[static_cast<std::size_t>(s)].gpu / domain == first;
-        const bool nvlink = allP2p && oneDomain && gpu.scaleUpBandwidthGBps > 0;
-        const double intra = nvlink ? b.tensorParallelGBps : pcieGBps(gpu.pcieGen) * linkEff;
-        b.dataParallelGBps = b.pipelineGBps = intra;
-    } else {
-        b.dataParallelGBps = b.pipelineGBps = network * oversub;
-    }
-    return b;
-}
-
-} // namespace
+using namespace detail;
 
 Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<PlacementPolicy> policyOverride)
 {
@@ -255,15 +161,14 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     std::vector<CoTenant> others; // one unit's co-tenants, refilled per unit
 
     // 4. Each job on its slots, against bare metal.
-    std::vector<double> linkLoad(s.topology.links.size(), 0.0);
-    std::vector<double> tenantCost(s.tenants.size(), 0.0);
+    JobTotals totals;
+    totals.linkLoadGbps.assign(s.topology.links.size(), 0.0);
+    totals.tenantCost.assign(s.tenants.size(), 0.0);
     ev.jobs.reserve(ordered.size());
-    double penaltySum = 0.0, flopsShare = 0.0, servingAttainment = 0.0;
     for (const JobDemand& d : ordered)
         ev.kpis.servingJobs +=
             s.tenants[static_cast<std::size_t>(d.tenant)].jobs[static_cast<std::size_t>(d.job)].kind ==
             JobKind::Inference;
-    int placedCount = 0;
     for (std::size_t k = 0; k < ordered.size(); ++k) {
         const JobDemand& d = ordered[k];
         const Tenant& tenant = s.tenants[static_cast<std::size_t>(d.tenant)];
@@ -400,166 +305,24 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             r.meetsSla = r.meetsSla && sv.fits && !sv.saturated &&
                          (!tenant.sla.ttftP99Ms || sv.ttftP99S * 1e3 <= *tenant.sla.ttftP99Ms + 1e-9) &&
                          (!tenant.sla.itlP99Ms || sv.itlP99S * 1e3 <= *tenant.sla.itlP99Ms + 1e-9);
-            servingAttainment += sv.sloAttainment;
+            totals.servingAttainment += sv.sloAttainment;
             ev.kpis.servingTtftP99S = std::max(ev.kpis.servingTtftP99S, sv.fits ? sv.ttftP99S : 1e30);
             ev.kpis.servingItlP99S = std::max(ev.kpis.servingItlP99S, sv.itlP99S);
         }
         if (!r.meetsSla)
             ++ev.kpis.slaViolations;
-        tenantCost[static_cast<std::size_t>(d.tenant)] += r.costPerMonthUsd;
+        totals.tenantCost[static_cast<std::size_t>(d.tenant)] += r.costPerMonthUsd;
         ev.kpis.wastePerMonth.overheadUsd += r.costPerMonthUsd * r.penalty / (1.0 + r.penalty);
-        penaltySum += r.penalty;
+        totals.penaltySum += r.penalty;
         ev.kpis.maxPenalty = std::max(ev.kpis.maxPenalty, r.penalty);
-        flopsShare += r.gpuEquivalents * r.perf.mfu;
-        ++placedCount;
+        totals.flopsShare += r.gpuEquivalents * r.perf.mfu;
+        ++totals.placed;
 
-        // Traffic leaving each node of a multi-node job: its GPUs' data-parallel and pipeline
-        // bytes per step, spread over the node's uplinks and, across leaves, the leaf uplinks.
-        if (jobNodes.size() > 1 && r.perf.stepTimeS > 0) {
-            std::map<int, int> unitsOnNode;
-            for (int sIdx : jp.slots)
-                ++unitsOnNode[cx.slots[static_cast<std::size_t>(sIdx)].node];
-            std::map<int, int> nodesPerLeaf;
-            for (int n : jobNodes)
-                ++nodesPerLeaf[cx.fabric.leafOfNode[static_cast<std::size_t>(n)]];
-            for (const auto& [n, units] : unitsOnNode) {
-                const double gbps = (r.perf.dataParallelBytesPerGpu + r.perf.pipelineBytesPerGpu) * units * 8.0 / 1e9 /
-                                    r.perf.stepTimeS;
-                const auto& own = cx.fabric.nodeUplinks[static_cast<std::size_t>(n)];
-                for (int l : own) {
-                    linkLoad[static_cast<std::size_t>(l)] += gbps / own.size();
-                    r.linkGbps.push_back({l, gbps / own.size()});
-                }
-                const int leaf = cx.fabric.leafOfNode[static_cast<std::size_t>(n)];
-                if (leaf < 0)
-                    continue;
-                const auto& up = cx.fabric.leafUplinks[static_cast<std::size_t>(leaf)];
-                const double leaving = 1.0 - static_cast<double>(nodesPerLeaf[leaf]) / jobNodes.size();
-                for (int l : up) {
-                    linkLoad[static_cast<std::size_t>(l)] += gbps * leaving / up.size();
-                    r.linkGbps.push_back({l, gbps * leaving / up.size()});
-                }
-            }
-        }
+        addJobTraffic(cx, jp.slots, jobNodes, r, totals.linkLoadGbps);
         ev.jobs.push_back(std::move(r));
     }
-    for (std::size_t n = 0; n < s.topology.nodes.size(); ++n) {
-        const Node& node = s.topology.nodes[n];
-        const GpuSpec* g = c.gpu(node.gpuId);
-        for (int i = 0; i < node.gpuCount; ++i) {
-            const std::size_t gi = static_cast<std::size_t>(cx.gpuBase[n]) + static_cast<std::size_t>(i);
-            GpuResult r{node.id, i, cx.gpuUsed[gi], g ? g->memoryUsableGiB * kGiB : 0.0, false};
-            r.oomRisk = cx.gpuShared[gi] && r.usedBytes > r.capacityBytes * (1.0 + 1e-12);
-            ev.kpis.oomRiskGpus += r.oomRisk ? 1 : 0;
-            ev.gpus.push_back(r);
-        }
-    }
-    ev.kpis.servingSloAttainment = ev.kpis.servingJobs > 0 ? servingAttainment / ev.kpis.servingJobs : 1.0;
-    for (std::size_t i = 0; i < s.topology.links.size(); ++i) {
-        const Link& l = s.topology.links[i];
-        ev.links.push_back({l.id, linkLoad[i], l.bandwidthGbps > 0 ? linkLoad[i] / l.bandwidthGbps : 0.0});
-    }
-    for (std::size_t t = 0; t < s.tenants.size(); ++t)
-        ev.tenantCostPerMonthUsd.push_back({s.tenants[t].id, tenantCost[t]});
-
-    // 5. Cluster KPIs and waste.
-    Kpis& k = ev.kpis;
-    double totalVram = 0.0, usedVram = 0.0, allocated = 0.0, freeShare = 0.0, unusableShare = 0.0;
-    std::vector<double> sharedAllocated(ev.gpus.size(), 0.0); // allocated GPU share of GPUs without isolation
-    std::vector<double> gpuPrice(ev.gpus.size(), 0.0);
-    for (const GpuResult& g : ev.gpus)
-        totalVram += g.capacityBytes;
-    std::vector<double> allocatedShare(ev.gpus.size(), 0.0);
-    const WorkloadMix mix(ordered);
-    std::vector<int> domains;
-    for (const Node& n : s.topology.nodes)
-        domains.push_back(nvlinkDomainGpus(n, c));
-    const std::vector<int> freeInDomain =
-        freeGpusInDomains(cx.slots, domains, [&](std::size_t i) { return po.owner[i] < 0; });
-    for (std::size_t i = 0; i < cx.slots.size(); ++i) {
-        const Slot& sl = cx.slots[i];
-        const double price = cx.price(sl.node) * kHoursPerMonth;
-        const auto gi = static_cast<std::size_t>(cx.globalGpu(sl));
-        gpuPrice[gi] = price;
-        if (po.owner[i] < 0) {
-            freeShare += sl.gpuFraction;
-            // The share of the job mix that could not use this free slot (the FGD view).
-            unusableShare += sl.gpuFraction * mix.unusableWeight(sl, freeInDomain[i]);
-            continue;
-        }
-        allocatedShare[gi] += sl.gpuFraction;
-        allocated += sl.gpuFraction;
-        if (!sl.memoryIsolated)
-            sharedAllocated[gi] += sl.gpuFraction;
-        const double used = std::min(cx.slotUsed[i], sl.capacityBytes);
-        usedVram += sl.memoryIsolated ? used : 0.0;
-        if (sl.memoryIsolated) {
-            const double stranded = sl.capacityBytes - used;
-            k.strandedBytes += stranded;
-            k.wastePerMonth.strandedUsd += sl.gpuFraction * price * stranded / sl.capacityBytes;
-        }
-    }
-    // Every GPU is paid for whole; what no job holds (free slots, MIG slices in no instance) idles.
-    for (std::size_t g = 0; g < ev.gpus.size(); ++g) {
-        k.costPerMonthUsd += gpuPrice[g];
-        k.wastePerMonth.idleUsd += gpuPrice[g] * std::max(0.0, 1.0 - allocatedShare[g]);
-    }
-    // Memory on GPUs without isolation counts once per GPU.
-    for (std::size_t g = 0; g < ev.gpus.size(); ++g)
-        if (cx.gpuShared[g]) {
-            const double used = std::min(ev.gpus[g].usedBytes, ev.gpus[g].capacityBytes);
-            usedVram += used;
-            const double stranded = std::max(0.0, ev.gpus[g].capacityBytes * sharedAllocated[g] - used);
-            k.strandedBytes += stranded;
-            k.wastePerMonth.strandedUsd += gpuPrice[g] * stranded / ev.gpus[g].capacityBytes;
-        }
-    k.vramUtilization = totalVram > 0 ? usedVram / totalVram : 0.0;
-    k.allocationRatio = gpus > 0 ? allocated / gpus : 0.0;
-    k.fragmentation = freeShare > 0 ? unusableShare / freeShare : 0.0;
-    k.computeUtilization = gpus > 0 ? flopsShare / gpus : 0.0;
-    k.meanPenalty = placedCount > 0 ? penaltySum / placedCount : 0.0;
-    k.meetsTarget = PlanningTarget::met(k.vramUtilization, k.meanPenalty);
-
-    // MIG geometric fragmentation: free memory slices of MIG GPUs into which none of the
-    // scenario's MIG profiles for that GPU model can be placed.
-    std::map<std::string, std::set<std::string>> profilesByGpu;
-    for (const Node& n : s.topology.nodes)
-        for (int g = 0; g < n.gpuCount; ++g)
-            for (const auto& inst : n.sharingOf(g).migInstances)
-                profilesByGpu[n.gpuId].insert(inst.profile);
-    // The answer depends only on the GPU model and its layout: work it out once for each.
-    std::map<std::pair<std::string, std::vector<std::pair<std::string, int>>>, int> unusableByLayout;
-    for (const Node& n : s.topology.nodes) {
-        const GpuSpec* gpu = c.gpu(n.gpuId);
-        if (!gpu || !gpu->supportsMig())
-            continue;
-        for (int g = 0; g < n.gpuCount; ++g) {
-            const SharingConfig& cfg = n.sharingOf(g);
-            if (cfg.mode != SharingMode::Mig)
-                continue;
-            std::vector<std::pair<std::string, int>> key;
-            for (const auto& inst : cfg.migInstances)
-                key.push_back({inst.profile, inst.start});
-            auto [it, fresh] = unusableByLayout.try_emplace({n.gpuId, key}, 0);
-            if (fresh) {
-                int freeSlices = mig::kMemorySlices;
-                for (const auto& inst : cfg.migInstances)
-                    if (const MigProfile* p = gpu->migProfile(inst.profile))
-                        freeSlices -= p->memorySlices;
-                bool anyFits = false;
-                for (const auto& name : profilesByGpu[n.gpuId]) {
-                    const MigProfile* p = gpu->migProfile(name);
-                    for (int start : p ? p->startSlices : std::vector<int>{}) {
-                        mig::Layout more = cfg.migInstances;
-                        more.push_back({name, start});
-                        anyFits = anyFits || mig::check(*gpu, more).empty();
-                    }
-                }
-                it->second = anyFits ? 0 : std::max(freeSlices, 0);
-            }
-            k.migUnusableSlices += it->second;
-        }
-    }
+    finishEvaluation(ev, cx, po, ordered, totals);
+    ev.kpis.migUnusableSlices = migUnusableSlices(s, c);
     ev.elapsedMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return ev;
 }

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// evaluate(): the bandwidth a job's collectives see, and the traffic multi-node jobs put on
+// the fabric's links (docs/model-reference.md, "Interconnect").
+#include "evaluatecontext.h"
+
+#include <algorithm>
+#include <map>
+
+namespace gp::calc::detail {
+
+namespace {
+
+/// One direction of a x16 PCIe link, GB/s (PCI-SIG: 16 GT/s x16 = 31.5 GB/s for Gen4).
+double pcieGBps(int gen) { return gen >= 6 ? 126.0 : gen == 5 ? 63.0 : gen == 4 ? 31.5 : 15.75; }
+
+/// The distinct values of `v`, sorted (small vectors instead of std::set: no node allocations).
+std::vector<int> distinct(std::vector<int> v)
+{
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+}
+
+} // namespace
+
+CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu, double linkEff,
+                      double noGdrFactor)
+{
+    CommBandwidth b;
+    // NCCL over the NVLink domain reaches the GPU's scale-up collective efficiency (catalog).
+    b.tensorParallelGBps = gpu.scaleUpBandwidthGBps / 2.0 * gpu.efficiency.scaleUpCollective;
+    std::vector<int> nodeList;
+    nodeList.reserve(slots.size());
+    bool allP2p = true;
+    for (int s : slots) {
+        nodeList.push_back(cx.slots[static_cast<std::size_t>(s)].node);
+        allP2p = allP2p && cx.slots[static_cast<std::size_t>(s)].peerToPeer;
+    }
+    const std::vector<int> nodes = distinct(std::move(nodeList));
+    double network = 1e30;
+    std::vector<int> leafList;
+    for (int n : nodes) {
+        const Node& node = cx.node(n);
+        const double perGpu = node.nics.count * node.nics.speedGbps / 8.0 / std::max(node.gpuCount, 1);
+        network = std::min(network, perGpu * linkEff * (node.nics.gpudirectRdma ? 1.0 : noGdrFactor));
+        leafList.push_back(cx.fabric.leafOfNode[static_cast<std::size_t>(n)]);
+    }
+    const std::vector<int> leaves = distinct(std::move(leafList));
+    // Across leaves, the fabric's oversubscription (uplinks / downlinks of the busiest leaf).
+    double oversub = 1.0;
+    if (leaves.size() > 1)
+        for (int l : leaves)
+            if (l >= 0)
+                oversub = std::min(oversub, cx.fabric.leafOversubscription[static_cast<std::size_t>(l)]);
+    if (nodes.size() == 1) {
+        const int domain = nvlinkDomainGpus(cx.node(nodes.front()), cx.c);
+        bool oneDomain = true;
+        const int first = cx.slots[static_cast<std::size_t>(slots.front())].gpu / domain;
+        for (int s : slots)
+            oneDomain = oneDomain && cx.slots[static_cast<std::size_t>(s)].gpu / domain == first;
+        const bool nvlink = allP2p && oneDomain && gpu.scaleUpBandwidthGBps > 0;
+        const double intra = nvlink ? b.tensorParallelGBps : pcieGBps(gpu.pcieGen) * linkEff;
+        b.dataParallelGBps = b.pipelineGBps = intra;
+    } else {
+        b.dataParallelGBps = b.pipelineGBps = network * oversub;
+    }
+    return b;
+}
+
+
+void addJobTraffic(const Context& cx, const std::vector<int>& slots, const std::set<int>& jobNodes, JobResult& r,
+                   std::vector<double>& linkLoadGbps)
+{
+    if (jobNodes.size() < 2 || r.perf.stepTimeS <= 0)
+        return; // traffic inside one node stays on NVLink or PCIe
+    std::map<int, int> unitsOnNode;
+    for (int sIdx : slots)
+        ++unitsOnNode[cx.slots[static_cast<std::size_t>(sIdx)].node];
+    std::map<int, int> nodesPerLeaf;
+    for (int n : jobNodes)
+        ++nodesPerLeaf[cx.fabric.leafOfNode[static_cast<std::size_t>(n)]];
+    for (const auto& [n, units] : unitsOnNode) {
+        const double gbps = (r.perf.dataParallelBytesPerGpu + r.perf.pipelineBytesPerGpu) * units * 8.0 / 1e9 /
+                            r.perf.stepTimeS;
+        const auto& own = cx.fabric.nodeUplinks[static_cast<std::size_t>(n)];
+        for (int l : own) {
+            linkLoadGbps[static_cast<std::size_t>(l)] += gbps / own.size();
+            r.linkGbps.push_back({l, gbps / own.size()});
+        }
+        const int leaf = cx.fabric.leafOfNode[static_cast<std::size_t>(n)];
+        if (leaf < 0)
+            continue;
+        const auto& up = cx.fabric.leafUplinks[static_cast<std::size_t>(leaf)];
+        const double leaving = 1.0 - static_cast<double>(nodesPerLeaf[leaf]) / jobNodes.size();
+        for (int l : up) {
+            linkLoadGbps[static_cast<std::size_t>(l)] += gbps * leaving / up.size();
+            r.linkGbps.push_back({l, gbps * leaving / up.size()});
+        }
+    }
+}
+
+} // namespace gp::calc::detail

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// evaluate(): the per-GPU results and the cluster's KPIs and waste (docs/model-reference.md,
+// "KPIs"), including the MIG slices no profile of the scenario can use.
+#include "evaluatecontext.h"
+
+#include "model/miglayout.h"
+#include "model/planningtarget.h"
+
+#include <algorithm>
+#include <map>
+
+namespace gp::calc::detail {
+
+void finishEvaluation(Evaluation& ev, const Context& cx, const PlacementOutcome& po,
+                      const std::vector<JobDemand>& ordered, const JobTotals& totals)
+{
+    const Scenario& s = cx.s;
+    const Catalog& c = cx.c;
+    const int gpus = static_cast<int>(cx.gpuUsed.size());
+    for (std::size_t n = 0; n < s.topology.nodes.size(); ++n) {
+        const Node& node = s.topology.nodes[n];
+        const GpuSpec* g = c.gpu(node.gpuId);
+        for (int i = 0; i < node.gpuCount; ++i) {
+            const std::size_t gi = static_cast<std::size_t>(cx.gpuBase[n]) + static_cast<std::size_t>(i);
+            GpuResult r{node.id, i, cx.gpuUsed[gi], g ? g->memoryUsableGiB * kGiB : 0.0, false};
+            r.oomRisk = cx.gpuShared[gi] && r.usedBytes > r.capacityBytes * (1.0 + 1e-12);
+            ev.kpis.oomRiskGpus += r.oomRisk ? 1 : 0;
+            ev.gpus.push_back(r);
+        }
+    }
+    ev.kpis.servingSloAttainment = ev.kpis.servingJobs > 0 ? totals.servingAttainment / ev.kpis.servingJobs : 1.0;
+    for (std::size_t i = 0; i < s.topology.links.size(); ++i) {
+        const Link& l = s.topology.links[i];
+        ev.links.push_back({l.id, totals.linkLoadGbps[i], l.bandwidthGbps > 0 ? totals.linkLoadGbps[i] / l.bandwidthGbps : 0.0});
+    }
+    for (std::size_t t = 0; t < s.tenants.size(); ++t)
+        ev.tenantCostPerMonthUsd.push_back({s.tenants[t].id, totals.tenantCost[t]});
+
+    // 5. Cluster KPIs and waste.
+    Kpis& k = ev.kpis;
+    double totalVram = 0.0, usedVram = 0.0, allocated = 0.0, freeShare = 0.0, unusableShare = 0.0;
+    std::vector<double> sharedAllocated(ev.gpus.size(), 0.0); // allocated GPU share of GPUs without isolation
+    std::vector<double> gpuPrice(ev.gpus.size(), 0.0);
+    for (const GpuResult& g : ev.gpus)
+        totalVram += g.capacityBytes;
+    std::vector<double> allocatedShare(ev.gpus.size(), 0.0);
+    const WorkloadMix mix(ordered);
+    std::vector<int> domains;
+    for (const Node& n : s.topology.nodes)
+        domains.push_back(nvlinkDomainGpus(n, c));
+    const std::vector<int> freeInDomain =
+        freeGpusInDomains(cx.slots, domains, [&](std::size_t i) { return po.owner[i] < 0; });
+    for (std::size_t i = 0; i < cx.slots.size(); ++i) {
+        const Slot& sl = cx.slots[i];
+        const double price = cx.price(sl.node) * kHoursPerMonth;
+        const auto gi = static_cast<std::size_t>(cx.globalGpu(sl));
+        gpuPrice[gi] = price;
+        if (po.owner[i] < 0) {
+            freeShare += sl.gpuFraction;
+            // The share of the job mix that could not use this free slot (the FGD view).
+            unusableShare += sl.gpuFraction * mix.unusableWeight(sl, freeInDomain[i]);
+            continue;
+        }
+        allocatedShare[gi] += sl.gpuFraction;
+        allocated += sl.gpuFraction;
+        if (!sl.memoryIsolated)
+            sharedAllocated[gi] += sl.gpuFraction;
+        const double used = std::min(cx.slotUsed[i], sl.capacityBytes);
+        usedVram += sl.memoryIsolated ? used : 0.0;
+        if (sl.memoryIsolated) {
+            const double stranded = sl.capacityBytes - used;
+            k.strandedBytes += stranded;
+            k.wastePerMonth.strandedUsd += sl.gpuFraction * price * stranded / sl.capacityBytes;
+        }
+    }
+    // Every GPU is paid for whole; what no job holds (free slots, MIG slices in no instance) idles.
+    for (std::size_t g = 0; g < ev.gpus.size(); ++g) {
+        k.costPerMonthUsd += gpuPrice[g];
+        k.wastePerMonth.idleUsd += gpuPrice[g] * std::max(0.0, 1.0 - allocatedShare[g]);
+    }
+    // Memory on GPUs without isolation counts once per GPU.
+    for (std::size_t g = 0; g < ev.gpus.size(); ++g)
+        if (cx.gpuShared[g]) {
+            const double used = std::min(ev.gpus[g].usedBytes, ev.gpus[g].capacityBytes);
+            usedVram += used;
+            const double stranded = std::max(0.0, ev.gpus[g].capacityBytes * sharedAllocated[g] - used);
+            k.strandedBytes += stranded;
+            k.wastePerMonth.strandedUsd += gpuPrice[g] * stranded / ev.gpus[g].capacityBytes;
+        }
+    k.vramUtilization = totalVram > 0 ? usedVram / totalVram : 0.0;
+    k.allocationRatio = gpus > 0 ? allocated / gpus : 0.0;
+    k.fragmentation = freeShare > 0 ? unusableShare / freeShare : 0.0;
+    k.computeUtilization = gpus > 0 ? totals.flopsShare / gpus : 0.0;
+    k.meanPenalty = totals.placed > 0 ? totals.penaltySum / totals.placed : 0.0;
+    k.meetsTarget = PlanningTarget::met(k.vramUtilization, k.meanPenalty);
+}
+
+int migUnusableSlices(const Scenario& s, const Catalog& c)
+{
+    int unusable = 0;
+    // MIG geometric fragmentation: free memory slices of MIG GPUs into which none of the
+    // scenario's MIG profiles for that GPU model can be placed.
+    std::map<std::string, std::set<std::string>> profilesByGpu;
+    for (const Node& n : s.topology.nodes)
+        for (int g = 0; g < n.gpuCount; ++g)
+            for (const auto& inst : n.sharingOf(g).migInstances)
+                profilesByGpu[n.gpuId].insert(inst.profile);
+    // The answer depends only on the GPU model and its layout: work it out once for each.
+    std::map<std::pair<std::string, std::vector<std::pair<std::string, int>>>, int> unusableByLayout;
+    for (const Node& n : s.topology.nodes) {
+        const GpuSpec* gpu = c.gpu(n.gpuId);
+        if (!gpu || !gpu->supportsMig())
+            continue;
+        for (int g = 0; g < n.gpuCount; ++g) {
+            const SharingConfig& cfg = n.sharingOf(g);
+            if (cfg.mode != SharingMode::Mig)
+                continue;
+            std::vector<std::pair<std::string, int>> key;
+            for (const auto& inst : cfg.migInstances)
+                key.push_back({inst.profile, inst.start});
+            auto [it, fresh] = unusableByLayout.try_emplace({n.gpuId, key}, 0);
+            if (fresh) {
+                int freeSlices = mig::kMemorySlices;
+                for (const auto& inst : cfg.migInstances)
+                    if (const MigProfile* p = gpu->migProfile(inst.profile))
+                        freeSlices -= p->memorySlices;
+                bool anyFits = false;
+                for (const auto& name : profilesByGpu[n.gpuId]) {
+                    const MigProfile* p = gpu->migProfile(name);
+                    for (int start : p ? p->startSlices : std::vector<int>{}) {
+                        mig::Layout more = cfg.migInstances;
+                        more.push_back({name, start});
+                        anyFits = anyFits || mig::check(*gpu, more).empty();
+                    }
+                }
+                it->second = anyFits ? 0 : std::max(freeSlices, 0);
+            }
+            unusable += it->second;
+        }
+    }
+    return unusable;
+}
+
+} // namespace gp::calc::detail

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "resultscontroller.h"
+
+#include "canvas/canvasscene.h"
+#include "canvas/canvasview.h"
+#include "evaluationrunner.h"
+#include "kpicards.h"
+#include "plansummary.h"
+#include "resultscharts.h"
+#include "scenariotree.h"
+#include "simulationcharts.h"
+#include "workbench.h"
+#include "workloadspanel.h"
+
+namespace gp::ui {
+
+ResultsController::ResultsController(Workbench& workbench, const Views& views, QObject* parent)
+    : QObject(parent), mWorkbench(workbench), mViews(views)
+{
+    EvaluationRunner* session = &mWorkbench.session();
+    connect(session, &EvaluationRunner::evaluated, this,
+            [this](const std::shared_ptr<const calc::Evaluation>& ev) { showEvaluation(*ev); });
+    connect(session, &EvaluationRunner::predicted, mViews.kpis, &KpiCards::showPrediction);
+    connect(session, &EvaluationRunner::simulated, this, [this](std::shared_ptr<const sim::SimulationResult> r) {
+        if (const document::Document* doc = mWorkbench.document())
+            mViews.charts->completion()->showSimulation(doc->scenario(), std::move(r));
+    });
+    connect(session, &EvaluationRunner::timelineReady, this, [this](std::shared_ptr<const sim::TimelineResult> t) {
+        mViews.charts->timeline()->showTimeline(std::move(t), mWorkbench.session().timelineHorizon());
+    });
+    connect(session, &EvaluationRunner::alternativesReady, mViews.charts, &ResultsCharts::showAlternatives);
+    connect(mViews.charts->completion(), &CompletionView::fullSimulationRequested, this, [this](int trials) {
+        EvaluationRunner& s = mWorkbench.session();
+        if (!s.runFullSimulation(trials))
+            mViews.charts->completion()->setRunning(s.fullSimulationRunning());
+    });
+    connect(mViews.charts->timeline(), &TimelineView::horizonChanged, this, [this](double days) {
+        mWorkbench.session().setTimelineHorizon(days);
+        if (const document::Document* doc = mWorkbench.document())
+            mWorkbench.session().request(doc->scenario());
+    });
+}
+
+void ResultsController::showEvaluation(const calc::Evaluation& ev)
+{
+    const document::Document* doc = mWorkbench.document();
+    if (!doc)
+        return;
+    const Scenario& s = doc->scenario();
+    mViews.outline->showScenario(s, mWorkbench.catalog(), ev);
+    mViews.kpis->showEvaluation(ev);
+    mViews.scene->decorate(s, ev);
+    mViews.workloads->showEvaluation(s, ev);
+    mViews.charts->showEvaluation(s, ev);
+    mViews.canvas->setWarnings(planWarnings(s, ev));
+    mViews.summary->showEvaluation(s, mWorkbench.catalog(), ev);
+    if (mFitPending) {
+        mFitPending = false;
+        mViews.canvas->fitAll();
+    }
+}
+
+} // namespace gp::ui

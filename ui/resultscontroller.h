@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#pragma once
+
+#include <QObject>
+
+namespace gp::calc {
+struct Evaluation;
+}
+
+namespace gp::ui {
+
+class CanvasScene;
+class CanvasView;
+class KpiCards;
+class PlanSummary;
+class ResultsCharts;
+class ScenarioTree;
+class WorkloadsPanel;
+class Workbench;
+
+/// The views of the plan's results, kept in step with the plan session (docs/architecture.md
+/// §4): the summary, KPI cards, outline, canvas decorations and warnings, workloads and the
+/// Results charts show each evaluation, simulation, timeline and trade-off matrix as it
+/// arrives; the charts' requests (a full simulation, another timeline horizon) go back to it.
+class ResultsController : public QObject
+{
+    Q_OBJECT
+
+public:
+    struct Views
+    {
+        PlanSummary* summary;
+        KpiCards* kpis;
+        ScenarioTree* outline;
+        CanvasScene* scene;
+        CanvasView* canvas;
+        WorkloadsPanel* workloads;
+        ResultsCharts* charts;
+    };
+    ResultsController(Workbench& workbench, const Views& views, QObject* parent);
+
+    /// Frames the whole canvas when the next evaluation is shown (a new document, a generated
+    /// fabric): by then the window has its size and the scene its items.
+    void requestFraming() { mFitPending = true; }
+
+private:
+    void showEvaluation(const calc::Evaluation& evaluation);
+
+    Workbench& mWorkbench;
+    Views mViews;
+    bool mFitPending = false;
+};
+
+} // namespace gp::ui
