@@ -9,7 +9,7 @@
 #include "io/scenarioreader.h"
 #include "testsupport.h"
 #include "ui/planfigures.h"
-#include "ui/presentation.h"
+#include "ui/presentationwindow.h"
 #include "ui/reportwriter.h"
 
 #include <QDomDocument>

@@ -6,7 +6,7 @@
 #include "canvas/canvasscene.h"
 #include "charttheme.h"
 #include "model/scenariodiff.h"
-#include "presentation.h"
+#include "presentationwindow.h"
 
 #include <QApplication>
 #include <QBarCategoryAxis>

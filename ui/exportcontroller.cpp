@@ -7,7 +7,7 @@
 #include "io/clusterconfigwriter.h"
 #include "io/scenariowriter.h"
 #include "planfigures.h"
-#include "presentation.h"
+#include "presentationwindow.h"
 #include "reportwriter.h"
 #include "workbench.h"
 

@@ -68,7 +68,6 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
     return b;
 }
 
-
 void addJobTraffic(const Context& cx, const std::vector<int>& slots, const std::set<int>& jobNodes, JobResult& r,
                    std::vector<double>& linkLoadGbps)
 {
@@ -81,8 +80,8 @@ void addJobTraffic(const Context& cx, const std::vector<int>& slots, const std::
     for (int n : jobNodes)
         ++nodesPerLeaf[cx.fabric.leafOfNode[static_cast<std::size_t>(n)]];
     for (const auto& [n, units] : unitsOnNode) {
-        const double gbps = (r.perf.dataParallelBytesPerGpu + r.perf.pipelineBytesPerGpu) * units * 8.0 / 1e9 /
-                            r.perf.stepTimeS;
+        const double gbps =
+            (r.perf.dataParallelBytesPerGpu + r.perf.pipelineBytesPerGpu) * units * 8.0 / 1e9 / r.perf.stepTimeS;
         const auto& own = cx.fabric.nodeUplinks[static_cast<std::size_t>(n)];
         for (int l : own) {
             linkLoadGbps[static_cast<std::size_t>(l)] += gbps / own.size();

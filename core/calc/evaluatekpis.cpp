@@ -32,7 +32,8 @@ void finishEvaluation(Evaluation& ev, const Context& cx, const PlacementOutcome&
     ev.kpis.servingSloAttainment = ev.kpis.servingJobs > 0 ? totals.servingAttainment / ev.kpis.servingJobs : 1.0;
     for (std::size_t i = 0; i < s.topology.links.size(); ++i) {
         const Link& l = s.topology.links[i];
-        ev.links.push_back({l.id, totals.linkLoadGbps[i], l.bandwidthGbps > 0 ? totals.linkLoadGbps[i] / l.bandwidthGbps : 0.0});
+        ev.links.push_back(
+            {l.id, totals.linkLoadGbps[i], l.bandwidthGbps > 0 ? totals.linkLoadGbps[i] / l.bandwidthGbps : 0.0});
     }
     for (std::size_t t = 0; t < s.tenants.size(); ++t)
         ev.tenantCostPerMonthUsd.push_back({s.tenants[t].id, totals.tenantCost[t]});

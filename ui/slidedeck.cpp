@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
-#include "presentation.h"
+#include "slidedeck.h"
+#include "slidepainting.h"
 
 #include "calc/comparison.h"
 #include "canvas/canvasscene.h"
@@ -11,7 +12,6 @@
 
 #include <QChart>
 #include <QDateTime>
-#include <QKeyEvent>
 #include <QLegend>
 #include <QPainter>
 #include <QPdfWriter>
@@ -77,6 +77,8 @@ StackLayers layersOf(SharingMode mode)
     return {};
 }
 
+} // namespace
+
 void slideTitle(QPainter& p, const QRectF& area, const QString& title)
 {
     QFont f("DejaVu Sans");
@@ -98,7 +100,7 @@ QRectF bodyOf(const QRectF& area)
                   area.height() * 0.8);
 }
 
-} // namespace
+QString letterOf(std::size_t i) { return QString(QChar('A' + static_cast<int>(i))); }
 
 SlideDeck::SlideDeck(const sim::PlanResults& results, const Catalog& catalog, QString recommendation)
     : mRecommendation(std::move(recommendation))
@@ -115,132 +117,6 @@ SlideDeck::SlideDeck(const std::vector<std::shared_ptr<const sim::PlanResults>>&
     for (const auto& r : results)
         mAll.push_back(std::make_unique<PlanFigures>(*r, catalog));
     mFigures = mAll.front().get();
-}
-
-namespace {
-
-enum ComparisonSlide
-{
-    CTitle,
-    CKpis,
-    CDiff,
-    CTopology,
-    CCost,
-    CPredictability,
-    CRecommendation,
-    CCount
-};
-
-QString letterOf(std::size_t i) { return QString(QChar('A' + static_cast<int>(i))); }
-
-} // namespace
-
-void SlideDeck::paintComparison(QPainter& p, const QRectF& area, int slide) const
-{
-    const int text = std::max(8, static_cast<int>(area.height() / 55));
-    const double zoom = std::max(1.0, area.height() / 560.0);
-    if (slide == CTitle) {
-        QStringList names;
-        for (std::size_t i = 0; i < mAll.size(); ++i)
-            names << QString("<b>%1</b>: %2")
-                         .arg(letterOf(i), QString::fromStdString(mAll[i]->scenario.name).toHtmlEscaped());
-        QFont big("DejaVu Sans");
-        big.setPixelSize(static_cast<int>(area.height() * 0.08));
-        big.setBold(true);
-        p.setFont(big);
-        p.setPen(QColor("#1f3b57"));
-        p.drawText(area.adjusted(area.width() * 0.06, area.height() * 0.2, -area.width() * 0.06, -area.height() * 0.55),
-                   Qt::AlignLeft | Qt::AlignBottom, title(CTitle));
-        drawHtml(p,
-                 area.adjusted(area.width() * 0.06, area.height() * 0.5, -area.width() * 0.06, -area.height() * 0.05),
-                 "<p>" + names.join("<br>") + "</p><p style='color:#555'>" +
-                     QDateTime::currentDateTime().toString("yyyy-MM-dd") + " · gpuplan</p>",
-                 text + 4);
-        return;
-    }
-    slideTitle(p, area, title(slide));
-    const QRectF body = bodyOf(area);
-    const double w = body.width() / static_cast<double>(mAll.size());
-    auto column = [&](std::size_t i, double topShare = 0.08) {
-        return QRectF(body.left() + w * static_cast<double>(i), body.top() + body.height() * topShare, w * 0.96,
-                      body.height() * (1 - topShare));
-    };
-    auto columnHeads = [&] {
-        for (std::size_t i = 0; i < mAll.size(); ++i)
-            drawHtml(p, QRectF(body.left() + w * static_cast<double>(i), body.top(), w * 0.96, body.height() * 0.08),
-                     QString("<b>%1</b>: %2")
-                         .arg(letterOf(i), QString::fromStdString(mAll[i]->scenario.name).toHtmlEscaped()),
-                     text);
-    };
-    switch (slide) {
-    case CKpis: {
-        std::vector<std::map<std::string, double>> values;
-        for (const auto& f : mAll) {
-            std::map<std::string, double> v = calc::kpiValues(f->evaluation.kpis);
-            v["p95_completion_days"] = f->simulation->clusterP95Days;
-            values.push_back(std::move(v));
-        }
-        QString html =
-            "<table cellspacing='0' cellpadding='4' border='1' style='border-collapse:collapse'><tr><th></th>";
-        for (std::size_t i = 0; i < mAll.size(); ++i)
-            html += "<th>" + letterOf(i) + "</th>";
-        html += "</tr>";
-        for (const calc::KpiComparison& row : calc::compareKpis(values)) {
-            html += "<tr><td>" + QString::fromStdString(row.spec.label).toHtmlEscaped() + "</td>";
-            for (std::size_t i = 0; i < row.values.size(); ++i) {
-                const QString cell = QString::fromStdString(calc::formatKpiValue(row.spec, row.values[i]));
-                const char* colour = i == 0 || row.verdicts[i] == calc::Verdict::Same ? "#000000"
-                                     : row.verdicts[i] == calc::Verdict::Better       ? "#2e7d32"
-                                                                                      : "#c62828";
-                const char* mark = i == 0 || row.verdicts[i] == calc::Verdict::Same ? ""
-                                   : row.verdicts[i] == calc::Verdict::Better       ? " ▲ better"
-                                                                                    : " ▼ worse";
-                html += QString("<td align='right' style='color:%1'>%2%3</td>").arg(colour, cell, mark);
-            }
-            html += "</tr>";
-        }
-        drawHtml(p, body, html + "</table>", text + 6);
-        break;
-    }
-    case CDiff: {
-        QString html;
-        for (std::size_t i = 1; i < mAll.size(); ++i) {
-            const std::vector<std::string> lines = diffScenarios(mAll.front()->scenario, mAll[i]->scenario);
-            html += QObject::tr("<p><b>A → %1</b> (%n change(s))</p><ul>", nullptr, static_cast<int>(lines.size()))
-                        .arg(letterOf(i));
-            for (std::size_t l = 0; l < lines.size() && l < 14; ++l)
-                html += "<li>" + QString::fromStdString(lines[l]).toHtmlEscaped() + "</li>";
-            if (lines.size() > 14)
-                html += QObject::tr("<li>… and %1 more</li>").arg(lines.size() - 14);
-            html += "</ul>";
-        }
-        drawHtml(p, body, html, text + 2);
-        break;
-    }
-    case CTopology:
-        columnHeads();
-        for (std::size_t i = 0; i < mAll.size(); ++i)
-            drawTopology(p, column(i), *mAll[i]->topology);
-        break;
-    case CCost:
-        columnHeads();
-        for (std::size_t i = 0; i < mAll.size(); ++i)
-            drawChart(p, column(i), mAll[i]->charts->costChart(), zoom);
-        break;
-    case CPredictability:
-        columnHeads();
-        for (std::size_t i = 0; i < mAll.size(); ++i)
-            drawChart(p, column(i), mAll[i]->charts->completion()->chart(), zoom);
-        break;
-    case CRecommendation:
-        drawHtml(p, body,
-                 mRecommendation.trimmed().isEmpty()
-                     ? QObject::tr("<p style='color:#888'>(No recommendation written yet.)</p>")
-                     : "<p>" + mRecommendation.toHtmlEscaped().replace("\n", "<br>") + "</p>",
-                 text + 4);
-        break;
-    default: break;
-    }
 }
 
 SlideDeck::~SlideDeck() = default;
@@ -405,66 +281,6 @@ QString SlideDeck::writePdf(const QString& path) const
     if (!file.commit())
         return QObject::tr("%1: %2").arg(path, file.errorString());
     return {};
-}
-
-PresentationWindow::PresentationWindow(std::unique_ptr<SlideDeck> deck, QWidget* parent)
-    : QWidget(parent, Qt::Window), mDeck(std::move(deck))
-{
-    setAttribute(Qt::WA_DeleteOnClose);
-    setWindowTitle(QObject::tr("gpuplan presentation"));
-    setFocusPolicy(Qt::StrongFocus);
-}
-
-PresentationWindow::~PresentationWindow() = default;
-
-PresentationWindow* PresentationWindow::open(std::unique_ptr<SlideDeck> deck, QWidget* parent, bool fullScreen)
-{
-    auto* window = new PresentationWindow(std::move(deck), parent);
-    if (fullScreen)
-        window->showFullScreen();
-    else
-        window->show();
-    window->setFocus();
-    return window;
-}
-
-void PresentationWindow::go(int slide)
-{
-    mCurrent = std::clamp(slide, 0, mDeck->count() - 1);
-    update();
-}
-
-void PresentationWindow::paintEvent(QPaintEvent*)
-{
-    QPainter p(this);
-    p.fillRect(rect(), Qt::black);
-    // The largest 16:9 area in the window, centred.
-    QSizeF size(width(), width() * 9.0 / 16.0);
-    if (size.height() > height())
-        size = QSizeF(height() * 16.0 / 9.0, height());
-    const QRectF area(QPointF((width() - size.width()) / 2, (height() - size.height()) / 2), size);
-    mDeck->paint(p, area, mCurrent);
-    p.setPen(QColor("#999999"));
-    p.drawText(area.adjusted(0, 0, -12, -6), Qt::AlignRight | Qt::AlignBottom,
-               QString("%1 / %2").arg(mCurrent + 1).arg(mDeck->count()));
-}
-
-void PresentationWindow::keyPressEvent(QKeyEvent* event)
-{
-    switch (event->key()) {
-    case Qt::Key_Right:
-    case Qt::Key_Down:
-    case Qt::Key_Space:
-    case Qt::Key_PageDown: go(mCurrent + 1); break;
-    case Qt::Key_Left:
-    case Qt::Key_Up:
-    case Qt::Key_Backspace:
-    case Qt::Key_PageUp: go(mCurrent - 1); break;
-    case Qt::Key_Home: go(0); break;
-    case Qt::Key_End: go(mDeck->count() - 1); break;
-    case Qt::Key_Escape: close(); break;
-    default: QWidget::keyPressEvent(event);
-    }
 }
 
 } // namespace gp::ui
