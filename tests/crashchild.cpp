@@ -29,13 +29,12 @@ using gp::test::revisionDocument;
 int workbench(const QString& db)
 {
     auto cat = gp::io::loadCatalog(gp::io::bundledDataDir(), {});
-    QString error;
-    auto lib = gp::document::openLibrary(db, cat.catalog, {}, &error);
+    auto lib = gp::document::openLibrary(db, cat.catalog, {});
     if (!lib) {
-        std::fprintf(stderr, "%s\n", qPrintable(error));
+        std::fprintf(stderr, "%s\n", lib.errorText().c_str());
         return 1;
     }
-    auto* window = new gp::ui::MainWindow(std::move(cat.catalog), std::move(lib));
+    auto* window = new gp::ui::MainWindow(std::move(cat.catalog), std::move(*lib));
     window->show();
     window->files()->openFirst();
     window->autosaver()->setDelayMs(150);
@@ -61,20 +60,20 @@ int workbench(const QString& db)
 
 int saves(const QString& db)
 {
-    QString error;
-    auto lib = gp::store::ScenarioLibrary::open(db, &error);
-    if (!lib) {
-        std::fprintf(stderr, "%s\n", qPrintable(error));
+    auto opened = gp::store::ScenarioLibrary::open(db);
+    if (!opened) {
+        std::fprintf(stderr, "%s\n", opened.errorText().c_str());
         return 1;
     }
-    if (lib->scenarioCount().value_or(0) == 0 &&
+    gp::store::ScenarioLibrary* lib = opened->get();
+    if (lib->scenarioCount().value.value_or(0) == 0 &&
         !lib->createScenario("kill test", "", revisionDocument(1), "1", {{"n", 1}}))
         return 1;
     for (;;) {
-        const int next = lib->revisions(1).value().back().number + 1;
+        const int next = lib->revisions(1)->back().number + 1;
         const auto n = lib->addRevision(1, revisionDocument(next), QString::number(next), {{"n", next}});
         if (!n || *n != next) {
-            std::fprintf(stderr, "%s\n", qPrintable(lib->lastError()));
+            std::fprintf(stderr, "%s\n", n.errorText().c_str());
             return 1;
         }
         std::printf("committed %d\n", *n);

@@ -551,7 +551,7 @@ private Q_SLOTS:
         auto w = makeWindow();
         w->files()->openFirst();
         const qint64 first = *w->currentDocument()->libraryId();
-        auto all = document::openLibrary(mTmp.filePath("lib.sqlite"), test::bundledCatalog(), {}, nullptr)->list();
+        auto all = (*document::openLibrary(mTmp.filePath("lib.sqlite"), test::bundledCatalog(), {}))->list();
         QVERIFY(w->files()->openFromLibrary(all->back().id));
         QCOMPARE(w->files()->recentScenarios(), (QList<qint64>{all->back().id, first}));
     }

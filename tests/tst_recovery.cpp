@@ -70,11 +70,10 @@ QStringList killAfter(QProcess& child, QStringList lines, int maxPauseMs)
 
 std::unique_ptr<store::ScenarioLibrary> openOrFail(const QString& path)
 {
-    QString error;
-    auto lib = store::ScenarioLibrary::open(path, &error);
+    auto lib = store::ScenarioLibrary::open(path);
     if (!lib)
-        qWarning("%s", qPrintable(error));
-    return lib;
+        qWarning("%s", lib.errorText().c_str());
+    return lib ? std::move(*lib) : nullptr;
 }
 
 } // namespace
@@ -117,8 +116,8 @@ private Q_SLOTS:
         // The draft survived the kill, and is whole.
         auto lib = openOrFail(db);
         QVERIFY(lib);
-        QCOMPARE(lib->integrityCheck().value(), QString("ok"));
-        const auto drafts = lib->drafts().value();
+        QCOMPARE(*lib->integrityCheck(), QString("ok"));
+        const auto drafts = *lib->drafts();
         QCOMPARE(drafts.size(), std::size_t(1));
         const auto draft = io::readScenario(drafts.front().document, test::bundledCatalog());
         QVERIFY(draft.ok());
@@ -155,11 +154,11 @@ private Q_SLOTS:
 
         // The draft is this session's now, and saving retires it.
         w.autosaver()->saveNow();
-        auto now = w.library()->drafts().value();
+        auto now = *w.library()->drafts();
         QCOMPARE(now.size(), std::size_t(1));
         QCOMPARE(now.front().session, w.autosaver()->session());
         QVERIFY(w.files()->saveRevision("recovered after a crash"));
-        QVERIFY(w.library()->drafts().value().empty());
+        QVERIFY(w.library()->drafts()->empty());
         const auto saved = document::loadFromLibrary(*w.library(), 1, test::bundledCatalog());
         QCOMPARE(static_cast<int>(saved.value->topology.nodes.size()), draftNodes);
         QCOMPARE(w.recovery()->offerRecovery(), 0);
@@ -176,13 +175,13 @@ private Q_SLOTS:
         running->watch(&doc);
         QVERIFY(running->saveNow());
         document::Autosaver other(lib.get());
-        QVERIFY(other.orphanedDrafts().empty()); // its session still holds its lock
-        running.reset();                         // the session ends without discarding
-        const auto orphans = other.orphanedDrafts();
+        QVERIFY(other.orphanedDrafts()->empty()); // its session still holds its lock
+        running.reset();                          // the session ends without discarding
+        const auto orphans = *other.orphanedDrafts();
         QCOMPARE(orphans.size(), std::size_t(1));
         QCOMPARE(orphans.front().name, QString("changed"));
         QVERIFY(other.removeDraft(orphans.front().session));
-        QVERIFY(other.orphanedDrafts().empty());
+        QVERIFY(other.orphanedDrafts()->empty());
     }
 
     void savingOrSwitchingDocumentsRetiresTheDraft()
@@ -198,18 +197,18 @@ private Q_SLOTS:
         QSignalSpy saved(autosaver, &document::Autosaver::draftSaved);
         w->canvasView()->editor()->addFromTemplate("node:dgx-h100", QPointF(0, 900));
         QVERIFY(saved.wait(5000)); // written within the delay of the edit, with no save asked
-        QCOMPARE(w->library()->drafts().value().size(), std::size_t(1));
+        QCOMPARE(w->library()->drafts()->size(), std::size_t(1));
         QVERIFY(w->files()->saveRevision("saved"));
-        QVERIFY(w->library()->drafts().value().empty());
+        QVERIFY(w->library()->drafts()->empty());
         w->canvasView()->editor()->addFromTemplate("node:dgx-h100", QPointF(100, 900));
         QVERIFY(saved.wait(5000));
-        QCOMPARE(w->library()->drafts().value().size(), std::size_t(1));
+        QCOMPARE(w->library()->drafts()->size(), std::size_t(1));
         w->currentDocument()->undoStack()->undo(); // back to what is saved: nothing to keep
-        QVERIFY(w->library()->drafts().value().empty());
+        QVERIFY(w->library()->drafts()->empty());
         w->canvasView()->editor()->addFromTemplate("node:dgx-h100", QPointF(200, 900));
         QVERIFY(autosaver->saveNow());
         QVERIFY(w->files()->newScenario(false)); // the user chose to drop the changes
-        QVERIFY(w->library()->drafts().value().empty());
+        QVERIFY(w->library()->drafts()->empty());
     }
 
     void aJsonWrittenInTheBackgroundIsDroppedOnceStale()
@@ -225,7 +224,7 @@ private Q_SLOTS:
         // The node count of every draft stored, as it lands in the library.
         std::vector<qsizetype> stored;
         connect(autosaver, &document::Autosaver::draftSaved, this,
-                [&] { stored.push_back(test::nodeCountOf(w->library()->drafts().value().front().document)); });
+                [&] { stored.push_back(test::nodeCountOf(w->library()->drafts()->front().document)); });
         auto editAndStartWriting = [&](double x) {
             w->canvasView()->editor()->addFromTemplate("node:dgx-h100", QPointF(x, -400));
             while (!autosaver->isWriting()) // the timer starts the writer; its result comes later
@@ -255,7 +254,7 @@ private Q_SLOTS:
         editAndStartWriting(100);
         w->canvasView()->editor()->addFromTemplate("node:dgx-h100", QPointF(200, 0)); // its timer fires while writing
         QTRY_VERIFY_WITH_TIMEOUT(!autosaver->isWriting() && !stored.empty() && stored.back() == nodes(), 20000);
-        QCOMPARE(w->library()->drafts().value().size(), std::size_t(1));
+        QCOMPARE(w->library()->drafts()->size(), std::size_t(1));
     }
 
     void unreadableDraftIsExplainedAndKept()
@@ -267,13 +266,13 @@ private Q_SLOTS:
         d.name = "half a plan";
         d.document = R"({"format_version": 1, "name": "half a plan", "topology": {"nodes": [{"id": 5}]}})";
         QVERIFY(lib->saveDraft(d));
-        const auto r = document::restoreDraft(*lib, lib->drafts().value().front(), test::bundledCatalog());
+        const auto r = document::restoreDraft(*lib, lib->drafts()->front(), test::bundledCatalog());
         QVERIFY(!r.ok());
         const QString error = QString::fromStdString(issueLines(r.issues));
         QVERIFY2(error.contains("The autosaved draft of 'half a plan' cannot be read") &&
                      error.contains("topology.nodes[0]"),
                  qPrintable(error));
-        QCOMPARE(lib->drafts().value().size(), std::size_t(1));
+        QCOMPARE(lib->drafts()->size(), std::size_t(1));
     }
 
     void killDuringSavesKeepsEveryCommittedRevision()
@@ -299,8 +298,8 @@ private Q_SLOTS:
 
             auto lib = openOrFail(db);
             QVERIFY2(lib, "the library does not open after the kill");
-            QCOMPARE(lib->integrityCheck().value(), QString("ok"));
-            const auto revs = lib->revisions(1).value();
+            QCOMPARE(*lib->integrityCheck(), QString("ok"));
+            const auto revs = *lib->revisions(1);
             QVERIFY2(static_cast<int>(revs.size()) >= committed,
                      qPrintable(QString("%1 revisions, %2 reported committed").arg(revs.size()).arg(committed)));
             for (std::size_t i = 0; i < revs.size(); ++i) {
@@ -312,8 +311,7 @@ private Q_SLOTS:
             // Every document byte for byte; the newest few each round, all of them at the end.
             const int from = round == 7 ? 1 : std::max(1, committed - 20);
             for (int n = from; n <= static_cast<int>(revs.size()); ++n)
-                QVERIFY2(lib->document(1, n).value() == test::revisionDocument(n),
-                         qPrintable(QString("revision %1").arg(n)));
+                QVERIFY2(*lib->document(1, n) == test::revisionDocument(n), qPrintable(QString("revision %1").arg(n)));
         }
     }
 

@@ -240,16 +240,15 @@ private Q_SLOTS:
         QVERIFY(text(pdf).contains("DGX H100 pod: three tenants"));
 
         // A library scenario by id.
-        QString error;
         const QString db = mDir.filePath("lib.sqlite");
-        auto lib = document::openLibrary(db, test::bundledCatalog(), QDir(test::dataDir()).filePath("samples"), &error);
-        QVERIFY2(lib, qPrintable(error));
-        const auto all = lib->list();
+        auto lib = document::openLibrary(db, test::bundledCatalog(), QDir(test::dataDir()).filePath("samples"));
+        QVERIFY2(lib, lib.errorText().c_str());
+        const auto all = (*lib)->list();
         qint64 mixed = 0;
         for (const auto& row : *all)
             if (row.name == "Mixed sharing lab")
                 mixed = row.id;
-        lib.reset();
+        lib.value.reset();
         const QString fromLib = mDir.filePath("lib.pdf");
         run(cli, {"report", "--scenario", QString::number(mixed), "--db", db, "-o", fromLib, "--trials", "100"}, &code);
         QCOMPARE(code, 0);

@@ -45,11 +45,19 @@ QVariant pragma(const QString& path, const QString& sql)
     return out;
 }
 
+/// The library at `path`, or null with the reason in `error` (what the tests check).
+std::unique_ptr<ScenarioLibrary> openLib(const QString& path, QString& error)
+{
+    auto opened = ScenarioLibrary::open(path);
+    error = QString::fromStdString(opened.errorText());
+    return opened ? std::move(*opened) : nullptr;
+}
+
 /// A real library with enough revisions to span many pages.
 QString bigLibrary(const QString& path)
 {
     QString error;
-    auto lib = ScenarioLibrary::open(path, &error);
+    auto lib = openLib(path, error);
     const auto id = lib->createScenario("big", "", QByteArray(5000, 'x'), "", {{"gpus", 1}});
     for (int i = 0; i < 40; ++i)
         lib->addRevision(*id, QByteArray(5000 + i * 100, char('a' + i % 26)), QString::number(i), {{"gpus", i}});
@@ -76,9 +84,9 @@ private Q_SLOTS:
         const QString path = mTmp.filePath("new.sqlite");
         QString error;
         {
-            auto lib = ScenarioLibrary::open(path, &error);
+            auto lib = openLib(path, error);
             QVERIFY2(lib, qPrintable(error));
-            QCOMPARE(lib->scenarioCount().value(), 0);
+            QCOMPARE(lib->scenarioCount().value.value(), 0);
         }
         QCOMPARE(pragma(path, "PRAGMA user_version").toInt(), ScenarioLibrary::kSchemaVersion);
         QCOMPARE(pragma(path, "PRAGMA application_id").toInt(), ScenarioLibrary::kApplicationId);
@@ -89,20 +97,21 @@ private Q_SLOTS:
     void crudAndRevisions()
     {
         QString error;
-        auto lib = ScenarioLibrary::open(mTmp.filePath("crud.sqlite"), &error);
+        auto lib = openLib(mTmp.filePath("crud.sqlite"), error);
         QVERIFY2(lib, qPrintable(error));
         const QByteArray doc1 = "{\"format_version\": 1, \"name\": \"a\"}\n";
         const QByteArray doc2 = "{\"format_version\": 1, \"name\": \"a, revised\"}\n";
         auto id =
             lib->createScenario("Plan A", "first try", doc1, "initial", {{"gpus", 64}, {"cost_per_month_usd", 1e5}});
-        QVERIFY2(id, qPrintable(lib->lastError()));
-        QCOMPARE(lib->addRevision(*id, doc2, "after review", {{"gpus", 72}}).value(), 2);
-        QCOMPARE(lib->document(*id).value(), doc2);
-        QCOMPARE(lib->document(*id, 1).value(), doc1);
-        QVERIFY(!lib->document(*id, 3));
-        QVERIFY(lib->lastError().contains("has no revision 3"));
+        QVERIFY2(id, id.errorText().c_str());
+        QCOMPARE(lib->addRevision(*id, doc2, "after review", {{"gpus", 72}}).value.value(), 2);
+        QCOMPARE(lib->document(*id).value.value(), doc2);
+        QCOMPARE(lib->document(*id, 1).value.value(), doc1);
+        const auto third = lib->document(*id, 3);
+        QVERIFY(!third);
+        QVERIFY(third.errorText().find("has no revision 3") != std::string::npos);
 
-        auto revs = lib->revisions(*id).value();
+        auto revs = lib->revisions(*id).value.value();
         QCOMPARE(revs.size(), std::size_t(2));
         QCOMPARE(revs[0].note, QString("initial"));
         QCOMPARE(revs[0].kpis.at("cost_per_month_usd"), 1e5);
@@ -112,7 +121,7 @@ private Q_SLOTS:
 
         QVERIFY(lib->rename(*id, "Plan A (final)"));
         QVERIFY(lib->setTags(*id, {"mig", "q3"}));
-        auto s = lib->scenario(*id).value();
+        auto s = lib->scenario(*id).value.value();
         QCOMPARE(s.name, QString("Plan A (final)"));
         QCOMPARE(s.tags, (QStringList{"mig", "q3"}));
         QCOMPARE(s.revisionCount, 2);
@@ -121,9 +130,10 @@ private Q_SLOTS:
         QVERIFY(!lib->setTags(*id, {"a,b"}));
 
         QVERIFY(lib->deleteScenario(*id));
-        QCOMPARE(lib->scenarioCount().value(), 0);
-        QVERIFY(!lib->deleteScenario(*id));
-        QVERIFY(lib->lastError().contains("no such scenario"));
+        QCOMPARE(lib->scenarioCount().value.value(), 0);
+        const Status again = lib->deleteScenario(*id);
+        QVERIFY(!again);
+        QCOMPARE(again.errorText(), "scenario " + std::to_string(*id) + ": no such scenario in the library");
         QVERIFY(!lib->addRevision(*id, doc1, "", {}));
     }
 
@@ -132,7 +142,7 @@ private Q_SLOTS:
         const QString path = mTmp.filePath("cascade.sqlite");
         {
             QString error;
-            auto lib = ScenarioLibrary::open(path, &error);
+            auto lib = openLib(path, error);
             auto id = lib->createScenario("x", "", "{}", "", {{"gpus", 1}});
             lib->addRevision(*id, "{}", "", {{"gpus", 2}});
             QVERIFY(lib->deleteScenario(*id));
@@ -144,24 +154,24 @@ private Q_SLOTS:
     void quotesAndSqlAreStoredVerbatim()
     {
         QString error;
-        auto lib = ScenarioLibrary::open(mTmp.filePath("quotes.sqlite"), &error);
+        auto lib = openLib(mTmp.filePath("quotes.sqlite"), error);
         const QString name = "Robert'); DROP TABLE scenarios;-- \"quoted\"";
         const QString note = "note with ' and \" and '); DELETE FROM revisions; --";
         auto id = lib->createScenario(name, "it's", "{\"a\": \"'\"}", note, {{"k'); DROP TABLE revision_kpis;--", 1}});
         QVERIFY(id);
         QCOMPARE(lib->scenario(*id)->name, name);
         QCOMPARE(lib->revisions(*id)->front().note, note);
-        QCOMPARE(lib->addRevision(*id, "{}", "x' OR '1'='1", {}).value(), 2);
+        QCOMPARE(lib->addRevision(*id, "{}", "x' OR '1'='1", {}).value.value(), 2);
         QCOMPARE(lib->revisions(*id)->back().note, QString("x' OR '1'='1"));
         QVERIFY(lib->rename(*id, "a'; UPDATE scenarios SET name='pwned"));
         QCOMPARE(lib->scenario(*id)->name, QString("a'; UPDATE scenarios SET name='pwned"));
         QVERIFY(lib->setTags(*id, {"it's", "\"x\"; DROP TABLE drafts"}));
         QCOMPARE(lib->scenario(*id)->tags, QStringList({"it's", "\"x\"; DROP TABLE drafts"}));
-        QVERIFY(lib->saveDraft({"s'; DELETE FROM drafts;--", id, 1, "d'\"", "{}", {}}));
-        QCOMPARE(lib->drafts().value().front().session, QString("s'; DELETE FROM drafts;--"));
-        QCOMPARE(lib->scenarioCount().value(), 1);
+        QVERIFY(lib->saveDraft({"s'; DELETE FROM drafts;--", id.value, 1, "d'\"", "{}", {}}));
+        QCOMPARE(lib->drafts().value.value().front().session, QString("s'; DELETE FROM drafts;--"));
+        QCOMPARE(lib->scenarioCount().value.value(), 1);
         QCOMPARE(lib->revisions(*id)->size(), std::size_t(2));
-        QCOMPARE(lib->integrityCheck().value(), QString("ok"));
+        QCOMPARE(lib->integrityCheck().value.value(), QString("ok"));
     }
 
     void migratesTheVersion1Fixture()
@@ -171,10 +181,10 @@ private Q_SLOTS:
         QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
         QCOMPARE(pragma(path, "PRAGMA user_version").toInt(), 1);
         QString error;
-        auto lib = ScenarioLibrary::open(path, &error);
+        auto lib = openLib(path, error);
         QVERIFY2(lib, qPrintable(error));
         QCOMPARE(pragma(path, "PRAGMA user_version").toInt(), ScenarioLibrary::kSchemaVersion);
-        auto all = lib->list().value();
+        auto all = lib->list().value.value();
         QCOMPARE(all.size(), std::size_t(1));
         QCOMPARE(all[0].name, QString("Mixed sharing lab (v1 library)"));
         QCOMPARE(all[0].revisionCount, 2);
@@ -185,7 +195,7 @@ private Q_SLOTS:
         const auto r = document::loadFromLibrary(*lib, all[0].id, test::bundledCatalog());
         QVERIFY(r.ok());
         QCOMPARE(r.value->name, std::string("Mixed sharing lab, reviewed"));
-        QCOMPARE(lib->addRevision(all[0].id, io::writeScenario(*r.value), "v2", {{"gpus", 32}}).value(), 3);
+        QCOMPARE(lib->addRevision(all[0].id, io::writeScenario(*r.value), "v2", {{"gpus", 32}}).value.value(), 3);
     }
 
     void newerLibraryIsRefusedUntouched()
@@ -193,12 +203,12 @@ private Q_SLOTS:
         const QString path = mTmp.filePath("future.sqlite");
         {
             QString error;
-            auto lib = ScenarioLibrary::open(path, &error);
+            auto lib = openLib(path, error);
         }
         pragma(path, "PRAGMA user_version = 99");
         const QByteArray before = fileHash(path);
         QString error;
-        QVERIFY(!ScenarioLibrary::open(path, &error));
+        QVERIFY(!openLib(path, error));
         QVERIFY2(error.contains("library schema 99 is newer than this gpuplan reads (3): it needs a newer gpuplan"),
                  qPrintable(error));
         QCOMPARE(fileHash(path), before);
@@ -225,7 +235,7 @@ private Q_SLOTS:
         f.write(content);
         f.close();
         QString error;
-        QVERIFY(!ScenarioLibrary::open(path, &error));
+        QVERIFY(!openLib(path, error));
         QVERIFY2(error.contains(expected), qPrintable(error));
         QCOMPARE(fileHash(path), QCryptographicHash::hash(content, QCryptographicHash::Sha256));
     }
@@ -235,7 +245,7 @@ private Q_SLOTS:
         const QString path = mTmp.filePath("foreign.sqlite");
         pragma(path, "CREATE TABLE customers (id INTEGER)");
         QString error;
-        QVERIFY(!ScenarioLibrary::open(path, &error));
+        QVERIFY(!openLib(path, error));
         QVERIFY2(error.contains("has tables but no gpuplan schema version"), qPrintable(error));
     }
 
@@ -246,41 +256,41 @@ private Q_SLOTS:
         QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
         QCOMPARE(pragma(path, "PRAGMA user_version").toInt(), 2);
         QString error;
-        auto lib = ScenarioLibrary::open(path, &error);
+        auto lib = openLib(path, error);
         QVERIFY2(lib, qPrintable(error));
         QCOMPARE(pragma(path, "PRAGMA user_version").toInt(), ScenarioLibrary::kSchemaVersion);
-        const auto all = lib->list().value();
+        const auto all = lib->list().value.value();
         QCOMPARE(all.size(), std::size_t(1));
         QCOMPARE(all[0].name, QString("Mixed sharing lab"));
         QCOMPARE(all[0].tags, QStringList({"lab", "v2"}));
         QCOMPARE(all[0].latest.note, QString("first save"));
         QCOMPARE(all[0].latest.kpis.at("gpus"), 32.0);
         QVERIFY(document::loadFromLibrary(*lib, all[0].id, test::bundledCatalog()).ok());
-        QVERIFY(lib->drafts().value().empty()); // schema 3's table is there
+        QVERIFY(lib->drafts().value.value().empty()); // schema 3's table is there
     }
 
     void draftsAreOnePerSessionAndOutliveTheirScenario()
     {
         QString error;
-        auto lib = ScenarioLibrary::open(mTmp.filePath("drafts.sqlite"), &error);
+        auto lib = openLib(mTmp.filePath("drafts.sqlite"), error);
         const auto id = lib->createScenario("plan", "", "{}", "", {});
-        store::Draft d{"session-a", id, 1, "plan", "{\"v\": 1}", {}};
+        store::Draft d{"session-a", id.value, 1, "plan", "{\"v\": 1}", {}};
         QVERIFY(lib->saveDraft(d));
         d.document = "{\"v\": 2}";
         QVERIFY(lib->saveDraft(d)); // replaces, never piles up
         QVERIFY(lib->saveDraft({"session-b", std::nullopt, std::nullopt, "new one", "{}", {}}));
-        auto drafts = lib->drafts().value();
+        auto drafts = lib->drafts().value.value();
         QCOMPARE(drafts.size(), std::size_t(2));
         const auto& a = drafts[0].session == "session-a" ? drafts[0] : drafts[1];
         QCOMPARE(a.document, QByteArray("{\"v\": 2}"));
         QCOMPARE(a.baseRevision.value(), 1);
         QVERIFY(a.savedAt.isValid());
         QVERIFY(lib->deleteScenario(*id)); // the unsaved work stays, now without its origin
-        drafts = lib->drafts().value();
+        drafts = lib->drafts().value.value();
         QCOMPARE(drafts.size(), std::size_t(2));
         QVERIFY(!drafts[0].scenarioId && !drafts[1].scenarioId);
         QVERIFY(lib->deleteDraft("session-a"));
-        QCOMPARE(lib->drafts().value().size(), std::size_t(1));
+        QCOMPARE(lib->drafts().value.value().size(), std::size_t(1));
     }
 
     void truncatedOrCorruptedLibraryIsRefusedUntouched_data()
@@ -309,7 +319,7 @@ private Q_SLOTS:
         f.close();
         const QByteArray before = fileHash(path);
         QString error;
-        QVERIFY(!ScenarioLibrary::open(path, &error));
+        QVERIFY(!openLib(path, error));
         QVERIFY2(error.startsWith(path + ": the library is damaged"), qPrintable(error));
         QVERIFY2(error.contains("restore it from a backup"), qPrintable(error));
         QCOMPARE(fileHash(path), before);
@@ -322,7 +332,7 @@ private Q_SLOTS:
         QVERIFY(QFile::setPermissions(path, QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther));
         const QByteArray before = fileHash(path);
         QString error;
-        QVERIFY(!ScenarioLibrary::open(path, &error));
+        QVERIFY(!openLib(path, error));
         QVERIFY2(error == path + ": the file is read-only; gpuplan keeps its library writable (make the file "
                                  "writable, or copy it and open the copy)",
                  qPrintable(error));
@@ -333,7 +343,7 @@ private Q_SLOTS:
     {
         const QString path = mTmp.filePath("locked.sqlite");
         QString error;
-        auto lib = ScenarioLibrary::open(path, &error);
+        auto lib = openLib(path, error);
         QVERIFY(lib->createScenario("before", "", "{}", "", {}));
         {
             // Another program holds the write lock for longer than the library waits.
@@ -344,17 +354,18 @@ private Q_SLOTS:
             QVERIFY(hold.exec("BEGIN IMMEDIATE"));
             QElapsedTimer waited;
             waited.start();
-            QVERIFY(!lib->createScenario("during", "", "{}", "", {}));
+            const auto during = lib->createScenario("during", "", "{}", "", {});
+            QVERIFY(!during);
             QVERIFY(waited.elapsed() >= ScenarioLibrary::kBusyTimeoutMs - 100);
-            QVERIFY2(lib->lastError().contains("another program is writing to the library"),
-                     qPrintable(lib->lastError()));
+            QVERIFY2(during.errorText().find("another program is writing to the library") != std::string::npos,
+                     during.errorText().c_str());
             QVERIFY(!lib->rename(1, "renamed"));
             QVERIFY(lib->list()); // reading goes on meanwhile
             QVERIFY(hold.exec("ROLLBACK"));
             other.close();
         }
         QSqlDatabase::removeDatabase("other-program");
-        QCOMPARE(lib->scenarioCount().value(), 1); // nothing half-written
+        QCOMPARE(lib->scenarioCount().value.value(), 1); // nothing half-written
         QCOMPARE(lib->scenario(1)->name, QString("before"));
         QVERIFY(lib->createScenario("after", "", "{}", "", {}));
     }
@@ -393,30 +404,30 @@ private Q_SLOTS:
         const QString samples = QDir(test::dataDir()).absoluteFilePath("samples");
         QString error;
         {
-            auto lib = document::openLibrary(path, test::bundledCatalog(), samples, &error);
-            QVERIFY2(lib, qPrintable(error));
-            auto all = lib->list().value();
+            auto lib = document::openLibrary(path, test::bundledCatalog(), samples);
+            QVERIFY2(lib, lib.errorText().c_str());
+            auto all = (*lib)->list().value.value();
             QCOMPARE(all.size(), static_cast<std::size_t>(test::sampleFiles().size()));
             bool big = false;
             for (const auto& s : all)
                 big |= s.latest.kpis.at("gpus") == 2000.0;
             QVERIFY(big);
         }
-        auto again = document::openLibrary(path, test::bundledCatalog(), samples, &error);
-        QCOMPARE(again->scenarioCount().value(), test::sampleFiles().size());
+        auto again = document::openLibrary(path, test::bundledCatalog(), samples);
+        QCOMPARE((*again)->scenarioCount().value.value(), test::sampleFiles().size());
     }
 
     void savedDocumentRoundTrips()
     {
         QString error;
-        auto lib = ScenarioLibrary::open(mTmp.filePath("roundtrip.sqlite"), &error);
+        auto lib = openLib(mTmp.filePath("roundtrip.sqlite"), error);
         const QString file = test::sampleFiles().front();
         const auto r = io::readScenarioFile(file, test::bundledCatalog());
         auto id = document::saveAsNew(*lib, *r.value, test::bundledCatalog(), "import");
         QVERIFY(id);
         QFile f(file);
         f.open(QIODevice::ReadOnly);
-        QCOMPARE(lib->document(*id).value(), f.readAll());
+        QCOMPARE(lib->document(*id).value.value(), f.readAll());
         const auto back = document::loadFromLibrary(*lib, *id, test::bundledCatalog());
         QVERIFY(back.ok());
         QVERIFY(*back.value == *r.value);

@@ -22,17 +22,16 @@ namespace gp::test {
 /// `file` is the library's path; tests that delete scenarios give their own.
 inline std::unique_ptr<ui::MainWindow> makeWindow(const QString& file)
 {
-    QString error;
-    auto lib = document::openLibrary(file, bundledCatalog(), QDir(dataDir()).absoluteFilePath("samples"), &error);
+    auto lib = document::openLibrary(file, bundledCatalog(), QDir(dataDir()).absoluteFilePath("samples"));
     if (!lib)
-        qFatal("%s", qPrintable(error));
-    return std::make_unique<ui::MainWindow>(bundledCatalog(), std::move(lib));
+        qFatal("%s", lib.errorText().c_str());
+    return std::make_unique<ui::MainWindow>(bundledCatalog(), std::move(*lib));
 }
 
 /// The id of the library scenario called `name` in the library at `file`, or 0.
 inline qint64 libraryScenarioId(const QString& file, const QString& name)
 {
-    auto all = document::openLibrary(file, bundledCatalog(), {}, nullptr)->list();
+    auto all = (*document::openLibrary(file, bundledCatalog(), {}))->list();
     for (const auto& s : *all)
         if (s.name == name)
             return s.id;

@@ -253,7 +253,7 @@ bool LibraryController::saveRevision(const QString& note)
     auto rev =
         mWorkbench.library().addRevision(*id, io::writeScenario(s), note, document::kpisOf(s, mWorkbench.catalog()));
     if (!rev) {
-        QMessageBox::critical(mWindow, tr("Cannot save"), mWorkbench.library().lastError());
+        QMessageBox::critical(mWindow, tr("Cannot save"), issuesText(rev.issues));
         return false;
     }
     doc->markSaved(*id, *rev);
@@ -276,7 +276,7 @@ bool LibraryController::saveAsNewScenario(const QString& name)
         doc->libraryId() ? tr("Variant of library scenario %1").arg(*doc->libraryId()) : tr("Saved from the workbench");
     auto newId = document::saveAsNew(mWorkbench.library(), s, mWorkbench.catalog(), note);
     if (!newId) {
-        QMessageBox::critical(mWindow, tr("Cannot save"), mWorkbench.library().lastError());
+        QMessageBox::critical(mWindow, tr("Cannot save"), issuesText(newId.issues));
         return false;
     }
     doc->markSaved(*newId, 1);
@@ -316,7 +316,7 @@ void LibraryController::importJson()
     auto newId =
         document::saveAsNew(mWorkbench.library(), *r.value, mWorkbench.catalog(), tr("Imported from %1").arg(file));
     if (!newId) {
-        QMessageBox::critical(mWindow, tr("Cannot import"), mWorkbench.library().lastError());
+        QMessageBox::critical(mWindow, tr("Cannot import"), issuesText(newId.issues));
         return;
     }
     mPanel->reload(mWorkbench.library());
@@ -389,19 +389,20 @@ std::optional<qint64> LibraryController::duplicateScenario(qint64 id)
     auto newId = document::saveAsNew(mWorkbench.library(), *r.value, mWorkbench.catalog(),
                                      tr("Variant of library scenario %1").arg(id));
     if (!newId) {
-        QMessageBox::critical(mWindow, tr("Cannot duplicate"), mWorkbench.library().lastError());
+        QMessageBox::critical(mWindow, tr("Cannot duplicate"), issuesText(newId.issues));
         return std::nullopt;
     }
     mPanel->reload(mWorkbench.library());
     mPanel->select({*newId});
-    return newId;
+    return newId.value;
 }
 
 bool LibraryController::renameScenario(qint64 id, const QString& name)
 {
-    if (name.trimmed().isEmpty() || !mWorkbench.library().rename(id, name.trimmed())) {
-        if (!name.trimmed().isEmpty())
-            QMessageBox::critical(mWindow, tr("Cannot rename"), mWorkbench.library().lastError());
+    if (name.trimmed().isEmpty())
+        return false;
+    if (Status renamed = mWorkbench.library().rename(id, name.trimmed()); !renamed) {
+        QMessageBox::critical(mWindow, tr("Cannot rename"), issuesText(renamed.issues));
         return false;
     }
     mPanel->reload(mWorkbench.library());
@@ -410,8 +411,8 @@ bool LibraryController::renameScenario(qint64 id, const QString& name)
 
 bool LibraryController::setScenarioTags(qint64 id, const QStringList& tags)
 {
-    if (!mWorkbench.library().setTags(id, tags)) {
-        QMessageBox::critical(mWindow, tr("Cannot set the tags"), mWorkbench.library().lastError());
+    if (Status tagged = mWorkbench.library().setTags(id, tags); !tagged) {
+        QMessageBox::critical(mWindow, tr("Cannot set the tags"), issuesText(tagged.issues));
         return false;
     }
     mPanel->reload(mWorkbench.library());
@@ -429,8 +430,8 @@ bool LibraryController::deleteScenario(qint64 id, bool ask)
                                          .arg(summary->name),
                                      QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes)
         return false;
-    if (!mWorkbench.library().deleteScenario(id)) {
-        QMessageBox::critical(mWindow, tr("Cannot delete"), mWorkbench.library().lastError());
+    if (Status deleted = mWorkbench.library().deleteScenario(id); !deleted) {
+        QMessageBox::critical(mWindow, tr("Cannot delete"), issuesText(deleted.issues));
         return false;
     }
     if (document::Document* doc = mWorkbench.document(); doc && doc->libraryId() == id)

@@ -21,7 +21,10 @@ RecoveryController::RecoveryController(Workbench& workbench, RecoveryBar* bar, s
 
 int RecoveryController::offerRecovery()
 {
-    const auto drafts = mWorkbench.autosaver().orphanedDrafts();
+    auto orphans = mWorkbench.autosaver().orphanedDrafts();
+    if (!orphans)
+        Q_EMIT mWorkbench.message(tr("Cannot look for autosaved work: %1").arg(issuesText(orphans.issues, 3)), 10000);
+    const std::vector<store::Draft> drafts = orphans ? std::move(*orphans) : std::vector<store::Draft>{};
     std::map<qint64, QString> names;
     if (auto all = mWorkbench.library().list())
         for (const auto& s : *all)
@@ -33,9 +36,10 @@ int RecoveryController::offerRecovery()
 bool RecoveryController::restoreDraft(const QString& session, bool ask)
 {
     std::optional<store::Draft> draft;
-    for (auto& d : mWorkbench.autosaver().orphanedDrafts())
-        if (d.session == session)
-            draft = std::move(d);
+    if (auto orphans = mWorkbench.autosaver().orphanedDrafts())
+        for (auto& d : *orphans)
+            if (d.session == session)
+                draft = std::move(d);
     if (!draft) {
         Q_EMIT mWorkbench.message(tr("That autosaved draft is gone (restored or discarded elsewhere)."), 8000);
         offerRecovery();
@@ -52,9 +56,12 @@ bool RecoveryController::restoreDraft(const QString& session, bool ask)
     }
     mWorkbench.setDocument(std::move(*restored.value));
     // Ours now: written under this session before the orphan goes, so no moment lacks it.
-    if (!mWorkbench.autosaver().saveNow() || !mWorkbench.autosaver().removeDraft(session))
-        Q_EMIT mWorkbench.message(
-            tr("Restored, but the draft could not be moved: %1").arg(mWorkbench.autosaver().lastError()), 10000);
+    Status moved = mWorkbench.autosaver().saveNow();
+    if (moved)
+        moved = mWorkbench.autosaver().removeDraft(session);
+    if (!moved)
+        Q_EMIT mWorkbench.message(tr("Restored, but the draft could not be moved: %1").arg(issuesText(moved.issues, 3)),
+                                  10000);
     else
         Q_EMIT mWorkbench.message(tr("Restored the autosaved work on '%1'; save it to keep it.").arg(draft->name),
                                   8000);
@@ -69,11 +76,11 @@ bool RecoveryController::discardDraft(const QString& session, bool ask)
                               tr("Delete the autosaved work for good? It cannot be brought back."),
                               QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Discard)
         return false;
-    const bool ok = mWorkbench.autosaver().removeDraft(session);
-    if (!ok)
-        QMessageBox::warning(mWindow, tr("Cannot discard"), mWorkbench.autosaver().lastError());
+    const Status removed = mWorkbench.autosaver().removeDraft(session);
+    if (!removed)
+        QMessageBox::warning(mWindow, tr("Cannot discard"), issuesText(removed.issues));
     offerRecovery();
-    return ok;
+    return removed.ok();
 }
 
 } // namespace gp::ui

@@ -76,12 +76,12 @@ int runCompare(const QStringList& args)
         io::ScenarioReadResult r;
         if (const QRegularExpressionMatch m = libRef.match(file); m.hasMatch()) {
             if (!library) {
-                QString error;
-                library = document::openLibrary(libraryPath(p), *catalog, QString(), &error);
-                if (!library) {
-                    err() << "compare: " << error << Qt::endl;
+                auto opened = document::openLibrary(libraryPath(p), *catalog, QString());
+                if (!opened) {
+                    err() << "compare: " << QString::fromStdString(opened.errorText()) << Qt::endl;
                     return kFailure;
                 }
+                library = std::move(*opened);
             }
             r = document::loadFromLibrary(*library, m.captured(1).toLongLong(), *catalog,
                                           m.captured(2).isEmpty() ? std::optional<int>() : m.captured(2).toInt());

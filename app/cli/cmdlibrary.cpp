@@ -33,7 +33,7 @@ int list(store::ScenarioLibrary& lib, bool json)
 {
     auto all = lib.list();
     if (!all) {
-        err() << lib.lastError() << Qt::endl;
+        err() << QString::fromStdString(all.errorText()) << Qt::endl;
         return kFailure;
     }
     if (json) {
@@ -83,7 +83,7 @@ int import(store::ScenarioLibrary& lib, const Catalog& catalog, const QString& f
     }
     auto id = document::saveAsNew(lib, *r.value, catalog, note.isEmpty() ? "Imported from " + file : note);
     if (!id) {
-        err() << lib.lastError() << Qt::endl;
+        err() << QString::fromStdString(id.errorText()) << Qt::endl;
         return kFailure;
     }
     out() << "imported '" << QString::fromStdString(r.value->name) << "' as " << *id << Qt::endl;
@@ -94,7 +94,7 @@ int exportDoc(store::ScenarioLibrary& lib, qint64 id, std::optional<int> revisio
 {
     auto doc = lib.document(id, revision);
     if (!doc) {
-        err() << lib.lastError() << Qt::endl;
+        err() << QString::fromStdString(doc.errorText()) << Qt::endl;
         return kBadInput;
     }
     QSaveFile f(file);
@@ -112,10 +112,11 @@ int check(store::ScenarioLibrary& lib)
     const auto integrity = lib.integrityCheck();
     const auto all = lib.list();
     const auto drafts = lib.drafts();
-    if (!integrity || !all || !drafts) {
-        err() << lib.lastError() << Qt::endl;
-        return kFailure;
-    }
+    for (const Issues* issues : {&integrity.issues, &all.issues, &drafts.issues})
+        if (hasErrors(*issues)) {
+            err() << QString::fromStdString(issueLines(*issues)) << Qt::endl;
+            return kFailure;
+        }
     if (*integrity != "ok") {
         err() << lib.path() << ": the library is damaged: " << integrity->split('\n').mid(0, 10).join("; ") << Qt::endl;
         return kFailure;
@@ -183,14 +184,14 @@ int runLibrary(const QStringList& args)
     auto catalog = loadCatalogOrReport(p);
     if (!catalog)
         return kFailure;
-    QString error;
     // Only the default library is seeded with the samples on first use; --db is the user's.
     const QString samples = p.isSet("db") ? QString() : QDir(io::bundledDataDir()).absoluteFilePath("samples");
-    auto lib = document::openLibrary(libraryPath(p), *catalog, samples, &error);
-    if (!lib) {
-        err() << error << Qt::endl;
+    auto opened = document::openLibrary(libraryPath(p), *catalog, samples);
+    if (!opened) {
+        err() << QString::fromStdString(opened.errorText()) << Qt::endl;
         return kFailure;
     }
+    store::ScenarioLibrary* lib = opened->get();
     if (action == "list")
         return list(*lib, p.isSet("json"));
     if (action == "check")
@@ -199,8 +200,8 @@ int runLibrary(const QStringList& args)
         return import(*lib, *catalog, pos[1], p.value("note"));
     if (action == "export")
         return exportDoc(*lib, *id, revision, p.value("output"));
-    if (!lib->deleteScenario(*id)) {
-        err() << lib->lastError() << Qt::endl;
+    if (Status deleted = lib->deleteScenario(*id); !deleted) {
+        err() << QString::fromStdString(deleted.errorText()) << Qt::endl;
         return kBadInput;
     }
     out() << "deleted scenario " << *id << Qt::endl;

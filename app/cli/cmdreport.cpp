@@ -56,13 +56,12 @@ int runReport(const QStringList& args)
             err() << cl.usageError("--scenario takes a library id") << Qt::endl;
             return kBadInput;
         }
-        QString error;
-        auto lib = document::openLibrary(libraryPath(p), *catalog, QString(), &error);
+        auto lib = document::openLibrary(libraryPath(p), *catalog, QString());
         if (!lib) {
-            err() << "report: " << error << Qt::endl;
+            err() << "report: " << QString::fromStdString(lib.errorText()) << Qt::endl;
             return kFailure;
         }
-        r = document::loadFromLibrary(*lib, id, *catalog);
+        r = document::loadFromLibrary(**lib, id, *catalog);
         source = QString("library scenario %1").arg(id);
     } else {
         source = files.front();

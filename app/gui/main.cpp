@@ -102,15 +102,13 @@ int main(int argc, char** argv)
     }
     const bool defaultDb = !parser.isSet("db");
     const QString dbPath = defaultDb ? gp::io::defaultLibraryPath() : parser.value("db");
-    QString error;
     auto library = gp::document::openLibrary(
-        dbPath, cat.catalog, defaultDb ? QDir(gp::io::bundledDataDir()).absoluteFilePath("samples") : QString(),
-        &error);
-    if (!library) {
-        return refuseToStart(QObject::tr("The scenario library cannot be opened:\n\n%1").arg(error));
-    }
+        dbPath, cat.catalog, defaultDb ? QDir(gp::io::bundledDataDir()).absoluteFilePath("samples") : QString());
+    if (!library)
+        return refuseToStart(QObject::tr("The scenario library cannot be opened:\n\n%1")
+                                 .arg(QString::fromStdString(library.errorText())));
 
-    gp::ui::MainWindow window(std::move(cat.catalog), std::move(library));
+    gp::ui::MainWindow window(std::move(cat.catalog), std::move(*library));
     window.show();
     if (!parser.isSet("scenario") || !window.files()->openFromLibrary(parser.value("scenario").toLongLong()))
         window.files()->openFirst();

@@ -93,13 +93,13 @@ void Autosaver::watch(Document* doc)
         mTimer.start();
 }
 
-bool Autosaver::saveNow()
+Status Autosaver::saveNow()
 {
     mTimer.stop();
     mWriteAgain = false;
     ++mEpoch; // a JSON being written in the background is older than this one
     if (!hasWorkToKeep())
-        return true;
+        return done();
     store::Draft d = draftOfDocument();
     d.document = io::writeScenario(mDocument->scenario());
     return storeDraft(d);
@@ -142,50 +142,42 @@ void Autosaver::saveInBackground()
     mWriter.setFuture(runInBackground<QByteArray>(&mWriter, [scenario] { return io::writeScenario(*scenario); }));
 }
 
-bool Autosaver::storeDraft(const store::Draft& d)
+Status Autosaver::storeDraft(const store::Draft& d)
 {
-    if (!mLibrary->saveDraft(d)) {
-        mError = mLibrary->lastError();
-        Q_EMIT failed(mError);
-        return false;
+    Status saved = mLibrary->saveDraft(d);
+    if (!saved) {
+        Q_EMIT failed(QString::fromStdString(saved.errorText()));
+        return saved;
     }
     mHasDraft = true;
     Q_EMIT draftSaved();
-    return true;
+    return saved;
 }
 
-void Autosaver::discard()
+Status Autosaver::discard()
 {
     mTimer.stop();
-    if (mLibrary->deleteDraft(mSession))
+    Status removed = mLibrary->deleteDraft(mSession);
+    if (removed)
         mHasDraft = false;
-    else
-        mError = mLibrary->lastError();
+    return removed;
 }
 
-std::vector<store::Draft> Autosaver::orphanedDrafts()
+Result<std::vector<store::Draft>> Autosaver::orphanedDrafts()
 {
-    std::vector<store::Draft> out;
+    using R = Result<std::vector<store::Draft>>;
     auto all = mLibrary->drafts();
-    if (!all) {
-        mError = mLibrary->lastError();
-        return out;
-    }
+    if (!all)
+        return all;
+    std::vector<store::Draft> out;
     if (!mLock)
-        return out; // without our own lock the others' cannot be told apart either
+        return R::success(std::move(out)); // without our own lock the others' cannot be told apart either
     for (auto& d : *all)
         if (!sessionIsAlive(d.session))
             out.push_back(std::move(d));
-    return out;
+    return R::success(std::move(out));
 }
 
-bool Autosaver::removeDraft(const QString& session)
-{
-    if (!mLibrary->deleteDraft(session)) {
-        mError = mLibrary->lastError();
-        return false;
-    }
-    return true;
-}
+Status Autosaver::removeDraft(const QString& session) { return mLibrary->deleteDraft(session); }
 
 } // namespace gp::document

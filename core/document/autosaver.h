@@ -45,17 +45,15 @@ public:
     void watch(Document* doc);
     /// Writes the draft now if the document has unsaved changes, removes it if not (all on
     /// this thread; the timer's autosaves write the JSON in the background).
-    bool saveNow();
+    Status saveNow();
     /// Removes this session's draft (the user saved or chose to discard the changes).
-    void discard();
+    Status discard();
 
     /// Drafts left by sessions that no longer run, newest first; they stay in the library
-    /// until restored or discarded.
-    std::vector<store::Draft> orphanedDrafts();
+    /// until restored or discarded. None while this session holds no lock of its own.
+    Result<std::vector<store::Draft>> orphanedDrafts();
     /// Removes another (orphaned) session's draft.
-    bool removeDraft(const QString& session);
-
-    QString lastError() const { return mError; }
+    Status removeDraft(const QString& session);
     /// A JSON is being written in the background (from the timer's start of it until its
     /// result has been stored or dropped).
     bool isWriting() const { return mWriting; }
@@ -75,7 +73,7 @@ private:
     void saveInBackground();
     /// The draft's identity from the document as it is now (all but the JSON).
     store::Draft draftOfDocument() const;
-    bool storeDraft(const store::Draft& draft);
+    Status storeDraft(const store::Draft& draft);
 
     store::ScenarioLibrary* mLibrary;
     QPointer<Document> mDocument;
@@ -88,7 +86,6 @@ private:
     store::Draft mWriterDraft; ///< and the draft it writes the JSON for
     bool mWriteAgain = false;  ///< the timer fired while the writer ran
     bool mWriting = false;
-    QString mError;
     bool mHasDraft = false;
 };
 

@@ -22,8 +22,8 @@ std::map<QString, double> kpisOf(const Scenario& scenario, const Catalog& catalo
             {"cost_per_month_usd", inv.costPerMonthUsd}};
 }
 
-std::optional<qint64> saveAsNew(store::ScenarioLibrary& lib, const Scenario& scenario, const Catalog& catalog,
-                                const QString& note)
+Result<qint64> saveAsNew(store::ScenarioLibrary& lib, const Scenario& scenario, const Catalog& catalog,
+                         const QString& note)
 {
     return lib.createScenario(QString::fromStdString(scenario.name), QString::fromStdString(scenario.description),
                               io::writeScenario(scenario), note, kpisOf(scenario, catalog));
@@ -33,40 +33,32 @@ io::ScenarioReadResult loadFromLibrary(store::ScenarioLibrary& lib, qint64 id, c
                                        std::optional<int> revision)
 {
     auto bytes = lib.document(id, revision);
-    if (!bytes) {
-        io::ScenarioReadResult r;
-        r.issues.push_back(Issue::error("", lib.lastError().toStdString()));
-        return r;
-    }
+    if (!bytes)
+        return Failure{std::move(bytes.issues)};
     return io::readScenario(*bytes, catalog);
 }
 
-std::unique_ptr<store::ScenarioLibrary> openLibrary(const QString& path, const Catalog& catalog,
-                                                    const QString& samplesDir, QString* error)
+Result<std::unique_ptr<store::ScenarioLibrary>> openLibrary(const QString& path, const Catalog& catalog,
+                                                            const QString& samplesDir)
 {
-    auto lib = store::ScenarioLibrary::open(path, error);
-    if (!lib)
-        return nullptr;
+    auto opened = store::ScenarioLibrary::open(path);
+    if (!opened)
+        return opened;
+    store::ScenarioLibrary* lib = opened->get();
     auto count = lib->scenarioCount();
-    if (!count) {
-        if (error)
-            *error = lib->lastError();
-        return nullptr;
-    }
+    if (!count)
+        return Failure{std::move(count.issues)};
     if (*count > 0 || samplesDir.isEmpty())
-        return lib;
+        return opened;
     const QDir dir(samplesDir);
     for (const QString& f : dir.entryList({"*.json"}, QDir::Files, QDir::Name)) {
         auto read = io::readScenarioFile(dir.absoluteFilePath(f), catalog);
         if (!read.ok())
             continue; // a broken sample is reported by `gpuplan-cli validate`, not here
-        if (!saveAsNew(*lib, *read.value, catalog, "Bundled sample " + f)) {
-            if (error)
-                *error = lib->lastError();
-            return nullptr;
-        }
+        if (auto saved = saveAsNew(*lib, *read.value, catalog, "Bundled sample " + f); !saved)
+            return Failure{std::move(saved.issues)};
     }
-    return lib;
+    return opened;
 }
 
 Result<std::unique_ptr<Document>> restoreDraft(store::ScenarioLibrary& lib, const store::Draft& draft,

@@ -24,17 +24,17 @@ namespace gp::document {
 std::map<QString, double> kpisOf(const Scenario& scenario, const Catalog& catalog);
 
 /// Saves `scenario` as a new library scenario; returns its id.
-std::optional<qint64> saveAsNew(store::ScenarioLibrary& lib, const Scenario& scenario, const Catalog& catalog,
-                                const QString& note);
+Result<qint64> saveAsNew(store::ScenarioLibrary& lib, const Scenario& scenario, const Catalog& catalog,
+                         const QString& note);
 
 /// Reads the JSON of a library scenario (latest, or `revision`) through the full validator.
 io::ScenarioReadResult loadFromLibrary(store::ScenarioLibrary& lib, qint64 id, const Catalog& catalog,
                                        std::optional<int> revision = {});
 
 /// Opens the library at `path` and, if it holds no scenario yet (first start), seeds it
-/// with every valid sample in `samplesDir`. Returns null and sets `error` on failure.
-std::unique_ptr<store::ScenarioLibrary> openLibrary(const QString& path, const Catalog& catalog,
-                                                    const QString& samplesDir, QString* error);
+/// with every valid sample in `samplesDir`; or why it cannot.
+Result<std::unique_ptr<store::ScenarioLibrary>> openLibrary(const QString& path, const Catalog& catalog,
+                                                            const QString& samplesDir);
 
 class Document;
 

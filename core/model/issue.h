@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace gp {
@@ -54,6 +55,15 @@ template <typename T> struct Result
     Issues issues;
 
     bool ok() const { return value.has_value(); }
+    explicit operator bool() const { return ok(); }
+    /// The value; only when ok().
+    T& operator*() { return *value; }
+    const T& operator*() const { return *value; }
+    T* operator->() { return &*value; }
+    const T* operator->() const { return &*value; }
+    /// Every issue as "PATH: message" lines, errors first (issueLines).
+    std::string errorText(const char* separator = "\n") const;
+
     static Result success(T v, Issues warnings = {}) { return {std::move(v), std::move(warnings)}; }
     static Result failure(Issues issues) { return {std::nullopt, std::move(issues)}; }
     static Result failure(std::string path, std::string message)
@@ -72,5 +82,22 @@ inline std::string issueLines(const Issues& issues, const char* separator = "\n"
                 out += (out.empty() ? "" : separator) + i.toString();
     return out;
 }
+
+template <typename T> std::string Result<T>::errorText(const char* separator) const
+{
+    return issueLines(issues, separator);
+}
+
+/// What a fallible action without a value returns: done, or the issues that stopped it.
+using Status = Result<std::monostate>;
+inline Status done() { return Status::success({}); }
+
+/// Errors on their way into a Result of any type: `return Failure{issues};` or the return value
+/// of a helper that builds the issue.
+struct Failure
+{
+    Issues issues;
+    template <typename T> operator Result<T>() && { return Result<T>::failure(std::move(issues)); }
+};
 
 } // namespace gp

@@ -129,6 +129,12 @@ bool writeKpis(const QString& connection, qint64 revisionId, const std::map<QStr
     return true;
 }
 
+/// What could not be done and why, as the issue every call of the library returns.
+Failure fail(const QString& what, const QString& why)
+{
+    return Failure{{Issue::error(what.toStdString(), why.toStdString())}};
+}
+
 } // namespace
 
 ScenarioLibrary::ScenarioLibrary(QString path, QString connection)
@@ -146,53 +152,39 @@ ScenarioLibrary::~ScenarioLibrary()
     QSqlDatabase::removeDatabase(mConnection);
 }
 
-bool ScenarioLibrary::fail(const QString& what, const QString& why)
+Result<std::unique_ptr<ScenarioLibrary>> ScenarioLibrary::open(const QString& path)
 {
-    mError = what + ": " + why;
-    return false;
-}
-
-std::unique_ptr<ScenarioLibrary> ScenarioLibrary::open(const QString& path, QString* error)
-{
-    auto setError = [&](const QString& e) {
-        if (error)
-            *error = path + ": " + e;
-    };
+    auto refuse = [&](const QString& why) { return fail(path, why); };
     const QFileInfo info(path);
-    if (info.exists() && !info.isFile()) {
-        setError("not a regular file");
-        return nullptr;
-    }
+    if (info.exists() && !info.isFile())
+        return refuse("not a regular file");
     // Permission bits, not access(): root may write anything, but a file its owner made
     // read-only is meant to stay as it is.
-    if (info.exists() && !(info.permissions() & QFileDevice::WriteOwner)) {
-        setError("the file is read-only; gpuplan keeps its library writable (make the file writable, "
-                 "or copy it and open the copy)");
-        return nullptr;
-    }
-    if (info.exists() && !QFileInfo(info.absolutePath()).isWritable()) {
-        setError("the folder " + info.absolutePath() + " cannot be written; SQLite needs it for the library's journal");
-        return nullptr;
-    }
+    if (info.exists() && !(info.permissions() & QFileDevice::WriteOwner))
+        return refuse("the file is read-only; gpuplan keeps its library writable (make the file writable, "
+                      "or copy it and open the copy)");
+    if (info.exists() && !QFileInfo(info.absolutePath()).isWritable())
+        return refuse("the folder " + info.absolutePath() +
+                      " cannot be written; SQLite needs it for the library's journal");
     const QString connection = QString("gpuplan-library-%1").arg(gConnectionCounter.fetchAndAddRelaxed(1));
     std::unique_ptr<ScenarioLibrary> lib(new ScenarioLibrary(path, connection));
     {
         QSqlDatabase db = QSqlDatabase::addDatabase("QSQLITE", connection);
         db.setDatabaseName(path);
         db.setConnectOptions(QString("QSQLITE_BUSY_TIMEOUT=%1").arg(kBusyTimeoutMs));
-        if (!db.open()) {
-            setError("cannot open: " + explain(db.lastError().text()));
-            return nullptr;
-        }
+        if (!db.open())
+            return refuse("cannot open: " + explain(db.lastError().text()));
     }
-    if (!lib->migrate()) {
-        setError(lib->mError);
-        return nullptr;
+    if (Status migrated = lib->migrate(); !migrated) {
+        // "<path>: <what>: <why>", as every message about the file reads.
+        for (Issue& i : migrated.issues)
+            i.path = path.toStdString() + ": " + i.path;
+        return Failure{std::move(migrated.issues)};
     }
-    return lib;
+    return Result<std::unique_ptr<ScenarioLibrary>>::success(std::move(lib));
 }
 
-bool ScenarioLibrary::migrate()
+Status ScenarioLibrary::migrate()
 {
     // Read the header first: a file that is not a database (or not ours) is refused before
     // anything is written to it. Each probe finishes its statement, so no read transaction
@@ -210,7 +202,7 @@ bool ScenarioLibrary::migrate()
     QString error;
     // A SQLite file SQLite itself finds malformed is a damaged library, anything else that
     // does not read is not a library at all.
-    auto refuse = [this](const QString& why) {
+    auto refuse = [](const QString& why) {
         return fail(why.contains("malformed") ? "the library is damaged" : "not a gpuplan library", why);
     };
     const auto current = scalar("PRAGMA user_version", error);
@@ -266,82 +258,82 @@ bool ScenarioLibrary::migrate()
         if (!tx.commit())
             return fail("migration to schema " + QString::number(v) + " failed", tx.error());
     }
-    return true;
+    return done();
 }
 
-bool ScenarioLibrary::exists(qint64 scenarioId)
+Status ScenarioLibrary::exists(qint64 scenarioId)
 {
     Statement s(mConnection, "SELECT 1 FROM scenarios WHERE id = ?");
     if (!s.bind(scenarioId).exec())
         return fail("cannot read scenario " + QString::number(scenarioId), s.error());
     if (!s.query().next())
         return fail("scenario " + QString::number(scenarioId), "no such scenario in the library");
-    return true;
+    return done();
 }
 
-std::optional<qint64> ScenarioLibrary::createScenario(const QString& name, const QString& description,
-                                                      const QByteArray& document, const QString& note,
-                                                      const std::map<QString, double>& kpis)
+Result<qint64> ScenarioLibrary::createScenario(const QString& name, const QString& description,
+                                               const QByteArray& document, const QString& note,
+                                               const std::map<QString, double>& kpis)
 {
     Transaction tx(mConnection);
     if (!tx.active())
-        return fail("cannot save", tx.error()), std::nullopt;
+        return fail("cannot save", tx.error());
     const QString t = now();
     Statement s(mConnection,
                 "INSERT INTO scenarios (name, description, tags, created_at, updated_at) VALUES (?, ?, '', ?, ?)");
     if (!s.bind(name).bind(description).bind(t).bind(t).exec())
-        return fail("cannot save '" + name + "'", s.error()), std::nullopt;
+        return fail("cannot save '" + name + "'", s.error());
     const qint64 id = s.query().lastInsertId().toLongLong();
     Statement r(mConnection,
                 "INSERT INTO revisions (scenario_id, number, note, created_at, document) VALUES (?, 1, ?, ?, ?)");
     if (!r.bind(id).bind(note).bind(t).bind(QString::fromUtf8(document)).exec())
-        return fail("cannot save '" + name + "'", r.error()), std::nullopt;
+        return fail("cannot save '" + name + "'", r.error());
     QString err;
     if (!writeKpis(mConnection, r.query().lastInsertId().toLongLong(), kpis, err))
-        return fail("cannot save KPIs of '" + name + "'", err), std::nullopt;
+        return fail("cannot save KPIs of '" + name + "'", err);
     if (!tx.commit())
-        return fail("cannot save '" + name + "'", tx.error()), std::nullopt;
-    return id;
+        return fail("cannot save '" + name + "'", tx.error());
+    return Result<qint64>::success(id);
 }
 
-std::optional<int> ScenarioLibrary::addRevision(qint64 scenarioId, const QByteArray& document, const QString& note,
-                                                const std::map<QString, double>& kpis)
+Result<int> ScenarioLibrary::addRevision(qint64 scenarioId, const QByteArray& document, const QString& note,
+                                         const std::map<QString, double>& kpis)
 {
     Transaction tx(mConnection);
     if (!tx.active())
-        return fail("cannot save", tx.error()), std::nullopt;
-    if (!exists(scenarioId))
-        return std::nullopt;
+        return fail("cannot save", tx.error());
+    if (Status e = exists(scenarioId); !e)
+        return Failure{std::move(e.issues)};
     Statement n(mConnection, "SELECT COALESCE(MAX(number), 0) + 1 FROM revisions WHERE scenario_id = ?");
     if (!n.bind(scenarioId).exec() || !n.query().next())
-        return fail("cannot save revision", n.error()), std::nullopt;
+        return fail("cannot save revision", n.error());
     const int number = n.query().value(0).toInt();
     n.query().finish();
     const QString t = now();
     Statement r(mConnection,
                 "INSERT INTO revisions (scenario_id, number, note, created_at, document) VALUES (?, ?, ?, ?, ?)");
     if (!r.bind(scenarioId).bind(number).bind(note).bind(t).bind(QString::fromUtf8(document)).exec())
-        return fail("cannot save revision", r.error()), std::nullopt;
+        return fail("cannot save revision", r.error());
     QString err;
     if (!writeKpis(mConnection, r.query().lastInsertId().toLongLong(), kpis, err))
-        return fail("cannot save KPIs", err), std::nullopt;
+        return fail("cannot save KPIs", err);
     Statement u(mConnection, "UPDATE scenarios SET updated_at = ? WHERE id = ?");
     if (!u.bind(t).bind(scenarioId).exec())
-        return fail("cannot save revision", u.error()), std::nullopt;
+        return fail("cannot save revision", u.error());
     if (!tx.commit())
-        return fail("cannot save revision", tx.error()), std::nullopt;
-    return number;
+        return fail("cannot save revision", tx.error());
+    return Result<int>::success(number);
 }
 
-std::optional<std::vector<RevisionInfo>> ScenarioLibrary::revisions(qint64 scenarioId)
+Result<std::vector<RevisionInfo>> ScenarioLibrary::revisions(qint64 scenarioId)
 {
-    if (!exists(scenarioId))
-        return std::nullopt;
+    if (Status e = exists(scenarioId); !e)
+        return Failure{std::move(e.issues)};
     Statement s(mConnection, "SELECT r.id, r.number, r.note, r.created_at, k.kpi, k.value FROM revisions r"
                              " LEFT JOIN revision_kpis k ON k.revision_id = r.id"
                              " WHERE r.scenario_id = ? ORDER BY r.number, k.kpi");
     if (!s.bind(scenarioId).exec())
-        return fail("cannot read revisions", s.error()), std::nullopt;
+        return fail("cannot read revisions", s.error());
     std::vector<RevisionInfo> out;
     while (s.query().next()) {
         const qint64 id = s.query().value(0).toLongLong();
@@ -356,16 +348,16 @@ std::optional<std::vector<RevisionInfo>> ScenarioLibrary::revisions(qint64 scena
         if (!s.query().value(4).isNull())
             out.back().kpis[s.query().value(4).toString()] = s.query().value(5).toDouble();
     }
-    return out;
+    return Result<std::vector<RevisionInfo>>::success(std::move(out));
 }
 
-std::optional<std::vector<ScenarioSummary>> ScenarioLibrary::list()
+Result<std::vector<ScenarioSummary>> ScenarioLibrary::list()
 {
     Statement s(mConnection, "SELECT id, name, description, tags, created_at, updated_at,"
                              " (SELECT COUNT(*) FROM revisions r WHERE r.scenario_id = scenarios.id)"
                              " FROM scenarios ORDER BY id");
     if (!s.exec())
-        return fail("cannot list the library", s.error()), std::nullopt;
+        return fail("cannot list the library", s.error());
     std::vector<ScenarioSummary> out;
     while (s.query().next()) {
         ScenarioSummary sum;
@@ -382,29 +374,28 @@ std::optional<std::vector<ScenarioSummary>> ScenarioLibrary::list()
     for (auto& sum : out) {
         auto revs = revisions(sum.id);
         if (!revs)
-            return std::nullopt;
+            return Failure{std::move(revs.issues)};
         if (!revs->empty())
             sum.latest = revs->back();
     }
-    return out;
+    return Result<std::vector<ScenarioSummary>>::success(std::move(out));
 }
 
-std::optional<ScenarioSummary> ScenarioLibrary::scenario(qint64 id)
+Result<ScenarioSummary> ScenarioLibrary::scenario(qint64 id)
 {
     auto all = list();
     if (!all)
-        return std::nullopt;
+        return Failure{std::move(all.issues)};
     for (auto& s : *all)
         if (s.id == id)
-            return s;
-    fail("scenario " + QString::number(id), "no such scenario in the library");
-    return std::nullopt;
+            return Result<ScenarioSummary>::success(std::move(s));
+    return fail("scenario " + QString::number(id), "no such scenario in the library");
 }
 
-std::optional<QByteArray> ScenarioLibrary::document(qint64 scenarioId, std::optional<int> revision)
+Result<QByteArray> ScenarioLibrary::document(qint64 scenarioId, std::optional<int> revision)
 {
-    if (!exists(scenarioId))
-        return std::nullopt;
+    if (Status e = exists(scenarioId); !e)
+        return Failure{std::move(e.issues)};
     Statement s(mConnection, revision ? "SELECT document FROM revisions WHERE scenario_id = ? AND number = ?"
                                       : "SELECT document FROM revisions WHERE scenario_id = ?"
                                         " ORDER BY number DESC LIMIT 1");
@@ -412,30 +403,31 @@ std::optional<QByteArray> ScenarioLibrary::document(qint64 scenarioId, std::opti
     if (revision)
         s.bind(*revision);
     if (!s.exec())
-        return fail("cannot read scenario " + QString::number(scenarioId), s.error()), std::nullopt;
+        return fail("cannot read scenario " + QString::number(scenarioId), s.error());
     if (!s.query().next())
         return fail("scenario " + QString::number(scenarioId),
-                    revision ? "has no revision " + QString::number(*revision) : "has no revisions"),
-               std::nullopt;
-    return s.query().value(0).toString().toUtf8();
+                    revision ? "has no revision " + QString::number(*revision) : "has no revisions");
+    return Result<QByteArray>::success(s.query().value(0).toString().toUtf8());
 }
 
-bool ScenarioLibrary::rename(qint64 scenarioId, const QString& name)
+Status ScenarioLibrary::rename(qint64 scenarioId, const QString& name)
 {
     if (name.trimmed().isEmpty())
         return fail("cannot rename", "the name must not be empty");
     Transaction tx(mConnection);
     if (!tx.active())
         return fail("cannot rename", tx.error());
-    if (!exists(scenarioId))
-        return false;
+    if (Status e = exists(scenarioId); !e)
+        return e;
     Statement s(mConnection, "UPDATE scenarios SET name = ?, updated_at = ? WHERE id = ?");
     if (!s.bind(name).bind(now()).bind(scenarioId).exec())
         return fail("cannot rename", s.error());
-    return tx.commit() || fail("cannot rename", tx.error());
+    if (!tx.commit())
+        return fail("cannot rename", tx.error());
+    return done();
 }
 
-bool ScenarioLibrary::setTags(qint64 scenarioId, const QStringList& tags)
+Status ScenarioLibrary::setTags(qint64 scenarioId, const QStringList& tags)
 {
     for (const QString& t : tags)
         if (t.contains(',') || t.trimmed().isEmpty())
@@ -443,36 +435,40 @@ bool ScenarioLibrary::setTags(qint64 scenarioId, const QStringList& tags)
     Transaction tx(mConnection);
     if (!tx.active())
         return fail("cannot tag", tx.error());
-    if (!exists(scenarioId))
-        return false;
+    if (Status e = exists(scenarioId); !e)
+        return e;
     Statement s(mConnection, "UPDATE scenarios SET tags = ?, updated_at = ? WHERE id = ?");
     if (!s.bind(tags.join(',')).bind(now()).bind(scenarioId).exec())
         return fail("cannot tag", s.error());
-    return tx.commit() || fail("cannot tag", tx.error());
+    if (!tx.commit())
+        return fail("cannot tag", tx.error());
+    return done();
 }
 
-bool ScenarioLibrary::deleteScenario(qint64 scenarioId)
+Status ScenarioLibrary::deleteScenario(qint64 scenarioId)
 {
     Transaction tx(mConnection);
     if (!tx.active())
         return fail("cannot delete scenario " + QString::number(scenarioId), tx.error());
-    if (!exists(scenarioId))
-        return false;
+    if (Status e = exists(scenarioId); !e)
+        return e;
     Statement s(mConnection, "DELETE FROM scenarios WHERE id = ?");
     if (!s.bind(scenarioId).exec())
         return fail("cannot delete scenario " + QString::number(scenarioId), s.error());
-    return tx.commit() || fail("cannot delete", tx.error());
+    if (!tx.commit())
+        return fail("cannot delete", tx.error());
+    return done();
 }
 
-std::optional<int> ScenarioLibrary::scenarioCount()
+Result<int> ScenarioLibrary::scenarioCount()
 {
     Statement s(mConnection, "SELECT COUNT(*) FROM scenarios");
     if (!s.exec() || !s.query().next())
-        return fail("cannot read the library", s.error()), std::nullopt;
-    return s.query().value(0).toInt();
+        return fail("cannot read the library", s.error());
+    return Result<int>::success(s.query().value(0).toInt());
 }
 
-bool ScenarioLibrary::saveDraft(const Draft& draft)
+Status ScenarioLibrary::saveDraft(const Draft& draft)
 {
     Transaction tx(mConnection);
     if (!tx.active())
@@ -492,15 +488,17 @@ bool ScenarioLibrary::saveDraft(const Draft& draft)
         .bind(now());
     if (!s.run())
         return fail("cannot autosave", s.error());
-    return tx.commit() || fail("cannot autosave", tx.error());
+    if (!tx.commit())
+        return fail("cannot autosave", tx.error());
+    return done();
 }
 
-std::optional<std::vector<Draft>> ScenarioLibrary::drafts()
+Result<std::vector<Draft>> ScenarioLibrary::drafts()
 {
     Statement s(mConnection, "SELECT session, scenario_id, base_revision, name, document, saved_at FROM drafts"
                              " ORDER BY saved_at DESC, session");
     if (!s.exec())
-        return fail("cannot read autosaved drafts", s.error()), std::nullopt;
+        return fail("cannot read autosaved drafts", s.error());
     std::vector<Draft> out;
     while (s.query().next()) {
         Draft d;
@@ -514,10 +512,10 @@ std::optional<std::vector<Draft>> ScenarioLibrary::drafts()
         d.savedAt = parseTime(s.query().value(5).toString());
         out.push_back(std::move(d));
     }
-    return out;
+    return Result<std::vector<Draft>>::success(std::move(out));
 }
 
-bool ScenarioLibrary::deleteDraft(const QString& session)
+Status ScenarioLibrary::deleteDraft(const QString& session)
 {
     Transaction tx(mConnection);
     if (!tx.active())
@@ -525,16 +523,18 @@ bool ScenarioLibrary::deleteDraft(const QString& session)
     Statement s(mConnection, "DELETE FROM drafts WHERE session = ?");
     if (!s.bind(session).run())
         return fail("cannot remove the autosaved draft", s.error());
-    return tx.commit() || fail("cannot remove the autosaved draft", tx.error());
+    if (!tx.commit())
+        return fail("cannot remove the autosaved draft", tx.error());
+    return done();
 }
 
-std::optional<QString> ScenarioLibrary::integrityCheck()
+Result<QString> ScenarioLibrary::integrityCheck()
 {
     QString error;
     const auto lines = pragmaLines(mConnection, "PRAGMA integrity_check", error);
     if (!lines)
-        return fail("cannot check the library", error), std::nullopt;
-    return lines->join('\n');
+        return fail("cannot check the library", error);
+    return Result<QString>::success(lines->join('\n'));
 }
 
 } // namespace gp::store

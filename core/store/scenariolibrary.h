@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "model/issue.h"
+
 #include <QByteArray>
 #include <QDateTime>
 #include <QString>
@@ -58,54 +60,54 @@ public:
     static constexpr int kApplicationId = 0x47504c4e; // "GPLN"
     static constexpr int kBusyTimeoutMs = 3000;
 
-    /// Opens (creating if needed) and migrates the library at `path`. On failure returns
-    /// null and sets `error` ("<path>: <what>: <why>"); a damaged, newer, read-only or
-    /// locked file is left untouched. Writes wait up to `kBusyTimeoutMs` for another
-    /// program's lock before they fail with a message that says so.
-    static std::unique_ptr<ScenarioLibrary> open(const QString& path, QString* error);
+    /// Opens (creating if needed) and migrates the library at `path`. On failure the issue
+    /// names the file and says what and why; a damaged, newer, read-only or locked file is left
+    /// untouched. Writes wait up to `kBusyTimeoutMs` for another program's lock before they
+    /// fail with a message that says so.
+    static Result<std::unique_ptr<ScenarioLibrary>> open(const QString& path);
     ~ScenarioLibrary();
     ScenarioLibrary(const ScenarioLibrary&) = delete;
     ScenarioLibrary& operator=(const ScenarioLibrary&) = delete;
 
     QString path() const { return mPath; }
-    QString lastError() const { return mError; }
+
+    // Every call returns its value, or an issue that says what could not be done and why
+    // (Issue::path: "cannot save 'name'", "scenario 7"; Issue::message: the reason).
 
     /// New scenario with its first revision; returns the scenario id.
-    std::optional<qint64> createScenario(const QString& name, const QString& description, const QByteArray& document,
-                                         const QString& note, const std::map<QString, double>& kpis);
+    Result<qint64> createScenario(const QString& name, const QString& description, const QByteArray& document,
+                                  const QString& note, const std::map<QString, double>& kpis);
     /// New revision of an existing scenario; returns its number.
-    std::optional<int> addRevision(qint64 scenarioId, const QByteArray& document, const QString& note,
-                                   const std::map<QString, double>& kpis);
+    Result<int> addRevision(qint64 scenarioId, const QByteArray& document, const QString& note,
+                            const std::map<QString, double>& kpis);
 
-    std::optional<std::vector<ScenarioSummary>> list();
-    std::optional<ScenarioSummary> scenario(qint64 id);
-    std::optional<std::vector<RevisionInfo>> revisions(qint64 scenarioId);
+    Result<std::vector<ScenarioSummary>> list();
+    Result<ScenarioSummary> scenario(qint64 id);
+    Result<std::vector<RevisionInfo>> revisions(qint64 scenarioId);
     /// The document of `revision` (latest when nullopt), byte for byte as saved.
-    std::optional<QByteArray> document(qint64 scenarioId, std::optional<int> revision = {});
+    Result<QByteArray> document(qint64 scenarioId, std::optional<int> revision = {});
 
-    bool rename(qint64 scenarioId, const QString& name);
-    bool setTags(qint64 scenarioId, const QStringList& tags);
-    bool deleteScenario(qint64 scenarioId);
-    std::optional<int> scenarioCount();
+    Status rename(qint64 scenarioId, const QString& name);
+    Status setTags(qint64 scenarioId, const QStringList& tags);
+    Status deleteScenario(qint64 scenarioId);
+    Result<int> scenarioCount();
 
     /// Writes (or replaces) the draft of `draft.session`, in one transaction.
-    bool saveDraft(const Draft& draft);
+    Status saveDraft(const Draft& draft);
     /// Every draft, newest first.
-    std::optional<std::vector<Draft>> drafts();
-    bool deleteDraft(const QString& session);
+    Result<std::vector<Draft>> drafts();
+    Status deleteDraft(const QString& session);
 
     /// SQLite's PRAGMA integrity_check: "ok", or what is damaged.
-    std::optional<QString> integrityCheck();
+    Result<QString> integrityCheck();
 
 private:
     explicit ScenarioLibrary(QString path, QString connection);
-    bool migrate();
-    bool fail(const QString& what, const QString& why);
-    bool exists(qint64 scenarioId);
+    Status migrate();
+    Status exists(qint64 scenarioId);
 
     QString mPath;
     QString mConnection;
-    QString mError;
 };
 
 } // namespace gp::store

@@ -54,12 +54,12 @@ int main(int argc, char** argv)
         return 1;
     }
     QTemporaryDir tmp;
-    QString error;
-    auto lib = gp::store::ScenarioLibrary::open(tmp.filePath("bench.sqlite"), &error);
-    if (!lib) {
-        std::fprintf(stderr, "%s\n", qPrintable(error));
+    auto opened = gp::store::ScenarioLibrary::open(tmp.filePath("bench.sqlite"));
+    if (!opened) {
+        std::fprintf(stderr, "%s\n", opened.errorText().c_str());
         return 1;
     }
+    gp::store::ScenarioLibrary* lib = opened->get();
     using Clock = std::chrono::steady_clock;
     auto ms = [](Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
     std::vector<double> copyMs, writeMs, saveMs;
@@ -73,8 +73,8 @@ int main(int argc, char** argv)
         d.name = QString::fromStdString(copy->name);
         d.document = gp::io::writeScenario(*copy);
         const auto t1 = Clock::now();
-        if (!lib->saveDraft(d)) {
-            std::fprintf(stderr, "%s\n", qPrintable(lib->lastError()));
+        if (const gp::Status saved = lib->saveDraft(d); !saved) {
+            std::fprintf(stderr, "%s\n", saved.errorText().c_str());
             return 1;
         }
         const auto t2 = Clock::now();
