@@ -29,12 +29,16 @@ using gp::test::revisionDocument;
 int workbench(const QString& db)
 {
     auto cat = gp::io::loadCatalog(gp::io::bundledDataDir(), {});
-    auto lib = gp::document::openLibrary(db, cat.catalog, {});
+    if (!cat) {
+        std::fprintf(stderr, "%s\n", cat.errorText().c_str());
+        return 1;
+    }
+    auto lib = gp::document::openLibrary(db, *cat, {});
     if (!lib) {
         std::fprintf(stderr, "%s\n", lib.errorText().c_str());
         return 1;
     }
-    auto* window = new gp::ui::MainWindow(std::move(cat.catalog), std::move(*lib));
+    auto* window = new gp::ui::MainWindow(std::move(*cat.value), std::move(*lib));
     window->show();
     window->files()->openFirst();
     window->autosaver()->setDelayMs(150);

@@ -19,14 +19,14 @@ QString sourceDir() { return qEnvironmentVariable("GPUPLAN_SOURCE_DIR"); }
 const Catalog& bundledCatalog()
 {
     static const Catalog catalog = [] {
-        io::CatalogLoadResult r = io::loadCatalog(dataDir());
+        auto r = io::loadCatalog(dataDir());
         if (!r.ok()) {
             for (const auto& i : r.issues)
-                std::fprintf(stderr, "%s\n", qPrintable(i.toString()));
+                std::fprintf(stderr, "%s\n", i.toString().c_str());
             std::fprintf(stderr, "the bundled catalog does not load\n");
             std::abort();
         }
-        return r.catalog;
+        return *r;
     }();
     return catalog;
 }

@@ -17,19 +17,19 @@ using namespace gp;
 
 namespace {
 
-bool hasIssue(const std::vector<io::FileIssue>& issues, const QString& needle)
+bool hasIssue(const Issues& issues, const QString& needle)
 {
     for (const auto& i : issues)
-        if (i.toString().contains(needle))
+        if (QString::fromStdString(i.toString()).contains(needle))
             return true;
     return false;
 }
 
-QString dump(const std::vector<io::FileIssue>& issues)
+QString dump(const Issues& issues)
 {
     QStringList l;
     for (const auto& i : issues)
-        l << i.toString();
+        l << QString::fromStdString(i.toString());
     return l.join('\n');
 }
 
@@ -56,7 +56,7 @@ class TestCatalog : public QObject
 private Q_SLOTS:
     void loadsWithoutErrorsOrWarnings()
     {
-        const io::CatalogLoadResult r = io::loadCatalog(test::dataDir());
+        const auto r = io::loadCatalog(test::dataDir());
         QVERIFY2(r.ok(), qPrintable(dump(r.issues)));
         QVERIFY2(r.issues.empty(), qPrintable(dump(r.issues))); // a warning = a figure without source
     }
@@ -213,11 +213,11 @@ private Q_SLOTS:
                 "nic_speed_gbps": 400, "gpudirect_rdma": false, "pcie_gen": 5,
                 "sources": {"gpu_count": "ours", "nic_count": "ours", "nic_speed_gbps": "ours", "pcie_gen": "ours"}}]})json");
         f.close();
-        const io::CatalogLoadResult r = io::loadCatalog(test::dataDir(), user);
+        const auto r = io::loadCatalog(test::dataDir(), user);
         QVERIFY2(r.ok(), qPrintable(dump(r.issues)));
-        QCOMPARE(r.catalog.pricePreset("my-contract")->gpuHourUsd.at("h100-80gb"), 1.85);
-        QCOMPARE(r.catalog.nodeTemplate("dgx-h100")->nicCount, 4); // replaced
-        QCOMPARE(r.catalog.nodeTemplates.size(), test::bundledCatalog().nodeTemplates.size());
+        QCOMPARE(r->pricePreset("my-contract")->gpuHourUsd.at("h100-80gb"), 1.85);
+        QCOMPARE(r->nodeTemplate("dgx-h100")->nicCount, 4); // replaced
+        QCOMPARE(r->nodeTemplates.size(), test::bundledCatalog().nodeTemplates.size());
     }
 
     void impossibleValuesAreRefusedWithTheirPlace_data()
@@ -320,9 +320,9 @@ private Q_SLOTS:
             "fp8_dense_tflops":0,"scale_up_kind":"none","scale_up_bandwidth_gb_per_s":0,"pcie_gen":4,
             "tdp_w":1,"sm_count":1,"efficiency":{"gemm":[[2,0.4],[20,0.6]],"flash_attention":0.3},
             "sources":{"efficiency":"measured on our cluster"}}]})";
-        const io::CatalogLoadResult r = io::loadCatalog(dataDirWith(tmp, "extra.json", json));
+        const auto r = io::loadCatalog(dataDirWith(tmp, "extra.json", json));
         QVERIFY2(r.ok(), qPrintable(dump(r.issues)));
-        const GpuSpec* g = r.catalog.gpu("x");
+        const GpuSpec* g = r->gpu("x");
         QVERIFY(g);
         QCOMPARE(g->efficiency.gemm.size(), std::size_t(2));
         QCOMPARE(g->efficiency.gemmAt(20), 0.6);
@@ -339,20 +339,19 @@ private Q_SLOTS:
             "fp8_dense_tflops":0,"scale_up_kind":"none","scale_up_bandwidth_gb_per_s":0,"pcie_gen":4,
             "tdp_w":1,"sm_count":1,"sharing":{"time_slice_cache_refill_us":500},
             "sources":{"sharing":"STREAM in time-sliced VMs on our cluster"}}]})";
-        const io::CatalogLoadResult r = io::loadCatalog(dataDirWith(tmp, "extra.json", json));
+        const auto r = io::loadCatalog(dataDirWith(tmp, "extra.json", json));
         QVERIFY2(r.ok(), qPrintable(dump(r.issues)));
-        const calc::InterferenceParams mine = calc::InterferenceParams::from({}, *r.catalog.gpu("x"));
-        const calc::InterferenceParams bundled = calc::InterferenceParams::from({}, *r.catalog.gpu("a100-80gb"));
+        const calc::InterferenceParams mine = calc::InterferenceParams::from({}, *r->gpu("x"));
+        const calc::InterferenceParams bundled = calc::InterferenceParams::from({}, *r->gpu("a100-80gb"));
         QCOMPARE(mine.switchMemory, (100.0 + 500.0) / 2000.0); // (switch + refill) / the 2 ms turn
         QCOMPARE(mine.switchCompute, bundled.switchCompute);
         QCOMPARE(bundled.switchMemory, 0.184);
         // The scenario's assumption counts where the GPU sets nothing.
-        QCOMPARE(calc::InterferenceParams::from({{"time_slice_cache_refill_us", 100.0}}, *r.catalog.gpu("a100-80gb"))
-                     .switchMemory,
-                 0.10);
+        QCOMPARE(
+            calc::InterferenceParams::from({{"time_slice_cache_refill_us", 100.0}}, *r->gpu("a100-80gb")).switchMemory,
+            0.10);
         // A longer turn loses less to each switch.
-        QCOMPARE(calc::InterferenceParams::from({{"time_slice_ms", 4.0}}, *r.catalog.gpu("a100-80gb")).switchCompute,
-                 0.025);
+        QCOMPARE(calc::InterferenceParams::from({{"time_slice_ms", 4.0}}, *r->gpu("a100-80gb")).switchCompute, 0.025);
     }
 
     /// A vGPU profile that lists its schedulers refuses the others, with the place and why.
@@ -364,15 +363,15 @@ private Q_SLOTS:
             "fp8_dense_tflops":0,"scale_up_kind":"none","scale_up_bandwidth_gb_per_s":0,"pcie_gen":4,
             "tdp_w":1,"sm_count":1,"vgpu":{"source":"s","profiles":[{"name":"X-4C","framebuffer_gib":4,
             "max_per_gpu":2,"schedulers":["best_effort","equal_share"]}]}}]})";
-        const io::CatalogLoadResult r = io::loadCatalog(dataDirWith(tmp, "extra.json", json));
+        const auto r = io::loadCatalog(dataDirWith(tmp, "extra.json", json));
         QVERIFY2(r.ok(), qPrintable(dump(r.issues)));
         SharingConfig c;
         c.mode = SharingMode::Vgpu;
         c.vgpuProfile = "X-4C";
         c.vgpuScheduler = VgpuScheduler::EqualShare;
-        QVERIFY(validateSharing(c, *r.catalog.gpu("x"), "topology.nodes[0].sharing").empty());
+        QVERIFY(validateSharing(c, *r->gpu("x"), "topology.nodes[0].sharing").empty());
         c.vgpuScheduler = VgpuScheduler::FixedShare;
-        const Issues bad = validateSharing(c, *r.catalog.gpu("x"), "topology.nodes[0].sharing");
+        const Issues bad = validateSharing(c, *r->gpu("x"), "topology.nodes[0].sharing");
         QCOMPARE(bad.size(), std::size_t(1));
         QCOMPARE(QString::fromStdString(bad.front().toString()),
                  QString("topology.nodes[0].sharing.vgpu.scheduler: 'fixed_share': X-4C runs only under best_effort, "
@@ -384,7 +383,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, json);
         QFETCH(QString, expected);
         QTemporaryDir tmp;
-        const io::CatalogLoadResult r = io::loadCatalog(dataDirWith(tmp, "extra.json", json));
+        const auto r = io::loadCatalog(dataDirWith(tmp, "extra.json", json));
         QVERIFY(!r.ok());
         QVERIFY2(hasIssue(r.issues, expected), qPrintable(dump(r.issues)));
     }

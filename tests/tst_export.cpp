@@ -60,8 +60,8 @@ private Q_SLOTS:
         const calc::Evaluation ev = calc::evaluate(s, test::bundledCatalog());
         const ClusterConfigPlan plan = calc::buildClusterConfig(s, test::bundledCatalog(), ev);
         QTemporaryDir dir;
-        QString error;
-        QVERIFY2(io::writeFiles(dir.path(), io::clusterConfigFiles(plan, s.name), &error), qPrintable(error));
+        const Status written = io::writeFiles(dir.path(), io::clusterConfigFiles(plan, s.name));
+        QVERIFY2(written, written.errorText().c_str());
         const QJsonObject y = readYaml(dir.path());
         QVERIFY2(y.contains("mig-parted.yaml") && y.contains("device-plugin-config.yaml") &&
                      y.contains("node-labels.yaml"),
@@ -175,9 +175,8 @@ private Q_SLOTS:
             plan.tenants.push_back(t);
         }
         QTemporaryDir dir;
-        QString error;
-        QVERIFY2(io::writeFiles(dir.path(), io::clusterConfigFiles(plan, "scenario \"x\": y"), &error),
-                 qPrintable(error));
+        const Status written = io::writeFiles(dir.path(), io::clusterConfigFiles(plan, "scenario \"x\": y"));
+        QVERIFY2(written, written.errorText().c_str());
         const QJsonObject y = readYaml(dir.path());
         const QJsonArray nodes = y["node-labels.yaml"].toObject()["nodes"].toArray();
         QCOMPARE(nodes.size(), static_cast<qsizetype>(hostile.size()));
@@ -203,11 +202,11 @@ private Q_SLOTS:
         for (const auto& [name, content] : files)
             QVERIFY2(!name.contains("..") && !name.startsWith('/'), qPrintable(name));
         QTemporaryDir dir;
-        QString error;
-        QVERIFY(!io::writeFiles(dir.path() + "/out", {{"../outside.yaml", "x"}}, &error));
-        QVERIFY2(error.contains("outside"), qPrintable(error));
+        const Status refused = io::writeFiles(dir.path() + "/out", {{"../outside.yaml", "x"}});
+        QVERIFY(!refused);
+        QVERIFY2(refused.errorText().find("outside") != std::string::npos, refused.errorText().c_str());
         QVERIFY(!QFile::exists(dir.filePath("outside.yaml")));
-        QVERIFY(io::writeFiles(dir.path() + "/out", files, &error));
+        QVERIFY(io::writeFiles(dir.path() + "/out", files));
     }
 
     void cliWritesTheSameFilesAndRefusesBadInput()

@@ -109,17 +109,18 @@ private Q_SLOTS:
     void badTraceFilesSayWhere()
     {
         QTemporaryDir dir;
-        std::vector<io::FileIssue> issues;
-        QVERIFY(!io::readTraceNodes(write(dir, "n.csv", "sn,cpu_milli,gpu,model\nx,1,1,G2\n"), issues));
-        QVERIFY(issues.back().toString().contains("line 1: missing column(s) memory_mib"));
-        issues.clear();
-        QVERIFY(!io::readTraceTasks(write(dir, "t.csv",
-                                          "name,cpu_milli,memory_mib,num_gpu,gpu_milli\na,1,1,1,500\n"
-                                          "b,1,1,2,500\nc,1,x,1,100\nd,1\n"),
-                                    issues));
+        const auto nodes = io::readTraceNodes(write(dir, "n.csv", "sn,cpu_milli,gpu,model\nx,1,1,G2\n"));
+        QVERIFY(!nodes);
+        QVERIFY2(QString::fromStdString(nodes.issues.back().toString())
+                     .endsWith("n.csv: line 1: missing column(s) memory_mib (header: sn,cpu_milli,gpu,model)"),
+                 nodes.errorText().c_str());
+        const auto tasks = io::readTraceTasks(write(dir, "t.csv",
+                                                    "name,cpu_milli,memory_mib,num_gpu,gpu_milli\na,1,1,1,500\n"
+                                                    "b,1,1,2,500\nc,1,x,1,100\nd,1\n"));
+        QVERIFY(!tasks);
         QStringList all;
-        for (const auto& i : issues)
-            all << i.toString();
+        for (const auto& i : tasks.issues)
+            all << QString::fromStdString(i.toString());
         const QString text = all.join('\n');
         QVERIFY2(text.contains("line 3, gpu_milli: a multi-GPU task must ask for whole GPUs (1000), not 500"),
                  qPrintable(text));
@@ -133,11 +134,10 @@ private Q_SLOTS:
     {
         if (traceDir().isEmpty() || !QFile::exists(traceDir() + "/openb_pod_list_default.csv"))
             QSKIP("the Alibaba trace is not beside the checkout (../shared/data/traces)");
-        std::vector<io::FileIssue> issues;
-        auto nodes = io::readTraceNodes(traceDir() + "/openb_node_list_gpu_node.csv", issues);
-        auto tasks = io::readTraceTasks(traceDir() + "/openb_pod_list_default.csv", issues);
-        auto multi = io::readTraceTasks(traceDir() + "/openb_pod_list_multigpu20.csv", issues);
-        QVERIFY(issues.empty());
+        auto nodes = io::readTraceNodes(traceDir() + "/openb_node_list_gpu_node.csv");
+        auto tasks = io::readTraceTasks(traceDir() + "/openb_pod_list_default.csv");
+        auto multi = io::readTraceTasks(traceDir() + "/openb_pod_list_multigpu20.csv");
+        QVERIFY(nodes.issues.empty() && tasks.issues.empty() && multi.issues.empty());
         QCOMPARE(nodes->size(), std::size_t(1213));
         QCOMPARE(tasks->size(), std::size_t(8152));
         QCOMPARE(multi->size(), std::size_t(8324));

@@ -246,10 +246,10 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<std::shared_ptr
         if (pdf.isEmpty())
             return;
         QApplication::setOverrideCursor(Qt::WaitCursor);
-        const QString error = SlideDeck(mResults, mCatalog, QString()).writePdf(pdf);
+        const Status written = SlideDeck(mResults, mCatalog, QString()).writePdf(pdf);
         QApplication::restoreOverrideCursor();
-        if (!error.isEmpty())
-            QMessageBox::critical(this, tr("Cannot export the slides"), error);
+        if (!written)
+            QMessageBox::critical(this, tr("Cannot export the slides"), QString::fromStdString(written.errorText()));
     });
     connect(presentButton, &QPushButton::clicked, this, [this] {
         bool ok = false;

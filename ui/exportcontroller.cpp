@@ -55,7 +55,7 @@ QString ExportController::scenarioName() const
 
 void ExportController::exportPdf(const QString& title, const QString& fileName, const QString& failed,
                                  const QString& done,
-                                 const std::function<QString(const sim::PlanResults&, const QString&)>& write)
+                                 const std::function<Status(const sim::PlanResults&, const QString&)>& write)
 {
     if (!mWorkbench.document())
         return;
@@ -66,10 +66,10 @@ void ExportController::exportPdf(const QString& title, const QString& fileName, 
     if (!results)
         return;
     QApplication::setOverrideCursor(Qt::WaitCursor); // drawing the pages
-    const QString error = write(*results, pdf);
+    const Status written = write(*results, pdf);
     QApplication::restoreOverrideCursor();
-    if (!error.isEmpty())
-        QMessageBox::critical(mWindow, failed, error);
+    if (!written)
+        QMessageBox::critical(mWindow, failed, issuesText(written.issues));
     else
         Q_EMIT mWorkbench.message(done.arg(pdf), 8000);
 }
@@ -146,11 +146,10 @@ void ExportController::exportCharts()
         return;
     QApplication::setOverrideCursor(Qt::WaitCursor); // drawing the charts
     const PlanFigures figures(*results, mWorkbench.catalog());
-    QString error;
-    io::writeFiles(dir, figures.chartAndTableFiles(), &error);
+    const Status written = io::writeFiles(dir, figures.chartAndTableFiles());
     QApplication::restoreOverrideCursor();
-    if (!error.isEmpty())
-        QMessageBox::critical(mWindow, tr("Cannot export"), error);
+    if (!written)
+        QMessageBox::critical(mWindow, tr("Cannot export"), issuesText(written.issues));
     else
         Q_EMIT mWorkbench.message(tr("Charts and tables written to %1").arg(dir), 8000);
 }
@@ -164,10 +163,10 @@ bool ExportController::exportClusterConfig(const QString& dir)
         return false; // cancelled
     const Scenario& s = *results->scenario;
     const Catalog& catalog = mWorkbench.catalog();
-    QString error;
-    if (!io::writeFiles(dir, io::clusterConfigFiles(calc::buildClusterConfig(s, catalog, *results->evaluation), s.name),
-                        &error)) {
-        QMessageBox::critical(mWindow, tr("Cannot export"), error);
+    const Status written =
+        io::writeFiles(dir, io::clusterConfigFiles(calc::buildClusterConfig(s, catalog, *results->evaluation), s.name));
+    if (!written) {
+        QMessageBox::critical(mWindow, tr("Cannot export"), issuesText(written.issues));
         return false;
     }
     Q_EMIT mWorkbench.message(tr("Cluster configuration written to %1 (see its README.md)").arg(dir), 8000);

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "model/issue.h"
 #include "sim/planresults.h"
 
 #include <QObject>
@@ -46,7 +47,7 @@ public:
 private:
     /// Asks for a PDF path, waits for the plan's results, and lets `write` draw them there.
     void exportPdf(const QString& title, const QString& fileName, const QString& failed, const QString& done,
-                   const std::function<QString(const sim::PlanResults&, const QString&)>& write);
+                   const std::function<Status(const sim::PlanResults&, const QString&)>& write);
     void exportJson();
     void exportCharts();
     /// Where the recommendation typed for the last slide is kept, per library scenario.

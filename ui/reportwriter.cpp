@@ -36,7 +36,7 @@ void heading(QPainter& p, const QRectF& body, const QString& title, const QStrin
 
 } // namespace
 
-QString writeReport(const sim::PlanResults& results, const Catalog& catalog, const QString& pdfPath)
+Status writeReport(const sim::PlanResults& results, const Catalog& catalog, const QString& pdfPath)
 {
     const PlanFigures f(results, catalog);
     const Scenario& s = f.scenario;
@@ -44,7 +44,7 @@ QString writeReport(const sim::PlanResults& results, const Catalog& catalog, con
     // Through QSaveFile: the target is the whole report or untouched.
     QSaveFile file(pdfPath);
     if (!file.open(QIODevice::WriteOnly))
-        return QObject::tr("%1: %2").arg(pdfPath, file.errorString());
+        return failure(pdfPath.toStdString(), file.errorString().toStdString());
     {
         QPdfWriter pdf(&file);
         pdf.setTitle(QObject::tr("gpuplan report: %1").arg(QString::fromStdString(s.name)));
@@ -56,7 +56,7 @@ QString writeReport(const sim::PlanResults& results, const Catalog& catalog, con
         QPainter p(&pdf);
         if (!p.isActive()) {
             file.cancelWriting();
-            return QObject::tr("%1: cannot start the PDF").arg(pdfPath);
+            return failure(pdfPath.toStdString(), QObject::tr("cannot start the PDF").toStdString());
         }
         const QRectF body(0, 0, pdf.width(), pdf.height());
         const QRectF content = body.adjusted(0, 40, 0, 0);
@@ -124,8 +124,8 @@ QString writeReport(const sim::PlanResults& results, const Catalog& catalog, con
         p.end();
     }
     if (!file.commit())
-        return QObject::tr("%1: %2").arg(pdfPath, file.errorString());
-    return {};
+        return failure(pdfPath.toStdString(), file.errorString().toStdString());
+    return done();
 }
 
 } // namespace gp::ui

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/catalog.h"
+#include "model/issue.h"
 #include "model/scenario.h"
 #include "sim/planresults.h"
 
@@ -19,7 +20,7 @@ namespace gp::ui {
 /// Returns the error text, empty on success.
 /// Writes the detailed PDF report of a plan from its results (the same figures the workbench
 /// shows); the error text, empty on success.
-QString writeReport(const sim::PlanResults& results, const Catalog& catalog, const QString& pdfPath);
+Status writeReport(const sim::PlanResults& results, const Catalog& catalog, const QString& pdfPath);
 
 /// The number of pages writeReport writes.
 inline constexpr int kReportPages = 6;

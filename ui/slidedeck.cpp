@@ -254,11 +254,11 @@ void SlideDeck::paintStack(QPainter& p, const QRectF& area) const
     }
 }
 
-QString SlideDeck::writePdf(const QString& path) const
+Status SlideDeck::writePdf(const QString& path) const
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return QObject::tr("%1: %2").arg(path, file.errorString());
+        return failure(path.toStdString(), file.errorString().toStdString());
     {
         QPdfWriter pdf(&file);
         pdf.setTitle(QObject::tr("gpuplan slides: %1")
@@ -270,7 +270,7 @@ QString SlideDeck::writePdf(const QString& path) const
         QPainter p(&pdf);
         if (!p.isActive()) {
             file.cancelWriting();
-            return QObject::tr("%1: cannot start the PDF").arg(path);
+            return failure(path.toStdString(), QObject::tr("cannot start the PDF").toStdString());
         }
         for (int i = 0; i < count(); ++i) {
             if (i > 0)
@@ -279,8 +279,8 @@ QString SlideDeck::writePdf(const QString& path) const
         }
     }
     if (!file.commit())
-        return QObject::tr("%1: %2").arg(path, file.errorString());
-    return {};
+        return failure(path.toStdString(), file.errorString().toStdString());
+    return done();
 }
 
 } // namespace gp::ui

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/catalog.h"
+#include "model/issue.h"
 #include "model/scenario.h"
 #include "sim/planresults.h"
 
@@ -34,8 +35,8 @@ public:
     QString title(int slide) const;
     /// Paints slide `slide` into `area` (16:9 looks best), on a white background.
     void paint(QPainter& painter, const QRectF& area, int slide) const;
-    /// Writes every slide to a PDF (one landscape page each) through QSaveFile; the error text.
-    QString writePdf(const QString& path) const;
+    /// Writes every slide to a PDF (one landscape page each) through QSaveFile.
+    Status writePdf(const QString& path) const;
 
 private:
     void paintStack(QPainter& p, const QRectF& area) const;

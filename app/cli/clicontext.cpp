@@ -86,14 +86,14 @@ std::optional<Catalog> loadCatalogOrReport(const QCommandLineParser& parser)
             return std::nullopt;
         }
     }
-    io::CatalogLoadResult r = io::loadCatalog(io::bundledDataDir(), user);
+    auto r = io::loadCatalog(io::bundledDataDir(), user);
     for (const auto& i : r.issues)
-        err() << (i.issue.isError() ? "" : "warning: ") << i.toString() << Qt::endl;
+        err() << (i.isError() ? "" : "warning: ") << QString::fromStdString(i.toString()) << Qt::endl;
     if (!r.ok()) {
         err() << "the catalog has errors; nothing was done" << Qt::endl;
         return std::nullopt;
     }
-    return std::move(r.catalog);
+    return std::move(*r);
 }
 
 QString libraryPath(const QCommandLineParser& parser)

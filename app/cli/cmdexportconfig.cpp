@@ -46,9 +46,8 @@ int runExportConfig(const QStringList& args)
     }
     const calc::Evaluation ev = calc::evaluate(*r.value, *catalog);
     const auto files = io::clusterConfigFiles(calc::buildClusterConfig(*r.value, *catalog, ev), r.value->name);
-    QString error;
-    if (!io::writeFiles(p.value("output"), files, &error)) {
-        err() << "export-config: " << error << Qt::endl;
+    if (const Status written = io::writeFiles(p.value("output"), files); !written) {
+        err() << "export-config: " << QString::fromStdString(written.errorText()) << Qt::endl;
         return kFailure;
     }
     for (const auto& [name, content] : files)

@@ -55,11 +55,11 @@ int runReplay(const QStringList& args)
     }
     if (!cl.readSeed(cfg.seed))
         return kBadInput;
-    std::vector<io::FileIssue> issues;
-    auto nodes = io::readTraceNodes(p.value("nodes"), issues);
-    auto tasks = io::readTraceTasks(p.value("tasks"), issues);
-    for (const auto& i : issues)
-        err() << i.toString() << '\n';
+    auto nodes = io::readTraceNodes(p.value("nodes"));
+    auto tasks = io::readTraceTasks(p.value("tasks"));
+    for (const Issues* issues : {&nodes.issues, &tasks.issues})
+        for (const Issue& i : *issues)
+            err() << QString::fromStdString(i.toString()) << '\n';
     err() << Qt::flush;
     if (!nodes || !tasks)
         return kBadInput;

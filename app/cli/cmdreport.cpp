@@ -74,17 +74,16 @@ int runReport(const QStringList& args)
         return kBadInput;
     }
     const std::optional<sim::PlanResults> results = sim::computePlanResults(*r.value, *catalog, nullptr, 30.0, trials);
-    if (const QString error = ui::writeReport(*results, *catalog, p.value("output")); !error.isEmpty()) {
-        err() << "report: " << error << Qt::endl;
+    if (const Status written = ui::writeReport(*results, *catalog, p.value("output")); !written) {
+        err() << "report: " << QString::fromStdString(written.errorText()) << Qt::endl;
         return kFailure;
     }
     out() << p.value("output") << '\n';
     if (p.isSet("charts")) {
         const ui::PlanFigures figures(*results, *catalog);
         const auto files = figures.chartAndTableFiles();
-        QString error;
-        if (!io::writeFiles(p.value("charts"), files, &error)) {
-            err() << "report: " << error << Qt::endl;
+        if (const Status written = io::writeFiles(p.value("charts"), files); !written) {
+            err() << "report: " << QString::fromStdString(written.errorText()) << Qt::endl;
             return kFailure;
         }
         for (const auto& [name, content] : files)

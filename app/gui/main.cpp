@@ -91,24 +91,24 @@ int main(int argc, char** argv)
     }
 
     const QString userCatalog = parser.isSet("catalog") ? parser.value("catalog") : gp::io::defaultUserCatalogPath();
-    gp::io::CatalogLoadResult cat = gp::io::loadCatalog(gp::io::bundledDataDir(), userCatalog);
+    auto cat = gp::io::loadCatalog(gp::io::bundledDataDir(), userCatalog);
     if (!cat.ok()) {
         QStringList lines;
         for (const auto& i : cat.issues)
-            if (i.issue.isError())
-                lines << i.toString();
+            if (i.isError())
+                lines << QString::fromStdString(i.toString());
         return refuseToStart(
             QObject::tr("The hardware catalog cannot be loaded:\n\n%1").arg(lines.mid(0, 20).join('\n')));
     }
     const bool defaultDb = !parser.isSet("db");
     const QString dbPath = defaultDb ? gp::io::defaultLibraryPath() : parser.value("db");
     auto library = gp::document::openLibrary(
-        dbPath, cat.catalog, defaultDb ? QDir(gp::io::bundledDataDir()).absoluteFilePath("samples") : QString());
+        dbPath, *cat, defaultDb ? QDir(gp::io::bundledDataDir()).absoluteFilePath("samples") : QString());
     if (!library)
         return refuseToStart(QObject::tr("The scenario library cannot be opened:\n\n%1")
                                  .arg(QString::fromStdString(library.errorText())));
 
-    gp::ui::MainWindow window(std::move(cat.catalog), std::move(*library));
+    gp::ui::MainWindow window(std::move(*cat.value), std::move(*library));
     window.show();
     if (!parser.isSet("scenario") || !window.files()->openFromLibrary(parser.value("scenario").toLongLong()))
         window.files()->openFirst();

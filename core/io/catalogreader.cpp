@@ -21,13 +21,6 @@ using checks::field;
 using checks::idx;
 using checks::inRange;
 
-QString FileIssue::toString() const { return file + ": " + QString::fromStdString(issue.toString()); }
-
-bool CatalogLoadResult::ok() const
-{
-    return std::none_of(issues.begin(), issues.end(), [](const FileIssue& i) { return i.issue.isError(); });
-}
-
 namespace {
 
 constexpr int kCatalogFormatVersion = 1;
@@ -408,14 +401,12 @@ private:
     Issues& mOut;
 };
 
-void readFile(const QString& path, const QString& label, Catalog& catalog, bool overrideExisting,
-              std::vector<FileIssue>& out)
+void readFile(const QString& path, const QString& label, Catalog& catalog, bool overrideExisting, Issues& out)
 {
-    Issues issues;
-    if (auto bytes = readFileBytes(path, issues))
-        readCatalogFragment(*bytes, catalog, overrideExisting, issues);
-    for (auto& i : issues)
-        out.push_back({label, std::move(i)});
+    const std::size_t before = out.size();
+    if (auto bytes = readFileBytes(path, out))
+        readCatalogFragment(*bytes, catalog, overrideExisting, out);
+    inFile(out, label.toStdString(), before);
 }
 
 } // namespace
@@ -435,25 +426,26 @@ void readCatalogFragment(const QByteArray& json, Catalog& catalog, bool override
         catalog = std::move(copy);
 }
 
-CatalogLoadResult loadCatalog(const QString& dataDir, const QString& userCatalog)
+Result<Catalog> loadCatalog(const QString& dataDir, const QString& userCatalog)
 {
-    CatalogLoadResult result;
     const QDir root(dataDir);
-    if (!root.exists("catalog")) {
-        result.issues.push_back({dataDir, Issue::error("", "no catalog/ folder: is this gpuplan's data folder?")});
-        return result;
-    }
+    if (!root.exists("catalog"))
+        return failure(dataDir.toStdString(), "no catalog/ folder: is this gpuplan's data folder?");
+    Catalog catalog;
+    Issues issues;
     // gpus.json first: node templates and prices refer to GPUs.
     for (const char* sub : {"catalog", "models"}) {
         QDir dir(root.absoluteFilePath(sub));
         QStringList files = dir.entryList({"*.json"}, QDir::Files, QDir::Name);
         std::stable_partition(files.begin(), files.end(), [](const QString& f) { return f == "gpus.json"; });
         for (const QString& f : files)
-            readFile(dir.absoluteFilePath(f), QString(sub) + "/" + f, result.catalog, false, result.issues);
+            readFile(dir.absoluteFilePath(f), QString(sub) + "/" + f, catalog, false, issues);
     }
     if (!userCatalog.isEmpty() && QFileInfo::exists(userCatalog))
-        readFile(userCatalog, userCatalog, result.catalog, true, result.issues);
-    return result;
+        readFile(userCatalog, userCatalog, catalog, true, issues);
+    if (hasErrors(issues))
+        return Failure{std::move(issues)};
+    return Result<Catalog>::success(std::move(catalog), std::move(issues));
 }
 
 } // namespace gp::io

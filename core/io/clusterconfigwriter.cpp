@@ -238,35 +238,28 @@ std::vector<std::pair<QString, QByteArray>> clusterConfigFiles(const ClusterConf
     return files;
 }
 
-bool writeFiles(const QString& dir, const std::vector<std::pair<QString, QByteArray>>& files, QString* error)
+Status writeFiles(const QString& dir, const std::vector<std::pair<QString, QByteArray>>& files)
 {
+    auto fail = [](const QString& where, const QString& why) {
+        return failure(where.toStdString(), why.toStdString());
+    };
     const QDir root(dir);
-    if (QFileInfo(dir).exists() && !QFileInfo(dir).isDir()) {
-        *error = QString("%1: exists and is not a folder").arg(dir);
-        return false;
-    }
-    if (!root.mkpath(".")) {
-        *error = QString("%1: cannot create the folder").arg(dir);
-        return false;
-    }
+    if (QFileInfo(dir).exists() && !QFileInfo(dir).isDir())
+        return fail(dir, "exists and is not a folder");
+    if (!root.mkpath("."))
+        return fail(dir, "cannot create the folder");
     const QString base = QDir::cleanPath(root.absolutePath()) + '/';
     for (const auto& [relative, content] : files) {
         const QString path = QDir::cleanPath(root.absoluteFilePath(relative));
-        if (QDir::isAbsolutePath(relative) || !path.startsWith(base)) {
-            *error = QString("%1: refused, it is outside %2").arg(relative, dir);
-            return false;
-        }
-        if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
-            *error = QString("%1: cannot create its folder").arg(path);
-            return false;
-        }
+        if (QDir::isAbsolutePath(relative) || !path.startsWith(base))
+            return fail(relative, "refused, it is outside " + dir);
+        if (!QDir().mkpath(QFileInfo(path).absolutePath()))
+            return fail(path, "cannot create its folder");
         QSaveFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(content) != content.size() || !f.commit()) {
-            *error = QString("%1: %2").arg(path, f.errorString());
-            return false;
-        }
+        if (!f.open(QIODevice::WriteOnly) || f.write(content) != content.size() || !f.commit())
+            return fail(path, f.errorString());
     }
-    return true;
+    return done();
 }
 
 } // namespace gp::io

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/clusterconfig.h"
+#include "model/issue.h"
 
 #include <QByteArray>
 #include <QString>
@@ -22,8 +23,8 @@ std::vector<std::pair<QString, QByteArray>> clusterConfigFiles(const ClusterConf
                                                                const std::string& scenarioName);
 
 /// Writes `files` under `dir` (created if missing), each through QSaveFile so that a file is
-/// either the new one or untouched. Refuses any path that would leave `dir`. On failure
-/// returns false with `error` naming the file and the reason; files written before stay.
-bool writeFiles(const QString& dir, const std::vector<std::pair<QString, QByteArray>>& files, QString* error);
+/// either the new one or untouched. Refuses any path that would leave `dir`. On failure the
+/// issue names the file and the reason; files written before stay.
+Status writeFiles(const QString& dir, const std::vector<std::pair<QString, QByteArray>>& files);
 
 } // namespace gp::io

@@ -21,30 +21,42 @@ struct Issue
     };
 
     Severity severity = Severity::Error;
-    std::string path;    ///< JSON path such as tenants[2].jobs[0].parallelism.tp ("" = whole file)
+    std::string path; ///< JSON path such as tenants[2].jobs[0].parallelism.tp, or "line 4, gpu_milli" ("" = whole file)
     std::string message; ///< what value, and why it is refused
+    std::string file;    ///< the file it is in, where the reader read several ("" = the one input)
 
     static Issue error(std::string path, std::string message)
     {
-        return {Severity::Error, std::move(path), std::move(message)};
+        return {Severity::Error, std::move(path), std::move(message), {}};
     }
     static Issue warning(std::string path, std::string message)
     {
-        return {Severity::Warning, std::move(path), std::move(message)};
+        return {Severity::Warning, std::move(path), std::move(message), {}};
     }
     bool isError() const { return severity == Severity::Error; }
-    /// "PATH: message", or just the message for whole-file problems.
-    std::string toString() const { return path.empty() ? message : path + ": " + message; }
+    /// "FILE: PATH: message", leaving out what is empty.
+    std::string toString() const
+    {
+        const std::string at = path.empty() ? message : path + ": " + message;
+        return file.empty() ? at : file + ": " + at;
+    }
 };
 
 using Issues = std::vector<Issue>;
 
-inline bool hasErrors(const Issues& issues)
+inline bool hasErrors(const Issues& issues, std::size_t from = 0)
 {
-    for (const auto& i : issues)
-        if (i.isError())
+    for (std::size_t i = from; i < issues.size(); ++i)
+        if (issues[i].isError())
             return true;
     return false;
+}
+
+/// Names the file the issues from index `from` on are in.
+inline void inFile(Issues& issues, const std::string& file, std::size_t from = 0)
+{
+    for (std::size_t i = from; i < issues.size(); ++i)
+        issues[i].file = file;
 }
 
 /// What a fallible function returns (docs/architecture.md, "One error shape"): the value only
@@ -99,5 +111,11 @@ struct Failure
     Issues issues;
     template <typename T> operator Result<T>() && { return Result<T>::failure(std::move(issues)); }
 };
+
+/// One error: where (a JSON path, a file, "scenario 7") and why.
+inline Failure failure(std::string where, std::string why)
+{
+    return Failure{{Issue::error(std::move(where), std::move(why))}};
+}
 
 } // namespace gp

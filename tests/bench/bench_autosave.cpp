@@ -47,9 +47,13 @@ int main(int argc, char** argv)
         else if (args[i] == "--iterations")
             iterations = std::max(1, args[i + 1].toInt());
     }
-    const gp::io::CatalogLoadResult cat = gp::io::loadCatalog(gp::io::bundledDataDir());
-    const auto read = gp::io::readScenarioFile(file, cat.catalog);
-    if (!cat.ok() || !read.ok()) {
+    const auto cat = gp::io::loadCatalog(gp::io::bundledDataDir());
+    if (!cat) {
+        std::fprintf(stderr, "%s\n", cat.errorText().c_str());
+        return 1;
+    }
+    const auto read = gp::io::readScenarioFile(file, *cat);
+    if (!read.ok()) {
         std::fprintf(stderr, "cannot read %s\n", qPrintable(file));
         return 1;
     }

@@ -41,16 +41,16 @@ int main(int argc, char** argv)
         else if (args[i] == "--frames")
             frames = std::max(1, args[i + 1].toInt());
     }
-    const gp::io::CatalogLoadResult cat = gp::io::loadCatalog(gp::io::bundledDataDir());
+    const auto cat = gp::io::loadCatalog(gp::io::bundledDataDir());
     if (!cat.ok()) {
         std::fprintf(stderr, "catalog does not load\n");
         return 1;
     }
-    const gp::Scenario s = gp::bench::generateCluster(cat.catalog, nodes, 50, 40);
-    const gp::calc::Evaluation ev = gp::calc::evaluate(s, cat.catalog);
+    const gp::Scenario s = gp::bench::generateCluster(*cat, nodes, 50, 40);
+    const gp::calc::Evaluation ev = gp::calc::evaluate(s, *cat);
 
     auto t0 = std::chrono::steady_clock::now();
-    gp::ui::CanvasScene scene(cat.catalog);
+    gp::ui::CanvasScene scene(*cat);
     scene.rebuild(s);
     scene.decorate(s, ev);
     const double buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -119,7 +119,7 @@ int main(int argc, char** argv)
         cfg.mode = f % 2 == 0 ? gp::SharingMode::TimeSlicing : gp::SharingMode::Exclusive;
         cfg.replicas = f % 2 == 0 ? 2 : 1;
         auto start = std::chrono::steady_clock::now();
-        gp::Result<gp::document::Edit> edit = gp::document::setNodeSharing(doc.scenario(), cat.catalog, {nodeId}, cfg);
+        gp::Result<gp::document::Edit> edit = gp::document::setNodeSharing(doc.scenario(), *cat, {nodeId}, cfg);
         ruleMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
         if (!edit.ok()) {
             std::fprintf(stderr, "the edit is refused: %s\n", gp::issueLines(edit.issues).c_str());

@@ -41,13 +41,13 @@ int main(int argc, char** argv)
         else if (k == "--policy")
             policy = gp::enumFromName<gp::PlacementPolicy>(v.toStdString());
     }
-    const gp::io::CatalogLoadResult cat = gp::io::loadCatalog(gp::io::bundledDataDir());
+    const auto cat = gp::io::loadCatalog(gp::io::bundledDataDir());
     if (!cat.ok()) {
         std::fprintf(stderr, "catalog does not load\n");
         return 1;
     }
-    const gp::Scenario s = gp::bench::generateCluster(cat.catalog, nodes, tenants, jobsPerTenant);
-    for (const auto& issue : gp::validateScenario(s, cat.catalog))
+    const gp::Scenario s = gp::bench::generateCluster(*cat, nodes, tenants, jobsPerTenant);
+    for (const auto& issue : gp::validateScenario(s, *cat))
         if (issue.isError()) {
             std::fprintf(stderr, "generated scenario invalid: %s\n", issue.toString().c_str());
             return 1;
@@ -56,7 +56,7 @@ int main(int argc, char** argv)
     gp::calc::Evaluation last;
     for (int i = 0; i < iterations + 1; ++i) {
         const auto t0 = std::chrono::steady_clock::now();
-        last = gp::calc::evaluate(s, cat.catalog, policy);
+        last = gp::calc::evaluate(s, *cat, policy);
         const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         if (i > 0) // the first run warms caches and the allocator
             ms.push_back(elapsed);
@@ -77,7 +77,7 @@ int main(int argc, char** argv)
         int candidates = 0;
         for (int i = 0; i < alternatives; ++i) {
             const auto t0 = std::chrono::steady_clock::now();
-            const auto a = gp::calc::compareSharing(s, cat.catalog);
+            const auto a = gp::calc::compareSharing(s, *cat);
             alt.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
             candidates = 0;
             for (const auto& x : a)

@@ -10,15 +10,10 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     const QByteArray bytes = QByteArray::fromRawData(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
-    std::vector<gp::io::FileIssue> issues;
-    auto hasError = [&issues] {
-        return std::any_of(issues.begin(), issues.end(), [](const auto& i) { return i.issue.isError(); });
-    };
-    const auto nodes = gp::io::parseTraceNodes(bytes, "fuzz.csv", issues);
-    GPUPLAN_FUZZ_CHECK(nodes.has_value() != hasError());
-    issues.clear();
-    const auto tasks = gp::io::parseTraceTasks(bytes, "fuzz.csv", issues);
-    GPUPLAN_FUZZ_CHECK(tasks.has_value() != hasError());
+    const auto nodes = gp::io::parseTraceNodes(bytes, "fuzz.csv");
+    GPUPLAN_FUZZ_CHECK(nodes.ok() != gp::hasErrors(nodes.issues));
+    const auto tasks = gp::io::parseTraceTasks(bytes, "fuzz.csv");
+    GPUPLAN_FUZZ_CHECK(tasks.ok() != gp::hasErrors(tasks.issues));
     if (tasks)
         for (const auto& t : *tasks)
             GPUPLAN_FUZZ_CHECK(t.numGpu >= 0 && t.gpuMilli >= 0 && t.gpuMilli <= 1000);

@@ -16,12 +16,12 @@ namespace gp::fuzz {
 inline const Catalog& bundledCatalog()
 {
     static const Catalog catalog = [] {
-        io::CatalogLoadResult r = io::loadCatalog(io::bundledDataDir());
+        auto r = io::loadCatalog(io::bundledDataDir());
         if (!r.ok()) {
             std::fprintf(stderr, "fuzz: the bundled catalog does not load\n");
             std::abort();
         }
-        return r.catalog;
+        return *r;
     }();
     return catalog;
 }
