@@ -24,6 +24,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QPushButton>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -35,6 +36,25 @@
 using namespace gp;
 
 namespace {
+/// Presses the panel's Apply button with the mouse, as a user does.
+void clickApply(ui::PropertiesPanel* props)
+{
+    auto* apply = props->findChild<QPushButton*>("applyProperties");
+    QVERIFY(apply);
+    QTest::mouseClick(apply, Qt::LeftButton);
+}
+
+/// Replaces a field's text by typing, as a user does (a line edit or a spin box).
+void typeInto(QWidget* field, const QString& text)
+{
+    QVERIFY(field);
+    if (auto* line = qobject_cast<QLineEdit*>(field))
+        line->selectAll();
+    else if (auto* spin = qobject_cast<QAbstractSpinBox*>(field))
+        spin->selectAll();
+    QTest::keyClicks(field, text);
+}
+
 /// The Workloads row of a job, or -1.
 int rowOf(const QTableWidget* table, const QString& jobId)
 {
@@ -64,7 +84,7 @@ private Q_SLOTS:
         document::Document* doc = w->currentDocument();
         ui::PropertiesPanel* props = w->properties();
         w->canvasScene()->setSelectedIds({"node-003"});
-        auto* name = qobject_cast<QLineEdit*>(props->field("Name"));
+        auto* name = qobject_cast<QLineEdit*>(props->field("name"));
         QVERIFY(name);
         name->selectAll();
         QTest::keyClicks(name, "Node three");
@@ -72,7 +92,7 @@ private Q_SLOTS:
         const Point moved{1000, 1200};
         QVERIFY(doc->push(document::moveItems(doc->scenario(), {{"node-003", moved}})).empty());
         QCOMPARE(name->text(), QString("Node three")); // the typed text stays
-        props->apply();
+        clickApply(props);
         const Node& n = doc->scenario().topology.nodes[2];
         QCOMPARE(n.name, std::string("Node three"));
         QCOMPARE(n.position, moved);
@@ -88,32 +108,32 @@ private Q_SLOTS:
         ui::PropertiesPanel* props = w->properties();
         // Two nodes selected on the canvas: the NIC fields edit both, the name is not offered.
         w->canvasScene()->setSelectedIds({"node-001", "node-002"});
-        QVERIFY(props->fieldLabels().contains("NICs"));
-        QVERIFY(!props->fieldLabels().contains("Name"));
+        QVERIFY(props->fieldKeys().contains("nics.count"));
+        QVERIFY(!props->fieldKeys().contains("name"));
         QVERIFY(!props->canApply()); // nothing changed yet
-        qobject_cast<QSpinBox*>(props->field("NICs"))->setValue(4);
+        typeInto(props->field("nics.count"), "4");
         QVERIFY2(props->canApply(), qPrintable(props->message()));
-        props->apply();
+        clickApply(props);
         QCOMPARE(doc->undoStack()->count(), 1);
         QCOMPARE(doc->undoStack()->undoText(), QString("Edit 2 nodes"));
         QCOMPARE(doc->scenario().topology.nodes[0].nics.count, 4);
         QCOMPARE(doc->scenario().topology.nodes[1].nics.count, 4);
         QCOMPARE(doc->scenario().topology.nodes[2].nics.count, 8); // not selected
         // The panel shows the edited values; undo restores the exact document.
-        QCOMPARE(qobject_cast<QSpinBox*>(props->field("NICs"))->value(), 4);
+        QCOMPARE(qobject_cast<QSpinBox*>(props->field("nics.count"))->value(), 4);
         doc->undoStack()->undo();
         QCOMPARE(io::writeScenario(doc->scenario()), before);
-        QCOMPARE(qobject_cast<QSpinBox*>(props->field("NICs"))->value(), 8);
+        QCOMPARE(qobject_cast<QSpinBox*>(props->field("nics.count"))->value(), 8);
         doc->undoStack()->redo();
         QCOMPARE(doc->scenario().topology.nodes[1].nics.count, 4);
 
         // A link is selectable; its bandwidth is editable.
         w->canvasScene()->setSelectedIds({"node-001-leaf-00"});
         QCOMPARE(w->canvasScene()->selectedIds(), QStringList{"node-001-leaf-00"});
-        auto* bandwidth = qobject_cast<QDoubleSpinBox*>(props->field("Bandwidth"));
+        auto* bandwidth = qobject_cast<QDoubleSpinBox*>(props->field("bandwidth_gbps"));
         QVERIFY(bandwidth);
-        bandwidth->setValue(800);
-        props->apply();
+        typeInto(bandwidth, "800");
+        clickApply(props);
         QCOMPARE(doc->undoStack()->undoText(), QString("Edit link node-001-leaf-00"));
         for (const Link& l : doc->scenario().topology.links)
             if (l.id == "node-001-leaf-00")
@@ -126,9 +146,8 @@ private Q_SLOTS:
 
         // A switch: tier and name.
         w->canvasScene()->setSelectedIds({"leaf-00"});
-        qobject_cast<QLineEdit*>(props->field("Name"))->setText("Leaf A");
-        Q_EMIT qobject_cast<QLineEdit*>(props->field("Name"))->textEdited("Leaf A");
-        props->apply();
+        typeInto(props->field("name"), "Leaf A");
+        clickApply(props);
         QCOMPARE(doc->scenario().topology.switches[2].name, std::string("Leaf A"));
     }
 
@@ -142,31 +161,31 @@ private Q_SLOTS:
         // Selecting a job row in the workloads panel shows the job.
         w->workloads()->selectJob("acme-ft");
         props->showJob(doc->scenario(), "acme-ft");
-        auto* global = qobject_cast<QSpinBox*>(props->field("Global batch"));
+        auto* global = qobject_cast<QSpinBox*>(props->field("batch.global"));
         QVERIFY(global);
-        global->setValue(100); // not a multiple of micro 1 x dp 8
+        typeInto(global, "100"); // not a multiple of micro 1 x dp 8
         QVERIFY(!props->canApply());
         QVERIFY2(props->message().contains("batch.global") && props->message().contains("not a multiple"),
                  qPrintable(props->message()));
-        props->apply();
+        clickApply(props);
         QCOMPARE(doc->undoStack()->count(), 0);
         QVERIFY(!doc->isModified());
-        global->setValue(256);
+        typeInto(global, "256");
         QVERIFY(props->canApply());
-        props->apply();
+        clickApply(props);
         QCOMPARE(doc->scenario().tenants[1].jobs[0].batch.global, 256);
         QVERIFY(doc->undoStack()->undoText().startsWith("Edit job "));
 
         // fp32 main gradients, ticked with the mouse: one undoable edit, 2 more bytes per
         // parameter in the job's gradients.
         props->showJob(doc->scenario(), "acme-ft");
-        auto* mainGrads = qobject_cast<QCheckBox*>(props->field("fp32 main gradients"));
+        auto* mainGrads = qobject_cast<QCheckBox*>(props->field("main_grads_fp32"));
         QVERIFY(mainGrads);
         QVERIFY(!mainGrads->isChecked());
         QTest::mouseClick(mainGrads, Qt::LeftButton, {}, QPoint(4, mainGrads->height() / 2));
         QVERIFY(mainGrads->isChecked());
         QVERIFY(props->canApply());
-        props->apply();
+        clickApply(props);
         QVERIFY(doc->scenario().tenants[1].jobs[0].mainGradsFp32);
         doc->undoStack()->undo();
         QVERIFY(!doc->scenario().tenants[1].jobs[0].mainGradsFp32);
@@ -174,29 +193,27 @@ private Q_SLOTS:
 
         // Interleaving the pre-training job's pipeline: v must divide its 40 layers per stage.
         props->showJob(doc->scenario(), "frontier-70b");
-        auto* virtualStages = qobject_cast<QSpinBox*>(props->field("Virtual stages"));
+        auto* virtualStages = qobject_cast<QSpinBox*>(props->field("parallelism.virtual_stages"));
         QVERIFY(virtualStages);
-        virtualStages->setValue(3);
+        typeInto(virtualStages, "3");
         QVERIFY(!props->canApply());
         QVERIFY2(props->message().contains("virtual_stages: 3 does not divide the layers per stage (40)"),
                  qPrintable(props->message()));
-        virtualStages->setValue(2);
+        typeInto(virtualStages, "2");
         QVERIFY2(props->canApply(), qPrintable(props->message()));
-        props->apply();
+        clickApply(props);
         QCOMPARE(doc->scenario().tenants[0].jobs[0].parallelism.virtualStages, 2);
 
         // A tenant: a bad colour is refused with the core's message; a deadline is set.
         props->showTenant(doc->scenario(), "chatco");
-        auto* colour = qobject_cast<QLineEdit*>(props->field("Colour"));
-        colour->setText("green");
-        Q_EMIT colour->textEdited("green");
+        auto* colour = qobject_cast<QLineEdit*>(props->field("color"));
+        typeInto(colour, "green");
         QVERIFY(!props->canApply());
         QVERIFY2(props->message().contains("#RRGGBB"), qPrintable(props->message()));
-        colour->setText("#00aa00");
-        Q_EMIT colour->textEdited("#00aa00");
-        qobject_cast<QDoubleSpinBox*>(props->field("SLA: deadline"))->setValue(14);
+        typeInto(colour, "#00aa00");
+        typeInto(props->field("sla.deadline_days"), "14");
         QVERIFY2(props->canApply(), qPrintable(props->message()));
-        props->apply();
+        clickApply(props);
         QCOMPARE(doc->scenario().tenants[2].color, std::string("#00aa00"));
         QCOMPARE(doc->scenario().tenants[2].sla.deadlineDays, std::optional<double>(14.0));
     }
@@ -259,7 +276,7 @@ private Q_SLOTS:
         // The tenant cell opens the tenant: a 1 ms TTFT objective, typed, no request meets.
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(row, 0)).center());
         ui::PropertiesPanel* props = w->properties();
-        auto* ttft = qobject_cast<QDoubleSpinBox*>(props->field("SLA: TTFT P99"));
+        auto* ttft = qobject_cast<QDoubleSpinBox*>(props->field("sla.ttft_p99_ms"));
         QVERIFY(ttft);
         QCOMPARE(ttft->value(), 2000.0);
         ttft->setFocus();
@@ -268,7 +285,7 @@ private Q_SLOTS:
         QTest::keyClick(ttft, Qt::Key_Enter);
         QCOMPARE(ttft->value(), 1.0);
         QVERIFY2(props->canApply(), qPrintable(props->message()));
-        props->apply();
+        clickApply(props);
         QCOMPARE(*doc->scenario().tenants[2].sla.ttftP99Ms, 1.0);
         QTRY_COMPARE(workloads->cell("chat-70b", "SLO"), QString("0.0 %"));
         doc->undoStack()->undo();
@@ -276,15 +293,15 @@ private Q_SLOTS:
 
         // The job: a closed load of its 128 users, chosen with the keyboard.
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(row, 2)).center());
-        auto* load = qobject_cast<QComboBox*>(props->field("Load"));
+        auto* load = qobject_cast<QComboBox*>(props->field("inference.load"));
         QVERIFY(load);
         QCOMPARE(load->currentText(), QString("open"));
         load->setFocus();
         QTest::keyClick(load, Qt::Key_End);
         QCOMPARE(load->currentText(), QString("closed"));
-        QVERIFY(qobject_cast<QDoubleSpinBox*>(props->field("Prompt")));
-        QCOMPARE(qobject_cast<QDoubleSpinBox*>(props->field("Prompt"))->value(), 2048.0);
-        props->apply();
+        QVERIFY(qobject_cast<QDoubleSpinBox*>(props->field("inference.input_tokens")));
+        QCOMPARE(qobject_cast<QDoubleSpinBox*>(props->field("inference.input_tokens"))->value(), 2048.0);
+        clickApply(props);
         QCOMPARE(doc->scenario().tenants[2].jobs[1].inference->load, ServingLoad::Closed);
         // 128 users keep the engine busier than 1.5 requests/s: the first token comes later.
         QTRY_VERIFY(workloads->cell("chat-70b", "TTFT") != QString("114 ms"));
@@ -376,14 +393,14 @@ private Q_SLOTS:
         // attention core now streams its scores, and the step grows.
         ui::PropertiesPanel* props = w->properties();
         props->showJob(doc->scenario(), "frontier-70b");
-        auto* attention = qobject_cast<QComboBox*>(props->field("Attention"));
+        auto* attention = qobject_cast<QComboBox*>(props->field("flash_attention"));
         QVERIFY(attention);
         QCOMPARE(attention->currentText(), QString("As the model"));
         attention->setFocus();
         QTest::keyClick(attention, Qt::Key_End); // the last choice: Unfused
         QCOMPARE(attention->currentText(), QString("Unfused"));
         QVERIFY2(props->canApply(), qPrintable(props->message()));
-        props->apply();
+        clickApply(props);
         QCOMPARE(doc->scenario().tenants[0].jobs[0].flashAttention, std::optional<bool>(false));
         QTRY_VERIFY(workloads->stepChart()->title().startsWith("Step time ") &&
                     qobject_cast<QHorizontalStackedBarSeries*>(workloads->stepChart()->series().value(0)) &&

@@ -3,7 +3,6 @@
 #include "propertiespanel.h"
 
 #include "model/enumnames.h"
-#include "model/validation.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -15,6 +14,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <cmath>
 #include <set>
 
 namespace gp::ui {
@@ -42,30 +42,25 @@ template <typename E> E valueOf(const QString& name, E fallback)
     return enumFromName<E>(name.toStdString()).value_or(fallback);
 }
 
-Job* findJob(Scenario& s, const std::string& id)
+const Job* findJob(const Scenario& s, const std::string& id)
 {
-    for (Tenant& t : s.tenants)
-        for (Job& j : t.jobs)
+    for (const Tenant& t : s.tenants)
+        for (const Job& j : t.jobs)
             if (j.id == id)
                 return &j;
     return nullptr;
 }
 
-Tenant* findTenant(Scenario& s, const std::string& id)
+const Tenant* findTenant(const Scenario& s, const std::string& id)
 {
-    for (Tenant& t : s.tenants)
+    for (const Tenant& t : s.tenants)
         if (t.id == id)
             return &t;
     return nullptr;
 }
 
-/// Applies `fn` to every element of `items` whose id is in `ids`.
-template <typename T, typename Fn> void forEachOf(std::vector<T>& items, const std::set<std::string>& ids, Fn fn)
-{
-    for (T& item : items)
-        if (ids.count(item.id))
-            fn(item);
-}
+/// An integer field's value as JSON: a whole number, as the file writes it.
+QJsonValue whole(double v) { return QJsonValue(static_cast<qint64>(std::llround(v))); }
 
 } // namespace
 
@@ -74,6 +69,8 @@ PropertiesPanel::PropertiesPanel(const Catalog& catalog, QWidget* parent)
       mForm(new QFormLayout(mFormHost)), mMessage(new QLabel(this)),
       mApply(new QPushButton(tr("Apply Properties"), this))
 {
+    mApply->setObjectName("applyProperties");
+    mMessage->setObjectName("propertiesMessage");
     mTitle->setWordWrap(true);
     mMessage->setWordWrap(true);
     mForm->setContentsMargins(0, 0, 0, 0);
@@ -105,89 +102,105 @@ void PropertiesPanel::resetForm(const QString& hint)
     mApply->setVisible(false);
 }
 
-void PropertiesPanel::begin(const Scenario& scenario, const QString& title, const QString& what)
+void PropertiesPanel::begin(const Scenario& scenario, const QString& list, const QStringList& ids, const QString& title,
+                            const QString& what)
 {
     resetForm({});
     mBase = scenario;
+    mList = list;
+    mTargets = ids;
     mWhat = what;
     mTitle->setText(title);
     mApply->setVisible(true);
 }
 
-void PropertiesPanel::addRow(const QString& label, QWidget* editor, Setter set)
+void PropertiesPanel::addRow(const QString& key, const QString& label, QWidget* editor, Value value)
 {
-    editor->setObjectName(label);
+    editor->setObjectName(key);
     mForm->addRow(label, editor);
-    mFields.push_back({label, editor, std::move(set), false});
+    mFields.push_back({key, editor, std::move(value), false});
 }
 
-void PropertiesPanel::addText(const QString& label, const std::string& value,
-                              std::function<void(Scenario&, const std::string&)> set)
+void PropertiesPanel::touch(std::size_t index)
+{
+    mFields[index].touched = true;
+    revalidate();
+}
+
+void PropertiesPanel::addText(const QString& key, const QString& label, const std::string& value)
 {
     auto* e = new QLineEdit(q(value), mFormHost);
     const std::size_t index = mFields.size();
-    addRow(label, e, [e, set = std::move(set)](Scenario& s) { set(s, e->text().trimmed().toStdString()); });
-    connect(e, &QLineEdit::textEdited, this, [this, index] {
-        mFields[index].touched = true;
-        revalidate();
-    });
+    addRow(key, label, e, [e] { return QJsonValue(e->text().trimmed()); });
+    connect(e, &QLineEdit::textEdited, this, [this, index] { touch(index); });
 }
 
-void PropertiesPanel::addInt(const QString& label, int value, int min, int max, const QString& suffix,
-                             std::function<void(Scenario&, int)> set)
+void PropertiesPanel::addInt(const QString& key, const QString& label, int value, int min, int max,
+                             const QString& suffix)
 {
     auto* e = new QSpinBox(mFormHost);
     e->setRange(min, max);
     e->setSuffix(suffix);
     e->setValue(value);
     const std::size_t index = mFields.size();
-    addRow(label, e, [e, set = std::move(set)](Scenario& s) { set(s, e->value()); });
-    connect(e, &QSpinBox::valueChanged, this, [this, index] {
-        mFields[index].touched = true;
-        revalidate();
-    });
+    addRow(key, label, e, [e] { return QJsonValue(e->value()); });
+    connect(e, &QSpinBox::valueChanged, this, [this, index] { touch(index); });
 }
 
-void PropertiesPanel::addDouble(const QString& label, double value, double min, double max, int decimals,
-                                const QString& suffix, std::function<void(Scenario&, double)> set)
+QDoubleSpinBox* PropertiesPanel::addDouble(const QString& key, const QString& label, double value, double min,
+                                           double max, int decimals, const QString& suffix,
+                                           const NumberFieldOptions& opt)
 {
     auto* e = new QDoubleSpinBox(mFormHost);
     e->setDecimals(decimals);
     e->setRange(min, max);
     e->setSuffix(suffix);
-    e->setValue(value);
+    e->setValue(value / opt.scale);
+    if (!opt.zeroText.isEmpty())
+        e->setSpecialValueText(opt.zeroText);
     const std::size_t index = mFields.size();
-    addRow(label, e, [e, set = std::move(set)](Scenario& s) { set(s, e->value()); });
-    connect(e, &QDoubleSpinBox::valueChanged, this, [this, index] {
-        mFields[index].touched = true;
-        revalidate();
+    addRow(key, label, e, [e, opt, decimals] {
+        const double v = e->value() * opt.scale;
+        if (opt.zeroIsNone && v <= 0)
+            return QJsonValue(QJsonValue::Null); // removes the optional field
+        return decimals == 0 && opt.scale == 1.0 ? whole(v) : QJsonValue(v);
     });
+    connect(e, &QDoubleSpinBox::valueChanged, this, [this, index] { touch(index); });
+    return e;
 }
 
-void PropertiesPanel::addBool(const QString& label, bool value, std::function<void(Scenario&, bool)> set)
+void PropertiesPanel::addBool(const QString& key, const QString& label, bool value)
 {
     auto* e = new QCheckBox(mFormHost);
     e->setChecked(value);
     const std::size_t index = mFields.size();
-    addRow(label, e, [e, set = std::move(set)](Scenario& s) { set(s, e->isChecked()); });
-    connect(e, &QCheckBox::toggled, this, [this, index] {
-        mFields[index].touched = true;
-        revalidate();
-    });
+    addRow(key, label, e, [e] { return QJsonValue(e->isChecked()); });
+    connect(e, &QCheckBox::toggled, this, [this, index] { touch(index); });
 }
 
-void PropertiesPanel::addChoice(const QString& label, const QStringList& items, const QString& current,
-                                std::function<void(Scenario&, const QString&)> set)
+QComboBox* PropertiesPanel::addChoice(const QString& key, const QString& label, const QStringList& items, int current,
+                                      const std::vector<QJsonValue>& values)
 {
     auto* e = new QComboBox(mFormHost);
     e->addItems(items);
-    e->setCurrentText(current);
+    e->setCurrentIndex(current);
     const std::size_t index = mFields.size();
-    addRow(label, e, [e, set = std::move(set)](Scenario& s) { set(s, e->currentText()); });
-    connect(e, &QComboBox::currentIndexChanged, this, [this, index] {
-        mFields[index].touched = true;
-        revalidate();
+    addRow(key, label, e, [e, values] {
+        const int i = e->currentIndex();
+        return i >= 0 && static_cast<std::size_t>(i) < values.size() ? values[static_cast<std::size_t>(i)]
+                                                                     : QJsonValue(e->currentText());
     });
+    connect(e, &QComboBox::currentIndexChanged, this, [this, index] { touch(index); });
+    return e;
+}
+
+template <typename E> QComboBox* PropertiesPanel::addEnum(const QString& key, const QString& label, E current)
+{
+    const QStringList items = enumItems<E>();
+    std::vector<QJsonValue> values;
+    for (const QString& item : items)
+        values.emplace_back(item);
+    return addChoice(key, label, items, static_cast<int>(items.indexOf(nameOf(current))), values);
 }
 
 void PropertiesPanel::refresh(const Scenario& scenario)
@@ -235,62 +248,47 @@ void PropertiesPanel::showItems(const Scenario& s, const QStringList& ids)
         return resetForm(tr("The selection mixes nodes and switches: select items of one kind to edit their "
                             "properties together."));
 
-    std::set<std::string> targets;
     auto plural = [](std::size_t n, const QString& one, const QString& many) { return n == 1 ? one : many.arg(n); };
     if (!nodes.empty()) {
+        QStringList targets;
         for (const Node* n : nodes)
-            targets.insert(n->id);
+            targets << q(n->id);
         const Node& n = *nodes.front();
-        begin(s, plural(nodes.size(), tr("<b>Node %1</b> (%2)").arg(q(n.id), q(n.templateId)), tr("<b>%1 nodes</b>")),
+        begin(s, "nodes", targets,
+              plural(nodes.size(), tr("<b>Node %1</b> (%2)").arg(q(n.id), q(n.templateId)), tr("<b>%1 nodes</b>")),
               plural(nodes.size(), tr("Edit node %1").arg(q(n.id)), tr("Edit %1 nodes")));
         if (nodes.size() == 1)
-            addText(tr("Name"), n.name, [targets](Scenario& sc, const std::string& v) {
-                forEachOf(sc.topology.nodes, targets, [&](Node& x) { x.name = v; });
-            });
-        addInt(tr("NICs"), n.nics.count, 0, 64, QString(), [targets](Scenario& sc, int v) {
-            forEachOf(sc.topology.nodes, targets, [&](Node& x) { x.nics.count = v; });
-        });
-        addDouble(tr("NIC speed"), n.nics.speedGbps, 0, 3200, 0, tr(" Gb/s"), [targets](Scenario& sc, double v) {
-            forEachOf(sc.topology.nodes, targets, [&](Node& x) { x.nics.speedGbps = v; });
-        });
-        addBool(tr("GPUDirect RDMA"), n.nics.gpudirectRdma, [targets](Scenario& sc, bool v) {
-            forEachOf(sc.topology.nodes, targets, [&](Node& x) { x.nics.gpudirectRdma = v; });
-        });
+            addText("name", tr("Name"), n.name);
+        addInt("nics.count", tr("NICs"), n.nics.count, 0, 64, QString());
+        addDouble("nics.speed_gbps", tr("NIC speed"), n.nics.speedGbps, 0, 3200, 0, tr(" Gb/s"));
+        addBool("nics.gpudirect_rdma", tr("GPUDirect RDMA"), n.nics.gpudirectRdma);
     } else if (!switches.empty()) {
+        QStringList targets;
         for (const Switch* w : switches)
-            targets.insert(w->id);
+            targets << q(w->id);
         const Switch& w = *switches.front();
-        begin(s,
+        begin(s, "switches", targets,
               plural(switches.size(), tr("<b>Switch %1</b> (%2)").arg(q(w.id), q(w.templateId)),
                      tr("<b>%1 switches</b>")),
               plural(switches.size(), tr("Edit switch %1").arg(q(w.id)), tr("Edit %1 switches")));
         if (switches.size() == 1)
-            addText(tr("Name"), w.name, [targets](Scenario& sc, const std::string& v) {
-                forEachOf(sc.topology.switches, targets, [&](Switch& x) { x.name = v; });
-            });
-        addChoice(tr("Tier"), {"leaf", "spine", "core"}, q(w.tier), [targets](Scenario& sc, const QString& v) {
-            forEachOf(sc.topology.switches, targets, [&](Switch& x) { x.tier = v.toStdString(); });
-        });
-        addInt(tr("Ports"), w.ports, 0, 4096, QString(), [targets](Scenario& sc, int v) {
-            forEachOf(sc.topology.switches, targets, [&](Switch& x) { x.ports = v; });
-        });
-        addDouble(tr("Port speed"), w.portSpeedGbps, 0, 3200, 0, tr(" Gb/s"), [targets](Scenario& sc, double v) {
-            forEachOf(sc.topology.switches, targets, [&](Switch& x) { x.portSpeedGbps = v; });
-        });
+            addText("name", tr("Name"), w.name);
+        const QStringList tiers = {"leaf", "spine", "core"};
+        addChoice("tier", tr("Tier"), tiers, static_cast<int>(tiers.indexOf(q(w.tier))),
+                  {QJsonValue("leaf"), QJsonValue("spine"), QJsonValue("core")});
+        addInt("ports", tr("Ports"), w.ports, 0, 4096, QString());
+        addDouble("port_speed_gbps", tr("Port speed"), w.portSpeedGbps, 0, 3200, 0, tr(" Gb/s"));
     } else {
+        QStringList targets;
         for (const Link* l : links)
-            targets.insert(l->id);
+            targets << q(l->id);
         const Link& l = *links.front();
         begin(
-            s,
+            s, "links", targets,
             plural(links.size(), tr("<b>Link %1</b>: %2 — %3").arg(q(l.id), q(l.from), q(l.to)), tr("<b>%1 links</b>")),
             plural(links.size(), tr("Edit link %1").arg(q(l.id)), tr("Edit %1 links")));
-        addDouble(tr("Bandwidth"), l.bandwidthGbps, 0, 1e6, 0, tr(" Gb/s"), [targets](Scenario& sc, double v) {
-            forEachOf(sc.topology.links, targets, [&](Link& x) { x.bandwidthGbps = v; });
-        });
-        addDouble(tr("Latency"), l.latencyUs, 0, 1e6, 2, tr(" µs"), [targets](Scenario& sc, double v) {
-            forEachOf(sc.topology.links, targets, [&](Link& x) { x.latencyUs = v; });
-        });
+        addDouble("bandwidth_gbps", tr("Bandwidth"), l.bandwidthGbps, 0, 1e6, 0, tr(" Gb/s"));
+        addDouble("latency_us", tr("Latency"), l.latencyUs, 0, 1e6, 2, tr(" µs"));
     }
     revalidate();
 }
@@ -299,37 +297,22 @@ void PropertiesPanel::showTenant(const Scenario& s, const QString& tenantId)
 {
     mSubject = Subject::Tenant;
     mSubjectIds = {tenantId};
-    Scenario copy = s;
-    const Tenant* t = findTenant(copy, tenantId.toStdString());
+    const Tenant* t = findTenant(s, tenantId.toStdString());
     if (!t)
         return clear();
-    const std::string id = t->id;
-    begin(s,
+    begin(s, "tenants", {tenantId},
           tr("<b>Tenant %1</b> — %n job(s)", nullptr, static_cast<int>(t->jobs.size())).arg(q(t->name).toHtmlEscaped()),
           tr("Edit tenant %1").arg(q(t->name)));
-    auto with = [id](auto fn) {
-        return [id, fn](Scenario& sc, auto v) {
-            if (Tenant* x = findTenant(sc, id))
-                fn(*x, v);
-        };
-    };
-    addText(tr("Name"), t->name, with([](Tenant& x, const std::string& v) { x.name = v; }));
-    addText(tr("Colour"), t->color, with([](Tenant& x, const std::string& v) { x.color = v; }));
-    addInt(tr("Priority"), t->priority, -1000, 1000, QString(), with([](Tenant& x, int v) { x.priority = v; }));
-    addDouble(tr("SLA: max penalty"), t->sla.maxPenaltyPct, 0, 1000, 1, tr(" %"),
-              with([](Tenant& x, double v) { x.sla.maxPenaltyPct = v; }));
-    addDouble(tr("SLA: deadline"), t->sla.deadlineDays.value_or(0.0), 0, 3650, 1, tr(" days"),
-              with([](Tenant& x, double v) { x.sla.deadlineDays = v > 0 ? std::optional<double>(v) : std::nullopt; }));
-    if (auto* deadline = qobject_cast<QDoubleSpinBox*>(field(tr("SLA: deadline"))))
-        deadline->setSpecialValueText(tr("none"));
-    // Serving objectives on the 99th percentiles; 0 = none.
-    addDouble(tr("SLA: TTFT P99"), t->sla.ttftP99Ms.value_or(0.0), 0, 1e7, 0, tr(" ms"),
-              with([](Tenant& x, double v) { x.sla.ttftP99Ms = v > 0 ? std::optional<double>(v) : std::nullopt; }));
-    addDouble(tr("SLA: ITL P99"), t->sla.itlP99Ms.value_or(0.0), 0, 1e7, 1, tr(" ms"),
-              with([](Tenant& x, double v) { x.sla.itlP99Ms = v > 0 ? std::optional<double>(v) : std::nullopt; }));
-    for (const QString& name : {tr("SLA: TTFT P99"), tr("SLA: ITL P99")})
-        if (auto* box = qobject_cast<QDoubleSpinBox*>(field(name)))
-            box->setSpecialValueText(tr("none"));
+    addText("name", tr("Name"), t->name);
+    addText("color", tr("Colour"), t->color);
+    addInt("priority", tr("Priority"), t->priority, -1000, 1000, QString());
+    addDouble("sla.max_penalty_pct", tr("SLA: max penalty"), t->sla.maxPenaltyPct, 0, 1000, 1, tr(" %"));
+    // Optional objectives: 0 = none (the field leaves the file).
+    const NumberFieldOptions none{1.0, true, tr("none")};
+    addDouble("sla.deadline_days", tr("SLA: deadline"), t->sla.deadlineDays.value_or(0.0), 0, 3650, 1, tr(" days"),
+              none);
+    addDouble("sla.ttft_p99_ms", tr("SLA: TTFT P99"), t->sla.ttftP99Ms.value_or(0.0), 0, 1e7, 0, tr(" ms"), none);
+    addDouble("sla.itl_p99_ms", tr("SLA: ITL P99"), t->sla.itlP99Ms.value_or(0.0), 0, 1e7, 1, tr(" ms"), none);
     revalidate();
 }
 
@@ -337,144 +320,97 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
 {
     mSubject = Subject::Job;
     mSubjectIds = {jobId};
-    Scenario copy = s;
-    const Job* j = findJob(copy, jobId.toStdString());
+    const Job* j = findJob(s, jobId.toStdString());
     if (!j)
         return clear();
-    const std::string id = j->id;
-    begin(s,
+    begin(s, "jobs", {jobId},
           tr("<b>Job %1</b> — %2, %3 GPUs").arg(q(j->name).toHtmlEscaped(), nameOf(j->kind)).arg(j->parallelism.gpus()),
           tr("Edit job %1").arg(q(j->name)));
-    auto with = [id](auto fn) {
-        return [id, fn](Scenario& sc, auto v) {
-            if (Job* x = findJob(sc, id))
-                fn(*x, v);
-        };
-    };
-    addText(tr("Name"), j->name, with([](Job& x, const std::string& v) { x.name = v; }));
-    addChoice(tr("Precision"), enumItems<Precision>(), nameOf(j->precision),
-              with([](Job& x, const QString& v) { x.precision = valueOf(v, x.precision); }));
+    addText("name", tr("Name"), j->name);
+    addEnum("precision", tr("Precision"), j->precision);
     // Attention kernels: unset follows the model (flash unless it keeps dropout masks).
-    const QStringList attention = {tr("As the model"), tr("Flash"), tr("Unfused")};
-    addChoice(tr("Attention"), attention,
-              !j->flashAttention   ? attention[0]
-              : *j->flashAttention ? attention[1]
-                                   : attention[2],
-              with([attention](Job& x, const QString& v) {
-                  x.flashAttention = v == attention[1]   ? std::optional<bool>(true)
-                                     : v == attention[2] ? std::optional<bool>(false)
-                                                         : std::nullopt;
-              }));
-    if (auto* box = field(tr("Attention")))
-        box->setToolTip(tr("Fused (flash) attention keeps no s x s tensors and runs at the GPU's flash-attention "
-                           "efficiency; unfused runs softmax and dropout over the scores (Megatron-LM before 2023). "
-                           "\"As the model\": flash unless the model keeps dropout masks (GPT-3 era)."));
-    addInt(tr("Micro-batch"), j->batch.micro, 0, 1000000, tr(" seq"), with([](Job& x, int v) { x.batch.micro = v; }));
-    addInt(tr("Global batch"), j->batch.global, 0, 1000000000, tr(" seq"),
-           with([](Job& x, int v) { x.batch.global = v; }));
+    QComboBox* attention =
+        addChoice("flash_attention", tr("Attention"), {tr("As the model"), tr("Flash"), tr("Unfused")},
+                  !j->flashAttention   ? 0
+                  : *j->flashAttention ? 1
+                                       : 2,
+                  {QJsonValue(QJsonValue::Null), QJsonValue(true), QJsonValue(false)});
+    attention->setToolTip(tr("Fused (flash) attention keeps no s x s tensors and runs at the GPU's flash-attention "
+                             "efficiency; unfused runs softmax and dropout over the scores (Megatron-LM before 2023). "
+                             "\"As the model\": flash unless the model keeps dropout masks (GPT-3 era)."));
+    addInt("batch.micro", tr("Micro-batch"), j->batch.micro, 0, 1000000, tr(" seq"));
+    addInt("batch.global", tr("Global batch"), j->batch.global, 0, 1000000000, tr(" seq"));
     if (j->isTraining()) {
-        addBool(tr("fp32 main gradients"), j->mainGradsFp32, with([](Job& x, bool v) { x.mainGradsFp32 = v; }));
-        addInt(tr("ZeRO stage"), j->parallelism.zeroStage, 0, 3, QString(),
-               with([](Job& x, int v) { x.parallelism.zeroStage = v; }));
-        addChoice(
-            tr("Recompute"), enumItems<Recompute>(), nameOf(j->parallelism.recompute),
-            with([](Job& x, const QString& v) { x.parallelism.recompute = valueOf(v, x.parallelism.recompute); }));
-        addBool(tr("Sequence parallel"), j->parallelism.sequenceParallel,
-                with([](Job& x, bool v) { x.parallelism.sequenceParallel = v; }));
-        addInt(tr("Virtual stages"), j->parallelism.virtualStages, 1, 1024, QString(),
-               with([](Job& x, int v) { x.parallelism.virtualStages = v; }));
-        const TrainingSpec t = j->training.value_or(TrainingSpec{});
-        addDouble(tr("Tokens"), t.tokens / 1e9, 0, 1e7, 3, tr(" billion"), with([](Job& x, double v) {
-                      if (x.training)
-                          x.training->tokens = v * 1e9;
-                  }));
-        addDouble(tr("Checkpoint every"), t.checkpointIntervalMin, 0, 100000, 0, tr(" min"), with([](Job& x, double v) {
-                      if (x.training)
-                          x.training->checkpointIntervalMin = v;
-                  }));
+        addBool("main_grads_fp32", tr("fp32 main gradients"), j->mainGradsFp32);
+        addInt("parallelism.zero_stage", tr("ZeRO stage"), j->parallelism.zeroStage, 0, 3, QString());
+        addEnum("parallelism.recompute", tr("Recompute"), j->parallelism.recompute);
+        addBool("parallelism.sequence_parallel", tr("Sequence parallel"), j->parallelism.sequenceParallel);
+        addInt("parallelism.virtual_stages", tr("Virtual stages"), j->parallelism.virtualStages, 1, 1024, QString());
+        if (j->training) {
+            addDouble("training.tokens", tr("Tokens"), j->training->tokens, 0, 1e16, 3, tr(" billion"),
+                      NumberFieldOptions{1e9, false, {}});
+            addDouble("training.checkpoint_interval_min", tr("Checkpoint every"), j->training->checkpointIntervalMin, 0,
+                      100000, 0, tr(" min"));
+        }
         if (j->lora)
-            addInt(tr("LoRA rank"), j->lora->rank, 0, 65536, QString(), with([](Job& x, int v) {
-                       if (x.lora)
-                           x.lora->rank = v;
-                   }));
-    } else {
-        const InferenceSpec in = j->inference.value_or(InferenceSpec{});
-        auto inf = [&](const QString& label, double value, double max, int decimals, const QString& suffix,
-                       auto member) {
-            addDouble(label, value, 0, max, decimals, suffix, with([member](Job& x, double v) {
-                          if (x.inference)
-                              member(*x.inference, v);
-                      }));
-        };
-        addChoice(tr("Load"), enumItems<ServingLoad>(), nameOf(in.load), with([](Job& x, const QString& v) {
-                      if (x.inference)
-                          x.inference->load = valueOf(v, x.inference->load);
-                  }));
-        if (auto* box = field(tr("Load")))
-            box->setToolTip(tr("closed: Concurrency users, each sending the next request when the last completes "
-                               "(how AIPerf and vLLM's benchmarks measure); open: Poisson arrivals at Requests, "
-                               "Concurrency the most sequences in flight"));
-        inf(tr("Requests"), in.requestsPerS, 1e7, 2, tr(" /s"), [](InferenceSpec& x, double v) { x.requestsPerS = v; });
-        inf(tr("Prompt"), in.promptTokens(), 1e8, 0, tr(" tokens"),
-            [](InferenceSpec& x, double v) { x.inputTokens = static_cast<int>(v); });
-        inf(tr("Context"), in.contextTokens, 1e8, 0, tr(" tokens"),
-            [](InferenceSpec& x, double v) { x.contextTokens = static_cast<int>(v); });
-        inf(tr("Output"), in.outputTokens, 1e8, 0, tr(" tokens"),
-            [](InferenceSpec& x, double v) { x.outputTokens = static_cast<int>(v); });
-        inf(tr("Concurrency"), in.concurrency, 1e6, 0, tr(" seq"),
-            [](InferenceSpec& x, double v) { x.concurrency = static_cast<int>(v); });
+            addInt("lora.rank", tr("LoRA rank"), j->lora->rank, 0, 65536, QString());
+    } else if (j->inference) {
+        const InferenceSpec& in = *j->inference;
+        QComboBox* load = addEnum("inference.load", tr("Load"), in.load);
+        load->setToolTip(tr("closed: Concurrency users, each sending the next request when the last completes "
+                            "(how AIPerf and vLLM's benchmarks measure); open: Poisson arrivals at Requests, "
+                            "Concurrency the most sequences in flight"));
+        addDouble("inference.requests_per_s", tr("Requests"), in.requestsPerS, 0, 1e7, 2, tr(" /s"));
+        addDouble("inference.input_tokens", tr("Prompt"), in.promptTokens(), 0, 1e8, 0, tr(" tokens"));
+        addDouble("inference.context_tokens", tr("Context"), in.contextTokens, 0, 1e8, 0, tr(" tokens"));
+        addDouble("inference.output_tokens", tr("Output"), in.outputTokens, 0, 1e8, 0, tr(" tokens"));
+        addDouble("inference.concurrency", tr("Concurrency"), in.concurrency, 0, 1e6, 0, tr(" seq"));
     }
-    addDouble(tr("Arrives at"), j->schedule.arrivalH, 0, 1e6, 1, tr(" h"),
-              with([](Job& x, double v) { x.schedule.arrivalH = v; }));
-    addDouble(tr("Runs for"), j->schedule.durationH, 0, 1e6, 1, tr(" h"),
-              with([](Job& x, double v) { x.schedule.durationH = v; }));
-    if (auto* runs = qobject_cast<QDoubleSpinBox*>(field(tr("Runs for"))))
-        runs->setSpecialValueText(tr("until done"));
+    addDouble("schedule.arrival_h", tr("Arrives at"), j->schedule.arrivalH, 0, 1e6, 1, tr(" h"));
+    addDouble("schedule.duration_h", tr("Runs for"), j->schedule.durationH, 0, 1e6, 1, tr(" h"),
+              NumberFieldOptions{1.0, false, tr("until done")});
     revalidate();
 }
 
-QWidget* PropertiesPanel::field(const QString& label) const
+QWidget* PropertiesPanel::field(const QString& key) const
 {
     for (const Field& f : mFields)
-        if (f.label == label)
+        if (f.key == key)
             return f.editor;
     return nullptr;
 }
 
-QStringList PropertiesPanel::fieldLabels() const
+QStringList PropertiesPanel::fieldKeys() const
 {
     QStringList out;
     for (const Field& f : mFields)
-        out << f.label;
+        out << f.key;
     return out;
 }
 
-Scenario PropertiesPanel::changed() const
+std::vector<document::FieldPatch> PropertiesPanel::patches() const
 {
-    Scenario s = mBase;
+    std::vector<document::FieldPatch> out;
     for (const Field& f : mFields)
         if (f.touched)
-            f.set(s);
-    return s;
+            for (const QString& id : mTargets)
+                out.push_back({(mList + "[" + id + "]." + f.key).toStdString(), f.value()});
+    return out;
 }
 
 void PropertiesPanel::revalidate()
 {
-    bool touched = false;
-    for (const Field& f : mFields)
-        touched = touched || f.touched;
-    Issues errors;
-    if (touched)
-        for (Issue& i : validateScenario(changed(), mCatalog))
-            if (i.severity == Issue::Severity::Error)
-                errors.push_back(std::move(i));
+    const std::vector<document::FieldPatch> changes = patches();
+    mPending = changes.empty() ? Result<document::Edit>{} : document::patchFields(mBase, mCatalog, changes);
     QStringList lines;
-    for (const Issue& i : errors)
-        lines << QString::fromStdString(i.toString());
+    for (const Issue& i : mPending.issues)
+        if (i.isError())
+            lines << QString::fromStdString(i.toString());
+    const bool touched = !changes.empty();
     mMessage->setText(lines.isEmpty() ? (touched ? tr("Valid — Apply to change it (undoable).") : QString())
                                       : lines.join('\n'));
-    mMessage->setStyleSheet(errors.empty() ? QString() : QStringLiteral("color: #c0392b"));
-    mApply->setEnabled(touched && errors.empty());
+    mMessage->setStyleSheet(lines.isEmpty() ? QString() : QStringLiteral("color: #c0392b"));
+    mApply->setEnabled(touched && mPending.ok());
 }
 
 QString PropertiesPanel::message() const { return mMessage->text(); }
@@ -484,10 +420,11 @@ void PropertiesPanel::apply()
 {
     if (!canApply())
         return;
-    const Scenario s = changed();
-    if (s == mBase)
+    document::Edit edit = *mPending.value;
+    if (edit.empty())
         return;
-    Q_EMIT editRequested(document::diffEdit(mBase, s, mWhat.toStdString()));
+    edit.text = mWhat.toStdString();
+    Q_EMIT editRequested(edit);
 }
 
 } // namespace gp::ui

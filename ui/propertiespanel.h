@@ -2,27 +2,40 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "document/commands.h"
 #include "document/edit.h"
 #include "model/catalog.h"
 #include "model/scenario.h"
 
+#include <QJsonValue>
 #include <QWidget>
 
 #include <functional>
 #include <vector>
 
+class QComboBox;
+class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QPushButton;
 
 namespace gp::ui {
 
+/// How the properties panel shows a number: in other units than the file, or with 0 as "none".
+struct NumberFieldOptions
+{
+    double scale = 1.0;      ///< file value = shown value × scale (tokens shown in billions)
+    bool zeroIsNone = false; ///< 0 removes the optional field
+    QString zeroText;        ///< shown instead of 0
+};
+
 /// Edits the properties of the selection — nodes, switches or links on the canvas (one or
 /// many of one kind: a field changed on a multi-selection is set on all of them), or a tenant
-/// or job from the workloads panel. Every change is checked by the core's validateScenario on
-/// a copy; its message shows inline and Apply stays off while it fails. Apply emits the change
-/// as an edit by id (only the items and fields that differ), which the window pushes as one
-/// undo step.
+/// or job from the workloads panel. Each field is a field of the scenario file (its editor is
+/// named after it, "nics.count"); a change becomes field patches (`nodes[node-3].nics.count`,
+/// document::patchFields, the same as `gpuplan-cli edit --set`), read back with every check of
+/// the file format. Their issues show inline, by id path, and Apply stays off while they fail.
+/// Apply emits the patches' edit by id, which the window pushes as one undo step.
 class PropertiesPanel : public QWidget
 {
     Q_OBJECT
@@ -42,14 +55,15 @@ public:
     void rebase(const Scenario& scenario);
     bool showsCanvasItems() const { return mSubject == Subject::Items; }
 
-    /// The editor of a field by its label, for tests (a QLineEdit, QSpinBox, QDoubleSpinBox,
-    /// QCheckBox or QComboBox); null when the selection has no such field.
-    QWidget* field(const QString& label) const;
-    QStringList fieldLabels() const;
+    /// The editor of a field by its key in the item's JSON ("nics.count", "sla.deadline_days"):
+    /// a QLineEdit, QSpinBox, QDoubleSpinBox, QCheckBox or QComboBox whose object name is the
+    /// key; null when the selection has no such field.
+    QWidget* field(const QString& key) const;
+    QStringList fieldKeys() const;
     QString message() const;
     bool canApply() const;
-    /// The scenario with the changed fields applied (what Apply would emit).
-    Scenario changed() const;
+    /// The changed fields as patches, one per field and selected item (what Apply pushes).
+    std::vector<document::FieldPatch> patches() const;
     /// Presses Apply.
     void apply();
 
@@ -57,26 +71,27 @@ Q_SIGNALS:
     void editRequested(const gp::document::Edit& edit);
 
 private:
-    using Setter = std::function<void(Scenario&)>;
+    using Value = std::function<QJsonValue()>;
     struct Field
     {
-        QString label;
+        QString key; ///< the field's path inside the item's JSON
         QWidget* editor = nullptr;
-        Setter set;
+        Value value; ///< the editor's value as the file writes it (null removes an optional field)
         bool touched = false;
     };
     void resetForm(const QString& hint);
-    void begin(const Scenario& scenario, const QString& title, const QString& what);
-    void addRow(const QString& label, QWidget* editor, Setter set);
-    void addText(const QString& label, const std::string& value,
-                 std::function<void(Scenario&, const std::string&)> set);
-    void addInt(const QString& label, int value, int min, int max, const QString& suffix,
-                std::function<void(Scenario&, int)> set);
-    void addDouble(const QString& label, double value, double min, double max, int decimals, const QString& suffix,
-                   std::function<void(Scenario&, double)> set);
-    void addBool(const QString& label, bool value, std::function<void(Scenario&, bool)> set);
-    void addChoice(const QString& label, const QStringList& items, const QString& current,
-                   std::function<void(Scenario&, const QString&)> set);
+    void begin(const Scenario& scenario, const QString& list, const QStringList& ids, const QString& title,
+               const QString& what);
+    void addRow(const QString& key, const QString& label, QWidget* editor, Value value);
+    void touch(std::size_t index);
+    void addText(const QString& key, const QString& label, const std::string& value);
+    void addInt(const QString& key, const QString& label, int value, int min, int max, const QString& suffix);
+    QDoubleSpinBox* addDouble(const QString& key, const QString& label, double value, double min, double max,
+                              int decimals, const QString& suffix, const NumberFieldOptions& options = {});
+    void addBool(const QString& key, const QString& label, bool value);
+    QComboBox* addChoice(const QString& key, const QString& label, const QStringList& items, int current,
+                         const std::vector<QJsonValue>& values);
+    template <typename E> QComboBox* addEnum(const QString& key, const QString& label, E current);
     void revalidate();
 
     enum class Subject
@@ -90,7 +105,10 @@ private:
     Subject mSubject = Subject::None;
     QStringList mSubjectIds;
     Scenario mBase;
-    QString mWhat; ///< undo text
+    QString mList;        ///< the file's list the subject is in: "nodes", "switches", "links", "tenants", "jobs"
+    QStringList mTargets; ///< the ids a change applies to
+    Result<document::Edit> mPending; ///< the patches' edit, or why they are refused
+    QString mWhat;                   ///< undo text
     QLabel* mTitle;
     QWidget* mFormHost;
     QFormLayout* mForm;
