@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
-// DESIGN.md §3: nothing under core/ includes widgets, charts, graphics or icons; core/model,
+// docs/architecture.md §1: nothing under core/ includes widgets, charts, graphics or icons; core/model,
 // core/calc and core/sim include no Qt header at all. Link rules alone leak through
 // transitive dependencies, so the sources are read.
 #include "testsupport.h"

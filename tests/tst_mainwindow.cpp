@@ -82,12 +82,9 @@ private Q_SLOTS:
         auto* panel = w->findChild<ui::LibraryPanel*>();
         QVERIFY(panel);
         QCOMPARE(panel->rowCount(), test::sampleFiles().size());
-        auto summaryShown = [&] {
-            for (auto* label : w->findChildren<QLabel*>())
-                if (label->text().contains("<b>64</b> GPUs on 8 nodes"))
-                    return true;
-            return false;
-        };
+        auto* summary = w->findChild<QLabel*>("PlanSummary");
+        QVERIFY(summary);
+        auto summaryShown = [&] { return summary->text().contains("<b>64</b> GPUs on 8 nodes"); };
         QTRY_VERIFY(summaryShown()); // the first sample is the 8-node DGX H100 pod, evaluated in the background
         QTRY_VERIFY(w->kpiCards()->valueOf("vram_utilization").endsWith("%"));
         QCOMPARE(w->kpiCards()->valueOf("unplaced_jobs"), QString("0"));

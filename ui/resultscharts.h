@@ -16,7 +16,7 @@ namespace gp::ui {
 class CompletionView;
 class TimelineView;
 
-/// The trade-off charts of the latest evaluation (DESIGN.md §5.4: views, rebuilt from the
+/// The trade-off charts of the latest evaluation (architecture.md §9.4: views, rebuilt from the
 /// Evaluation): where the money goes (useful, idle, stranded, overhead), each job's memory
 /// per GPU by kind (stacked bars), its memory use of its GPU share against its penalty, and the busiest links; beside
 /// them the sharing trade-off matrix: the tenant mix under each sharing mode (calc::compareSharing).

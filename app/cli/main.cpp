@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
-// gpuplan-cli: everything the workbench computes, headless (DESIGN.md §4).
+// gpuplan-cli: everything the workbench computes, headless (architecture.md §9.9).
 #include "clicontext.h"
 #include "sim/simbackend.h"
 

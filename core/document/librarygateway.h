@@ -18,7 +18,7 @@
 namespace gp::document {
 
 /// The one path between scenarios and the library, shared by the workbench and the CLI:
-/// a scenario is saved as its JSON plus its KPI values, in one transaction (DESIGN.md §4.6).
+/// a scenario is saved as its JSON plus its KPI values, in one transaction (architecture.md §6).
 
 /// KPI values stored with each revision, keyed by stable names (docs/cli.md lists them).
 std::map<QString, double> kpisOf(const Scenario& scenario, const Catalog& catalog);

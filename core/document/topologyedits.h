@@ -12,7 +12,7 @@
 namespace gp::document {
 
 /// Topology items added or removed together (a drop from the palette, a generated fabric, a
-/// delete): the items live in the command while they are out of the scenario (DESIGN.md §5.2).
+/// delete): the items live in the command while they are out of the scenario (architecture.md §3).
 struct TopologyItems
 {
     std::vector<Node> nodes;

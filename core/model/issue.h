@@ -11,7 +11,7 @@
 namespace gp {
 
 /// A problem found in user input, with where it is and why it is wrong. Errors make the
-/// input unusable; warnings are kept apart and never stop a load (DESIGN.md §5.7).
+/// input unusable; warnings are kept apart and never stop a load (architecture.md §5).
 struct Issue
 {
     enum class Severity

@@ -3,7 +3,7 @@
 #pragma once
 
 // Functions marked GP_HD compile for the host and, under nvcc, for the device too: the
-// CPU backend and the CUDA kernels share one implementation (DESIGN.md §5.8).
+// CPU backend and the CUDA kernels share one implementation (architecture.md §9.8).
 #if defined(__CUDACC__)
 #define GP_HD __host__ __device__
 #else

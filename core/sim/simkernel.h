@@ -3,7 +3,7 @@
 #pragma once
 
 // The per-trial code of the predictability simulation, shared by the CPU and CUDA backends
-// (DESIGN.md §5.8): plain structs and GP_HD functions, no Qt, no std containers.
+// (architecture.md §9.8): plain structs and GP_HD functions, no Qt, no std containers.
 #include "hostdevice.h"
 #include "philox.h"
 

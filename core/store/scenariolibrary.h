@@ -49,7 +49,7 @@ struct ScenarioSummary
     RevisionInfo latest; ///< the newest revision, with its KPIs
 };
 
-/// The SQLite scenario library (DESIGN.md §5.6): scenarios with numbered, noted revisions
+/// The SQLite scenario library (architecture.md §6): scenarios with numbered, noted revisions
 /// that each keep the JSON document as it was saved, plus KPI values to sort and compare by.
 /// Versioned with PRAGMA user_version and one migration step per version; WAL; foreign
 /// keys on; every write in one transaction, so a failed write changes nothing.

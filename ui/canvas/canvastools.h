@@ -15,7 +15,7 @@ namespace gp::ui {
 
 class CanvasView;
 
-/// A mouse gesture on the canvas (DESIGN.md §5: mouse logic lives in tools, not in item
+/// A mouse gesture on the canvas (architecture.md §9.3: mouse logic lives in tools, not in item
 /// event handlers). The view offers each press to its tools in order; the first that takes it
 /// owns the gesture until the button is released.
 class CanvasTool

@@ -14,7 +14,7 @@
 
 namespace gp::ui {
 
-/// A node on the canvas: a view of one model node id (DESIGN.md §5.3). Draws its GPUs, how
+/// A node on the canvas: a view of one model node id (architecture.md §9.3). Draws its GPUs, how
 /// each is shared (MIG instances at their slices, replicas, vGPUs, MPS clients), coloured by
 /// the tenant using it, with a memory-fill bar; a red mark for out-of-memory risk. Zoomed out
 /// it collapses to one rectangle coloured by how much of it is allocated. A slot whose job is

@@ -3,7 +3,7 @@
 #pragma once
 
 // The CUDA backend of the predictability simulation: one thread per trial running the same
-// runTrial() as the CPU backend (simkernel.h). No Qt, C++17 (DESIGN.md §5.8).
+// runTrial() as the CPU backend (simkernel.h). No Qt, C++17 (architecture.md §9.8).
 #include "../simkernel.h"
 #include "../trialoutputs.h"
 
