@@ -102,6 +102,12 @@ QRectF bodyOf(const QRectF& area)
 
 QString letterOf(std::size_t i) { return QString(QChar('A' + static_cast<int>(i))); }
 
+QString recommendationHtml(const QString& recommendation, const QString& whenEmpty)
+{
+    return recommendation.trimmed().isEmpty() ? "<p style='color:#888'>" + whenEmpty.toHtmlEscaped() + "</p>"
+                                              : "<p>" + recommendation.toHtmlEscaped().replace("\n", "<br>") + "</p>";
+}
+
 SlideDeck::SlideDeck(const sim::PlanResults& results, const Catalog& catalog, QString recommendation)
     : mRecommendation(std::move(recommendation))
 {
@@ -208,12 +214,10 @@ void SlideDeck::paint(QPainter& p, const QRectF& area, int slide) const
         break;
     case Predictability: drawChart(p, body, f.charts->completion()->chart(), zoom); break;
     case Recommendation:
-        drawHtml(
-            p, body,
-            mRecommendation.trimmed().isEmpty()
-                ? QObject::tr("<p style='color:#888'>(No recommendation written yet: File > Present asks for one.)</p>")
-                : "<p>" + mRecommendation.toHtmlEscaped().replace("\n", "<br>") + "</p>",
-            text + 4);
+        drawHtml(p, body,
+                 recommendationHtml(mRecommendation,
+                                    QObject::tr("(No recommendation written yet: File > Present asks for one.)")),
+                 text + 4);
         break;
     default: break;
     }

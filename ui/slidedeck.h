@@ -7,10 +7,13 @@
 #include "model/scenario.h"
 #include "sim/planresults.h"
 
+#include <QRectF>
 #include <QString>
 
 #include <memory>
 #include <vector>
+
+class QPainter;
 
 namespace gp::ui {
 

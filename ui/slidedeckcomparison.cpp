@@ -116,10 +116,7 @@ void SlideDeck::paintComparison(QPainter& p, const QRectF& area, int slide) cons
             drawChart(p, column(i), mAll[i]->charts->completion()->chart(), zoom);
         break;
     case CRecommendation:
-        drawHtml(p, body,
-                 mRecommendation.trimmed().isEmpty()
-                     ? QObject::tr("<p style='color:#888'>(No recommendation written yet.)</p>")
-                     : "<p>" + mRecommendation.toHtmlEscaped().replace("\n", "<br>") + "</p>",
+        drawHtml(p, body, recommendationHtml(mRecommendation, QObject::tr("(No recommendation written yet.)")),
                  text + 4);
         break;
     default: break;

@@ -31,5 +31,7 @@ void slideTitle(QPainter& p, const QRectF& area, const QString& title);
 QRectF bodyOf(const QRectF& area);
 /// "A", "B", ... for the compared scenarios.
 QString letterOf(std::size_t i);
+/// The recommendation slide's text as HTML, or `whenEmpty` greyed out.
+QString recommendationHtml(const QString& recommendation, const QString& whenEmpty);
 
 } // namespace gp::ui
