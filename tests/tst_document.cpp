@@ -44,6 +44,8 @@ Result<Edit> editOf(const QString& rule, const Scenario& s)
     }
     if (rule == "removeItems")
         return removeItems(s, cat(), {"node-007", "leaf-00-spine-00"});
+    if (rule == "removeJobs") // a job, and a tenant with its jobs
+        return removeItems(s, cat(), {"chat-8b", "acme"});
     if (rule == "moveItems")
         return moveItems(s, {{"node-001", {500, 700}}, {"leaf-00", {-20, 40}}});
     if (rule == "addLink")
@@ -113,9 +115,9 @@ private Q_SLOTS:
     void everyRuleUndoesAndRedoesExactly_data()
     {
         QTest::addColumn<QString>("rule");
-        for (const char* r : {"addItems", "removeItems", "moveItems", "addLink", "pinJob", "unpinJob", "setNodeSharing",
-                              "setGpuSharing", "addJob", "editJob", "renameScenario", "changeScenario",
-                              "replaceScenario", "patchFields"})
+        for (const char* r : {"addItems", "removeItems", "removeJobs", "moveItems", "addLink", "pinJob", "unpinJob",
+                              "setNodeSharing", "setGpuSharing", "addJob", "editJob", "renameScenario",
+                              "changeScenario", "replaceScenario", "patchFields"})
             QTest::newRow(r) << QString(r);
     }
 

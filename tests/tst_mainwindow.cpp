@@ -28,6 +28,7 @@
 #include "windowfixture.h"
 
 #include <QAbstractBarSeries>
+#include <QApplication>
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -215,6 +216,8 @@ private Q_SLOTS:
         QGraphicsItem* item = w->canvasScene()->item(QString::fromStdString(added.id));
         QVERIFY(item);
         item->setSelected(true);
+        QApplication::setActiveWindow(w.get());
+        w->canvasView()->setFocus(); // Del deletes the selection of the focused panel
         w->edits()->deleteSelection();
         QCOMPARE(doc->scenario().topology.nodes.size(), nodes);
         QVERIFY(!w->canvasScene()->item(QString::fromStdString(added.id)));

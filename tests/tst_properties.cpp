@@ -14,6 +14,7 @@
 #include "ui/workloadspanel.h"
 #include "windowfixture.h"
 
+#include <QApplication>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -140,6 +141,10 @@ private Q_SLOTS:
                 QCOMPARE(l.bandwidthGbps, 800.0);
         // Deleting a selected link removes just that link.
         const std::size_t links = doc->scenario().topology.links.size();
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QApplication::setActiveWindow(w.get());
+        w->canvasView()->setFocus(); // Del deletes the selection of the focused panel
         w->edits()->deleteSelection();
         QCOMPARE(doc->scenario().topology.links.size(), links - 1);
         QCOMPARE(doc->scenario().topology.nodes.size(), std::size_t(8));

@@ -11,7 +11,9 @@
 #include "workbench.h"
 #include "workloadspanel.h"
 
+#include <QApplication>
 #include <QClipboard>
+#include <QGraphicsView>
 #include <QGuiApplication>
 #include <QInputDialog>
 #include <QMenu>
@@ -174,10 +176,43 @@ void EditController::deleteSelection()
 {
     if (!mWorkbench.editable())
         return;
+    // Del deletes what the panel with the keyboard focus shows selected, never a selection the
+    // user is not looking at (a job row selected in Workloads does not delete the canvas's node).
+    const QWidget* focus = QApplication::focusWidget();
+    auto within = [focus](const QWidget* w) { return focus && w && (focus == w || w->isAncestorOf(focus)); };
+    const Scenario& s = mWorkbench.document()->scenario();
+    if (within(mWorkloads)) {
+        const QString jobId = mWorkloads->selectedJobId();
+        const Job* job = nullptr;
+        const Tenant* owner = nullptr;
+        for (const Tenant& t : s.tenants)
+            for (const Job& j : t.jobs)
+                if (j.id == jobId.toStdString()) {
+                    job = &j;
+                    owner = &t;
+                }
+        if (!job)
+            return;
+        QMessageBox ask(QMessageBox::Question, tr("Delete job"),
+                        tr("Delete the job '%1' of %2? Edit > Undo brings it back.")
+                            .arg(QString::fromStdString(job->name), QString::fromStdString(owner->name)),
+                        QMessageBox::Yes | QMessageBox::No, mWindow);
+        ask.setObjectName("confirmDeleteJob");
+        ask.setDefaultButton(QMessageBox::No);
+        if (ask.exec() == QMessageBox::Yes)
+            mWorkbench.push(document::removeItems(s, mWorkbench.catalog(), {job->id}),
+                            tr("Cannot delete %1").arg(QString::fromStdString(job->name)), mWindow);
+        return;
+    }
     const QStringList ids = mScene->selectedIds();
-    if (!ids.isEmpty())
-        mWorkbench.push(document::removeItems(mWorkbench.document()->scenario(), mWorkbench.catalog(), toStd(ids)),
-                        tr("Cannot delete"));
+    const QList<QGraphicsView*> views = mScene->views();
+    const bool canvasFocused =
+        std::any_of(views.begin(), views.end(), [&](const QGraphicsView* v) { return within(v); });
+    if (!ids.isEmpty() && canvasFocused)
+        mWorkbench.push(document::removeItems(s, mWorkbench.catalog(), toStd(ids)), tr("Cannot delete"));
+    else if (!ids.isEmpty())
+        Q_EMIT mWorkbench.message(tr("Click the canvas first: Del deletes the selection of the panel you work in"),
+                                  5000);
 }
 
 bool EditController::addFabric(const document::FabricSpec& spec)

@@ -48,7 +48,8 @@ public:
     bool paste();
     /// Copies and pastes the selection in one step.
     void duplicateSelection();
-    /// Deletes the items selected on the canvas (one command).
+    /// Del: deletes what the focused panel has selected — the canvas's items (one command), or
+    /// the job selected in Workloads after asking; nothing that is selected somewhere else.
     void deleteSelection();
     /// Opens the Add Job dialog (with a preset chosen, "" for a custom model, and a pin when
     /// given); OK pushes one undoable edit.

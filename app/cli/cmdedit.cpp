@@ -207,7 +207,9 @@ int runEdit(const QStringList& args)
     p.addOption({"unpin", "Let the placement policy place a job again.", "JOB"});
     p.addOption({"sharing", "Share every GPU of the nodes this way (clears their per-GPU settings).", "NODES=JSON"});
     p.addOption({"gpu-sharing", "Share one GPU of a node this way.", "NODE:GPU=JSON"});
-    p.addOption({"remove", "Remove nodes, switches, links or groups (with their links; pins on them are dropped).",
+    p.addOption({"remove",
+                 "Remove nodes, switches, links, groups, jobs or tenants (with their links and jobs; pins on removed "
+                 "nodes are dropped).",
                  "ID[,ID...]"});
     p.addOption({"move", "Move a node or switch on the canvas.", "ID=X,Y"});
     p.addOption({"add-job",

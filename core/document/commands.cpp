@@ -76,19 +76,20 @@ R removeItems(const Scenario& s, const Catalog& catalog, const std::vector<std::
             b.remove(ItemKind::Link, l.id);
     for (const Tenant& t : s.tenants)
         for (const Job& j : t.jobs)
-            if (j.pin && gone.count(j.pin->node)) {
+            if (j.pin && gone.count(j.pin->node) && !gone.count(j.id) && !gone.count(t.id)) {
                 Job unpinned = j;
                 unpinned.pin.reset();
                 b.update(unpinned);
             }
     int count = 0;
     for (const std::string& id : ids) {
-        const bool removed =
-            b.remove(ItemKind::Node, id) || b.remove(ItemKind::Switch, id) || b.remove(ItemKind::Group, id);
+        const bool removed = b.remove(ItemKind::Node, id) || b.remove(ItemKind::Switch, id) ||
+                             b.remove(ItemKind::Group, id) || b.remove(ItemKind::Job, id) ||
+                             b.remove(ItemKind::Tenant, id); // a tenant goes with its jobs
         const bool isLink =
             std::any_of(s.topology.links.begin(), s.topology.links.end(), [&](const Link& l) { return l.id == id; });
         if (!removed && !isLink)
-            return R::failure(id, "no node, switch, link or group has this id");
+            return R::failure(id, "no node, switch, link, group, tenant or job has this id");
         ++count;
     }
     // Members of a removed group stay, outside any group.

@@ -26,8 +26,8 @@ namespace gp::document {
 
 /// Adds nodes, switches, links and groups (a palette drop, a paste, a generated fabric).
 Result<Edit> addItems(const Scenario& s, const Catalog& catalog, const TopologyItems& items, const std::string& text);
-/// Removes nodes, switches, links and groups by id, with the links of removed nodes and
-/// switches and the pins of jobs on removed nodes.
+/// Removes nodes, switches, links, groups, jobs and tenants (with their jobs) by id, with the
+/// links of removed nodes and switches and the pins of jobs on removed nodes.
 Result<Edit> removeItems(const Scenario& s, const Catalog& catalog, const std::vector<std::string>& ids);
 /// Puts nodes and switches at new canvas positions; edits with the same `mergeKey` in a row
 /// become one undo step.

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// The defects a planner met in a first hour with the workbench (issue 17), each driven as the
+// user drove it — mouse clicks and keys on the real widgets — and checked for what they saw.
+#include "windowfixture.h"
+
+#include "ui/canvas/canvasscene.h"
+#include "ui/canvas/canvasview.h"
+#include "ui/workloadspanel.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QMessageBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QUndoStack>
+
+using namespace gp;
+
+namespace {
+
+/// Answers the next message box called `name` with `button` once it is shown; the flag says
+/// whether it was (a question that never came fails the test that expected it).
+std::shared_ptr<bool> answerNext(const QString& name, QMessageBox::StandardButton button)
+{
+    auto seen = std::make_shared<bool>(false);
+    QTimer::singleShot(0, qApp, [name, button, seen] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box || box->objectName() != name)
+            return;
+        *seen = true;
+        box->button(button)->click();
+    });
+    return seen;
+}
+
+bool hasJob(const Scenario& s, const std::string& id)
+{
+    for (const Tenant& t : s.tenants)
+        for (const Job& j : t.jobs)
+            if (j.id == id)
+                return true;
+    return false;
+}
+
+} // namespace
+
+class TestFirstUse : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir mTmp;
+
+    std::unique_ptr<ui::MainWindow> openSample()
+    {
+        auto w = test::makeWindow(mTmp.filePath("lib.sqlite"));
+        w->resize(1600, 1000);
+        w->show();
+        w->files()->openFirst();
+        if (!QTest::qWaitForWindowExposed(w.get()))
+            qFatal("the window is not shown");
+        QApplication::setActiveWindow(w.get());
+        ui::CanvasView* view = w->canvasView();
+        view->stopAutoFit();
+        view->resetTransform();
+        view->centerOn(w->canvasScene()->item("node-004")->sceneBoundingRect().center());
+        return w;
+    }
+
+    static QPoint on(ui::MainWindow* w, const QString& id)
+    {
+        return w->canvasView()->mapFromScene(w->canvasScene()->item(id)->mapToScene(QPointF(130, 20)));
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    /// Del with a job row selected in Workloads used to delete node-004, the last thing selected
+    /// on the canvas, without asking. Now it asks about the job, deletes only the job, and the
+    /// canvas's Del deletes the canvas's selection.
+    void delDeletesWhatTheFocusedPanelShows()
+    {
+        auto w = openSample();
+        document::Document* doc = w->currentDocument();
+        const std::size_t nodes = doc->scenario().topology.nodes.size();
+        QTest::mouseClick(w->canvasView()->viewport(), Qt::LeftButton, {}, on(w.get(), "node-004"));
+        QCOMPARE(w->canvasScene()->selectedIds(), QStringList{"node-004"});
+
+        QTRY_COMPARE(w->workloads()->rowCount(), 5);
+        QTableWidget* table = w->workloads()->table();
+        int row = -1;
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->item(r, 1)->data(Qt::UserRole).toString() == "acme-lora")
+                row = r;
+        QVERIFY(row >= 0);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(row, 1)).center());
+        QCOMPARE(w->workloads()->selectedJobId(), QString("acme-lora"));
+        QCOMPARE(QApplication::focusWidget(), table); // keys go to the table now
+
+        // Del asks about the job; No keeps everything.
+        auto asked = answerNext("confirmDeleteJob", QMessageBox::No);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Delete);
+        QVERIFY(*asked);
+        QCOMPARE(doc->scenario().topology.nodes.size(), nodes);
+        QVERIFY(hasJob(doc->scenario(), "acme-lora"));
+        QCOMPARE(doc->undoStack()->count(), 0);
+        QApplication::setActiveWindow(w.get()); // the offscreen platform does not hand it back
+
+        // Yes deletes the job, and only the job, as one undo step.
+        asked = answerNext("confirmDeleteJob", QMessageBox::Yes);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Delete);
+        QVERIFY(*asked);
+        QVERIFY(!hasJob(doc->scenario(), "acme-lora"));
+        QCOMPARE(doc->scenario().topology.nodes.size(), nodes);
+        QCOMPARE(doc->undoStack()->count(), 1);
+        doc->undoStack()->undo();
+        QVERIFY(hasJob(doc->scenario(), "acme-lora"));
+        QApplication::setActiveWindow(w.get());
+
+        // On the canvas, Del deletes the canvas's selection.
+        QTest::mouseClick(w->canvasView()->viewport(), Qt::LeftButton, {}, on(w.get(), "node-004"));
+        QCOMPARE(QApplication::focusWidget(), w->canvasView()); // the click gave the canvas the keyboard
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Delete);
+        QCOMPARE(doc->scenario().topology.nodes.size(), nodes - 1);
+        QVERIFY(!w->canvasScene()->item("node-004"));
+    }
+};
+
+QTEST_MAIN(TestFirstUse)
+#include "tst_firstuse.moc"
