@@ -6,20 +6,50 @@
 
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
+#include "ui/librarypanel.h"
 #include "ui/workloadspanel.h"
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 #include <QUndoStack>
 
 using namespace gp;
 
 namespace {
+
+/// Types `text` into the next input dialog and presses OK once it is shown.
+std::shared_ptr<bool> typeIntoNextInput(const QString& text)
+{
+    auto seen = std::make_shared<bool>(false);
+    QTimer::singleShot(0, qApp, [text, seen] {
+        auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        *seen = true;
+        auto* line = dialog->findChild<QLineEdit*>();
+        line->selectAll();
+        QTest::keyClicks(line, text);
+        QTest::keyClick(line, Qt::Key_Return);
+    });
+    return seen;
+}
+
+/// The names in a table's first column, top to bottom.
+QStringList namesOf(const QTableWidget* table)
+{
+    QStringList names;
+    for (int r = 0; r < table->rowCount(); ++r)
+        names << table->item(r, 0)->text();
+    return names;
+}
 
 /// Answers the next message box called `name` with `button` once it is shown; the flag says
 /// whether it was (a question that never came fails the test that expected it).
@@ -76,6 +106,46 @@ class TestFirstUse : public QObject
 
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    /// The library lists A to Z with whole numbers; a rename keeps the highlight on the renamed
+    /// scenario (it used to land on another row, so Compare took a different pair), renames the
+    /// open scenario too, and Duplicate names the copy after it.
+    void librarySelectionFollowsTheScenario()
+    {
+        auto w = openSample();
+        auto* panel = w->findChild<ui::LibraryPanel*>();
+        QTableWidget* table = panel->table();
+        QStringList sorted = namesOf(table);
+        sorted.sort(Qt::CaseInsensitive);
+        QCOMPARE(namesOf(table), sorted);
+        // Every GPU count is shown whole in the docked panel.
+        for (int r = 0; r < table->rowCount(); ++r) {
+            const QTableWidgetItem* gpus = table->item(r, 1);
+            QVERIFY2(table->columnWidth(1) >= table->fontMetrics().horizontalAdvance(gpus->text()) + 6,
+                     qPrintable(gpus->text()));
+        }
+
+        const qint64 open = *w->currentDocument()->libraryId();
+        int row = -1;
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->item(r, 0)->data(Qt::UserRole).toLongLong() == open)
+                row = r;
+        QVERIFY(row >= 0);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(row, 0)).center());
+        QCOMPARE(panel->selectedIds(), QList<qint64>{open});
+        auto typed = typeIntoNextInput("Zeta pod");
+        QTest::mouseClick(panel->findChild<QToolButton*>("renameButton"), Qt::LeftButton);
+        QVERIFY(*typed);
+        QCOMPARE(panel->selectedIds(), QList<qint64>{open}); // the row moved; the highlight went with it
+        QCOMPARE(table->item(table->rowCount() - 1, 0)->text(), QString("Zeta pod"));
+        QCOMPARE(w->windowTitle(), QString("Zeta pod — gpuplan")); // renamed, and saved as it is
+        QVERIFY(!w->currentDocument()->isModified());
+
+        QTest::mouseClick(panel->findChild<QToolButton*>("duplicateButton"), Qt::LeftButton);
+        QVERIFY(namesOf(table).contains("Zeta pod (variant)"));
+        QCOMPARE(panel->selectedIds().size(), 1);
+        QCOMPARE(table->item(table->currentRow(), 0)->text(), QString("Zeta pod (variant)"));
+    }
 
     /// Del with a job row selected in Workloads used to delete node-004, the last thing selected
     /// on the canvas, without asking. Now it asks about the job, deletes only the job, and the

@@ -191,10 +191,11 @@ private Q_SLOTS:
         QCOMPARE(all[0].latest.note, QString("after review"));
         QVERIFY(all[0].latest.kpis.empty()); // v1 had no KPIs
         QVERIFY(all[0].tags.isEmpty());
-        // The old documents still load, and new revisions go on top.
+        // The old documents still load, named as the library names them (the JSON says "Mixed
+        // sharing lab, reviewed"), and new revisions go on top.
         const auto r = document::loadFromLibrary(*lib, all[0].id, test::bundledCatalog());
         QVERIFY(r.ok());
-        QCOMPARE(r.value->name, std::string("Mixed sharing lab, reviewed"));
+        QCOMPARE(r.value->name, std::string("Mixed sharing lab (v1 library)"));
         QCOMPARE(lib->addRevision(all[0].id, io::writeScenario(*r.value), "v2", {{"gpus", 32}}).value.value(), 3);
     }
 

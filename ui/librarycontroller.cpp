@@ -405,6 +405,15 @@ bool LibraryController::renameScenario(qint64 id, const QString& name)
         QMessageBox::critical(mWindow, tr("Cannot rename"), issuesText(renamed.issues));
         return false;
     }
+    // The open scenario takes the name too (the title, the slides); it stays as saved, since
+    // the library's name is what reopening it gives.
+    document::Document* doc = mWorkbench.document();
+    if (doc && !doc->isReadOnly() && doc->libraryId() == id && doc->scenario().name != name.trimmed().toStdString()) {
+        const bool wasClean = !doc->isModified();
+        doc->push(document::renameScenario(doc->scenario(), name.trimmed().toStdString()));
+        if (wasClean && doc->revision())
+            doc->markSaved(id, *doc->revision());
+    }
     mPanel->reload(mWorkbench.library());
     return true;
 }

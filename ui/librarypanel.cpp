@@ -7,9 +7,12 @@
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QResizeEvent>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace gp::ui {
 
@@ -52,10 +55,18 @@ LibraryPanel::LibraryPanel(QWidget* parent)
     mTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
     mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mTable->verticalHeader()->hide();
-    mTable->horizontalHeader()->setSectionResizeMode(ColName, QHeaderView::Stretch);
-    mTable->horizontalHeader()->setMinimumSectionSize(60);
-    mTable->setWordWrap(true);
+    // The name takes what the numbers leave, elided (its tooltip has it whole); the numbers
+    // are always whole. Revisions and the update time show when the panel is wide enough.
+    QHeaderView* header = mTable->horizontalHeader();
+    header->setSectionResizeMode(ColName, QHeaderView::Stretch);
+    for (int c = ColGpus; c < ColCount; ++c)
+        header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    header->setMinimumSectionSize(40);
+    mTable->setTextElideMode(Qt::ElideRight);
+    mTable->setWordWrap(false);
+    mTable->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     mTable->setSortingEnabled(true);
+    mTable->sortByColumn(ColName, Qt::AscendingOrder); // A to Z until the user clicks a header
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(mFilter);
@@ -63,8 +74,9 @@ LibraryPanel::LibraryPanel(QWidget* parent)
     // Actions on the selection, as buttons and in the context menu.
     auto* buttons = new QGridLayout; // two rows of three: the dock stays narrow
     int slot = 0;
-    auto action = [&](const QString& text, const QString& tip, auto emitFor, bool many) {
+    auto action = [&](const QString& name, const QString& text, const QString& tip, auto emitFor, bool many) {
         auto* a = new QAction(text, this);
+        a->setObjectName(name);
         a->setToolTip(tip);
         connect(a, &QAction::triggered, this, [this, emitFor, many] {
             const QList<qint64> ids = selectedIds();
@@ -74,27 +86,28 @@ LibraryPanel::LibraryPanel(QWidget* parent)
         mTable->addAction(a);
         auto* b = new QToolButton(this);
         b->setDefaultAction(a);
+        b->setObjectName(name + "Button");
         b->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
         buttons->addWidget(b, slot / 3, slot % 3);
         ++slot;
     };
     action(
-        tr("Compare"), tr("Compare the selected scenarios (two to four) side by side"),
+        "compare", tr("Compare"), tr("Compare the selected scenarios (two to four) side by side"),
         [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->compareRequested(ids); }, true);
     action(
-        tr("Revisions"), tr("The selected scenario's revisions, with their notes; open one read-only"),
+        "revisions", tr("Revisions"), tr("The selected scenario's revisions, with their notes; open one read-only"),
         [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->revisionsRequested(ids.front()); }, false);
     action(
-        tr("Duplicate"), tr("Save a copy of the selected scenario as a new variant"),
+        "duplicate", tr("Duplicate"), tr("Save a copy of the selected scenario as a new variant"),
         [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->duplicateRequested(ids.front()); }, false);
     action(
-        tr("Rename"), tr("Rename the selected scenario"),
+        "rename", tr("Rename"), tr("Rename the selected scenario"),
         [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->renameRequested(ids.front()); }, false);
     action(
-        tr("Tags"), tr("Set the selected scenario's tags"),
+        "tags", tr("Tags"), tr("Set the selected scenario's tags"),
         [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->tagsRequested(ids.front()); }, false);
     action(
-        tr("Delete"), tr("Delete the selected scenario and its revisions (asks first)"),
+        "delete", tr("Delete"), tr("Delete the selected scenario and its revisions (asks first)"),
         [](LibraryPanel* p, const QList<qint64>& ids) { Q_EMIT p->deleteRequested(ids.front()); }, false);
     layout->addLayout(buttons);
     mTable->setContextMenuPolicy(Qt::ActionsContextMenu);
@@ -118,10 +131,15 @@ QList<qint64> LibraryPanel::selectedIds() const
 void LibraryPanel::select(const QList<qint64>& ids)
 {
     mTable->clearSelection();
+    bool first = true;
     for (int r = 0; r < mTable->rowCount(); ++r)
-        if (ids.contains(mTable->item(r, ColName)->data(Qt::UserRole).toLongLong()))
+        if (ids.contains(mTable->item(r, ColName)->data(Qt::UserRole).toLongLong())) {
+            if (first) // the keyboard continues from there
+                mTable->setCurrentItem(mTable->item(r, ColName), QItemSelectionModel::NoUpdate);
+            first = false;
             for (int c = 0; c < ColCount; ++c)
                 mTable->item(r, c)->setSelected(true);
+        }
 }
 
 bool LibraryPanel::reload(store::ScenarioLibrary& library)
@@ -129,6 +147,11 @@ bool LibraryPanel::reload(store::ScenarioLibrary& library)
     auto all = library.list();
     if (!all)
         return false;
+    // The selection follows the scenarios, not the rows: a rename re-sorts them.
+    const QList<qint64> selected = selectedIds();
+    const qint64 current = mTable->currentRow() >= 0 && mTable->item(mTable->currentRow(), ColName)
+                               ? mTable->item(mTable->currentRow(), ColName)->data(Qt::UserRole).toLongLong()
+                               : 0;
     mTable->setSortingEnabled(false);
     mTable->setRowCount(static_cast<int>(all->size()));
     int row = 0;
@@ -150,9 +173,36 @@ bool LibraryPanel::reload(store::ScenarioLibrary& library)
         ++row;
     }
     mTable->setSortingEnabled(true);
-    mTable->resizeColumnsToContents();
     applyFilter(mFilter->text());
+    select(selected);
+    for (int r = 0; r < mTable->rowCount(); ++r)
+        if (mTable->item(r, ColName)->data(Qt::UserRole).toLongLong() == current && selected.contains(current))
+            mTable->setCurrentItem(mTable->item(r, ColName), QItemSelectionModel::NoUpdate);
+    fitColumns();
     return true;
+}
+
+void LibraryPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitColumns();
+}
+
+void LibraryPanel::fitColumns()
+{
+    // Revisions and the update time only when the name keeps room for about 14 characters.
+    const int room = mTable->viewport()->width();
+    const QFontMetrics fm(mTable->font());
+    auto need = [&](int column) {
+        int width = mTable->horizontalHeader()->sectionSizeHint(column);
+        for (int r = 0; r < mTable->rowCount(); ++r)
+            width = std::max(width, fm.horizontalAdvance(mTable->item(r, column)->text()) + 16);
+        return width;
+    };
+    const int nameRoom = fm.averageCharWidth() * 14;
+    const int essential = need(ColGpus) + need(ColCost);
+    mTable->setColumnHidden(ColRevisions, room < nameRoom + essential + need(ColRevisions));
+    mTable->setColumnHidden(ColUpdated, room < nameRoom + essential + need(ColRevisions) + need(ColUpdated));
 }
 
 void LibraryPanel::applyFilter(const QString& text)

@@ -21,13 +21,15 @@ class LibraryPanel : public QWidget
 
 public:
     explicit LibraryPanel(QWidget* parent = nullptr);
-    /// Re-reads the library; returns false (and shows nothing) if it cannot be read.
+    /// Re-reads the library, keeping the selection on the same scenarios (whatever the new
+    /// order); returns false (and shows nothing) if it cannot be read.
     bool reload(store::ScenarioLibrary& library);
     int rowCount() const;
     /// Library ids of the selected rows, in row order.
     QList<qint64> selectedIds() const;
     /// Selects the rows of these ids (for tests and after an action).
     void select(const QList<qint64>& ids);
+    QTableWidget* table() const { return mTable; }
 
 Q_SIGNALS:
     void openRequested(qint64 scenarioId);
@@ -38,8 +40,13 @@ Q_SIGNALS:
     void deleteRequested(qint64 scenarioId);
     void revisionsRequested(qint64 scenarioId);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void applyFilter(const QString& text);
+    /// Hides the revision and update columns when the panel is too narrow for them.
+    void fitColumns();
 
     QLineEdit* mFilter;
     QTableWidget* mTable;

@@ -35,7 +35,13 @@ io::ScenarioReadResult loadFromLibrary(store::ScenarioLibrary& lib, qint64 id, c
     auto bytes = lib.document(id, revision);
     if (!bytes)
         return Failure{std::move(bytes.issues)};
-    return io::readScenario(*bytes, catalog);
+    io::ScenarioReadResult read = io::readScenario(*bytes, catalog);
+    // The library's name is the scenario's name: a rename in the library applies to every
+    // revision without rewriting them (the next save writes it into the JSON).
+    if (read)
+        if (auto summary = lib.scenario(id))
+            read->name = summary->name.toStdString();
+    return read;
 }
 
 Result<std::unique_ptr<store::ScenarioLibrary>> openLibrary(const QString& path, const Catalog& catalog,

@@ -27,7 +27,8 @@ std::map<QString, double> kpisOf(const Scenario& scenario, const Catalog& catalo
 Result<qint64> saveAsNew(store::ScenarioLibrary& lib, const Scenario& scenario, const Catalog& catalog,
                          const QString& note);
 
-/// Reads the JSON of a library scenario (latest, or `revision`) through the full validator.
+/// Reads the JSON of a library scenario (latest, or `revision`) through the full validator,
+/// named as the library names it now.
 io::ScenarioReadResult loadFromLibrary(store::ScenarioLibrary& lib, qint64 id, const Catalog& catalog,
                                        std::optional<int> revision = {});
 
