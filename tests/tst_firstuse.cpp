@@ -11,6 +11,7 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QComboBox>
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -20,6 +21,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QUndoStack>
+#include <QWheelEvent>
 
 using namespace gp;
 
@@ -106,6 +108,34 @@ class TestFirstUse : public QObject
 
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    /// Scrolling the wheel over the Inspector to reach Apply used to switch "Applies to" and the
+    /// sharing mode under the pointer; an unfocused field now passes the wheel to the panel.
+    void theWheelScrollsPastInspectorFields()
+    {
+        auto w = openSample();
+        QTest::mouseClick(w->canvasView()->viewport(), Qt::LeftButton, {}, on(w.get(), "node-007"));
+        auto* mode = w->findChild<QComboBox*>("sharingMode");
+        auto* appliesTo = w->findChild<QComboBox*>("sharingAppliesTo");
+        QVERIFY(mode && appliesTo && mode->isEnabled() && appliesTo->isEnabled());
+        const int modeBefore = mode->currentIndex();
+        const int targetBefore = appliesTo->currentIndex();
+        for (QComboBox* box : {mode, appliesTo})
+            for (int step = 0; step < 3; ++step) {
+                const QPointF at(box->width() / 2.0, box->height() / 2.0);
+                QWheelEvent wheel(at, box->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                                  Qt::NoScrollPhase, false);
+                QApplication::sendEvent(box, &wheel);
+            }
+        QCOMPARE(mode->currentIndex(), modeBefore);
+        QCOMPARE(appliesTo->currentIndex(), targetBefore);
+        // Once the user clicks into a field, the wheel is for it.
+        mode->setFocus();
+        QWheelEvent wheel(QPointF(5, 5), mode->mapToGlobal(QPointF(5, 5)), QPoint(), QPoint(0, -120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(mode, &wheel);
+        QVERIFY(mode->currentIndex() != modeBefore);
+    }
 
     /// The library lists A to Z with whole numbers; a rename keeps the highlight on the renamed
     /// scenario (it used to land on another row, so Compare took a different pair), renames the

@@ -48,6 +48,16 @@ Inspector::Inspector(const Catalog& catalog, QWidget* parent)
       mAddProfile(new QComboBox(mMigBox)), mAddStart(new QComboBox(mMigBox)), mAdd(new QPushButton(tr("Add"), mMigBox)),
       mRemove(new QPushButton(tr("Remove"), mMigBox))
 {
+    // Named for tests and accessibility tools; the labels are translated.
+    mMode->setObjectName("sharingMode");
+    mAmount->setObjectName("sharingAmount");
+    mChoice->setObjectName("sharingChoice");
+    mGpuChoice->setObjectName("sharingAppliesTo");
+    mApply->setObjectName("applySharing");
+    mMessage->setObjectName("sharingMessage");
+    mAddProfile->setObjectName("migAddProfile");
+    mAddStart->setObjectName("migAddStart");
+    mInstances->setObjectName("migInstances");
     for (const auto& [mode, label] : kModes)
         mMode->addItem(label, static_cast<int>(mode));
     mMessage->setWordWrap(true);

@@ -23,6 +23,7 @@
 #include "resultscontroller.h"
 #include "scenariotree.h"
 #include "sim/simbackend.h"
+#include "wheelguard.h"
 #include "workloadspanel.h"
 
 #include <QAction>
@@ -155,6 +156,7 @@ void MainWindow::createDocks()
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setWidget(inspectorHost);
     scroll->setMinimumWidth(320); // the inspector's fields need it; the canvas gives way
+    WheelGuard::install(scroll);  // the wheel scrolls the inspector, not the field under it
 
     auto dock = [this](const QString& title, const char* name, QWidget* content, Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(title, this);
