@@ -7,6 +7,7 @@
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
 #include "ui/librarypanel.h"
+#include "ui/palette.h"
 #include "ui/workloadspanel.h"
 
 #include <QAbstractButton>
@@ -15,6 +16,7 @@
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -135,6 +137,36 @@ private Q_SLOTS:
                           Qt::NoModifier, Qt::NoScrollPhase, false);
         QApplication::sendEvent(mode, &wheel);
         QVERIFY(mode->currentIndex() != modeBefore);
+    }
+
+    /// A node dragged from the palette lands centred under the pointer, and the view stays put:
+    /// it used to land offset and the canvas jumped to re-centre after each drop.
+    void paletteDropsLandUnderThePointer()
+    {
+        auto w = openSample();
+        ui::CanvasView* view = w->canvasView();
+        view->fitAll(); // as a plan opens: the whole cluster in view, with room around it
+        const QPoint fixedBefore = view->mapFromScene(w->canvasScene()->item("node-004")->sceneBoundingRect().center());
+        for (const QPoint where :
+             {QPoint(30, 30), QPoint(view->viewport()->width() - 30, view->viewport()->height() - 30)}) {
+            QMimeData mime;
+            mime.setData(ui::Palette::kMimeType, "node:dgx-h100");
+            QDragEnterEvent enter(where, Qt::CopyAction, &mime, Qt::LeftButton, {});
+            QCoreApplication::sendEvent(view->viewport(), &enter);
+            QDropEvent drop(where, Qt::CopyAction, &mime, Qt::LeftButton, {});
+            QCoreApplication::sendEvent(view->viewport(), &drop);
+            const QString added = QString::fromStdString(w->currentDocument()->scenario().topology.nodes.back().id);
+            const QPoint centre = view->mapFromScene(w->canvasScene()->item(added)->sceneBoundingRect().center());
+            // Within the grid's snap (20 scene units) of the pointer.
+            QVERIFY2((centre - where).manhattanLength() <= 2 * ui::CanvasView::kGrid * view->transform().m11() + 2,
+                     qPrintable(QString("dropped at %1,%2, centred at %3,%4")
+                                    .arg(where.x())
+                                    .arg(where.y())
+                                    .arg(centre.x())
+                                    .arg(centre.y())));
+            QCOMPARE(view->mapFromScene(w->canvasScene()->item("node-004")->sceneBoundingRect().center()),
+                     fixedBefore); // the rest of the canvas did not move
+        }
     }
 
     /// The library lists A to Z with whole numbers; a rename keeps the highlight on the renamed

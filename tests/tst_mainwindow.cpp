@@ -212,7 +212,7 @@ private Q_SLOTS:
         QCOMPARE(doc->scenario().topology.nodes.size(), nodes + 1);
         const Node added = doc->scenario().topology.nodes.back(); // a copy: deleting swaps the scenario
         QCOMPARE(added.gpuId, std::string("l40s-48gb"));
-        QCOMPARE(added.position.x, 1220.0); // on the grid
+        QCOMPARE(added.position.x, 1080.0); // centred on the point (1213 - 260 / 2), on the grid
         QGraphicsItem* item = w->canvasScene()->item(QString::fromStdString(added.id));
         QVERIFY(item);
         item->setSelected(true);

@@ -35,8 +35,12 @@ void CanvasEditor::addFromTemplate(const QString& key, QPointF at)
         return;
     const Scenario& s = mWorkbench.document()->scenario();
     const Catalog& catalog = mWorkbench.catalog();
-    const Point pos{std::round(at.x() / CanvasView::kGrid) * CanvasView::kGrid,
-                    std::round(at.y() / CanvasView::kGrid) * CanvasView::kGrid};
+    // Centred under the pointer, snapped to the grid (an item's position is its top-left).
+    const bool isNode = key.startsWith("node:");
+    const QPointF half = isNode ? QPointF(NodeItem::kWidth, NodeItem::kHeight) / 2
+                                : QPointF(SwitchItem::kWidth, SwitchItem::kHeight) / 2;
+    const Point pos{std::round((at.x() - half.x()) / CanvasView::kGrid) * CanvasView::kGrid,
+                    std::round((at.y() - half.y()) / CanvasView::kGrid) * CanvasView::kGrid};
     const std::string id = key.section(':', 1).toStdString();
     if (key.startsWith("job:")) { // the Add Job dialog, pinned to the node under it
         const std::string node = mScene.idAt(at).toStdString();
@@ -45,7 +49,7 @@ void CanvasEditor::addFromTemplate(const QString& key, QPointF at)
         return;
     }
     document::TopologyItems items;
-    if (key.startsWith("node:")) {
+    if (isNode) {
         if (const NodeTemplate* t = catalog.nodeTemplate(id))
             items.nodes.push_back(document::nodeFromTemplate(*t, s, pos));
     } else if (const SwitchTemplate* t = catalog.switchTemplate(id)) {

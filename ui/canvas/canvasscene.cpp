@@ -94,7 +94,11 @@ void CanvasScene::finishLayout()
         mLinkLayer->setBounds(bounds);
         mLinkLayer->update();
     }
-    setSceneRect(bounds.adjusted(-400, -400, 400, 400));
+    const QRectF rect = bounds.adjusted(-400, -400, 400, 400);
+    if (rect == sceneRect())
+        return;
+    Q_EMIT sceneRectAboutToChange(); // views note what they show, to keep showing it
+    setSceneRect(rect);
 }
 
 void CanvasScene::rebuild(const Scenario& s)

@@ -42,6 +42,10 @@ public:
     /// Zoomed in, each link is its own (selectable) item; zoomed out, one layer draws them all.
     void setLinkDetail(bool individualLinks);
 
+Q_SIGNALS:
+    /// The scene rectangle is about to change (items were added, removed or moved past it).
+    void sceneRectAboutToChange();
+
 private:
     void addNode(const Node& n);
     void addSwitch(const Switch& sw);

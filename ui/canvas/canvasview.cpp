@@ -29,6 +29,20 @@ CanvasView::CanvasView(CanvasScene* scene, QWidget* parent) : QGraphicsView(scen
     setOptimizationFlags(QGraphicsView::DontSavePainterState | QGraphicsView::DontAdjustForAntialiasing);
     setBackgroundBrush(palette().window());
     setAcceptDrops(true);
+    // An edit that grows or shrinks the scene must not move what the user looks at: the view
+    // keeps showing the same part of the scene (its own scene rect covers what was visible, so
+    // a scene smaller than the view is not re-centred), unless it is still framing everything.
+    connect(scene, &CanvasScene::sceneRectAboutToChange, this,
+            [this] { mVisible = mapToScene(viewport()->rect()).boundingRect(); });
+    connect(scene, &QGraphicsScene::sceneRectChanged, this, [this](const QRectF& rect) {
+        if (mAutoFit) {
+            fitAll();
+        } else if (mVisible) {
+            setSceneRect(rect.united(*mVisible));
+            centerOn(mVisible->center());
+        }
+        mVisible.reset();
+    });
     mTools.push_back(std::make_unique<PanTool>(this));
     mTools.push_back(std::make_unique<ConnectTool>(this));
     mTools.push_back(std::make_unique<SelectTool>(this));
@@ -38,6 +52,7 @@ CanvasView::~CanvasView() = default;
 
 void CanvasView::fitAll()
 {
+    setSceneRect(QRectF()); // follow the scene's own rectangle again
     const QRectF bounds = mScene->itemsBoundingRect();
     if (!bounds.isEmpty())
         fitInView(bounds.adjusted(-40, -40, 40, 40), Qt::KeepAspectRatio);
@@ -60,6 +75,7 @@ void CanvasView::dragMoveEvent(QDragMoveEvent* event)
 void CanvasView::dropEvent(QDropEvent* event)
 {
     const QPointF at = mapToScene(event->position().toPoint());
+    stopAutoFit(); // the user places things now: keep the view where it is
     if (event->mimeData()->hasFormat(kJobMimeType)) {
         if (mEditor)
             mEditor->pinJobAt(QString::fromUtf8(event->mimeData()->data(kJobMimeType)), at);

@@ -84,6 +84,7 @@ private:
     CanvasTool* mActive = nullptr;                   ///< the tool that owns the current gesture
     QStringList mWarnings;
     std::optional<QLineF> mPreview;
+    std::optional<QRectF> mVisible; ///< the part of the scene in view while the scene rect changes
 };
 
 } // namespace gp::ui

@@ -30,8 +30,6 @@ void beginPaint(QPainter* p, const QGraphicsItem* item, bool antialias)
 
 namespace {
 
-constexpr double kSwitchWidth = 200.0, kSwitchHeight = 56.0;
-
 QColor loadColor(double u)
 {
     if (u <= 0.0)
@@ -187,7 +185,7 @@ SwitchItem::SwitchItem(QString id, QString name, QString subtitle)
     setToolTip(mName + "\n" + mSubtitle);
 }
 
-QRectF SwitchItem::boundingRect() const { return {0, 0, kSwitchWidth, kSwitchHeight}; }
+QRectF SwitchItem::boundingRect() const { return {0, 0, kWidth, kHeight}; }
 
 void SwitchItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
 {

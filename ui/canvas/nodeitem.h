@@ -69,6 +69,8 @@ private:
 class SwitchItem : public QGraphicsItem
 {
 public:
+    static constexpr double kWidth = 200.0;
+    static constexpr double kHeight = 56.0;
     SwitchItem(QString id, QString name, QString subtitle);
     QString id() const { return mId; }
     void setLabels(QString name, QString subtitle);
