@@ -4,6 +4,8 @@
 // user drove it — mouse clicks and keys on the real widgets — and checked for what they saw.
 #include "windowfixture.h"
 
+#include "io/scenarioreader.h"
+#include "ui/addjobdialog.h"
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
 #include "ui/librarypanel.h"
@@ -13,10 +15,14 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QInputDialog>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -167,6 +173,41 @@ private Q_SLOTS:
             QCOMPARE(view->mapFromScene(w->canvasScene()->item("node-004")->sceneBoundingRect().center()),
                      fixedBefore); // the rest of the canvas did not move
         }
+    }
+
+    /// Add Job said "The job is valid" for a 70B full fine-tune on one GPU (it needs over a
+    /// terabyte per GPU) and showed no estimate; it now says what the job needs per GPU, that no
+    /// GPU of the cluster holds it, and what to change, and its fields name what they hold.
+    void addJobEstimatesMemoryBeforeAdding()
+    {
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value;
+        ui::AddJobDialog dialog(test::bundledCatalog(), s);
+        dialog.show();
+        auto* model = dialog.findChild<QComboBox*>("addJobModel");
+        auto* kind = dialog.findChild<QComboBox*>("addJobKind");
+        auto* tp = dialog.findChild<QSpinBox*>("addJobTp");
+        auto* message = dialog.findChild<QLabel*>("addJobMessage");
+        auto* ok = dialog.findChild<QPushButton*>("addJobOk");
+        QVERIFY(model && kind && tp && message && ok);
+        model->setCurrentIndex(model->findData("llama3-70b"));
+        kind->setCurrentIndex(kind->findText("Full fine-tune")); // a name a planner reads, not full_finetune
+        QVERIFY(kind->currentIndex() >= 0);
+        QVERIFY2(!message->text().contains("valid"), qPrintable(message->text()));
+        QVERIFY2(message->text().contains("Needs about") && message->text().contains("No GPU of this cluster holds it"),
+                 qPrintable(message->text()));
+        QCOMPARE(ok->text(), QString("Add Anyway"));
+        // Eight-way tensor parallelism with ZeRO off still needs more than an H100 holds; the
+        // message follows every change.
+        tp->selectAll();
+        QTest::keyClicks(tp, "8");
+        QCOMPARE(tp->value(), 8);
+        QVERIFY2(message->text().contains("No GPU of this cluster holds it"), qPrintable(message->text()));
+        // A serving job: the amount is requests per second.
+        kind->setCurrentIndex(kind->findText("Inference"));
+        QVERIFY2(message->text().contains("It fits one"), qPrintable(message->text()));
+        QCOMPARE(ok->text(), QString("OK"));
+        auto* amount = dialog.findChild<QDoubleSpinBox*>("addJobAmount");
+        QVERIFY(amount->suffix().contains("req/s"));
     }
 
     /// The library lists A to Z with whole numbers; a rename keeps the highlight on the renamed

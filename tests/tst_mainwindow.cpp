@@ -324,7 +324,7 @@ private Q_SLOTS:
         arch.kvHeads = 48;
         dialog.setCustom(arch);
         QVERIFY(!dialog.valid());
-        QVERIFY2(dialog.message().contains("hidden_size") &&
+        QVERIFY2(dialog.message().contains("Hidden size: ") &&
                      dialog.message().contains("not divisible by attention heads"),
                  qPrintable(dialog.message()));
 

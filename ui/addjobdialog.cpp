@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "addjobdialog.h"
 
+#include "calc/evaluate.h"
 #include "document/commands.h"
 #include "model/enumnames.h"
 #include "model/validation.h"
@@ -17,6 +18,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 
+#include <map>
 #include <set>
 
 namespace gp::ui {
@@ -25,10 +27,11 @@ AddJobDialog::AddJobDialog(const Catalog& catalog, const Scenario& scenario, QWi
     : QDialog(parent), mCatalog(catalog), mScenario(scenario), mTenant(new QComboBox(this)),
       mNewTenant(new QLineEdit(this)), mPreset(new QComboBox(this)), mKind(new QComboBox(this)),
       mTp(new QSpinBox(this)), mPp(new QSpinBox(this)), mDp(new QSpinBox(this)), mAmount(new QDoubleSpinBox(this)),
-      mMessage(new QLabel(this)), mOk(nullptr), mCustomBox(new QGroupBox(tr("Custom model shape"), this)),
-      mLayers(new QSpinBox(mCustomBox)), mHidden(new QSpinBox(mCustomBox)), mHeads(new QSpinBox(mCustomBox)),
-      mKvHeads(new QSpinBox(mCustomBox)), mFfn(new QSpinBox(mCustomBox)), mVocab(new QSpinBox(mCustomBox)),
-      mSeq(new QSpinBox(mCustomBox)), mExperts(new QSpinBox(mCustomBox)), mActive(new QSpinBox(mCustomBox)),
+      mAmountLabel(new QLabel(this)), mMessage(new QLabel(this)), mOk(nullptr),
+      mCustomBox(new QGroupBox(tr("Custom model shape"), this)), mLayers(new QSpinBox(mCustomBox)),
+      mHidden(new QSpinBox(mCustomBox)), mHeads(new QSpinBox(mCustomBox)), mKvHeads(new QSpinBox(mCustomBox)),
+      mFfn(new QSpinBox(mCustomBox)), mVocab(new QSpinBox(mCustomBox)), mSeq(new QSpinBox(mCustomBox)),
+      mExperts(new QSpinBox(mCustomBox)), mActive(new QSpinBox(mCustomBox)),
       mGated(new QCheckBox(tr("Gated FFN (SwiGLU: three matrices)"), mCustomBox)),
       mDropout(new QCheckBox(tr("Dropout (masks kept for backward, GPT-3 style)"), mCustomBox))
 {
@@ -65,7 +68,16 @@ AddJobDialog::AddJobDialog(const Catalog& catalog, const Scenario& scenario, QWi
         mCustomBox->hide();
     }
     for (const auto& [kind, name] : EnumNames<JobKind>::table)
-        mKind->addItem(QString::fromStdString(std::string(name)), static_cast<int>(kind));
+        mKind->addItem(QString::fromStdString(std::string(displayName(kind))), static_cast<int>(kind));
+    // Named for tests and accessibility tools; the labels are translated.
+    mKind->setObjectName("addJobKind");
+    mAmount->setObjectName("addJobAmount");
+    mMessage->setObjectName("addJobMessage");
+    mTp->setObjectName("addJobTp");
+    mPp->setObjectName("addJobPp");
+    mDp->setObjectName("addJobDp");
+    mPreset->setObjectName("addJobModel");
+    mTenant->setObjectName("addJobTenant");
     for (QSpinBox* s : {mTp, mPp, mDp}) {
         s->setRange(1, 4096);
         s->setValue(1);
@@ -75,6 +87,7 @@ AddJobDialog::AddJobDialog(const Catalog& catalog, const Scenario& scenario, QWi
     mMessage->setWordWrap(true);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     mOk = buttons->button(QDialogButtonBox::Ok);
+    mOk->setObjectName("addJobOk");
     auto* form = new QFormLayout(this);
     form->addRow(tr("Tenant"), mTenant);
     form->addRow(QString(), mNewTenant);
@@ -84,7 +97,7 @@ AddJobDialog::AddJobDialog(const Catalog& catalog, const Scenario& scenario, QWi
     form->addRow(tr("Tensor parallel"), mTp);
     form->addRow(tr("Pipeline parallel"), mPp);
     form->addRow(tr("Data parallel"), mDp);
-    form->addRow(tr("Tokens (billions) / requests per s"), mAmount);
+    form->addRow(mAmountLabel, mAmount);
     form->addRow(mMessage);
     form->addRow(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -167,14 +180,95 @@ void AddJobDialog::revalidate()
 {
     const bool newTenant = mTenant->currentData().toString().isEmpty();
     mNewTenant->setEnabled(newTenant);
+    const bool serving = static_cast<JobKind>(mKind->currentData().toInt()) == JobKind::Inference;
+    mAmountLabel->setText(serving ? tr("Requests per second") : tr("Tokens to train (billions)"));
+    mAmount->setSuffix(serving ? tr(" req/s") : tr(" B tokens"));
+    const Result<document::Edit> e = edit();
     QStringList problems;
-    for (const Issue& i : edit().issues)
-        if (i.isError())
-            problems << (i.path == "tenant.name" ? tr("Name the new tenant.") : QString::fromStdString(i.toString()));
-    mMessage->setText(problems.isEmpty() ? tr("The job is valid.") : problems.join('\n'));
-    mMessage->setStyleSheet(problems.isEmpty() ? QString() : QStringLiteral("color: #c0392b"));
-    if (mOk)
+    for (const Issue& i : e.issues)
+        if (i.isError()) // in the form's words: it has no JSON paths to point at
+            problems << (i.path.size() >= 5 && i.path.compare(i.path.size() - 5, 5, ".name") == 0 && newTenant
+                             ? tr("Name the new tenant.")
+                             : fieldLabel(i.path) + QString::fromStdString(i.message));
+    QString text = problems.join('\n');
+    bool fits = true;
+    if (problems.isEmpty()) {
+        const std::optional<QString> estimate = memoryEstimate(fits);
+        text = estimate ? *estimate : tr("The job is valid.");
+    }
+    mMessage->setText(text);
+    mMessage->setStyleSheet(!problems.isEmpty() ? QStringLiteral("color: #c0392b")
+                            : !fits             ? QStringLiteral("color: #b9770e")
+                                                : QString());
+    if (mOk) {
         mOk->setEnabled(problems.isEmpty());
+        // A job that no GPU holds can still be added (to plan the hardware around it).
+        mOk->setText(fits ? tr("OK") : tr("Add Anyway"));
+    }
+}
+
+QString AddJobDialog::fieldLabel(const std::string& path)
+{
+    // The last key of the path names the field; the labels are the form's own.
+    const std::string key = path.substr(path.find_last_of('.') == std::string::npos ? 0 : path.find_last_of('.') + 1);
+    static const std::map<std::string, const char*> labels = {
+        {"layers", QT_TR_NOOP("Layers")},
+        {"hidden_size", QT_TR_NOOP("Hidden size")},
+        {"attention_heads", QT_TR_NOOP("Attention heads")},
+        {"kv_heads", QT_TR_NOOP("KV heads")},
+        {"ffn_hidden_size", QT_TR_NOOP("FFN hidden size")},
+        {"vocab_size", QT_TR_NOOP("Vocabulary")},
+        {"sequence_length", QT_TR_NOOP("Sequence length")},
+        {"experts", QT_TR_NOOP("Experts")},
+        {"active_experts", QT_TR_NOOP("Active experts")},
+        {"tp", QT_TR_NOOP("Tensor parallel")},
+        {"pp", QT_TR_NOOP("Pipeline parallel")},
+        {"dp", QT_TR_NOOP("Data parallel")},
+        {"tokens", QT_TR_NOOP("Tokens to train")},
+        {"requests_per_s", QT_TR_NOOP("Requests per second")},
+    };
+    const auto it = labels.find(key);
+    return it == labels.end() ? QString() : tr(it->second) + ": ";
+}
+
+std::optional<QString> AddJobDialog::memoryEstimate(bool& fits) const
+{
+    const Scenario after = result();
+    std::set<std::string> before;
+    for (const Tenant& t : mScenario.tenants)
+        for (const Job& j : t.jobs)
+            before.insert(j.id);
+    const Job* job = nullptr;
+    for (const Tenant& t : after.tenants)
+        for (const Job& j : t.jobs)
+            if (mEditJob.empty() ? !before.count(j.id) : j.id == mEditJob)
+                job = &j;
+    if (!job)
+        return std::nullopt;
+    const calc::JobMemoryNeed need = calc::jobMemoryNeed(*job, after, mCatalog);
+    if (!need.arch)
+        return std::nullopt;
+    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+    const GpuSpec* largest = nullptr;
+    for (const Node& n : after.topology.nodes)
+        if (const GpuSpec* g = mCatalog.gpu(n.gpuId); g && (!largest || g->memoryUsableGiB > largest->memoryUsableGiB))
+            largest = g;
+    const calc::MemoryBreakdown& m = need.memory;
+    QString text = tr("Needs about %1 GiB per GPU: model states %2, activations %3, KV cache %4, runtime %5 GiB.")
+                       .arg(need.demandBytes / kGiB, 0, 'f', 1)
+                       .arg(m.modelStatesBytes() / kGiB, 0, 'f', 1)
+                       .arg(m.activationsBytes.value_or(0.0) / kGiB, 0, 'f', 1)
+                       .arg(m.kvCacheBytes.value_or(0.0) / kGiB, 0, 'f', 1)
+                       .arg(m.runtimeBytes / kGiB, 0, 'f', 1);
+    if (!largest)
+        return text + " " + tr("The cluster has no GPU yet.");
+    fits = need.demandBytes <= largest->memoryUsableGiB * kGiB;
+    text += " " + (fits ? tr("It fits one %1 (%2 GiB usable).")
+                        : tr("No GPU of this cluster holds it — the largest, %1, has %2 GiB usable — so it will not "
+                             "be placed: raise tensor or pipeline parallelism, or shard the optimizer states."))
+                      .arg(QString::fromStdString(largest->name))
+                      .arg(largest->memoryUsableGiB, 0, 'f', 1);
+    return text;
 }
 
 ModelArchitecture AddJobDialog::customArchitecture() const

@@ -8,6 +8,8 @@
 
 #include <QDialog>
 
+#include <optional>
+
 class QCheckBox;
 class QComboBox;
 class QGroupBox;
@@ -46,6 +48,11 @@ public:
     void preselect(const QString& preset, const std::string& pinNode = {});
 
 private:
+    /// What the job needs per GPU against the largest GPU of the cluster, in words; `fits` says
+    /// whether any GPU holds it. nullopt when the job's shape is unknown.
+    std::optional<QString> memoryEstimate(bool& fits) const;
+    /// "Hidden size: " for an issue at `…hidden_size`: the form's label of a field path.
+    static QString fieldLabel(const std::string& path);
     document::JobRequest request() const;
     void revalidate();
     ModelArchitecture customArchitecture() const;
@@ -60,6 +67,7 @@ private:
     QComboBox* mKind;
     QSpinBox *mTp, *mPp, *mDp;
     QDoubleSpinBox* mAmount; ///< billions of training tokens, or requests/s for serving
+    QLabel* mAmountLabel;    ///< says which of the two mAmount is
     QLabel* mMessage;
     QPushButton* mOk;
     QGroupBox* mCustomBox; ///< the shape of a custom model, shown when "Custom model" is chosen

@@ -181,7 +181,7 @@ QString PlanFigures::assumptionsHtml() const
 {
     const Scenario& s = scenario;
     QString html = QObject::tr("<p>Placement policy: <b>%1</b>. Prices: <b>%2</b>%3.</p>")
-                       .arg(QString::fromStdString(std::string(enumName(s.placementPolicy))))
+                       .arg(QString::fromStdString(std::string(displayName(s.placementPolicy))))
                        .arg(s.pricing.ownership
                                 ? QObject::tr("ownership (capex amortised, power)")
                                 : esc(s.pricing.preset.empty() ? std::string("per-GPU overrides") : s.pricing.preset))

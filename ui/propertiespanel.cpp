@@ -324,7 +324,9 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
     if (!j)
         return clear();
     begin(s, "jobs", {jobId},
-          tr("<b>Job %1</b> — %2, %3 GPUs").arg(q(j->name).toHtmlEscaped(), nameOf(j->kind)).arg(j->parallelism.gpus()),
+          tr("<b>Job %1</b> — %2, %3 GPUs")
+              .arg(q(j->name).toHtmlEscaped(), q(std::string(displayName(j->kind))))
+              .arg(j->parallelism.gpus()),
           tr("Edit job %1").arg(q(j->name)));
     addText("name", tr("Name"), j->name);
     addEnum("precision", tr("Precision"), j->precision);

@@ -109,7 +109,7 @@ void ScenarioTree::showScenario(const Scenario& s, const Catalog& catalog, const
         for (const Job& j : t.jobs) {
             const Parallelism& p = j.parallelism;
             QString text = tr("%1, %2, %3, TP%4 PP%5 DP%6")
-                               .arg(n(j.kind))
+                               .arg(q(std::string(displayName(j.kind))))
                                .arg(j.model.preset.empty() ? tr("custom model") : q(j.model.preset))
                                .arg(n(j.precision))
                                .arg(p.tp)

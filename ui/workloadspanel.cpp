@@ -206,7 +206,7 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
                 : QString();
         const QStringList cells = {tenant ? q(tenant->name) : q(r.tenant),
                                    job ? q(job->name) : q(r.id),
-                                   job ? q(std::string(enumName(job->kind))) : QString(),
+                                   job ? q(std::string(displayName(job->kind))) : QString(),
                                    job ? (job->model.preset.empty() ? tr("custom") : q(job->model.preset)) : QString(),
                                    parallel,
                                    r.placed ? (r.oomRisk ? tr("yes, OOM risk") : tr("yes")) : tr("no"),

@@ -19,6 +19,32 @@ namespace gp::calc {
 
 using namespace detail;
 
+JobMemoryNeed jobMemoryNeed(const Job& job, const Scenario& s, const Catalog& c)
+{
+    const auto& A = s.assumptions;
+    const double overhead = assumptionValue(A, "runtime_overhead_gib") * kGiB;
+    const int chunk = static_cast<int>(assumptionValue(A, "inference_prefill_chunk_tokens"));
+    JobMemoryNeed r;
+    r.arch = architectureOf(job.model, c);
+    if (r.arch && job.kind == JobKind::Inference && job.inference) {
+        // A serving engine needs its weights, workspace and one sequence of the longest
+        // admitted context within its share of the memory; the KV cache then takes what is
+        // left (evaluate's step 4).
+        r.memory = servingMemory(*r.arch, job, chunk, overhead, 1, job.inference->contextTokens);
+        r.servingFixedBytes = r.memory.totalBytes() - r.memory.kvCacheBytes.value_or(0.0);
+        r.servingWantedKvBytes =
+            kvBytesPerTokenPerGpu(*r.arch, job) * (job.inference->promptTokens() + job.inference->outputTokens) *
+            std::ceil(static_cast<double>(std::max(job.inference->concurrency, 1)) / std::max(job.parallelism.dp, 1));
+        r.demandBytes = r.memory.totalBytes() / servingEngineFrom(A).memoryFraction;
+    } else if (r.arch) {
+        MemoryInputs in = memoryInputsFor(job, *r.arch, overhead);
+        in.prefillChunkTokens = chunk;
+        r.memory = estimateMemory(in);
+        r.demandBytes = r.memory.totalBytes();
+    }
+    return r;
+}
+
 Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<PlacementPolicy> policyOverride)
 {
     const auto start = std::chrono::steady_clock::now();
@@ -29,7 +55,6 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     const double tpOverlap = assumptionValue(A, "tp_comm_overlap");
     const double linkEff = assumptionValue(A, "link_efficiency");
     const double noGdr = assumptionValue(A, "no_gpudirect_bandwidth_factor");
-    const int chunk = static_cast<int>(assumptionValue(A, "inference_prefill_chunk_tokens"));
     const ServingEngine engine = servingEngineFrom(A);
     const double timeSlice = assumptionValue(A, "time_slice_ms") / 1e3;
 
@@ -51,27 +76,10 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     for (int t = 0; t < static_cast<int>(s.tenants.size()); ++t)
         for (int j = 0; j < static_cast<int>(s.tenants[static_cast<std::size_t>(t)].jobs.size()); ++j) {
             const Job& job = s.tenants[static_cast<std::size_t>(t)].jobs[static_cast<std::size_t>(j)];
-            JobRef r{t, j, architectureOf(job.model, c), {}, 0.0, 0.0};
-            double demand = 0.0;
-            if (r.arch && job.kind == JobKind::Inference && job.inference) {
-                // A serving engine needs its weights, workspace and one sequence of the
-                // longest admitted context within its share of the memory; the KV cache then
-                // takes what is left (step 4).
-                r.memory = servingMemory(*r.arch, job, chunk, overhead, 1, job.inference->contextTokens);
-                r.servingFixedBytes = r.memory.totalBytes() - r.memory.kvCacheBytes.value_or(0.0);
-                r.servingWantedKvBytes = kvBytesPerTokenPerGpu(*r.arch, job) *
-                                         (job.inference->promptTokens() + job.inference->outputTokens) *
-                                         std::ceil(static_cast<double>(std::max(job.inference->concurrency, 1)) /
-                                                   std::max(job.parallelism.dp, 1));
-                demand = r.memory.totalBytes() / engine.memoryFraction;
-            } else if (r.arch) {
-                MemoryInputs in = memoryInputsFor(job, *r.arch, overhead);
-                in.prefillChunkTokens = chunk;
-                r.memory = estimateMemory(in);
-                demand = r.memory.totalBytes();
-            } else {
-                demand = r.memory.totalBytes();
-            }
+            JobMemoryNeed need = jobMemoryNeed(job, s, c);
+            JobRef r{
+                t, j, std::move(need.arch), std::move(need.memory), need.servingFixedBytes, need.servingWantedKvBytes};
+            const double demand = need.demandBytes;
             demands.push_back({t, j, std::max(job.parallelism.tp, 1),
                                std::max(job.parallelism.pp, 1) * std::max(job.parallelism.dp, 1), demand, job.pin});
             refs.push_back(std::move(r));

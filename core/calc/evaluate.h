@@ -3,6 +3,7 @@
 #pragma once
 
 #include "evaluation.h"
+#include "memorymodel.h"
 
 #include "model/catalog.h"
 #include "model/scenario.h"
@@ -16,6 +17,19 @@ namespace gp::calc {
 /// link loads, cluster KPIs and cost. Pure: same inputs, same result; no Qt.
 Evaluation evaluate(const Scenario& scenario, const Catalog& catalog,
                     std::optional<PlacementPolicy> policy = std::nullopt);
+
+/// What one job needs on each GPU it runs on, as evaluate() reckons it before placement: the
+/// memory model (training) or the serving engine's weights, workspace and one longest sequence
+/// (inference, whose KV cache then takes the engine's share of what is left).
+struct JobMemoryNeed
+{
+    std::optional<ModelArchitecture> arch; ///< nullopt: the model preset is unknown
+    MemoryBreakdown memory;
+    double demandBytes = 0.0;          ///< what placement reserves per GPU (serving: over the engine's memory share)
+    double servingFixedBytes = 0.0;    ///< serving: per GPU outside the KV cache
+    double servingWantedKvBytes = 0.0; ///< serving: the KV cache of its whole concurrency per replica
+};
+JobMemoryNeed jobMemoryNeed(const Job& job, const Scenario& scenario, const Catalog& catalog);
 
 /// The latency-throughput curve of a placed serving job (closed load of 1, 2, 4, ... users)
 /// on the GPUs and memory its placement gave it; empty for other jobs.

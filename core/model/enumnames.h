@@ -136,4 +136,29 @@ constexpr std::string_view displayName(SharingMode m)
     return "?";
 }
 
+/// The name a person reads for a kind of job (the Workloads table, the outline, the report).
+constexpr std::string_view displayName(JobKind k)
+{
+    switch (k) {
+    case JobKind::Pretraining: return "Pre-training";
+    case JobKind::FullFinetune: return "Full fine-tune";
+    case JobKind::Lora: return "LoRA";
+    case JobKind::Qlora: return "QLoRA";
+    case JobKind::Inference: return "Inference";
+    }
+    return "?";
+}
+
+/// The name a person reads for a placement policy.
+constexpr std::string_view displayName(PlacementPolicy p)
+{
+    switch (p) {
+    case PlacementPolicy::FirstFit: return "First fit";
+    case PlacementPolicy::BestFit: return "Best fit";
+    case PlacementPolicy::TopologyAware: return "Topology-aware";
+    case PlacementPolicy::FragmentationAware: return "Fragmentation-aware";
+    }
+    return "?";
+}
+
 } // namespace gp
