@@ -15,6 +15,7 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QComboBox>
+#include <QDialog>
 #include <QDoubleSpinBox>
 #include <QInputDialog>
 #include <QLabel>
@@ -26,6 +27,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QToolButton>
 #include <QUndoStack>
@@ -208,6 +210,51 @@ private Q_SLOTS:
         QCOMPARE(ok->text(), QString("OK"));
         auto* amount = dialog.findChild<QDoubleSpinBox*>("addJobAmount");
         QVERIFY(amount->suffix().contains("req/s"));
+    }
+
+    /// Ctrl+S saved a new plan as "Untitled cluster" without asking; the first save now asks
+    /// for a name, and Ctrl+Shift+S saves a copy under a new one.
+    void theFirstSaveAsksForAName()
+    {
+        auto w = openSample();
+        QTest::keyClick(w.get(), Qt::Key_N, Qt::ControlModifier); // File > New Scenario
+        QVERIFY(!w->currentDocument()->libraryId());
+        w->canvasView()->editor()->addFromTemplate("node:dgx-h100", QPointF(0, 0));
+        auto typed = typeIntoNextInput("Lab expansion");
+        QTest::keyClick(w.get(), Qt::Key_S, Qt::ControlModifier);
+        QVERIFY(*typed);
+        QVERIFY(w->currentDocument()->libraryId());
+        QCOMPARE(w->windowTitle(), QString("Lab expansion — gpuplan"));
+        QApplication::setActiveWindow(w.get());
+        typed = typeIntoNextInput("Lab expansion, two racks");
+        QTest::keyClick(w.get(), Qt::Key_S, Qt::ControlModifier | Qt::ShiftModifier);
+        QVERIFY(*typed);
+        QStringList names;
+        for (const auto& summary : *w->library()->list())
+            names << summary.name;
+        QVERIFY(names.contains("Lab expansion") && names.contains("Lab expansion, two racks"));
+        QVERIFY(!names.contains("Untitled cluster"));
+    }
+
+    /// Help had only About: F1 shows the user guide, Ctrl+/ every shortcut of the menus.
+    void helpShowsTheGuideAndTheShortcuts()
+    {
+        auto w = openSample();
+        QTest::keyClick(w.get(), Qt::Key_F1);
+        auto* guide = w->findChild<QDialog*>("userGuideDialog");
+        QVERIFY(guide && guide->isVisible());
+        QVERIFY(guide->findChild<QTextBrowser*>("userGuide")->toPlainText().contains("gpuplan"));
+        guide->close();
+        QApplication::setActiveWindow(w.get());
+        QTest::keyClick(w.get(), Qt::Key_Slash, Qt::ControlModifier);
+        auto* shortcuts = w->findChild<QDialog*>("shortcutsDialog");
+        QVERIFY(shortcuts && shortcuts->isVisible());
+        auto* table = shortcuts->findChild<QTableWidget*>("shortcutTable");
+        QVERIFY(table->rowCount() > 20);
+        bool del = false;
+        for (int r = 0; r < table->rowCount(); ++r)
+            del = del || (table->item(r, 1)->text() == "Delete" && table->item(r, 2)->text() == "Del");
+        QVERIFY(del);
     }
 
     /// The library lists A to Z with whole numbers; a rename keeps the highlight on the renamed

@@ -50,8 +50,7 @@ QList<QAction*> LibraryController::addFileActions(QMenu* file)
     importAct->setShortcut(QKeySequence::Open);
     QAction* newAct = file->addAction(tr("&New Scenario"), this, [this] { newScenario(); });
     newAct->setShortcut(QKeySequence::New);
-    QAction* saveAct =
-        file->addAction(tr("&Save to Library"), this, [this] { saveRevision(tr("Saved from the workbench")); });
+    QAction* saveAct = file->addAction(tr("&Save to Library"), this, &LibraryController::save);
     saveAct->setShortcut(QKeySequence::Save);
     file->addAction(tr("Save as &New Scenario…"), this,
                     [this] {
@@ -63,7 +62,7 @@ QList<QAction*> LibraryController::addFileActions(QMenu* file)
                         if (ok)
                             saveAsNewScenario(name);
                     })
-        ->setShortcut(QKeySequence::SaveAs);
+        ->setShortcuts({QKeySequence(tr("Ctrl+Shift+S"))}); // QKeySequence::SaveAs is empty on some desktops
     file->addAction(tr("Save Re&vision with Note…"), this,
                     [this] {
                         bool ok = false;
@@ -236,8 +235,22 @@ bool LibraryController::maybeSave()
                                               tr("Save the changes to '%1' in the library?").arg(doc->displayName()),
                                               QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Save)
-        return saveRevision(tr("Saved from the workbench"));
+        return save();
     return answer == QMessageBox::Discard;
+}
+
+bool LibraryController::save()
+{
+    document::Document* doc = mWorkbench.document();
+    if (!doc)
+        return false;
+    if (doc->libraryId() || doc->isReadOnly())
+        return saveRevision(tr("Saved from the workbench"));
+    // The first save of a new plan: it gets a name of its own, not "Untitled cluster".
+    bool ok = false;
+    const QString name = QInputDialog::getText(mWindow, tr("Save to Library"), tr("Name of the new scenario:"),
+                                               QLineEdit::Normal, QString::fromStdString(doc->scenario().name), &ok);
+    return ok && saveAsNewScenario(name);
 }
 
 bool LibraryController::saveRevision(const QString& note)

@@ -50,6 +50,9 @@ public:
     bool newScenario(bool ask = true);
     /// Saves the document as a new library scenario named `name` (a variant of the open one).
     bool saveAsNewScenario(const QString& name);
+    /// File > Save: a new revision of the open scenario, or — the first time a new plan is
+    /// saved — asks for its name and saves it as a new scenario. False when cancelled or failed.
+    bool save();
     /// Saves the document as a new revision of its library scenario with `note`
     /// (as a new scenario when it is not in the library yet).
     bool saveRevision(const QString& note);

@@ -10,6 +10,7 @@
 #include "editcontroller.h"
 #include "evaluationrunner.h"
 #include "exportcontroller.h"
+#include "helpcontroller.h"
 #include "inspector.h"
 #include "kpicards.h"
 #include "librarycontroller.h"
@@ -219,13 +220,7 @@ void MainWindow::createActions()
     for (QDockWidget* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());
 
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About gpuplan"), this, [this] {
-        QMessageBox::about(this, tr("About gpuplan"),
-                           tr("<b>gpuplan %1</b><p>Capacity planning for shared GPU clusters that train, "
-                              "fine-tune and serve large language models.</p>")
-                               .arg(QApplication::applicationVersion()));
-    });
+    (new HelpController(this))->addHelpActions(menuBar()->addMenu(tr("&Help")));
 
     QToolBar* tb = addToolBar(tr("Main"));
     tb->setObjectName("MainToolBar");

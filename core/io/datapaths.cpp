@@ -4,7 +4,9 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QStandardPaths>
+#include <QStringList>
 
 namespace gp::io {
 
@@ -31,5 +33,18 @@ QString appDataDir()
 QString defaultLibraryPath() { return QDir(appDataDir()).absoluteFilePath("library.sqlite"); }
 
 QString defaultUserCatalogPath() { return QDir(appDataDir()).absoluteFilePath("catalog.json"); }
+
+QString userGuidePath()
+{
+    QStringList candidates;
+    if (QCoreApplication::instance())
+        candidates
+            << QDir(QCoreApplication::applicationDirPath()).absoluteFilePath("../share/doc/gpuplan/user-guide.md");
+    candidates << QDir(QStringLiteral(GPUPLAN_SOURCE_DATA_DIR)).absoluteFilePath("../docs/user-guide.md");
+    for (const QString& c : candidates)
+        if (QFileInfo::exists(c))
+            return QDir::cleanPath(c);
+    return {};
+}
 
 } // namespace gp::io

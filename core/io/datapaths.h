@@ -15,5 +15,8 @@ QString appDataDir();
 QString defaultLibraryPath();
 /// The user's catalog additions and overrides: <app data>/catalog.json (may not exist).
 QString defaultUserCatalogPath();
+/// The user guide (Markdown): the installed share/doc/gpuplan/user-guide.md next to the
+/// executable, else the source tree's docs/user-guide.md; empty when neither exists.
+QString userGuidePath();
 
 } // namespace gp::io

@@ -68,9 +68,11 @@ template <typename T> struct Result
 
     bool ok() const { return value.has_value(); }
     explicit operator bool() const { return ok(); }
-    /// The value; only when ok().
-    T& operator*() { return *value; }
-    const T& operator*() const { return *value; }
+    /// The value; only when ok(). Of a temporary Result, a moved-out copy, so that
+    /// `for (auto& x : *read())` does not iterate a destroyed value.
+    T& operator*() & { return *value; }
+    const T& operator*() const& { return *value; }
+    T operator*() && { return std::move(*value); }
     T* operator->() { return &*value; }
     const T* operator->() const { return &*value; }
     /// Every issue as "PATH: message" lines, errors first (issueLines).
