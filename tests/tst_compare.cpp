@@ -102,6 +102,11 @@ private Q_SLOTS:
         QCOMPARE(unplaced.spec.key, std::string("unplaced_jobs"));
         QCOMPARE(unplaced.verdicts[1], calc::Verdict::Same);
         QCOMPARE(unplaced.verdicts[2], calc::Verdict::Better); // fewer unplaced
+        // A change too small to show ("+0.0 d") is no change, not a worse one.
+        const std::vector<calc::KpiComparison> days =
+            calc::compareKpis({{{"p95_completion_days", 14.02}}, {{"p95_completion_days", 14.04}}});
+        QCOMPARE(calc::formatKpiDelta(days[0].spec, days[0].deltas[1]), std::string("+0.0 d"));
+        QCOMPARE(days[0].verdicts[1], calc::Verdict::Same);
         const calc::KpiComparison cost = row("cost_per_month_usd");
         QCOMPARE(cost.deltas.size(), std::size_t(3));
         QCOMPARE(cost.deltas[1], 200.0);

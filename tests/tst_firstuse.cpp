@@ -4,12 +4,15 @@
 // user drove it — mouse clicks and keys on the real widgets — and checked for what they saw.
 #include "windowfixture.h"
 
+#include "calc/alternatives.h"
 #include "io/scenarioreader.h"
+#include "sim/simulation.h"
 #include "ui/addjobdialog.h"
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
 #include "ui/librarypanel.h"
 #include "ui/palette.h"
+#include "ui/resultscharts.h"
 #include "ui/workloadspanel.h"
 
 #include <QAbstractButton>
@@ -255,6 +258,44 @@ private Q_SLOTS:
         for (int r = 0; r < table->rowCount(); ++r)
             del = del || (table->item(r, 1)->text() == "Delete" && table->item(r, 2)->text() == "Del");
         QVERIFY(del);
+    }
+
+    /// The trade-off matrix showed a mode that placed none of the jobs with a green 0.0 %
+    /// penalty, and MIG's P95 was a shorter job's (the long one was not placed). Both now say so.
+    void theTradeOffMatrixSaysWhatAModeLeftOut()
+    {
+        Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value;
+        auto matrixOf = [](const Scenario& scenario, ui::ResultsCharts& charts) {
+            std::vector<calc::SharingAlternative> alts = calc::compareSharing(scenario, test::bundledCatalog());
+            sim::simulateAlternatives(alts, test::bundledCatalog(), 64, nullptr);
+            charts.showAlternatives(alts);
+            return charts.tradeOffMatrix();
+        };
+        auto column = [](const QTableWidget* m, const QString& mode) {
+            for (int c = 0; c < m->columnCount(); ++c)
+                if (m->horizontalHeaderItem(c)->text() == mode)
+                    return c;
+            return -1;
+        };
+        const QColor green("#2e7d32");
+        {
+            ui::ResultsCharts charts;
+            const QTableWidget* m = matrixOf(s, charts);
+            const int mig = column(m, "MIG");
+            QVERIFY(mig >= 0);
+            QVERIFY2(m->item(16, mig)->text().contains("not placed"), qPrintable(m->item(16, mig)->text()));
+            QVERIFY(m->item(16, mig)->toolTip().contains("Llama 3 70B pre-training"));
+            QVERIFY(m->item(1, mig)->foreground().color() != green); // two jobs left out: no target met
+        }
+        // Only the 70B pre-training job (TP=8 needs NVLink peers MIG instances lack).
+        s.tenants.erase(s.tenants.begin() + 1, s.tenants.end());
+        ui::ResultsCharts charts;
+        const QTableWidget* m = matrixOf(s, charts);
+        const int mig = column(m, "MIG");
+        QCOMPARE(m->item(9, mig)->text(), QString("1")); // unplaced
+        QCOMPARE(m->item(1, mig)->text(), QString("no job placed"));
+        QVERIFY(m->item(1, mig)->foreground().color() != green);
+        QCOMPARE(m->item(16, mig)->text(), QString("no training job placed"));
     }
 
     /// The library lists A to Z with whole numbers; a rename keeps the highlight on the renamed

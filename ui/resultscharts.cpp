@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace gp::ui {
 
@@ -103,13 +104,35 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
         const calc::SharingAlternative& a = alts[static_cast<std::size_t>(c)];
         headers << names[static_cast<int>(a.mode)];
         const calc::Kpis& k = a.kpis;
+        // What the mode's figures are about: a mode that places fewer jobs judges fewer jobs,
+        // so its penalties are no better for it, and its P95 may be a shorter job's.
+        int jobs = 0, placed = 0;
+        QStringList trainingLeftOut;
+        std::set<std::string> serving;
+        if (a.scenario)
+            for (const Tenant& t : a.scenario->tenants)
+                for (const Job& j : t.jobs)
+                    if (j.kind == JobKind::Inference)
+                        serving.insert(j.id);
+        if (a.evaluation)
+            for (const calc::JobResult& j : a.evaluation->jobs) {
+                ++jobs;
+                placed += j.placed ? 1 : 0;
+                if (!j.placed && !serving.count(j.id))
+                    trainingLeftOut << QString::fromStdString(j.name);
+            }
         QStringList v = {QString::fromStdString(a.setting)};
         const auto latency = [&](double s) {
             if (k.servingJobs == 0)
                 return tr("no serving job");
             return text::latency(s);
         };
-        if (a.offered)
+        const QString noneRun = tr("no job placed");
+        if (a.offered && placed == 0)
+            v << noneRun << noneRun << latency(k.servingTtftP99S) << latency(k.servingItlP99S)
+              << (k.servingJobs > 0 ? pct(k.servingSloAttainment) : tr("no serving job")) << pct(k.vramUtilization)
+              << pct(k.fragmentation) << pct(k.allocationRatio) << QString::number(k.unplacedJobs);
+        else if (a.offered)
             v << pct(k.meanPenalty) << pct(k.maxPenalty) << latency(k.servingTtftP99S) << latency(k.servingItlP99S)
               << (k.servingJobs > 0 ? pct(k.servingSloAttainment) : tr("no serving job")) << pct(k.vramUtilization)
               << pct(k.fragmentation) << pct(k.allocationRatio) << QString::number(k.unplacedJobs);
@@ -126,7 +149,11 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
         v << level(a.isolation.memory) << level(a.isolation.fault) << level(a.isolation.performance);
         if (a.offered)
             v << usd(k.costPerMonthUsd) << usd(k.wastePerMonth.total()) << usd(k.wastePerMonth.overheadUsd)
-              << (a.p95Days ? tr("%1 days").arg(*a.p95Days, 0, 'f', 1) : tr("no training job placed"))
+              << (!a.p95Days                  ? tr("no training job placed")
+                  : trainingLeftOut.isEmpty() ? tr("%1 days").arg(*a.p95Days, 0, 'f', 1)
+                  : trainingLeftOut.size() == 1
+                      ? tr("%1 days; 1 job not placed").arg(*a.p95Days, 0, 'f', 1)
+                      : tr("%1 days; %2 jobs not placed").arg(*a.p95Days, 0, 'f', 1).arg(trainingLeftOut.size()))
               << pct(a.memoryOverhead);
         else
             v << "-"
@@ -140,9 +167,20 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
             if (r == 0 && a.nodesKept > 0)
                 item->setToolTip(
                     tr("%n node(s) keep their own sharing: their GPU does not offer this mode", nullptr, a.nodesKept));
-            if (a.offered && ((r == 1 && PlanningTarget::penaltyMet(k.meanPenalty)) ||
-                              (r == 6 && PlanningTarget::vramMet(k.vramUtilization))))
-                item->setForeground(QColor("#2e7d32")); // inside the 80 % / 3 % target zone
+            // Inside the 80 % / 3 % target zone, and for every job of the plan (a mode that
+            // leaves jobs out does not meet it by running fewer).
+            if (a.offered && placed == jobs && jobs > 0 &&
+                ((r == 1 && PlanningTarget::penaltyMet(k.meanPenalty)) ||
+                 (r == 6 && PlanningTarget::vramMet(k.vramUtilization))))
+                item->setForeground(QColor("#2e7d32"));
+            if (a.offered && placed == 0 && (r == 1 || r == 2))
+                item->setForeground(QColor("#888888"));
+            if (a.offered && r == 16 && !trainingLeftOut.isEmpty()) {
+                item->setForeground(QColor("#c62828"));
+                item->setToolTip(tr("Not the plan's P95: %1 not placed under this mode, so the slowest job that "
+                                    "runs is a shorter one")
+                                     .arg(trainingLeftOut.join(", ")));
+            }
             if (a.offered && r == 9 && k.unplacedJobs > 0)
                 item->setForeground(QColor("#c62828"));
             if (a.offered && r == 5 && k.servingJobs > 0 && k.servingSloAttainment < 0.99)
@@ -153,7 +191,7 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
             if (r == 17)
                 item->setToolTip(tr("Usable VRAM this setting does not offer to jobs: MIG slices in no instance and "
                                     "the instances' smaller usable memory, vGPU framebuffers below the GPU's"));
-            if (r == 16)
+            if (r == 16 && item->toolTip().isEmpty())
                 item->setToolTip(tr("The slowest training job's 95th-percentile completion in a Monte Carlo "
                                     "(%L1 trials, CPU, seed 1) of this mode's setting")
                                      .arg(sim::TrialCounts::kAlternative));

@@ -22,7 +22,11 @@ std::vector<KpiComparison> compareKpis(const std::vector<std::map<std::string, d
             const double delta = v - first;
             row.values.push_back(v);
             row.deltas.push_back(delta);
-            if (std::abs(delta) <= 1e-9 * std::max(1.0, std::abs(first)))
+            // A change the reader sees as none ("+0.0 d", "+0.0 pt") is none: no colour, no arrow.
+            const std::string shown = formatKpiDelta(spec, delta);
+            const bool showsZero =
+                std::none_of(shown.begin(), shown.end(), [](char ch) { return ch >= '1' && ch <= '9'; });
+            if (showsZero || std::abs(delta) <= 1e-9 * std::max(1.0, std::abs(first)))
                 row.verdicts.push_back(Verdict::Same);
             else
                 row.verdicts.push_back((delta > 0) == spec.higherIsBetter ? Verdict::Better : Verdict::Worse);

@@ -31,7 +31,7 @@ struct KpiComparison
 };
 
 /// One row per KPI that every scenario has, each later scenario against the first. A change
-/// within 1e-9 of the value (relative) counts as the same.
+/// that shows as zero at the KPI's precision ("+0.0 d") counts as the same.
 std::vector<KpiComparison> compareKpis(const std::vector<std::map<std::string, double>>& scenarios);
 
 } // namespace gp::calc
