@@ -10,6 +10,8 @@
 #include "ui/addjobdialog.h"
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
+#include "ui/evaluationrunner.h"
+#include "ui/kpicards.h"
 #include "ui/librarypanel.h"
 #include "ui/palette.h"
 #include "ui/resultscharts.h"
@@ -296,6 +298,55 @@ private Q_SLOTS:
         QCOMPARE(m->item(1, mig)->text(), QString("no job placed"));
         QVERIFY(m->item(1, mig)->foreground().color() != green);
         QCOMPARE(m->item(16, mig)->text(), QString("no training job placed"));
+    }
+
+    /// The 8B chat API's 321 % penalty (its SLA allows 5 %) was neither explained nor flagged,
+    /// and cards could not be clicked. A click on a card now opens how the number is computed —
+    /// formula with this plan's values, the jobs behind it (shown on the canvas), the editable
+    /// assumptions, the model's known error — and the job is flagged where the planner looks.
+    void everyKpiExplainsItselfOnClick()
+    {
+        auto w = openSample();
+        QTRY_VERIFY(w->session()->latest() && !w->session()->busy());
+        QWidget* card = w->kpiCards()->findChild<QWidget*>("kpi-max_penalty");
+        QVERIFY(card);
+        QTest::mouseClick(card, Qt::LeftButton, {}, card->rect().center());
+        auto* dialog = w->findChild<QDialog*>("explainDialog");
+        QVERIFY(dialog && dialog->isVisible());
+        const QString formula = dialog->findChild<QLabel*>("explainFormula")->text();
+        QVERIFY2(formula.contains("Llama 3 8B chat API") && formula.contains("bare-metal step"), qPrintable(formula));
+        QVERIFY(dialog->findChild<QLabel*>("explainErrorBand")->text().contains("docs/validation.md"));
+        // The job behind it, on the canvas.
+        QTest::mouseClick(dialog->findChild<QPushButton*>("explainShowJobs"), Qt::LeftButton);
+        QStringList selected = w->canvasScene()->selectedIds();
+        QVERIFY2(!selected.isEmpty(), "no node selected");
+        for (const calc::JobResult& j : w->session()->latest()->evaluation->jobs)
+            if (j.name == "Llama 3 8B chat API")
+                for (const calc::UnitLocation& u : j.placement)
+                    QVERIFY(selected.contains(QString::fromStdString(u.node)));
+        // An assumption, edited where it is explained: one undoable change of the scenario.
+        auto* slice = dialog->findChild<QDoubleSpinBox*>("assumption-time_slice_ms");
+        QVERIFY(slice);
+        slice->selectAll();
+        QTest::keyClicks(slice, "4");
+        QTest::mouseClick(dialog->findChild<QPushButton*>("explainApply"), Qt::LeftButton);
+        QCOMPARE(w->currentDocument()->scenario().assumptions.at("time_slice_ms"), 4.0);
+        dialog->close();
+        w->currentDocument()->undoStack()->undo();
+        QVERIFY(!w->currentDocument()->scenario().assumptions.count("time_slice_ms"));
+
+        // Flagged: the penalty cell in Workloads, the canvas's warnings, the summary.
+        QTRY_VERIFY(w->workloads()->cell("chat-8b", "Penalty").endsWith("⚠"));
+        QTableWidget* table = w->workloads()->table();
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->item(r, 1)->data(Qt::UserRole).toString() == "chat-8b")
+                QVERIFY2(table->item(r, 7)->toolTip().contains("bare metal would be"),
+                         qPrintable(table->item(r, 7)->toolTip()));
+        bool warned = false;
+        for (const QString& line : w->canvasView()->warnings())
+            warned = warned || line.contains("Llama 3 8B chat API is outside its SLA");
+        QVERIFY(warned);
+        QVERIFY(w->findChild<QLabel*>("PlanSummary")->text().contains("1 job outside its tenant's SLA"));
     }
 
     /// The library lists A to Z with whole numbers; a rename keeps the highlight on the renamed

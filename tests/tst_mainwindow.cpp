@@ -192,7 +192,7 @@ private Q_SLOTS:
         QCOMPARE(panel->cell("frontier-70b", "Placed"), QString("yes"));
         QCOMPARE(panel->cell("frontier-70b", "TP×PP×DP"), QString("8×2×2"));
         QVERIFY(panel->cell("frontier-70b", "GiB/GPU").toDouble() > 10);
-        QVERIFY(panel->cell("chat-8b", "Penalty").endsWith("%"));
+        QVERIFY(panel->cell("chat-8b", "Penalty").endsWith("% ⚠")); // outside its SLA: flagged
         panel->selectJob("acme-ft");
         QVERIFY2(panel->profileChart()->title().contains("peak: "), qPrintable(panel->profileChart()->title()));
         QCOMPARE(panel->profileChart()->series().size(), 1);

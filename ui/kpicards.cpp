@@ -8,6 +8,7 @@
 #include <QFrame>
 #include <QGridLayout>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QResizeEvent>
 #include <QVBoxLayout>
 
@@ -37,7 +38,9 @@ void KpiCards::addCard(const calc::KpiSpec& spec, const QString& tooltip)
     auto* card = new QFrame(this);
     card->setObjectName(QString::fromStdString("kpi-" + spec.key));
     card->setFrameShape(QFrame::StyledPanel);
-    card->setToolTip(tooltip);
+    card->setToolTip(tooltip + tr("\nClick for how this plan's value is computed."));
+    card->setCursor(Qt::PointingHandCursor);
+    card->installEventFilter(this);
     // The row reflows to fewer cards per row when narrow (resizeEvent): no card may force the
     // window wider than the screen.
     card->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -97,6 +100,17 @@ void KpiCards::showEvaluation(const calc::Evaluation& ev)
         // Red where the value breaks a target or flags a problem.
         label->setStyleSheet(spec->isFlagged(ev.kpis) ? QStringLiteral("color: #c0392b") : QString());
     }
+}
+
+bool KpiCards::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::MouseButtonRelease && static_cast<QMouseEvent*>(event)->button() == Qt::LeftButton)
+        for (std::size_t i = 0; i < mFrames.size(); ++i)
+            if (mFrames[i] == watched) {
+                Q_EMIT explainRequested(QString::fromStdString(mCards[i].first->key));
+                return true;
+            }
+    return QWidget::eventFilter(watched, event);
 }
 
 void KpiCards::showPrediction(double days)

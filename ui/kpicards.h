@@ -29,8 +29,13 @@ public:
     /// Cards per row now: all ten when the window is wide, fewer rows of them when narrow.
     int columns() const { return mColumns; }
 
+Q_SIGNALS:
+    /// A card was clicked: explain the KPI `key`.
+    void explainRequested(const QString& key);
+
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void addCard(const calc::KpiSpec& spec, const QString& tooltip);

@@ -3,6 +3,7 @@
 #include "plansummary.h"
 
 #include "calc/inventory.h"
+#include "calc/kpiexplain.h"
 #include "model/planningtarget.h"
 #include "textformat.h"
 
@@ -38,7 +39,14 @@ void PlanSummary::showEvaluation(const Scenario& s, const Catalog& catalog, cons
             .arg(unpriced)
             .arg(ev.kpis.meetsTarget ? tr("met") : tr("not met"))
             .arg(ev.elapsedMs, 0, 'f', 1)
-            .arg(QString::fromStdString(PlanningTarget::text()).toHtmlEscaped()));
+            .arg(QString::fromStdString(PlanningTarget::text()).toHtmlEscaped()) +
+        (ev.kpis.slaViolations == 0 ? QString()
+         : ev.kpis.slaViolations == 1
+             ? tr("<p style='color:#c0392b'><b>1 job outside its tenant's SLA</b> — click <i>Max penalty</i> or see "
+                  "the red row in Workloads for why.</p>")
+             : tr("<p style='color:#c0392b'><b>%1 jobs outside their tenants' SLAs</b> — click <i>Max penalty</i> "
+                  "or see the red rows in Workloads for why.</p>")
+                   .arg(ev.kpis.slaViolations)));
 }
 
 QStringList planWarnings(const Scenario& s, const calc::Evaluation& ev)
@@ -57,6 +65,10 @@ QStringList planWarnings(const Scenario& s, const calc::Evaluation& ev)
     if (ev.kpis.oomRiskGpus > 0)
         warnings << PlanSummary::tr("⚠ %n GPU(s) at risk of running out of memory (red frames)", nullptr,
                                     ev.kpis.oomRiskGpus);
+    for (const calc::JobResult& j : ev.jobs)
+        if (j.placed && !j.meetsSla && warnings.size() < 9)
+            warnings << PlanSummary::tr("⚠ %1 is outside its SLA: %2")
+                            .arg(QString::fromStdString(j.name), QString::fromStdString(calc::slaMissReason(j, s)));
     return warnings;
 }
 

@@ -5,6 +5,7 @@
 #include "canvas/canvasscene.h"
 #include "canvas/canvasview.h"
 #include "evaluationrunner.h"
+#include "explaindialog.h"
 #include "kpicards.h"
 #include "plansummary.h"
 #include "resultscharts.h"
@@ -12,6 +13,8 @@
 #include "simulationcharts.h"
 #include "workbench.h"
 #include "workloadspanel.h"
+
+#include <algorithm>
 
 namespace gp::ui {
 
@@ -30,6 +33,7 @@ ResultsController::ResultsController(Workbench& workbench, const Views& views, Q
         mViews.charts->timeline()->showTimeline(std::move(t), mWorkbench.session().timelineHorizon());
     });
     connect(session, &EvaluationRunner::alternativesReady, mViews.charts, &ResultsCharts::showAlternatives);
+    connect(mViews.kpis, &KpiCards::explainRequested, this, [this](const QString& key) { explain(key); });
     connect(mViews.charts->completion(), &CompletionView::fullSimulationRequested, this, [this](int trials) {
         EvaluationRunner& s = mWorkbench.session();
         if (!s.runFullSimulation(trials))
@@ -40,6 +44,45 @@ ResultsController::ResultsController(Workbench& workbench, const Views& views, Q
         if (const document::Document* doc = mWorkbench.document())
             mWorkbench.session().request(doc->scenario());
     });
+}
+
+ExplainDialog* ResultsController::explain(const QString& key)
+{
+    const document::Document* doc = mWorkbench.document();
+    const std::shared_ptr<const sim::PlanResults> results = mWorkbench.session().latest();
+    if (!doc || !results || !results->evaluation)
+        return nullptr;
+    std::optional<double> p95;
+    if (results->simulation && results->simulation->clusterP95Days > 0)
+        p95 = results->simulation->clusterP95Days;
+    const calc::KpiExplanation x =
+        calc::explainKpi(key.toStdString(), *results->scenario, mWorkbench.catalog(), *results->evaluation, p95);
+    auto* dialog = new ExplainDialog(x, doc->scenario().assumptions, mViews.canvas->window());
+    connect(dialog, &ExplainDialog::showJobsRequested, this, &ResultsController::showJobs);
+    connect(dialog, &ExplainDialog::assumptionsChanged, this, [this](const std::vector<document::FieldPatch>& p) {
+        if (mWorkbench.editable())
+            mWorkbench.push(document::patchFields(mWorkbench.document()->scenario(), mWorkbench.catalog(), p),
+                            tr("Cannot change the assumptions"), mViews.canvas->window());
+    });
+    dialog->show();
+    return dialog;
+}
+
+void ResultsController::showJobs(const std::vector<std::string>& jobIds)
+{
+    const std::shared_ptr<const sim::PlanResults> results = mWorkbench.session().latest();
+    if (!results || !results->evaluation)
+        return;
+    QStringList nodes;
+    for (const calc::JobResult& j : results->evaluation->jobs)
+        if (std::find(jobIds.begin(), jobIds.end(), j.id) != jobIds.end())
+            for (const calc::UnitLocation& u : j.placement)
+                if (!nodes.contains(QString::fromStdString(u.node)))
+                    nodes << QString::fromStdString(u.node);
+    mViews.scene->setSelectedIds(nodes);
+    if (!nodes.isEmpty())
+        if (QGraphicsItem* first = mViews.scene->item(nodes.front()))
+            mViews.canvas->ensureVisible(first);
 }
 
 void ResultsController::showEvaluation(const calc::Evaluation& ev)

@@ -43,9 +43,15 @@ public:
     /// Frames the whole canvas when the next evaluation is shown (a new document, a generated
     /// fabric): by then the window has its size and the scene its items.
     void requestFraming() { mFitPending = true; }
+    /// Opens the explanation of KPI `key` for the plan's latest results (non-modal); null
+    /// while nothing has been evaluated yet.
+    class ExplainDialog* explain(const QString& key);
 
 private:
     void showEvaluation(const calc::Evaluation& evaluation);
+
+    /// Selects, on the canvas, the nodes the jobs run on.
+    void showJobs(const std::vector<std::string>& jobIds);
 
     Workbench& mWorkbench;
     Views mViews;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "workloadspanel.h"
+
+#include "calc/kpiexplain.h"
 #include "textformat.h"
 
 #include "charttheme.h"
@@ -229,9 +231,17 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
                 item->setForeground(QColor("#c0392b"));
             if (!r.placed)
                 item->setToolTip(tr("Not placed: %1").arg(q(r.reason)));
-            else if (c == kPenaltyColumn)
-                item->setToolTip(penaltyExplanation(r));
-            else if (r.serving && c >= kFirstServing && c <= kLastServing) {
+            else if (c == kPenaltyColumn) {
+                // A job outside its tenant's SLA: flagged in red, with why.
+                const std::string miss = calc::slaMissReason(r, s);
+                item->setToolTip(miss.empty()
+                                     ? penaltyExplanation(r)
+                                     : tr("Outside its SLA: %1").arg(q(miss)) + "\n\n" + penaltyExplanation(r));
+                if (!miss.empty()) {
+                    item->setForeground(QColor("#c0392b"));
+                    item->setText(item->text() + " ⚠");
+                }
+            } else if (r.serving && c >= kFirstServing && c <= kLastServing) {
                 const calc::ServingResult& v = *r.serving;
                 item->setToolTip(tr("%1 users in the batch of %2 the KV cache holds%3; %4 req/s, %5 output tok/s; "
                                     "own prefill %6, queue %7. docs/model-reference.md#serving")

@@ -24,6 +24,10 @@ struct KpiSpec
     bool (*flagged)(const Kpis&) = nullptr;
     /// False when the KPI has no value for this plan (SLO attainment without serving jobs).
     bool (*applies)(const Kpis&) = nullptr;
+    /// The registered assumptions its value rests on (model/assumptions.h).
+    std::vector<std::string> assumptions = {};
+    /// How far the model is known to be off for this figure, from docs/validation.md.
+    std::string errorBand = {};
 
     bool isFlagged(const Kpis& k) const { return flagged && flagged(k); }
     bool appliesTo(const Kpis& k) const { return !applies || applies(k); }

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "kpiexplain.h"
+
+#include "interference.h"
+#include "inventory.h"
+#include "kpiregistry.h"
+
+#include "model/format.h"
+
+#include <algorithm>
+#include <map>
+
+namespace gp::calc {
+
+namespace {
+
+using fmt::percent;
+
+std::string times(double x) { return fmt::fixed(x, 1) + "×"; }
+
+/// "compute 62 %, memory bandwidth 31 %": the penalty's parts, largest first.
+std::string partsOf(const PenaltyBreakdown& b)
+{
+    std::vector<std::pair<double, std::string>> parts;
+    for (const PenaltyPart& p : penaltyParts())
+        if (b.*p.value > 1e-6)
+            parts.push_back({b.*p.value, p.label});
+    std::sort(parts.begin(), parts.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+    std::string out;
+    for (const auto& [v, label] : parts)
+        out += (out.empty() ? "" : ", ") + label + " " + percent(v);
+    return out;
+}
+
+/// "MIG 3g.40gb" for the slot kind a job got.
+std::string slotOf(const JobResult& j) { return j.placement.empty() ? std::string() : j.placement.front().slot; }
+
+const Tenant* tenantOf(const Scenario& s, const std::string& id)
+{
+    for (const Tenant& t : s.tenants)
+        if (t.id == id)
+            return &t;
+    return nullptr;
+}
+
+/// Placed jobs, the largest penalty first.
+std::vector<const JobResult*> byPenalty(const Evaluation& ev)
+{
+    std::vector<const JobResult*> out;
+    for (const JobResult& j : ev.jobs)
+        if (j.placed)
+            out.push_back(&j);
+    std::stable_sort(out.begin(), out.end(), [](const JobResult* a, const JobResult* b) { return a->penalty > b->penalty; });
+    return out;
+}
+
+std::string penaltyLine(const JobResult& j)
+{
+    std::string line = j.name + ": " + percent(j.penalty);
+    if (j.penalty > 0)
+        line += " (shared step " + fmt::latency(j.perf.stepTimeS) + " against " + fmt::latency(j.bareMetal.stepTimeS) +
+                " on bare metal, on " + slotOf(j) + "; " + partsOf(j.penaltyBreakdown) +
+                (j.noisiestNeighbour.empty() ? std::string()
+                                             : "; " + j.noisiestNeighbour + " adds " + percent(j.noisiestNeighbourCost)) +
+                ")";
+    return line;
+}
+
+} // namespace
+
+std::string slaMissReason(const JobResult& j, const Scenario& s)
+{
+    if (!j.placed || j.meetsSla)
+        return j.placed ? std::string() : "not placed: " + j.reason;
+    const Tenant* t = tenantOf(s, j.tenant);
+    if (!t)
+        return {};
+    std::vector<std::string> why;
+    if (j.penalty * 100.0 > t->sla.maxPenaltyPct + 1e-9) {
+        std::string w = "penalty " + percent(j.penalty) + " against the " + fmt::fixed(t->sla.maxPenaltyPct, 1) +
+                        " % its tenant allows: on " + slotOf(j) + ", bare metal would be " + times(1.0 + j.penalty) +
+                        " faster";
+        if (const std::string parts = partsOf(j.penaltyBreakdown); !parts.empty())
+            w += " (" + parts + ")";
+        why.push_back(w);
+    }
+    if (t->sla.deadlineDays && j.perf.daysToComplete && *j.perf.daysToComplete > *t->sla.deadlineDays)
+        why.push_back("finishes in " + fmt::days(*j.perf.daysToComplete) + ", after the " +
+                      fmt::days(*t->sla.deadlineDays) + " deadline");
+    if (j.serving) {
+        const ServingResult& sv = *j.serving;
+        if (!sv.fits)
+            why.push_back("its KV cache holds less than one longest sequence");
+        else if (sv.saturated)
+            why.push_back("the offered load is more than the engine can serve");
+        if (t->sla.ttftP99Ms && sv.ttftP99S * 1e3 > *t->sla.ttftP99Ms + 1e-9)
+            why.push_back("P99 time to first token " + fmt::latency(sv.ttftP99S) + " against " +
+                          fmt::fixed(*t->sla.ttftP99Ms, 0) + " ms");
+        if (t->sla.itlP99Ms && sv.itlP99S * 1e3 > *t->sla.itlP99Ms + 1e-9)
+            why.push_back("P99 inter-token latency " + fmt::latency(sv.itlP99S) + " against " +
+                          fmt::fixed(*t->sla.itlP99Ms, 1) + " ms");
+    }
+    std::string out;
+    for (const std::string& w : why)
+        out += (out.empty() ? "" : "; ") + w;
+    return out;
+}
+
+KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catalog& catalog, const Evaluation& ev,
+                          std::optional<double> p95Days)
+{
+    KpiExplanation x;
+    const KpiSpec* spec = findKpi(key);
+    if (!spec)
+        return x;
+    x.key = key;
+    x.label = spec->label;
+    x.assumptions = spec->assumptions;
+    x.errorBand = spec->errorBand;
+    const Kpis& k = ev.kpis;
+    std::map<std::string, double> values = kpiValues(k);
+    if (p95Days)
+        values["p95_completion_days"] = *p95Days;
+    if (const auto v = values.find(key); v != values.end())
+        x.value = spec->appliesTo(k) ? formatKpiValue(*spec, v->second) : "–";
+    const int gpus = static_cast<int>(ev.gpus.size());
+    double capacity = 0.0;
+    for (const GpuResult& g : ev.gpus)
+        capacity += g.capacityBytes;
+
+    if (key == "vram_utilization") {
+        x.formula = "memory the placed jobs need ÷ usable VRAM of all GPUs = " + fmt::gib(k.vramUtilization * capacity) +
+                    " GiB ÷ " + fmt::gib(capacity) + " GiB = " + x.value;
+        std::vector<std::pair<double, const JobResult*>> jobs;
+        for (const JobResult& j : ev.jobs)
+            if (j.placed)
+                jobs.push_back({j.memory.totalBytes() * static_cast<double>(j.placement.size()), &j});
+        std::sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        for (const auto& [bytes, j] : jobs) {
+            x.lines.push_back(j->name + ": " + fmt::gib(j->memory.totalBytes()) + " GiB per GPU × " +
+                              std::to_string(j->placement.size()) + " = " + fmt::gib(bytes) + " GiB");
+            x.jobIds.push_back(j->id);
+        }
+    } else if (key == "allocation_ratio") {
+        x.formula = "GPU share held by jobs ÷ GPUs = " + fmt::fixed(k.allocationRatio * gpus, 2) + " ÷ " +
+                    std::to_string(gpus) + " = " + x.value;
+        for (const JobResult& j : ev.jobs)
+            if (j.placed)
+                x.lines.push_back(j.name + ": " + fmt::fixed(j.gpuEquivalents, 2) + " GPU on " + slotOf(j));
+    } else if (key == "compute_utilization") {
+        x.formula = "Σ over placed jobs of GPU share × MFU ÷ GPUs = " + fmt::fixed(k.computeUtilization * gpus, 2) +
+                    " ÷ " + std::to_string(gpus) + " = " + x.value;
+        for (const JobResult& j : ev.jobs)
+            if (j.placed)
+                x.lines.push_back(j.name + ": " + fmt::fixed(j.gpuEquivalents, 2) + " GPU × MFU " + percent(j.perf.mfu));
+    } else if (key == "fragmentation") {
+        x.formula = "free GPU share no job shape of this scenario can use ÷ free GPU share = " + x.value;
+        if (k.migUnusableSlices > 0)
+            x.lines.push_back(std::to_string(k.migUnusableSlices) +
+                              " free MIG memory slice(s) that no MIG profile of the scenario fits");
+    } else if (key == "mean_penalty" || key == "max_penalty") {
+        const std::vector<const JobResult*> jobs = byPenalty(ev);
+        if (key == "mean_penalty") {
+            std::string sum;
+            for (const JobResult* j : jobs)
+                sum += (sum.empty() ? "" : " + ") + percent(j->penalty);
+            x.formula = "mean over the " + std::to_string(jobs.size()) +
+                        " placed jobs of (shared step ÷ bare-metal step − 1) = (" + sum + ") ÷ " +
+                        std::to_string(jobs.size()) + " = " + x.value;
+        } else if (!jobs.empty()) {
+            const JobResult& top = *jobs.front();
+            x.formula = "the largest penalty of a placed job: " + top.name + ", shared step " +
+                        fmt::latency(top.perf.stepTimeS) + " ÷ bare-metal step " + fmt::latency(top.bareMetal.stepTimeS) +
+                        " − 1 = " + x.value;
+        }
+        for (const JobResult* j : jobs) {
+            x.lines.push_back(penaltyLine(*j));
+            x.jobIds.push_back(j->id);
+            if (key == "max_penalty")
+                break;
+        }
+    } else if (key == "cost_per_month_usd") {
+        const Inventory inv = takeInventory(s, catalog);
+        x.formula = "GPUs × $/GPU-hour × 730 h = " + std::to_string(inv.gpus) + " GPUs, " + x.value + " per month";
+        std::map<std::string, int> byModel;
+        for (const Node& n : s.topology.nodes)
+            byModel[n.gpuId] += n.gpuCount;
+        for (const auto& [gpu, count] : byModel) {
+            const std::optional<double> price = gpuHourPrice(s, catalog, gpu);
+            x.lines.push_back(std::to_string(count) + " × " + gpu + " at " +
+                              (price ? "$" + fmt::fixed(*price, 2) + "/GPU-hour" : "no price") + " = " +
+                              (price ? fmt::usd(count * *price * Inventory::kHoursPerMonth) : "–"));
+        }
+    } else if (key == "waste_per_month_usd") {
+        const WasteBreakdown& w = k.wastePerMonth;
+        x.formula = "idle + stranded + overhead = " + fmt::usd(w.idleUsd) + " + " + fmt::usd(w.strandedUsd) + " + " +
+                    fmt::usd(w.overheadUsd) + " = " + x.value;
+        x.lines.push_back("idle: GPU share no job holds");
+        x.lines.push_back("stranded: memory allocated to jobs that they do not use");
+        x.lines.push_back("overhead: GPU time the penalties burn (a job's cost × penalty ÷ (1 + penalty))");
+    } else if (key == "unplaced_jobs") {
+        x.formula = "jobs the placement policy could not place whole = " + x.value;
+        for (const JobResult& j : ev.jobs)
+            if (!j.placed) {
+                x.lines.push_back(j.name + ": " + j.reason);
+                x.jobIds.push_back(j.id);
+            }
+    } else if (key == "sla_violations") {
+        x.formula = "jobs missing their tenant's SLA (not placed, too slow, or past the deadline) = " + x.value;
+        for (const JobResult& j : ev.jobs)
+            if (!j.meetsSla || !j.placed) {
+                x.lines.push_back(j.name + ": " + slaMissReason(j, s));
+                x.jobIds.push_back(j.id);
+            }
+    } else if (key == "oom_risk_gpus") {
+        x.formula = "GPUs without memory isolation whose co-tenants' memory exceeds them = " + x.value;
+        for (const GpuResult& g : ev.gpus)
+            if (g.oomRisk)
+                x.lines.push_back(g.node + " GPU " + std::to_string(g.gpu) + ": " + fmt::gib(g.usedBytes) + " of " +
+                                  fmt::gib(g.capacityBytes) + " GiB");
+    } else if (key == "serving_slo_attainment") {
+        x.formula = "mean over serving jobs of (share of requests within the TTFT P99 objective × share of token "
+                    "gaps within the ITL P99 objective) = " +
+                    x.value;
+        for (const JobResult& j : ev.jobs)
+            if (j.serving) {
+                x.lines.push_back(j.name + ": " + percent(j.serving->sloAttainment) + " (P99 TTFT " +
+                                  fmt::latency(j.serving->ttftP99S) + ", ITL " + fmt::latency(j.serving->itlP99S) + ")");
+                x.jobIds.push_back(j.id);
+            }
+    } else if (key == "p95_completion_days") {
+        x.formula = "the slowest training job's 95th-percentile completion over the plan's Monte Carlo = " + x.value;
+        const JobResult* slowest = nullptr;
+        for (const JobResult& j : ev.jobs)
+            if (j.placed && j.perf.daysToComplete &&
+                (!slowest || *j.perf.daysToComplete > *slowest->perf.daysToComplete))
+                slowest = &j;
+        if (slowest) {
+            x.lines.push_back(slowest->name + ": " + fmt::days(*slowest->perf.daysToComplete) +
+                              " without interruptions or jitter");
+            x.jobIds.push_back(slowest->id);
+        }
+    }
+    return x;
+}
+
+} // namespace gp::calc

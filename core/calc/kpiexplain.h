@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#pragma once
+
+#include "evaluation.h"
+
+#include "model/catalog.h"
+#include "model/scenario.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gp::calc {
+
+/// How one KPI of one plan came about (docs/workbench.md, "Explain a number"): its formula
+/// with this plan's values substituted, the terms or jobs behind it, the assumptions it rests
+/// on and how far the model is known to be off.
+struct KpiExplanation
+{
+    std::string key;
+    std::string label;
+    std::string value;                    ///< as the card shows it
+    std::string formula;                  ///< in words, with this plan's values put in
+    std::vector<std::string> lines;       ///< the terms, or the jobs responsible, most important first
+    std::vector<std::string> jobIds;      ///< the jobs responsible (to show them on the canvas)
+    std::vector<std::string> assumptions; ///< keys of the registered assumptions it uses
+    std::string errorBand;                ///< the model's measured error for this figure (docs/validation.md)
+};
+
+/// The explanation of KPI `key` (calc/kpiregistry.h) for `evaluation` of `scenario`; the P95
+/// comes from the plan's Monte Carlo, passed when known. Unknown keys give an empty formula.
+KpiExplanation explainKpi(const std::string& key, const Scenario& scenario, const Catalog& catalog,
+                          const Evaluation& evaluation, std::optional<double> p95Days = std::nullopt);
+
+/// Why a placed job misses its tenant's SLA, in words ("penalty 321.1 % against the 5.0 %
+/// allowed: bare metal would be 4.2× faster; most of it memory bandwidth …"); empty when it
+/// meets it.
+std::string slaMissReason(const JobResult& job, const Scenario& scenario);
+
+} // namespace gp::calc

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "explaindialog.h"
+
+#include "model/assumptions.h"
+
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace gp::ui {
+
+namespace {
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+QLabel* wrapped(const QString& html, QWidget* parent, const char* name)
+{
+    auto* label = new QLabel(html, parent);
+    label->setObjectName(name);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::RichText);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+} // namespace
+
+ExplainDialog::ExplainDialog(const calc::KpiExplanation& x, const std::map<std::string, double>& assumptions,
+                             QWidget* parent)
+    : QDialog(parent), mExplanation(x)
+{
+    setObjectName("explainDialog");
+    setWindowTitle(tr("How %1 is computed").arg(q(x.label)));
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(wrapped(QString("<h2>%1: %2</h2>").arg(q(x.label).toHtmlEscaped(), q(x.value).toHtmlEscaped()),
+                              this, "explainTitle"));
+    layout->addWidget(wrapped("<p><b>" + tr("Formula") + "</b><br>" + q(x.formula).toHtmlEscaped() + "</p>", this,
+                              "explainFormula"));
+    if (!x.lines.empty()) {
+        QString items;
+        for (const std::string& line : x.lines)
+            items += "<li>" + q(line).toHtmlEscaped() + "</li>";
+        layout->addWidget(wrapped("<p><b>" + tr("Behind it") + "</b></p><ul>" + items + "</ul>", this, "explainLines"));
+    }
+    if (!x.jobIds.empty()) {
+        auto* show = new QPushButton(tr("Show These Jobs on the Canvas"), this);
+        show->setObjectName("explainShowJobs");
+        connect(show, &QPushButton::clicked, this, [this] { Q_EMIT showJobsRequested(mExplanation.jobIds); });
+        layout->addWidget(show);
+    }
+    if (!x.assumptions.empty()) {
+        auto* box = new QGroupBox(tr("Assumptions it rests on (editable; sources in docs/model-reference.md)"), this);
+        auto* form = new QFormLayout(box);
+        for (const std::string& key : x.assumptions) {
+            const Assumption* a = findAssumption(key);
+            if (!a)
+                continue;
+            auto* field = new QDoubleSpinBox(box);
+            field->setObjectName(q("assumption-" + key));
+            field->setDecimals(a->maxValue - a->minValue < 10 ? 3 : 1);
+            field->setRange(a->minValue, a->maxValue);
+            field->setSuffix(" " + q(a->unit));
+            const double value = assumptionValue(assumptions, key);
+            field->setValue(value);
+            field->setToolTip(q(a->description + "\n\nSource: " + a->source));
+            mInitial[key] = field->value();
+            form->addRow(q(key), field);
+            mFields.push_back({key, field});
+            connect(field, &QDoubleSpinBox::valueChanged, this, [this] { mApply->setEnabled(!patches().empty()); });
+        }
+        mApply = new QPushButton(tr("Apply Assumptions"), box);
+        mApply->setObjectName("explainApply");
+        mApply->setEnabled(false);
+        connect(mApply, &QPushButton::clicked, this, [this] {
+            Q_EMIT assumptionsChanged(patches());
+            for (const auto& [key, field] : mFields)
+                mInitial[key] = field->value();
+            mApply->setEnabled(false);
+        });
+        form->addRow(mApply);
+        layout->addWidget(box);
+    }
+    if (!x.errorBand.empty())
+        layout->addWidget(wrapped("<p><b>" + tr("How far off the model is known to be") + "</b><br>" +
+                                      q(x.errorBand).toHtmlEscaped() + "</p>",
+                                  this, "explainErrorBand"));
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::close);
+    layout->addWidget(buttons);
+    setAttribute(Qt::WA_DeleteOnClose);
+    resize(620, sizeHint().height());
+}
+
+std::vector<document::FieldPatch> ExplainDialog::patches() const
+{
+    std::vector<document::FieldPatch> out;
+    for (const auto& [key, field] : mFields)
+        if (std::abs(field->value() - mInitial.at(key)) > 1e-12)
+            out.push_back({"assumptions." + key, QJsonValue(field->value())});
+    return out;
+}
+
+} // namespace gp::ui
