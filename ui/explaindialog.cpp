@@ -39,8 +39,8 @@ ExplainDialog::ExplainDialog(const calc::KpiExplanation& x, const std::map<std::
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(wrapped(QString("<h2>%1: %2</h2>").arg(q(x.label).toHtmlEscaped(), q(x.value).toHtmlEscaped()),
                               this, "explainTitle"));
-    layout->addWidget(wrapped("<p><b>" + tr("Formula") + "</b><br>" + q(x.formula).toHtmlEscaped() + "</p>", this,
-                              "explainFormula"));
+    layout->addWidget(
+        wrapped("<p><b>" + tr("Formula") + "</b><br>" + q(x.formula).toHtmlEscaped() + "</p>", this, "explainFormula"));
     if (!x.lines.empty()) {
         QString items;
         for (const std::string& line : x.lines)

@@ -51,7 +51,8 @@ std::vector<const JobResult*> byPenalty(const Evaluation& ev)
     for (const JobResult& j : ev.jobs)
         if (j.placed)
             out.push_back(&j);
-    std::stable_sort(out.begin(), out.end(), [](const JobResult* a, const JobResult* b) { return a->penalty > b->penalty; });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const JobResult* a, const JobResult* b) { return a->penalty > b->penalty; });
     return out;
 }
 
@@ -59,11 +60,12 @@ std::string penaltyLine(const JobResult& j)
 {
     std::string line = j.name + ": " + percent(j.penalty);
     if (j.penalty > 0)
-        line += " (shared step " + fmt::latency(j.perf.stepTimeS) + " against " + fmt::latency(j.bareMetal.stepTimeS) +
-                " on bare metal, on " + slotOf(j) + "; " + partsOf(j.penaltyBreakdown) +
-                (j.noisiestNeighbour.empty() ? std::string()
-                                             : "; " + j.noisiestNeighbour + " adds " + percent(j.noisiestNeighbourCost)) +
-                ")";
+        line +=
+            " (shared step " + fmt::latency(j.perf.stepTimeS) + " against " + fmt::latency(j.bareMetal.stepTimeS) +
+            " on bare metal, on " + slotOf(j) + "; " + partsOf(j.penaltyBreakdown) +
+            (j.noisiestNeighbour.empty() ? std::string()
+                                         : "; " + j.noisiestNeighbour + " adds " + percent(j.noisiestNeighbourCost)) +
+            ")";
     return line;
 }
 
@@ -130,8 +132,9 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catal
         capacity += g.capacityBytes;
 
     if (key == "vram_utilization") {
-        x.formula = "memory the placed jobs need ÷ usable VRAM of all GPUs = " + fmt::gib(k.vramUtilization * capacity) +
-                    " GiB ÷ " + fmt::gib(capacity) + " GiB = " + x.value;
+        x.formula =
+            "memory the placed jobs need ÷ usable VRAM of all GPUs = " + fmt::gib(k.vramUtilization * capacity) +
+            " GiB ÷ " + fmt::gib(capacity) + " GiB = " + x.value;
         std::vector<std::pair<double, const JobResult*>> jobs;
         for (const JobResult& j : ev.jobs)
             if (j.placed)
@@ -153,7 +156,8 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catal
                     " ÷ " + std::to_string(gpus) + " = " + x.value;
         for (const JobResult& j : ev.jobs)
             if (j.placed)
-                x.lines.push_back(j.name + ": " + fmt::fixed(j.gpuEquivalents, 2) + " GPU × MFU " + percent(j.perf.mfu));
+                x.lines.push_back(j.name + ": " + fmt::fixed(j.gpuEquivalents, 2) + " GPU × MFU " +
+                                  percent(j.perf.mfu));
     } else if (key == "fragmentation") {
         x.formula = "free GPU share no job shape of this scenario can use ÷ free GPU share = " + x.value;
         if (k.migUnusableSlices > 0)
@@ -171,8 +175,8 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catal
         } else if (!jobs.empty()) {
             const JobResult& top = *jobs.front();
             x.formula = "the largest penalty of a placed job: " + top.name + ", shared step " +
-                        fmt::latency(top.perf.stepTimeS) + " ÷ bare-metal step " + fmt::latency(top.bareMetal.stepTimeS) +
-                        " − 1 = " + x.value;
+                        fmt::latency(top.perf.stepTimeS) + " ÷ bare-metal step " +
+                        fmt::latency(top.bareMetal.stepTimeS) + " − 1 = " + x.value;
         }
         for (const JobResult* j : jobs) {
             x.lines.push_back(penaltyLine(*j));
@@ -226,7 +230,8 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catal
         for (const JobResult& j : ev.jobs)
             if (j.serving) {
                 x.lines.push_back(j.name + ": " + percent(j.serving->sloAttainment) + " (P99 TTFT " +
-                                  fmt::latency(j.serving->ttftP99S) + ", ITL " + fmt::latency(j.serving->itlP99S) + ")");
+                                  fmt::latency(j.serving->ttftP99S) + ", ITL " + fmt::latency(j.serving->itlP99S) +
+                                  ")");
                 x.jobIds.push_back(j.id);
             }
     } else if (key == "p95_completion_days") {
