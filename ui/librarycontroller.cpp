@@ -10,21 +10,16 @@
 #include "io/scenariowriter.h"
 #include "librarypanel.h"
 #include "progress.h"
+#include "revisionsdialog.h"
 #include "sim/planresults.h"
-#include "textformat.h"
 #include "workbench.h"
 
 #include <QAction>
-#include <QDialogButtonBox>
 #include <QFileDialog>
-#include <QHeaderView>
 #include <QInputDialog>
 #include <QMenu>
 #include <QMessageBox>
-#include <QPushButton>
 #include <QSettings>
-#include <QTableWidget>
-#include <QVBoxLayout>
 
 namespace gp::ui {
 
@@ -154,49 +149,17 @@ bool LibraryController::openFromLibrary(qint64 id)
 
 void LibraryController::showRevisions(qint64 id)
 {
-    const auto revisions = mWorkbench.library().revisions(id);
+    auto revisions = mWorkbench.library().revisions(id);
     const auto summary = mWorkbench.library().scenario(id);
     if (!revisions || !summary)
         return;
-    QDialog dialog(mWindow);
-    dialog.setWindowTitle(tr("Revisions of %1").arg(summary->name));
-    auto* table = new QTableWidget(static_cast<int>(revisions->size()), 4, &dialog);
-    table->setHorizontalHeaderLabels({tr("Revision"), tr("Saved"), tr("Note"), tr("$/month")});
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setSelectionMode(QAbstractItemView::SingleSelection);
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->verticalHeader()->hide();
-    table->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
-    for (int r = 0; r < static_cast<int>(revisions->size()); ++r) {
-        const store::RevisionInfo& rev = (*revisions)[static_cast<std::size_t>(r)];
-        const auto cost = rev.kpis.find("cost_per_month_usd");
-        table->setItem(r, 0, new QTableWidgetItem(QString::number(rev.number)));
-        table->setItem(r, 1, new QTableWidgetItem(rev.createdAt.toLocalTime().toString("yyyy-MM-dd HH:mm")));
-        table->setItem(r, 2, new QTableWidgetItem(rev.note));
-        table->setItem(r, 3, new QTableWidgetItem(cost == rev.kpis.end() ? QString() : text::grouped(cost->second)));
-    }
-    table->selectRow(table->rowCount() - 1);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Close, &dialog);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    QPushButton* compare = buttons->addButton(tr("Compare with Latest"), QDialogButtonBox::ActionRole);
-    compare->setEnabled(revisions->size() > 1);
-    connect(compare, &QPushButton::clicked, &dialog, [&] {
-        const int row = table->currentRow();
-        const int latest = revisions->back().number;
-        const int chosen = row >= 0 ? (*revisions)[static_cast<std::size_t>(row)].number : latest;
-        if (chosen != latest) {
-            dialog.reject();
-            compareRevisions(id, {chosen, latest});
-        }
+    RevisionsDialog dialog(summary->name, std::move(*revisions), mWindow);
+    connect(&dialog, &RevisionsDialog::compareRequested, this, [this, id](int revision, int latest) {
+        compareRevisions(id, {revision, latest});
     });
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    connect(table, &QTableWidget::cellDoubleClicked, &dialog, &QDialog::accept);
-    auto* layout = new QVBoxLayout(&dialog);
-    layout->addWidget(table);
-    layout->addWidget(buttons);
-    dialog.resize(640, 360);
-    if (dialog.exec() == QDialog::Accepted && table->currentRow() >= 0)
-        openRevision(id, (*revisions)[static_cast<std::size_t>(table->currentRow())].number);
+    if (dialog.exec() == QDialog::Accepted)
+        if (const std::optional<int> revision = dialog.chosen())
+            openRevision(id, *revision);
 }
 
 bool LibraryController::openRevision(qint64 id, int revision)

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "revisionsdialog.h"
+
+#include "textformat.h"
+
+#include <QDialogButtonBox>
+#include <QHeaderView>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace gp::ui {
+
+RevisionsDialog::RevisionsDialog(const QString& scenarioName, std::vector<store::RevisionInfo> revisions,
+                                 QWidget* parent)
+    : QDialog(parent), mRevisions(std::move(revisions)),
+      mTable(new QTableWidget(static_cast<int>(mRevisions.size()), 4, this))
+{
+    setObjectName("revisionsDialog");
+    setWindowTitle(tr("Revisions of %1").arg(scenarioName));
+    mTable->setObjectName("revisionTable");
+    mTable->setHorizontalHeaderLabels({tr("Revision"), tr("Saved"), tr("Note"), tr("$/month")});
+    mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    mTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    mTable->verticalHeader()->hide();
+    mTable->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    for (int r = 0; r < static_cast<int>(mRevisions.size()); ++r) {
+        const store::RevisionInfo& rev = mRevisions[static_cast<std::size_t>(r)];
+        const auto cost = rev.kpis.find("cost_per_month_usd");
+        mTable->setItem(r, 0, new QTableWidgetItem(QString::number(rev.number)));
+        mTable->setItem(r, 1, new QTableWidgetItem(rev.createdAt.toLocalTime().toString("yyyy-MM-dd HH:mm")));
+        mTable->setItem(r, 2, new QTableWidgetItem(rev.note));
+        mTable->setItem(r, 3,
+                        new QTableWidgetItem(cost == rev.kpis.end() ? QString() : text::grouped(cost->second)));
+    }
+    mTable->selectRow(mTable->rowCount() - 1);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    QPushButton* compare = buttons->addButton(tr("Compare with Latest"), QDialogButtonBox::ActionRole);
+    compare->setObjectName("compareWithLatest");
+    compare->setEnabled(mRevisions.size() > 1);
+    connect(compare, &QPushButton::clicked, this, [this] {
+        const int latest = mRevisions.back().number;
+        const int picked = chosen().value_or(latest);
+        if (picked != latest) {
+            reject();
+            Q_EMIT compareRequested(picked, latest);
+        }
+    });
+    connect(mTable, &QTableWidget::cellDoubleClicked, this, &QDialog::accept);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(mTable);
+    layout->addWidget(buttons);
+    resize(640, 360);
+}
+
+std::optional<int> RevisionsDialog::chosen() const
+{
+    const int row = mTable->currentRow();
+    if (row < 0 || row >= static_cast<int>(mRevisions.size()))
+        return std::nullopt;
+    return mRevisions[static_cast<std::size_t>(row)].number;
+}
+
+} // namespace gp::ui
