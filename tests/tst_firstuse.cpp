@@ -15,6 +15,7 @@
 #include "ui/librarypanel.h"
 #include "ui/palette.h"
 #include "ui/resultscharts.h"
+#include "ui/revisionsdialog.h"
 #include "ui/workloadspanel.h"
 
 #include <QAbstractButton>
@@ -36,27 +37,48 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QUndoStack>
+
 #include <QWheelEvent>
+#include <functional>
 
 using namespace gp;
 
 namespace {
 
+/// Runs `act` on the next modal dialog once it is shown (whose object name is `name`, or any
+/// when empty), polling for it: a mouse click processes events before the dialog opens, so a
+/// single zero timer can fire too early. Gives up after two seconds; the flag says whether it ran.
+std::shared_ptr<bool> onNextModal(const QString& name, std::function<void(QDialog*)> act)
+{
+    auto done = std::make_shared<bool>(false);
+    auto* poll = new QTimer(qApp);
+    auto tries = std::make_shared<int>(0);
+    poll->setInterval(10);
+    QObject::connect(poll, &QTimer::timeout, qApp, [poll, tries, name, act, done] {
+        auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+        if (dialog && (name.isEmpty() || dialog->objectName() == name)) {
+            poll->stop();
+            poll->deleteLater();
+            *done = true;
+            act(dialog);
+        } else if (++*tries > 200) {
+            poll->stop();
+            poll->deleteLater();
+        }
+    });
+    poll->start();
+    return done;
+}
+
 /// Types `text` into the next input dialog and presses OK once it is shown.
 std::shared_ptr<bool> typeIntoNextInput(const QString& text)
 {
-    auto seen = std::make_shared<bool>(false);
-    QTimer::singleShot(0, qApp, [text, seen] {
-        auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
-        if (!dialog)
-            return;
-        *seen = true;
+    return onNextModal({}, [text](QDialog* dialog) {
         auto* line = dialog->findChild<QLineEdit*>();
         line->selectAll();
         QTest::keyClicks(line, text);
         QTest::keyClick(line, Qt::Key_Return);
     });
-    return seen;
 }
 
 /// The names in a table's first column, top to bottom.
@@ -72,15 +94,7 @@ QStringList namesOf(const QTableWidget* table)
 /// whether it was (a question that never came fails the test that expected it).
 std::shared_ptr<bool> answerNext(const QString& name, QMessageBox::StandardButton button)
 {
-    auto seen = std::make_shared<bool>(false);
-    QTimer::singleShot(0, qApp, [name, button, seen] {
-        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-        if (!box || box->objectName() != name)
-            return;
-        *seen = true;
-        box->button(button)->click();
-    });
-    return seen;
+    return onNextModal(name, [button](QDialog* dialog) { static_cast<QMessageBox*>(dialog)->button(button)->click(); });
 }
 
 bool hasJob(const Scenario& s, const std::string& id)
@@ -347,6 +361,30 @@ private Q_SLOTS:
             warned = warned || line.contains("Llama 3 8B chat API is outside its SLA");
         QVERIFY(warned);
         QVERIFY(w->findChild<QLabel*>("PlanSummary")->text().contains("1 job outside its tenant's SLA"));
+    }
+
+    /// Revisions: the list of a scenario's saved revisions, with their notes; a double-click
+    /// on an older one chooses it, and it opens read-only.
+    void revisionsOpenAnOlderRevisionReadOnly()
+    {
+        auto w = openSample();
+        w->canvasView()->editor()->addFromTemplate("node:dgx-h100", QPointF(0, 0));
+        QVERIFY(w->files()->saveRevision("one more node"));
+        const qint64 id = *w->currentDocument()->libraryId();
+        ui::RevisionsDialog dialog("pod", *w->library()->revisions(id));
+        dialog.show();
+        auto* table = dialog.findChild<QTableWidget*>("revisionTable");
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(1, 2)->text(), QString("one more node"));
+        QCOMPARE(dialog.chosen(), std::optional<int>(2)); // the latest, until the user picks
+        const QPoint first = table->visualItemRect(table->item(0, 0)).center();
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, first);
+        QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, first);
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QCOMPARE(dialog.chosen(), std::optional<int>(1));
+        QVERIFY(w->files()->openRevision(id, *dialog.chosen()));
+        QVERIFY(w->currentDocument()->isReadOnly());
+        QVERIFY2(w->windowTitle().contains("revision 1 of 2"), qPrintable(w->windowTitle()));
     }
 
     /// The library lists A to Z with whole numbers; a rename keeps the highlight on the renamed

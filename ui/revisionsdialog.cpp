@@ -32,8 +32,7 @@ RevisionsDialog::RevisionsDialog(const QString& scenarioName, std::vector<store:
         mTable->setItem(r, 0, new QTableWidgetItem(QString::number(rev.number)));
         mTable->setItem(r, 1, new QTableWidgetItem(rev.createdAt.toLocalTime().toString("yyyy-MM-dd HH:mm")));
         mTable->setItem(r, 2, new QTableWidgetItem(rev.note));
-        mTable->setItem(r, 3,
-                        new QTableWidgetItem(cost == rev.kpis.end() ? QString() : text::grouped(cost->second)));
+        mTable->setItem(r, 3, new QTableWidgetItem(cost == rev.kpis.end() ? QString() : text::grouped(cost->second)));
     }
     mTable->selectRow(mTable->rowCount() - 1);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Close, this);
