@@ -25,18 +25,7 @@ class TestCanvasGestures : public QObject
 
     std::unique_ptr<ui::MainWindow> openSample()
     {
-        auto w = test::makeWindow(mTmp.filePath("lib.sqlite"));
-        w->resize(1600, 1000);
-        w->show();
-        w->files()->openFirst();
-        if (!QTest::qWaitForWindowExposed(w.get()))
-            qFatal("the window is not shown");
-        // A fixed 1:1 framing on node-001, so every point below is on screen.
-        ui::CanvasView* view = w->canvasView();
-        view->stopAutoFit();
-        view->resetTransform();
-        view->centerOn(w->canvasScene()->item("node-002")->sceneBoundingRect().center());
-        return w;
+        return test::openSampleAtOneToOne(mTmp.filePath("lib.sqlite"), "node-002");
     }
 
     /// Where an item's point (item coordinates) is in the view's viewport.

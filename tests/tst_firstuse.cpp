@@ -116,18 +116,7 @@ class TestFirstUse : public QObject
 
     std::unique_ptr<ui::MainWindow> openSample()
     {
-        auto w = test::makeWindow(mTmp.filePath("lib.sqlite"));
-        w->resize(1600, 1000);
-        w->show();
-        w->files()->openFirst();
-        if (!QTest::qWaitForWindowExposed(w.get()))
-            qFatal("the window is not shown");
-        QApplication::setActiveWindow(w.get());
-        ui::CanvasView* view = w->canvasView();
-        view->stopAutoFit();
-        view->resetTransform();
-        view->centerOn(w->canvasScene()->item("node-004")->sceneBoundingRect().center());
-        return w;
+        return test::openSampleAtOneToOne(mTmp.filePath("lib.sqlite"), "node-004");
     }
 
     static QPoint on(ui::MainWindow* w, const QString& id)

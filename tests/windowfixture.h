@@ -6,6 +6,7 @@
 #include "document/librarygateway.h"
 #include "testsupport.h"
 #include "ui/canvas/canvaseditor.h"
+#include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
 #include "ui/editcontroller.h"
 #include "ui/exportcontroller.h"
@@ -13,7 +14,9 @@
 #include "ui/mainwindow.h"
 #include "ui/recoverycontroller.h"
 
+#include <QApplication>
 #include <QDir>
+#include <QTest>
 
 #include <memory>
 
@@ -26,6 +29,24 @@ inline std::unique_ptr<ui::MainWindow> makeWindow(const QString& file)
     if (!lib)
         qFatal("%s", lib.errorText().c_str());
     return std::make_unique<ui::MainWindow>(bundledCatalog(), std::move(*lib));
+}
+
+/// The first sample, open in a shown and active 1600×1000 window, its canvas at 1:1 centred on
+/// the item `centre`, so that the points a test clicks are on screen.
+inline std::unique_ptr<ui::MainWindow> openSampleAtOneToOne(const QString& file, const QString& centre)
+{
+    auto w = makeWindow(file);
+    w->resize(1600, 1000);
+    w->show();
+    w->files()->openFirst();
+    if (!QTest::qWaitForWindowExposed(w.get()))
+        qFatal("the window is not shown");
+    QApplication::setActiveWindow(w.get());
+    ui::CanvasView* view = w->canvasView();
+    view->stopAutoFit();
+    view->resetTransform();
+    view->centerOn(w->canvasScene()->item(centre)->sceneBoundingRect().center());
+    return w;
 }
 
 /// The id of the library scenario called `name` in the library at `file`, or 0.
