@@ -10,6 +10,7 @@
 #include "ui/addjobdialog.h"
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
+#include "ui/canvas/nodeitem.h"
 #include "ui/evaluationrunner.h"
 #include "ui/kpicards.h"
 #include "ui/librarypanel.h"
@@ -23,6 +24,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDoubleSpinBox>
+#include <QGraphicsSceneHoverEvent>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -374,6 +376,29 @@ private Q_SLOTS:
         QVERIFY(w->files()->openRevision(id, *dialog.chosen()));
         QVERIFY(w->currentDocument()->isReadOnly());
         QVERIFY2(w->windowTitle().contains("revision 1 of 2"), qPrintable(w->windowTitle()));
+    }
+
+    /// GPU tooltips named only the node type; over a GPU the tooltip now says its model and
+    /// sharing, its memory, and which job of which tenant runs on which slot.
+    void aGpuSaysWhatRunsOnIt()
+    {
+        auto w = openSample();
+        QTRY_VERIFY(w->session()->latest() && !w->session()->busy());
+        ui::CanvasView* view = w->canvasView();
+        auto* node = dynamic_cast<ui::NodeItem*>(w->canvasScene()->item("node-007"));
+        QVERIFY(node);
+        view->centerOn(node);
+        const QPoint gpu0 = view->mapFromScene(node->mapToScene(ui::NodeItem::gpuCell(0).center()));
+        // The pointer over GPU 0 (as the scene delivers a hover; QTest's pointer state after the
+        // earlier tests' drags does not always produce one).
+        QTest::mouseMove(view->viewport(), gpu0);
+        QGraphicsSceneHoverEvent hover(QEvent::GraphicsSceneHoverMove);
+        hover.setPos(ui::NodeItem::gpuCell(0).center());
+        hover.setScenePos(node->mapToScene(ui::NodeItem::gpuCell(0).center()));
+        w->canvasScene()->sendEvent(node, &hover);
+        const QString tip = node->toolTip();
+        QVERIFY2(tip.contains("GPU 0: H100 SXM 80GB, MIG") && tip.contains("Memory:") && tip.contains("ChatCo"),
+                 qPrintable(tip));
     }
 
     /// The library lists A to Z with whole numbers; a rename keeps the highlight on the renamed

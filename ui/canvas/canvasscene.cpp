@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "canvasscene.h"
 
+#include "model/enumnames.h"
+
 #include <set>
 
 #include "calc/slots.h"
@@ -240,9 +242,15 @@ void CanvasScene::decorate(const Scenario& s, const calc::Evaluation& ev)
     for (const Tenant& t : s.tenants)
         tenantColor[t.id] = QColor(q(t.color));
     std::map<std::pair<std::string, int>, std::map<std::string, QColor>> held; // (node, gpu) -> slot label -> colour
+    std::map<std::pair<std::string, int>, QStringList> runs;                   // (node, gpu) -> "job on slot"
+    std::map<std::string, std::string> tenantName;
+    for (const Tenant& t : s.tenants)
+        tenantName[t.id] = t.name;
     for (const calc::JobResult& j : ev.jobs)
-        for (const calc::UnitLocation& u : j.placement)
+        for (const calc::UnitLocation& u : j.placement) {
             held[{u.node, u.gpu}][u.slot] = tenantColor[j.tenant];
+            runs[{u.node, u.gpu}] << QObject::tr("%1 (%2) on %3").arg(q(j.name), q(tenantName[j.tenant]), q(u.slot));
+        }
     // Each job's noisiest neighbour: its slots on the GPUs the two share get the mark, and
     // the node's tooltip says whom they cost most.
     std::map<std::string, const calc::JobResult*> byId;
@@ -299,11 +307,25 @@ void CanvasScene::decorate(const Scenario& s, const calc::Evaluation& ev)
                 v.noisiest = it->second.count(sl.label()) > 0;
             gpus[static_cast<std::size_t>(sl.gpu)].slots.push_back(v);
         }
-        for (int g = 0; g < n.gpuCount; ++g)
+        for (int g = 0; g < n.gpuCount; ++g) {
+            NodeItem::Gpu& gpu = gpus[static_cast<std::size_t>(g)];
+            const SharingConfig& sharing = n.sharingOf(g);
+            QString text = QObject::tr("GPU %1: %2, %3")
+                               .arg(g)
+                               .arg(q(mCatalog.gpu(n.gpuId) ? mCatalog.gpu(n.gpuId)->name : n.gpuId),
+                                    QString::fromUtf8(displayName(sharing.mode)));
             if (auto it = gpuResults.find({n.id, g}); it != gpuResults.end() && it->second->capacityBytes > 0) {
-                gpus[static_cast<std::size_t>(g)].memoryFill = it->second->usedBytes / it->second->capacityBytes;
-                gpus[static_cast<std::size_t>(g)].oomRisk = it->second->oomRisk;
+                gpu.memoryFill = it->second->usedBytes / it->second->capacityBytes;
+                gpu.oomRisk = it->second->oomRisk;
+                text += QObject::tr("\nMemory: %1 of %2 GiB%3")
+                            .arg(it->second->usedBytes / (1024.0 * 1024.0 * 1024.0), 0, 'f', 1)
+                            .arg(it->second->capacityBytes / (1024.0 * 1024.0 * 1024.0), 0, 'f', 1)
+                            .arg(gpu.oomRisk ? QObject::tr(" — at risk of running out") : QString());
             }
+            const QStringList& jobs = runs[{n.id, g}];
+            text += jobs.isEmpty() ? QObject::tr("\nNo job runs here") : "\n" + jobs.join("\n");
+            gpu.description = text;
+        }
         item->setGpus(std::move(gpus));
         item->setNotes(notes[n.id]);
     }

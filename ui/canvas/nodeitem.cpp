@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "nodeitem.h"
 
+#include <QGraphicsSceneHoverEvent>
+
 #include <QPolygonF>
 
 #include <QPainterPathStroker>
@@ -47,7 +49,8 @@ NodeItem::NodeItem(QString id, QString name, QString subtitle)
     : mId(std::move(id)), mName(std::move(name)), mSubtitle(std::move(subtitle))
 {
     setFlags(ItemIsSelectable | ItemIsMovable);
-    setToolTip(mName + "\n" + mSubtitle);
+    setAcceptHoverEvents(true); // a tooltip per GPU (hoverMoveEvent)
+    setToolTip(nodeTip());
     // Panning repaints from a per-item pixmap at the current zoom instead of redrawing every
     // GPU slot (bench_canvas, docs/performance.md).
     setCacheMode(DeviceCoordinateCache);
@@ -57,13 +60,29 @@ void NodeItem::setLabels(QString name, QString subtitle)
 {
     mName = std::move(name);
     mSubtitle = std::move(subtitle);
-    setToolTip(mName + "\n" + mSubtitle);
+    setToolTip(nodeTip());
     update();
+}
+
+QString NodeItem::nodeTip() const
+{
+    return mName + "\n" + mSubtitle + (mNotes.isEmpty() ? QString() : "\n" + mNotes.join("\n"));
 }
 
 void NodeItem::setNotes(const QStringList& notes)
 {
-    setToolTip(mName + "\n" + mSubtitle + (notes.isEmpty() ? QString() : "\n" + notes.join("\n")));
+    mNotes = notes;
+    setToolTip(nodeTip());
+}
+
+void NodeItem::hoverMoveEvent(QGraphicsSceneHoverEvent* event)
+{
+    const auto hit = slotAt(event->pos());
+    const QString& gpu = hit && hit->first < static_cast<int>(mGpus.size())
+                             ? mGpus[static_cast<std::size_t>(hit->first)].description
+                             : QString();
+    setToolTip(gpu.isEmpty() ? nodeTip() : mName + " — " + gpu);
+    QGraphicsItem::hoverMoveEvent(event);
 }
 
 void NodeItem::setGpus(std::vector<Gpu> gpus)

@@ -36,6 +36,7 @@ public:
         std::vector<Slot> slots;
         double memoryFill = 0.0; ///< used / usable
         bool oomRisk = false;
+        QString description; ///< the tooltip over this GPU: its sharing, its jobs, its memory
     };
 
     /// Below this scale a node is drawn as one block coloured by use (at 0.2 a GPU cell is
@@ -60,8 +61,15 @@ public:
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
+protected:
+    /// Over a GPU the tooltip describes that GPU; elsewhere the node.
+    void hoverMoveEvent(QGraphicsSceneHoverEvent* event) override;
+
 private:
+    QString nodeTip() const;
+
     QString mId, mName, mSubtitle;
+    QStringList mNotes;
     std::vector<Gpu> mGpus;
 };
 
