@@ -142,10 +142,12 @@ Result<document::Edit> AddJobDialog::edit() const
                             : document::editJob(mScenario, mCatalog, mEditJob, request());
 }
 
-Scenario AddJobDialog::result() const
+Scenario AddJobDialog::result() const { return resultOf(edit()); }
+
+Scenario AddJobDialog::resultOf(const Result<document::Edit>& e) const
 {
     Scenario s = mScenario;
-    if (const Result<document::Edit> e = edit(); e.ok())
+    if (e.ok())
         document::applyEdit(s, *e.value, true);
     return s;
 }
@@ -193,7 +195,7 @@ void AddJobDialog::revalidate()
     QString text = problems.join('\n');
     bool fits = true;
     if (problems.isEmpty()) {
-        const std::optional<QString> estimate = memoryEstimate(fits);
+        const std::optional<QString> estimate = memoryEstimate(resultOf(e), fits);
         text = estimate ? *estimate : tr("The job is valid.");
     }
     mMessage->setText(text);
@@ -231,9 +233,8 @@ QString AddJobDialog::fieldLabel(const std::string& path)
     return it == labels.end() ? QString() : tr(it->second) + ": ";
 }
 
-std::optional<QString> AddJobDialog::memoryEstimate(bool& fits) const
+std::optional<QString> AddJobDialog::memoryEstimate(const Scenario& after, bool& fits) const
 {
-    const Scenario after = result();
     std::set<std::string> before;
     for (const Tenant& t : mScenario.tenants)
         for (const Job& j : t.jobs)

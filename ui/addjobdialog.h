@@ -48,9 +48,12 @@ public:
     void preselect(const QString& preset, const std::string& pinNode = {});
 
 private:
-    /// What the job needs per GPU against the largest GPU of the cluster, in words; `fits` says
-    /// whether any GPU holds it. nullopt when the job's shape is unknown.
-    std::optional<QString> memoryEstimate(bool& fits) const;
+    /// The scenario with `edit` applied (the dialog's scenario when it was refused).
+    Scenario resultOf(const Result<document::Edit>& edit) const;
+    /// What the job needs per GPU in `after` (the scenario with it) against the largest GPU of
+    /// the cluster, in words; `fits` says whether any GPU holds it. nullopt when the job's shape
+    /// is unknown.
+    std::optional<QString> memoryEstimate(const Scenario& after, bool& fits) const;
     /// "Hidden size: " for an issue at `…hidden_size`: the form's label of a field path.
     static QString fieldLabel(const std::string& path);
     document::JobRequest request() const;

@@ -351,11 +351,15 @@ Result<std::vector<RevisionInfo>> ScenarioLibrary::revisions(qint64 scenarioId)
     return Result<std::vector<RevisionInfo>>::success(std::move(out));
 }
 
-Result<std::vector<ScenarioSummary>> ScenarioLibrary::list()
+Result<std::vector<ScenarioSummary>> ScenarioLibrary::list() { return summaries(std::nullopt); }
+
+Result<std::vector<ScenarioSummary>> ScenarioLibrary::summaries(std::optional<qint64> only)
 {
     Statement s(mConnection, "SELECT id, name, description, tags, created_at, updated_at,"
                              " (SELECT COUNT(*) FROM revisions r WHERE r.scenario_id = scenarios.id)"
-                             " FROM scenarios ORDER BY id");
+                             " FROM scenarios WHERE ? IS NULL OR id = ? ORDER BY id");
+    const QVariant id = only ? QVariant(*only) : QVariant(QMetaType::fromType<qlonglong>());
+    s.bind(id).bind(id);
     if (!s.exec())
         return fail("cannot list the library", s.error());
     std::vector<ScenarioSummary> out;
@@ -383,12 +387,12 @@ Result<std::vector<ScenarioSummary>> ScenarioLibrary::list()
 
 Result<ScenarioSummary> ScenarioLibrary::scenario(qint64 id)
 {
-    auto all = list();
-    if (!all)
-        return Failure{std::move(all.issues)};
-    for (auto& s : *all)
-        if (s.id == id)
-            return Result<ScenarioSummary>::success(std::move(s));
+    // One row and its revisions, not the whole library: every load from the library asks.
+    auto one = summaries(id);
+    if (!one)
+        return Failure{std::move(one.issues)};
+    if (!one->empty())
+        return Result<ScenarioSummary>::success(std::move(one->front()));
     return fail("scenario " + QString::number(id), "no such scenario in the library");
 }
 

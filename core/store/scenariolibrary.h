@@ -105,6 +105,8 @@ private:
     explicit ScenarioLibrary(QString path, QString connection);
     Status migrate();
     Status exists(qint64 scenarioId);
+    /// Every scenario's summary, or only `only`'s (empty when it does not exist).
+    Result<std::vector<ScenarioSummary>> summaries(std::optional<qint64> only);
 
     QString mPath;
     QString mConnection;
