@@ -8,6 +8,7 @@
 #include "calc/slots.h"
 #include "io/scenarioreader.h"
 #include "model/enumnames.h"
+#include "model/units.h"
 #include "model/validation.h"
 #include "testsupport.h"
 
@@ -18,8 +19,6 @@ using namespace gp;
 using namespace gp::calc;
 
 namespace {
-
-constexpr double kGiB = 1024.0 * 1024 * 1024;
 
 SharingConfig mode(SharingMode m)
 {

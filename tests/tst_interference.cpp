@@ -8,6 +8,7 @@
 #include "calc/kernels.h"
 #include "calc/servingmodel.h"
 #include "io/scenarioreader.h"
+#include "model/units.h"
 #include "testsupport.h"
 
 #include <QSignalSpy>
@@ -19,8 +20,6 @@ using namespace gp;
 using namespace gp::calc;
 
 namespace {
-
-constexpr double kGiB = 1024.0 * 1024 * 1024;
 
 /// The A30 of the Colfax study (NVIDIA A30 datasheet: 24 GB HBM2 at 933 GB/s, 165 TFLOPS
 /// BF16 dense, 56 SMs; MIG 1g.6gb: 14 SMs and one of four memory slices). Not in the catalog:

@@ -7,6 +7,7 @@
 #include "calc/evaluate.h"
 #include "calc/servingmodel.h"
 #include "io/scenarioreader.h"
+#include "model/units.h"
 #include "testsupport.h"
 
 #include <QSignalSpy>
@@ -18,8 +19,6 @@ using namespace gp;
 using namespace gp::calc;
 
 namespace {
-
-constexpr double kGiB = 1024.0 * 1024 * 1024;
 
 /// Llama 3 8B in bf16 on one H100 with a 20 GiB KV budget, 1,000-token prompts, 200 outputs.
 ServingInputs llama8b(ServingLoad load, int concurrency, double rate = 0.0)

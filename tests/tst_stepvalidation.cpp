@@ -6,6 +6,7 @@
 #include "calc/evaluate.h"
 #include "calc/memorymodel.h"
 #include "io/scenarioreader.h"
+#include "model/units.h"
 #include "testsupport.h"
 
 #include <QDir>
@@ -19,8 +20,6 @@ using namespace gp;
 using namespace gp::calc;
 
 namespace {
-
-constexpr double kGiB = 1024.0 * 1024 * 1024;
 
 /// A validation run; nullopt (the caller fails) when the file does not load.
 std::optional<Scenario> loadRun(const QString& name)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "addjobdialog.h"
+#include "model/units.h"
 
 #include "calc/evaluate.h"
 #include "document/commands.h"
@@ -249,7 +250,6 @@ std::optional<QString> AddJobDialog::memoryEstimate(const Scenario& after, bool&
     const calc::JobMemoryNeed need = calc::jobMemoryNeed(*job, after, mCatalog);
     if (!need.arch)
         return std::nullopt;
-    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
     const GpuSpec* largest = nullptr;
     for (const Node& n : after.topology.nodes)
         if (const GpuSpec* g = mCatalog.gpu(n.gpuId); g && (!largest || g->memoryUsableGiB > largest->memoryUsableGiB))

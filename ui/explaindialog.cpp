@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "explaindialog.h"
+#include "textformat.h"
 
 #include "model/assumptions.h"
 
@@ -17,7 +18,7 @@
 namespace gp::ui {
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
+using text::q;
 
 QLabel* wrapped(const QString& html, QWidget* parent, const char* name)
 {

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "planfigures.h"
 #include "model/planningtarget.h"
+#include "model/units.h"
 #include "textformat.h"
 
 #include "calc/comparison.h"
@@ -157,7 +158,6 @@ QString PlanFigures::jobsTableHtml() const
     QString html =
         kTable + QObject::tr("<tr><th>Tenant</th><th>Job</th><th>Placed</th><th>GiB/GPU</th><th>Penalty</th>"
                              "<th>Days</th><th>P95 days</th><th>TTFT / ITL P99</th><th>SLO</th><th>$/month</th></tr>");
-    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
     for (const calc::JobResult& j : evaluation.jobs) {
         const auto t = tenants.find(j.tenant);
         const auto sj = simulated.find(j.id);
@@ -294,7 +294,6 @@ std::vector<std::pair<QString, QByteArray>> PlanFigures::chartAndTableFiles() co
         simulated[j.id] = &j;
     QString jobs = "tenant,job_id,job,placed,gib_per_gpu,penalty,mfu,days,p95_days,cost_per_month_usd,oom_risk,reason,"
                    "ttft_p99_s,itl_p99_s,slo_attainment\n";
-    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
     for (const calc::JobResult& j : evaluation.jobs) {
         const auto sj = simulated.find(j.id);
         jobs +=

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "resultscharts.h"
 #include "model/planningtarget.h"
+#include "model/units.h"
 #include "sim/planresults.h"
 #include "textformat.h"
 
@@ -280,7 +281,6 @@ void ResultsCharts::showEvaluation(const Scenario& s, const calc::Evaluation& ev
     // Each job's memory per GPU by kind, largest first (at most 20 bars), its slot in the label.
     clearChart(mMemory);
     {
-        constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
         std::map<std::string, std::string> names;
         for (const Tenant& t : s.tenants)
             for (const Job& j : t.jobs)

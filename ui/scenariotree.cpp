@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "scenariotree.h"
+#include "textformat.h"
 
 #include "model/enumnames.h"
 
@@ -13,7 +14,7 @@ namespace gp::ui {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+using text::q;
 template <typename E> QString n(E e) { return q(std::string(enumName(e))); }
 
 } // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "workloadspanel.h"
+#include "model/units.h"
 
 #include "calc/kpiexplain.h"
 #include "textformat.h"
@@ -62,9 +63,8 @@ const QStringList kColumns = {"Tenant", "Job", "Kind",     "Model",   "TP×PP×D
                               "TTFT",   "ITL", "TTFT P99", "ITL P99", "SLO",      "MFU",    "Days",    "$/month"};
 constexpr int kFirstServing = 8, kLastServing = 12; // TTFT .. SLO
 constexpr int kPenaltyColumn = 7;
-constexpr double kGiB = 1024.0 * 1024 * 1024;
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+using text::q;
 
 /// A latency as the table shows it: ms below a second, "unbounded" for a saturated queue.
 using text::latency;

@@ -38,8 +38,8 @@ std::optional<double> parseCount(QString s)
 
 QJsonValue bytesOrNull(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); }
 
-QString gib(double bytes) { return ui::text::gib(bytes, 2) + " GiB"; }
-QString gibOr(const std::optional<double>& v) { return v ? gib(*v) : QStringLiteral("unknown"); }
+QString gibUnit(double bytes) { return ui::text::gib(bytes, 2) + " GiB"; }
+QString gibOr(const std::optional<double>& v) { return v ? gibUnit(*v) : QStringLiteral("unknown"); }
 
 } // namespace
 
@@ -319,20 +319,20 @@ int runMemory(const QStringList& args)
     }
     out() << "Memory per GPU (" << QString::number(params / 1e9, 'f', 2) << "B parameters, pipeline stage " << m.stage
           << "):\n";
-    out() << "  weights              " << gib(m.weightsBytes) << '\n';
-    out() << "  gradients            " << gib(m.gradientsBytes) << '\n';
-    out() << "  optimizer states     " << gib(m.optimizerBytes) << '\n';
+    out() << "  weights              " << gibUnit(m.weightsBytes) << '\n';
+    out() << "  gradients            " << gibUnit(m.gradientsBytes) << '\n';
+    out() << "  optimizer states     " << gibUnit(m.optimizerBytes) << '\n';
     out() << "  activations          " << gibOr(m.activationsBytes);
     if (m.activationsPerLayerBytes)
-        out() << "  (" << gib(*m.activationsPerLayerBytes) << " per layer and micro-batch)";
+        out() << "  (" << gibUnit(*m.activationsPerLayerBytes) << " per layer and micro-batch)";
     out() << '\n';
     if (job.kind == JobKind::Inference)
         out() << "  KV cache             " << gibOr(m.kvCacheBytes) << '\n';
-    out() << "  runtime overhead     " << gib(m.runtimeBytes) << '\n';
-    out() << "  total                " << (known ? gib(m.totalBytes()) : QStringLiteral("unknown (no architecture)"))
-          << '\n';
+    out() << "  runtime overhead     " << gibUnit(m.runtimeBytes) << '\n';
+    out() << "  total                "
+          << (known ? gibUnit(m.totalBytes()) : QStringLiteral("unknown (no architecture)")) << '\n';
     if (peak)
-        out() << "  peak layer           " << QString::fromStdString(peak->name()) << " (" << gib(peak->total())
+        out() << "  peak layer           " << QString::fromStdString(peak->name()) << " (" << gibUnit(peak->total())
               << ")\n";
     out() << Qt::flush;
     return kOk;

@@ -11,6 +11,7 @@
 #include "fabricindex.h"
 #include "inventory.h"
 #include "memorymodel.h"
+#include "model/units.h"
 #include "modelsize.h"
 #include "perfmodel.h"
 #include "placement.h"
@@ -25,7 +26,6 @@
 
 namespace gp::calc::detail {
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr double kHoursPerMonth = Inventory::kHoursPerMonth;
 
 struct JobRef

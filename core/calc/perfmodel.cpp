@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "perfmodel.h"
+#include "model/units.h"
 
 #include "kernels.h"
 #include "memorymodel.h"
@@ -297,8 +298,7 @@ PerfResult inference(const PerfInputs& in)
     sv.placement.spatial = in.shares.spatial;
     sv.placement.tensorParallelGBps = in.comm.tensorParallelGBps;
     const double fixed = servingMemory(in.arch, in.job, sv.engine.tokenBudget, 0.0, 0, 0).totalBytes();
-    sv.placement.kvBudgetBytesPerGpu =
-        sv.engine.memoryFraction * in.gpu->memoryUsableGiB * 1024.0 * 1024.0 * 1024.0 - fixed;
+    sv.placement.kvBudgetBytesPerGpu = sv.engine.memoryFraction * in.gpu->memoryUsableGiB * kGiB - fixed;
     return servingPerformance(estimateServing(sv), sv);
 }
 

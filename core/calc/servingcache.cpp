@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "servingcache.h"
+#include "model/units.h"
 
 #include <cstring>
 
@@ -11,7 +12,6 @@
 namespace gp::calc {
 
 namespace {
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 } // namespace
 
 std::size_t ServingCache::KeyHash::operator()(const Key& k) const

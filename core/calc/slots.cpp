@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "slots.h"
+#include "model/units.h"
 
 #include <map>
 
@@ -9,7 +10,6 @@
 namespace gp::calc {
 
 namespace {
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 }
 
 std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "format.h"
+#include "units.h"
 
 #include <cmath>
 #include <cstdio>
@@ -41,7 +42,7 @@ std::string usd(double v)
 
 std::string usdThousands(double v) { return usd(v / 1000.0) + "k"; }
 
-std::string gib(double bytes, int decimals) { return fixed(bytes / (1024.0 * 1024.0 * 1024.0), decimals); }
+std::string gib(double bytes, int decimals) { return fixed(bytes / kGiB, decimals); }
 
 std::string days(double d) { return fixed(d, 1) + " d"; }
 

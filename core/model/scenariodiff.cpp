@@ -2,21 +2,16 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "scenariodiff.h"
 
+#include "checks.h"
 #include "enumnames.h"
 
 #include <map>
-#include <sstream>
 
 namespace gp {
 
-namespace {
+using checks::num;
 
-std::string num(double v)
-{
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
+namespace {
 
 template <typename T> std::map<std::string, const T*> byId(const std::vector<T>& items)
 {

@@ -37,7 +37,7 @@ private:
     std::uint32_t mCounter = 0;
 };
 
-struct Node
+struct ReplayNode
 {
     int cpuCap = 0, cpuFree = 0;
     long long memCap = 0, memFree = 0;
@@ -131,7 +131,7 @@ private:
     std::unordered_map<Key, std::vector<double>, Hash> mMemo;
 };
 
-double fragmentation(const Node& n, const std::vector<Group>& groups, AdmittedWeights& admitted)
+double fragmentation(const ReplayNode& n, const std::vector<Group>& groups, AdmittedWeights& admitted)
 {
     int allFree = 0, maxFree = 0, full = 0;
     for (int f : n.gpuFree) {
@@ -166,7 +166,7 @@ struct Task
     std::vector<int> models;
 };
 
-bool fits(const Node& n, const Task& task)
+bool fits(const ReplayNode& n, const Task& task)
 {
     const TraceTask& t = *task.t;
     if (t.cpuMilli > n.cpuFree || t.memoryMib > n.memFree || !modelAllowed(task.models, n.model))
@@ -181,7 +181,7 @@ bool fits(const Node& n, const Task& task)
 /// Takes (or, with `undo`, gives back) a task's CPU, memory and GPUs on a node: a sharing
 /// task's share of GPU `gpu`, or `numGpu` whole GPUs (the first free ones; `undo` restores
 /// those listed in `taken`).
-void takeResources(Node& n, const TraceTask& t, int gpu, std::vector<int>& taken, bool undo = false)
+void takeResources(ReplayNode& n, const TraceTask& t, int gpu, std::vector<int>& taken, bool undo = false)
 {
     const int sign = undo ? -1 : 1;
     n.cpuFree -= sign * t.cpuMilli;
@@ -201,7 +201,7 @@ void takeResources(Node& n, const TraceTask& t, int gpu, std::vector<int>& taken
     }
 }
 
-void apply(Node& n, const TraceTask& t, int gpu)
+void apply(ReplayNode& n, const TraceTask& t, int gpu)
 {
     std::vector<int> taken;
     takeResources(n, t, gpu, taken);
@@ -209,7 +209,7 @@ void apply(Node& n, const TraceTask& t, int gpu)
 }
 
 /// The GPU a sharing task takes on a node: the fullest one that still fits (best fit).
-int bestFitGpu(const Node& n, int milli)
+int bestFitGpu(const ReplayNode& n, int milli)
 {
     int best = -1;
     for (int g = 0; g < static_cast<int>(n.gpuFree.size()); ++g) {
@@ -227,7 +227,7 @@ public:
         : mConfig(cfg), mRng(cfg.seed, 2)
     {
         for (const TraceNode& tn : nodes) {
-            Node n;
+            ReplayNode n;
             n.cpuCap = n.cpuFree = tn.cpuMilli;
             n.memCap = n.memFree = tn.memoryMib;
             n.model = modelIndex(tn.model);
@@ -250,7 +250,7 @@ public:
             g.weight += p;
             g.members.push_back({cpu, mem, modelIndices(spec), p});
         }
-        for (Node& n : mNodes) {
+        for (ReplayNode& n : mNodes) {
             n.frag = fragmentation(n, mGroups, mAdmitted);
             mFrag += n.frag;
         }
@@ -292,7 +292,7 @@ public:
             if (node < 0) {
                 ++r.failedTasks;
             } else {
-                Node& n = mNodes[static_cast<std::size_t>(node)];
+                ReplayNode& n = mNodes[static_cast<std::size_t>(node)];
                 apply(n, *task.t, gpu);
                 allocated += task.t->gpuRequestMilli();
                 mFrag -= n.frag;
@@ -335,7 +335,7 @@ private:
             if (!t.sharing())
                 return {node, -1};
             std::vector<int> gpus;
-            const Node& n = mNodes[static_cast<std::size_t>(node)];
+            const ReplayNode& n = mNodes[static_cast<std::size_t>(node)];
             for (int g = 0; g < static_cast<int>(n.gpuFree.size()); ++g)
                 if (n.gpuFree[static_cast<std::size_t>(g)] >= t.gpuMilli)
                     gpus.push_back(g);
@@ -345,7 +345,7 @@ private:
         double bestScore = std::numeric_limits<double>::infinity();
         const double gpuReq = t.gpuRequestMilli();
         for (int i = 0; i < nodes; ++i) {
-            Node& n = mNodes[static_cast<std::size_t>(i)];
+            ReplayNode& n = mNodes[static_cast<std::size_t>(i)];
             if (!fits(n, task))
                 continue;
             const double gpuCap = static_cast<double>(n.gpuFree.size()) * kWholeGpu;
@@ -422,7 +422,7 @@ private:
     ReplayConfig mConfig;
     Random mRng;
     std::vector<int> mTaken; // scratch for takeResources
-    std::vector<Node> mNodes;
+    std::vector<ReplayNode> mNodes;
     std::vector<Group> mGroups;
     AdmittedWeights mAdmitted{mGroups};
     std::map<std::string, int> mModels;

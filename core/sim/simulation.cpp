@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "simulation.h"
+#include "model/units.h"
 
 #include "model/assumptions.h"
 #include "model/validation.h"
@@ -18,7 +19,6 @@ namespace gp::sim {
 
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr int kCompletionBins = 20;
 
 Percentiles percentiles(std::vector<double> v)

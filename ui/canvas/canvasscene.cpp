@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "canvasscene.h"
+#include "model/units.h"
+#include "ui/textformat.h"
 
 #include "model/enumnames.h"
 
@@ -15,7 +17,7 @@ namespace gp::ui {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+using text::q;
 QString idOf(const QGraphicsItem* item)
 {
     if (auto* n = dynamic_cast<const NodeItem*>(item))
@@ -318,8 +320,8 @@ void CanvasScene::decorate(const Scenario& s, const calc::Evaluation& ev)
                 gpu.memoryFill = it->second->usedBytes / it->second->capacityBytes;
                 gpu.oomRisk = it->second->oomRisk;
                 text += QObject::tr("\nMemory: %1 of %2 GiB%3")
-                            .arg(it->second->usedBytes / (1024.0 * 1024.0 * 1024.0), 0, 'f', 1)
-                            .arg(it->second->capacityBytes / (1024.0 * 1024.0 * 1024.0), 0, 'f', 1)
+                            .arg(it->second->usedBytes / kGiB, 0, 'f', 1)
+                            .arg(it->second->capacityBytes / kGiB, 0, 'f', 1)
                             .arg(gpu.oomRisk ? QObject::tr(" — at risk of running out") : QString());
             }
             const QStringList& jobs = runs[{n.id, g}];
