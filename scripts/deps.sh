@@ -22,10 +22,10 @@ GPUPLAN_PACKAGES=(
 # is read back), poppler-utils (pdfinfo, pdftotext for the report and slides), clang and its
 # runtime (libFuzzer, the fuzz stage), clang-format and clang-tidy (the main stage's format
 # check and lint), appstream and desktop-file-utils (metainfo and desktop entry validation),
-# file (CPack's .deb generator calls it).
+# file (CPack's .deb generator calls it), lld (links the suite's executables in half the time).
 GPUPLAN_TEST_PACKAGES=(
   python3 python3-yaml poppler-utils clang libclang-rt-14-dev clang-format clang-tidy appstream desktop-file-utils
-  file
+  file lld
 )
 
 gpuplan_install_deps() {

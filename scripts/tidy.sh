@@ -23,7 +23,7 @@ if [ ${#files[@]} -eq 0 ]; then
 fi
 if [ ! -f build-tidy/compile_commands.json ]; then
   cmake -S . -B build-tidy -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
-    -DGPUPLAN_PCH=OFF -DGPUPLAN_ENABLE_CUDA=OFF -DGPUPLAN_BUILD_TESTS=OFF >/dev/null
+    -DGPUPLAN_PCH=OFF -DGPUPLAN_UNITY=OFF -DGPUPLAN_ENABLE_CUDA=OFF -DGPUPLAN_BUILD_TESTS=OFF >/dev/null
 fi
 echo "gpuplan: clang-tidy on ${#files[@]} file(s) changed since $base"
 printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -n 1 clang-tidy -p build-tidy --quiet 2>/dev/null

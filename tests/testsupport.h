@@ -19,4 +19,13 @@ const Catalog& bundledCatalog();
 /// Every sample file in data/samples, absolute paths.
 QStringList sampleFiles();
 
+/// True in a sanitizer build (AddressSanitizer or ThreadSanitizer; GCC defines these macros):
+/// a test whose point is not its input's size uses a smaller one there, where everything runs
+/// five to fifteen times slower (docs/testing.md).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
 } // namespace gp::test
