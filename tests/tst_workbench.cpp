@@ -55,6 +55,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+#include <QValueAxis>
 
 using namespace gp;
 
@@ -90,7 +91,7 @@ private Q_SLOTS:
         QVERIFY2(p95->at(0).x() > 16 && p95->at(0).x() < 20, qPrintable(p95->name())); // 17.3 d without faults
         QVERIFY(chart->title().contains(QString("%L1 trials").arg(sim::TrialCounts::kPlan)));
         QVERIFY(!chart->axes(Qt::Horizontal).isEmpty());
-        QCOMPARE(chart->axes(Qt::Horizontal).front()->titleText(), QString("Completion (days)"));
+        QCOMPARE(qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).front())->labelFormat(), QString("%.1f d"));
         // Another job: its own distribution (the fine-tune takes well under a day).
         completion->selectJob("acme-ft");
         QVERIFY(qobject_cast<QLineSeries*>(chart->series().at(2))->at(0).x() < 1.0);

@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QAreaSeries>
 #include <QChart>
+#include <QGraphicsLayout>
 #include <QLineSeries>
 #include <QPalette>
 
@@ -18,6 +19,19 @@ inline bool darkPalette() { return QApplication::palette().color(QPalette::Windo
 inline void themeChart(QChart* chart)
 {
     chart->setTheme(darkPalette() ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+}
+
+/// Fits a chart into a short docked panel: small margins, square corners, a smaller legend and
+/// title (Qt Charts gives axes at most 40 % of the height and elides what does not fit).
+inline void compactChart(QChart* chart)
+{
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setBackgroundRoundness(0);
+    QFont small = chart->legend()->font();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    chart->legend()->setFont(small);
+    chart->setTitleFont(small);
 }
 
 /// Empties a chart for new series: removes and deletes its series and its axes (removeAxis

@@ -10,7 +10,6 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QResizeEvent>
-#include <QVBoxLayout>
 
 #include <algorithm>
 
@@ -45,24 +44,47 @@ void KpiCards::addCard(const calc::KpiSpec& spec, const QString& tooltip)
     // window wider than the screen.
     card->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     card->setMinimumWidth(40);
-    auto* v = new QVBoxLayout(card);
-    v->setContentsMargins(8, 4, 8, 4);
+    // Title above value; in compact mode (setCompact) the title moves beside the value.
+    auto* grid = new QGridLayout(card);
+    grid->setContentsMargins(8, 4, 8, 4);
+    grid->setHorizontalSpacing(6);
+    grid->setVerticalSpacing(0);
     auto* t = new QLabel(QString::fromStdString(spec.cardLabel), card);
+    t->setObjectName("title");
     QFont small = t->font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     t->setFont(small);
     t->setForegroundRole(QPalette::PlaceholderText);
     auto* value = new QLabel(QStringLiteral("–"), card);
     value->setObjectName("value");
-    QFont big = value->font();
-    big.setPointSizeF(big.pointSizeF() * 1.4);
-    big.setBold(true);
-    value->setFont(big);
-    v->addWidget(t);
-    v->addWidget(value);
+    grid->addWidget(t, 0, 0);
+    grid->addWidget(value, 1, 0);
     mFrames.push_back(card);
-    mCards.push_back({&spec, value});
+    mCards.push_back({&spec, t, value});
+    setCompact(mCompact); // the value's font and place
     reflow(static_cast<int>(mFrames.size()));
+}
+
+void KpiCards::setCompact(bool compact)
+{
+    const bool changed = compact != mCompact;
+    mCompact = compact;
+    for (std::size_t i = 0; i < mCards.size(); ++i) {
+        auto* grid = static_cast<QGridLayout*>(mFrames[i]->layout());
+        QLabel* value = mCards[i].value;
+        QFont big = mCards[i].title->font();
+        big.setPointSizeF(big.pointSizeF() / 0.85 * (compact ? 1.1 : 1.4));
+        big.setBold(true);
+        value->setFont(big);
+        grid->removeWidget(value);
+        if (compact)
+            grid->addWidget(value, 0, 1, Qt::AlignRight | Qt::AlignVCenter);
+        else
+            grid->addWidget(value, 1, 0);
+        grid->setContentsMargins(8, compact ? 2 : 4, 8, compact ? 2 : 4);
+    }
+    if (changed)
+        fitColumns(width());
 }
 
 void KpiCards::reflow(int columns)
@@ -81,9 +103,17 @@ void KpiCards::reflow(int columns)
 void KpiCards::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
-    // About 125 pixels a card (a value like "$139,693" in bold fits): as many per row as fit.
-    const int fit = std::max(3, event->size().width() / 125);
+    fitColumns(event->size().width());
+}
+
+void KpiCards::fitColumns(int width)
+{
+    // About 125 pixels a card (a value like "$139,693" in bold fits), 165 when compact (title
+    // and value side by side): as many per row as fit.
+    const int fit = std::max(mCompact ? 2 : 3, width / (mCompact ? 165 : 125));
     const int cards = static_cast<int>(mFrames.size());
+    if (cards == 0)
+        return;
     const int rows = (cards + std::min(fit, cards) - 1) / std::min(fit, cards);
     reflow((cards + rows - 1) / rows); // balanced rows: 10 = 10, 5 + 5, 4 + 3 + 3
 }
@@ -91,7 +121,7 @@ void KpiCards::resizeEvent(QResizeEvent* event)
 void KpiCards::showEvaluation(const calc::Evaluation& ev)
 {
     const std::map<std::string, double> values = calc::kpiValues(ev.kpis);
-    for (const auto& [spec, label] : mCards) {
+    for (const auto& [spec, title, label] : mCards) {
         const auto v = values.find(spec->key);
         if (v == values.end()) // the plan's Monte Carlo: showPrediction
             continue;
@@ -107,7 +137,7 @@ bool KpiCards::eventFilter(QObject* watched, QEvent* event)
     if (event->type() == QEvent::MouseButtonRelease && static_cast<QMouseEvent*>(event)->button() == Qt::LeftButton)
         for (std::size_t i = 0; i < mFrames.size(); ++i)
             if (mFrames[i] == watched) {
-                Q_EMIT explainRequested(QString::fromStdString(mCards[i].first->key));
+                Q_EMIT explainRequested(QString::fromStdString(mCards[i].spec->key));
                 return true;
             }
     return QWidget::eventFilter(watched, event);
@@ -115,14 +145,14 @@ bool KpiCards::eventFilter(QObject* watched, QEvent* event)
 
 void KpiCards::showPrediction(double days)
 {
-    for (const auto& [spec, label] : mCards)
+    for (const auto& [spec, title, label] : mCards)
         if (spec->key == "p95_completion_days")
             label->setText(days > 0 ? tr("%1 days").arg(days, 0, 'f', 1) : tr("–"));
 }
 
 QString KpiCards::valueOf(const QString& key) const
 {
-    for (const auto& [spec, label] : mCards)
+    for (const auto& [spec, title, label] : mCards)
         if (spec->key == key.toStdString())
             return label->text();
     return {};

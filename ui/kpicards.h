@@ -28,6 +28,10 @@ public:
 
     /// Cards per row now: all ten when the window is wide, fewer rows of them when narrow.
     int columns() const { return mColumns; }
+    /// Compact cards for short windows (1366×768): the title beside a smaller value, one line a
+    /// card, so the canvas keeps its height.
+    void setCompact(bool compact);
+    bool compact() const { return mCompact; }
 
 Q_SIGNALS:
     /// A card was clicked: explain the KPI `key`.
@@ -40,9 +44,17 @@ protected:
 private:
     void addCard(const calc::KpiSpec& spec, const QString& tooltip);
     void reflow(int columns);
-    std::vector<std::pair<const calc::KpiSpec*, QLabel*>> mCards;
+    void fitColumns(int width);
+    struct Card
+    {
+        const calc::KpiSpec* spec;
+        QLabel* title;
+        QLabel* value;
+    };
+    std::vector<Card> mCards;
     std::vector<QWidget*> mFrames;
     int mColumns = 0;
+    bool mCompact = false;
 };
 
 } // namespace gp::ui

@@ -52,7 +52,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
       mCanvas(new CanvasView(mScene, this)), mWorkloads(new WorkloadsPanel(mWorkbench->catalog(), this)),
       mInspector(new Inspector(mWorkbench->catalog(), this)),
       mProperties(new PropertiesPanel(mWorkbench->catalog(), this)), mHistory(new QUndoView(this)),
-      mCharts(new ResultsCharts(this)), mRecovery(new RecoveryBar(this)),
+      mCharts(new ResultsCharts(this, true)), mRecovery(new RecoveryBar(this)),
       mFiles(new LibraryController(*mWorkbench, mLibraryPanel, this)),
       mEdits(new EditController(*mWorkbench, mScene, mTree, mWorkloads, this)),
       mExports(new ExportController(*mWorkbench, this)),
@@ -71,6 +71,11 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     layout->addWidget(mSummary);
     layout->addWidget(mKpis);
     layout->addWidget(mCanvas, 1);
+    // The heading and the cards keep the height their text needs; the canvas gets the rest,
+    // never less than a usable view.
+    mSummary->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    mKpis->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    mCanvas->setMinimumHeight(120);
     setCentralWidget(central);
     createDocks();
 
@@ -187,8 +192,10 @@ void MainWindow::createDocks()
     if (!restoreState(settings.value("window/state").toByteArray())) {
         // First start: room for the inspector's fields and the charts (docks size once shown).
         QTimer::singleShot(0, this, [this, libraryDock, inspectorDock, workloadsDock] {
-            resizeDocks({libraryDock, inspectorDock}, {300, 430}, Qt::Horizontal);
-            resizeDocks({workloadsDock}, {std::min(330, height() * 35 / 100)}, Qt::Vertical);
+            // A short screen (1366×768) gives the canvas more of its height and width.
+            const bool small = height() < kCompactHeight;
+            resizeDocks({libraryDock, inspectorDock}, {small ? 250 : 300, small ? 360 : 430}, Qt::Horizontal);
+            resizeDocks({workloadsDock}, {std::min(330, height() * (small ? 28 : 35) / 100)}, Qt::Vertical);
         });
     }
 }
@@ -303,6 +310,14 @@ void MainWindow::updateTitle()
 {
     const document::Document* doc = currentDocument();
     setWindowTitle(doc ? tr("%1 — gpuplan").arg(doc->displayName()) : tr("gpuplan"));
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    const bool compact = height() < kCompactHeight;
+    mSummary->setCompact(compact);
+    mKpis->setCompact(compact);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

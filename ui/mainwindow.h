@@ -76,8 +76,13 @@ public:
     /// what `gpuplan --show NAME` asks for.
     bool raisePanel(const QString& name);
 
+    /// Below this window height (a 1366×768 screen) the summary and KPI cards go compact so
+    /// the canvas keeps its height.
+    static constexpr int kCompactHeight = 900;
+
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void createDocks();

@@ -25,28 +25,48 @@ void PlanSummary::showEvaluation(const Scenario& s, const Catalog& catalog, cons
     QString unpriced;
     if (!inv.unpricedGpus.empty())
         unpriced = tr(" (no price for %1 GPU model(s))").arg(inv.unpricedGpus.size());
-    setText(
-        tr("<h2>%1</h2><p>%2</p><p><b>%3</b> GPUs on %4 nodes · <b>%5</b> GiB usable VRAM · "
-           "%6 tenants, %7 jobs asking for %8 GPUs%9 · target (%12) "
-           "<b>%10</b> · evaluated in %11 ms</p>")
-            .arg(QString::fromStdString(s.name).toHtmlEscaped(), QString::fromStdString(s.description).toHtmlEscaped())
-            .arg(inv.gpus)
-            .arg(inv.nodes)
-            .arg(text::grouped(inv.vramGiB))
-            .arg(inv.tenants)
-            .arg(inv.jobs)
-            .arg(inv.gpusRequested)
-            .arg(unpriced)
-            .arg(ev.kpis.meetsTarget ? tr("met") : tr("not met"))
-            .arg(ev.elapsedMs, 0, 'f', 1)
-            .arg(QString::fromStdString(PlanningTarget::text()).toHtmlEscaped()) +
-        (ev.kpis.slaViolations == 0 ? QString()
-         : ev.kpis.slaViolations == 1
-             ? tr("<p style='color:#c0392b'><b>1 job outside its tenant's SLA</b> — click <i>Max penalty</i> or see "
-                  "the red row in Workloads for why.</p>")
-             : tr("<p style='color:#c0392b'><b>%1 jobs outside their tenants' SLAs</b> — click <i>Max penalty</i> "
-                  "or see the red rows in Workloads for why.</p>")
-                   .arg(ev.kpis.slaViolations)));
+    mName = QString::fromStdString(s.name).toHtmlEscaped();
+    mDescription = QString::fromStdString(s.description).toHtmlEscaped();
+    mFleet = tr("<b>%1</b> GPUs on %2 nodes · <b>%3</b> GiB usable VRAM · "
+                "%4 tenants, %5 jobs asking for %6 GPUs%7 · target (%10) "
+                "<b>%8</b> · evaluated in %9 ms")
+                 .arg(inv.gpus)
+                 .arg(inv.nodes)
+                 .arg(text::grouped(inv.vramGiB))
+                 .arg(inv.tenants)
+                 .arg(inv.jobs)
+                 .arg(inv.gpusRequested)
+                 .arg(unpriced)
+                 .arg(ev.kpis.meetsTarget ? tr("met") : tr("not met"))
+                 .arg(ev.elapsedMs, 0, 'f', 1)
+                 .arg(QString::fromStdString(PlanningTarget::text()).toHtmlEscaped());
+    mSla = ev.kpis.slaViolations == 0   ? QString()
+           : ev.kpis.slaViolations == 1 ? tr("<b>1 job outside its tenant's SLA</b> — click <i>Max penalty</i> or see "
+                                             "the red row in Workloads for why.")
+                                        : tr("<b>%1 jobs outside their tenants' SLAs</b> — click <i>Max penalty</i> "
+                                             "or see the red rows in Workloads for why.")
+                                              .arg(ev.kpis.slaViolations);
+    render();
+}
+
+void PlanSummary::setCompact(bool compact)
+{
+    if (compact == mCompact)
+        return;
+    mCompact = compact;
+    render();
+}
+
+void PlanSummary::render()
+{
+    const QString sla = mSla.isEmpty() ? QString() : QStringLiteral("<p style='color:#c0392b'>%1</p>").arg(mSla);
+    if (mCompact) {
+        setText(QStringLiteral("<p><b style='font-size:large'>%1</b> — %2</p>%3").arg(mName, mFleet, sla));
+        setToolTip(mDescription);
+    } else {
+        setText(QStringLiteral("<h2>%1</h2><p>%2</p><p>%3</p>%4").arg(mName, mDescription, mFleet, sla));
+        setToolTip(QString());
+    }
 }
 
 QStringList planWarnings(const Scenario& s, const calc::Evaluation& ev)

@@ -20,6 +20,15 @@ class PlanSummary : public QLabel
 public:
     explicit PlanSummary(QWidget* parent = nullptr);
     void showEvaluation(const Scenario& scenario, const Catalog& catalog, const calc::Evaluation& evaluation);
+    /// Compact for short windows (1366×768): the name as bold text on the fleet's line and the
+    /// description in the tooltip, so the canvas keeps its height.
+    void setCompact(bool compact);
+    bool compact() const { return mCompact; }
+
+private:
+    void render();
+    QString mName, mDescription, mFleet, mSla;
+    bool mCompact = false;
 };
 
 /// What the planner must not miss, one line each, for the canvas's warning box: jobs without

@@ -17,12 +17,16 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QDialog>
 #include <QHeaderView>
 #include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
+#include <QLabel>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QTableWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -31,32 +35,40 @@
 
 namespace gp::ui {
 
-namespace {
-
-QChart* addChart(QTabWidget* tabs, const QString& title)
+QChart* ResultsCharts::addChart(const QString& title)
 {
     auto* chart = new QChart;
     themeChart(chart);
-    chart->setTitle(title);
-    auto* view = new QChartView(chart, tabs);
+    if (mDocked) // the tab names it; every pixel of height goes to the axes and bars
+        compactChart(chart);
+    else
+        chart->setTitle(title);
+    auto* view = new QChartView(chart, this);
     view->setRenderHint(QPainter::Antialiasing);
-    tabs->addTab(view, title);
+    addTab(view, title);
     return chart;
 }
 
-} // namespace
-
-ResultsCharts::ResultsCharts(QWidget* parent) : QTabWidget(parent)
+int ResultsCharts::barsShown(std::size_t available) const
 {
-    mCost = addChart(this, tr("Cost per month"));
-    mMemory = addChart(this, tr("Memory per job"));
-    mTradeOff = addChart(this, tr("Memory use vs penalty"));
-    mLinks = addChart(this, tr("Busiest links"));
+    return static_cast<int>(std::min<std::size_t>(available, mDocked ? 8 : 20));
+}
+
+ResultsCharts::ResultsCharts(QWidget* parent, bool docked) : QTabWidget(parent), mDocked(docked)
+{
+    mCost = addChart(tr("Cost per month"));
+    mMemory = addChart(tr("Memory per job"));
+    mTradeOff = addChart(tr("Memory use vs penalty"));
+    mLinks = addChart(tr("Busiest links"));
     mCompletion = new CompletionView(this);
     addTab(mCompletion, tr("Completion times"));
     mTimeline = new TimelineView(this);
     addTab(mTimeline, tr("Timeline"));
-    mModes = addChart(this, tr("Utilization vs penalty by sharing mode"));
+    mModes = addChart(tr("Utilization vs penalty by sharing mode"));
+    mTradeOff->setToolTip(tr("Each placed job: its memory per GPU as a share of its slot (across) against its "
+                             "penalty against bare metal (up), coloured by tenant"));
+    mModes->setToolTip(tr("The tenant mix under each sharing mode at its best setting: VRAM utilization (across) "
+                          "against the mean penalty against bare metal (up); the green zone is the planning target"));
     mMatrix = new QTableWidget(this);
     mMatrix->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mMatrix->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
@@ -65,6 +77,57 @@ ResultsCharts::ResultsCharts(QWidget* parent) : QTabWidget(parent)
                            "lowest penalty). Isolation "
                            "per NVIDIA's MIG, vGPU and MPS documentation; see docs/model-reference.md."));
     addTab(mMatrix, tr("Sharing trade-offs"));
+    if (docked) {
+        compactChart(mCompletion->chart());
+        compactChart(mTimeline->chart());
+        auto* popOut = new QToolButton(this);
+        popOut->setObjectName("PopOutChart");
+        popOut->setText(tr("Open in Window"));
+        popOut->setToolTip(tr("Show this tab in a window of its own, as large as you like; closing the window "
+                              "puts it back"));
+        popOut->setAutoRaise(true);
+        connect(popOut, &QToolButton::clicked, this, [this] { popOutCurrent(); });
+        setCornerWidget(popOut, Qt::TopRightCorner);
+    }
+}
+
+QWidget* ResultsCharts::popOutCurrent()
+{
+    const int index = currentIndex();
+    QWidget* page = currentWidget();
+    if (!page)
+        return nullptr;
+    const QString title = tabText(index);
+    auto* window = new QDialog(this, Qt::Window);
+    window->setObjectName("ChartWindow");
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setWindowTitle(title);
+    auto* layout = new QVBoxLayout(window);
+    auto* placeholder = new QLabel(tr("%1 is open in its own window; close that window to bring it back.").arg(title));
+    placeholder->setAlignment(Qt::AlignCenter);
+    removeTab(index);
+    insertTab(index, placeholder, title);
+    setCurrentIndex(index);
+    layout->addWidget(page);
+    page->show();
+    auto* chartView = qobject_cast<QChartView*>(page);
+    if (chartView)
+        chartView->chart()->setTitle(title);
+    // Back in its tab when the window closes (the page outlives the window: it is re-parented
+    // before the window deletes its children).
+    connect(window, &QDialog::finished, this, [this, page, placeholder, title, chartView] {
+        const int at = indexOf(placeholder);
+        if (chartView && mDocked)
+            chartView->chart()->setTitle(QString());
+        page->setParent(nullptr);
+        removeTab(at);
+        insertTab(at, page, title);
+        setCurrentIndex(at);
+        delete placeholder;
+    });
+    window->resize(std::max(900, width()), 600);
+    window->show();
+    return window;
 }
 
 void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>& alts)
@@ -222,7 +285,7 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
     *lower << QPointF(vram, 0) << QPointF(100, 0);
     *upper << QPointF(vram, penalty) << QPointF(100, penalty);
     auto* zone = ownedAreaSeries(upper, lower);
-    zone->setName(tr("target: %1").arg(QString::fromStdString(PlanningTarget::text())));
+    zone->setName(mDocked ? tr("target zone") : tr("target: %1").arg(QString::fromStdString(PlanningTarget::text())));
     zone->setColor(QColor(46, 125, 50, 60));
     zone->setBorderColor(QColor("#2e7d32"));
     mModes->addSeries(zone);
@@ -235,13 +298,14 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
             addPoint(QString("%1 (%2)").arg(names[static_cast<int>(a.mode)], QString::fromStdString(a.setting)), a.kpis,
                      colors[static_cast<int>(a.mode)], 11, QScatterSeries::MarkerShapeCircle);
     auto* x = new QValueAxis;
-    x->setTitleText(tr("VRAM utilization (%)"));
+    x->setTitleText(tr("VRAM utilization"));
     x->setRange(0, 100);
+    x->setLabelFormat(tr("%.0f %%"));
     auto* y = new QValueAxis;
-    y->setTitleText(tr("mean penalty against bare metal (%)"));
     y->setRange(0, maxPenalty * 1.1);
     y->applyNiceNumbers();
-    y->setLabelFormat("%.0f");
+    y->setLabelFormat(tr("%.0f %%")); // mean penalty against bare metal: the legend's points say so
+    y->setTitleText(mDocked ? QString() : tr("mean penalty against bare metal"));
     mModes->addAxis(x, Qt::AlignBottom);
     mModes->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries* series : mModes->series()) {
@@ -272,13 +336,14 @@ void ResultsCharts::showEvaluation(const Scenario& s, const calc::Evaluation& ev
     }
     mCost->addSeries(cost);
     auto* costAxis = new QValueAxis;
-    costAxis->setTitleText(tr("$ thousand per month"));
     costAxis->setRange(0, std::max(1.0, ev.kpis.costPerMonthUsd / 1000.0));
+    costAxis->applyNiceNumbers();
+    costAxis->setLabelFormat(tr("$%.0fk")); // per month; the unit in the labels leaves no axis title to squeeze
     mCost->addAxis(costAxis, Qt::AlignBottom);
     cost->attachAxis(costAxis);
     mCost->legend()->setAlignment(Qt::AlignBottom);
 
-    // Each job's memory per GPU by kind, largest first (at most 20 bars), its slot in the label.
+    // Each job's memory per GPU by kind, largest first (barsShown: 20, eight when docked), its slot in the label.
     clearChart(mMemory);
     {
         std::map<std::string, std::string> names;
@@ -290,7 +355,7 @@ void ResultsCharts::showEvaluation(const Scenario& s, const calc::Evaluation& ev
             jobs.push_back(&j);
         std::stable_sort(jobs.begin(), jobs.end(),
                          [](auto* a, auto* b) { return a->memory.totalBytes() > b->memory.totalBytes(); });
-        jobs.resize(std::min<std::size_t>(jobs.size(), 20));
+        jobs.resize(static_cast<std::size_t>(barsShown(jobs.size())));
         struct Part
         {
             QString name;
@@ -329,12 +394,13 @@ void ResultsCharts::showEvaluation(const Scenario& s, const calc::Evaluation& ev
         mMemory->addSeries(stacked);
         auto* jobAxis = new QBarCategoryAxis;
         jobAxis->append(labels);
+        jobAxis->setTruncateLabels(false); // Qt Charts elides them to "…" long before they need it
         mMemory->addAxis(jobAxis, Qt::AlignLeft);
         stacked->attachAxis(jobAxis);
         auto* gib = new QValueAxis;
-        gib->setTitleText(tr("GiB per GPU"));
         gib->setRange(0, widest * 1.05);
         gib->applyNiceNumbers();
+        gib->setLabelFormat(tr("%.0f GiB")); // per GPU
         mMemory->addAxis(gib, Qt::AlignBottom);
         stacked->attachAxis(gib);
         mMemory->legend()->setAlignment(Qt::AlignRight);
@@ -360,9 +426,13 @@ void ResultsCharts::showEvaluation(const Scenario& s, const calc::Evaluation& ev
     auto* x = new QValueAxis;
     x->setTitleText(tr("memory per GPU, % of its slot"));
     x->setRange(0, 150);
+    x->setTickCount(7);
+    x->setLabelFormat(tr("%.0f %%"));
     auto* y = new QValueAxis;
-    y->setTitleText(tr("penalty against bare metal, %"));
+    y->setTitleText(mDocked ? QString() : tr("penalty against bare metal"));
     y->setRange(0, maxPenalty * 110.0);
+    y->applyNiceNumbers();
+    y->setLabelFormat(tr("%.0f %%"));
     mTradeOff->addAxis(x, Qt::AlignBottom);
     mTradeOff->addAxis(y, Qt::AlignLeft);
     for (auto& [id, series] : byTenant) {
@@ -371,14 +441,14 @@ void ResultsCharts::showEvaluation(const Scenario& s, const calc::Evaluation& ev
         series->attachAxis(y);
     }
 
-    // The ten busiest links.
+    // The busiest links (ten, eight when docked).
     clearChart(mLinks);
     std::vector<const calc::LinkResult*> links;
     for (const auto& l : ev.links)
         if (l.loadGbps > 0)
             links.push_back(&l);
     std::sort(links.begin(), links.end(), [](auto* a, auto* b) { return a->utilization > b->utilization; });
-    links.resize(std::min<std::size_t>(links.size(), 10));
+    links.resize(static_cast<std::size_t>(std::min(barsShown(links.size()), 10)));
     auto* load = new QBarSet(tr("utilization %"));
     load->setColor(QColor("#4e79a7"));
     QStringList names;
@@ -391,9 +461,10 @@ void ResultsCharts::showEvaluation(const Scenario& s, const calc::Evaluation& ev
     mLinks->addSeries(series);
     auto* cats = new QBarCategoryAxis;
     cats->append(names);
+    cats->setTruncateLabels(false);
     auto* util = new QValueAxis;
     util->setRange(0, 100);
-    util->setTitleText(tr("% of bandwidth"));
+    util->setLabelFormat(tr("%.0f %%")); // of the link's bandwidth
     mLinks->addAxis(cats, Qt::AlignLeft);
     mLinks->addAxis(util, Qt::AlignBottom);
     series->attachAxis(cats);

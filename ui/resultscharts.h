@@ -25,7 +25,11 @@ class ResultsCharts : public QTabWidget
     Q_OBJECT
 
 public:
-    explicit ResultsCharts(QWidget* parent = nullptr);
+    /// `docked`: the workbench's panel, where the tabs name each chart (no chart titles), the
+    /// margins are small, the bar charts show their eight largest bars, and a corner button
+    /// opens the current tab in a window of its own. Otherwise (the report's and slides'
+    /// figures) every chart carries its title and up to twenty bars.
+    explicit ResultsCharts(QWidget* parent = nullptr, bool docked = false);
     void showEvaluation(const Scenario& scenario, const calc::Evaluation& evaluation);
     QChart* costChart() const { return mCost; }
     QChart* memoryChart() const { return mMemory; }
@@ -36,8 +40,13 @@ public:
     QChart* sharingModesChart() const { return mModes; }
     CompletionView* completion() const { return mCompletion; }
     TimelineView* timeline() const { return mTimeline; }
+    /// Opens the current tab in a window of its own (the corner button); closing the window
+    /// puts it back. Returns the window (nullptr when that tab is already out).
+    QWidget* popOutCurrent();
 
 private:
+    QChart* addChart(const QString& title);
+    int barsShown(std::size_t available) const;
     QChart* mCost;
     QChart* mMemory;
     QChart* mTradeOff;
@@ -47,6 +56,7 @@ private:
     CompletionView* mCompletion;
     TimelineView* mTimeline;
     calc::Kpis mCurrent; ///< of the latest evaluation, the "this scenario" point beside the alternatives
+    bool mDocked;
 };
 
 } // namespace gp::ui

@@ -161,12 +161,13 @@ void CompletionView::draw()
     area->setBorderColor(QColor("#2c4f75"));
     top = std::max(top * 1.15, 1.0);
 
+    // Units in the labels, not in axis titles: Qt Charts gives a bottom axis at most 40 % of a
+    // short docked chart's height, and elides labels and title to "…" beyond it.
     auto* x = new QValueAxis;
-    x->setTitleText(tr("Completion (days)"));
-    x->setLabelFormat("%.1f");
+    x->setLabelFormat(tr("%.1f d")); // completion
     auto* y = new QValueAxis;
-    y->setTitleText(tr("Trials (%)"));
-    y->setLabelFormat("%.0f");
+    y->setLabelFormat(tr("%.0f %%")); // of the trials
+    y->setTickCount(3);               // three labels fit the docked panel's height
     mChart->addAxis(x, Qt::AlignBottom);
     mChart->addAxis(y, Qt::AlignLeft);
     attach(mChart, area, x, y);
@@ -246,15 +247,14 @@ void TimelineView::showTimeline(std::shared_ptr<const sim::TimelineResult> t, do
         mHorizon->setValue(horizonDays);
     }
     clearChart(mChart);
-    auto* x = new QValueAxis;
-    x->setTitleText(tr("Time (days)"));
-    x->setLabelFormat("%.0f");
+    auto* x = new QValueAxis; // units in the labels (see showSimulation)
+    x->setLabelFormat(tr("day %.0f"));
     x->setRange(0, horizonDays);
     x->applyNiceNumbers();
     auto* y = new QValueAxis;
-    y->setTitleText(tr("Cluster (%)"));
     y->setRange(0, 100);
-    y->setLabelFormat("%.0f");
+    y->setLabelFormat(tr("%.0f %%")); // of the cluster
+    y->setTickCount(3);
     mChart->addAxis(x, Qt::AlignBottom);
     mChart->addAxis(y, Qt::AlignLeft);
     auto line = [&](const QString& name, const QColor& color, double sim::TimelinePoint::*field) {

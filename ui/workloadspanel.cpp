@@ -455,15 +455,22 @@ void WorkloadsPanel::showProfile(int row)
     top->setColor(QColor("#e15759"));
     QStringList names;
     double most = 0.0;
+    // About sixteen labels fit under the bars (an 80-layer model's every label elided to "…"
+    // or ":"): every step-th block is numbered, the rest carry an invisible label.
+    const std::size_t step = std::max<std::size_t>(1, (layers.size() + 15) / 16);
     for (std::size_t i = 0; i < layers.size(); ++i) {
         const double v = layers[i].total() / kGiB;
         most = std::max(most, v);
         *normal << (i == peak ? 0.0 : v);
         *top << (i == peak ? v : 0.0);
-        // Category labels must be unique (equal ones merge): blocks by number, others short.
+        // Category labels must be unique (equal ones merge): blocks by number, others short,
+        // the unlabelled ones a different number of zero-width spaces each.
         using Kind = calc::LayerMemory::Kind;
         switch (layers[i].kind) {
-        case Kind::Block: names << QString::number(layers[i].block); break;
+        case Kind::Block:
+            names << (layers[i].block % static_cast<int>(step) == 0 ? QString::number(layers[i].block)
+                                                                    : QString(static_cast<int>(i) + 1, QChar(0x200B)));
+            break;
         case Kind::Embedding: names << tr("emb"); break;
         case Kind::OutputProjection: names << tr("out"); break;
         case Kind::Loss: names << tr("loss"); break;
@@ -477,9 +484,9 @@ void WorkloadsPanel::showProfile(int row)
     mChart->addSeries(series);
     auto* x = new QBarCategoryAxis;
     x->append(names);
-    x->setLabelsAngle(-90);
+    x->setTruncateLabels(false); // short numbers, spaced out above
     QFont small = x->labelsFont();
-    small.setPointSizeF(small.pointSizeF() * 0.75);
+    small.setPointSizeF(small.pointSizeF() * 0.8);
     x->setLabelsFont(small);
     auto* y = new QValueAxis;
     y->setRange(0, most * 1.1 + 1e-9);
