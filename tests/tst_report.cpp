@@ -91,6 +91,16 @@ private Q_SLOTS:
             QVERIFY2(t.contains(page), page);
         QVERIFY(t.contains("Llama 3 70B pre-training")); // the jobs table
         QVERIFY(t.contains("P95 completion"));           // the trade-off matrix
+        // Pages that can be shown: the sharing-modes legend names every point in full (it read
+        // "t… B… P…"), the matrix's row names are not split mid-word ("Performanc / e"), and the
+        // topology page is vectors with each node's name (it was one bitmap per node).
+        for (const char* entry : {"this scenario", "Bare metal (bare metal)", "Passthrough (passthrough VM)",
+                                  "Performance isolation", "Fragmentation"})
+            QVERIFY2(t.contains(entry), entry);
+        for (const Node& n : s.topology.nodes)
+            QVERIFY2(t.contains(QString::fromStdString(n.name)), n.name.c_str());
+        QVERIFY2(!run("pdfimages", {"-list", "-f", "2", "-l", "2", pdf}).contains(" image "),
+                 "the topology page embeds images");
     }
 
     void slidesRenderWithoutEmptyPages()
@@ -126,7 +136,12 @@ private Q_SLOTS:
         const QString pdf = mDir.filePath("slides.pdf");
         QVERIFY(deck->writePdf(pdf));
         QCOMPARE(pages(pdf), 8);
-        QVERIFY(text(pdf).contains("Go with MIG for the chat service."));
+        const QString slides = text(pdf);
+        QVERIFY(slides.contains("Go with MIG for the chat service."));
+        // The trade-offs slide: a legend with text, and the matrix's headers whole.
+        for (const char* entry :
+             {"this scenario", "Passthrough (passthrough VM)", "Passthrough", "Time-slicing", "Performance isolation"})
+            QVERIFY2(slides.contains(entry), entry);
 
         // The presentation: arrows and space move, Home/End jump, Esc leaves.
         auto* window = new ui::PresentationWindow(std::move(deck));

@@ -13,6 +13,7 @@
 #include "sim/timeline.h"
 #include "simulationcharts.h"
 
+#include <QAreaSeries>
 #include <QBuffer>
 #include <QChart>
 #include <QGraphicsScene>
@@ -21,6 +22,7 @@
 #include <QSvgGenerator>
 #include <QTableWidget>
 #include <QTextDocument>
+#include <QXYSeries>
 
 #include <algorithm>
 #include <map>
@@ -136,10 +138,11 @@ QString PlanFigures::matrixHtml() const
     const QTableWidget* m = charts->tradeOffMatrix();
     QString html = kTable + "<tr><th></th>";
     for (int c = 0; c < m->columnCount(); ++c)
-        html += "<th>" + m->horizontalHeaderItem(c)->text().toHtmlEscaped() + "</th>";
+        html += "<th style='white-space: nowrap'>" + m->horizontalHeaderItem(c)->text().toHtmlEscaped() + "</th>";
     html += "</tr>";
     for (int r = 0; r < m->rowCount(); ++r) {
-        html += "<tr><td>" + m->verticalHeaderItem(r)->text().trimmed().toHtmlEscaped() + "</td>";
+        html += "<tr><td style='white-space: nowrap'>" + m->verticalHeaderItem(r)->text().trimmed().toHtmlEscaped() +
+                "</td>";
         for (int c = 0; c < m->columnCount(); ++c)
             html += "<td>" + (m->item(r, c) ? m->item(r, c)->text().toHtmlEscaped() : QString()) + "</td>";
         html += "</tr>";
@@ -341,9 +344,45 @@ void drawChart(QPainter& p, const QRectF& area, QChart* chart, double zoom)
     chart->scene()->render(&p, area, chart->geometry(), Qt::KeepAspectRatio);
 }
 
+void drawChartWithLegend(QPainter& p, const QRectF& area, QChart* chart, double zoom, int pointSize)
+{
+    QString html;
+    for (QAbstractSeries* series : chart->series()) {
+        if (series->name().isEmpty())
+            continue;
+        QColor colour;
+        if (auto* xy = qobject_cast<QXYSeries*>(series))
+            colour = xy->color();
+        else if (auto* area = qobject_cast<QAreaSeries*>(series))
+            colour = area->color();
+        html += QStringLiteral("<span style='color:%1'>&#9632;</span> %2<br>")
+                    .arg(colour.name(), series->name().toHtmlEscaped());
+    }
+    QTextDocument doc;
+    doc.setDefaultFont(QFont("DejaVu Sans", pointSize));
+    doc.setTextWidth(area.width());
+    doc.setHtml(html);
+    const double height = std::min(doc.size().height(), area.height() / 2);
+    const bool shown = chart->legend()->isVisible();
+    chart->legend()->hide();
+    drawChart(p, area.adjusted(0, 0, 0, -height), chart, zoom);
+    chart->legend()->setVisible(shown);
+    drawHtml(p, QRectF(area.left(), area.bottom() - height, area.width(), height), html, pointSize);
+}
+
 void drawTopology(QPainter& p, const QRectF& area, CanvasScene& topology)
 {
+    // As vectors with their names: the canvas caches each node as a bitmap for speed, which a
+    // PDF or SVG would embed as an image without text.
+    std::vector<std::pair<QGraphicsItem*, QGraphicsItem::CacheMode>> cached;
+    for (QGraphicsItem* item : topology.items())
+        if (item->cacheMode() != QGraphicsItem::NoCache) {
+            cached.emplace_back(item, item->cacheMode());
+            item->setCacheMode(QGraphicsItem::NoCache);
+        }
     topology.render(&p, area, topology.itemsBoundingRect().adjusted(-20, -20, 20, 20), Qt::KeepAspectRatio);
+    for (const auto& [item, mode] : cached)
+        item->setCacheMode(mode);
 }
 
 } // namespace gp::ui

@@ -67,6 +67,10 @@ void drawHtml(QPainter& p, const QRectF& area, const QString& html, int pointSiz
 /// Draws a chart into `area` as vectors, laid out at 1/`zoom` of the area's size and scaled
 /// up, so that its text grows with it (slides use a zoom above 1 for the room's back row).
 void drawChart(QPainter& p, const QRectF& area, QChart* chart, double zoom = 1.0);
+/// The same with the chart's legend drawn as text below it, one entry a line with its colour:
+/// Qt Charts lays a legend out in one row and elides the names ("t… B… P…") when a chart on a
+/// page or slide is narrow.
+void drawChartWithLegend(QPainter& p, const QRectF& area, QChart* chart, double zoom, int pointSize);
 /// Draws the topology (the canvas scene) fitted into `area`.
 void drawTopology(QPainter& p, const QRectF& area, CanvasScene& topology);
 

@@ -98,14 +98,13 @@ Status writeReport(const sim::PlanResults& results, const Catalog& catalog, cons
         // 4. The sharing trade-offs.
         pdf.newPage();
         heading(p, body, QObject::tr("Sharing trade-offs"), name);
-        f.charts->sharingModesChart()->legend()->setAlignment(Qt::AlignBottom); // the page is taller than the dock
-        drawChart(p, QRectF(content.left(), content.top(), content.width() * 0.4, content.height()),
-                  f.charts->sharingModesChart());
+        drawChartWithLegend(p, QRectF(content.left(), content.top(), content.width() * 0.4, content.height()),
+                            f.charts->sharingModesChart(), 1.0, 8);
         drawHtml(
             p, QRectF(content.left() + content.width() * 0.41, content.top(), content.width() * 0.59, content.height()),
             QObject::tr("<p>The same tenants with every GPU shared one way, each mode at its densest setting.</p>") +
                 f.matrixHtml(),
-            8);
+            7); // the matrix's row names stay whole, and "unbounded" or "H100XM-80C" too at this size
 
         // 5. Predictability and the jobs.
         pdf.newPage();

@@ -305,7 +305,7 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
     y->setRange(0, maxPenalty * 1.1);
     y->applyNiceNumbers();
     y->setLabelFormat(tr("%.0f %%")); // mean penalty against bare metal: the legend's points say so
-    y->setTitleText(mDocked ? QString() : tr("mean penalty against bare metal"));
+    y->setTitleText(mDocked ? QString() : tr("mean penalty"));
     mModes->addAxis(x, Qt::AlignBottom);
     mModes->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries* series : mModes->series()) {

@@ -113,7 +113,6 @@ SlideDeck::SlideDeck(const sim::PlanResults& results, const Catalog& catalog, QS
 {
     mAll.push_back(std::make_unique<PlanFigures>(results, catalog));
     mFigures = mAll.front().get();
-    mFigures->charts->sharingModesChart()->legend()->setAlignment(Qt::AlignBottom);
 }
 
 SlideDeck::SlideDeck(const std::vector<std::shared_ptr<const sim::PlanResults>>& results, const Catalog& catalog,
@@ -202,10 +201,10 @@ void SlideDeck::paint(QPainter& p, const QRectF& area, int slide) const
     case Topology: drawTopology(p, body, *f.topology); break;
     case Stack: paintStack(p, body); break;
     case TradeOffs:
-        drawChart(p, QRectF(body.left(), body.top(), body.width() * 0.42, body.height()), f.charts->sharingModesChart(),
-                  zoom);
-        drawHtml(p, QRectF(body.left() + body.width() * 0.44, body.top(), body.width() * 0.56, body.height()),
-                 f.matrixHtml(), std::max(7, text - 3));
+        drawChartWithLegend(p, QRectF(body.left(), body.top(), body.width() * 0.36, body.height()),
+                            f.charts->sharingModesChart(), zoom, std::max(7, text - 3));
+        drawHtml(p, QRectF(body.left() + body.width() * 0.38, body.top(), body.width() * 0.62, body.height()),
+                 f.matrixHtml(), std::max(7, text - 4));
         break;
     case Cost:
         drawChart(p, QRectF(body.left(), body.top(), body.width(), body.height() * 0.48), f.charts->costChart(), zoom);

@@ -9,6 +9,7 @@
 #include <QPainterPathStroker>
 
 #include <QGraphicsScene>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QPalette>
 #include <QStyleOptionGraphicsItem>
@@ -119,7 +120,11 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     p->setPen(border);
     p->setBrush(pal.base());
     p->drawRoundedRect(r, 8, 8);
-    if (lod >= 0.6) { // below, the text would be a few pixels high: leave it out, it costs most
+    // Below 0.6 the text would be a few pixels high on screen: leave it out, it costs most. A
+    // PDF or SVG (the report's topology page) keeps it: there it is vectors, legible zoomed in.
+    const QPaintEngine* engine = p->paintEngine();
+    const bool vectors = engine && (engine->type() == QPaintEngine::Pdf || engine->type() == QPaintEngine::SVG);
+    if (lod >= 0.6 || vectors) {
         p->setPen(pal.text().color());
         QFont f = p->font();
         f.setBold(true);
