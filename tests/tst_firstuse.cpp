@@ -390,6 +390,8 @@ private Q_SLOTS:
         QCOMPARE(page->window(), window);
         QCOMPARE(qobject_cast<QChartView*>(page)->chart()->title(), charts->tabText(0)); // titled there
         QVERIFY(charts->widget(0) != page);                                              // the tab says where it went
+        QTest::mouseClick(popOut, Qt::LeftButton); // again: that window is open already
+        QCOMPARE(charts->findChildren<QDialog*>("ChartWindow").size(), 1);
         window->close();
         QTRY_COMPARE(charts->widget(0), page);
         QCOMPARE(qobject_cast<QChartView*>(page)->chart()->title(), QString()); // the tab names it again

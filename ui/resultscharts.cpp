@@ -95,7 +95,7 @@ QWidget* ResultsCharts::popOutCurrent()
 {
     const int index = currentIndex();
     QWidget* page = currentWidget();
-    if (!page)
+    if (!page || page->objectName() == "PoppedOut") // its window is open already
         return nullptr;
     const QString title = tabText(index);
     auto* window = new QDialog(this, Qt::Window);
@@ -104,6 +104,7 @@ QWidget* ResultsCharts::popOutCurrent()
     window->setWindowTitle(title);
     auto* layout = new QVBoxLayout(window);
     auto* placeholder = new QLabel(tr("%1 is open in its own window; close that window to bring it back.").arg(title));
+    placeholder->setObjectName("PoppedOut");
     placeholder->setAlignment(Qt::AlignCenter);
     removeTab(index);
     insertTab(index, placeholder, title);
