@@ -461,6 +461,45 @@ private Q_SLOTS:
         QVERIFY(w->findChild<QLabel*>("PlanSummary")->text().contains("1 job outside its tenant's SLA"));
     }
 
+    void penaltyAndCostCellsExplainThemselvesOnClick()
+    {
+        auto w = openSample();
+        QTRY_VERIFY(w->session()->latest() && !w->session()->busy());
+        QTableWidget* table = w->workloads()->table();
+        int row = -1;
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->item(r, 1)->data(Qt::UserRole).toString() == "chat-8b")
+                row = r;
+        QVERIFY(row >= 0);
+        auto clickCell = [&](const QString& column) {
+            int c = -1;
+            for (int i = 0; i < table->columnCount(); ++i)
+                if (table->horizontalHeaderItem(i)->text() == column)
+                    c = i;
+            table->scrollToItem(table->item(row, c));
+            QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
+                              table->visualItemRect(table->item(row, c)).center());
+            QDialog* dialog = nullptr;
+            for (QDialog* d : w->findChildren<QDialog*>("explainDialog"))
+                if (d->isVisible())
+                    dialog = d;
+            return dialog;
+        };
+        QDialog* penalty = clickCell("Penalty");
+        QVERIFY(penalty);
+        const QString formula = penalty->findChild<QLabel*>("explainFormula")->text();
+        // Its step shared against bare metal, with the plan's numbers; by resource; its SLA.
+        QVERIFY2(formula.contains("time per output token shared") && formula.contains("321.1 %"), qPrintable(formula));
+        const QString all = penalty->findChild<QLabel*>("explainLines")->text();
+        QVERIFY2(all.contains("By resource") && all.contains("Outside ChatCo (inference)'s SLA"), qPrintable(all));
+        penalty->close();
+        QDialog* cost = clickCell("$/month");
+        QVERIFY(cost);
+        const QString costFormula = cost->findChild<QLabel*>("explainFormula")->text();
+        QVERIFY2(costFormula.contains("price per GPU-hour") && costFormula.contains(" h = $"), qPrintable(costFormula));
+        cost->close();
+    }
+
     /// Revisions: the list of a scenario's saved revisions, with their notes; a double-click
     /// on an older one chooses it, and it opens read-only.
     void revisionsOpenAnOlderRevisionReadOnly()

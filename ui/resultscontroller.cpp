@@ -34,6 +34,8 @@ ResultsController::ResultsController(Workbench& workbench, const Views& views, Q
     });
     connect(session, &EvaluationRunner::alternativesReady, mViews.charts, &ResultsCharts::showAlternatives);
     connect(mViews.kpis, &KpiCards::explainRequested, this, [this](const QString& key) { explain(key); });
+    connect(mViews.workloads, &WorkloadsPanel::explainRequested, this,
+            [this](const QString& jobId, const QString& figure) { explainJob(jobId, figure); });
     connect(mViews.charts->completion(), &CompletionView::fullSimulationRequested, this, [this](int trials) {
         EvaluationRunner& s = mWorkbench.session();
         if (!s.runFullSimulation(trials))
@@ -55,9 +57,24 @@ ExplainDialog* ResultsController::explain(const QString& key)
     std::optional<double> p95;
     if (results->simulation && results->simulation->clusterP95Days > 0)
         p95 = results->simulation->clusterP95Days;
-    const calc::KpiExplanation x =
-        calc::explainKpi(key.toStdString(), *results->scenario, mWorkbench.catalog(), *results->evaluation, p95);
-    auto* dialog = new ExplainDialog(x, doc->scenario().assumptions, mViews.canvas->window());
+    return openExplanation(
+        calc::explainKpi(key.toStdString(), *results->scenario, mWorkbench.catalog(), *results->evaluation, p95));
+}
+
+ExplainDialog* ResultsController::explainJob(const QString& jobId, const QString& figure)
+{
+    const std::shared_ptr<const sim::PlanResults> results = mWorkbench.session().latest();
+    if (!mWorkbench.document() || !results || !results->evaluation)
+        return nullptr;
+    return openExplanation(
+        calc::explainJob(figure.toStdString(), jobId.toStdString(), *results->scenario, *results->evaluation));
+}
+
+ExplainDialog* ResultsController::openExplanation(const calc::KpiExplanation& x)
+{
+    if (x.formula.empty())
+        return nullptr;
+    auto* dialog = new ExplainDialog(x, mWorkbench.document()->scenario().assumptions, mViews.canvas->window());
     connect(dialog, &ExplainDialog::showJobsRequested, this, &ResultsController::showJobs);
     connect(dialog, &ExplainDialog::assumptionsChanged, this, [this](const std::vector<document::FieldPatch>& p) {
         if (mWorkbench.editable())

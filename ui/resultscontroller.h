@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "calc/kpiexplain.h"
+
 #include <QObject>
 
 namespace gp::calc {
@@ -46,8 +48,11 @@ public:
     /// Opens the explanation of KPI `key` for the plan's latest results (non-modal); null
     /// while nothing has been evaluated yet.
     class ExplainDialog* explain(const QString& key);
+    /// The same for one job's "penalty" or "cost" (a click on its Workloads cell).
+    class ExplainDialog* explainJob(const QString& jobId, const QString& figure);
 
 private:
+    class ExplainDialog* openExplanation(const calc::KpiExplanation& explanation);
     void showEvaluation(const calc::Evaluation& evaluation);
 
     /// Selects, on the canvas, the nodes the jobs run on.

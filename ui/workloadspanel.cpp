@@ -63,6 +63,7 @@ const QStringList kColumns = {"Tenant", "Job", "Kind",     "Model",   "TP×PP×D
                               "TTFT",   "ITL", "TTFT P99", "ITL P99", "SLO",      "MFU",    "Days",    "$/month"};
 constexpr int kFirstServing = 8, kLastServing = 12; // TTFT .. SLO
 constexpr int kPenaltyColumn = 7;
+constexpr int kCostColumn = 15; // "$/month"
 
 using text::q;
 
@@ -170,6 +171,15 @@ WorkloadsPanel::WorkloadsPanel(const Catalog& catalog, QWidget* parent)
             Q_EMIT tenantSelected(mTable->item(row, 0)->data(Qt::UserRole).toString());
         else
             Q_EMIT jobSelected(mTable->item(row, 1)->data(Qt::UserRole).toString());
+    });
+    connect(mTable, &QTableWidget::cellClicked, this, [this](int row, int column) {
+        const QTableWidgetItem* job = mTable->item(row, 1);
+        if (!job)
+            return;
+        if (column == kPenaltyColumn)
+            Q_EMIT explainRequested(job->data(Qt::UserRole).toString(), "penalty");
+        else if (column == kCostColumn)
+            Q_EMIT explainRequested(job->data(Qt::UserRole).toString(), "cost");
     });
     connect(mTable, &QTableWidget::cellDoubleClicked, this, [this](int row) {
         if (const QTableWidgetItem* item = mTable->item(row, 1))

@@ -56,6 +56,8 @@ Q_SIGNALS:
     void jobSelected(const QString& jobId);
     /// The user clicked a tenant cell.
     void tenantSelected(const QString& tenantId);
+    /// The user clicked a job's Penalty ("penalty") or $/month ("cost") cell: explain it.
+    void explainRequested(const QString& jobId, const QString& figure);
 
 private:
     void showProfile(int row);

@@ -250,4 +250,67 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catal
     return x;
 }
 
+KpiExplanation explainJob(const std::string& figure, const std::string& jobId, const Scenario& s, const Evaluation& ev)
+{
+    KpiExplanation x;
+    const auto it = std::find_if(ev.jobs.begin(), ev.jobs.end(), [&](const JobResult& j) { return j.id == jobId; });
+    if (it == ev.jobs.end() || (figure != "penalty" && figure != "cost"))
+        return x;
+    const JobResult& j = *it;
+    x.key = figure;
+    x.jobIds = {j.id};
+    const std::string step = j.serving ? "time per output token" : "step time";
+    if (figure == "penalty") {
+        const KpiSpec* spec = findKpi("mean_penalty");
+        x.label = "Penalty of " + j.name;
+        x.assumptions = spec->assumptions;
+        x.errorBand = spec->errorBand;
+        if (!j.placed) {
+            x.value = "–";
+            x.formula = "not placed, so not run: " + j.reason;
+            return x;
+        }
+        x.value = percent(j.penalty);
+        // Three significant figures or so, so that the division reads true.
+        const auto precise = [](double sec) {
+            return sec < 1.0 ? fmt::fixed(sec * 1000.0, 2) + " ms" : fmt::fixed(sec, 3) + " s";
+        };
+        x.formula = step + " shared ÷ " + step + " on the same GPUs unshared − 1 = " + precise(j.perf.stepTimeS) +
+                    " ÷ " + precise(j.bareMetal.stepTimeS) + " − 1 = " + x.value;
+        x.lines.push_back(
+            "On " + slotOf(j) +
+            (j.placement.size() > 1 ? " (" + std::to_string(j.placement.size()) + " units)" : std::string()));
+        if (j.penalty > 1e-6)
+            x.lines.push_back("By resource: " + partsOf(j.penaltyBreakdown));
+        if (!j.noisiestNeighbour.empty())
+            x.lines.push_back("Noisiest neighbour: " + j.noisiestNeighbour + " (+" + percent(j.noisiestNeighbourCost) +
+                              " of the bare-metal " + step + ")");
+        if (const Tenant* t = tenantOf(s, j.tenant)) {
+            const std::string why = slaMissReason(j, s);
+            x.lines.push_back(why.empty()
+                                  ? "Within " + t->name + "'s SLA (at most " + percent(t->sla.maxPenaltyPct / 100.0) +
+                                        " penalty); bare metal would be " + times(1.0 + j.penalty) + " faster"
+                                  : "Outside " + t->name + "'s SLA: " + why);
+        }
+        if (j.extraDays && *j.extraDays > 0.005)
+            x.lines.push_back("It adds " + fmt::days(*j.extraDays) + " to the run");
+        return x;
+    }
+    x.label = "Cost of " + j.name;
+    x.value = fmt::usd(j.costPerMonthUsd);
+    const double perGpuHour =
+        j.gpuEquivalents > 0 ? j.costPerMonthUsd / (j.gpuEquivalents * Inventory::kHoursPerMonth) : 0.0;
+    x.formula = "GPU share it holds × price per GPU-hour × hours per month = " + fmt::fixed(j.gpuEquivalents, 2) +
+                " × $" + fmt::fixed(perGpuHour, 2) + " × " + fmt::grouped(Inventory::kHoursPerMonth) +
+                " h = " + x.value;
+    x.lines.push_back("Its share: the slots it holds as fractions of a GPU (a MIG instance its slices of seven, a "
+                      "time-sliced or vGPU replica one of its GPU's replicas, a whole GPU one)");
+    if (j.costUsd && j.perf.daysToComplete)
+        x.lines.push_back("Over its whole run of " + fmt::days(*j.perf.daysToComplete) + ": " + fmt::usd(*j.costUsd));
+    if (j.extraDays && *j.extraDays > 0.005 && j.perf.daysToComplete && j.costUsd)
+        x.lines.push_back("Of which the sharing penalty's " + fmt::days(*j.extraDays) + ": " +
+                          fmt::usd(*j.costUsd * *j.extraDays / *j.perf.daysToComplete));
+    return x;
+}
+
 } // namespace gp::calc

@@ -33,6 +33,13 @@ struct KpiExplanation
 KpiExplanation explainKpi(const std::string& key, const Scenario& scenario, const Catalog& catalog,
                           const Evaluation& evaluation, std::optional<double> p95Days = std::nullopt);
 
+/// How one job's figure came about, in the same shape as a KPI's: `figure` is "penalty" (its
+/// step against bare metal, by resource, its noisiest neighbour, its tenant's SLA) or "cost"
+/// (its GPU share at the cluster's prices, and over its whole run). Unknown figures or jobs
+/// give an empty formula.
+KpiExplanation explainJob(const std::string& figure, const std::string& jobId, const Scenario& scenario,
+                          const Evaluation& evaluation);
+
 /// Why a placed job misses its tenant's SLA, in words ("penalty 321.1 % against the 5.0 %
 /// allowed: bare metal would be 4.2× faster; most of it memory bandwidth …"); empty when it
 /// meets it.
