@@ -21,14 +21,9 @@
 
 #include <QAbstractButton>
 #include <QApplication>
-#include <QBarCategoryAxis>
-#include <QChart>
-#include <QChartView>
 #include <QComboBox>
 #include <QDialog>
-#include <QDockWidget>
 #include <QDoubleSpinBox>
-#include <QFrame>
 #include <QGraphicsSceneHoverEvent>
 #include <QInputDialog>
 #include <QLabel>
@@ -36,7 +31,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -114,19 +108,13 @@ bool hasJob(const Scenario& s, const std::string& id)
     return false;
 }
 
-/// The first sample, evaluated, in the 1298×730 window a 1366×768 screen leaves; nullptr
-/// when the window does not show.
-std::unique_ptr<ui::MainWindow> openOnAShortScreen(const QTemporaryDir& dir)
+/// The Workloads table's row of job `id` (its id is the Job cell's user data), or -1.
+int rowOf(const QTableWidget* table, const QString& id)
 {
-    auto w = test::makeWindow(dir.filePath("library.sqlite"));
-    w->resize(1298, 730);
-    w->show();
-    if (!QTest::qWaitForWindowExposed(w.get()))
-        return nullptr;
-    w->files()->openFirst();
-    if (!QTest::qWaitFor([&] { return w->kpiCards()->valueOf("vram_utilization") != QString("–"); }))
-        return nullptr;
-    return w;
+    for (int r = 0; r < table->rowCount(); ++r)
+        if (table->item(r, 1)->data(Qt::UserRole).toString() == id)
+            return r;
+    return -1;
 }
 
 } // namespace
@@ -330,92 +318,6 @@ private Q_SLOTS:
     /// and cards could not be clicked. A click on a card now opens how the number is computed —
     /// formula with this plan's values, the jobs behind it (shown on the canvas), the editable
     /// assumptions, the model's known error — and the job is flagged where the planner looks.
-    void aShortScreenKeepsTheCanvasAndEveryValueReadable()
-    {
-        // A 1366×768 screen leaves the window about 1298×730: the heading and the KPI cards go
-        // compact, the canvas keeps a usable height, no card's value or the heading is cut.
-        QTemporaryDir dir;
-        auto w = openOnAShortScreen(dir);
-        QVERIFY(w);
-        QVERIFY2(w->height() <= 730, qPrintable(QString::number(w->height()))); // not forced taller than the screen
-        QVERIFY(w->kpiCards()->compact());
-        QTRY_VERIFY2(w->canvasView()->viewport()->height() >= 150,
-                     qPrintable(QString::number(w->canvasView()->viewport()->height())));
-        const QList<QLabel*> values = w->kpiCards()->findChildren<QLabel*>("value");
-        QCOMPARE(values.size(), w->kpiCards()->findChildren<QFrame*>(QRegularExpression("^kpi-")).size());
-        QList<QLabel*> texts = values + w->kpiCards()->findChildren<QLabel*>("title");
-        for (QLabel* v : texts) {
-            QVERIFY2(v->height() >= v->sizeHint().height(), qPrintable(v->text()));
-            QVERIFY2(v->width() >= v->sizeHint().width(), qPrintable(v->text()));
-        }
-        auto* summary = w->findChild<QLabel*>("PlanSummary");
-        QVERIFY(summary->height() >= summary->heightForWidth(summary->width()));
-        // A tall window shows the full cards and heading again.
-        w->resize(1600, 1000);
-        QTRY_VERIFY(!w->kpiCards()->compact());
-        QVERIFY(summary->text().contains("<h2>"));
-    }
-
-    void dockedChartsAreReadableAndPopOut()
-    {
-        QTemporaryDir dir;
-        auto w = openOnAShortScreen(dir);
-        QVERIFY(w);
-        ui::ResultsCharts* charts = w->charts();
-        w->findChild<QDockWidget*>("ResultsDock")->raise();
-        // Every axis of every docked chart shows its labels whole (Qt Charts elided them all
-        // to "…" in a short panel).
-        for (int i = 0; i < charts->count(); ++i) {
-            charts->setCurrentIndex(i);
-            QChart* chart = nullptr;
-            if (auto* view = qobject_cast<QChartView*>(charts->widget(i)))
-                chart = view->chart();
-            else if (auto* view = charts->widget(i)->findChild<QChartView*>())
-                chart = view->chart();
-            if (!chart)
-                continue; // the trade-off matrix is a table
-            QTest::qWait(50);
-            for (QAbstractAxis* axis : chart->axes())
-                QVERIFY2(!axis->labelsTruncated(), qPrintable(charts->tabText(i) + ": " + axis->titleText()));
-        }
-        // "Open in Window" shows the tab in a window of its own; closing it puts it back.
-        charts->setCurrentIndex(0);
-        QWidget* page = charts->widget(0);
-        auto* popOut = charts->findChild<QToolButton*>("PopOutChart");
-        QVERIFY(popOut && popOut->isVisible());
-        QTest::mouseClick(popOut, Qt::LeftButton);
-        QDialog* window = nullptr;
-        QTRY_VERIFY((window = charts->findChild<QDialog*>("ChartWindow")) != nullptr);
-        QVERIFY(window->isVisible());
-        QCOMPARE(page->window(), window);
-        QCOMPARE(qobject_cast<QChartView*>(page)->chart()->title(), charts->tabText(0)); // titled there
-        QVERIFY(charts->widget(0) != page);                                              // the tab says where it went
-        QTest::mouseClick(popOut, Qt::LeftButton); // again: that window is open already
-        QCOMPARE(charts->findChildren<QDialog*>("ChartWindow").size(), 1);
-        window->close();
-        QTRY_COMPARE(charts->widget(0), page);
-        QCOMPARE(qobject_cast<QChartView*>(page)->chart()->title(), QString()); // the tab names it again
-    }
-
-    void theLayerChartNumbersSomeBlocksLegibly()
-    {
-        QTemporaryDir dir;
-        auto w = test::openSampleAtOneToOne(dir.filePath("library.sqlite"), "node-001");
-        QTRY_VERIFY(w->workloads()->rowCount() > 0);
-        // The 70B pre-training job: 40 of its 80 layers on a pipeline stage, and the embedding.
-        ui::WorkloadsPanel* workloads = w->workloads();
-        workloads->selectJob("frontier-70b");
-        QChart* chart = workloads->profileChart();
-        QTRY_VERIFY(!chart->axes(Qt::Horizontal).isEmpty());
-        auto* axis = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Horizontal).front());
-        QVERIFY(axis);
-        int shown = 0;
-        for (const QString& c : axis->categories())
-            shown += c.contains(QChar(0x200B)) ? 0 : 1;
-        QVERIFY2(axis->count() > 40 && shown <= 17, qPrintable(QString("%1 of %2").arg(shown).arg(axis->count())));
-        QVERIFY(axis->categories().contains("0") && axis->categories().contains("emb"));
-    }
-
     void everyKpiExplainsItselfOnClick()
     {
         auto w = openSample();
@@ -450,10 +352,10 @@ private Q_SLOTS:
         // Flagged: the penalty cell in Workloads, the canvas's warnings, the summary.
         QTRY_VERIFY(w->workloads()->cell("chat-8b", "Penalty").endsWith("⚠"));
         QTableWidget* table = w->workloads()->table();
-        for (int r = 0; r < table->rowCount(); ++r)
-            if (table->item(r, 1)->data(Qt::UserRole).toString() == "chat-8b")
-                QVERIFY2(table->item(r, 7)->toolTip().contains("bare metal would be"),
-                         qPrintable(table->item(r, 7)->toolTip()));
+        const int flagged = rowOf(table, "chat-8b");
+        QVERIFY(flagged >= 0);
+        QVERIFY2(table->item(flagged, 7)->toolTip().contains("bare metal would be"),
+                 qPrintable(table->item(flagged, 7)->toolTip()));
         bool warned = false;
         for (const QString& line : w->canvasView()->warnings())
             warned = warned || line.contains("Llama 3 8B chat API is outside its SLA");
@@ -466,10 +368,7 @@ private Q_SLOTS:
         auto w = openSample();
         QTRY_VERIFY(w->session()->latest() && !w->session()->busy());
         QTableWidget* table = w->workloads()->table();
-        int row = -1;
-        for (int r = 0; r < table->rowCount(); ++r)
-            if (table->item(r, 1)->data(Qt::UserRole).toString() == "chat-8b")
-                row = r;
+        const int row = rowOf(table, "chat-8b");
         QVERIFY(row >= 0);
         auto clickCell = [&](const QString& column) {
             int c = -1;
@@ -600,10 +499,7 @@ private Q_SLOTS:
 
         QTRY_COMPARE(w->workloads()->rowCount(), 5);
         QTableWidget* table = w->workloads()->table();
-        int row = -1;
-        for (int r = 0; r < table->rowCount(); ++r)
-            if (table->item(r, 1)->data(Qt::UserRole).toString() == "acme-lora")
-                row = r;
+        const int row = rowOf(table, "acme-lora");
         QVERIFY(row >= 0);
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(row, 1)).center());
         QCOMPARE(w->workloads()->selectedJobId(), QString("acme-lora"));
