@@ -58,33 +58,36 @@ void KpiCards::addCard(const calc::KpiSpec& spec, const QString& tooltip)
     auto* value = new QLabel(QStringLiteral("–"), card);
     value->setObjectName("value");
     grid->addWidget(t, 0, 0);
-    grid->addWidget(value, 1, 0);
     mFrames.push_back(card);
     mCards.push_back({&spec, t, value});
-    setCompact(mCompact); // the value's font and place
+    placeValue(mCards.size() - 1);
     reflow(static_cast<int>(mFrames.size()));
+}
+
+void KpiCards::placeValue(std::size_t i)
+{
+    auto* grid = static_cast<QGridLayout*>(mFrames[i]->layout());
+    QLabel* value = mCards[i].value;
+    QFont big = mCards[i].title->font();
+    big.setPointSizeF(big.pointSizeF() / 0.85 * (mCompact ? 1.1 : 1.4));
+    big.setBold(true);
+    value->setFont(big);
+    grid->removeWidget(value);
+    if (mCompact)
+        grid->addWidget(value, 0, 1, Qt::AlignRight | Qt::AlignVCenter);
+    else
+        grid->addWidget(value, 1, 0);
+    grid->setContentsMargins(8, mCompact ? 2 : 4, 8, mCompact ? 2 : 4);
 }
 
 void KpiCards::setCompact(bool compact)
 {
-    const bool changed = compact != mCompact;
+    if (compact == mCompact) // every window resize asks
+        return;
     mCompact = compact;
-    for (std::size_t i = 0; i < mCards.size(); ++i) {
-        auto* grid = static_cast<QGridLayout*>(mFrames[i]->layout());
-        QLabel* value = mCards[i].value;
-        QFont big = mCards[i].title->font();
-        big.setPointSizeF(big.pointSizeF() / 0.85 * (compact ? 1.1 : 1.4));
-        big.setBold(true);
-        value->setFont(big);
-        grid->removeWidget(value);
-        if (compact)
-            grid->addWidget(value, 0, 1, Qt::AlignRight | Qt::AlignVCenter);
-        else
-            grid->addWidget(value, 1, 0);
-        grid->setContentsMargins(8, compact ? 2 : 4, 8, compact ? 2 : 4);
-    }
-    if (changed)
-        fitColumns(width());
+    for (std::size_t i = 0; i < mCards.size(); ++i)
+        placeValue(i);
+    fitColumns(width());
 }
 
 void KpiCards::reflow(int columns)

@@ -45,6 +45,8 @@ private:
     void addCard(const calc::KpiSpec& spec, const QString& tooltip);
     void reflow(int columns);
     void fitColumns(int width);
+    /// Card `i`'s value: its font, and below or beside its title (setCompact).
+    void placeValue(std::size_t i);
     struct Card
     {
         const calc::KpiSpec* spec;
