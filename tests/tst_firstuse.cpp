@@ -332,12 +332,15 @@ private Q_SLOTS:
         QVERIFY(dialog->findChild<QLabel*>("explainErrorBand")->text().contains("docs/validation.md"));
         // The job behind it, on the canvas.
         QTest::mouseClick(dialog->findChild<QPushButton*>("explainShowJobs"), Qt::LeftButton);
-        QStringList selected = w->canvasScene()->selectedIds();
-        QVERIFY2(!selected.isEmpty(), "no node selected");
+        int framed = 0;
         for (const calc::JobResult& j : w->session()->latest()->evaluation->jobs)
             if (j.name == "Llama 3 8B chat API")
-                for (const calc::UnitLocation& u : j.placement)
-                    QVERIFY(selected.contains(QString::fromStdString(u.node)));
+                for (const calc::UnitLocation& u : j.placement) {
+                    auto* node = dynamic_cast<ui::NodeItem*>(w->canvasScene()->item(QString::fromStdString(u.node)));
+                    QVERIFY(node && node->highlightedGpus().count(u.gpu));
+                    ++framed;
+                }
+        QVERIFY2(framed > 0, "no GPU of the job framed on the canvas");
         // An assumption, edited where it is explained: one undoable change of the scenario.
         auto* slice = dialog->findChild<QDoubleSpinBox*>("assumption-time_slice_ms");
         QVERIFY(slice);

@@ -15,6 +15,7 @@
 #include "ui/addjobdialog.h"
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
+#include "ui/canvas/linklayer.h"
 #include "ui/canvas/nodeitem.h"
 #include "ui/charttheme.h"
 #include "ui/comparedialog.h"
@@ -308,16 +309,16 @@ private Q_SLOTS:
         w->files()->openFirst();
         ui::CanvasView* view = w->canvasView();
         ui::CanvasScene* scene = w->canvasScene();
-        auto layer = [&]() -> QGraphicsItem* {
+        auto layer = [&]() -> ui::LinkLayerItem* {
             for (QGraphicsItem* item : scene->items())
-                if (dynamic_cast<ui::LinkLayerItem*>(item))
-                    return item;
+                if (auto* l = dynamic_cast<ui::LinkLayerItem*>(item))
+                    return l;
             return nullptr;
         };
         QVERIFY(layer());
         view->resetTransform();
         view->zoomBy(1.0);
-        QVERIFY(!layer()->isVisible());
+        QVERIFY(!layer()->drawsSingles());
         const auto links = [&] {
             int visible = 0;
             for (QGraphicsItem* item : scene->items())
@@ -327,10 +328,10 @@ private Q_SLOTS:
         };
         QCOMPARE(links(), static_cast<int>(w->currentDocument()->scenario().topology.links.size()));
         view->zoomBy(0.1); // below the detail scale: one layer, no single links
-        QVERIFY(layer()->isVisible());
+        QVERIFY(layer()->drawsSingles());
         QCOMPARE(links(), 0);
         view->zoomBy(10.0);
-        QVERIFY(!layer()->isVisible());
+        QVERIFY(!layer()->drawsSingles());
         QCOMPARE(links(), static_cast<int>(w->currentDocument()->scenario().topology.links.size()));
     }
 

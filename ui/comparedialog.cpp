@@ -128,7 +128,7 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<std::shared_ptr
         pix.fill(palette().base().color());
         QPainter p(&pix);
         p.setRenderHint(QPainter::Antialiasing);
-        scene.render(&p, QRectF(pix.rect()), scene.itemsBoundingRect().adjusted(-20, -20, 20, 20), Qt::KeepAspectRatio);
+        scene.render(&p, QRectF(pix.rect()), scene.contentBounds().adjusted(-80, -20, 20, 20), Qt::KeepAspectRatio);
         p.end();
         auto* box = new QVBoxLayout;
         auto* title = new QLabel(

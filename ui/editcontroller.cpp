@@ -68,6 +68,8 @@ void EditController::addEditActions(QMenu* edit)
                         addFabric(spec);
                     })
         ->setShortcut(QKeySequence(tr("Ctrl+G")));
+    edit->addAction(tr("&Arrange as Fabric"), this, &EditController::arrangeFabric)
+        ->setShortcut(QKeySequence(tr("Ctrl+Shift+L")));
     QMenu* sharing = edit->addMenu(tr("Set &Sharing of Selected Nodes"));
     auto addSharing = [&](const QString& label, const QKeySequence& key, const SharingConfig& cfg) {
         sharing->addAction(label, this, [this, cfg] { setSharingOfSelection(cfg); })->setShortcut(key);
@@ -229,6 +231,17 @@ bool EditController::addFabric(const document::FabricSpec& spec)
         mWorkbench.push(document::addItems(s, mWorkbench.catalog(), *items.value,
                                            tr("Generate a fabric of %1 nodes").arg(spec.nodes).toStdString()),
                         tr("Cannot generate the fabric"), mWindow);
+    if (pushed)
+        Q_EMIT framingRequested();
+    return pushed;
+}
+
+bool EditController::arrangeFabric()
+{
+    if (!mWorkbench.editable())
+        return false;
+    const bool pushed =
+        mWorkbench.push(document::arrangeFabric(mWorkbench.document()->scenario()), tr("Cannot arrange"), mWindow);
     if (pushed)
         Q_EMIT framingRequested();
     return pushed;

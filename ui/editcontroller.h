@@ -56,6 +56,9 @@ public:
     void addJob(const std::optional<QString>& preset = std::nullopt, const std::string& pinNode = {});
     /// Opens the job editor on a job; OK pushes one undoable edit.
     void editJob(const QString& jobId);
+    /// Lays the canvas out as a layered fabric (Edit > Arrange as Fabric), one undo step, and
+    /// frames it.
+    bool arrangeFabric();
     /// Adds a generated fabric (one command); false, with the reason in a message box, when
     /// it cannot be generated or added.
     bool addFabric(const document::FabricSpec& spec);

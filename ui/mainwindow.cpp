@@ -5,6 +5,7 @@
 #include "canvas/canvaseditor.h"
 #include "canvas/canvasscene.h"
 #include "canvas/canvasview.h"
+#include "canvasnavigator.h"
 #include "document/autosaver.h"
 #include "document/commands.h"
 #include "editcontroller.h"
@@ -86,6 +87,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
             [this](const QString& error) { statusBar()->showMessage(tr("Autosave failed: %1").arg(error), 10000); });
     mResults = new ResultsController(*mWorkbench, {mSummary, mKpis, mTree, mScene, mCanvas, mWorkloads, mCharts}, this);
     connect(mEdits, &EditController::framingRequested, mResults, &ResultsController::requestFraming);
+    mNavigator = new CanvasNavigator(*mWorkbench, mScene, mCanvas, mWorkloads, this);
     connect(mScene, &QGraphicsScene::selectionChanged, this, [this] {
         const document::Document* doc = currentDocument();
         if (!doc)
@@ -223,6 +225,7 @@ void MainWindow::createActions()
     view->addAction(tr("Zoom &In"), this, [this] { mCanvas->zoomBy(1.25); })->setShortcut(QKeySequence::ZoomIn);
     view->addAction(tr("Zoom &Out"), this, [this] { mCanvas->zoomBy(0.8); })->setShortcut(QKeySequence::ZoomOut);
     view->addAction(tr("&Fit to View"), this, [this] { mCanvas->fitAll(); })->setShortcut(QKeySequence(tr("Ctrl+0")));
+    mNavigator->addViewActions(view);
     view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());

@@ -70,6 +70,7 @@ public:
     Inspector* inspector() const { return mInspector; }
     PropertiesPanel* properties() const { return mProperties; }
     ResultsCharts* charts() const { return mCharts; }
+    class CanvasNavigator* navigator() const { return mNavigator; }
     const RecoveryBar* recoveryBar() const { return mRecovery; }
 
     /// Shows a dock by its title, or a results tab by its label (raising the Results dock);
@@ -113,6 +114,7 @@ private:
     ExportController* mExports;
     RecoveryController* mRecoveryFlow;
     ResultsController* mResults = nullptr;
+    class CanvasNavigator* mNavigator = nullptr;
     QMenu* mEditMenu = nullptr;
     QAction* mUndo = nullptr;
     QAction* mRedo = nullptr;

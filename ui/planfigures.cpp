@@ -380,7 +380,7 @@ void drawTopology(QPainter& p, const QRectF& area, CanvasScene& topology)
             cached.emplace_back(item, item->cacheMode());
             item->setCacheMode(QGraphicsItem::NoCache);
         }
-    topology.render(&p, area, topology.itemsBoundingRect().adjusted(-20, -20, 20, 20), Qt::KeepAspectRatio);
+    topology.render(&p, area, topology.contentBounds().adjusted(-80, -20, 20, 20), Qt::KeepAspectRatio);
     for (const auto& [item, mode] : cached)
         item->setCacheMode(mode);
 }

@@ -83,8 +83,8 @@ QStringList planWarnings(const Scenario& s, const calc::Evaluation& ev)
     if (ev.kpis.unplacedJobs > static_cast<int>(warnings.size()))
         warnings << PlanSummary::tr("… %n job(s) not placed in all", nullptr, ev.kpis.unplacedJobs);
     if (ev.kpis.oomRiskGpus > 0)
-        warnings << PlanSummary::tr("⚠ %n GPU(s) at risk of running out of memory (red frames)", nullptr,
-                                    ev.kpis.oomRiskGpus);
+        warnings << PlanSummary::tr("⚠ %n GPU(s) at risk of running out of memory (warning signs on the canvas)",
+                                    nullptr, ev.kpis.oomRiskGpus);
     for (const calc::JobResult& j : ev.jobs)
         if (j.placed && !j.meetsSla && warnings.size() < 9)
             warnings << PlanSummary::tr("⚠ %1 is outside its SLA: %2")

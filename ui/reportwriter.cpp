@@ -82,8 +82,9 @@ Status writeReport(const sim::PlanResults& results, const Catalog& catalog, cons
             p, QRectF(content.left(), content.bottom() - 46, content.width(), 46),
             QObject::tr(
                 "<p>%1 nodes, %2 switches, %3 links. Each GPU shows its slots (MIG instances at their slices, vGPU "
-                "and time-sliced replicas) in the colour of the tenant that holds them, a memory bar, and a red "
-                "frame where memory may run out; links are coloured by load.</p>")
+                "and time-sliced replicas) in the colour of the tenant that holds them, a memory bar, and a "
+                "warning sign where memory may run out; badges name how a node is shared (MIG, vGPU, TS, MPS, VM); "
+                "links are coloured by load, spine-to-leaf links drawn as one bus per row of racks.</p>")
                 .arg(f.inventory.nodes)
                 .arg(f.inventory.switches)
                 .arg(f.inventory.links));

@@ -87,19 +87,12 @@ ExplainDialog* ResultsController::openExplanation(const calc::KpiExplanation& x)
 
 void ResultsController::showJobs(const std::vector<std::string>& jobIds)
 {
-    const std::shared_ptr<const sim::PlanResults> results = mWorkbench.session().latest();
-    if (!results || !results->evaluation)
-        return;
-    QStringList nodes;
-    for (const calc::JobResult& j : results->evaluation->jobs)
-        if (std::find(jobIds.begin(), jobIds.end(), j.id) != jobIds.end())
-            for (const calc::UnitLocation& u : j.placement)
-                if (!nodes.contains(QString::fromStdString(u.node)))
-                    nodes << QString::fromStdString(u.node);
-    mViews.scene->setSelectedIds(nodes);
-    if (!nodes.isEmpty())
-        if (QGraphicsItem* first = mViews.scene->item(nodes.front()))
-            mViews.canvas->ensureVisible(first);
+    QStringList ids;
+    for (const std::string& id : jobIds)
+        ids << QString::fromStdString(id);
+    mViews.scene->highlightJobs(ids);
+    if (const QRectF where = mViews.scene->jobsBounds(ids); !where.isEmpty())
+        mViews.canvas->flyTo(where);
 }
 
 void ResultsController::showEvaluation(const calc::Evaluation& ev)

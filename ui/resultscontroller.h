@@ -55,7 +55,7 @@ private:
     class ExplainDialog* openExplanation(const calc::KpiExplanation& explanation);
     void showEvaluation(const calc::Evaluation& evaluation);
 
-    /// Selects, on the canvas, the nodes the jobs run on.
+    /// Highlights, on the canvas, the GPUs and links the jobs use, and frames them.
     void showJobs(const std::vector<std::string>& jobIds);
 
     Workbench& mWorkbench;

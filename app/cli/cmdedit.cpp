@@ -165,6 +165,8 @@ EditResult operation(const Scenario& s, const Catalog& catalog, const QString& o
     }
     if (option == "add-job")
         return addJobEdit(s, catalog, value);
+    if (option == "arrange")
+        return document::arrangeFabric(s);
     if (option == "rename")
         return document::renameScenario(s, value.toStdString());
     return EditResult::failure("--" + option.toStdString(), "unknown operation");
@@ -212,6 +214,9 @@ int runEdit(const QStringList& args)
                  "nodes are dropped).",
                  "ID[,ID...]"});
     p.addOption({"move", "Move a node or switch on the canvas.", "ID=X,Y"});
+    p.addOption({"arrange",
+                 "Lay the canvas out as a layered fabric: spines on top, each leaf with its rack of nodes below, "
+                 "racks in pod rows (Edit > Arrange as Fabric)."});
     p.addOption({"add-job",
                  "Add a job as the Add Job dialog does: tenant=ID or new-tenant=NAME, preset=ID, "
                  "kind=KIND, amount=N, and optionally tp, pp, dp, pin=NODE.",
@@ -244,8 +249,8 @@ int runEdit(const QStringList& args)
     }
     // The operations in the order they were given (QCommandLineParser keeps each option's
     // values in order, and optionNames() the order of the options).
-    static const QStringList operations = {"set",         "link",   "pin",  "unpin",   "sharing",
-                                           "gpu-sharing", "remove", "move", "add-job", "rename"};
+    static const QStringList operations = {"set",    "link", "pin",     "unpin",   "sharing", "gpu-sharing",
+                                           "remove", "move", "arrange", "add-job", "rename"};
     std::map<QString, int> used;
     Scenario s = std::move(*read.value);
     int count = 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "commands.h"
+#include "fabriclayout.h"
 
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
@@ -128,6 +129,23 @@ R moveItems(const Scenario& s, const std::map<std::string, Point>& positions, co
     const std::size_t n = positions.size();
     return R::success(std::move(b).finish(
         n == 1 ? "Move " + positions.begin()->first : "Move " + std::to_string(n) + " items", mergeKey));
+}
+
+R arrangeFabric(const Scenario& s)
+{
+    std::map<std::string, Point> positions = fabricLayout(s.topology);
+    auto same = [&](const std::string& id, const Point& at) {
+        const Node* n = s.topology.findNode(id);
+        const Switch* sw = n ? nullptr : s.topology.findSwitch(id);
+        return (n && n->position == at) || (sw && sw->position == at);
+    };
+    std::erase_if(positions, [&](const auto& entry) { return same(entry.first, entry.second); });
+    if (positions.empty())
+        return R::failure("topology", "every node and switch already sits where the fabric layout puts it");
+    R moved = moveItems(s, positions);
+    if (moved.ok())
+        moved.value->text = "Arrange as fabric";
+    return moved;
 }
 
 R addLink(const Scenario& s, const Catalog& catalog, const std::string& fromId, const std::string& toId)

@@ -33,6 +33,10 @@ Result<Edit> removeItems(const Scenario& s, const Catalog& catalog, const std::v
 /// become one undo step.
 Result<Edit> moveItems(const Scenario& s, const std::map<std::string, Point>& positions,
                        const std::string& mergeKey = {});
+/// Lays every node and switch out as a layered fabric (fabriclayout.h: spines on top, leaves
+/// with their racks of nodes below, in pod rows), as one undo step; refused when everything
+/// already sits there.
+Result<Edit> arrangeFabric(const Scenario& s);
 /// Links a node or switch to another at the bandwidth both ends offer (a node: all its NICs;
 /// a switch: one port per NIC of the node at the other end), the switch's latency, a fresh id.
 Result<Edit> addLink(const Scenario& s, const Catalog& catalog, const std::string& from, const std::string& to);

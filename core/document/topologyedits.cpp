@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "topologyedits.h"
+#include "fabriclayout.h"
 
 #include "model/ids.h"
 
@@ -160,6 +161,16 @@ Result<TopologyItems> generateFabric(const FabricSpec& spec, const Catalog& cata
             out.nodes.push_back(n);
         }
     }
+    // Laid out as layers below what is there already.
+    Topology fabric;
+    fabric.nodes = out.nodes;
+    fabric.switches = out.switches;
+    fabric.links = out.links;
+    const std::map<std::string, Point> at = fabricLayout(fabric);
+    for (Node& n : out.nodes)
+        n.position = {at.at(n.id).x, at.at(n.id).y + y0};
+    for (Switch& sw : out.switches)
+        sw.position = {at.at(sw.id).x, at.at(sw.id).y + y0};
     return R::success(std::move(out));
 }
 

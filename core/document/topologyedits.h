@@ -35,7 +35,7 @@ Switch switchFromTemplate(const SwitchTemplate& t, const Scenario& scenario, Poi
 /// The fabric generator: `nodes` nodes of a template under leaf switches of `nodesPerLeaf`
 /// nodes, each leaf linked to every spine so that its uplink capacity is its downlink capacity
 /// divided by `oversubscription` (1 = non-blocking). Ids are fresh; positions are laid out in a
-/// grid below the existing items.
+/// layered fabric (fabriclayout.h) below the existing items.
 struct FabricSpec
 {
     std::string nodeTemplate;

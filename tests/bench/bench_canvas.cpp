@@ -9,10 +9,14 @@
 // the Inspector does): the canvas updating only the item the change names, against the full
 // rebuild every edit used to cost. Offscreen raster; not a test: it measures and prints.
 //
-//   bench_canvas [--nodes N] [--frames F]
+// The cluster is laid out as Edit > Arrange as Fabric does (spines over leaves over racks, the
+// spine links bundled); --layout grid keeps the generator's dense grid instead.
+//
+//   bench_canvas [--nodes N] [--frames F] [--layout fabric|grid]
 #include "calc/evaluate.h"
 #include "document/commands.h"
 #include "document/document.h"
+#include "document/fabriclayout.h"
 #include "io/catalogreader.h"
 #include "io/datapaths.h"
 #include "scenariogenerator.h"
@@ -34,19 +38,29 @@ int main(int argc, char** argv)
     qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? "offscreen" : qgetenv("QT_QPA_PLATFORM"));
     QApplication app(argc, argv);
     int nodes = 1024, frames = 30;
+    bool fabric = true;
     const QStringList args = QCoreApplication::arguments();
     for (int i = 1; i + 1 < args.size(); i += 2) {
         if (args[i] == "--nodes")
             nodes = std::max(1, args[i + 1].toInt());
         else if (args[i] == "--frames")
             frames = std::max(1, args[i + 1].toInt());
+        else if (args[i] == "--layout")
+            fabric = args[i + 1] != "grid";
     }
     const auto cat = gp::io::loadCatalog(gp::io::bundledDataDir());
     if (!cat.ok()) {
         std::fprintf(stderr, "catalog does not load\n");
         return 1;
     }
-    const gp::Scenario s = gp::bench::generateCluster(*cat, nodes, 50, 40);
+    gp::Scenario s = gp::bench::generateCluster(*cat, nodes, 50, 40);
+    if (fabric) {
+        const auto at = gp::document::fabricLayout(s.topology);
+        for (gp::Node& n : s.topology.nodes)
+            n.position = at.at(n.id);
+        for (gp::Switch& sw : s.topology.switches)
+            sw.position = at.at(sw.id);
+    }
     const gp::calc::Evaluation ev = gp::calc::evaluate(s, *cat);
 
     auto t0 = std::chrono::steady_clock::now();
@@ -58,10 +72,12 @@ int main(int argc, char** argv)
     view.resize(1600, 1000);
     view.show();
     QCoreApplication::processEvents();
-    std::printf("canvas: %d nodes, %zu switches, %zu links; scene built and decorated in %.1f ms\n", nodes,
-                s.topology.switches.size(), s.topology.links.size(), buildMs);
+    std::printf("canvas: %d nodes, %zu switches, %zu links (%s layout, %zu link bundles); scene built and decorated "
+                "in %.1f ms\n",
+                nodes, s.topology.switches.size(), s.topology.links.size(), fabric ? "fabric" : "grid",
+                scene.bundles().size(), buildMs);
 
-    const QRectF all = scene.itemsBoundingRect();
+    const QRectF all = scene.contentBounds();
     auto repaintMs = [&view] {
         const auto start = std::chrono::steady_clock::now();
         view.viewport()->repaint();

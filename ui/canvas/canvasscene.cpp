@@ -18,6 +18,7 @@ namespace gp::ui {
 namespace {
 
 using text::q;
+
 QString idOf(const QGraphicsItem* item)
 {
     if (auto* n = dynamic_cast<const NodeItem*>(item))
@@ -29,7 +30,34 @@ QString idOf(const QGraphicsItem* item)
 
 } // namespace
 
-CanvasScene::CanvasScene(const Catalog& catalog, QObject* parent) : QGraphicsScene(parent), mCatalog(catalog) {}
+std::vector<SharingMode> sharingModesOf(const Node& n)
+{
+    std::vector<SharingMode> modes;
+    if (static_cast<int>(n.gpuSharing.size()) < n.gpuCount)
+        modes.push_back(n.sharing.mode);
+    for (const auto& [gpu, cfg] : n.gpuSharing)
+        modes.push_back(cfg.mode);
+    return modes;
+}
+
+CanvasScene::CanvasScene(const Catalog& catalog, QObject* parent) : QGraphicsScene(parent), mCatalog(catalog)
+{
+    // A selected switch or node shows its bundled links one by one.
+    connect(this, &QGraphicsScene::selectionChanged, this, [this] {
+        if (!mBundles.empty())
+            updateLinkVisibility();
+    });
+}
+
+CanvasScene::~CanvasScene()
+{
+    // The base class deletes the items, which announces selection changes: nothing of ours may
+    // run on what is half gone.
+    disconnect(this, &QGraphicsScene::selectionChanged, this, nullptr);
+    mBundles.clear();
+    mLinks.clear();
+    mItems.clear();
+}
 
 QString CanvasScene::subtitleOf(const Node& n) const
 {
@@ -46,6 +74,7 @@ void CanvasScene::addNode(const Node& n)
 {
     auto* item = new NodeItem(q(n.id), q(n.name), subtitleOf(n));
     item->setPos(n.position.x, n.position.y);
+    item->setSharingModes(sharingModesOf(n));
     addItem(item);
     mItems.insert(q(n.id), item);
 }
@@ -65,13 +94,14 @@ void CanvasScene::addLink(const Link& l)
     if (!a || !b)
         return;
     auto* link = new LinkItem(q(l.id), a, b);
-    link->setVisible(mIndividualLinks);
+    link->setVisible(mIndividualLinks); // until the next rebundle()
     addItem(link);
     mLinks.insert(q(l.id), link);
 }
 
 void CanvasScene::removeLink(const QString& id)
 {
+    mBundles.clear(); // they point at links; finishLayout() bundles again
     if (LinkItem* link = mLinks.take(id))
         delete link; // the scene forgets a deleted item
 }
@@ -81,6 +111,7 @@ void CanvasScene::removeItem(const QString& id)
     QGraphicsItem* item = mItems.take(id);
     if (!item)
         return;
+    mBundles.clear();
     // A link the changes did not name cannot outlive its end.
     for (auto it = mLinks.begin(); it != mLinks.end();)
         if (it.value()->joins(item)) {
@@ -91,13 +122,37 @@ void CanvasScene::removeItem(const QString& id)
     delete item;
 }
 
+QRectF CanvasScene::contentBounds() const
+{
+    QRectF bounds;
+    for (const QGraphicsItem* item : mItems)
+        bounds |= item->sceneBoundingRect();
+    return bounds;
+}
+
+void CanvasScene::rebundle()
+{
+    mBundles = bundleLinks(mLinks, *this);
+    if (mLinkLayer)
+        mLinkLayer->update();
+    updateLinkVisibility();
+}
+
+void CanvasScene::updateLinkVisibility()
+{
+    for (LinkItem* l : std::as_const(mLinks)) {
+        const bool revealed =
+            !l->bundled() || l->isSelected() || l->from()->isSelected() || l->to()->isSelected() || l->highlighted();
+        l->setVisible(mIndividualLinks && revealed);
+    }
+}
+
 void CanvasScene::finishLayout()
 {
-    const QRectF bounds = itemsBoundingRect();
-    if (mLinkLayer) {
+    rebundle();
+    const QRectF bounds = contentBounds();
+    if (mLinkLayer)
         mLinkLayer->setBounds(bounds);
-        mLinkLayer->update();
-    }
     const QRectF rect = bounds.adjusted(-400, -400, 400, 400);
     if (rect == sceneRect())
         return;
@@ -108,6 +163,7 @@ void CanvasScene::finishLayout()
 void CanvasScene::rebuild(const Scenario& s)
 {
     const QStringList selected = selectedIds();
+    mBundles.clear();
     clear();
     mItems.clear();
     mLinks.clear();
@@ -117,11 +173,12 @@ void CanvasScene::rebuild(const Scenario& s)
         addSwitch(sw);
     for (const Link& l : s.topology.links)
         addLink(l);
-    mLinkLayer = new LinkLayerItem(&mLinks);
+    mLinkLayer = new LinkLayerItem(&mLinks, &mBundles);
     addItem(mLinkLayer);
-    mLinkLayer->setVisible(!mIndividualLinks);
+    mLinkLayer->setDrawsSingles(!mIndividualLinks);
     finishLayout();
     setSelectedIds(selected);
+    highlightJobs(mHighlightedJobs);
 }
 
 void CanvasScene::applyChanges(const Scenario& s, const document::Changes& changes)
@@ -169,6 +226,7 @@ void CanvasScene::applyChanges(const Scenario& s, const document::Changes& chang
                 addNode(n);
             else if (auto* item = dynamic_cast<NodeItem*>(mItems.value(q(n.id)))) {
                 item->setLabels(q(n.name), subtitleOf(n));
+                item->setSharingModes(sharingModesOf(n));
                 moved = moved || item->pos() != QPointF(n.position.x, n.position.y);
                 item->setPos(n.position.x, n.position.y);
             }
@@ -216,15 +274,9 @@ void CanvasScene::setLinkDetail(bool individualLinks)
     if (individualLinks == mIndividualLinks)
         return;
     mIndividualLinks = individualLinks;
-    if (mLinkLayer) {
-        mLinkLayer->setVisible(!individualLinks);
-        if (!individualLinks) { // the links may have moved or changed colour while it was hidden
-            mLinkLayer->setBounds(itemsBoundingRect());
-            mLinkLayer->update();
-        }
-    }
-    for (LinkItem* l : std::as_const(mLinks))
-        l->setVisible(individualLinks);
+    if (mLinkLayer)
+        mLinkLayer->setDrawsSingles(!individualLinks);
+    updateLinkVisibility();
 }
 
 void CanvasScene::setSelectedIds(const QStringList& ids)
@@ -334,16 +386,69 @@ void CanvasScene::decorate(const Scenario& s, const calc::Evaluation& ev)
     for (const calc::LinkResult& l : ev.links)
         if (LinkItem* link = mLinks.value(q(l.id)))
             link->setUtilization(l.utilization);
+    if (mLinkLayer)
+        mLinkLayer->update(); // the bundles' colours
+    mJobGpus.clear();
+    for (const calc::JobResult& j : ev.jobs)
+        for (const calc::UnitLocation& u : j.placement)
+            mJobGpus[j.id][u.node].insert(u.gpu);
+    highlightJobs(mHighlightedJobs); // the jobs may run elsewhere now
+}
+
+QRectF CanvasScene::jobsBounds(const QStringList& jobIds) const
+{
+    QRectF bounds;
+    for (const QString& id : jobIds)
+        if (auto it = mJobGpus.find(id.toStdString()); it != mJobGpus.end())
+            for (const auto& [node, gpus] : it->second)
+                if (const QGraphicsItem* item = mItems.value(q(node)))
+                    bounds |= item->sceneBoundingRect();
+    return bounds;
+}
+
+void CanvasScene::highlightJobs(const QStringList& jobIds)
+{
+    mHighlightedJobs = jobIds;
+    std::map<std::string, std::set<int>> gpus; // node -> GPUs
+    for (const QString& id : jobIds)
+        if (auto it = mJobGpus.find(id.toStdString()); it != mJobGpus.end())
+            for (const auto& [node, indices] : it->second)
+                gpus[node].insert(indices.begin(), indices.end());
+    for (auto it = mItems.cbegin(); it != mItems.cend(); ++it)
+        if (auto* n = dynamic_cast<NodeItem*>(it.value())) {
+            const auto found = gpus.find(it.key().toStdString());
+            n->setHighlightedGpus(found == gpus.end() ? std::set<int>{} : found->second);
+        }
+    // The links the jobs' traffic can take: those of their nodes, and when they span more
+    // than one switch, those switches' links upwards.
+    std::set<const QGraphicsItem*> nodes, switches;
+    for (const auto& [node, indices] : gpus)
+        if (QGraphicsItem* item = mItems.value(q(node)))
+            nodes.insert(item);
+    for (LinkItem* l : std::as_const(mLinks)) {
+        if (nodes.count(l->from()))
+            switches.insert(l->to());
+        if (nodes.count(l->to()))
+            switches.insert(l->from());
+    }
+    for (const QGraphicsItem* n : nodes)
+        switches.erase(n);
+    const bool spans = switches.size() > 1;
+    for (LinkItem* l : std::as_const(mLinks)) {
+        const bool onNode = nodes.count(l->from()) || nodes.count(l->to());
+        const bool upward = spans && !onNode && (switches.count(l->from()) || switches.count(l->to()));
+        l->setHighlighted(onNode || upward);
+    }
+    updateLinkVisibility();
 }
 
 void CanvasScene::updateLinks()
 {
     for (LinkItem* l : std::as_const(mLinks))
         l->updateEnds();
-    if (mLinkLayer && mLinkLayer->isVisible()) { // zoomed out: the layer draws the links
-        mLinkLayer->setBounds(itemsBoundingRect());
-        mLinkLayer->update();
-    }
+    rebundle();
+    if (mLinkLayer)
+        mLinkLayer->setBounds(contentBounds());
 }
 
 QString CanvasScene::idAt(QPointF scenePos) const

@@ -7,13 +7,19 @@
 #include "model/catalog.h"
 #include "model/scenario.h"
 
+#include "linklayer.h"
+
 #include <QGraphicsScene>
 #include <QHash>
+#include <QSet>
+
+#include <map>
+#include <set>
 
 namespace gp::ui {
 
-class LinkItem;
-class LinkLayerItem;
+/// The sharing modes a node's GPUs use (its own unless every GPU overrides it, then each override).
+std::vector<SharingMode> sharingModesOf(const Node& node);
 
 /// The cluster canvas: one item per node and switch id and one per link, built from the
 /// scenario; decorations (tenant colours, memory fill, link load) come from an Evaluation.
@@ -23,6 +29,7 @@ class CanvasScene : public QGraphicsScene
 
 public:
     explicit CanvasScene(const Catalog& catalog, QObject* parent = nullptr);
+    ~CanvasScene() override;
     /// Rebuilds every item; the selection survives for ids that still exist.
     void rebuild(const Scenario& scenario);
     /// Adds, removes and updates only the items the changes name (a Reset rebuilds); the
@@ -39,8 +46,18 @@ public:
     /// Items whose position differs from the model's, with their new (grid-snapped) positions.
     std::map<std::string, Point> movedItems(const Scenario& scenario, double grid) const;
     void updateLinks();
+    /// The nodes' and switches' bounding rectangle (the links and their layer left out).
+    QRectF contentBounds() const;
     /// Zoomed in, each link is its own (selectable) item; zoomed out, one layer draws them all.
+    /// Bundled links (linklayer.h) are drawn by the layer at every scale.
     void setLinkDetail(bool individualLinks);
+    const std::vector<LinkBundle>& bundles() const { return mBundles; }
+    /// Jobs whose GPUs (a frame round each) and links (shown even when bundled) stand out;
+    /// empty clears it. Ids of jobs not placed are ignored.
+    void highlightJobs(const QStringList& jobIds);
+    QStringList highlightedJobs() const { return mHighlightedJobs; }
+    /// The rectangle round the nodes these jobs run on (empty when none is placed).
+    QRectF jobsBounds(const QStringList& jobIds) const;
 
 Q_SIGNALS:
     /// The scene rectangle is about to change (items were added, removed or moved past it).
@@ -53,6 +70,9 @@ private:
     void removeLink(const QString& id);
     void removeItem(const QString& id);
     void finishLayout();
+    /// Bundles the links again (after items moved or links changed) and shows each as it should.
+    void rebundle();
+    void updateLinkVisibility();
     QString subtitleOf(const Node& n) const;
     static QString subtitleOf(const Switch& sw);
 
@@ -60,7 +80,12 @@ private:
     QHash<QString, QGraphicsItem*> mItems;
     QHash<QString, LinkItem*> mLinks;
     LinkLayerItem* mLinkLayer = nullptr;
+    std::vector<LinkBundle> mBundles;
     bool mIndividualLinks = true;
+    QStringList mHighlightedJobs;
+    QSet<QString> mHighlightedLinks;
+    /// Where each job runs (node id -> GPU indices), from the last evaluation shown.
+    std::map<std::string, std::map<std::string, std::set<int>>> mJobGpus;
 };
 
 } // namespace gp::ui

@@ -53,11 +53,40 @@ CanvasView::~CanvasView() = default;
 void CanvasView::fitAll()
 {
     setSceneRect(QRectF()); // follow the scene's own rectangle again
-    const QRectF bounds = mScene->itemsBoundingRect();
-    if (!bounds.isEmpty())
-        fitInView(bounds.adjusted(-40, -40, 40, 40), Qt::KeepAspectRatio);
+    const QRectF bounds = mScene->contentBounds().adjusted(-40, -40, 40, 40);
+    if (!bounds.isEmpty()) {
+        // Everything in view below the warnings box, which would hide the top row otherwise.
+        const QRectF area = QRectF(viewport()->rect()).adjusted(0, warningsHeight(), 0, 0);
+        const double s = std::min(area.width() / bounds.width(), area.height() / std::max(bounds.height(), 1.0));
+        if (s > 0.0) {
+            setTransform(QTransform::fromScale(s, s));
+            centerOn(bounds.center() - QPointF(0.0, warningsHeight() / 2.0 / s));
+        }
+    }
     syncDetail();
     mAutoFit = true;
+    Q_EMIT visibleAreaChanged();
+}
+
+void CanvasView::flyTo(const QRectF& sceneRect)
+{
+    stopAutoFit();
+    const QRectF target = sceneRect.adjusted(-120, -120, 120, 120);
+    fitInView(target, Qt::KeepAspectRatio);
+    if (transform().m11() > 1.0) {
+        const QPointF centre = target.center();
+        setTransform(QTransform());
+        centerOn(centre);
+    }
+    syncDetail();
+    Q_EMIT visibleAreaChanged();
+}
+
+void CanvasView::scrollContentsBy(int dx, int dy)
+{
+    QGraphicsView::scrollContentsBy(dx, dy);
+    if (scene()) // not while the scene goes
+        Q_EMIT visibleAreaChanged();
 }
 
 void CanvasView::dragEnterEvent(QDragEnterEvent* event)
@@ -94,6 +123,7 @@ void CanvasView::resizeEvent(QResizeEvent* event)
     QGraphicsView::resizeEvent(event);
     if (mAutoFit)
         fitAll();
+    Q_EMIT visibleAreaChanged();
 }
 
 void CanvasView::paintEvent(QPaintEvent* event)
@@ -108,6 +138,13 @@ void CanvasView::setWarnings(const QStringList& lines)
         return;
     mWarnings = lines;
     viewport()->update();
+    if (mAutoFit)
+        fitAll(); // room for the box
+}
+
+int CanvasView::warningsHeight() const
+{
+    return mWarnings.isEmpty() ? 0 : QFontMetrics(font()).lineSpacing() * static_cast<int>(mWarnings.size()) + 22;
 }
 
 void CanvasView::setPreviewLine(std::optional<QLineF> line)
@@ -122,6 +159,11 @@ void CanvasView::keyPressEvent(QKeyEvent* event)
         CanvasTool* tool = mActive;
         mActive = nullptr;
         tool->abort();
+        event->accept();
+        return;
+    }
+    if (event->key() == Qt::Key_Escape) {
+        Q_EMIT highlightDismissed();
         event->accept();
         return;
     }
@@ -168,6 +210,7 @@ void CanvasView::zoomBy(double factor)
     const double next = std::clamp(current * factor, 0.005, 8.0);
     scale(next / current, next / current);
     syncDetail();
+    Q_EMIT visibleAreaChanged();
 }
 
 void CanvasView::wheelEvent(QWheelEvent* event)

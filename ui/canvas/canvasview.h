@@ -41,10 +41,14 @@ public:
     /// Frames every item, and keeps doing so when the view resizes until the user zooms or pans.
     void fitAll();
     void zoomBy(double factor);
+    /// Frames a part of the scene (a found node, a job's nodes), never closer than 1:1.
+    void flyTo(const QRectF& sceneRect);
     /// Warnings drawn over the top-left corner of the view (unplaced jobs, out-of-memory
     /// risks), one per line; empty hides the box.
     void setWarnings(const QStringList& lines);
     QStringList warnings() const { return mWarnings; }
+    /// The warnings box's height with its margins, in viewport pixels (0 without warnings).
+    int warningsHeight() const;
     /// The user took over the framing (zoom, pan): stop re-fitting on resize.
     void stopAutoFit() { mAutoFit = false; }
     /// QGraphicsView's own handling, for the select tool (selection, rubber band, item moves).
@@ -59,7 +63,14 @@ public:
     /// Whether a tool owns a gesture now (a button is down on the canvas).
     bool gestureActive() const { return mActive != nullptr; }
 
+Q_SIGNALS:
+    /// What the view shows changed (a pan, a zoom, a resize, a fit): the minimap follows.
+    void visibleAreaChanged();
+    /// Esc with no gesture in progress: let go of the highlight.
+    void highlightDismissed();
+
 protected:
+    void scrollContentsBy(int dx, int dy) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;

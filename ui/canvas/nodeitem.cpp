@@ -14,6 +14,7 @@
 #include <QPalette>
 #include <QStyleOptionGraphicsItem>
 
+#include <algorithm>
 #include <map>
 
 namespace gp::ui {
@@ -31,9 +32,7 @@ void beginPaint(QPainter* p, const QGraphicsItem* item, bool antialias)
 
 } // namespace
 
-namespace {
-
-QColor loadColor(double u)
+QColor linkLoadColor(double u)
 {
     if (u <= 0.0)
         return QColor(150, 150, 150, 120);
@@ -43,8 +42,6 @@ QColor loadColor(double u)
         return QColor("#f28e2b");
     return QColor("#e15759");
 }
-
-} // namespace
 
 NodeItem::NodeItem(QString id, QString name, QString subtitle)
     : mId(std::move(id)), mName(std::move(name)), mSubtitle(std::move(subtitle))
@@ -86,6 +83,53 @@ void NodeItem::hoverMoveEvent(QGraphicsSceneHoverEvent* event)
     QGraphicsItem::hoverMoveEvent(event);
 }
 
+QString sharingBadge(SharingMode mode)
+{
+    switch (mode) {
+    case SharingMode::Exclusive: return {};
+    case SharingMode::Passthrough: return QStringLiteral("VM");
+    case SharingMode::Mig: return QStringLiteral("MIG");
+    case SharingMode::Vgpu: return QStringLiteral("vGPU");
+    case SharingMode::TimeSlicing: return QStringLiteral("TS");
+    case SharingMode::Mps: return QStringLiteral("MPS");
+    }
+    return {};
+}
+
+QColor sharingBadgeColor(SharingMode mode)
+{
+    switch (mode) {
+    case SharingMode::Exclusive: return QColor("#7f7f7f");
+    case SharingMode::Passthrough: return QColor("#2c6e9b");
+    case SharingMode::Mig: return QColor("#6a3d9a");
+    case SharingMode::Vgpu: return QColor("#1b7f5e");
+    case SharingMode::TimeSlicing: return QColor("#b15928");
+    case SharingMode::Mps: return QColor("#a6266e");
+    }
+    return Qt::gray;
+}
+
+void NodeItem::setSharingModes(const std::vector<SharingMode>& modes)
+{
+    std::vector<std::pair<QString, QColor>> badges;
+    for (SharingMode m : modes)
+        if (const QString b = sharingBadge(m); !b.isEmpty())
+            if (std::none_of(badges.begin(), badges.end(), [&b](const auto& x) { return x.first == b; }))
+                badges.emplace_back(b, sharingBadgeColor(m));
+    if (badges == mBadges)
+        return;
+    mBadges = std::move(badges);
+    update();
+}
+
+void NodeItem::setHighlightedGpus(std::set<int> gpus)
+{
+    if (gpus == mHighlighted)
+        return;
+    mHighlighted = std::move(gpus);
+    update();
+}
+
 void NodeItem::setGpus(std::vector<Gpu> gpus)
 {
     mGpus = std::move(gpus);
@@ -114,7 +158,24 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
         const double share = slots > 0 ? static_cast<double>(used) / slots : 0.0;
         p->setPen(border); // axis-aligned blocks, thousands of them: no antialiasing
         p->setBrush(oom ? QColor("#e15759") : QColor::fromHsvF(0.58, 0.15 + 0.7 * share, 0.95 - 0.4 * share));
+        if (!mHighlighted.empty())
+            p->setPen(QPen(pal.highlight().color(), 3, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
         p->drawRect(r);
+        if (!mBadges.empty()) { // how it is shared, as a band along the top
+            const double w = r.width() / static_cast<double>(mBadges.size());
+            for (std::size_t b = 0; b < mBadges.size(); ++b) {
+                p->setPen(Qt::NoPen);
+                p->setBrush(mBadges[b].second);
+                p->drawRect(QRectF(r.left() + static_cast<double>(b) * w, r.top(), w, r.height() * 0.28));
+            }
+        }
+        if (!mHighlighted.empty()) { // a frame that stays visible at any zoom
+            QPen frame(pal.highlight().color(), 4);
+            frame.setCosmetic(true);
+            p->setPen(frame);
+            p->setBrush(Qt::NoBrush);
+            p->drawRect(r);
+        }
         return;
     }
     p->setPen(border);
@@ -140,7 +201,7 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
         const Gpu& g = mGpus[i];
         const QRectF cell = gpuCell(static_cast<int>(i));
         const double cellW = cell.width(), cellH = cell.height();
-        p->setPen(QPen(g.oomRisk ? QColor("#e15759") : pal.mid().color(), g.oomRisk ? 3 : 1));
+        p->setPen(g.oomRisk ? QPen(QColor("#8e1b10"), 3, Qt::DashLine) : QPen(pal.mid().color(), 1));
         p->setBrush(pal.alternateBase());
         p->drawRect(cell);
         for (const Slot& sl : g.slots) {
@@ -165,6 +226,52 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
         p->drawRect(bar);
         p->setBrush(g.memoryFill > 1.0 ? QColor("#e15759") : QColor("#4e79a7"));
         p->drawRect(QRectF(bar.left(), bar.top(), bar.width() * std::min(g.memoryFill, 1.0), bar.height()));
+        if (g.oomRisk)
+            drawOomMark(p, cell);
+        if (mHighlighted.count(static_cast<int>(i))) {
+            p->setPen(QPen(pal.highlight().color(), 4));
+            p->setBrush(Qt::NoBrush);
+            p->drawRect(cell.adjusted(-3, -3, 3, 3));
+        }
+    }
+    drawBadges(p, r);
+}
+
+void NodeItem::drawOomMark(QPainter* p, const QRectF& cell)
+{
+    // A warning sign, not a red frame: a tenant may well be red.
+    const double m = std::min(18.0, cell.height() * 0.45);
+    const QPointF top(cell.left() + 3 + m / 2, cell.top() + 3);
+    const QPolygonF sign({top, top + QPointF(m / 2, m), top + QPointF(-m / 2, m)});
+    p->setRenderHint(QPainter::Antialiasing, true);
+    p->setPen(QPen(QColor("#1a1a1a"), 1.2));
+    p->setBrush(QColor("#f1c40f"));
+    p->drawPolygon(sign);
+    QFont f = p->font();
+    f.setBold(true);
+    f.setPixelSize(std::max(6, static_cast<int>(m * 0.7)));
+    p->setFont(f);
+    p->drawText(QRectF(top.x() - m / 2, top.y() + m * 0.2, m, m * 0.8), Qt::AlignCenter, QStringLiteral("!"));
+    p->setRenderHint(QPainter::Antialiasing, false);
+}
+
+void NodeItem::drawBadges(QPainter* p, const QRectF& r)
+{
+    double right = r.right() - 8;
+    QFont f = p->font();
+    f.setBold(true);
+    f.setPixelSize(11);
+    p->setFont(f);
+    const QFontMetricsF fm(f);
+    for (auto it = mBadges.crbegin(); it != mBadges.crend(); ++it) {
+        const double w = fm.horizontalAdvance(it->first) + 10;
+        const QRectF box(right - w, r.top() + 8, w, 16);
+        p->setPen(Qt::NoPen);
+        p->setBrush(it->second);
+        p->drawRoundedRect(box, 3, 3);
+        p->setPen(Qt::white);
+        p->drawText(box, Qt::AlignCenter, it->first);
+        right -= w + 4;
     }
 }
 
@@ -257,7 +364,7 @@ void LinkItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget* widg
     // Aliased: an antialiased wide line costs five times as much in the raster engine, and a
     // one-pixel line three times as much as a 1.5-pixel one (measured with 2,048 long lines).
     beginPaint(p, this, false);
-    if (isSelected()) {
+    if (isSelected() || mHighlighted) {
         QPen halo(widget ? widget->palette().highlight().color() : QColor("#3daee9"), 9.0);
         halo.setCosmetic(true);
         halo.setCapStyle(Qt::RoundCap);
@@ -268,34 +375,23 @@ void LinkItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget* widg
     p->drawLine(line());
 }
 
+void LinkItem::setHighlighted(bool highlighted)
+{
+    if (highlighted == mHighlighted)
+        return;
+    mHighlighted = highlighted;
+    update();
+}
+
 void LinkItem::setUtilization(double u)
 {
-    QPen pen(loadColor(u), u > 0.0 ? 3.0 : 1.5);
+    mUtilization = u;
+    QPen pen(linkLoadColor(u), u > 0.0 ? 3.0 : 1.5);
     pen.setCosmetic(true);
     setPen(pen);
     setToolTip(QObject::tr("%1: %2 % of its bandwidth in use").arg(mId).arg(u * 100.0, 0, 'f', 1));
 }
 
 void LinkItem::updateEnds() { setLine(QLineF(mFrom->sceneBoundingRect().center(), mTo->sceneBoundingRect().center())); }
-
-void LinkLayerItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
-{
-    beginPaint(p, this, false);
-    std::map<QRgb, std::pair<QPen, QVector<QLineF>>> byColour;
-    const QRectF exposed = option->exposedRect;
-    for (const LinkItem* link : *mLinks) {
-        const QLineF line = link->line();
-        if (!exposed.isEmpty() && !exposed.intersects(QRectF(line.p1(), line.p2()).normalized().adjusted(-1, -1, 1, 1)))
-            continue;
-        auto& bucket = byColour[link->pen().color().rgba()];
-        if (bucket.second.isEmpty())
-            bucket.first = link->pen();
-        bucket.second.push_back(line);
-    }
-    for (const auto& [rgb, bucket] : byColour) {
-        p->setPen(bucket.first);
-        p->drawLines(bucket.second);
-    }
-}
 
 } // namespace gp::ui

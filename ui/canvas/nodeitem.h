@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "model/sharing.h"
+
 #include <QColor>
 #include <QGraphicsItem>
 #include <QHash>
@@ -9,10 +11,16 @@
 #include <QStringList>
 
 #include <optional>
+#include <set>
 
 #include <vector>
 
 namespace gp::ui {
+
+/// The badge a node shows for a sharing mode ("MIG", "vGPU", "TS", "MPS", "VM"; none for bare
+/// metal) and its colour (the legend uses both).
+QString sharingBadge(SharingMode mode);
+QColor sharingBadgeColor(SharingMode mode);
 
 /// A node on the canvas: a view of one model node id (architecture.md §9.3). Draws its GPUs, how
 /// each is shared (MIG instances at their slices, replicas, vGPUs, MPS clients), coloured by
@@ -53,6 +61,12 @@ public:
     const std::vector<Gpu>& gpus() const { return mGpus; }
     /// Lines the tooltip adds below the name (which neighbour costs which job most).
     void setNotes(const QStringList& notes);
+    /// The sharing modes of its GPUs, shown as badges in its header (zoomed out: a band).
+    void setSharingModes(const std::vector<SharingMode>& modes);
+    const std::vector<std::pair<QString, QColor>>& badges() const { return mBadges; }
+    /// GPUs framed in the highlight colour (where a job the user asked about runs).
+    void setHighlightedGpus(std::set<int> gpus);
+    const std::set<int>& highlightedGpus() const { return mHighlighted; }
     /// The GPU (and slot within it) under a point in item coordinates, if any.
     std::optional<std::pair<int, int>> slotAt(QPointF local) const;
     /// Where GPU `index` is drawn, in item coordinates.
@@ -67,10 +81,14 @@ protected:
 
 private:
     QString nodeTip() const;
+    static void drawOomMark(QPainter* p, const QRectF& cell);
+    void drawBadges(QPainter* p, const QRectF& r);
 
     QString mId, mName, mSubtitle;
     QStringList mNotes;
     std::vector<Gpu> mGpus;
+    std::set<int> mHighlighted;
+    std::vector<std::pair<QString, QColor>> mBadges;
 };
 
 /// A switch of the fabric on the canvas.
@@ -89,6 +107,9 @@ private:
     QString mId, mName, mSubtitle;
 };
 
+/// The colour of a link at this share of its bandwidth in use (grey idle, green, amber, red).
+QColor linkLoadColor(double utilization);
+
 /// A link between two canvas items, coloured by its load (green → amber → red).
 class LinkItem : public QGraphicsLineItem
 {
@@ -96,7 +117,17 @@ public:
     LinkItem(QString id, QGraphicsItem* from, QGraphicsItem* to);
     QString id() const { return mId; }
     bool joins(const QGraphicsItem* item) const { return mFrom == item || mTo == item; }
+    QGraphicsItem* from() const { return mFrom; }
+    QGraphicsItem* to() const { return mTo; }
     void setUtilization(double utilization);
+    double utilization() const { return mUtilization; }
+    /// Part of a bundle (linklayer.h): drawn by the link layer, shown on its own only while it
+    /// or one of its ends is selected or highlighted.
+    bool bundled() const { return mBundled; }
+    void setBundled(bool bundled) { mBundled = bundled; }
+    /// On the path of a highlighted job: drawn with a halo, even when bundled.
+    bool highlighted() const { return mHighlighted; }
+    void setHighlighted(bool highlighted);
     /// Follows the endpoints after they moved.
     void updateEnds();
     /// A band wider than the drawn line, so a thin link can still be clicked.
@@ -108,30 +139,9 @@ private:
     QString mId;
     QGraphicsItem* mFrom;
     QGraphicsItem* mTo;
-};
-
-/// All links drawn by one item, batched by colour, when the view is zoomed out so far that
-/// single links cannot be told apart (the link items are hidden then): thousands of lines in a
-/// few drawLines calls instead of thousands of items (bench_canvas, docs/performance.md).
-class LinkLayerItem : public QGraphicsItem
-{
-public:
-    explicit LinkLayerItem(const QHash<QString, LinkItem*>* links) : mLinks(links)
-    {
-        setZValue(-1);
-        setFlag(ItemUsesExtendedStyleOption); // for the exposed rectangle
-    }
-    QRectF boundingRect() const override { return mBounds; }
-    void setBounds(const QRectF& bounds)
-    {
-        prepareGeometryChange();
-        mBounds = bounds;
-    }
-    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
-
-private:
-    const QHash<QString, LinkItem*>* mLinks;
-    QRectF mBounds;
+    double mUtilization = 0.0;
+    bool mBundled = false;
+    bool mHighlighted = false;
 };
 
 } // namespace gp::ui

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "canvasoverlays.h"
+
+#include "canvasscene.h"
+#include "canvasview.h"
+#include "model/enumnames.h"
+#include "nodeitem.h"
+
+#include <QAbstractItemView>
+#include <QCompleter>
+#include <QEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QStringListModel>
+
+#include <algorithm>
+
+namespace gp::ui {
+
+// --- CanvasOverlay ------------------------------------------------------------------------
+
+CanvasOverlay::CanvasOverlay(CanvasView* view, Qt::Corner corner) : QWidget(view), mView(view), mCorner(corner)
+{
+    view->viewport()->installEventFilter(this);
+}
+
+void CanvasOverlay::place()
+{
+    const QRect area = mView->viewport()->geometry();
+    constexpr int kMargin = 8;
+    const bool right = mCorner == Qt::TopRightCorner || mCorner == Qt::BottomRightCorner;
+    const bool bottom = mCorner == Qt::BottomLeftCorner || mCorner == Qt::BottomRightCorner;
+    move(right ? area.right() - width() - kMargin : area.left() + kMargin,
+         bottom ? area.bottom() - height() - kMargin : area.top() + kMargin);
+}
+
+bool CanvasOverlay::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == mView->viewport() && event->type() == QEvent::Resize)
+        place();
+    return QWidget::eventFilter(watched, event);
+}
+
+// --- CanvasLegend -------------------------------------------------------------------------
+
+CanvasLegend::CanvasLegend(CanvasView* view) : CanvasOverlay(view, Qt::BottomLeftCorner)
+{
+    setObjectName("CanvasLegend");
+    setCursor(Qt::ArrowCursor);
+    setToolTip(tr("What the canvas's colours and marks mean; click the title to fold it"));
+    setContent({}, {});
+}
+
+void CanvasLegend::setContent(std::vector<Tenant> tenants, std::vector<SharingMode> modes)
+{
+    mEntries.clear();
+    auto add = [this](Mark mark, QColor color, QString text, QString badge = {}, bool newLine = false) {
+        mEntries.push_back({mark, std::move(color), std::move(text), std::move(badge), newLine, {}});
+    };
+    add(Mark::Title, {}, tr("Legend"), {}, true);
+    bool first = true;
+    for (Tenant& t : tenants) {
+        add(Mark::Swatch, t.color, std::move(t.name), {}, first);
+        first = false;
+    }
+    std::sort(modes.begin(), modes.end());
+    modes.erase(std::unique(modes.begin(), modes.end()), modes.end());
+    first = true;
+    for (SharingMode m : modes)
+        if (const QString badge = sharingBadge(m); !badge.isEmpty()) {
+            add(Mark::Badge, sharingBadgeColor(m), QString::fromUtf8(displayName(m)), badge, first);
+            first = false;
+        }
+    add(Mark::Line, linkLoadColor(0.0), tr("idle link"), {}, true);
+    add(Mark::Line, linkLoadColor(0.2), tr("< 50 %"));
+    add(Mark::Line, linkLoadColor(0.6), tr("50–90 %"));
+    add(Mark::Line, linkLoadColor(0.95), tr("≥ 90 % of bandwidth"));
+    add(Mark::Sign, QColor("#f1c40f"), tr("may run out of memory"), {}, true);
+    add(Mark::Corner, QColor("#f28e2b"), tr("noisiest neighbour"));
+    add(Mark::Frame, palette().highlight().color(), tr("where the chosen job runs"));
+    relayout();
+}
+
+QStringList CanvasLegend::entries() const
+{
+    QStringList out;
+    for (const Entry& e : mEntries)
+        if (e.mark != Mark::Title)
+            out << (e.badge.isEmpty() ? e.text : e.badge + " " + e.text);
+    return out;
+}
+
+void CanvasLegend::setCollapsed(bool collapsed)
+{
+    mCollapsed = collapsed;
+    relayout();
+}
+
+QRect CanvasLegend::titleRect() const { return mEntries.empty() ? QRect() : mEntries.front().rect; }
+
+void CanvasLegend::relayout()
+{
+    const QFontMetrics fm(font());
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetrics boldMetrics(bold);
+    const int maxWidth = std::clamp(view()->viewport()->width() - 24, 160, 620);
+    const int line = fm.height() + 6;
+    int x = 8, y = 6, width = 0;
+    for (Entry& e : mEntries) {
+        int w = e.mark == Mark::Title ? boldMetrics.horizontalAdvance(e.text + " ▾") + 4
+                                      : fm.horizontalAdvance(e.text) + 26;
+        if (e.mark == Mark::Badge)
+            w += fm.horizontalAdvance(e.badge) + 12;
+        if (e.mark != Mark::Title && mCollapsed) {
+            e.rect = QRect();
+            continue;
+        }
+        if (e.newLine && (x > 8 || e.mark != Mark::Title)) {
+            x = 8;
+            y += e.mark == Mark::Title ? 0 : line;
+        }
+        if (x > 8 && x + w > maxWidth) { // wrap within a group
+            x = 8;
+            y += line;
+        }
+        e.rect = QRect(x, y, w, line);
+        x += w + 14;
+        width = std::max(width, x);
+    }
+    setFixedSize(std::min(width, maxWidth + 8), y + line + 6);
+    place();
+    update();
+}
+
+bool CanvasLegend::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == view()->viewport() && event->type() == QEvent::Resize) {
+        if (!mUserFolded) // a short canvas keeps its room for the plan until asked
+            mCollapsed = view()->viewport()->height() < 320;
+        relayout();
+    }
+    return CanvasOverlay::eventFilter(watched, event);
+}
+
+void CanvasLegend::mousePressEvent(QMouseEvent* event)
+{
+    if (titleRect().contains(event->position().toPoint())) {
+        mUserFolded = true;
+        setCollapsed(!mCollapsed);
+    }
+    event->accept(); // nothing under the legend gets the click
+}
+
+void CanvasLegend::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(QPen(palette().mid().color(), 1));
+    p.setBrush(QColor(255, 255, 255, 235));
+    p.drawRoundedRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
+    const QFontMetrics fm(font());
+    for (const Entry& e : mEntries) {
+        if (e.rect.isNull())
+            continue;
+        const QRect r = e.rect;
+        const QRect mark(r.left(), r.center().y() - 6, 18, 12);
+        int textLeft = r.left() + 24;
+        p.setPen(QColor("#222222"));
+        switch (e.mark) {
+        case Mark::Title: {
+            QFont f = font();
+            f.setBold(true);
+            p.setFont(f);
+            p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, e.text + (mCollapsed ? " ▸" : " ▾"));
+            p.setFont(font());
+            continue;
+        }
+        case Mark::Swatch:
+            p.setPen(Qt::NoPen);
+            p.setBrush(e.color);
+            p.drawRect(mark);
+            break;
+        case Mark::Badge: {
+            const int w = fm.horizontalAdvance(e.badge) + 10;
+            const QRect box(r.left(), r.center().y() - fm.height() / 2, w, fm.height());
+            p.setPen(Qt::NoPen);
+            p.setBrush(e.color);
+            p.drawRoundedRect(box, 3, 3);
+            p.setPen(Qt::white);
+            p.drawText(box, Qt::AlignCenter, e.badge);
+            textLeft = box.right() + 6;
+            break;
+        }
+        case Mark::Line:
+            p.setPen(QPen(e.color, 3));
+            p.drawLine(mark.left(), mark.center().y(), mark.right(), mark.center().y());
+            break;
+        case Mark::Sign: {
+            const QPolygonF sign({QPointF(mark.center().x(), mark.top() - 1), QPointF(mark.right() - 2, mark.bottom()),
+                                  QPointF(mark.left() + 2, mark.bottom())});
+            p.setPen(QPen(QColor("#1a1a1a"), 1));
+            p.setBrush(e.color);
+            p.drawPolygon(sign);
+            break;
+        }
+        case Mark::Corner:
+            p.setPen(QPen(QColor("#8a4b08"), 1));
+            p.setBrush(e.color);
+            p.drawPolygon(QPolygonF({QPointF(mark.right(), mark.top()), QPointF(mark.right() - 10, mark.top()),
+                                     QPointF(mark.right(), mark.top() + 10)}));
+            break;
+        case Mark::Frame:
+            p.setPen(QPen(e.color, 3));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(mark.adjusted(1, 1, -1, -1));
+            break;
+        }
+        p.setPen(QColor("#222222"));
+        p.drawText(QRect(textLeft, r.top(), r.right() - textLeft, r.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                   e.text);
+    }
+}
+
+// --- CanvasMinimap ------------------------------------------------------------------------
+
+CanvasMinimap::CanvasMinimap(CanvasView* view) : CanvasOverlay(view, Qt::BottomRightCorner)
+{
+    setObjectName("CanvasMinimap");
+    setCursor(Qt::PointingHandCursor);
+    setToolTip(tr("The whole canvas; click or drag to move the view"));
+    setFixedSize(220, 140);
+    mDebounce.setSingleShot(true);
+    mDebounce.setInterval(250);
+    connect(&mDebounce, &QTimer::timeout, this, [this] { render(); });
+    connect(view->canvasScene(), &QGraphicsScene::changed, this, [this] { refresh(); });
+    connect(view, &CanvasView::visibleAreaChanged, this, [this] {
+        updateShown();
+        update();
+    });
+    hide();
+}
+
+void CanvasMinimap::setWanted(bool wanted)
+{
+    mWanted = wanted;
+    updateShown();
+}
+
+void CanvasMinimap::refresh()
+{
+    if (!mDebounce.isActive())
+        mDebounce.start();
+}
+
+void CanvasMinimap::render()
+{
+    if (!view()->scene())
+        return;
+    CanvasScene* scene = view()->canvasScene();
+    const QRectF content = scene->contentBounds();
+    if (content.isEmpty()) {
+        mPicture = QPixmap();
+        updateShown();
+        return;
+    }
+    mSceneArea = content.adjusted(-80, -40, 40, 40);
+    // The widget takes the content's shape within 220 × 140.
+    const double aspect = mSceneArea.width() / std::max(mSceneArea.height(), 1.0);
+    const QSize size = aspect >= 220.0 / 140.0 ? QSize(220, std::max(40, static_cast<int>(220 / aspect)))
+                                               : QSize(std::max(40, static_cast<int>(140 * aspect)), 140);
+    setFixedSize(size);
+    mPicture = QPixmap(size * devicePixelRatioF());
+    mPicture.setDevicePixelRatio(devicePixelRatioF());
+    mPicture.fill(Qt::white);
+    {
+        QPainter p(&mPicture);
+        scene->render(&p, QRectF(QPointF(0, 0), QSizeF(size)), mSceneArea, Qt::IgnoreAspectRatio);
+    }
+    place();
+    updateShown();
+    update();
+}
+
+void CanvasMinimap::updateShown()
+{
+    CanvasView* v = view();
+    if (!v->scene())
+        return;
+    const QRectF visible = v->mapToScene(v->viewport()->rect()).boundingRect();
+    const QRectF content = v->canvasScene()->contentBounds();
+    const bool needed = mWanted && !content.isEmpty() && !visible.contains(content);
+    if (needed && mPicture.isNull() && !mDebounce.isActive())
+        mDebounce.start();
+    setVisible(needed);
+}
+
+QRectF CanvasMinimap::visibleFrame() const
+{
+    if (mSceneArea.isEmpty())
+        return {};
+    const QRectF visible = view()->mapToScene(view()->viewport()->rect()).boundingRect();
+    const double sx = width() / mSceneArea.width(), sy = height() / mSceneArea.height();
+    return QRectF((visible.left() - mSceneArea.left()) * sx, (visible.top() - mSceneArea.top()) * sy,
+                  visible.width() * sx, visible.height() * sy)
+        .intersected(QRectF(rect()));
+}
+
+void CanvasMinimap::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), Qt::white);
+    if (!mPicture.isNull())
+        p.drawPixmap(0, 0, mPicture);
+    p.setPen(QPen(palette().highlight().color(), 2));
+    p.setBrush(QColor(61, 174, 233, 40));
+    p.drawRect(visibleFrame());
+    p.setPen(QPen(palette().mid().color(), 1));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(rect().adjusted(0, 0, -1, -1));
+}
+
+QPointF CanvasMinimap::toScene(QPointF at) const
+{
+    return {mSceneArea.left() + at.x() / width() * mSceneArea.width(),
+            mSceneArea.top() + at.y() / height() * mSceneArea.height()};
+}
+
+void CanvasMinimap::centreViewAt(QPointF at)
+{
+    if (mSceneArea.isEmpty())
+        return;
+    view()->stopAutoFit();
+    view()->centerOn(toScene(at));
+}
+
+void CanvasMinimap::mousePressEvent(QMouseEvent* event)
+{
+    centreViewAt(event->position());
+    event->accept();
+}
+
+void CanvasMinimap::mouseMoveEvent(QMouseEvent* event)
+{
+    if (event->buttons() & Qt::LeftButton)
+        centreViewAt(event->position());
+    event->accept();
+}
+
+// --- CanvasSearch -------------------------------------------------------------------------
+
+CanvasSearch::CanvasSearch(CanvasView* view)
+    : CanvasOverlay(view, Qt::TopRightCorner), mField(new QLineEdit(this)), mCompleter(new QCompleter(this)),
+      mModel(new QStringListModel(this))
+{
+    setObjectName("CanvasSearch");
+    mField->setObjectName("CanvasSearchField");
+    mField->setPlaceholderText(tr("Find a node, switch, job or tenant…"));
+    mField->setClearButtonEnabled(true);
+    mField->setMinimumWidth(300);
+    mCompleter->setModel(mModel);
+    mCompleter->setCaseSensitivity(Qt::CaseInsensitive);
+    mCompleter->setFilterMode(Qt::MatchContains);
+    mCompleter->setMaxVisibleItems(12);
+    mField->setCompleter(mCompleter);
+    mField->installEventFilter(this);
+    connect(mField, &QLineEdit::returnPressed, this, &CanvasSearch::go);
+    connect(mCompleter, qOverload<const QString&>(&QCompleter::activated), this, [this](const QString& text) {
+        mField->setText(text);
+        go();
+    });
+    connect(mField, &QLineEdit::textEdited, this, [this] { mField->setStyleSheet({}); });
+    setFixedSize(320, mField->sizeHint().height());
+    mField->setGeometry(rect());
+    hide();
+}
+
+void CanvasSearch::setCandidates(std::vector<Candidate> candidates)
+{
+    mCandidates = std::move(candidates);
+    QStringList labels;
+    for (const Candidate& c : mCandidates)
+        labels << c.label;
+    mModel->setStringList(labels);
+}
+
+void CanvasSearch::open()
+{
+    place();
+    show();
+    raise();
+    mField->setFocus(Qt::ShortcutFocusReason);
+    mField->selectAll();
+}
+
+const CanvasSearch::Candidate* CanvasSearch::match(const QString& text) const
+{
+    const QString t = text.trimmed();
+    if (t.isEmpty())
+        return nullptr;
+    for (const Candidate& c : mCandidates)
+        if (c.label.compare(t, Qt::CaseInsensitive) == 0 || c.id.compare(t, Qt::CaseInsensitive) == 0)
+            return &c;
+    for (const Candidate& c : mCandidates)
+        if (c.label.contains(t, Qt::CaseInsensitive))
+            return &c;
+    return nullptr;
+}
+
+void CanvasSearch::go()
+{
+    const Candidate* c = match(mField->text());
+    if (!c) {
+        mField->setStyleSheet("QLineEdit { border: 2px solid #c0392b; }");
+        mField->setToolTip(tr("No node, switch, job or tenant matches “%1”").arg(mField->text()));
+        return;
+    }
+    mField->setStyleSheet({});
+    mField->setToolTip({});
+    mCompleter->popup()->hide();
+    Q_EMIT found(c->kind, c->id);
+}
+
+bool CanvasSearch::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == mField && event->type() == QEvent::KeyPress &&
+        static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape) {
+        hide();
+        view()->setFocus();
+        return true;
+    }
+    return CanvasOverlay::eventFilter(watched, event);
+}
+
+} // namespace gp::ui

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "canvasnavigator.h"
+
+#include "canvas/canvasoverlays.h"
+#include "canvas/canvasscene.h"
+#include "canvas/canvasview.h"
+#include "evaluationrunner.h"
+#include "textformat.h"
+#include "workbench.h"
+#include "workloadspanel.h"
+
+#include <QAction>
+#include <QMenu>
+#include <QSettings>
+
+namespace gp::ui {
+
+namespace {
+using text::q;
+} // namespace
+
+CanvasNavigator::CanvasNavigator(Workbench& workbench, CanvasScene* scene, CanvasView* view, WorkloadsPanel* workloads,
+                                 QObject* parent)
+    : QObject(parent), mWorkbench(workbench), mScene(scene), mView(view), mLegend(new CanvasLegend(view)),
+      mMinimap(new CanvasMinimap(view)), mSearch(new CanvasSearch(view))
+{
+    connect(&mWorkbench.session(), &EvaluationRunner::evaluated, this, [this] { updateLegend(); });
+    connect(mSearch, &CanvasSearch::found, this, &CanvasNavigator::found);
+    connect(workloads, &WorkloadsPanel::jobSelected, this, [this](const QString& id) { showJobs({id}, true); });
+    connect(workloads, &WorkloadsPanel::tenantSelected, this, [this](const QString& id) {
+        const document::Document* doc = mWorkbench.document();
+        if (!doc)
+            return;
+        QStringList jobs;
+        for (const Tenant& t : doc->scenario().tenants)
+            if (q(t.id) == id)
+                for (const Job& j : t.jobs)
+                    jobs << q(j.id);
+        showJobs(jobs, true);
+    });
+    connect(view, &CanvasView::highlightDismissed, this, [this] { mScene->highlightJobs({}); });
+    connect(&mWorkbench, &Workbench::documentReplaced, this, [this] { mScene->highlightJobs({}); });
+    mLegend->show();
+    mLegend->place();
+}
+
+void CanvasNavigator::addViewActions(QMenu* view)
+{
+    view->addAction(tr("&Find on Canvas…"), this, &CanvasNavigator::openSearch)->setShortcut(QKeySequence::Find);
+    QSettings settings;
+    QAction* legend = view->addAction(tr("Show &Legend"));
+    legend->setCheckable(true);
+    legend->setChecked(settings.value("canvas/legend", true).toBool());
+    mLegend->setVisible(legend->isChecked());
+    connect(legend, &QAction::toggled, this, [this](bool on) {
+        mLegend->setVisible(on);
+        QSettings().setValue("canvas/legend", on);
+    });
+    QAction* minimap = view->addAction(tr("Show &Minimap"));
+    minimap->setCheckable(true);
+    minimap->setChecked(settings.value("canvas/minimap", true).toBool());
+    mMinimap->setWanted(minimap->isChecked());
+    connect(minimap, &QAction::toggled, this, [this](bool on) {
+        mMinimap->setWanted(on);
+        QSettings().setValue("canvas/minimap", on);
+    });
+}
+
+void CanvasNavigator::openSearch()
+{
+    const document::Document* doc = mWorkbench.document();
+    if (!doc)
+        return;
+    const Scenario& s = doc->scenario();
+    std::vector<CanvasSearch::Candidate> c;
+    for (const Node& n : s.topology.nodes)
+        c.push_back({tr("%1 — node").arg(q(n.name)), "node", q(n.id)});
+    for (const Switch& sw : s.topology.switches)
+        c.push_back({tr("%1 — %2 switch").arg(q(sw.name), q(sw.tier)), "switch", q(sw.id)});
+    for (const Tenant& t : s.tenants) {
+        c.push_back({tr("%1 — tenant").arg(q(t.name)), "tenant", q(t.id)});
+        for (const Job& j : t.jobs)
+            c.push_back({tr("%1 — job of %2").arg(q(j.name), q(t.name)), "job", q(j.id)});
+    }
+    mSearch->setCandidates(std::move(c));
+    mSearch->open();
+}
+
+void CanvasNavigator::showJobs(const QStringList& jobIds, bool fly)
+{
+    mScene->highlightJobs(jobIds);
+    const QRectF where = mScene->jobsBounds(jobIds);
+    if (!fly || where.isEmpty())
+        return;
+    const QRectF visible = mView->mapToScene(mView->viewport()->rect()).boundingRect();
+    if (!visible.intersects(where))
+        mView->flyTo(where);
+}
+
+void CanvasNavigator::found(const QString& kind, const QString& id)
+{
+    if (kind == "node" || kind == "switch") {
+        mScene->setSelectedIds({id});
+        if (QGraphicsItem* item = mScene->item(id))
+            mView->flyTo(item->sceneBoundingRect());
+        return;
+    }
+    QStringList jobs;
+    if (const document::Document* doc = mWorkbench.document())
+        for (const Tenant& t : doc->scenario().tenants)
+            for (const Job& j : t.jobs)
+                if ((kind == "job" && q(j.id) == id) || (kind == "tenant" && q(t.id) == id))
+                    jobs << q(j.id);
+    mScene->highlightJobs(jobs);
+    if (const QRectF where = mScene->jobsBounds(jobs); !where.isEmpty())
+        mView->flyTo(where);
+    else
+        Q_EMIT mWorkbench.message(tr("%1 runs nowhere: it is not placed").arg(mSearch->field()->text()), 5000);
+}
+
+void CanvasNavigator::updateLegend()
+{
+    const document::Document* doc = mWorkbench.document();
+    if (!doc)
+        return;
+    const Scenario& s = doc->scenario();
+    std::vector<CanvasLegend::Tenant> tenants;
+    for (const Tenant& t : s.tenants)
+        tenants.push_back({q(t.name), QColor(q(t.color))});
+    std::vector<SharingMode> modes;
+    for (const Node& n : s.topology.nodes)
+        for (SharingMode m : sharingModesOf(n))
+            modes.push_back(m);
+    mLegend->setContent(std::move(tenants), std::move(modes));
+}
+
+} // namespace gp::ui
