@@ -5,6 +5,7 @@
 // that merge; the one fresh-id scheme.
 #include "document/commands.h"
 #include "document/document.h"
+#include "document/jobedits.h"
 #include "document/topologyedits.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
@@ -411,6 +412,35 @@ private Q_SLOTS:
         QVERIFY(!tooMany.ok());
         QVERIFY2(QString::fromStdString(issueLines(tooMany.issues)).contains("needs 192 ports"),
                  issueLines(tooMany.issues).c_str());
+    }
+
+    /// A job's copy lands in its tenant unpinned; Best Placement pins it to the node that does
+    /// best, says so in the undo text, and refuses a second time and for multi-node jobs.
+    void duplicateAndBestPlacement()
+    {
+        const Scenario s = sample();
+        const Tenant& t = s.tenants.front();
+        const Job& j = t.jobs.front();
+        Result<Edit> copy = duplicateJob(s, cat(), j.id);
+        QVERIFY2(copy.ok(), issueLines(copy.issues).c_str());
+        Document doc(s);
+        doc.push(*copy.value);
+        const Tenant& after = doc.scenario().tenants.front();
+        QCOMPARE(after.jobs.size(), t.jobs.size() + 1);
+        QCOMPARE(after.jobs.back().name, j.name + " (copy)");
+        QVERIFY(!after.jobs.back().pin);
+        QVERIFY(!duplicateJob(s, cat(), "nope").ok());
+
+        const std::string small = "chat-8b";
+        Result<Edit> placed = placeJobBest(s, cat(), small);
+        QVERIFY2(placed.ok(), issueLines(placed.issues).c_str());
+        QVERIFY2(placed.value->text.rfind("Place chat-8b on ", 0) == 0, placed.value->text.c_str());
+        Document doc2(s);
+        doc2.push(*placed.value);
+        const Result<Edit> again = placeJobBest(doc2.scenario(), cat(), small);
+        QVERIFY(!again.ok());
+        QVERIFY2(QString::fromStdString(issueLines(again.issues)).contains("already pinned"),
+                 issueLines(again.issues).c_str());
     }
 };
 

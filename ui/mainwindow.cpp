@@ -6,6 +6,7 @@
 #include "canvas/canvasscene.h"
 #include "canvas/canvasview.h"
 #include "canvasnavigator.h"
+#include "contextmenus.h"
 #include "document/autosaver.h"
 #include "document/commands.h"
 #include "editcontroller.h"
@@ -88,6 +89,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     mResults = new ResultsController(*mWorkbench, {mSummary, mKpis, mTree, mScene, mCanvas, mWorkloads, mCharts}, this);
     connect(mEdits, &EditController::framingRequested, mResults, &ResultsController::requestFraming);
     mNavigator = new CanvasNavigator(*mWorkbench, mScene, mCanvas, mWorkloads, this);
+    new ContextMenus(*mWorkbench, {mEdits, mResults, mNavigator, mScene, mCanvas, mWorkloads, mProperties, this}, this);
     connect(mScene, &QGraphicsScene::selectionChanged, this, [this] {
         const document::Document* doc = currentDocument();
         if (!doc)

@@ -70,6 +70,15 @@ ExplainDialog* ResultsController::explainJob(const QString& jobId, const QString
         calc::explainJob(figure.toStdString(), jobId.toStdString(), *results->scenario, *results->evaluation));
 }
 
+ExplainDialog* ResultsController::explainGpu(const QString& nodeId, int gpu)
+{
+    const std::shared_ptr<const sim::PlanResults> results = mWorkbench.session().latest();
+    if (!mWorkbench.document() || !results || !results->evaluation)
+        return nullptr;
+    return openExplanation(
+        calc::explainGpu(nodeId.toStdString(), gpu, *results->scenario, mWorkbench.catalog(), *results->evaluation));
+}
+
 ExplainDialog* ResultsController::openExplanation(const calc::KpiExplanation& x)
 {
     if (x.formula.empty())

@@ -50,6 +50,8 @@ public:
     class ExplainDialog* explain(const QString& key);
     /// The same for one job's "penalty" or "cost" (a click on its Workloads cell).
     class ExplainDialog* explainJob(const QString& jobId, const QString& figure);
+    /// The same for one GPU of a node (a double-click on it, or its context menu).
+    class ExplainDialog* explainGpu(const QString& nodeId, int gpu);
 
 private:
     class ExplainDialog* openExplanation(const calc::KpiExplanation& explanation);

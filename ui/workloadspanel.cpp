@@ -181,6 +181,21 @@ WorkloadsPanel::WorkloadsPanel(const Catalog& catalog, QWidget* parent)
         else if (column == kCostColumn)
             Q_EMIT explainRequested(job->data(Qt::UserRole).toString(), "cost");
     });
+    mTable->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(mTable, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        const QModelIndex index = mTable->indexAt(at);
+        const QTableWidgetItem* tenant = index.isValid() ? mTable->item(index.row(), 0) : nullptr;
+        const QTableWidgetItem* job = index.isValid() ? mTable->item(index.row(), 1) : nullptr;
+        if (!tenant || !job)
+            return;
+        const QPoint global = mTable->viewport()->mapToGlobal(at);
+        if (index.column() == 0)
+            Q_EMIT contextMenuRequested("tenant", tenant->data(Qt::UserRole).toString(), global);
+        else {
+            mTable->setCurrentCell(index.row(), index.column()); // the menu is about this row
+            Q_EMIT contextMenuRequested("job", job->data(Qt::UserRole).toString(), global);
+        }
+    });
     connect(mTable, &QTableWidget::cellDoubleClicked, this, [this](int row) {
         if (const QTableWidgetItem* item = mTable->item(row, 1))
             Q_EMIT editJobRequested(item->data(Qt::UserRole).toString());

@@ -58,6 +58,8 @@ Q_SIGNALS:
     void tenantSelected(const QString& tenantId);
     /// The user clicked a job's Penalty ("penalty") or $/month ("cost") cell: explain it.
     void explainRequested(const QString& jobId, const QString& figure);
+    /// A right-click on a tenant cell ("tenant") or a job's row ("job") at `globalPos`.
+    void contextMenuRequested(const QString& kind, const QString& id, const QPoint& globalPos);
 
 private:
     void showProfile(int row);

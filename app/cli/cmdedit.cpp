@@ -4,6 +4,7 @@
 #include "clicontext.h"
 
 #include "document/commands.h"
+#include "document/jobedits.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
 #include "model/enumnames.h"
@@ -167,6 +168,10 @@ EditResult operation(const Scenario& s, const Catalog& catalog, const QString& o
         return addJobEdit(s, catalog, value);
     if (option == "arrange")
         return document::arrangeFabric(s);
+    if (option == "duplicate-job")
+        return document::duplicateJob(s, catalog, value.toStdString());
+    if (option == "place-best")
+        return document::placeJobBest(s, catalog, value.toStdString());
     if (option == "rename")
         return document::renameScenario(s, value.toStdString());
     return EditResult::failure("--" + option.toStdString(), "unknown operation");
@@ -217,6 +222,11 @@ int runEdit(const QStringList& args)
     p.addOption({"arrange",
                  "Lay the canvas out as a layered fabric: spines on top, each leaf with its rack of nodes below, "
                  "racks in pod rows (Edit > Arrange as Fabric)."});
+    p.addOption({"duplicate-job", "Copy a job into its tenant (fresh id, \"… (copy)\", unpinned).", "JOB"});
+    p.addOption({"place-best",
+                 "Pin a job to the node where it does best: each kind of node tried with the whole plan evaluated; "
+                 "placed, within its tenant's SLA, then the least penalty, then the least cost.",
+                 "JOB"});
     p.addOption({"add-job",
                  "Add a job as the Add Job dialog does: tenant=ID or new-tenant=NAME, preset=ID, "
                  "kind=KIND, amount=N, and optionally tp, pp, dp, pin=NODE.",
@@ -249,8 +259,9 @@ int runEdit(const QStringList& args)
     }
     // The operations in the order they were given (QCommandLineParser keeps each option's
     // values in order, and optionNames() the order of the options).
-    static const QStringList operations = {"set",    "link", "pin",     "unpin",   "sharing", "gpu-sharing",
-                                           "remove", "move", "arrange", "add-job", "rename"};
+    static const QStringList operations = {"set",         "link",    "pin",   "unpin",   "sharing",
+                                           "gpu-sharing", "remove",  "move",  "arrange", "duplicate-job",
+                                           "place-best",  "add-job", "rename"};
     std::map<QString, int> used;
     Scenario s = std::move(*read.value);
     int count = 0;
@@ -277,7 +288,7 @@ int runEdit(const QStringList& args)
     }
     if (count == 0) {
         err() << cl.usageError("no edit given (--set, --link, --pin, --unpin, --sharing, --gpu-sharing, --remove, "
-                               "--move, --add-job, --rename)")
+                               "--move, --arrange, --duplicate-job, --place-best, --add-job, --rename)")
               << Qt::endl;
         return kBadInput;
     }

@@ -7,6 +7,8 @@
 #include "kpiregistry.h"
 
 #include "model/format.h"
+#include "model/scenariodiff.h"
+#include "model/units.h"
 
 #include <algorithm>
 #include <map>
@@ -310,6 +312,54 @@ KpiExplanation explainJob(const std::string& figure, const std::string& jobId, c
     if (j.extraDays && *j.extraDays > 0.005 && j.perf.daysToComplete && j.costUsd)
         x.lines.push_back("Of which the sharing penalty's " + fmt::days(*j.extraDays) + ": " +
                           fmt::usd(*j.costUsd * *j.extraDays / *j.perf.daysToComplete));
+    return x;
+}
+
+KpiExplanation explainGpu(const std::string& nodeId, int gpu, const Scenario& s, const Catalog& c, const Evaluation& ev)
+{
+    KpiExplanation x;
+    const Node* node = s.topology.findNode(nodeId);
+    const auto result = std::find_if(ev.gpus.begin(), ev.gpus.end(),
+                                     [&](const GpuResult& g) { return g.node == nodeId && g.gpu == gpu; });
+    if (!node || gpu < 0 || gpu >= node->gpuCount)
+        return x;
+    const KpiSpec* spec = findKpi("vram_utilization");
+    x.key = "gpu";
+    x.label = "GPU " + std::to_string(gpu) + " of " + node->name;
+    x.assumptions = spec->assumptions;
+    x.errorBand = spec->errorBand;
+    const double used = result != ev.gpus.end() ? result->usedBytes : 0.0;
+    const double capacity = result != ev.gpus.end() ? result->capacityBytes : 0.0;
+    x.value = fmt::fixed(used / kGiB, 1) + " of " + fmt::fixed(capacity / kGiB, 1) + " GiB";
+    // The jobs with a unit here, and the memory each needs per GPU.
+    std::string sum;
+    for (const JobResult& j : ev.jobs)
+        for (const UnitLocation& u : j.placement)
+            if (u.node == nodeId && u.gpu == gpu) {
+                x.jobIds.push_back(j.id);
+                sum += (sum.empty() ? "" : " + ") + fmt::fixed(j.memory.totalBytes() / kGiB, 1);
+                std::string line = j.name + " on " + u.slot + ": " + fmt::fixed(j.memory.totalBytes() / kGiB, 1) +
+                                   " GiB per GPU, penalty " + percent(j.penalty);
+                if (!j.noisiestNeighbour.empty())
+                    line += ", noisiest neighbour " + j.noisiestNeighbour;
+                if (!j.meetsSla)
+                    line += " — outside its tenant's SLA";
+                x.lines.push_back(line);
+                break;
+            }
+    x.formula = "memory in use = the memory per GPU of each job on it" +
+                (sum.empty() ? std::string(" (none runs here)") : " = " + sum + " GiB") + " = " +
+                fmt::fixed(used / kGiB, 1) + " GiB of the " + fmt::fixed(capacity / kGiB, 1) + " GiB it offers" +
+                (capacity > 0 ? " (" + percent(used / capacity) + ")" : std::string());
+    const GpuSpec* g = c.gpu(node->gpuId);
+    x.lines.insert(x.lines.begin(),
+                   (g ? g->name : node->gpuId) + ", shared as " + describeSharing(node->sharingOf(gpu)));
+    if (result != ev.gpus.end() && result->oomRisk)
+        x.lines.push_back("At risk of running out of memory: nothing isolates its jobs' memory and together they "
+                          "need more than it has");
+    if (const std::optional<double> price = gpuHourPrice(s, c, node->gpuId))
+        x.lines.push_back("It costs $" + fmt::fixed(*price, 2) + " per hour, $" +
+                          fmt::grouped(*price * Inventory::kHoursPerMonth) + " per month, used or not");
     return x;
 }
 

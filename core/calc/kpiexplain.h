@@ -40,6 +40,12 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& scenario, cons
 KpiExplanation explainJob(const std::string& figure, const std::string& jobId, const Scenario& scenario,
                           const Evaluation& evaluation);
 
+/// What one GPU holds, in the same shape: its memory in use as the sum of its jobs' memory
+/// against what it offers, how it is shared, each job on it with its slot and penalty, the
+/// out-of-memory risk and what the GPU costs. An unknown node or GPU gives an empty formula.
+KpiExplanation explainGpu(const std::string& nodeId, int gpu, const Scenario& scenario, const Catalog& catalog,
+                          const Evaluation& evaluation);
+
 /// Why a placed job misses its tenant's SLA, in words ("penalty 321.1 % against the 5.0 %
 /// allowed: bare metal would be 4.2× faster; most of it memory bandwidth …"); empty when it
 /// meets it.

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "commands.h"
 #include "fabriclayout.h"
+#include "rulesupport.h"
 
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
@@ -23,34 +24,9 @@ namespace {
 
 using R = Result<Edit>;
 
-/// The edit when the core's rules found no error in its result (`issues`), else only the errors.
-R accepted(Issues issues, Edit edit)
-{
-    if (hasErrors(issues)) {
-        Issues errors;
-        for (Issue& i : issues)
-            if (i.isError())
-                errors.push_back(std::move(i));
-        return R::failure(std::move(errors));
-    }
-    return R::success(std::move(edit), std::move(issues));
-}
-
-/// The builder's scenario checked with every rule of the core; its errors refuse the edit.
-R validated(EditBuilder&& b, const Catalog& catalog, const std::string& text, const std::string& mergeKey = {})
-{
-    Issues issues = validateScenario(b.scenario(), catalog);
-    return accepted(std::move(issues), std::move(b).finish(text, mergeKey));
-}
-
-const Job* jobById(const Scenario& s, const std::string& id)
-{
-    for (const Tenant& t : s.tenants)
-        for (const Job& j : t.jobs)
-            if (j.id == id)
-                return &j;
-    return nullptr;
-}
+using rules::accepted;
+using rules::jobById;
+using rules::validated;
 
 } // namespace
 

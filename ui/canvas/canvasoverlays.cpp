@@ -14,6 +14,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <QSettings>
 #include <QStringListModel>
 
 #include <algorithm>
@@ -51,6 +52,9 @@ CanvasLegend::CanvasLegend(CanvasView* view) : CanvasOverlay(view, Qt::BottomLef
     setObjectName("CanvasLegend");
     setCursor(Qt::ArrowCursor);
     setToolTip(tr("What the canvas's colours and marks mean; click the title to fold it"));
+    const QVariant folded = QSettings().value("canvas/legendFolded");
+    mUserFolded = folded.isValid();
+    mCollapsed = folded.toBool();
     setContent({}, {});
 }
 
@@ -133,14 +137,29 @@ void CanvasLegend::relayout()
     }
     setFixedSize(std::min(width, maxWidth + 8), y + line + 6);
     place();
+    reserve();
     update();
+}
+
+void CanvasLegend::reserve() { view()->setReservedBottom(isVisibleTo(view()) ? height() + 12 : 0); }
+
+void CanvasLegend::showEvent(QShowEvent* event)
+{
+    CanvasOverlay::showEvent(event);
+    reserve();
+}
+
+void CanvasLegend::hideEvent(QHideEvent* event)
+{
+    CanvasOverlay::hideEvent(event);
+    reserve();
 }
 
 bool CanvasLegend::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == view()->viewport() && event->type() == QEvent::Resize) {
         if (!mUserFolded) // a short canvas keeps its room for the plan until asked
-            mCollapsed = view()->viewport()->height() < 320;
+            mCollapsed = view()->viewport()->height() < kUnfoldedFrom;
         relayout();
     }
     return CanvasOverlay::eventFilter(watched, event);
@@ -151,6 +170,7 @@ void CanvasLegend::mousePressEvent(QMouseEvent* event)
     if (titleRect().contains(event->position().toPoint())) {
         mUserFolded = true;
         setCollapsed(!mCollapsed);
+        QSettings().setValue("canvas/legendFolded", mCollapsed);
     }
     event->accept(); // nothing under the legend gets the click
 }

@@ -52,6 +52,8 @@ public:
         QString name;
         QColor color;
     };
+    /// Until the user folds or unfolds it (remembered), a canvas shorter than this starts folded.
+    static constexpr int kUnfoldedFrom = 480;
     explicit CanvasLegend(CanvasView* view);
     void setContent(std::vector<Tenant> tenants, std::vector<SharingMode> modes);
     bool collapsed() const { return mCollapsed; }
@@ -65,8 +67,12 @@ protected:
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
 
 private:
+    /// Tells the view how much of its bottom the legend covers (fitAll keeps it free).
+    void reserve();
     enum class Mark
     {
         Title,

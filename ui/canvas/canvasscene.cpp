@@ -378,6 +378,7 @@ void CanvasScene::decorate(const Scenario& s, const calc::Evaluation& ev)
             }
             const QStringList& jobs = runs[{n.id, g}];
             text += jobs.isEmpty() ? QObject::tr("\nNo job runs here") : "\n" + jobs.join("\n");
+            text += QObject::tr("\nDouble-click: how these numbers come about");
             gpu.description = text;
         }
         item->setGpus(std::move(gpus));

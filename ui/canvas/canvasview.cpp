@@ -5,12 +5,15 @@
 #include "canvaseditor.h"
 #include "canvasscene.h"
 #include "canvastools.h"
+#include "nodeitem.h"
 
 #include "ui/palette.h"
 
+#include <QContextMenuEvent>
 #include <QKeyEvent>
 #include <QMimeData>
 #include <QMouseEvent>
+#include <QScrollBar>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -39,7 +42,10 @@ CanvasView::CanvasView(CanvasScene* scene, QWidget* parent) : QGraphicsView(scen
             fitAll();
         } else if (mVisible) {
             setSceneRect(rect.united(*mVisible));
-            centerOn(mVisible->center());
+            // Scroll back by whole pixels so that what was at the top left is there again.
+            const QPoint drift = mapFromScene(mVisible->topLeft());
+            horizontalScrollBar()->setValue(horizontalScrollBar()->value() + drift.x());
+            verticalScrollBar()->setValue(verticalScrollBar()->value() + drift.y());
         }
         mVisible.reset();
     });
@@ -56,11 +62,13 @@ void CanvasView::fitAll()
     const QRectF bounds = mScene->contentBounds().adjusted(-40, -40, 40, 40);
     if (!bounds.isEmpty()) {
         // Everything in view below the warnings box, which would hide the top row otherwise.
-        const QRectF area = QRectF(viewport()->rect()).adjusted(0, warningsHeight(), 0, 0);
+        // The legend's band is kept free only while that leaves most of the height.
+        const int bottom = mReservedBottom < viewport()->height() / 3 ? mReservedBottom : 0;
+        const QRectF area = QRectF(viewport()->rect()).adjusted(0, warningsHeight(), 0, -bottom);
         const double s = std::min(area.width() / bounds.width(), area.height() / std::max(bounds.height(), 1.0));
         if (s > 0.0) {
             setTransform(QTransform::fromScale(s, s));
-            centerOn(bounds.center() - QPointF(0.0, warningsHeight() / 2.0 / s));
+            centerOn(bounds.center() - QPointF(0.0, (warningsHeight() - bottom) / 2.0 / s));
         }
     }
     syncDetail();
@@ -142,6 +150,15 @@ void CanvasView::setWarnings(const QStringList& lines)
         fitAll(); // room for the box
 }
 
+void CanvasView::setReservedBottom(int pixels)
+{
+    if (pixels == mReservedBottom)
+        return;
+    mReservedBottom = pixels;
+    if (mAutoFit)
+        fitAll();
+}
+
 int CanvasView::warningsHeight() const
 {
     return mWarnings.isEmpty() ? 0 : QFontMetrics(font()).lineSpacing() * static_cast<int>(mWarnings.size()) + 22;
@@ -199,6 +216,45 @@ void CanvasView::drawForeground(QPainter* p, const QRectF&)
         p->drawText(QRect(box.left() + 10, box.top() + 6 + i * fm.lineSpacing(), width, fm.lineSpacing()),
                     Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(mWarnings[i], Qt::ElideRight, width));
     p->restore();
+}
+
+std::pair<QString, int> CanvasView::hit(QPoint at) const
+{
+    const QPointF scenePos = mapToScene(at);
+    for (QGraphicsItem* item : items(at)) {
+        if (auto* node = dynamic_cast<NodeItem*>(item)) {
+            const auto slot = node->slotAt(node->mapFromScene(scenePos));
+            return {node->id(), slot ? slot->first : -1};
+        }
+        if (auto* sw = dynamic_cast<SwitchItem*>(item))
+            return {sw->id(), -1};
+        if (auto* link = dynamic_cast<LinkItem*>(item); link && link->isVisible())
+            return {link->id(), -1};
+    }
+    return {QString(), -1};
+}
+
+void CanvasView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    const auto [id, gpu] = hit(event->position().toPoint());
+    if (gpu >= 0 && event->button() == Qt::LeftButton) {
+        Q_EMIT gpuActivated(id, gpu);
+        event->accept();
+        return;
+    }
+    QGraphicsView::mouseDoubleClickEvent(event);
+}
+
+void CanvasView::contextMenuEvent(QContextMenuEvent* event)
+{
+    if (mActive)
+        return; // a gesture is in progress
+    const auto [id, gpu] = hit(event->pos());
+    // A right-click on something not selected selects it alone, as file managers do.
+    if (!id.isEmpty() && !mScene->selectedIds().contains(id))
+        mScene->setSelectedIds({id});
+    Q_EMIT contextMenuRequested(id, gpu, event->globalPos());
+    event->accept();
 }
 
 void CanvasView::syncDetail() { mScene->setLinkDetail(transform().m11() >= kLinkDetailScale); }

@@ -49,6 +49,9 @@ public:
     QStringList warnings() const { return mWarnings; }
     /// The warnings box's height with its margins, in viewport pixels (0 without warnings).
     int warningsHeight() const;
+    /// Pixels at the bottom of the viewport that an overlay covers (the legend): fitAll()
+    /// frames everything above them.
+    void setReservedBottom(int pixels);
     /// The user took over the framing (zoom, pan): stop re-fitting on resize.
     void stopAutoFit() { mAutoFit = false; }
     /// QGraphicsView's own handling, for the select tool (selection, rubber band, item moves).
@@ -68,9 +71,16 @@ Q_SIGNALS:
     void visibleAreaChanged();
     /// Esc with no gesture in progress: let go of the highlight.
     void highlightDismissed();
+    /// A double-click on a GPU of a node: explain that GPU.
+    void gpuActivated(const QString& nodeId, int gpu);
+    /// A right-click on a node, switch or link (its id; over a node's GPU, its index, else -1),
+    /// or on empty canvas ("").
+    void contextMenuRequested(const QString& id, int gpu, const QPoint& globalPos);
 
 protected:
     void scrollContentsBy(int dx, int dy) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
@@ -87,6 +97,8 @@ protected:
 private:
     /// Links as single items or one layer, by the current scale.
     void syncDetail();
+    /// The item id and GPU index under a viewport point ("" and -1 over nothing).
+    std::pair<QString, int> hit(QPoint viewportPos) const;
 
     CanvasScene* mScene;
     CanvasEditor* mEditor = nullptr;
@@ -96,6 +108,7 @@ private:
     QStringList mWarnings;
     std::optional<QLineF> mPreview;
     std::optional<QRectF> mVisible; ///< the part of the scene in view while the scene rect changes
+    int mReservedBottom = 0;
 };
 
 } // namespace gp::ui

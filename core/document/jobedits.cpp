@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "jobedits.h"
+
+#include "commands.h"
+#include "rulesupport.h"
+
+#include "calc/placementadvice.h"
+#include "model/format.h"
+#include "model/ids.h"
+
+namespace gp::document {
+
+Result<Edit> duplicateJob(const Scenario& s, const Catalog& catalog, const std::string& jobId)
+{
+    for (const Tenant& t : s.tenants)
+        for (const Job& j : t.jobs)
+            if (j.id == jobId) {
+                IdAllocator ids(s);
+                Job copy = j;
+                copy.id = ids.named(j.id + "-copy");
+                copy.name = j.name + " (copy)";
+                copy.pin.reset();
+                EditBuilder b(s);
+                b.add(copy, t.id);
+                return rules::validated(std::move(b), catalog, "Duplicate job " + j.id);
+            }
+    return Result<Edit>::failure("jobs[" + jobId + "]", "no job has this id");
+}
+
+Result<Edit> placeJobBest(const Scenario& s, const Catalog& catalog, const std::string& jobId)
+{
+    const Result<calc::PlacementAdvice> advice = calc::bestNodeFor(s, catalog, jobId);
+    if (!advice.ok())
+        return Result<Edit>::failure(advice.issues);
+    const Job* job = rules::jobById(s, jobId);
+    if (advice.value->alreadyThere && job && job->pin && job->pin->node == advice.value->node && !job->pin->gpu)
+        return Result<Edit>::failure("jobs[" + jobId + "]", "already pinned to " + advice.value->node +
+                                                                ", the best of " +
+                                                                std::to_string(advice.value->candidates) +
+                                                                " kinds of node");
+    Result<Edit> pinned = pinJob(s, catalog, jobId, Pin{advice.value->node, std::nullopt, std::nullopt});
+    if (pinned.ok())
+        pinned.value->text = "Place " + jobId + " on " + advice.value->node + " (penalty " +
+                             fmt::percent(advice.value->penalty) + ", " + fmt::usd(advice.value->costPerMonth) +
+                             "/month)";
+    return pinned;
+}
+
+} // namespace gp::document

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// The right-click menus and the GPU explanation (issue 17), driven with the mouse.
+#include "windowfixture.h"
+
+#include "document/document.h"
+#include "ui/canvas/nodeitem.h"
+#include "ui/evaluationrunner.h"
+#include "ui/workloadspanel.h"
+
+#include <QContextMenuEvent>
+#include <QDialog>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QUndoStack>
+
+using namespace gp;
+
+namespace {
+
+/// A right-click as the platform delivers it: the button's press and release, then the
+/// context-menu event (QTest's mouse events alone do not make one).
+void rightClick(QWidget* widget, QPoint at)
+{
+    QTest::mouseClick(widget, Qt::RightButton, {}, at);
+    QContextMenuEvent event(QContextMenuEvent::Mouse, at, widget->mapToGlobal(at));
+    QApplication::sendEvent(widget, &event);
+}
+
+/// The open popup menu's action whose text (without '&') starts with `text`, clicked with
+/// the mouse; false when there is no such menu or action.
+bool clickMenuItem(const QString& text)
+{
+    if (!QTest::qWaitFor([] { return qobject_cast<QMenu*>(QApplication::activePopupWidget()) != nullptr; }, 2000))
+        return false;
+    auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+    const QList<QAction*> actions = menu->actions();
+    for (QAction* a : actions)
+        if (a->text().remove('&').startsWith(text)) {
+            if (!a->isEnabled())
+                return false;
+            QTest::mouseClick(menu, Qt::LeftButton, {}, menu->actionGeometry(a).center());
+            return true;
+        }
+    menu->close();
+    return false;
+}
+
+/// The texts of the open popup menu's actions; closes it.
+QStringList menuTexts()
+{
+    QStringList out;
+    if (!QTest::qWaitFor([] { return qobject_cast<QMenu*>(QApplication::activePopupWidget()) != nullptr; }, 2000))
+        return out;
+    auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+    for (const QAction* a : menu->actions())
+        if (!a->isSeparator())
+            out << a->text().remove('&');
+    menu->close();
+    return out;
+}
+
+/// Presses the button `which` of the next message box once it shows.
+void answerNextBox(QMessageBox::StandardButton which)
+{
+    auto* poll = new QTimer(qApp);
+    poll->setInterval(10);
+    QObject::connect(poll, &QTimer::timeout, qApp, [poll, which] {
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+            poll->stop();
+            poll->deleteLater();
+            QTest::mouseClick(box->button(which), Qt::LeftButton);
+        }
+    });
+    poll->start();
+}
+
+} // namespace
+
+class TestContextMenus : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir mTmp;
+
+    std::unique_ptr<ui::MainWindow> openSample()
+    {
+        auto w = test::openSampleAtOneToOne(mTmp.filePath("lib.sqlite"), "node-001");
+        if (!QTest::qWaitFor([&] { return w->session()->latest() && !w->session()->busy(); }, 10000))
+            qFatal("no evaluation");
+        return w;
+    }
+
+    /// Where GPU `gpu` of node `id` is on the canvas's viewport.
+    static QPoint gpuAt(ui::MainWindow* w, const QString& id, int gpu)
+    {
+        const QGraphicsItem* node = w->canvasScene()->item(id);
+        return w->canvasView()->mapFromScene(node->mapToScene(ui::NodeItem::gpuCell(gpu).center()));
+    }
+
+    static QPoint rowAt(QTableWidget* table, int row, int column)
+    {
+        return table->visualItemRect(table->item(row, column)).center();
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    /// A GPU explains itself: double-click it, or right-click it and choose Explain GPU.
+    void aGpuExplainsItself()
+    {
+        auto w = openSample();
+        QWidget* viewport = w->canvasView()->viewport();
+        QTest::mouseDClick(viewport, Qt::LeftButton, {}, gpuAt(w.get(), "node-001", 2));
+        auto* dialog = w->findChild<QDialog*>("explainDialog");
+        QVERIFY(dialog && dialog->isVisible());
+        const QString formula = dialog->findChild<QLabel*>("explainFormula")->text();
+        QVERIFY2(formula.contains("memory in use") && formula.contains("GiB"), qPrintable(formula));
+        QVERIFY2(dialog->windowTitle().contains("GPU 2 of node-001"), qPrintable(dialog->windowTitle()));
+        dialog->close();
+        dialog->deleteLater();
+        rightClick(viewport, gpuAt(w.get(), "node-001", 5));
+        QVERIFY(clickMenuItem("Explain GPU 5"));
+        QTRY_VERIFY(w->findChild<QDialog*>("explainDialog") && w->findChild<QDialog*>("explainDialog")->isVisible());
+    }
+
+    /// A job's menu: duplicate it, place it best, unpin it, each one undoable step.
+    void aJobsMenuDuplicatesPlacesAndUnpins()
+    {
+        auto w = openSample();
+        QTableWidget* table = w->workloads()->table();
+        const int rows = table->rowCount();
+        const QString job = table->item(0, 1)->data(Qt::UserRole).toString();
+        rightClick(table->viewport(), rowAt(table, 0, 1));
+        const QStringList texts = menuTexts();
+        for (const char* expected : {"Edit Job…", "Explain Penalty", "Explain Cost", "Show on Canvas",
+                                     "Best Placement", "Unpin", "Duplicate Job", "Delete Job…"})
+            QVERIFY2(texts.contains(expected), qPrintable(texts.join(" | ")));
+
+        rightClick(table->viewport(), rowAt(table, 0, 1));
+        QVERIFY(clickMenuItem("Duplicate Job"));
+        const Scenario& s = w->currentDocument()->scenario();
+        int copies = 0;
+        for (const Tenant& t : s.tenants)
+            for (const Job& j : t.jobs)
+                copies += QString::fromStdString(j.name).endsWith("(copy)") ? 1 : 0;
+        QCOMPARE(copies, 1);
+        QTRY_COMPARE(table->rowCount(), rows + 1);
+        w->currentDocument()->undoStack()->undo();
+        QTRY_COMPARE(table->rowCount(), rows);
+
+        const int row = [&] {
+            for (int r = 0; r < table->rowCount(); ++r)
+                if (table->item(r, 1)->data(Qt::UserRole).toString() == job)
+                    return r;
+            return -1;
+        }();
+        rightClick(table->viewport(), rowAt(table, row, 1));
+        QVERIFY(clickMenuItem("Best Placement"));
+        const auto pinOf = [&]() -> std::optional<Pin> {
+            for (const Tenant& t : w->currentDocument()->scenario().tenants)
+                for (const Job& j : t.jobs)
+                    if (QString::fromStdString(j.id) == job)
+                        return j.pin;
+            return std::nullopt;
+        };
+        QTRY_VERIFY(pinOf().has_value());
+        QVERIFY(w->currentDocument()->undoStack()->undoText().startsWith("Place " + job + " on "));
+        QTRY_VERIFY(!w->session()->busy());
+        rightClick(table->viewport(), rowAt(table, row, 1));
+        QVERIFY(clickMenuItem("Unpin"));
+        QVERIFY(!pinOf().has_value());
+    }
+
+    /// A tenant's menu deletes it with its jobs after asking; undo brings them back.
+    void aTenantsMenuDeletesItWithItsJobs()
+    {
+        auto w = openSample();
+        QTableWidget* table = w->workloads()->table();
+        const QString tenant = table->item(0, 0)->data(Qt::UserRole).toString();
+        const std::size_t tenants = w->currentDocument()->scenario().tenants.size();
+        rightClick(table->viewport(), rowAt(table, 0, 0));
+        answerNextBox(QMessageBox::Yes);
+        QVERIFY(clickMenuItem("Delete Tenant and Its Jobs"));
+        QTRY_COMPARE(w->currentDocument()->scenario().tenants.size(), tenants - 1);
+        for (const Tenant& t : w->currentDocument()->scenario().tenants)
+            QVERIFY(QString::fromStdString(t.id) != tenant);
+        w->currentDocument()->undoStack()->undo();
+        QCOMPARE(w->currentDocument()->scenario().tenants.size(), tenants);
+    }
+
+    /// Right-click on a node selects it and offers what can be done to it; on empty canvas,
+    /// Arrange as Fabric is one undoable step.
+    void theCanvasMenusActOnWhatIsUnderThePointer()
+    {
+        auto w = openSample();
+        QWidget* viewport = w->canvasView()->viewport();
+        rightClick(viewport, gpuAt(w.get(), "node-002", 0));
+        QCOMPARE(w->canvasScene()->selectedIds(), QStringList{"node-002"});
+        const QStringList texts = menuTexts();
+        for (const char* expected : {"Explain GPU 0", "Show Jobs Here", "Edit Properties", "Set Sharing", "Duplicate",
+                                     "Delete"})
+            QVERIFY2(texts.contains(expected), qPrintable(texts.join(" | ")));
+        const std::size_t nodes = w->currentDocument()->scenario().topology.nodes.size();
+        rightClick(viewport, gpuAt(w.get(), "node-002", 0));
+        QVERIFY(clickMenuItem("Delete"));
+        QCOMPARE(w->currentDocument()->scenario().topology.nodes.size(), nodes - 1);
+        w->currentDocument()->undoStack()->undo();
+
+        const QPointF empty = w->canvasScene()->contentBounds().bottomRight() + QPointF(150, 150);
+        w->canvasView()->centerOn(empty);
+        rightClick(viewport, w->canvasView()->mapFromScene(empty));
+        QVERIFY(clickMenuItem("Arrange as Fabric"));
+        QCOMPARE(w->currentDocument()->undoStack()->undoText(), QString("Arrange as fabric"));
+    }
+};
+
+QTEST_MAIN(TestContextMenus)
+#include "tst_contextmenus.moc"

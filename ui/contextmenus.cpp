@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "contextmenus.h"
+
+#include "canvas/canvasscene.h"
+#include "canvas/canvasview.h"
+#include "canvasnavigator.h"
+#include "document/commands.h"
+#include "document/jobedits.h"
+#include "editcontroller.h"
+#include "evaluationrunner.h"
+#include "propertiespanel.h"
+#include "resultscontroller.h"
+#include "textformat.h"
+#include "workbench.h"
+#include "workloadspanel.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QMenu>
+#include <QMessageBox>
+#include <QTableWidget>
+
+namespace gp::ui {
+
+namespace {
+using text::q;
+
+const Tenant* tenantById(const Scenario& s, const QString& id)
+{
+    for (const Tenant& t : s.tenants)
+        if (q(t.id) == id)
+            return &t;
+    return nullptr;
+}
+
+const Job* jobById(const Scenario& s, const QString& id)
+{
+    for (const Tenant& t : s.tenants)
+        for (const Job& j : t.jobs)
+            if (q(j.id) == id)
+                return &j;
+    return nullptr;
+}
+} // namespace
+
+ContextMenus::ContextMenus(Workbench& workbench, const Parts& parts, QObject* parent)
+    : QObject(parent), mWorkbench(workbench), mParts(parts)
+{
+    connect(parts.canvas, &CanvasView::contextMenuRequested, this,
+            [this](const QString& id, int gpu, const QPoint& at) { popup(canvasMenu(id, gpu), at); });
+    connect(parts.workloads, &WorkloadsPanel::contextMenuRequested, this,
+            [this](const QString& kind, const QString& id, const QPoint& at) { popup(workloadsMenu(kind, id), at); });
+    connect(parts.canvas, &CanvasView::gpuActivated, this,
+            [this](const QString& node, int gpu) { mParts.results->explainGpu(node, gpu); });
+}
+
+void ContextMenus::popup(QMenu* menu, const QPoint& globalPos)
+{
+    if (!menu)
+        return;
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(globalPos);
+}
+
+void ContextMenus::showProperties()
+{
+    if (auto* dock = mParts.window->findChild<QDockWidget*>("InspectorDock")) {
+        dock->show();
+        dock->raise();
+    }
+    mParts.properties->setFocus();
+}
+
+QMenu* ContextMenus::canvasMenu(const QString& id, int gpu)
+{
+    const document::Document* doc = mWorkbench.document();
+    if (!doc)
+        return nullptr;
+    const Scenario& s = doc->scenario();
+    const bool editable = mWorkbench.editable();
+    auto* menu = new QMenu(mParts.canvas);
+    menu->setObjectName("CanvasContextMenu");
+    auto onCanvas = [this](auto act) {
+        return [this, act] {
+            mParts.canvas->setFocus(); // Delete and Copy act on the canvas's selection
+            act();
+        };
+    };
+    if (id.isEmpty()) {
+        menu->addAction(tr("&Paste"), this, [this] { mParts.edits->paste(); })->setEnabled(editable);
+        menu->addAction(tr("&Arrange as Fabric"), this, [this] { mParts.edits->arrangeFabric(); })
+            ->setEnabled(editable);
+        menu->addAction(tr("&Fit to View"), this, [this] { mParts.canvas->fitAll(); });
+        menu->addAction(tr("&Find on Canvas…"), this, [this] { mParts.navigator->openSearch(); });
+        return menu;
+    }
+    const Node* node = s.topology.findNode(id.toStdString());
+    if (node && gpu >= 0)
+        menu->addAction(tr("E&xplain GPU %1").arg(gpu), this,
+                        [this, id, gpu] { mParts.results->explainGpu(id, gpu); });
+    if (node) {
+        menu->addAction(tr("&Show Jobs Here"), this, [this, id] {
+            QStringList jobs;
+            if (const auto results = mWorkbench.session().latest(); results && results->evaluation)
+                for (const calc::JobResult& j : results->evaluation->jobs)
+                    for (const calc::UnitLocation& u : j.placement)
+                        if (q(u.node) == id && !jobs.contains(q(j.id)))
+                            jobs << q(j.id);
+            mParts.navigator->showJobs(jobs, false);
+        });
+    }
+    menu->addAction(tr("&Edit Properties"), this, [this] { showProperties(); });
+    if (node) {
+        QMenu* sharing = menu->addMenu(tr("Set &Sharing"));
+        sharing->setEnabled(editable);
+        SharingConfig exclusive, passthrough, ts, mps;
+        passthrough.mode = SharingMode::Passthrough;
+        ts.mode = SharingMode::TimeSlicing;
+        ts.replicas = 4;
+        mps.mode = SharingMode::Mps;
+        mps.mpsActiveThreadPct = 50;
+        for (const auto& [label, cfg] : {std::pair{tr("Bare Metal (Exclusive)"), exclusive},
+                                         std::pair{tr("Passthrough VM"), passthrough},
+                                         std::pair{tr("Time-Slicing, 4 Replicas"), ts},
+                                         std::pair{tr("MPS, 50 % Threads"), mps}})
+            sharing->addAction(label, this, [this, cfg = cfg] { mParts.edits->setSharingOfSelection(cfg); });
+    }
+    if (node || s.topology.findSwitch(id.toStdString()))
+        menu->addAction(tr("D&uplicate"), this, onCanvas([this] { mParts.edits->duplicateSelection(); }))
+            ->setEnabled(editable);
+    menu->addSeparator();
+    menu->addAction(tr("&Delete"), this, onCanvas([this] { mParts.edits->deleteSelection(); }))
+        ->setEnabled(editable);
+    return menu;
+}
+
+QMenu* ContextMenus::workloadsMenu(const QString& kind, const QString& id)
+{
+    const document::Document* doc = mWorkbench.document();
+    if (!doc)
+        return nullptr;
+    const Scenario& s = doc->scenario();
+    const bool editable = mWorkbench.editable();
+    auto* menu = new QMenu(mParts.workloads);
+    menu->setObjectName(kind == "tenant" ? "TenantContextMenu" : "JobContextMenu");
+    auto push = [this](Result<document::Edit> edit, const QString& refusal) {
+        mWorkbench.push(std::move(edit), refusal, mParts.window);
+    };
+    if (kind == "tenant") {
+        const Tenant* t = tenantById(s, id);
+        if (!t)
+            return nullptr;
+        menu->addAction(tr("&Edit Tenant"), this, [this, id] {
+            if (const document::Document* d = mWorkbench.document())
+                mParts.properties->showTenant(d->scenario(), id);
+            showProperties();
+        });
+        menu->addAction(tr("&Show Its Jobs on the Canvas"), this, [this, id] {
+            QStringList jobs;
+            if (const document::Document* d = mWorkbench.document())
+                if (const Tenant* tenant = tenantById(d->scenario(), id))
+                    for (const Job& j : tenant->jobs)
+                        jobs << q(j.id);
+            mParts.navigator->showJobs(jobs, true);
+        });
+        menu->addSeparator();
+        menu->addAction(tr("&Delete Tenant and Its Jobs…"), this, [this, id] { deleteTenant(id); })
+            ->setEnabled(editable);
+        return menu;
+    }
+    const Job* job = jobById(s, id);
+    if (!job)
+        return nullptr;
+    const std::string jobId = job->id;
+    menu->addAction(tr("&Edit Job…"), this, [this, id] { mParts.edits->editJob(id); })->setEnabled(editable);
+    menu->addAction(tr("Explain &Penalty"), this, [this, id] { mParts.results->explainJob(id, "penalty"); });
+    menu->addAction(tr("Explain &Cost"), this, [this, id] { mParts.results->explainJob(id, "cost"); });
+    menu->addAction(tr("&Show on Canvas"), this, [this, id] { mParts.navigator->showJobs({id}, true); });
+    menu->addSeparator();
+    menu->addAction(tr("&Best Placement"), this,
+                    [this, jobId, push] {
+                        QApplication::setOverrideCursor(Qt::WaitCursor);
+                        Result<document::Edit> edit =
+                            document::placeJobBest(mWorkbench.document()->scenario(), mWorkbench.catalog(), jobId);
+                        QApplication::restoreOverrideCursor();
+                        push(std::move(edit), tr("No better placement"));
+                    })
+        ->setEnabled(editable);
+    menu->addAction(tr("&Unpin"), this,
+                    [this, jobId, push] {
+                        push(document::pinJob(mWorkbench.document()->scenario(), mWorkbench.catalog(), jobId,
+                                              std::nullopt),
+                             tr("Cannot unpin"));
+                    })
+        ->setEnabled(editable && job->pin.has_value());
+    menu->addAction(tr("D&uplicate Job"), this,
+                    [this, jobId, push] {
+                        push(document::duplicateJob(mWorkbench.document()->scenario(), mWorkbench.catalog(), jobId),
+                             tr("Cannot duplicate"));
+                    })
+        ->setEnabled(editable);
+    menu->addSeparator();
+    menu->addAction(tr("&Delete Job…"), this,
+                    [this] {
+                        mParts.workloads->table()->setFocus(); // the job in the current row, after asking
+                        mParts.edits->deleteSelection();
+                    })
+        ->setEnabled(editable);
+    return menu;
+}
+
+void ContextMenus::deleteTenant(const QString& tenantId)
+{
+    const document::Document* doc = mWorkbench.document();
+    const Tenant* t = doc ? tenantById(doc->scenario(), tenantId) : nullptr;
+    if (!t)
+        return;
+    const QString name = q(t->name);
+    QMessageBox ask(QMessageBox::Question, tr("Delete tenant"),
+                    tr("Delete the tenant '%1' and its %n job(s)? Edit > Undo brings them back.", nullptr,
+                       static_cast<int>(t->jobs.size()))
+                        .arg(name),
+                    QMessageBox::Yes | QMessageBox::No, mParts.window);
+    ask.setObjectName("confirmDeleteTenant");
+    ask.setDefaultButton(QMessageBox::No);
+    if (ask.exec() == QMessageBox::Yes && mWorkbench.document()) // read again: the dialog ran an event loop
+        mWorkbench.push(document::removeItems(mWorkbench.document()->scenario(), mWorkbench.catalog(),
+                                              {tenantId.toStdString()}),
+                        tr("Cannot delete %1").arg(name), mParts.window);
+}
+
+} // namespace gp::ui

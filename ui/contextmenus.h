@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#pragma once
+
+#include <QObject>
+#include <QPoint>
+#include <QString>
+
+class QMenu;
+class QWidget;
+
+namespace gp::ui {
+
+class CanvasNavigator;
+class CanvasScene;
+class CanvasView;
+class EditController;
+class PropertiesPanel;
+class ResultsController;
+class WorkloadsPanel;
+class Workbench;
+
+/// The right-click menus (docs/workbench.md, "Context menus"): on a node (explain the GPU under
+/// the pointer, show its jobs, edit, sharing, duplicate, delete), a switch or link, empty
+/// canvas (paste, arrange, fit, find), a job (edit, explain its penalty and cost, show it,
+/// best placement, unpin, duplicate, delete) and a tenant (edit, show its jobs, delete with its
+/// jobs). Each entry does what the menus and panels do elsewhere, through the same controllers.
+class ContextMenus : public QObject
+{
+    Q_OBJECT
+
+public:
+    struct Parts
+    {
+        EditController* edits;
+        ResultsController* results;
+        CanvasNavigator* navigator;
+        CanvasScene* scene;
+        CanvasView* canvas;
+        WorkloadsPanel* workloads;
+        PropertiesPanel* properties;
+        QWidget* window;
+    };
+    ContextMenus(Workbench& workbench, const Parts& parts, QObject* parent);
+
+    /// The menu for a canvas item (`id`, "" for empty canvas; `gpu` under the pointer or -1), or
+    /// for a Workloads "job" or "tenant"; the caller owns it. Null when there is nothing to offer.
+    QMenu* canvasMenu(const QString& id, int gpu);
+    QMenu* workloadsMenu(const QString& kind, const QString& id);
+
+private:
+    void popup(QMenu* menu, const QPoint& globalPos);
+    void showProperties();
+    void deleteTenant(const QString& tenantId);
+
+    Workbench& mWorkbench;
+    Parts mParts;
+};
+
+} // namespace gp::ui
