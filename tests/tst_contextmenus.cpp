@@ -139,8 +139,8 @@ private Q_SLOTS:
         const QString job = table->item(0, 1)->data(Qt::UserRole).toString();
         rightClick(table->viewport(), rowAt(table, 0, 1));
         const QStringList texts = menuTexts();
-        for (const char* expected : {"Edit Job…", "Explain Penalty", "Explain Cost", "Show on Canvas",
-                                     "Best Placement", "Unpin", "Duplicate Job", "Delete Job…"})
+        for (const char* expected : {"Edit Job…", "Explain Penalty", "Explain Cost", "Show on Canvas", "Best Placement",
+                                     "Unpin", "Duplicate Job", "Delete Job…"})
             QVERIFY2(texts.contains(expected), qPrintable(texts.join(" | ")));
 
         rightClick(table->viewport(), rowAt(table, 0, 1));
@@ -204,8 +204,8 @@ private Q_SLOTS:
         rightClick(viewport, gpuAt(w.get(), "node-002", 0));
         QCOMPARE(w->canvasScene()->selectedIds(), QStringList{"node-002"});
         const QStringList texts = menuTexts();
-        for (const char* expected : {"Explain GPU 0", "Show Jobs Here", "Edit Properties", "Set Sharing", "Duplicate",
-                                     "Delete"})
+        for (const char* expected :
+             {"Explain GPU 0", "Show Jobs Here", "Edit Properties", "Set Sharing", "Duplicate", "Delete"})
             QVERIFY2(texts.contains(expected), qPrintable(texts.join(" | ")));
         const std::size_t nodes = w->currentDocument()->scenario().topology.nodes.size();
         rightClick(viewport, gpuAt(w.get(), "node-002", 0));

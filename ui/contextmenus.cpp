@@ -97,8 +97,7 @@ QMenu* ContextMenus::canvasMenu(const QString& id, int gpu)
     }
     const Node* node = s.topology.findNode(id.toStdString());
     if (node && gpu >= 0)
-        menu->addAction(tr("E&xplain GPU %1").arg(gpu), this,
-                        [this, id, gpu] { mParts.results->explainGpu(id, gpu); });
+        menu->addAction(tr("E&xplain GPU %1").arg(gpu), this, [this, id, gpu] { mParts.results->explainGpu(id, gpu); });
     if (node) {
         menu->addAction(tr("&Show Jobs Here"), this, [this, id] {
             QStringList jobs;
@@ -120,18 +119,16 @@ QMenu* ContextMenus::canvasMenu(const QString& id, int gpu)
         ts.replicas = 4;
         mps.mode = SharingMode::Mps;
         mps.mpsActiveThreadPct = 50;
-        for (const auto& [label, cfg] : {std::pair{tr("Bare Metal (Exclusive)"), exclusive},
-                                         std::pair{tr("Passthrough VM"), passthrough},
-                                         std::pair{tr("Time-Slicing, 4 Replicas"), ts},
-                                         std::pair{tr("MPS, 50 % Threads"), mps}})
+        for (const auto& [label, cfg] :
+             {std::pair{tr("Bare Metal (Exclusive)"), exclusive}, std::pair{tr("Passthrough VM"), passthrough},
+              std::pair{tr("Time-Slicing, 4 Replicas"), ts}, std::pair{tr("MPS, 50 % Threads"), mps}})
             sharing->addAction(label, this, [this, cfg = cfg] { mParts.edits->setSharingOfSelection(cfg); });
     }
     if (node || s.topology.findSwitch(id.toStdString()))
         menu->addAction(tr("D&uplicate"), this, onCanvas([this] { mParts.edits->duplicateSelection(); }))
             ->setEnabled(editable);
     menu->addSeparator();
-    menu->addAction(tr("&Delete"), this, onCanvas([this] { mParts.edits->deleteSelection(); }))
-        ->setEnabled(editable);
+    menu->addAction(tr("&Delete"), this, onCanvas([this] { mParts.edits->deleteSelection(); }))->setEnabled(editable);
     return menu;
 }
 
@@ -187,12 +184,12 @@ QMenu* ContextMenus::workloadsMenu(const QString& kind, const QString& id)
                         push(std::move(edit), tr("No better placement"));
                     })
         ->setEnabled(editable);
-    menu->addAction(tr("&Unpin"), this,
-                    [this, jobId, push] {
-                        push(document::pinJob(mWorkbench.document()->scenario(), mWorkbench.catalog(), jobId,
-                                              std::nullopt),
-                             tr("Cannot unpin"));
-                    })
+    menu->addAction(
+            tr("&Unpin"), this,
+            [this, jobId, push] {
+                push(document::pinJob(mWorkbench.document()->scenario(), mWorkbench.catalog(), jobId, std::nullopt),
+                     tr("Cannot unpin"));
+            })
         ->setEnabled(editable && job->pin.has_value());
     menu->addAction(tr("D&uplicate Job"), this,
                     [this, jobId, push] {
@@ -225,9 +222,9 @@ void ContextMenus::deleteTenant(const QString& tenantId)
     ask.setObjectName("confirmDeleteTenant");
     ask.setDefaultButton(QMessageBox::No);
     if (ask.exec() == QMessageBox::Yes && mWorkbench.document()) // read again: the dialog ran an event loop
-        mWorkbench.push(document::removeItems(mWorkbench.document()->scenario(), mWorkbench.catalog(),
-                                              {tenantId.toStdString()}),
-                        tr("Cannot delete %1").arg(name), mParts.window);
+        mWorkbench.push(
+            document::removeItems(mWorkbench.document()->scenario(), mWorkbench.catalog(), {tenantId.toStdString()}),
+            tr("Cannot delete %1").arg(name), mParts.window);
 }
 
 } // namespace gp::ui

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "inspector.h"
+#include "miglayoutview.h"
 
 #include "model/enumnames.h"
 #include "model/miglayout.h"
@@ -11,7 +12,6 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QListWidget>
 #include <QPushButton>
 #include <QSpinBox>
 
@@ -44,7 +44,7 @@ Inspector::Inspector(const Catalog& catalog, QWidget* parent)
     : QWidget(parent), mCatalog(catalog), mTitle(new QLabel(this)), mMode(new QComboBox(this)),
       mAmount(new QSpinBox(this)), mChoice(new QComboBox(this)), mMessage(new QLabel(this)),
       mApply(new QPushButton(tr("Apply to Selection"), this)), mGpuChoice(new QComboBox(this)),
-      mMigBox(new QGroupBox(tr("MIG layout editor"), this)), mInstances(new QListWidget(mMigBox)),
+      mMigBox(new QGroupBox(tr("MIG layout editor"), this)), mMigView(new MigLayoutView(mMigBox)),
       mAddProfile(new QComboBox(mMigBox)), mAddStart(new QComboBox(mMigBox)), mAdd(new QPushButton(tr("Add"), mMigBox)),
       mRemove(new QPushButton(tr("Remove"), mMigBox))
 {
@@ -57,7 +57,6 @@ Inspector::Inspector(const Catalog& catalog, QWidget* parent)
     mMessage->setObjectName("sharingMessage");
     mAddProfile->setObjectName("migAddProfile");
     mAddStart->setObjectName("migAddStart");
-    mInstances->setObjectName("migInstances");
     for (const auto& [mode, label] : kModes)
         mMode->addItem(label, static_cast<int>(mode));
     mMessage->setWordWrap(true);
@@ -66,11 +65,10 @@ Inspector::Inspector(const Catalog& catalog, QWidget* parent)
     mChoice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     mChoice->setMinimumContentsLength(12);
     mGpuChoice->setToolTip(tr("Edit the whole node, or give one GPU its own sharing (an override)"));
-    mInstances->setMaximumHeight(120);
     mAddProfile->setToolTip(tr("Only profiles that still fit next to the instances above (MIG placement rules)"));
     mAddStart->setToolTip(tr("Only the start slices this profile may take now"));
     auto* migForm = new QFormLayout(mMigBox);
-    migForm->addRow(mInstances);
+    migForm->addRow(mMigView);
     auto* addRow = new QHBoxLayout;
     addRow->addWidget(mAddProfile, 1);
     addRow->addWidget(new QLabel(tr("at slice"), mMigBox));
@@ -111,7 +109,12 @@ Inspector::Inspector(const Catalog& catalog, QWidget* parent)
     connect(mAddProfile, &QComboBox::currentIndexChanged, this, &Inspector::refreshStarts);
     connect(mAdd, &QPushButton::clicked, this,
             [this] { addInstance(mAddProfile->currentText(), mAddStart->currentData().toInt()); });
-    connect(mRemove, &QPushButton::clicked, this, [this] { removeInstance(mInstances->currentRow()); });
+    connect(mRemove, &QPushButton::clicked, this, [this] { removeInstance(mMigView->selected()); });
+    connect(mMigView, &MigLayoutView::addRequested, this, &Inspector::addInstance);
+    connect(mMigView, &MigLayoutView::moveRequested, this, &Inspector::moveInstance);
+    connect(mMigView, &MigLayoutView::removeRequested, this, &Inspector::removeInstance);
+    connect(mMigView, &MigLayoutView::selectionChanged, this,
+            [this](int index) { mRemove->setEnabled(index >= 0 || !mMigLayout.empty()); });
     connect(mApply, &QPushButton::clicked, this, &Inspector::apply);
     showNodes({}, {});
 }
@@ -227,20 +230,8 @@ void Inspector::rebuildChoices()
 
 void Inspector::refreshMigEditor()
 {
-    mInstances->clear();
-    for (const MigInstance& inst : mMigLayout) {
-        const MigProfile* p = nullptr;
-        if (mGpu)
-            for (const MigProfile& candidate : mGpu->migProfiles)
-                if (candidate.name == inst.profile)
-                    p = &candidate;
-        mInstances->addItem(p ? tr("%1 at slice %2 — %3 GiB, %4 SMs")
-                                    .arg(QString::fromStdString(inst.profile))
-                                    .arg(inst.start)
-                                    .arg(p->usableGiB)
-                                    .arg(p->smCount)
-                              : tr("%1 at slice %2").arg(QString::fromStdString(inst.profile)).arg(inst.start));
-    }
+    mMigView->setGpu(mGpu);
+    mMigView->setInstances(mMigLayout);
     const QString current = mAddProfile->currentText();
     {
         QSignalBlocker block(mAddProfile);
@@ -305,6 +296,20 @@ bool Inspector::addInstance(const QString& profile, int start)
     refreshMigEditor();
     revalidate();
     return true;
+}
+
+bool Inspector::moveInstance(int index, int start)
+{
+    if (index < 0 || index >= static_cast<int>(mMigLayout.size()))
+        return false;
+    const std::vector<MigInstance> before = mMigLayout;
+    const QString profile = QString::fromStdString(mMigLayout[static_cast<std::size_t>(index)].profile);
+    mMigLayout.erase(mMigLayout.begin() + index);
+    if (!startsFor(profile).contains(start)) {
+        mMigLayout = before;
+        return false;
+    }
+    return addInstance(profile, start);
 }
 
 void Inspector::removeInstance(int index)

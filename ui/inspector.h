@@ -10,7 +10,6 @@
 class QComboBox;
 class QGroupBox;
 class QLabel;
-class QListWidget;
 class QPushButton;
 class QSpinBox;
 
@@ -44,6 +43,9 @@ public:
     /// Adds an instance through the editor (false when the rules do not allow it there).
     bool addInstance(const QString& profile, int start);
     void removeInstance(int index);
+    /// Moves an instance to another start (false, and nothing changed, when the rules forbid it).
+    bool moveInstance(int index, int start);
+    class MigLayoutView* migView() const { return mMigView; }
     /// Presses Apply.
     void apply();
 
@@ -72,7 +74,7 @@ private:
     std::vector<Node> mNodes; ///< the selected nodes as shown
     QComboBox* mGpuChoice;    ///< whole node, or one GPU
     QGroupBox* mMigBox;
-    QListWidget* mInstances;
+    class MigLayoutView* mMigView;
     QComboBox* mAddProfile;
     QComboBox* mAddStart;
     QPushButton* mAdd;

@@ -73,11 +73,12 @@ public:
     bool deleteScenario(qint64 id, bool ask = true);
     /// Library ids of recently opened scenarios, newest first (kept in QSettings).
     QList<qint64> recentScenarios() const;
+    /// File > Import Scenario JSON: asks for a file, checks it and adds it to the library.
+    void importJson();
 
 private:
     CompareDialog* compareLibrary(const QList<std::pair<qint64, std::optional<int>>>& refs);
     void rememberRecent(qint64 id);
-    void importJson();
     void askRename(qint64 id);
     void askTags(qint64 id);
 

@@ -26,6 +26,7 @@
 #include "resultscontroller.h"
 #include "scenariotree.h"
 #include "sim/simbackend.h"
+#include "welcomepanel.h"
 #include "wheelguard.h"
 #include "workloadspanel.h"
 
@@ -232,7 +233,10 @@ void MainWindow::createActions()
     for (QDockWidget* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());
 
-    (new HelpController(this))->addHelpActions(menuBar()->addMenu(tr("&Help")));
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Welcome"), this, &MainWindow::showWelcome);
+    mHelp = new HelpController(this);
+    mHelp->addHelpActions(help);
 
     QToolBar* tb = addToolBar(tr("Main"));
     tb->setObjectName("MainToolBar");
@@ -309,6 +313,25 @@ bool MainWindow::raisePanel(const QString& name)
             return true;
         }
     return false;
+}
+
+WelcomePanel* MainWindow::showWelcome()
+{
+    delete mWelcome; // the library may have changed since
+    std::vector<std::pair<qint64, QString>> offered;
+    if (auto all = mWorkbench->library().list())
+        for (const auto& entry : *all)
+            if (offered.size() < 6)
+                offered.emplace_back(entry.id, entry.name);
+    mWelcome = new WelcomePanel(offered, this);
+    connect(mWelcome, &WelcomePanel::scenarioChosen, mFiles, &LibraryController::openFromLibrary);
+    connect(mWelcome, &WelcomePanel::blankChosen, mFiles, [this] { mFiles->newScenario(); });
+    connect(mWelcome, &WelcomePanel::importChosen, mFiles, &LibraryController::importJson);
+    connect(mWelcome, &WelcomePanel::guideChosen, mHelp, [this] { mHelp->showUserGuide(); });
+    mWelcome->show();
+    mWelcome->raise();
+    mWelcome->setFocus();
+    return mWelcome;
 }
 
 void MainWindow::updateTitle()

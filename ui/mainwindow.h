@@ -8,6 +8,7 @@
 #include "workbench.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <memory>
 
@@ -76,6 +77,9 @@ public:
     /// Shows a dock by its title, or a results tab by its label (raising the Results dock);
     /// what `gpuplan --show NAME` asks for.
     bool raisePanel(const QString& name);
+    /// Shows the welcome panel over the canvas (first start, Help > Welcome); it offers the
+    /// library's first scenarios, a blank plan, an import and the user guide.
+    class WelcomePanel* showWelcome();
 
     /// Below this window height (a 1366×768 screen) the summary and KPI cards go compact so
     /// the canvas keeps its height.
@@ -115,6 +119,8 @@ private:
     RecoveryController* mRecoveryFlow;
     ResultsController* mResults = nullptr;
     class CanvasNavigator* mNavigator = nullptr;
+    class HelpController* mHelp = nullptr;
+    QPointer<class WelcomePanel> mWelcome;
     QMenu* mEditMenu = nullptr;
     QAction* mUndo = nullptr;
     QAction* mRedo = nullptr;

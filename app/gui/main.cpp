@@ -9,6 +9,7 @@
 #include "ui/librarycontroller.h"
 #include "ui/mainwindow.h"
 #include "ui/recoverycontroller.h"
+#include "ui/welcomepanel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -113,6 +114,8 @@ int main(int argc, char** argv)
     if (!parser.isSet("scenario") || !window.files()->openFromLibrary(parser.value("scenario").toLongLong()))
         window.files()->openFirst();
     window.recovery()->offerRecovery(); // autosaved work a crashed or killed session left behind
+    if (!parser.isSet("scenario") && !parser.isSet("screenshot") && gp::ui::WelcomePanel::showAtStart())
+        window.showWelcome();
     // Once the window has its layout (the docks size after the first show).
     QTimer::singleShot(200, &window, [&window, &parser] {
         if (parser.isSet("select"))

@@ -17,7 +17,7 @@ struct PlacementAdvice
     double penalty = 0.0;      ///< its penalty there
     double costPerMonth = 0.0; ///< its $/month there
     bool meetsSla = true;
-    int candidates = 0; ///< distinct kinds of node tried (nodes alike in GPU, sharing and tenants count once)
+    int candidates = 0;        ///< distinct kinds of node tried (nodes alike in GPU, sharing and tenants count once)
     bool alreadyThere = false; ///< it runs on that node now
 };
 

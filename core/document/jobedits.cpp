@@ -35,10 +35,9 @@ Result<Edit> placeJobBest(const Scenario& s, const Catalog& catalog, const std::
         return Result<Edit>::failure(advice.issues);
     const Job* job = rules::jobById(s, jobId);
     if (advice.value->alreadyThere && job && job->pin && job->pin->node == advice.value->node && !job->pin->gpu)
-        return Result<Edit>::failure("jobs[" + jobId + "]", "already pinned to " + advice.value->node +
-                                                                ", the best of " +
-                                                                std::to_string(advice.value->candidates) +
-                                                                " kinds of node");
+        return Result<Edit>::failure("jobs[" + jobId + "]",
+                                     "already pinned to " + advice.value->node + ", the best of " +
+                                         std::to_string(advice.value->candidates) + " kinds of node");
     Result<Edit> pinned = pinJob(s, catalog, jobId, Pin{advice.value->node, std::nullopt, std::nullopt});
     if (pinned.ok())
         pinned.value->text = "Place " + jobId + " on " + advice.value->node + " (penalty " +
