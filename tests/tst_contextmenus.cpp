@@ -171,7 +171,8 @@ private Q_SLOTS:
             return std::nullopt;
         };
         QTRY_VERIFY(pinOf().has_value());
-        QVERIFY(w->currentDocument()->undoStack()->undoText().startsWith("Place " + job + " on "));
+        QVERIFY(
+            w->currentDocument()->undoStack()->undoText().startsWith("Place " + table->item(row, 1)->text() + " on "));
         QTRY_VERIFY(!w->session()->busy());
         rightClick(table->viewport(), rowAt(table, row, 1));
         QVERIFY(clickMenuItem("Unpin"));

@@ -434,7 +434,7 @@ private Q_SLOTS:
         const std::string small = "chat-8b";
         Result<Edit> placed = placeJobBest(s, cat(), small);
         QVERIFY2(placed.ok(), issueLines(placed.issues).c_str());
-        QVERIFY2(placed.value->text.rfind("Place chat-8b on ", 0) == 0, placed.value->text.c_str());
+        QVERIFY2(placed.value->text.rfind("Place Llama 3 8B chat API on ", 0) == 0, placed.value->text.c_str());
         Document doc2(s);
         doc2.push(*placed.value);
         const Result<Edit> again = placeJobBest(doc2.scenario(), cat(), small);

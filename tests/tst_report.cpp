@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 // The PDF report (docs/cli.md#report): six pages whose text (read with pdftotext from
-// poppler-utils, which the test command installs) names the scenario and its KPIs; the CLI
+// poppler-utils, which the test command installs) names the scenario and its KPIs, each page
+// and slide checked by rendering it (pdfcheck.h); the CLI
 // writes the same report from a file or a library scenario, and a failed write leaves no file.
 #include "calc/evaluate.h"
 #include "document/librarygateway.h"
@@ -19,6 +20,8 @@
 #include <QPainter>
 #include <QPointer>
 #include <QProcess>
+
+#include "pdfcheck.h"
 #include <QSet>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -101,6 +104,22 @@ private Q_SLOTS:
             QVERIFY2(t.contains(QString::fromStdString(n.name)), n.name.c_str());
         QVERIFY2(!run("pdfimages", {"-list", "-f", "2", "-l", "2", pdf}).contains(" image "),
                  "the topology page embeds images");
+        const QStringList problems = test::renderingProblems(pdf, true);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
+    }
+
+    /// The report of the 250-node sample, rendered page by page: no text cut short, none off
+    /// the page or over other text, nothing cut at a page's edge.
+    void bigReportRendersCleanly()
+    {
+        const Scenario s =
+            *io::readScenarioFile(QDir(test::dataDir()).absoluteFilePath("samples/04-cluster-250-node-h100.json"),
+                                  test::bundledCatalog())
+                 .value;
+        const QString pdf = mDir.filePath("big.pdf");
+        QVERIFY(ui::writeReport(*resultsOf(s, 50), test::bundledCatalog(), pdf));
+        const QStringList problems = test::renderingProblems(pdf, true);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
     }
 
     void slidesRenderWithoutEmptyPages()
@@ -138,6 +157,8 @@ private Q_SLOTS:
         QCOMPARE(pages(pdf), 8);
         const QString slides = text(pdf);
         QVERIFY(slides.contains("Go with MIG for the chat service."));
+        const QStringList problems = test::renderingProblems(pdf, false);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
         // The trade-offs slide: a legend with text, and the matrix's headers whole.
         for (const char* entry :
              {"this scenario", "Passthrough (passthrough VM)", "Passthrough", "Time-slicing", "Performance isolation"})
@@ -190,6 +211,8 @@ private Q_SLOTS:
         const QString t = text(pdf);
         QVERIFY(t.contains("better") || t.contains("worse"));
         QVERIFY(t.contains(QString::fromStdString(b.name)));
+        const QStringList problems = test::renderingProblems(pdf, false);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
     }
 
     void chartsAndTablesExport()

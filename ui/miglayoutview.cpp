@@ -22,10 +22,7 @@ constexpr int kChipsTop = kNumbersTop + 18;
 constexpr int kChipHeight = 22;
 
 /// A colour per instance size: small ones light, the whole GPU dark.
-QColor blockColour(int memorySlices)
-{
-    return QColor::fromHsv(265, 60 + memorySlices * 20, 235 - memorySlices * 12);
-}
+QColor blockColour(int memorySlices) { return QColor::fromHsv(265, 60 + memorySlices * 20, 235 - memorySlices * 12); }
 
 /// A profile's name in its block: on one line when it fits, else "1g" over "5gb".
 void drawName(QPainter& p, const QRect& r, const QString& name)

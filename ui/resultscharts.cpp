@@ -386,8 +386,8 @@ void ResultsCharts::showEvaluation(const Scenario& s, const calc::Evaluation& ev
             const calc::JobResult& j = **it;
             const auto name = names.find(j.id);
             QString label = QString::fromStdString(name != names.end() ? name->second : j.id);
-            if (label.size() > 28)
-                label = label.left(27) + "…";
+            if (label.size() > 48) // whole names as far as they can be: exports must not show "…"
+                label = label.left(47) + "…";
             labels << (j.placed ? tr("%1 (slot %2 GiB)").arg(label).arg(j.capacityPerGpuBytes / kGiB, 0, 'f', 0)
                                 : tr("%1 (not placed)").arg(label));
             widest = std::max({widest, j.memory.totalBytes() / kGiB, j.capacityPerGpuBytes / kGiB});

@@ -94,7 +94,7 @@ void SlideDeck::paintComparison(QPainter& p, const QRectF& area, int slide) cons
             for (std::size_t l = 0; l < lines.size() && l < 14; ++l)
                 html += "<li>" + QString::fromStdString(lines[l]).toHtmlEscaped() + "</li>";
             if (lines.size() > 14)
-                html += QObject::tr("<li>… and %1 more</li>").arg(lines.size() - 14);
+                html += QObject::tr("<li><i>and %1 more (Compare lists them all)</i></li>").arg(lines.size() - 14);
             html += "</ul>";
         }
         drawHtml(p, body, html, text + 2);

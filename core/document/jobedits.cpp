@@ -23,7 +23,7 @@ Result<Edit> duplicateJob(const Scenario& s, const Catalog& catalog, const std::
                 copy.pin.reset();
                 EditBuilder b(s);
                 b.add(copy, t.id);
-                return rules::validated(std::move(b), catalog, "Duplicate job " + j.id);
+                return rules::validated(std::move(b), catalog, "Duplicate " + j.name);
             }
     return Result<Edit>::failure("jobs[" + jobId + "]", "no job has this id");
 }
@@ -39,10 +39,11 @@ Result<Edit> placeJobBest(const Scenario& s, const Catalog& catalog, const std::
                                      "already pinned to " + advice.value->node + ", the best of " +
                                          std::to_string(advice.value->candidates) + " kinds of node");
     Result<Edit> pinned = pinJob(s, catalog, jobId, Pin{advice.value->node, std::nullopt, std::nullopt});
+    const Node* node = s.topology.findNode(advice.value->node);
     if (pinned.ok())
-        pinned.value->text = "Place " + jobId + " on " + advice.value->node + " (penalty " +
-                             fmt::percent(advice.value->penalty) + ", " + fmt::usd(advice.value->costPerMonth) +
-                             "/month)";
+        pinned.value->text = "Place " + (job ? job->name : jobId) + " on " + (node ? node->name : advice.value->node) +
+                             " (penalty " + fmt::percent(advice.value->penalty) + ", " +
+                             fmt::usd(advice.value->costPerMonth) + "/month)";
     return pinned;
 }
 
