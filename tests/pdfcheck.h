@@ -48,8 +48,9 @@ inline std::vector<PdfWord> pdfWords(const QString& pdf, std::vector<QSizeF>* pa
             if (pageSizes)
                 pageSizes->push_back({m.captured(1).toDouble(), m.captured(2).toDouble()});
         } else if (const auto w = word.match(line); w.hasMatch())
-            out.push_back({n, QRectF(QPointF(w.captured(1).toDouble(), w.captured(2).toDouble()),
-                                     QPointF(w.captured(3).toDouble(), w.captured(4).toDouble())),
+            out.push_back({n,
+                           QRectF(QPointF(w.captured(1).toDouble(), w.captured(2).toDouble()),
+                                  QPointF(w.captured(3).toDouble(), w.captured(4).toDouble())),
                            w.captured(5)});
     }
     return out;

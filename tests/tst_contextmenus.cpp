@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 // The right-click menus and the GPU explanation (issue 17), driven with the mouse.
+#include "guidriver.h"
 #include "windowfixture.h"
 
 #include "document/document.h"
@@ -21,36 +22,10 @@
 #include <QUndoStack>
 
 using namespace gp;
+using test::clickMenuItem;
+using test::rightClick;
 
 namespace {
-
-/// A right-click as the platform delivers it: the button's press and release, then the
-/// context-menu event (QTest's mouse events alone do not make one).
-void rightClick(QWidget* widget, QPoint at)
-{
-    QTest::mouseClick(widget, Qt::RightButton, {}, at);
-    QContextMenuEvent event(QContextMenuEvent::Mouse, at, widget->mapToGlobal(at));
-    QApplication::sendEvent(widget, &event);
-}
-
-/// The open popup menu's action whose text (without '&') starts with `text`, clicked with
-/// the mouse; false when there is no such menu or action.
-bool clickMenuItem(const QString& text)
-{
-    if (!QTest::qWaitFor([] { return qobject_cast<QMenu*>(QApplication::activePopupWidget()) != nullptr; }, 2000))
-        return false;
-    auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
-    const QList<QAction*> actions = menu->actions();
-    for (QAction* a : actions)
-        if (a->text().remove('&').startsWith(text)) {
-            if (!a->isEnabled())
-                return false;
-            QTest::mouseClick(menu, Qt::LeftButton, {}, menu->actionGeometry(a).center());
-            return true;
-        }
-    menu->close();
-    return false;
-}
 
 /// The texts of the open popup menu's actions; closes it.
 QStringList menuTexts()
@@ -64,21 +39,6 @@ QStringList menuTexts()
             out << a->text().remove('&');
     menu->close();
     return out;
-}
-
-/// Presses the button `which` of the next message box once it shows.
-void answerNextBox(QMessageBox::StandardButton which)
-{
-    auto* poll = new QTimer(qApp);
-    poll->setInterval(10);
-    QObject::connect(poll, &QTimer::timeout, qApp, [poll, which] {
-        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-            poll->stop();
-            poll->deleteLater();
-            QTest::mouseClick(box->button(which), Qt::LeftButton);
-        }
-    });
-    poll->start();
 }
 
 } // namespace
@@ -187,7 +147,7 @@ private Q_SLOTS:
         const QString tenant = table->item(0, 0)->data(Qt::UserRole).toString();
         const std::size_t tenants = w->currentDocument()->scenario().tenants.size();
         rightClick(table->viewport(), rowAt(table, 0, 0));
-        answerNextBox(QMessageBox::Yes);
+        test::answerNext("confirmDeleteTenant", QMessageBox::Yes);
         QVERIFY(clickMenuItem("Delete Tenant and Its Jobs"));
         QTRY_COMPARE(w->currentDocument()->scenario().tenants.size(), tenants - 1);
         for (const Tenant& t : w->currentDocument()->scenario().tenants)

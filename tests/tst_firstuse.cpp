@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 // The defects a planner met in a first hour with the workbench (issue 17), each driven as the
 // user drove it — mouse clicks and keys on the real widgets — and checked for what they saw.
+#include "guidriver.h"
 #include "windowfixture.h"
 
 #include "calc/alternatives.h"
@@ -44,44 +45,11 @@
 #include <functional>
 
 using namespace gp;
+using test::answerNext;
+using test::onNextModal;
+using test::typeIntoNextInput;
 
 namespace {
-
-/// Runs `act` on the next modal dialog once it is shown (whose object name is `name`, or any
-/// when empty), polling for it: a mouse click processes events before the dialog opens, so a
-/// single zero timer can fire too early. Gives up after two seconds; the flag says whether it ran.
-std::shared_ptr<bool> onNextModal(const QString& name, std::function<void(QDialog*)> act)
-{
-    auto done = std::make_shared<bool>(false);
-    auto* poll = new QTimer(qApp);
-    auto tries = std::make_shared<int>(0);
-    poll->setInterval(10);
-    QObject::connect(poll, &QTimer::timeout, qApp, [poll, tries, name, act, done] {
-        auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
-        if (dialog && (name.isEmpty() || dialog->objectName() == name)) {
-            poll->stop();
-            poll->deleteLater();
-            *done = true;
-            act(dialog);
-        } else if (++*tries > 200) {
-            poll->stop();
-            poll->deleteLater();
-        }
-    });
-    poll->start();
-    return done;
-}
-
-/// Types `text` into the next input dialog and presses OK once it is shown.
-std::shared_ptr<bool> typeIntoNextInput(const QString& text)
-{
-    return onNextModal({}, [text](QDialog* dialog) {
-        auto* line = dialog->findChild<QLineEdit*>();
-        line->selectAll();
-        QTest::keyClicks(line, text);
-        QTest::keyClick(line, Qt::Key_Return);
-    });
-}
 
 /// The names in a table's first column, top to bottom.
 QStringList namesOf(const QTableWidget* table)
@@ -90,13 +58,6 @@ QStringList namesOf(const QTableWidget* table)
     for (int r = 0; r < table->rowCount(); ++r)
         names << table->item(r, 0)->text();
     return names;
-}
-
-/// Answers the next message box called `name` with `button` once it is shown; the flag says
-/// whether it was (a question that never came fails the test that expected it).
-std::shared_ptr<bool> answerNext(const QString& name, QMessageBox::StandardButton button)
-{
-    return onNextModal(name, [button](QDialog* dialog) { static_cast<QMessageBox*>(dialog)->button(button)->click(); });
 }
 
 bool hasJob(const Scenario& s, const std::string& id)

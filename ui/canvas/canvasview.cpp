@@ -59,8 +59,13 @@ CanvasView::~CanvasView() = default;
 void CanvasView::fitAll()
 {
     setSceneRect(QRectF()); // follow the scene's own rectangle again
-    const QRectF bounds = mScene->contentBounds().adjusted(-40, -40, 40, 40);
-    if (!bounds.isEmpty()) {
+    const QRectF content = mScene->contentBounds();
+    const QRectF bounds = content.adjusted(-40, -40, 40, 40);
+    if (content.isNull()) {
+        // An empty plan: a scale at which a few nodes side by side fit, around the origin.
+        setTransform(QTransform::fromScale(kEmptyScale, kEmptyScale));
+        centerOn(0.0, 0.0);
+    } else {
         // Everything in view below the warnings box, which would hide the top row otherwise.
         // The legend's band is kept free only while that leaves most of the height.
         const int bottom = mReservedBottom < viewport()->height() / 3 ? mReservedBottom : 0;

@@ -30,6 +30,8 @@ public:
     static constexpr double kGrid = 20.0;
     /// Below this scale links are drawn as one batched layer (and nodes as summaries).
     static constexpr double kLinkDetailScale = 0.2;
+    /// The scale of an empty canvas (a new plan): four nodes side by side fit 700 pixels.
+    static constexpr double kEmptyScale = 0.5;
     static constexpr const char* kJobMimeType = "application/x-gpuplan-job";
 
     CanvasView(CanvasScene* scene, QWidget* parent = nullptr);

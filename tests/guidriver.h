@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#pragma once
+
+// Driving the workbench's dialogs and menus as a user does, for the GUI tests.
+#include <QApplication>
+#include <QContextMenuEvent>
+#include <QDialog>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTest>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+
+namespace gp::test {
+
+/// Runs `act` on the next modal dialog once it is shown (whose object name is `name`, or any
+/// when empty), polling for it: a mouse click processes events before the dialog opens, so a
+/// single zero timer can fire too early. Gives up after two seconds; the flag says whether it ran.
+inline std::shared_ptr<bool> onNextModal(const QString& name, std::function<void(QDialog*)> act)
+{
+    auto done = std::make_shared<bool>(false);
+    auto* poll = new QTimer(qApp);
+    auto tries = std::make_shared<int>(0);
+    poll->setInterval(10);
+    QObject::connect(poll, &QTimer::timeout, qApp, [poll, tries, name, act, done] {
+        auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+        if (dialog && (name.isEmpty() || dialog->objectName() == name)) {
+            poll->stop();
+            poll->deleteLater();
+            *done = true;
+            act(dialog);
+        } else if (++*tries > 200) {
+            poll->stop();
+            poll->deleteLater();
+        }
+    });
+    poll->start();
+    return done;
+}
+
+/// Types `text` into the next input dialog and presses OK once it is shown.
+inline std::shared_ptr<bool> typeIntoNextInput(const QString& text)
+{
+    return onNextModal({}, [text](QDialog* dialog) {
+        auto* line = dialog->findChild<QLineEdit*>();
+        line->selectAll();
+        QTest::keyClicks(line, text);
+        QTest::keyClick(line, Qt::Key_Return);
+    });
+}
+
+/// Answers the next message box called `name` (any when empty) with `button` once it is shown.
+inline std::shared_ptr<bool> answerNext(const QString& name, QMessageBox::StandardButton button)
+{
+    return onNextModal(name, [button](QDialog* dialog) {
+        QTest::mouseClick(static_cast<QMessageBox*>(dialog)->button(button), Qt::LeftButton);
+    });
+}
+
+/// A right-click as the platform delivers it: the button's press and release, then the
+/// context-menu event (QTest's mouse events alone do not make one).
+inline void rightClick(QWidget* widget, QPoint at)
+{
+    QTest::mouseClick(widget, Qt::RightButton, {}, at);
+    QContextMenuEvent event(QContextMenuEvent::Mouse, at, widget->mapToGlobal(at));
+    QApplication::sendEvent(widget, &event);
+}
+
+/// The open popup menu's action whose text (without '&') starts with `text`, clicked with the
+/// mouse; false when there is no such menu or enabled action.
+inline bool clickMenuItem(const QString& text)
+{
+    if (!QTest::qWaitFor([] { return qobject_cast<QMenu*>(QApplication::activePopupWidget()) != nullptr; }, 2000))
+        return false;
+    auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+    for (QAction* a : menu->actions())
+        if (a->text().remove('&').startsWith(text)) {
+            if (!a->isEnabled())
+                break;
+            QTest::mouseClick(menu, Qt::LeftButton, {}, menu->actionGeometry(a).center());
+            return true;
+        }
+    menu->close();
+    return false;
+}
+
+} // namespace gp::test
