@@ -144,7 +144,8 @@ private Q_SLOTS:
         QCOMPARE(t.switches.size(), std::size_t(1));
         for (int i = 0; i < 4; ++i) {
             const QPoint centre =
-                view->mapFromScene(w->canvasScene()->item(QString::fromStdString(t.nodes[static_cast<std::size_t>(i)].id))
+                view->mapFromScene(w->canvasScene()
+                                       ->item(QString::fromStdString(t.nodes[static_cast<std::size_t>(i)].id))
                                        ->sceneBoundingRect()
                                        .center());
             const QPoint dropped = spots[static_cast<std::size_t>(i)];

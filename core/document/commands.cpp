@@ -28,6 +28,14 @@ using rules::accepted;
 using rules::jobById;
 using rules::validated;
 
+std::string tenantNameOf(const Scenario& s, const std::string& id)
+{
+    for (const Tenant& t : s.tenants)
+        if (t.id == id)
+            return t.name;
+    return id;
+}
+
 } // namespace
 
 R addItems(const Scenario& s, const Catalog& catalog, const TopologyItems& items, const std::string& text)
@@ -295,7 +303,8 @@ R addJob(const Scenario& s, const Catalog& catalog, const JobRequest& r)
     const ModelPreset* preset = catalog.model(r.preset);
     j.name = (preset ? preset->name : std::string("Custom model")) + " " + std::string(enumName(j.kind));
     b.add(j, tenantId);
-    return validated(std::move(b), catalog, "Add job " + j.id);
+    return validated(std::move(b), catalog,
+                     "Add " + j.name + " for " + (r.tenantId.empty() ? r.newTenantName : tenantNameOf(s, tenantId)));
 }
 
 R editJob(const Scenario& s, const Catalog& catalog, const std::string& jobId, const JobRequest& r)
@@ -305,7 +314,7 @@ R editJob(const Scenario& s, const Catalog& catalog, const std::string& jobId, c
         return R::failure("jobs[" + jobId + "]", "no job has this id");
     EditBuilder b(s);
     b.update(jobFrom(r, *j, false));
-    return validated(std::move(b), catalog, "Edit job " + jobId);
+    return validated(std::move(b), catalog, "Edit job " + j->name);
 }
 
 R renameScenario(const Scenario& s, const std::string& name)
