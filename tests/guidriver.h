@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
+#include <QMouseEvent>
 #include <QPushButton>
 #include <QTest>
 #include <QTimer>
@@ -87,6 +88,18 @@ inline bool clickMenuItem(const QString& text)
         }
     menu->close();
     return false;
+}
+
+/// Drags within one widget with the left button, in five steps, as a hand does.
+inline void dragWithin(QWidget* widget, QPoint from, QPoint to)
+{
+    QTest::mousePress(widget, Qt::LeftButton, {}, from);
+    for (int step = 1; step <= 5; ++step) {
+        const QPoint at = from + (to - from) * step / 5;
+        QMouseEvent move(QEvent::MouseMove, at, widget->mapToGlobal(at), Qt::NoButton, Qt::LeftButton, {});
+        QApplication::sendEvent(widget, &move);
+    }
+    QTest::mouseRelease(widget, Qt::LeftButton, {}, to);
 }
 
 } // namespace gp::test

@@ -74,15 +74,7 @@ class TestBigCanvas : public QObject
 
     std::unique_ptr<ui::MainWindow> open(const QString& name)
     {
-        auto w = test::makeWindow(mTmp.filePath("lib.sqlite"));
-        w->resize(1600, 1000);
-        w->show();
-        if (!QTest::qWaitForWindowExposed(w.get()))
-            qFatal("the window is not shown");
-        QApplication::setActiveWindow(w.get());
-        const qint64 id = test::libraryScenarioId(mTmp.filePath("lib.sqlite"), name);
-        if (!id || !w->files()->openFromLibrary(id))
-            qFatal("cannot open %s", qPrintable(name));
+        auto w = test::openLibraryScenario(mTmp.filePath("lib.sqlite"), name);
         if (!QTest::qWaitFor([&] { return w->session()->latest() && !w->session()->busy(); }, 10000))
             qFatal("no evaluation");
         return w;

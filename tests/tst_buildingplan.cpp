@@ -4,6 +4,8 @@
 // visual MIG layout editor, and the welcome panel of a first start — driven with mouse and keys.
 #include "windowfixture.h"
 
+#include "guidriver.h"
+
 #include "document/document.h"
 #include "model/miglayout.h"
 #include "ui/inspector.h"
@@ -32,28 +34,7 @@ class TestBuildingPlan : public QObject
 
     std::unique_ptr<ui::MainWindow> open(const QString& name)
     {
-        auto w = test::makeWindow(mTmp.filePath("lib.sqlite"));
-        w->resize(1600, 1000);
-        w->show();
-        if (!QTest::qWaitForWindowExposed(w.get()))
-            qFatal("the window is not shown");
-        QApplication::setActiveWindow(w.get());
-        const qint64 id = test::libraryScenarioId(mTmp.filePath("lib.sqlite"), name);
-        if (!id || !w->files()->openFromLibrary(id))
-            qFatal("cannot open %s", qPrintable(name));
-        return w;
-    }
-
-    /// Drags within one widget with the mouse, in steps, as a hand does.
-    static void drag(QWidget* widget, QPoint from, QPoint to)
-    {
-        QTest::mousePress(widget, Qt::LeftButton, {}, from);
-        for (int step = 1; step <= 5; ++step) {
-            const QPoint at = from + (to - from) * step / 5;
-            QMouseEvent move(QEvent::MouseMove, at, widget->mapToGlobal(at), Qt::NoButton, Qt::LeftButton, {});
-            QApplication::sendEvent(widget, &move);
-        }
-        QTest::mouseRelease(widget, Qt::LeftButton, {}, to);
+        return test::openLibraryScenario(mTmp.filePath("lib.sqlite"), name);
     }
 
 private Q_SLOTS:
@@ -133,13 +114,13 @@ private Q_SLOTS:
         }
         QVERIFY2(!profile.isEmpty(), "no profile fits the freed slices");
         // Onto the slice the expected start covers.
-        drag(mig, mig->chipRect(profile).center(), mig->sliceRect(expected).center());
+        test::dragWithin(mig, mig->chipRect(profile).center(), mig->sliceRect(expected).center());
         const auto& now = mig->instances();
         QVERIFY2(std::find(now.begin(), now.end(), MigInstance{profile.toStdString(), expected}) != now.end(),
                  qPrintable(profile + " not at " + QString::number(expected)));
         // Dragging the first instance onto the slice of another does nothing.
         const std::vector<MigInstance> kept = mig->instances();
-        drag(mig, mig->instanceRect(0).center(), mig->sliceRect(1).center());
+        test::dragWithin(mig, mig->instanceRect(0).center(), mig->sliceRect(1).center());
         QCOMPARE(mig->instances(), kept);
         QTest::mouseClick(w->findChild<QPushButton*>("applySharing"), Qt::LeftButton);
         const Node* n = w->currentDocument()->scenario().topology.findNode("node-004");

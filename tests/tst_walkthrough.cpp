@@ -224,16 +224,8 @@ private Q_SLOTS:
         QTRY_VERIFY(mig->isVisible());
         while (!mig->instances().empty())
             QTest::mouseDClick(mig, Qt::LeftButton, {}, mig->instanceRect(0).center());
-        for (int start : {0, 4}) {
-            const QPoint from = mig->chipRect("3g.40gb").center(), to = mig->sliceRect(start).center();
-            QTest::mousePress(mig, Qt::LeftButton, {}, from);
-            for (int step = 1; step <= 4; ++step) {
-                const QPoint p = from + (to - from) * step / 4;
-                QMouseEvent move(QEvent::MouseMove, p, mig->mapToGlobal(p), Qt::NoButton, Qt::LeftButton, {});
-                QApplication::sendEvent(mig, &move);
-            }
-            QTest::mouseRelease(mig, Qt::LeftButton, {}, to);
-        }
+        for (int start : {0, 4})
+            test::dragWithin(mig, mig->chipRect("3g.40gb").center(), mig->sliceRect(start).center());
         QCOMPARE(mig->instances(), (std::vector<MigInstance>{{"3g.40gb", 0}, {"3g.40gb", 4}}));
         auto* apply = w->findChild<QPushButton*>("applySharing");
         // The Apply button can be reached: the Inspector scrolls to it (it was cut off).

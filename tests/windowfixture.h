@@ -59,4 +59,19 @@ inline qint64 libraryScenarioId(const QString& file, const QString& name)
     return 0;
 }
 
+/// The library scenario called `name` (a sample), open in a shown and active 1600×1000 window.
+inline std::unique_ptr<ui::MainWindow> openLibraryScenario(const QString& file, const QString& name)
+{
+    auto w = makeWindow(file);
+    w->resize(1600, 1000);
+    w->show();
+    if (!QTest::qWaitForWindowExposed(w.get()))
+        qFatal("the window is not shown");
+    QApplication::setActiveWindow(w.get());
+    const qint64 id = libraryScenarioId(file, name);
+    if (!id || !w->files()->openFromLibrary(id))
+        qFatal("cannot open %s", qPrintable(name));
+    return w;
+}
+
 } // namespace gp::test

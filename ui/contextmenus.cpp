@@ -113,16 +113,7 @@ QMenu* ContextMenus::canvasMenu(const QString& id, int gpu)
     if (node) {
         QMenu* sharing = menu->addMenu(tr("Set &Sharing"));
         sharing->setEnabled(editable);
-        SharingConfig exclusive, passthrough, ts, mps;
-        passthrough.mode = SharingMode::Passthrough;
-        ts.mode = SharingMode::TimeSlicing;
-        ts.replicas = 4;
-        mps.mode = SharingMode::Mps;
-        mps.mpsActiveThreadPct = 50;
-        for (const auto& [label, cfg] :
-             {std::pair{tr("Bare Metal (Exclusive)"), exclusive}, std::pair{tr("Passthrough VM"), passthrough},
-              std::pair{tr("Time-Slicing, 4 Replicas"), ts}, std::pair{tr("MPS, 50 % Threads"), mps}})
-            sharing->addAction(label, this, [this, cfg = cfg] { mParts.edits->setSharingOfSelection(cfg); });
+        sharing->addActions(mParts.edits->sharingActions());
     }
     if (node || s.topology.findSwitch(id.toStdString()))
         menu->addAction(tr("D&uplicate"), this, onCanvas([this] { mParts.edits->duplicateSelection(); }))

@@ -72,7 +72,9 @@ void EditController::addEditActions(QMenu* edit)
         ->setShortcut(QKeySequence(tr("Ctrl+Shift+L")));
     QMenu* sharing = edit->addMenu(tr("Set &Sharing of Selected Nodes"));
     auto addSharing = [&](const QString& label, const QKeySequence& key, const SharingConfig& cfg) {
-        sharing->addAction(label, this, [this, cfg] { setSharingOfSelection(cfg); })->setShortcut(key);
+        QAction* a = sharing->addAction(label, this, [this, cfg] { setSharingOfSelection(cfg); });
+        a->setShortcut(key);
+        mSharingActions << a;
     };
     SharingConfig exclusive, passthrough, ts, mps;
     passthrough.mode = SharingMode::Passthrough;

@@ -36,6 +36,9 @@ public:
     /// Adds Add Job, Edit Job, Copy, Paste, Duplicate, Delete, Generate Fabric and the sharing
     /// submenu to the Edit menu.
     void addEditActions(QMenu* edit);
+    /// The quick sharing settings of Edit > Set Sharing of Selected Nodes (Ctrl+1…4), for the
+    /// canvas's context menu.
+    const QList<QAction*>& sharingActions() const { return mSharingActions; }
 
     /// Sets the sharing of the nodes selected on the canvas or in the outline (one command).
     void setSharingOfSelection(const SharingConfig& sharing);
@@ -76,6 +79,7 @@ private:
     ScenarioTree* mOutline;
     WorkloadsPanel* mWorkloads;
     QWidget* mWindow;
+    QList<QAction*> mSharingActions;
 };
 
 } // namespace gp::ui
