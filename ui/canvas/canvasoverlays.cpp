@@ -23,14 +23,20 @@ namespace gp::ui {
 
 // --- CanvasOverlay ------------------------------------------------------------------------
 
-CanvasOverlay::CanvasOverlay(CanvasView* view, Qt::Corner corner) : QWidget(view), mView(view), mCorner(corner)
+CanvasOverlay::CanvasOverlay(CanvasView* view, Qt::Corner corner)
+    : QWidget(view), mView(view), mViewport(view->viewport()), mCorner(corner)
 {
-    view->viewport()->installEventFilter(this);
+    mViewport->installEventFilter(this);
+}
+
+bool CanvasOverlay::viewportResized(const QObject* watched, const QEvent* event) const
+{
+    return watched == mViewport && event->type() == QEvent::Resize;
 }
 
 void CanvasOverlay::place()
 {
-    const QRect area = mView->viewport()->geometry();
+    const QRect area = mViewport->geometry();
     constexpr int kMargin = 8;
     const bool right = mCorner == Qt::TopRightCorner || mCorner == Qt::BottomRightCorner;
     const bool bottom = mCorner == Qt::BottomLeftCorner || mCorner == Qt::BottomRightCorner;
@@ -40,7 +46,7 @@ void CanvasOverlay::place()
 
 bool CanvasOverlay::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == mView->viewport() && event->type() == QEvent::Resize)
+    if (viewportResized(watched, event))
         place();
     return QWidget::eventFilter(watched, event);
 }
@@ -157,7 +163,7 @@ void CanvasLegend::hideEvent(QHideEvent* event)
 
 bool CanvasLegend::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == view()->viewport() && event->type() == QEvent::Resize) {
+    if (viewportResized(watched, event)) {
         if (!mUserFolded) // a short canvas keeps its room for the plan until asked
             mCollapsed = view()->viewport()->height() < kUnfoldedFrom;
         relayout();

@@ -33,9 +33,13 @@ public:
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
     CanvasView* view() const { return mView; }
+    /// Whether `event` on `watched` is the view's viewport resizing (compared by the pointer
+    /// kept at construction: the filter also sees events while the view is being destroyed).
+    bool viewportResized(const QObject* watched, const QEvent* event) const;
 
 private:
     CanvasView* mView;
+    QWidget* mViewport;
     Qt::Corner mCorner;
 };
 

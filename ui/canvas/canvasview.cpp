@@ -54,7 +54,15 @@ CanvasView::CanvasView(CanvasScene* scene, QWidget* parent) : QGraphicsView(scen
     mTools.push_back(std::make_unique<SelectTool>(this));
 }
 
-CanvasView::~CanvasView() = default;
+CanvasView::~CanvasView()
+{
+    // The overlays (legend, minimap, search) ask this view things when they hide or see its
+    // viewport's events: they go while it is whole.
+    const QObjectList kids = children(); // a copy: each delete changes the list
+    for (QObject* child : kids)
+        if (child->inherits("gp::ui::CanvasOverlay"))
+            delete child;
+}
 
 void CanvasView::fitAll()
 {
