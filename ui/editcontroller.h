@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+class QAction;
 class QMenu;
 class QWidget;
 

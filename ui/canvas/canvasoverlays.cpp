@@ -68,7 +68,7 @@ void CanvasLegend::setContent(std::vector<Tenant> tenants, std::vector<SharingMo
 {
     mEntries.clear();
     auto add = [this](Mark mark, QColor color, QString text, QString badge = {}, bool newLine = false) {
-        mEntries.push_back({mark, std::move(color), std::move(text), std::move(badge), newLine, {}});
+        mEntries.push_back({mark, color, std::move(text), std::move(badge), newLine, {}});
     };
     add(Mark::Title, {}, tr("Legend"), {}, true);
     bool first = true;
