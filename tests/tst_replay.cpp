@@ -75,6 +75,38 @@ private Q_SLOTS:
         QCOMPARE(big.fragmentationPct.front(), 20.0); // 2 of 10 GPUs
     }
 
+    /// The artifact's measure (pkg/utils/frag.go): a CPU-only task shape counts every free GPU
+    /// of a node as fragment for it, so an empty cluster is already fragmented by the CPU-only
+    /// share of the typical shapes; memory plays no part.
+    void cpuOnlyShapesMakeAnEmptyClusterFragmented()
+    {
+        ReplayConfig cfg;
+        cfg.inflate = 0.001;
+        std::vector<TraceTask> tasks(8, task(1000));
+        tasks.push_back(task(0, 0));
+        tasks.push_back(task(0, 0));
+        const ReplayResult r = replayTrace({node(2)}, tasks, cfg);
+        QCOMPARE(r.fragmentationPct.front(), 20.0); // two of ten shapes are CPU-only
+        // Memory is not in the measure: a node short of memory for the type is not fragmented.
+        const ReplayResult mem = replayTrace({node(2, 96000, 512)}, {task(1000, 1, 1000, 4096)}, cfg);
+        QCOMPARE(mem.fragmentationPct.front(), 0.0);
+    }
+
+    /// Only the typical shapes count: the most frequent ones until they cover 95 % of the tasks
+    /// (the artifact's GetTypicalPods at its experiments' threshold), renormalised.
+    void rareShapesAreNotTypical()
+    {
+        ReplayConfig cfg;
+        cfg.inflate = 0.001;
+        std::vector<TraceTask> tasks(97, task(1000));
+        for (int i = 0; i < 3; ++i)
+            tasks.push_back(task(1000, 2)); // 3 %: outside the 95 %
+        QCOMPARE(replayTrace({node(1)}, tasks, cfg).fragmentationPct.front(), 0.0);
+        for (int i = 0; i < 10; ++i)
+            tasks.push_back(task(1000, 2)); // 13 of 110: typical now, and a 1-GPU node cannot host it
+        QCOMPARE(replayTrace({node(1)}, tasks, cfg).fragmentationPct.front(), 100.0 * 13 / 110);
+    }
+
     /// FGD keeps large holes for large tasks: with one 8-GPU node and one 1-GPU node, a
     /// one-GPU task goes where it fragments least.
     void fgdPlacesSmallTasksInSmallHoles()

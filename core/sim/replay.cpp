@@ -64,48 +64,51 @@ struct ReplayNode
 
 int requestKey(const TraceTask& t) { return t.numGpu * 10000 + t.gpuMilli; }
 
-/// A task type of the workload mix: its demand and popularity. Types with the same GPU
-/// demand form a group, so a node's fragmentation costs one GPU scan per group.
+/// A typical task shape (the artifact's utils.GetTypicalPods): CPU, per-GPU demand, GPU count
+/// and allowed GPU models, with its popularity among the typical shapes. Memory is not part of
+/// it. Shapes with the same GPU demand form a group, so a node's fragmentation costs one GPU
+/// scan per group.
 struct Member
 {
     int cpu;
-    long long mem;
     std::vector<int> models; // allowed model indices; empty = any
     double p;
 };
 struct Group
 {
-    int numGpu;
+    int numGpu; // 0: a CPU-only shape
     int demand; // per GPU, milli
     double weight;
     std::vector<Member> members;
 };
+
+/// The artifact's typical-pod set (Weng et al.'s simulator, pkg/utils/frag.go GetTypicalPods,
+/// with its experiments' settings: CPU-only pods included, popularity threshold 95 %, step 1,
+/// no GPU weighting): the most frequent shapes, one at a time, until they cover 95 % of the
+/// tasks; their frequencies renormalised to sum to 1.
+inline constexpr double kTypicalPopularity = 0.95;
 
 bool modelAllowed(const std::vector<int>& allowed, int model)
 {
     return allowed.empty() || std::find(allowed.begin(), allowed.end(), model) != allowed.end();
 }
 
-/// Expected fragmentation of a node over the workload mix (Weng et al. 2023, §3): for each
-/// task type, the free GPU capacity it cannot use — all of it when the type cannot run on
-/// the node at all (CPU, memory, model or GPU shortage), else each GPU whose free share is
-/// below the type's per-GPU demand.
-/// Which task types of each group a node's free CPU and memory (and model) admit: the
-/// popularity of the admitted ones, per group. Memoised: many nodes share these values.
+/// Which typical shapes of each group a node's free CPU (and GPU model) admit: the popularity
+/// of the admitted ones, per group. Memoised: many nodes share these values.
 class AdmittedWeights
 {
 public:
     explicit AdmittedWeights(const std::vector<Group>& groups) : mGroups(groups) {}
-    const std::vector<double>& of(int cpuFree, long long memFree, int model)
+    const std::vector<double>& of(int cpuFree, int model)
     {
-        const Key key{cpuFree, memFree, model};
+        const Key key{cpuFree, model};
         auto it = mMemo.find(key);
         if (it != mMemo.end())
             return it->second;
         std::vector<double> w(mGroups.size(), 0.0);
         for (std::size_t g = 0; g < mGroups.size(); ++g)
             for (const Member& m : mGroups[g].members)
-                if (m.cpu <= cpuFree && m.mem <= memFree && modelAllowed(m.models, model))
+                if (m.cpu <= cpuFree && modelAllowed(m.models, model))
                     w[g] += m.p;
         if (mMemo.size() > 1'000'000)
             mMemo.clear();
@@ -116,7 +119,6 @@ private:
     struct Key
     {
         int cpu;
-        long long mem;
         int model;
         bool operator==(const Key&) const = default;
     };
@@ -124,13 +126,19 @@ private:
     {
         std::size_t operator()(const Key& k) const
         {
-            return std::hash<long long>()(k.mem * 1000003 + k.cpu) ^ (static_cast<std::size_t>(k.model) << 1);
+            return std::hash<long long>()(static_cast<long long>(k.cpu) * 1000003 + k.model);
         }
     };
     const std::vector<Group>& mGroups;
     std::unordered_map<Key, std::vector<double>, Hash> mMemo;
 };
 
+/// A node's fragmentation (the artifact's NodeGpuShareFragAmount summed over every class but
+/// "satisfied", pkg/utils/frag.go): for each typical shape with popularity p, p × the node's free
+/// GPU milli — all of it when the shape is CPU-only (the artifact counts its "satisfied" and
+/// "lack CPU" classes alike as fragment), may not use the node's GPU model, lacks CPU or finds
+/// too few GPUs with its per-GPU demand free; when it fits, only the GPUs whose free share is
+/// below that demand. Memory plays no part.
 double fragmentation(const ReplayNode& n, const std::vector<Group>& groups, AdmittedWeights& admitted)
 {
     int allFree = 0, maxFree = 0, full = 0;
@@ -141,19 +149,18 @@ double fragmentation(const ReplayNode& n, const std::vector<Group>& groups, Admi
     }
     if (allFree == 0)
         return 0.0;
-    const std::vector<double>& admittedWeights = admitted.of(n.cpuFree, n.memFree, n.model);
+    const std::vector<double>& admittedWeights = admitted.of(n.cpuFree, n.model);
     double frag = 0.0;
     for (const Group& g : groups) {
         const bool sharing = g.numGpu == 1 && g.demand < kWholeGpu;
-        const bool gpuOk = g.numGpu == 0 || (sharing ? maxFree >= g.demand : full >= g.numGpu);
-        if (!gpuOk) {
+        const bool hosts = g.numGpu > 0 && (sharing ? maxFree >= g.demand : full >= g.numGpu);
+        if (!hosts) {
             frag += g.weight * allFree;
             continue;
         }
         int gpuPart = 0;
-        if (g.numGpu > 0)
-            for (int f : n.gpuFree)
-                gpuPart += f < g.demand ? f : 0;
+        for (int f : n.gpuFree)
+            gpuPart += f < g.demand ? f : 0;
         const double ok = admittedWeights[static_cast<std::size_t>(&g - groups.data())];
         frag += ok * gpuPart + (g.weight - ok) * allFree;
     }
@@ -235,20 +242,28 @@ public:
             mCapacity += tn.gpus * kWholeGpu;
             mNodes.push_back(std::move(n));
         }
-        // The workload mix: every distinct task shape of the trace, weighted by its count.
-        std::map<std::tuple<int, int, int, long long, std::vector<std::string>>, int> counts;
+        // The typical shapes: the most frequent until they cover 95 % of the tasks.
+        using Shape = std::tuple<int, int, int, std::vector<std::string>>; // GPUs, milli, CPU, models
+        std::map<Shape, int> counts;
         for (const TraceTask& t : tasks)
-            ++counts[{t.numGpu, t.sharing() ? t.gpuMilli : kWholeGpu, t.cpuMilli, t.memoryMib, t.gpuSpec}];
+            ++counts[{t.numGpu, t.numGpu == 0 ? 0 : t.gpuMilli, t.cpuMilli, t.gpuSpec}];
+        std::vector<std::pair<Shape, int>> ranked(counts.begin(), counts.end());
+        std::stable_sort(ranked.begin(), ranked.end(),
+                         [](const auto& a, const auto& b) { return a.second > b.second; });
+        std::size_t kept = 0;
+        double covered = 0.0;
+        while (kept < ranked.size() && covered < kTypicalPopularity * static_cast<double>(tasks.size()))
+            covered += ranked[kept++].second;
         std::map<std::pair<int, int>, std::size_t> groupIndex;
-        for (const auto& [key, count] : counts) {
-            const auto& [numGpu, demand, cpu, mem, spec] = key;
-            auto [it, fresh] = groupIndex.try_emplace({numGpu, demand}, mGroups.size());
+        for (std::size_t i = 0; i < kept; ++i) {
+            const auto& [numGpu, milli, cpu, spec] = ranked[i].first;
+            auto [it, fresh] = groupIndex.try_emplace({numGpu, milli}, mGroups.size());
             if (fresh)
-                mGroups.push_back({numGpu, demand, 0.0, {}});
+                mGroups.push_back({numGpu, milli, 0.0, {}});
             Group& g = mGroups[it->second];
-            const double p = static_cast<double>(count) / tasks.size();
+            const double p = ranked[i].second / covered;
             g.weight += p;
-            g.members.push_back({cpu, mem, modelIndices(spec), p});
+            g.members.push_back({cpu, modelIndices(spec), p});
         }
         for (ReplayNode& n : mNodes) {
             n.frag = fragmentation(n, mGroups, mAdmitted);
