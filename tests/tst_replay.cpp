@@ -10,6 +10,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+#include <map>
+
 using namespace gp;
 using namespace gp::sim;
 
@@ -39,12 +42,13 @@ class TestReplay : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    /// One GPU, one task type of 600 milli-GPU: the first task takes 60 %; the second fails,
-    /// and the 400 left are fragmented — no task of the mix can use them (§3 of the paper).
+    /// One GPU, one task type of 600 milli-GPU: the first task takes 60 %; the second (the one
+    /// copy that fits under 1.2 × capacity) fails, and the 400 left are fragmented — no task of
+    /// the mix can use them (§3 of the paper).
     void fragmentationOfAStrandedShare()
     {
         ReplayConfig cfg;
-        cfg.inflate = 1.0;
+        cfg.inflate = 1.2;
         for (ReplayPolicy p : {ReplayPolicy::Random, ReplayPolicy::DotProd, ReplayPolicy::Clustering,
                                ReplayPolicy::Packing, ReplayPolicy::BestFit, ReplayPolicy::Fgd}) {
             cfg.policy = p;
@@ -52,7 +56,7 @@ private Q_SLOTS:
             QCOMPARE(r.tasks, 2);
             QCOMPARE(r.failedTasks, 1);
             QCOMPARE(r.arrivedPct.front(), 0);
-            QCOMPARE(r.arrivedPct.back(), 100);
+            QCOMPARE(r.arrivedPct.back(), 120);
             QCOMPARE(r.allocationPct.back(), 60.0);
             QCOMPARE(r.fragmentationPct.back(), 40.0);
             QCOMPARE(r.fragmentationRatePct.back(), 100.0);
@@ -192,6 +196,58 @@ private Q_SLOTS:
             QVERIFY(r.failedTasks > 0 && r.failedTasks < r.tasks);
             for (std::size_t i = 0; i < r.arrivedPct.size(); ++i)
                 QVERIFY(r.fragmentationPct[i] <= 100.0 - r.allocationPct[i] + 1e-9); // fragments are free capacity
+        }
+    }
+
+    /// The published results: the artifact's own expected results for the default trace
+    /// (hkust-adsl/kubernetes-scheduler-simulator, experiments/analysis/expected_results/
+    /// analysis_allo_discrete.csv and analysis_frag_discrete.csv, seeds 42–51, tune 1.3: the mean
+    /// over the ten seeds, copied here). The replay, with seeds 42–44, predicts each policy's
+    /// allocation at 130 % arrived within 1 point of it, its fragmentation of the empty cluster
+    /// within 0.2, the paper's order, and FGD leaving at least 35 % fewer GPUs unallocated than
+    /// the packing baselines (the artifact: 42 % and 43 %).
+    void reproducesTheArtifactsPublishedResults()
+    {
+        if (traceDir().isEmpty() || !QFile::exists(traceDir() + "/openb_pod_list_default.csv"))
+            QSKIP("the Alibaba trace is not beside the checkout (../shared/data/traces)");
+        auto nodes = io::readTraceNodes(traceDir() + "/openb_node_list_gpu_node.csv");
+        auto tasks = io::readTraceTasks(traceDir() + "/openb_pod_list_default.csv");
+        QVERIFY(nodes.issues.empty() && tasks.issues.empty());
+        struct Published
+        {
+            ReplayPolicy policy;
+            double allocatedAt130;
+        };
+        const Published artifact[] = {{ReplayPolicy::Random, 87.47},     {ReplayPolicy::DotProd, 90.85},
+                                      {ReplayPolicy::Clustering, 91.88}, {ReplayPolicy::Packing, 92.00},
+                                      {ReplayPolicy::BestFit, 93.08},    {ReplayPolicy::Fgd, 95.39}};
+        std::map<ReplayPolicy, double> mean;
+        for (const Published& pub : artifact) {
+            double sum = 0.0;
+            for (std::uint64_t seed = 42; seed <= 44; ++seed) {
+                ReplayConfig cfg;
+                cfg.policy = pub.policy;
+                cfg.seed = seed;
+                const ReplayResult r = replayTrace(*nodes, *tasks, cfg);
+                sum += r.allocationPct.back();
+                QVERIFY2(std::abs(r.fragmentationPct.front() - 13.94) < 0.2, // the artifact: 13.88–14.08
+                         qPrintable(QString::number(r.fragmentationPct.front())));
+            }
+            mean[pub.policy] = sum / 3.0;
+            QVERIFY2(std::abs(mean[pub.policy] - pub.allocatedAt130) <= 1.0,
+                     qPrintable(QString("policy %1: %2 % allocated at 130 %, the artifact %3 %")
+                                    .arg(static_cast<int>(pub.policy))
+                                    .arg(mean[pub.policy])
+                                    .arg(pub.allocatedAt130)));
+        }
+        QVERIFY(mean[ReplayPolicy::Fgd] > mean[ReplayPolicy::BestFit]);
+        QVERIFY(mean[ReplayPolicy::BestFit] > mean[ReplayPolicy::Packing]);
+        QVERIFY(mean[ReplayPolicy::BestFit] > mean[ReplayPolicy::Clustering]);
+        QVERIFY(std::min(mean[ReplayPolicy::Packing], mean[ReplayPolicy::Clustering]) > mean[ReplayPolicy::Random]);
+        QVERIFY(mean[ReplayPolicy::DotProd] > mean[ReplayPolicy::Random]);
+        for (ReplayPolicy packing : {ReplayPolicy::Packing, ReplayPolicy::Clustering}) {
+            const double reduction = 1.0 - (100.0 - mean[ReplayPolicy::Fgd]) / (100.0 - mean[packing]);
+            QVERIFY2(reduction >= 0.35, qPrintable(QString::number(reduction)));
         }
     }
 };

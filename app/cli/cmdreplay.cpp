@@ -17,10 +17,11 @@ int runReplay(const QStringList& args)
 {
     CommandLine cl("replay",
                    "Replay the Alibaba GPU-sharing trace v2023 with the protocol of Weng et al., \"Beware of "
-                   "Fragmentation\" (USENIX ATC '23): tasks drawn uniformly with replacement until their GPU "
-                   "request reaches INFLATE x the cluster's GPU capacity, shuffled, placed one at a time by the "
-                   "policy, none departing; a task that fits nowhere fails. Prints allocation and fragmentation "
-                   "against the arrived GPU request (docs/validation.md).");
+                   "Fragmentation\" (USENIX ATC '23) as the authors' simulator runs it: the task file, plus copies of "
+                   "tasks drawn at random until their GPU request reaches INFLATE x the cluster's GPU capacity, "
+                   "shuffled, placed one at a time by the policy's integer score (ties to the first node by name), "
+                   "none departing; a task that fits nowhere fails. Prints allocation and fragmentation against "
+                   "the arrived GPU request (docs/validation.md).");
     auto& p = cl.parser();
     p.addOption({"nodes", "Node list CSV (sn,cpu_milli,memory_mib,gpu,model).", "CSV"});
     p.addOption({"tasks", "Task list CSV (11- or 5-column form).", "CSV"});
@@ -82,7 +83,7 @@ int runReplay(const QStringList& args)
         return kOk;
     }
     out() << "policy " << policyName << ", seed " << cfg.seed << ", inflate " << cfg.inflate << ": " << r.tasks
-          << " tasks drawn, " << r.failedTasks << " failed, " << QString::number(r.elapsedMs, 'f', 0) << " ms\n";
+          << " tasks, " << r.failedTasks << " failed, " << QString::number(r.elapsedMs, 'f', 0) << " ms\n";
     out() << "  arrived%  allocated%  fragmented%  frag-rate%\n";
     for (std::size_t i = 0; i < r.arrivedPct.size(); i += 10)
         out() << QString("  %1  %2  %3  %4\n")

@@ -5,6 +5,7 @@
 #include "philox.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -39,11 +40,12 @@ private:
 
 struct ReplayNode
 {
+    std::string name;
     int cpuCap = 0, cpuFree = 0;
     long long memCap = 0, memFree = 0;
     int model = -1;
-    std::vector<int> gpuFree;              // milli-GPU free per GPU
-    std::unordered_map<int, int> requests; // GPU request key -> tasks placed (GpuClustering)
+    std::vector<int> gpuFree; // milli-GPU free per GPU
+    std::map<int, int> tags;  // GPU tasks placed by the artifact's affinity tag: 0 sharing, N whole GPUs
     double frag = 0.0;
 
     int freeMilli() const
@@ -62,7 +64,9 @@ struct ReplayNode
     }
 };
 
-int requestKey(const TraceTask& t) { return t.numGpu * 10000 + t.gpuMilli; }
+/// The artifact's GPU affinity tag of a task (GetGpuAffinityFromPodAnnotation): "share" for a
+/// GPU share, "N-gpu" for N whole GPUs, none (-1) for a CPU-only task.
+int affinityTag(const TraceTask& t) { return t.numGpu == 0 ? -1 : t.sharing() ? 0 : t.numGpu; }
 
 /// A typical task shape (the artifact's utils.GetTypicalPods): CPU, per-GPU demand, GPU count
 /// and allowed GPU models, with its popularity among the typical shapes. Memory is not part of
@@ -212,7 +216,8 @@ void apply(ReplayNode& n, const TraceTask& t, int gpu)
 {
     std::vector<int> taken;
     takeResources(n, t, gpu, taken);
-    ++n.requests[requestKey(t)];
+    if (const int tag = affinityTag(t); tag >= 0)
+        ++n.tags[tag];
 }
 
 /// The GPU a sharing task takes on a node: the fullest one that still fits (best fit).
@@ -235,6 +240,7 @@ public:
     {
         for (const TraceNode& tn : nodes) {
             ReplayNode n;
+            n.name = tn.name;
             n.cpuCap = n.cpuFree = tn.cpuMilli;
             n.memCap = n.memFree = tn.memoryMib;
             n.model = modelIndex(tn.model);
@@ -274,17 +280,29 @@ public:
     ReplayResult run(const std::vector<TraceTask>& tasks)
     {
         ReplayResult r;
-        // Draw with replacement until the GPU request reaches inflate x capacity, then shuffle.
+        // The artifact's workload tuning (simulator.go TunePodsByNodeTotalResource): the task
+        // file as it is, then copies of tasks drawn uniformly with replacement while the next
+        // copy's per-GPU request still fits under inflate x capacity (or, when the file asks
+        // for more, tasks removed at random until it does not); then shuffled.
         Random draw(mConfig.seed, 1);
         std::vector<Task> arriving;
         long long requested = 0;
         const double target = mConfig.inflate * mCapacity;
-        while (!tasks.empty() && requested < target) {
-            const TraceTask& t = tasks[draw.below(tasks.size())];
+        for (const TraceTask& t : tasks) {
             arriving.push_back({&t, modelIndices(t.gpuSpec)});
             requested += t.gpuRequestMilli();
-            if (arriving.size() > 100'000'000)
+        }
+        while (!arriving.empty() && static_cast<double>(requested) > target) {
+            const std::size_t i = draw.below(arriving.size());
+            requested -= arriving[i].t->gpuRequestMilli();
+            arriving.erase(arriving.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+        while (!tasks.empty() && arriving.size() < 100'000'000) {
+            const TraceTask& t = tasks[draw.below(tasks.size())];
+            if (static_cast<double>(requested + t.gpuMilli) > target)
                 break;
+            arriving.push_back({&t, modelIndices(t.gpuSpec)});
+            requested += t.gpuRequestMilli();
         }
         for (std::size_t i = arriving.size(); i > 1; --i)
             std::swap(arriving[i - 1], arriving[draw.below(i)]);
@@ -317,6 +335,10 @@ public:
             while (nextPct <= lastPct && mCapacity > 0 && arrived * 100 >= static_cast<long long>(nextPct) * mCapacity)
                 record(nextPct++);
         }
+        // The copies stop just short of inflate × capacity: the final state stands for the last
+        // point when it is within one percent of it.
+        while (nextPct <= lastPct && mCapacity > 0 && arrived * 100 >= static_cast<long long>(nextPct - 1) * mCapacity)
+            record(nextPct++);
         return r;
     }
 
@@ -335,6 +357,13 @@ private:
     }
 
     /// The node (and, for a sharing task, the GPU) the policy picks; {-1, -1} when none fits.
+    /// As the artifact runs under the Kubernetes scheduling framework: every feasible node
+    /// gets the policy's integer score (0–100, higher is better) and of the nodes with the best
+    /// score the one whose name sorts first is taken (the artifact's selectHost, patched "for
+    /// reproducibility" from kube-scheduler's random pick, vendor/k8s.io/kubernetes/pkg/
+    /// scheduler/core/generic_scheduler.go); the GPU inside it
+    /// is the artifact's choice for that policy (open_gpu_share.go: best fit by default, random
+    /// for Random, the FGD score's own choice for FGD).
     std::pair<int, int> choose(const Task& task)
     {
         const TraceTask& t = *task.t;
@@ -357,81 +386,141 @@ private:
             return {node, gpus[mRng.below(gpus.size())]};
         }
         int bestNode = -1, bestGpu = -1;
-        double bestScore = std::numeric_limits<double>::infinity();
-        const double gpuReq = t.gpuRequestMilli();
+        long long bestScore = std::numeric_limits<long long>::min();
         for (int i = 0; i < nodes; ++i) {
             ReplayNode& n = mNodes[static_cast<std::size_t>(i)];
             if (!fits(n, task))
                 continue;
-            const double gpuCap = static_cast<double>(n.gpuFree.size()) * kWholeGpu;
-            const double freeGpu = n.freeMilli();
-            auto consider = [&](double score, int gpu) {
-                if (score < bestScore - 1e-12) {
-                    bestScore = score;
-                    bestNode = i;
-                    bestGpu = gpu;
-                }
-            };
-            switch (mConfig.policy) {
-            case ReplayPolicy::DotProd: {
-                // Tetris-style alignment of the demand with the node's free resources.
-                const double align = (double(t.cpuMilli) / n.cpuCap) * (double(n.cpuFree) / n.cpuCap) +
-                                     (double(t.memoryMib) / n.memCap) * (double(n.memFree) / n.memCap) +
-                                     (gpuCap > 0 ? (gpuReq / gpuCap) * (freeGpu / gpuCap) : 0.0);
-                consider(-align, t.sharing() ? bestFitGpu(n, t.gpuMilli) : -1);
-                break;
-            }
-            case ReplayPolicy::Clustering: {
-                // Tasks with the same GPU request together, then the most allocated node.
-                auto it = n.requests.find(requestKey(t));
-                const double same = it == n.requests.end() ? 0.0 : it->second;
-                consider(-same * 1e9 + freeGpu, t.sharing() ? bestFitGpu(n, t.gpuMilli) : -1);
-                break;
-            }
-            case ReplayPolicy::Packing: {
-                // Sharing tasks onto already-shared GPUs first; then the most allocated node.
-                int gpu = -1;
-                bool partial = false;
-                if (t.sharing()) {
-                    gpu = bestFitGpu(n, t.gpuMilli);
-                    partial = n.gpuFree[static_cast<std::size_t>(gpu)] < kWholeGpu;
-                }
-                consider((partial ? 0.0 : 1e9) + freeGpu, gpu);
-                break;
-            }
-            case ReplayPolicy::BestFit: {
-                // The least free resource left after placing, summed over CPU, memory and GPU.
-                const double left = double(n.cpuFree - t.cpuMilli) / n.cpuCap +
-                                    double(n.memFree - t.memoryMib) / n.memCap +
-                                    (gpuCap > 0 ? (freeGpu - gpuReq) / gpuCap : 0.0);
-                consider(left, t.sharing() ? bestFitGpu(n, t.gpuMilli) : -1);
-                break;
-            }
-            case ReplayPolicy::Fgd: {
-                // Fragmentation gradient descent: the placement that grows the node's expected
-                // fragmentation least; for sharing tasks every distinct GPU choice is tried.
-                std::vector<int> tried;
-                for (int g = 0; g < std::max<int>(1, static_cast<int>(n.gpuFree.size())); ++g) {
-                    if (t.sharing()) {
-                        const int f = n.gpuFree[static_cast<std::size_t>(g)];
-                        if (f < t.gpuMilli || std::find(tried.begin(), tried.end(), f) != tried.end())
-                            continue;
-                        tried.push_back(f);
-                    }
-                    const int gpu = t.sharing() ? g : -1;
-                    takeResources(n, t, gpu, mTaken);
-                    const double delta = fragmentation(n, mGroups, mAdmitted) - n.frag;
-                    takeResources(n, t, gpu, mTaken, true);
-                    consider(delta, gpu);
-                    if (!t.sharing())
-                        break; // whole-GPU and CPU-only tasks have one way to go on a node
-                }
-                break;
-            }
-            case ReplayPolicy::Random: break;
+            const auto [score, gpu] = scoreOf(n, t);
+            if (score > bestScore || (score == bestScore && n.name < mNodes[static_cast<std::size_t>(bestNode)].name)) {
+                bestScore = score;
+                bestNode = i;
+                bestGpu = gpu;
             }
         }
         return {bestNode, bestGpu};
+    }
+
+    /// A policy's score of a feasible node for a task and the GPU it would give a sharing task
+    /// there (-1: whole GPUs, the first free ones, or none).
+    std::pair<long long, int> scoreOf(ReplayNode& n, const TraceTask& t)
+    {
+        constexpr long long kMax = 100;        // framework.MaxNodeScore
+        constexpr double kMaxSpecCpu = 128000; // the artifact's MaxSpecCpu, milli-CPU
+        constexpr double kMaxSpecGpu = 8000;   // MaxSpecGpu, milli-GPU
+        const long long freeGpu = n.freeMilli();
+        const double gpuReq = t.gpuRequestMilli();
+        const int bestFit = t.sharing() ? bestFitGpu(n, t.gpuMilli) : -1;
+        switch (mConfig.policy) {
+        case ReplayPolicy::DotProd: {
+            // dot_product_score.go with dimExtMethod merge, normMethod max: 1 − the dot product
+            // of the node's free [CPU, GPU] and the request, each over the largest node's.
+            const double dot = (n.cpuFree / kMaxSpecCpu) * (t.cpuMilli / kMaxSpecCpu) +
+                               (static_cast<double>(freeGpu) / kMaxSpecGpu) * (gpuReq / kMaxSpecGpu);
+            return {static_cast<long long>(static_cast<double>(kMax) * (1.0 - dot / 2.0)), bestFit};
+        }
+        case ReplayPolicy::Clustering: {
+            // gpu_clustering_score.go: nodes holding only this task's affinity, then nodes with
+            // it among others, then empty nodes, then the rest; within a band the fuller node.
+            const int tag = affinityTag(t);
+            if (tag < 0)
+                return {0, bestFit};
+            const long long fill =
+                kMax / 4 * (static_cast<long long>(kMaxSpecGpu) - freeGpu) / static_cast<long long>(kMaxSpecGpu);
+            long long band = 0;
+            if (n.tags.count(tag))
+                band = n.tags.size() == 1 ? kMax * 3 / 4 : kMax * 2 / 4;
+            else
+                band = n.tags.empty() ? kMax / 4 : 0;
+            return {fill + band, bestFit};
+        }
+        case ReplayPolicy::Packing: return {packingScore(n, t), bestFit};
+        case ReplayPolicy::BestFit: {
+            // best_fit_score.go: 1 − (CPU and GPU left after placing, each over the largest
+            // node's, weighted one half each), as 0–100.
+            const double left = (n.cpuFree - t.cpuMilli) / kMaxSpecCpu * 0.5 +
+                                (static_cast<double>(freeGpu) - gpuReq) / kMaxSpecGpu * 0.5;
+            return {static_cast<long long>((1.0 - left) * static_cast<double>(kMax)), bestFit};
+        }
+        case ReplayPolicy::Fgd: return fgdScore(n, t);
+        case ReplayPolicy::Random: break;
+        }
+        return {0, bestFit};
+    }
+
+    /// gpu_packing_score.go: a sharing task onto already shared GPUs first (the fuller the
+    /// better), then onto free GPUs of a used node (the fewer the better), then an idle node
+    /// (the fewer GPUs the better); CPU-only tasks score nothing.
+    static long long packingScore(const ReplayNode& n, const TraceTask& t)
+    {
+        constexpr long long kMax = 100;
+        if (t.numGpu == 0)
+            return 0;
+        const long long fullyFree = n.fullFree();
+        if (fullyFree == static_cast<long long>(n.gpuFree.size()))
+            return std::max(kMax / 3 - fullyFree, fullyFree);
+        std::vector<int> order(n.gpuFree.size());
+        for (std::size_t g = 0; g < order.size(); ++g)
+            order[g] = static_cast<int>(g);
+        std::stable_sort(order.begin(), order.end(), [&n](int a, int b) {
+            return n.gpuFree[static_cast<std::size_t>(a)] < n.gpuFree[static_cast<std::size_t>(b)];
+        });
+        const int milli = t.sharing() ? t.gpuMilli : kWholeGpu;
+        int wanted = t.numGpu;
+        long long fullyFreeUsed = 0, freeRatio = 0;
+        for (int g : order) {
+            if (wanted == 0)
+                break;
+            const int f = n.gpuFree[static_cast<std::size_t>(g)];
+            if (milli <= f) {
+                --wanted;
+                fullyFreeUsed += f == kWholeGpu ? 1 : 0;
+                freeRatio += static_cast<long long>(f) * 100 / kWholeGpu;
+            }
+        }
+        if (wanted != 0)
+            return 0;
+        if (fullyFreeUsed > 0)
+            return std::max(kMax / 2 - fullyFreeUsed, kMax / 3);
+        return std::max(kMax - freeRatio / 10, kMax / 2);
+    }
+
+    /// fgd_score.go: ⌊sigmoid((fragmentation before − after) / 1000) × 100⌋; a sharing task tries
+    /// each GPU it fits on and keeps the first with the best score, other tasks take their GPUs
+    /// as the artifact's NodeResource.Sub does (the least free that suffice, i.e. free whole GPUs
+    /// in order) and CPU.
+    std::pair<long long, int> fgdScore(ReplayNode& n, const TraceTask& t)
+    {
+        auto scoreAfter = [&](int gpu) {
+            takeResources(n, t, gpu, mTaken);
+            const double after = fragmentation(n, mGroups, mAdmitted);
+            takeResources(n, t, gpu, mTaken, true);
+            const double x = (n.frag - after) / 1000.0;
+            return static_cast<long long>(1.0 / (1.0 + std::exp(-x)) * 100.0);
+        };
+        if (!t.sharing())
+            return {scoreAfter(-1), -1};
+        long long best = 0;
+        int bestGpu = -1;
+        std::array<int, 16> tried{};
+        std::size_t triedCount = 0;
+        for (int g = 0; g < static_cast<int>(n.gpuFree.size()); ++g) {
+            const int f = n.gpuFree[static_cast<std::size_t>(g)];
+            if (f < t.gpuMilli)
+                continue;
+            // GPUs with the same free share leave the node alike: the first of them stands for all.
+            if (std::find(tried.begin(), tried.begin() + static_cast<std::ptrdiff_t>(triedCount), f) !=
+                tried.begin() + static_cast<std::ptrdiff_t>(triedCount))
+                continue;
+            if (triedCount < tried.size())
+                tried[triedCount++] = f;
+            const long long score = scoreAfter(g);
+            if (bestGpu < 0 || score > best) {
+                best = score;
+                bestGpu = g;
+            }
+        }
+        return {best, bestGpu};
     }
 
     ReplayConfig mConfig;

@@ -29,8 +29,9 @@ struct ReplayConfig
     std::uint64_t seed = 1;
 };
 
-/// The paper's protocol: tasks drawn uniformly with replacement until their GPU request
-/// reaches inflate x capacity, shuffled, placed one at a time, none departing.
+/// The paper's protocol as the authors' simulator runs it (docs/validation.md): the task file
+/// plus random copies up to inflate x capacity, shuffled, placed one at a time by the policy's
+/// integer score (ties to the first node by name), none departing.
 struct ReplayResult
 {
     std::vector<int> arrivedPct;              ///< 0, 1, ... up to inflate x 100
