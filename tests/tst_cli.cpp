@@ -52,6 +52,39 @@ private Q_SLOTS:
         QVERIFY(r.out.contains("--catalog"));
     }
 
+    /// replay --seeds A-B: one JSON with the mean and spread per arrived step; a reversed or
+    /// huge range, or one given with --seed, is a usage error (exit 2) that says why.
+    void replaySeedRangeContract()
+    {
+        QFile nodes(mHome.filePath("nodes.csv")), tasks(mHome.filePath("tasks.csv"));
+        QVERIFY(nodes.open(QIODevice::WriteOnly) && tasks.open(QIODevice::WriteOnly));
+        nodes.write("sn,cpu_milli,memory_mib,gpu,model\na,64000,262144,8,G2\nb,32000,131072,2,G2\n");
+        tasks.write("name,cpu_milli,memory_mib,num_gpu,gpu_milli\nt1,4000,8192,1,500\nt2,8000,16384,1,1000\n"
+                    "t3,8000,16384,2,1000\nt4,2000,4096,0,0\n");
+        nodes.close();
+        tasks.close();
+        const QStringList base{"replay", "--nodes", nodes.fileName(), "--tasks", tasks.fileName()};
+        const Run r = cli(base + QStringList{"--seeds", "42-45", "--json"}, mHome.path());
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o["runs"].toInt(), 4);
+        QCOMPARE(o["seeds"].toObject()["first"].toInt(), 42);
+        QCOMPARE(o["seeds"].toObject()["last"].toInt(), 45);
+        const int steps = o["arrived_pct"].toArray().size();
+        QVERIFY(steps > 100);
+        for (const char* series : {"allocation_pct", "fragmentation_pct", "fragmentation_rate_pct"}) {
+            QCOMPARE(o[series].toObject()["mean"].toArray().size(), steps);
+            QCOMPARE(o[series].toObject()["sd"].toArray().size(), steps);
+        }
+        for (const char* key : {"tasks_mean", "failed_tasks_mean", "elapsed_ms", "inflate", "policy"})
+            QVERIFY2(o.contains(key), key);
+        const Run reversed = cli(base + QStringList{"--seeds", "51-42"}, mHome.path());
+        QCOMPARE(reversed.code, 2);
+        QVERIFY2(reversed.err.contains("'51-42' is reversed"), qPrintable(reversed.err));
+        QCOMPARE(cli(base + QStringList{"--seeds", "0-99999"}, mHome.path()).code, 2);
+        QCOMPARE(cli(base + QStringList{"--seeds", "1-2", "--seed", "3"}, mHome.path()).code, 2);
+    }
+
     void migLayoutsJson()
     {
         const Run r = cli({"mig-layouts", "--gpu", "A100-40GB", "--profiles", "1g.5gb,2g.10gb,3g.20gb,4g.20gb,7g.40gb",

@@ -4,6 +4,7 @@
 // small hand-made traces, and all six policies on the real Alibaba trace beside the checkout.
 #include "io/tracereader.h"
 #include "sim/replay.h"
+#include "sim/replaysummary.h"
 #include "testsupport.h"
 
 #include <QSignalSpy>
@@ -197,6 +198,37 @@ private Q_SLOTS:
             for (std::size_t i = 0; i < r.arrivedPct.size(); ++i)
                 QVERIFY(r.fragmentationPct[i] <= 100.0 - r.allocationPct[i] + 1e-9); // fragments are free capacity
         }
+    }
+
+    /// --seeds A-B: one replay per seed, summarised per arrived step; the summary does not
+    /// depend on how many threads ran it; reversed, huge or malformed ranges are refused.
+    void seedRangesAreSummarisedTheSameOnAnyNumberOfThreads()
+    {
+        SeedRange range;
+        QCOMPARE(parseSeedRange("42-51", range), std::string());
+        QCOMPARE(range.count(), std::size_t(10));
+        QCOMPARE(parseSeedRange("7", range), std::string());
+        QCOMPARE(range.count(), std::size_t(1));
+        for (const char* bad : {"51-42", "1-5000", "a-3", "-3", "4-", "", "1-2-3"})
+            QVERIFY2(!parseSeedRange(bad, range).empty(), bad);
+        QVERIFY(parseSeedRange("51-42", range).find("reversed") != std::string::npos);
+        std::vector<TraceTask> tasks{task(300), task(600), task(1000), task(1000, 2), task(0, 0)};
+        std::vector<TraceNode> nodes{node(2), node(4), node(8, 8000)};
+        ReplayConfig cfg;
+        cfg.policy = ReplayPolicy::Fgd;
+        parseSeedRange("1-6", range);
+        const ReplaySummary one = replaySeeds(nodes, tasks, cfg, range, 1);
+        const ReplaySummary two = replaySeeds(nodes, tasks, cfg, range, 2);
+        QCOMPARE(one.allocationPct.mean, two.allocationPct.mean);
+        QCOMPARE(one.fragmentationPct.sd, two.fragmentationPct.sd);
+        QCOMPARE(one.arrivedPct.front(), 0);
+        // The mean is the mean of the single replays.
+        double sum = 0.0;
+        for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+            cfg.seed = seed;
+            sum += replayTrace(nodes, tasks, cfg).allocationPct[one.arrivedPct.size() - 1];
+        }
+        QVERIFY(std::abs(one.allocationPct.mean.back() - sum / 6.0) < 1e-9);
     }
 
     /// The published results: the artifact's own expected results for the default trace

@@ -4,14 +4,70 @@
 
 #include "io/tracereader.h"
 #include "sim/replay.h"
+#include "sim/replaysummary.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+
 #include <QJsonObject>
+#include <optional>
+#include <thread>
 
 #include <map>
 
 namespace gp::cli {
+
+namespace {
+
+QJsonObject spreadJson(const sim::Spread& s)
+{
+    QJsonArray mean, sd;
+    for (std::size_t i = 0; i < s.mean.size(); ++i) {
+        mean.append(s.mean[i]);
+        sd.append(s.sd[i]);
+    }
+    return {{"mean", mean}, {"sd", sd}};
+}
+
+int printSummary(const sim::ReplaySummary& s, const QString& policy, double inflate, bool json)
+{
+    if (json) {
+        QJsonArray arrived;
+        for (int a : s.arrivedPct)
+            arrived.append(a);
+        const QJsonObject o{{"policy", policy},
+                            {"seeds", QJsonObject{{"first", static_cast<double>(s.seeds.first)},
+                                                  {"last", static_cast<double>(s.seeds.last)}}},
+                            {"runs", static_cast<double>(s.seeds.count())},
+                            {"inflate", inflate},
+                            {"tasks_mean", s.tasksMean},
+                            {"arrived_pct", arrived},
+                            {"allocation_pct", spreadJson(s.allocationPct)},
+                            {"fragmentation_pct", spreadJson(s.fragmentationPct)},
+                            {"fragmentation_rate_pct", spreadJson(s.fragmentationRatePct)},
+                            {"failed_tasks_mean", s.failedTasksMean},
+                            {"elapsed_ms", s.elapsedMs}};
+        out() << QJsonDocument(o).toJson(QJsonDocument::Indented) << Qt::flush;
+        return kOk;
+    }
+    out() << "policy " << policy << ", seeds " << s.seeds.first << "-" << s.seeds.last << " (" << s.seeds.count()
+          << " runs), inflate " << inflate << ": " << QString::number(s.tasksMean, 'f', 0) << " tasks, "
+          << QString::number(s.failedTasksMean, 'f', 0) << " failed on average, "
+          << QString::number(s.elapsedMs, 'f', 0) << " ms\n";
+    out() << "  arrived%  allocated% (mean ± sd)  fragmented% (mean ± sd)\n";
+    for (std::size_t i = 0; i < s.arrivedPct.size(); ++i)
+        if (i % 10 == 0 || i + 1 == s.arrivedPct.size())
+            out() << QString("  %1  %2 ± %3  %4 ± %5\n")
+                         .arg(s.arrivedPct[i], 8)
+                         .arg(s.allocationPct.mean[i], 10, 'f', 2)
+                         .arg(s.allocationPct.sd[i], 4, 'f', 2)
+                         .arg(s.fragmentationPct.mean[i], 13, 'f', 2)
+                         .arg(s.fragmentationPct.sd[i], 4, 'f', 2);
+    out() << Qt::flush;
+    return kOk;
+}
+
+} // namespace
 
 int runReplay(const QStringList& args)
 {
@@ -28,6 +84,10 @@ int runReplay(const QStringList& args)
     p.addOption({"policy", "Scheduling policy (default fgd).", "random|dotprod|clustering|packing|bestfit|fgd"});
     p.addOption({"inflate", "Arrived GPU request as a multiple of capacity (default 1.3).", "X"});
     p.addOption({"seed", "Seed of the draw, the shuffle and the random policy (default 1).", "S"});
+    p.addOption({"seeds",
+                 "Replay once per seed of the range (the artifact's experiments: 42-51) and report the mean and "
+                 "standard deviation at each arrived step; runs on every core.",
+                 "A-B"});
     p.addOption({"json", "Print JSON."});
     if (auto done = cl.parse(args))
         return *done;
@@ -56,6 +116,19 @@ int runReplay(const QStringList& args)
     }
     if (!cl.readSeed(cfg.seed))
         return kBadInput;
+    std::optional<sim::SeedRange> seeds;
+    if (p.isSet("seeds")) {
+        if (p.isSet("seed")) {
+            err() << cl.usageError("give --seed S or --seeds A-B, not both") << Qt::endl;
+            return kBadInput;
+        }
+        sim::SeedRange range;
+        if (const std::string why = sim::parseSeedRange(p.value("seeds").toStdString(), range); !why.empty()) {
+            err() << cl.usageError("--seeds " + QString::fromStdString(why)) << Qt::endl;
+            return kBadInput;
+        }
+        seeds = range;
+    }
     auto nodes = io::readTraceNodes(p.value("nodes"));
     auto tasks = io::readTraceTasks(p.value("tasks"));
     for (const Issues* issues : {&nodes.issues, &tasks.issues})
@@ -65,6 +138,9 @@ int runReplay(const QStringList& args)
     if (!nodes || !tasks)
         return kBadInput;
 
+    if (seeds)
+        return printSummary(sim::replaySeeds(*nodes, *tasks, cfg, *seeds, std::thread::hardware_concurrency()),
+                            policyName, cfg.inflate, p.isSet("json"));
     const sim::ReplayResult r = sim::replayTrace(*nodes, *tasks, cfg);
     if (p.isSet("json")) {
         QJsonArray arrived, allocation, frag, rate;
