@@ -6,6 +6,9 @@
 #include "testsupport.h"
 
 #include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -83,6 +86,23 @@ private Q_SLOTS:
         QVERIFY2(reversed.err.contains("'51-42' is reversed"), qPrintable(reversed.err));
         QCOMPARE(cli(base + QStringList{"--seeds", "0-99999"}, mHome.path()).code, 2);
         QCOMPARE(cli(base + QStringList{"--seeds", "1-2", "--seed", "3"}, mHome.path()).code, 2);
+
+        // Several policies: one summary each; --charts writes their curves and numbers.
+        const QString dir = mHome.filePath("replay-charts");
+        const Run charts = cli(
+            base + QStringList{"--policy", "bestfit,fgd", "--seeds", "1-2", "--json", "--charts", dir}, mHome.path());
+        QCOMPARE(charts.code, 0);
+        const QJsonArray both = QJsonDocument::fromJson(charts.out.toUtf8()).object()["policies"].toArray();
+        QCOMPARE(both.size(), 2);
+        QCOMPARE(both[1].toObject()["policy"].toString(), QString("fgd"));
+        for (const char* file : {"replay-allocation.png", "replay-allocation.svg", "replay-fragmentation.png",
+                                 "replay-fragmentation.svg", "replay.csv"})
+            QVERIFY2(QFileInfo(QDir(dir).filePath(file)).size() > 100, file);
+        QVERIFY(!QImage(QDir(dir).filePath("replay-allocation.png")).isNull());
+        const QByteArray csv = readAll(QDir(dir).filePath("replay.csv"));
+        QCOMPARE(csv.count('\n'), 1 + 2 * both[0].toObject()["arrived_pct"].toArray().size());
+        QCOMPARE(cli(base + QStringList{"--policy", "fgd,fgd"}, mHome.path()).code, 2);
+        QVERIFY(cli(base + QStringList{"--policy", "fastest"}, mHome.path()).err.contains("'fastest' is not"));
     }
 
     void migLayoutsJson()

@@ -2,9 +2,13 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clicontext.h"
 
+#include "io/clusterconfigwriter.h"
 #include "io/tracereader.h"
 #include "sim/replay.h"
 #include "sim/replaysummary.h"
+#include "ui/replaycharts.h"
+
+#include <QFileInfo>
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -29,27 +33,27 @@ QJsonObject spreadJson(const sim::Spread& s)
     return {{"mean", mean}, {"sd", sd}};
 }
 
-int printSummary(const sim::ReplaySummary& s, const QString& policy, double inflate, bool json)
+QJsonObject summaryJson(const sim::ReplaySummary& s, const QString& policy, double inflate)
 {
-    if (json) {
-        QJsonArray arrived;
-        for (int a : s.arrivedPct)
-            arrived.append(a);
-        const QJsonObject o{{"policy", policy},
-                            {"seeds", QJsonObject{{"first", static_cast<double>(s.seeds.first)},
-                                                  {"last", static_cast<double>(s.seeds.last)}}},
-                            {"runs", static_cast<double>(s.seeds.count())},
-                            {"inflate", inflate},
-                            {"tasks_mean", s.tasksMean},
-                            {"arrived_pct", arrived},
-                            {"allocation_pct", spreadJson(s.allocationPct)},
-                            {"fragmentation_pct", spreadJson(s.fragmentationPct)},
-                            {"fragmentation_rate_pct", spreadJson(s.fragmentationRatePct)},
-                            {"failed_tasks_mean", s.failedTasksMean},
-                            {"elapsed_ms", s.elapsedMs}};
-        out() << QJsonDocument(o).toJson(QJsonDocument::Indented) << Qt::flush;
-        return kOk;
-    }
+    QJsonArray arrived;
+    for (int a : s.arrivedPct)
+        arrived.append(a);
+    return {{"policy", policy},
+            {"seeds",
+             QJsonObject{{"first", static_cast<double>(s.seeds.first)}, {"last", static_cast<double>(s.seeds.last)}}},
+            {"runs", static_cast<double>(s.seeds.count())},
+            {"inflate", inflate},
+            {"tasks_mean", s.tasksMean},
+            {"arrived_pct", arrived},
+            {"allocation_pct", spreadJson(s.allocationPct)},
+            {"fragmentation_pct", spreadJson(s.fragmentationPct)},
+            {"fragmentation_rate_pct", spreadJson(s.fragmentationRatePct)},
+            {"failed_tasks_mean", s.failedTasksMean},
+            {"elapsed_ms", s.elapsedMs}};
+}
+
+void printSummary(const sim::ReplaySummary& s, const QString& policy, double inflate)
+{
     out() << "policy " << policy << ", seeds " << s.seeds.first << "-" << s.seeds.last << " (" << s.seeds.count()
           << " runs), inflate " << inflate << ": " << QString::number(s.tasksMean, 'f', 0) << " tasks, "
           << QString::number(s.failedTasksMean, 'f', 0) << " failed on average, "
@@ -64,7 +68,6 @@ int printSummary(const sim::ReplaySummary& s, const QString& policy, double infl
                          .arg(s.fragmentationPct.mean[i], 13, 'f', 2)
                          .arg(s.fragmentationPct.sd[i], 4, 'f', 2);
     out() << Qt::flush;
-    return kOk;
 }
 
 } // namespace
@@ -81,7 +84,10 @@ int runReplay(const QStringList& args)
     auto& p = cl.parser();
     p.addOption({"nodes", "Node list CSV (sn,cpu_milli,memory_mib,gpu,model).", "CSV"});
     p.addOption({"tasks", "Task list CSV (11- or 5-column form).", "CSV"});
-    p.addOption({"policy", "Scheduling policy (default fgd).", "random|dotprod|clustering|packing|bestfit|fgd"});
+    p.addOption(
+        {"policy",
+         "Scheduling policy (default fgd), a comma-separated list of them, or all (the six in the paper's order).",
+         "random|dotprod|clustering|packing|bestfit|fgd|all"});
     p.addOption({"inflate", "Arrived GPU request as a multiple of capacity (default 1.3).", "X"});
     p.addOption({"seed", "Seed of the draw, the shuffle and the random policy (default 1).", "S"});
     p.addOption({"seeds",
@@ -89,6 +95,10 @@ int runReplay(const QStringList& args)
                  "standard deviation at each arrived step; runs on every core.",
                  "A-B"});
     p.addOption({"json", "Print JSON."});
+    p.addOption({"charts",
+                 "Also write the allocation and fragmentation curves of every policy replayed as PNG and SVG, and "
+                 "their numbers as CSV (replay.csv), into DIR.",
+                 "DIR"});
     if (auto done = cl.parse(args))
         return *done;
     if (!p.isSet("nodes") || !p.isSet("tasks")) {
@@ -99,11 +109,21 @@ int runReplay(const QStringList& args)
         {"random", sim::ReplayPolicy::Random},         {"dotprod", sim::ReplayPolicy::DotProd},
         {"clustering", sim::ReplayPolicy::Clustering}, {"packing", sim::ReplayPolicy::Packing},
         {"bestfit", sim::ReplayPolicy::BestFit},       {"fgd", sim::ReplayPolicy::Fgd}};
-    const QString policyName = p.isSet("policy") ? p.value("policy") : "fgd";
-    if (!policies.count(policyName)) {
-        err() << cl.usageError("--policy must be random, dotprod, clustering, packing, bestfit or fgd") << Qt::endl;
+    static const QStringList order{"random", "dotprod", "clustering", "packing", "bestfit", "fgd"};
+    const QString policyArg = p.isSet("policy") ? p.value("policy") : "fgd";
+    QStringList policyNames = policyArg == "all" ? order : policyArg.split(',', Qt::SkipEmptyParts);
+    for (const QString& name : policyNames)
+        if (!policies.count(name)) {
+            err() << cl.usageError("--policy: '" + name +
+                                   "' is not random, dotprod, clustering, packing, bestfit, fgd or all")
+                  << Qt::endl;
+            return kBadInput;
+        }
+    if (policyNames.isEmpty() || policyNames.removeDuplicates() > 0) {
+        err() << cl.usageError("--policy: name each policy once") << Qt::endl;
         return kBadInput;
     }
+    const QString policyName = policyNames.front();
     sim::ReplayConfig cfg;
     cfg.policy = policies.at(policyName);
     if (p.isSet("inflate")) {
@@ -138,9 +158,39 @@ int runReplay(const QStringList& args)
     if (!nodes || !tasks)
         return kBadInput;
 
-    if (seeds)
-        return printSummary(sim::replaySeeds(*nodes, *tasks, cfg, *seeds, std::thread::hardware_concurrency()),
-                            policyName, cfg.inflate, p.isSet("json"));
+    if (seeds || policyNames.size() > 1 || p.isSet("charts")) {
+        const sim::SeedRange range = seeds ? *seeds : sim::SeedRange{cfg.seed, cfg.seed};
+        std::vector<std::pair<QString, sim::ReplaySummary>> summaries;
+        for (const QString& name : policyNames) {
+            cfg.policy = policies.at(name);
+            summaries.emplace_back(name,
+                                   sim::replaySeeds(*nodes, *tasks, cfg, range, std::thread::hardware_concurrency()));
+        }
+        if (p.isSet("json")) {
+            QJsonArray all;
+            for (const auto& [name, summary] : summaries)
+                all.append(summaryJson(summary, name, cfg.inflate));
+            out() << QJsonDocument(all.size() == 1 ? all.first().toObject() : QJsonObject{{"policies", all}})
+                         .toJson(QJsonDocument::Indented)
+                  << Qt::flush;
+        } else
+            for (const auto& [name, summary] : summaries)
+                printSummary(summary, name, cfg.inflate);
+        if (p.isSet("charts")) {
+            const QString title = QObject::tr("%1, seeds %2–%3")
+                                      .arg(QFileInfo(p.value("tasks")).completeBaseName())
+                                      .arg(range.first)
+                                      .arg(range.last);
+            if (const Status written = io::writeFiles(p.value("charts"), ui::replayChartFiles(summaries, title));
+                !written) {
+                err() << QString::fromStdString(written.errorText()) << Qt::endl;
+                return kFailure;
+            }
+            if (!p.isSet("json"))
+                out() << "charts written to " << p.value("charts") << Qt::endl;
+        }
+        return kOk;
+    }
     const sim::ReplayResult r = sim::replayTrace(*nodes, *tasks, cfg);
     if (p.isSet("json")) {
         QJsonArray arrived, allocation, frag, rate;

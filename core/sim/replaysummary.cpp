@@ -56,8 +56,8 @@ std::string parseSeedRange(const std::string& text, SeedRange& range)
     return {};
 }
 
-ReplaySummary replaySeeds(const std::vector<TraceNode>& nodes, const std::vector<TraceTask>& tasks,
-                          ReplayConfig config, const SeedRange& seeds, unsigned threads)
+ReplaySummary replaySeeds(const std::vector<TraceNode>& nodes, const std::vector<TraceTask>& tasks, ReplayConfig config,
+                          const SeedRange& seeds, unsigned threads)
 {
     const auto start = std::chrono::steady_clock::now();
     std::vector<ReplayResult> runs(seeds.count());

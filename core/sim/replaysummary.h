@@ -46,7 +46,7 @@ struct ReplaySummary
 
 /// Runs the replay once per seed of the range (on up to `threads` threads; the result does not
 /// depend on them) and summarises the runs.
-ReplaySummary replaySeeds(const std::vector<TraceNode>& nodes, const std::vector<TraceTask>& tasks,
-                          ReplayConfig config, const SeedRange& seeds, unsigned threads);
+ReplaySummary replaySeeds(const std::vector<TraceNode>& nodes, const std::vector<TraceTask>& tasks, ReplayConfig config,
+                          const SeedRange& seeds, unsigned threads);
 
 } // namespace gp::sim
