@@ -102,6 +102,33 @@ private Q_SLOTS:
         const QByteArray csv = readAll(QDir(dir).filePath("replay.csv"));
         QCOMPARE(csv.count('\n'), 1 + 2 * both[0].toObject()["arrived_pct"].toArray().size());
         QCOMPARE(cli(base + QStringList{"--policy", "fgd,fgd"}, mHome.path()).code, 2);
+
+        // A model no node has is refused with the line; CPU-only tasks replay without copies
+        // (they never reach the target: no endless loop); a replay too large is refused.
+        auto writeTasks = [this](const char* name, const QByteArray& text) {
+            QFile f(mHome.filePath(name));
+            f.open(QIODevice::WriteOnly);
+            f.write(text);
+            return f.fileName();
+        };
+        const QString typo = writeTasks("typo.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec\n"
+                                                    "t1,1000,1024,1,500,G2\nt2,1000,1024,1,500,G9|G2\n");
+        const Run bad = cli({"replay", "--nodes", nodes.fileName(), "--tasks", typo}, mHome.path());
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("line 3, gpu_spec: 'G9' is the GPU model of no node in the node list (G2)"),
+                 qPrintable(bad.err));
+        const QString cpuOnly = writeTasks("cpu.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\nc,1000,1024,0,0\n");
+        const Run cpu = cli({"replay", "--nodes", nodes.fileName(), "--tasks", cpuOnly, "--json"}, mHome.path());
+        QCOMPARE(cpu.code, 0);
+        QCOMPARE(QJsonDocument::fromJson(cpu.out.toUtf8()).object()["tasks"].toInt(), 1);
+        const QString tiny = writeTasks("tiny.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\nt,1,1,1,1\n");
+        QByteArray many = "sn,cpu_milli,memory_mib,gpu,model\n";
+        for (int i = 0; i < 32; ++i)
+            many += QByteArray("n") + QByteArray::number(i) + ",64000,262144,64,G2\n";
+        const QString bigCluster = writeTasks("many-nodes.csv", many); // 2,048 GPUs
+        const Run tooBig = cli({"replay", "--nodes", bigCluster, "--tasks", tiny, "--inflate", "10"}, mHome.path());
+        QCOMPARE(tooBig.code, 2); // 10 × 2,048,000 milli-GPUs of 1-milli tasks: 20 million and more
+        QVERIFY2(tooBig.err.contains("at most 20000000"), qPrintable(tooBig.err));
         QVERIFY(cli(base + QStringList{"--policy", "fastest"}, mHome.path()).err.contains("'fastest' is not"));
     }
 

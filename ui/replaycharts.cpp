@@ -70,8 +70,7 @@ std::unique_ptr<QChart> chartOf(const std::vector<std::pair<QString, sim::Replay
     return chart;
 }
 
-void addPictures(std::vector<std::pair<QString, QByteArray>>& files, const QString& name,
-                 std::unique_ptr<QChart> owned)
+void addPictures(std::vector<std::pair<QString, QByteArray>>& files, const QString& name, std::unique_ptr<QChart> owned)
 {
     QGraphicsScene scene; // a chart draws through its scene, which then owns it
     QChart* chart = owned.release();
@@ -103,8 +102,8 @@ void addPictures(std::vector<std::pair<QString, QByteArray>>& files, const QStri
 
 } // namespace
 
-std::vector<std::pair<QString, QByteArray>>
-replayChartFiles(const std::vector<std::pair<QString, sim::ReplaySummary>>& policies, const QString& title)
+std::vector<std::pair<QString, QByteArray>> replayChartFiles(
+    const std::vector<std::pair<QString, sim::ReplaySummary>>& policies, const QString& title)
 {
     std::vector<std::pair<QString, QByteArray>> files;
     addPictures(files, "replay-allocation",

@@ -16,7 +16,7 @@ namespace gp::ui {
 /// fragmentation against the arrived workload, one line per policy (the mean over the seeds),
 /// as PNG and SVG, and the numbers behind them as CSV (replay.csv: policy, arrived, the means and
 /// standard deviations). `title` names the trace and the seeds.
-std::vector<std::pair<QString, QByteArray>>
-replayChartFiles(const std::vector<std::pair<QString, sim::ReplaySummary>>& policies, const QString& title);
+std::vector<std::pair<QString, QByteArray>> replayChartFiles(
+    const std::vector<std::pair<QString, sim::ReplaySummary>>& policies, const QString& title);
 
 } // namespace gp::ui

@@ -157,6 +157,23 @@ int runReplay(const QStringList& args)
     err() << Qt::flush;
     if (!nodes || !tasks)
         return kBadInput;
+    const Issues models = io::checkTaskModels(*tasks, *nodes, p.value("tasks"));
+    for (const Issue& i : models)
+        err() << QString::fromStdString(i.toString()) << '\n';
+    double capacity = 0.0;
+    for (const TraceNode& n : *nodes)
+        capacity += n.gpus * 1000.0;
+    const double expected = sim::expectedReplayTasks(*tasks, capacity, cfg.inflate);
+    if (expected > static_cast<double>(sim::kMaxReplayTasks)) {
+        err() << p.value("tasks") << ": the replay would place about " << QString::number(expected, 'f', 0)
+              << " tasks (" << QString::number(cfg.inflate) << " × the nodes' GPU capacity at the file's mean "
+              << "request); at most " << sim::kMaxReplayTasks << '\n';
+        err() << Qt::flush;
+        return kBadInput;
+    }
+    err() << Qt::flush;
+    if (hasErrors(models))
+        return kBadInput;
 
     if (seeds || policyNames.size() > 1 || p.isSet("charts")) {
         const sim::SeedRange range = seeds ? *seeds : sim::SeedRange{cfg.seed, cfg.seed};

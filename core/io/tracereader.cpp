@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "tracereader.h"
 
+#include <set>
+
 #include "jsonfile.h"
 
 #include <QStringList>
@@ -170,6 +172,7 @@ std::optional<std::vector<TraceTask>> tasksOf(const QByteArray& bytes, Issues& i
     for (const auto& row : csv->rows) {
         TraceTask t;
         t.name = row.second[csv->columns.at("name")].trimmed().toStdString();
+        t.line = row.first;
         auto cpu = integer(*csv, row, "cpu_milli", 100'000'000, issues);
         auto mem = integer(*csv, row, "memory_mib", 1'000'000'000'000, issues);
         auto num = integer(*csv, row, "num_gpu", 64, issues);
@@ -204,5 +207,26 @@ std::optional<std::vector<TraceTask>> tasksOf(const QByteArray& bytes, Issues& i
 }
 
 } // namespace
+
+Issues checkTaskModels(const std::vector<TraceTask>& tasks, const std::vector<TraceNode>& nodes,
+                       const QString& tasksPath)
+{
+    std::set<std::string> models;
+    for (const TraceNode& n : nodes)
+        if (n.gpus > 0)
+            models.insert(n.model);
+    std::string known;
+    for (const std::string& m : models)
+        known += (known.empty() ? "" : ", ") + m;
+    Issues issues;
+    for (const TraceTask& t : tasks)
+        for (const std::string& m : t.gpuSpec)
+            if (!models.count(m))
+                issues.push_back(Issue::error("line " + std::to_string(t.line) + ", gpu_spec",
+                                              "'" + m + "' is the GPU model of no node in the node list (" +
+                                                  (known.empty() ? std::string("none has GPUs") : known) + ")"));
+    inFile(issues, tasksPath.toStdString());
+    return issues;
+}
 
 } // namespace gp::io

@@ -22,6 +22,11 @@ Result<std::vector<TraceNode>> readTraceNodes(const QString& path);
 /// of the multigpu files; columns are found by their header names.
 Result<std::vector<TraceTask>> readTraceTasks(const QString& path);
 
+/// Every task's gpu_spec model that no node of the node list has (a typo, or the wrong node
+/// file): one error per model, naming the task file's line and the models the nodes have.
+Issues checkTaskModels(const std::vector<TraceTask>& tasks, const std::vector<TraceNode>& nodes,
+                       const QString& tasksPath);
+
 /// The same two readers over bytes already in memory; `path` only names them in issues.
 Result<std::vector<TraceNode>> parseTraceNodes(const QByteArray& bytes, const QString& path);
 Result<std::vector<TraceTask>> parseTraceTasks(const QByteArray& bytes, const QString& path);

@@ -27,6 +27,7 @@ struct TraceTask
     int numGpu = 0;
     int gpuMilli = 0;
     std::vector<std::string> gpuSpec; ///< allowed GPU models; empty = any
+    int line = 0;                     ///< in its file, for messages (0: not from a file)
 
     bool sharing() const { return numGpu == 1 && gpuMilli < 1000; }
     int gpuRequestMilli() const { return numGpu * gpuMilli; }

@@ -297,7 +297,9 @@ public:
             requested -= arriving[i].t->gpuRequestMilli();
             arriving.erase(arriving.begin() + static_cast<std::ptrdiff_t>(i));
         }
-        while (!tasks.empty() && arriving.size() < 100'000'000) {
+        const bool anyGpu =
+            std::any_of(tasks.begin(), tasks.end(), [](const TraceTask& t) { return t.gpuRequestMilli() > 0; });
+        while (anyGpu && arriving.size() < kMaxReplayTasks) { // CPU-only tasks alone never reach the target
             const TraceTask& t = tasks[draw.below(tasks.size())];
             if (static_cast<double>(requested + t.gpuMilli) > target)
                 break;
@@ -535,6 +537,17 @@ private:
 };
 
 } // namespace
+
+double expectedReplayTasks(const std::vector<TraceTask>& tasks, double gpuCapacityMilli, double inflate)
+{
+    double request = 0.0;
+    for (const TraceTask& t : tasks)
+        request += t.gpuRequestMilli();
+    if (request <= 0.0 || tasks.empty())
+        return static_cast<double>(tasks.size());
+    const double mean = request / static_cast<double>(tasks.size());
+    return std::max(static_cast<double>(tasks.size()), inflate * gpuCapacityMilli / mean);
+}
 
 ReplayResult replayTrace(const std::vector<TraceNode>& nodes, const std::vector<TraceTask>& tasks,
                          const ReplayConfig& config)

@@ -4,6 +4,7 @@
 
 #include "model/trace.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,6 +22,14 @@ enum class ReplayPolicy
     BestFit,
     Fgd
 };
+
+/// The most tasks one replay places (the file's and the copies); `gpuplan-cli replay` refuses a
+/// trace and cluster that would need more (a tiny mean request against a huge cluster).
+inline constexpr std::size_t kMaxReplayTasks = 20'000'000;
+
+/// How many tasks the replay of `tasks` on a cluster of `gpuCapacityMilli` at `inflate` will
+/// place, about (the file's, or the copies reaching inflate x capacity at the file's mean request).
+double expectedReplayTasks(const std::vector<TraceTask>& tasks, double gpuCapacityMilli, double inflate);
 
 struct ReplayConfig
 {
