@@ -238,6 +238,33 @@ QString csv(const QString& v)
 
 } // namespace
 
+void appendChartPictures(std::vector<std::pair<QString, QByteArray>>& files, const QString& name, QChart* chart)
+{
+    const QRectF area(0, 0, 1600, 900);
+    QImage png(area.size().toSize(), QImage::Format_ARGB32_Premultiplied);
+    png.fill(Qt::white);
+    {
+        QPainter p(&png);
+        p.setRenderHint(QPainter::Antialiasing);
+        drawChart(p, area, chart, 1.6);
+    }
+    QBuffer pngBytes;
+    pngBytes.open(QIODevice::WriteOnly);
+    png.save(&pngBytes, "PNG");
+    files.push_back({name + ".png", pngBytes.data()});
+    QBuffer svgBytes;
+    QSvgGenerator svg;
+    svg.setOutputDevice(&svgBytes);
+    svg.setSize(area.size().toSize());
+    svg.setViewBox(area);
+    svg.setTitle(chart->title());
+    {
+        QPainter p(&svg);
+        drawChart(p, area, chart, 1.6);
+    }
+    files.push_back({name + ".svg", svgBytes.data()});
+}
+
 std::vector<std::pair<QString, QByteArray>> PlanFigures::chartAndTableFiles() const
 {
     std::vector<std::pair<QString, QByteArray>> files;
@@ -250,31 +277,8 @@ std::vector<std::pair<QString, QByteArray>> PlanFigures::chartAndTableFiles() co
         {"completion-times", charts->completion()->chart()},
         {"timeline", charts->timeline()->chart()},
     };
-    const QRectF area(0, 0, 1600, 900);
-    for (const auto& [name, chart] : all) {
-        QImage png(area.size().toSize(), QImage::Format_ARGB32_Premultiplied);
-        png.fill(Qt::white);
-        {
-            QPainter p(&png);
-            p.setRenderHint(QPainter::Antialiasing);
-            drawChart(p, area, chart, 1.6);
-        }
-        QBuffer pngBytes;
-        pngBytes.open(QIODevice::WriteOnly);
-        png.save(&pngBytes, "PNG");
-        files.push_back({name + ".png", pngBytes.data()});
-        QBuffer svgBytes;
-        QSvgGenerator svg;
-        svg.setOutputDevice(&svgBytes);
-        svg.setSize(area.size().toSize());
-        svg.setViewBox(area);
-        svg.setTitle(chart->title());
-        {
-            QPainter p(&svg);
-            drawChart(p, area, chart, 1.6);
-        }
-        files.push_back({name + ".svg", svgBytes.data()});
-    }
+    for (const auto& [name, chart] : all)
+        appendChartPictures(files, name, chart);
     QString kpis = "key,label,value\n";
     // The compared KPIs (calc::comparedKpis, the same keys and labels as compare), then the waste's parts.
     std::map<std::string, double> values = calc::kpiValues(evaluation.kpis);

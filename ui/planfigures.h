@@ -71,6 +71,8 @@ void drawChart(QPainter& p, const QRectF& area, QChart* chart, double zoom = 1.0
 /// Qt Charts lays a legend out in one row and elides the names ("t… B… P…") when a chart on a
 /// page or slide is narrow.
 void drawChartWithLegend(QPainter& p, const QRectF& area, QChart* chart, double zoom, int pointSize);
+/// Appends a chart (in a scene) as `name`.png (1600 x 900) and `name`.svg, for io::writeFiles.
+void appendChartPictures(std::vector<std::pair<QString, QByteArray>>& files, const QString& name, QChart* chart);
 /// Draws the topology (the canvas scene) fitted into `area`.
 void drawTopology(QPainter& p, const QRectF& area, CanvasScene& topology);
 

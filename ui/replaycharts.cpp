@@ -4,13 +4,9 @@
 
 #include "planfigures.h"
 
-#include <QBuffer>
 #include <QChart>
 #include <QGraphicsScene>
-#include <QImage>
 #include <QLineSeries>
-#include <QPainter>
-#include <QSvgGenerator>
 #include <QValueAxis>
 
 #include <memory>
@@ -75,29 +71,7 @@ void addPictures(std::vector<std::pair<QString, QByteArray>>& files, const QStri
     QGraphicsScene scene; // a chart draws through its scene, which then owns it
     QChart* chart = owned.release();
     scene.addItem(chart);
-    const QRectF area(0, 0, 1600, 900);
-    QImage png(area.size().toSize(), QImage::Format_ARGB32_Premultiplied);
-    png.fill(Qt::white);
-    {
-        QPainter p(&png);
-        p.setRenderHint(QPainter::Antialiasing);
-        drawChart(p, area, chart, 1.6);
-    }
-    QBuffer pngBytes;
-    pngBytes.open(QIODevice::WriteOnly);
-    png.save(&pngBytes, "PNG");
-    files.push_back({name + ".png", pngBytes.data()});
-    QBuffer svgBytes;
-    QSvgGenerator svg;
-    svg.setOutputDevice(&svgBytes);
-    svg.setSize(area.size().toSize());
-    svg.setViewBox(area);
-    svg.setTitle(chart->title());
-    {
-        QPainter p(&svg);
-        drawChart(p, area, chart, 1.6);
-    }
-    files.push_back({name + ".svg", svgBytes.data()});
+    appendChartPictures(files, name, chart);
 }
 
 } // namespace
