@@ -2,9 +2,11 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Trace replay: the fragmentation measure and protocol of Weng et al. (USENIX ATC '23) on
 // small hand-made traces, and all six policies on the real Alibaba trace beside the checkout.
+#include "io/scenarioreader.h"
 #include "io/tracereader.h"
 #include "sim/replay.h"
 #include "sim/replaysummary.h"
+#include "sim/scenariotrace.h"
 #include "testsupport.h"
 
 #include <QSignalSpy>
@@ -229,6 +231,35 @@ private Q_SLOTS:
             sum += replayTrace(nodes, tasks, cfg).allocationPct[one.arrivedPct.size() - 1];
         }
         QVERIFY(std::abs(one.allocationPct.mean.back() - sum / 6.0) < 1e-9);
+    }
+
+    /// A scenario as a trace (replay --scenario): its nodes with their GPUs, each job a task of
+    /// the GPU share its memory needs, or of its whole GPUs in node-sized tasks.
+    void aScenarioReplaysItsOwnMix()
+    {
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().at(1), test::bundledCatalog()).value; // mixed lab
+        const sim::ScenarioTrace t = sim::traceOfScenario(s, test::bundledCatalog());
+        QCOMPARE(t.nodes.size(), s.topology.nodes.size());
+        QCOMPARE(t.nodes.front().gpus, s.topology.nodes.front().gpuCount);
+        std::map<std::string, int> gpusOfJob;
+        for (const TraceTask& task : t.tasks) {
+            QVERIFY(task.numGpu >= 1 && task.gpuMilli >= 1 && task.gpuMilli <= 1000);
+            QVERIFY(task.numGpu <= 8);
+            gpusOfJob[task.name] += task.numGpu == 1 ? 1 : task.numGpu;
+            if (task.numGpu > 1)
+                QCOMPARE(task.gpuMilli, 1000);
+        }
+        for (const Tenant& tenant : s.tenants)
+            for (const Job& j : tenant.jobs)
+                QCOMPARE(gpusOfJob[j.id], std::max(j.parallelism.gpus(), 1));
+        // A one-GPU job of a 7B model asks for part of a GPU.
+        bool share = false;
+        for (const TraceTask& task : t.tasks)
+            share = share || task.sharing();
+        QVERIFY(share);
+        ReplayConfig cfg;
+        const ReplayResult r = replayTrace(t.nodes, t.tasks, cfg);
+        QVERIFY(r.tasks >= static_cast<int>(t.tasks.size()));
     }
 
     /// The published results: the artifact's own expected results for the default trace

@@ -3,9 +3,11 @@
 #include "clicontext.h"
 
 #include "io/clusterconfigwriter.h"
+#include "io/scenarioreader.h"
 #include "io/tracereader.h"
 #include "sim/replay.h"
 #include "sim/replaysummary.h"
+#include "sim/scenariotrace.h"
 #include "ui/replaycharts.h"
 
 #include <QFileInfo>
@@ -84,6 +86,10 @@ int runReplay(const QStringList& args)
     auto& p = cl.parser();
     p.addOption({"nodes", "Node list CSV (sn,cpu_milli,memory_mib,gpu,model).", "CSV"});
     p.addOption({"tasks", "Task list CSV (11- or 5-column form).", "CSV"});
+    p.addOption({"scenario",
+                 "Replay a scenario's own cluster and job mix instead of a trace: each job a task of the GPU share "
+                 "its memory needs, or of its whole GPUs (docs/validation.md).",
+                 "FILE"});
     p.addOption(
         {"policy",
          "Scheduling policy (default fgd), a comma-separated list of them, or all (the six in the paper's order).",
@@ -101,8 +107,9 @@ int runReplay(const QStringList& args)
                  "DIR"});
     if (auto done = cl.parse(args))
         return *done;
-    if (!p.isSet("nodes") || !p.isSet("tasks")) {
-        err() << cl.usageError("--nodes CSV and --tasks CSV are required") << Qt::endl;
+    if (p.isSet("scenario") == (p.isSet("nodes") || p.isSet("tasks")) ||
+        (!p.isSet("scenario") && !(p.isSet("nodes") && p.isSet("tasks")))) {
+        err() << cl.usageError("give --nodes CSV and --tasks CSV, or --scenario FILE") << Qt::endl;
         return kBadInput;
     }
     const std::map<QString, sim::ReplayPolicy> policies{
@@ -149,15 +156,38 @@ int runReplay(const QStringList& args)
         }
         seeds = range;
     }
-    auto nodes = io::readTraceNodes(p.value("nodes"));
-    auto tasks = io::readTraceTasks(p.value("tasks"));
+    Result<std::vector<TraceNode>> nodes = Failure{Issues{}};
+    Result<std::vector<TraceTask>> tasks = Failure{Issues{}};
+    if (p.isSet("scenario")) {
+        auto catalog = loadCatalogOrReport(p);
+        if (!catalog)
+            return kFailure;
+        io::ScenarioReadResult read = io::readScenarioFile(p.value("scenario"), *catalog);
+        for (const Issue& i : read.issues)
+            err() << formatIssue(p.value("scenario"), i) << '\n';
+        if (!read.ok()) {
+            err() << Qt::flush;
+            return kBadInput;
+        }
+        sim::ScenarioTrace trace = sim::traceOfScenario(*read.value, *catalog);
+        if (trace.tasks.empty()) {
+            err() << p.value("scenario") << ": no job of the scenario has a model to size it by" << Qt::endl;
+            return kBadInput;
+        }
+        nodes = Result<std::vector<TraceNode>>::success(std::move(trace.nodes));
+        tasks = Result<std::vector<TraceTask>>::success(std::move(trace.tasks));
+    } else {
+        nodes = io::readTraceNodes(p.value("nodes"));
+        tasks = io::readTraceTasks(p.value("tasks"));
+    }
+    const QString tasksName = p.isSet("scenario") ? p.value("scenario") : p.value("tasks");
     for (const Issues* issues : {&nodes.issues, &tasks.issues})
         for (const Issue& i : *issues)
             err() << QString::fromStdString(i.toString()) << '\n';
     err() << Qt::flush;
     if (!nodes || !tasks)
         return kBadInput;
-    const Issues models = io::checkTaskModels(*tasks, *nodes, p.value("tasks"));
+    const Issues models = io::checkTaskModels(*tasks, *nodes, tasksName);
     for (const Issue& i : models)
         err() << QString::fromStdString(i.toString()) << '\n';
     double capacity = 0.0;
@@ -165,8 +195,8 @@ int runReplay(const QStringList& args)
         capacity += n.gpus * 1000.0;
     const double expected = sim::expectedReplayTasks(*tasks, capacity, cfg.inflate);
     if (expected > static_cast<double>(sim::kMaxReplayTasks)) {
-        err() << p.value("tasks") << ": the replay would place about " << QString::number(expected, 'f', 0)
-              << " tasks (" << QString::number(cfg.inflate) << " × the nodes' GPU capacity at the file's mean "
+        err() << tasksName << ": the replay would place about " << QString::number(expected, 'f', 0) << " tasks ("
+              << QString::number(cfg.inflate) << " × the nodes' GPU capacity at the file's mean "
               << "request); at most " << sim::kMaxReplayTasks << '\n';
         err() << Qt::flush;
         return kBadInput;
@@ -195,7 +225,7 @@ int runReplay(const QStringList& args)
                 printSummary(summary, name, cfg.inflate);
         if (p.isSet("charts")) {
             const QString title = QObject::tr("%1, seeds %2–%3")
-                                      .arg(QFileInfo(p.value("tasks")).completeBaseName())
+                                      .arg(QFileInfo(tasksName).completeBaseName())
                                       .arg(range.first)
                                       .arg(range.last);
             if (const Status written = io::writeFiles(p.value("charts"), ui::replayChartFiles(summaries, title));
