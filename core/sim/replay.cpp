@@ -46,6 +46,9 @@ struct ReplayNode
     int model = -1;
     std::vector<int> gpuFree; // milli-GPU free per GPU
     std::map<int, int> tags;  // GPU tasks placed by the artifact's affinity tag: 0 sharing, N whole GPUs
+    /// FGD's score and GPU for a task shape (GPUs, milli, CPU) on this node as it is now; emptied
+    /// whenever a task lands here (the score depends on nothing else).
+    std::unordered_map<long long, std::pair<long long, int>> fgdScores;
     double frag = 0.0;
 
     int freeMilli() const
@@ -218,6 +221,7 @@ void apply(ReplayNode& n, const TraceTask& t, int gpu)
     takeResources(n, t, gpu, taken);
     if (const int tag = affinityTag(t); tag >= 0)
         ++n.tags[tag];
+    n.fgdScores.clear();
 }
 
 /// The GPU a sharing task takes on a node: the fullest one that still fits (best fit).
@@ -444,7 +448,13 @@ private:
                                 (static_cast<double>(freeGpu) - gpuReq) / kMaxSpecGpu * 0.5;
             return {static_cast<long long>((1.0 - left) * static_cast<double>(kMax)), bestFit};
         }
-        case ReplayPolicy::Fgd: return fgdScore(n, t);
+        case ReplayPolicy::Fgd: {
+            // Most tasks share a few shapes: the node's score for one is kept until the node changes.
+            const long long shape = (static_cast<long long>(t.numGpu) * 1001 + t.gpuMilli) * 200'000'001LL + t.cpuMilli;
+            if (auto it = n.fgdScores.find(shape); it != n.fgdScores.end())
+                return it->second;
+            return n.fgdScores.emplace(shape, fgdScore(n, t)).first->second;
+        }
         case ReplayPolicy::Random: break;
         }
         return {0, bestFit};
