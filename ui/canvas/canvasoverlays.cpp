@@ -91,6 +91,8 @@ void CanvasLegend::setContent(std::vector<Tenant> tenants, std::vector<SharingMo
     add(Mark::Sign, QColor("#f1c40f"), tr("may run out of memory"), {}, true);
     add(Mark::Corner, QColor("#f28e2b"), tr("noisiest neighbour"));
     add(Mark::Frame, palette().highlight().color(), tr("where the chosen job runs"));
+    add(Mark::Swatch, summaryColour(0.0), tr("zoomed out: a free node"), {}, true);
+    add(Mark::Swatch, summaryColour(1.0), tr("a node in full use"));
     relayout();
 }
 

@@ -83,6 +83,14 @@ void NodeItem::hoverMoveEvent(QGraphicsSceneHoverEvent* event)
     QGraphicsItem::hoverMoveEvent(event);
 }
 
+QColor summaryColour(double allocatedShare)
+{
+    // Near grey, so that the blue highlight, the red out-of-memory block and the badges' bands
+    // stand out on a zoomed-out cluster.
+    const double s = std::clamp(allocatedShare, 0.0, 1.0);
+    return QColor::fromHsvF(0.6, 0.06 + 0.14 * s, 0.93 - 0.5 * s);
+}
+
 QString sharingBadge(SharingMode mode)
 {
     switch (mode) {
@@ -157,7 +165,7 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
         }
         const double share = slots > 0 ? static_cast<double>(used) / slots : 0.0;
         p->setPen(border); // axis-aligned blocks, thousands of them: no antialiasing
-        p->setBrush(oom ? QColor("#e15759") : QColor::fromHsvF(0.58, 0.15 + 0.7 * share, 0.95 - 0.4 * share));
+        p->setBrush(oom ? QColor("#e15759") : summaryColour(share));
         if (!mHighlighted.empty())
             p->setPen(QPen(pal.highlight().color(), 3, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
         p->drawRect(r);

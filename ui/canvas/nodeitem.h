@@ -17,6 +17,9 @@
 
 namespace gp::ui {
 
+/// A zoomed-out node's colour for the share of its GPU slots in use (light grey to dark slate).
+QColor summaryColour(double allocatedShare);
+
 /// The badge a node shows for a sharing mode ("MIG", "vGPU", "TS", "MPS", "VM"; none for bare
 /// metal) and its colour (the legend uses both).
 QString sharingBadge(SharingMode mode);
