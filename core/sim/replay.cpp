@@ -284,10 +284,11 @@ public:
     ReplayResult run(const std::vector<TraceTask>& tasks)
     {
         ReplayResult r;
-        // The artifact's workload tuning (simulator.go TunePodsByNodeTotalResource): the task
-        // file as it is, then copies of tasks drawn uniformly with replacement while the next
-        // copy's per-GPU request still fits under inflate x capacity (or, when the file asks
-        // for more, tasks removed at random until it does not); then shuffled.
+        // The artifact's order of work (core.go, simulator.go): the task file shuffled
+        // (SortClusterPods with shufflePod), then tuned to inflate x capacity
+        // (TunePodsByNodeTotalResource): tasks removed at random while the file asks for more,
+        // or copies of tasks drawn uniformly with replacement appended at the end while the next
+        // copy's per-GPU request still fits under the target.
         Random draw(mConfig.seed, 1);
         std::vector<Task> arriving;
         long long requested = 0;
@@ -296,6 +297,8 @@ public:
             arriving.push_back({&t, modelIndices(t.gpuSpec)});
             requested += t.gpuRequestMilli();
         }
+        for (std::size_t i = arriving.size(); i > 1; --i)
+            std::swap(arriving[i - 1], arriving[draw.below(i)]);
         while (!arriving.empty() && static_cast<double>(requested) > target) {
             const std::size_t i = draw.below(arriving.size());
             requested -= arriving[i].t->gpuRequestMilli();
@@ -310,8 +313,6 @@ public:
             arriving.push_back({&t, modelIndices(t.gpuSpec)});
             requested += t.gpuRequestMilli();
         }
-        for (std::size_t i = arriving.size(); i > 1; --i)
-            std::swap(arriving[i - 1], arriving[draw.below(i)]);
         r.tasks = static_cast<int>(arriving.size());
 
         long long arrived = 0, allocated = 0;
