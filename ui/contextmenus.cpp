@@ -26,22 +26,6 @@ namespace gp::ui {
 namespace {
 using text::q;
 
-const Tenant* tenantById(const Scenario& s, const QString& id)
-{
-    for (const Tenant& t : s.tenants)
-        if (q(t.id) == id)
-            return &t;
-    return nullptr;
-}
-
-const Job* jobById(const Scenario& s, const QString& id)
-{
-    for (const Tenant& t : s.tenants)
-        for (const Job& j : t.jobs)
-            if (q(j.id) == id)
-                return &j;
-    return nullptr;
-}
 } // namespace
 
 ContextMenus::ContextMenus(Workbench& workbench, const Parts& parts, QObject* parent)
@@ -136,7 +120,7 @@ QMenu* ContextMenus::workloadsMenu(const QString& kind, const QString& id)
         mWorkbench.push(std::move(edit), refusal, mParts.window);
     };
     if (kind == "tenant") {
-        const Tenant* t = tenantById(s, id);
+        const Tenant* t = s.findTenant(id.toStdString());
         if (!t)
             return nullptr;
         menu->addAction(tr("&Edit Tenant"), this, [this, id] {
@@ -147,7 +131,7 @@ QMenu* ContextMenus::workloadsMenu(const QString& kind, const QString& id)
         menu->addAction(tr("&Show Its Jobs on the Canvas"), this, [this, id] {
             QStringList jobs;
             if (const document::Document* d = mWorkbench.document())
-                if (const Tenant* tenant = tenantById(d->scenario(), id))
+                if (const Tenant* tenant = d->scenario().findTenant(id.toStdString()))
                     for (const Job& j : tenant->jobs)
                         jobs << q(j.id);
             mParts.navigator->showJobs(jobs, true);
@@ -157,7 +141,7 @@ QMenu* ContextMenus::workloadsMenu(const QString& kind, const QString& id)
             ->setEnabled(editable);
         return menu;
     }
-    const Job* job = jobById(s, id);
+    const Job* job = s.findJob(id.toStdString());
     if (!job)
         return nullptr;
     const std::string jobId = job->id;
@@ -201,7 +185,7 @@ QMenu* ContextMenus::workloadsMenu(const QString& kind, const QString& id)
 void ContextMenus::deleteTenant(const QString& tenantId)
 {
     const document::Document* doc = mWorkbench.document();
-    const Tenant* t = doc ? tenantById(doc->scenario(), tenantId) : nullptr;
+    const Tenant* t = doc ? doc->scenario().findTenant(tenantId.toStdString()) : nullptr;
     if (!t)
         return;
     const QString name = q(t->name);

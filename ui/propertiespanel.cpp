@@ -43,23 +43,6 @@ template <typename E> E valueOf(const QString& name, E fallback)
     return enumFromName<E>(name.toStdString()).value_or(fallback);
 }
 
-const Job* findJob(const Scenario& s, const std::string& id)
-{
-    for (const Tenant& t : s.tenants)
-        for (const Job& j : t.jobs)
-            if (j.id == id)
-                return &j;
-    return nullptr;
-}
-
-const Tenant* findTenant(const Scenario& s, const std::string& id)
-{
-    for (const Tenant& t : s.tenants)
-        if (t.id == id)
-            return &t;
-    return nullptr;
-}
-
 /// An integer field's value as JSON: a whole number, as the file writes it.
 QJsonValue whole(double v) { return QJsonValue(static_cast<qint64>(std::llround(v))); }
 
@@ -298,7 +281,7 @@ void PropertiesPanel::showTenant(const Scenario& s, const QString& tenantId)
 {
     mSubject = Subject::Tenant;
     mSubjectIds = {tenantId};
-    const Tenant* t = findTenant(s, tenantId.toStdString());
+    const Tenant* t = s.findTenant(tenantId.toStdString());
     if (!t)
         return clear();
     begin(s, "tenants", {tenantId},
@@ -321,7 +304,7 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
 {
     mSubject = Subject::Job;
     mSubjectIds = {jobId};
-    const Job* j = findJob(s, jobId.toStdString());
+    const Job* j = s.findJob(jobId.toStdString());
     if (!j)
         return clear();
     begin(s, "jobs", {jobId},

@@ -38,14 +38,6 @@ std::string partsOf(const PenaltyBreakdown& b)
 /// "MIG 3g.40gb" for the slot kind a job got.
 std::string slotOf(const JobResult& j) { return j.placement.empty() ? std::string() : j.placement.front().slot; }
 
-const Tenant* tenantOf(const Scenario& s, const std::string& id)
-{
-    for (const Tenant& t : s.tenants)
-        if (t.id == id)
-            return &t;
-    return nullptr;
-}
-
 /// Placed jobs, the largest penalty first.
 std::vector<const JobResult*> byPenalty(const Evaluation& ev)
 {
@@ -77,7 +69,7 @@ std::string slaMissReason(const JobResult& j, const Scenario& s)
 {
     if (!j.placed || j.meetsSla)
         return j.placed ? std::string() : "not placed: " + j.reason;
-    const Tenant* t = tenantOf(s, j.tenant);
+    const Tenant* t = s.findTenant(j.tenant);
     if (!t)
         return {};
     std::vector<std::string> why;
@@ -287,7 +279,7 @@ KpiExplanation explainJob(const std::string& figure, const std::string& jobId, c
         if (!j.noisiestNeighbour.empty())
             x.lines.push_back("Noisiest neighbour: " + j.noisiestNeighbour + " (+" + percent(j.noisiestNeighbourCost) +
                               " of the bare-metal " + step + ")");
-        if (const Tenant* t = tenantOf(s, j.tenant)) {
+        if (const Tenant* t = s.findTenant(j.tenant)) {
             const std::string why = slaMissReason(j, s);
             x.lines.push_back(why.empty()
                                   ? "Within " + t->name + "'s SLA (at most " + percent(t->sla.maxPenaltyPct / 100.0) +

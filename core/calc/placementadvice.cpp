@@ -17,15 +17,6 @@ namespace gp::calc {
 
 namespace {
 
-Job* findJob(Scenario& s, const std::string& id)
-{
-    for (Tenant& t : s.tenants)
-        for (Job& j : t.jobs)
-            if (j.id == id)
-                return &j;
-    return nullptr;
-}
-
 const JobResult* resultOf(const Evaluation& ev, const std::string& id)
 {
     for (const JobResult& j : ev.jobs)
@@ -40,10 +31,10 @@ Result<PlacementAdvice> bestNodeFor(const Scenario& scenario, const Catalog& cat
 {
     using R = Result<PlacementAdvice>;
     Scenario trial = scenario;
-    Job* job = findJob(trial, jobId);
+    Job* job = trial.findJob(jobId);
     if (!job)
         return R::failure("jobs[" + jobId + "]", "no job has this id");
-    // Where everything runs now, without this job's pin deciding anything.
+    // Where everything runs now (this job too: where its pin or the policy put it).
     const Evaluation now = evaluate(scenario, catalog);
     const JobResult* current = resultOf(now, jobId);
     std::set<std::string> currentNodes;

@@ -25,16 +25,7 @@ namespace {
 using R = Result<Edit>;
 
 using rules::accepted;
-using rules::jobById;
 using rules::validated;
-
-std::string tenantNameOf(const Scenario& s, const std::string& id)
-{
-    for (const Tenant& t : s.tenants)
-        if (t.id == id)
-            return t.name;
-    return id;
-}
 
 } // namespace
 
@@ -167,7 +158,7 @@ R addLink(const Scenario& s, const Catalog& catalog, const std::string& fromId, 
 
 R pinJob(const Scenario& s, const Catalog& catalog, const std::string& jobId, const std::optional<Pin>& pin)
 {
-    const Job* j = jobById(s, jobId);
+    const Job* j = s.findJob(jobId);
     if (!j)
         return R::failure("jobs[" + jobId + "]", "no job has this id");
     Job x = *j;
@@ -304,12 +295,12 @@ R addJob(const Scenario& s, const Catalog& catalog, const JobRequest& r)
     j.name = (preset ? preset->name : std::string("Custom model")) + " " + std::string(enumName(j.kind));
     b.add(j, tenantId);
     return validated(std::move(b), catalog,
-                     "Add " + j.name + " for " + (r.tenantId.empty() ? r.newTenantName : tenantNameOf(s, tenantId)));
+                     "Add " + j.name + " for " + (r.tenantId.empty() ? r.newTenantName : s.findTenant(tenantId)->name));
 }
 
 R editJob(const Scenario& s, const Catalog& catalog, const std::string& jobId, const JobRequest& r)
 {
-    const Job* j = jobById(s, jobId);
+    const Job* j = s.findJob(jobId);
     if (!j)
         return R::failure("jobs[" + jobId + "]", "no job has this id");
     EditBuilder b(s);

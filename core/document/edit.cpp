@@ -70,14 +70,6 @@ std::string idOf(const ItemValue& v)
         v);
 }
 
-Tenant* tenantById(Scenario& s, const std::string& id)
-{
-    for (Tenant& t : s.tenants)
-        if (t.id == id)
-            return &t;
-    return nullptr;
-}
-
 /// The list an item of type T lives in (a job: its tenant's jobs); null when the tenant is gone.
 template <typename T> std::vector<T>* listOf(Scenario& s, const std::string& tenant)
 {
@@ -92,7 +84,7 @@ template <typename T> std::vector<T>* listOf(Scenario& s, const std::string& ten
     else if constexpr (std::is_same_v<T, Tenant>)
         return &s.tenants;
     else {
-        Tenant* t = tenantById(s, tenant);
+        Tenant* t = s.findTenant(tenant);
         return t ? &t->jobs : nullptr;
     }
 }

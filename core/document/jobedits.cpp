@@ -33,7 +33,7 @@ Result<Edit> placeJobBest(const Scenario& s, const Catalog& catalog, const std::
     const Result<calc::PlacementAdvice> advice = calc::bestNodeFor(s, catalog, jobId);
     if (!advice.ok())
         return Result<Edit>::failure(advice.issues);
-    const Job* job = rules::jobById(s, jobId);
+    const Job* job = s.findJob(jobId);
     if (advice.value->alreadyThere && job && job->pin && job->pin->node == advice.value->node && !job->pin->gpu)
         return Result<Edit>::failure("jobs[" + jobId + "]",
                                      "already pinned to " + advice.value->node + ", the best of " +

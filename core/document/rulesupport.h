@@ -3,7 +3,7 @@
 #pragma once
 
 // What the rule files (commands.cpp, jobedits.cpp) share: turning a builder into an accepted
-// or refused edit, and finding a job by id.
+// or refused edit.
 #include "edit.h"
 
 #include "model/catalog.h"
@@ -34,15 +34,6 @@ inline Result<Edit> validated(EditBuilder&& b, const Catalog& catalog, const std
 {
     Issues issues = validateScenario(b.scenario(), catalog);
     return accepted(std::move(issues), std::move(b).finish(text, mergeKey));
-}
-
-inline const Job* jobById(const Scenario& s, const std::string& id)
-{
-    for (const Tenant& t : s.tenants)
-        for (const Job& j : t.jobs)
-            if (j.id == id)
-                return &j;
-    return nullptr;
 }
 
 } // namespace gp::document::rules

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gp {
@@ -55,6 +56,33 @@ struct Scenario
     std::map<std::string, double> assumptions; ///< overrides of model defaults (assumptions.h)
 
     bool operator==(const Scenario&) const = default;
+
+    /// The tenant or job with this id; null when there is none (linear searches, as
+    /// Topology::findNode).
+    const Tenant* findTenant(const std::string& id) const
+    {
+        for (const Tenant& t : tenants)
+            if (t.id == id)
+                return &t;
+        return nullptr;
+    }
+    Tenant* findTenant(const std::string& id)
+    {
+        return const_cast<Tenant*>(
+            std::as_const(*this).findTenant(id)); // NOLINT(cppcoreguidelines-pro-type-const-cast)
+    }
+    const Job* findJob(const std::string& id) const
+    {
+        for (const Tenant& t : tenants)
+            for (const Job& j : t.jobs)
+                if (j.id == id)
+                    return &j;
+        return nullptr;
+    }
+    Job* findJob(const std::string& id)
+    {
+        return const_cast<Job*>(std::as_const(*this).findJob(id)); // NOLINT(cppcoreguidelines-pro-type-const-cast)
+    }
 };
 
 } // namespace gp
