@@ -417,7 +417,8 @@ private:
         constexpr double kMaxSpecGpu = 8000;   // MaxSpecGpu, milli-GPU
         const long long freeGpu = n.freeMilli();
         const double gpuReq = t.gpuRequestMilli();
-        const int bestFit = t.sharing() ? bestFitGpu(n, t.gpuMilli) : -1;
+        // The GPU the heuristics give a sharing task (FGD chooses its own; not scanned for it).
+        const int bestFit = t.sharing() && mConfig.policy != ReplayPolicy::Fgd ? bestFitGpu(n, t.gpuMilli) : -1;
         switch (mConfig.policy) {
         case ReplayPolicy::DotProd: {
             // dot_product_score.go with dimExtMethod merge, normMethod max: 1 − the dot product
@@ -472,16 +473,19 @@ private:
         const long long fullyFree = n.fullFree();
         if (fullyFree == static_cast<long long>(n.gpuFree.size()))
             return std::max(kMax / 3 - fullyFree, fullyFree);
-        std::vector<int> order(n.gpuFree.size());
-        for (std::size_t g = 0; g < order.size(); ++g)
-            order[g] = static_cast<int>(g);
-        std::stable_sort(order.begin(), order.end(), [&n](int a, int b) {
+        // GPUs by free share, least first (a node has at most 64: no allocation in this hot loop).
+        std::array<int, 64> order{};
+        const auto gpus = static_cast<std::ptrdiff_t>(std::min<std::size_t>(n.gpuFree.size(), order.size()));
+        for (std::ptrdiff_t g = 0; g < gpus; ++g)
+            order[static_cast<std::size_t>(g)] = static_cast<int>(g);
+        std::stable_sort(order.begin(), order.begin() + gpus, [&n](int a, int b) {
             return n.gpuFree[static_cast<std::size_t>(a)] < n.gpuFree[static_cast<std::size_t>(b)];
         });
         const int milli = t.sharing() ? t.gpuMilli : kWholeGpu;
         int wanted = t.numGpu;
         long long fullyFreeUsed = 0, freeRatio = 0;
-        for (int g : order) {
+        for (auto it = order.begin(); it != order.begin() + gpus; ++it) {
+            const int g = *it;
             if (wanted == 0)
                 break;
             const int f = n.gpuFree[static_cast<std::size_t>(g)];

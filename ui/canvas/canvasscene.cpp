@@ -257,9 +257,9 @@ void CanvasScene::applyChanges(const Scenario& s, const document::Changes& chang
     for (const document::Change& c : changes)
         structural = structural || c.kind != ChangeKind::Updated;
     if (moved)
-        updateLinks();
+        updateLinkEnds();
     if (moved || structural)
-        finishLayout();
+        finishLayout(); // bundles the links again
     // Only an item that went and came back can have lost its selection; re-selecting what is
     // still selected would announce a selection change (and reset the inspector) for nothing.
     QStringList now = selectedIds(), before = selected;
@@ -443,10 +443,15 @@ void CanvasScene::highlightJobs(const QStringList& jobIds)
     updateLinkVisibility();
 }
 
-void CanvasScene::updateLinks()
+void CanvasScene::updateLinkEnds()
 {
     for (LinkItem* l : std::as_const(mLinks))
         l->updateEnds();
+}
+
+void CanvasScene::updateLinks()
+{
+    updateLinkEnds();
     rebundle();
     if (mLinkLayer)
         mLinkLayer->setBounds(contentBounds());

@@ -70,6 +70,8 @@ private:
     void removeLink(const QString& id);
     void removeItem(const QString& id);
     void finishLayout();
+    /// Every link's line follows its ends again.
+    void updateLinkEnds();
     /// Bundles the links again (after items moved or links changed) and shows each as it should.
     void rebundle();
     void updateLinkVisibility();
