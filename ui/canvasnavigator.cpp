@@ -27,18 +27,10 @@ CanvasNavigator::CanvasNavigator(Workbench& workbench, CanvasScene* scene, Canva
 {
     connect(&mWorkbench.session(), &EvaluationRunner::evaluated, this, [this] { updateLegend(); });
     connect(mSearch, &CanvasSearch::found, this, &CanvasNavigator::found);
-    connect(workloads, &WorkloadsPanel::jobSelected, this, [this](const QString& id) { showJobs({id}, true); });
-    connect(workloads, &WorkloadsPanel::tenantSelected, this, [this](const QString& id) {
-        const document::Document* doc = mWorkbench.document();
-        if (!doc)
-            return;
-        QStringList jobs;
-        for (const Tenant& t : doc->scenario().tenants)
-            if (q(t.id) == id)
-                for (const Job& j : t.jobs)
-                    jobs << q(j.id);
-        showJobs(jobs, true);
-    });
+    connect(workloads, &WorkloadsPanel::jobSelected, this,
+            [this](const QString& id) { showJobs({id}, Framing::IfHidden); });
+    connect(workloads, &WorkloadsPanel::tenantSelected, this,
+            [this](const QString& id) { showTenant(id, Framing::IfHidden); });
     connect(view, &CanvasView::highlightDismissed, this, [this] { mScene->highlightJobs({}); });
     connect(&mWorkbench, &Workbench::documentReplaced, this, [this] { mScene->highlightJobs({}); });
     mLegend->show();
@@ -48,22 +40,20 @@ CanvasNavigator::CanvasNavigator(Workbench& workbench, CanvasScene* scene, Canva
 void CanvasNavigator::addViewActions(QMenu* view)
 {
     view->addAction(tr("&Find on Canvas…"), this, &CanvasNavigator::openSearch)->setShortcut(QKeySequence::Find);
-    QSettings settings;
-    QAction* legend = view->addAction(tr("Show &Legend"));
-    legend->setCheckable(true);
-    legend->setChecked(settings.value("canvas/legend", true).toBool());
-    mLegend->setVisible(legend->isChecked());
-    connect(legend, &QAction::toggled, this, [this](bool on) {
-        mLegend->setVisible(on);
-        QSettings().setValue("canvas/legend", on);
-    });
-    QAction* minimap = view->addAction(tr("Show &Minimap"));
-    minimap->setCheckable(true);
-    minimap->setChecked(settings.value("canvas/minimap", true).toBool());
-    mMinimap->setWanted(minimap->isChecked());
-    connect(minimap, &QAction::toggled, this, [this](bool on) {
-        mMinimap->setWanted(on);
-        QSettings().setValue("canvas/minimap", on);
+    addToggle(view, tr("Show &Legend"), "canvas/legend", [this](bool on) { mLegend->setVisible(on); });
+    addToggle(view, tr("Show &Minimap"), "canvas/minimap", [this](bool on) { mMinimap->setWanted(on); });
+}
+
+void CanvasNavigator::addToggle(QMenu* view, const QString& text, const QString& key,
+                                const std::function<void(bool)>& apply)
+{
+    QAction* action = view->addAction(text);
+    action->setCheckable(true);
+    action->setChecked(QSettings().value(key, true).toBool());
+    apply(action->isChecked());
+    connect(action, &QAction::toggled, this, [key, apply](bool on) {
+        apply(on);
+        QSettings().setValue(key, on);
     });
 }
 
@@ -87,15 +77,26 @@ void CanvasNavigator::openSearch()
     mSearch->open();
 }
 
-void CanvasNavigator::showJobs(const QStringList& jobIds, bool fly)
+bool CanvasNavigator::showJobs(const QStringList& jobIds, Framing framing)
 {
     mScene->highlightJobs(jobIds);
     const QRectF where = mScene->jobsBounds(jobIds);
-    if (!fly || where.isEmpty())
-        return;
+    if (where.isEmpty())
+        return false;
     const QRectF visible = mView->mapToScene(mView->viewport()->rect()).boundingRect();
-    if (!visible.intersects(where))
+    if (framing == Framing::Always || (framing == Framing::IfHidden && !visible.intersects(where)))
         mView->flyTo(where);
+    return true;
+}
+
+bool CanvasNavigator::showTenant(const QString& tenantId, Framing framing)
+{
+    QStringList jobs;
+    if (const document::Document* doc = mWorkbench.document())
+        if (const Tenant* t = doc->scenario().findTenant(tenantId.toStdString()))
+            for (const Job& j : t->jobs)
+                jobs << q(j.id);
+    return showJobs(jobs, framing);
 }
 
 void CanvasNavigator::found(const QString& kind, const QString& id)
@@ -106,16 +107,8 @@ void CanvasNavigator::found(const QString& kind, const QString& id)
             mView->flyTo(item->sceneBoundingRect());
         return;
     }
-    QStringList jobs;
-    if (const document::Document* doc = mWorkbench.document())
-        for (const Tenant& t : doc->scenario().tenants)
-            for (const Job& j : t.jobs)
-                if ((kind == "job" && q(j.id) == id) || (kind == "tenant" && q(t.id) == id))
-                    jobs << q(j.id);
-    mScene->highlightJobs(jobs);
-    if (const QRectF where = mScene->jobsBounds(jobs); !where.isEmpty())
-        mView->flyTo(where);
-    else
+    const bool placed = kind == "tenant" ? showTenant(id, Framing::Always) : showJobs({id}, Framing::Always);
+    if (!placed)
         Q_EMIT mWorkbench.message(tr("%1 runs nowhere: it is not placed").arg(mSearch->field()->text()), 5000);
 }
 

@@ -5,6 +5,8 @@
 #include <QObject>
 #include <QStringList>
 
+#include <functional>
+
 class QMenu;
 
 namespace gp::ui {
@@ -34,11 +36,24 @@ public:
     CanvasSearch* search() const { return mSearch; }
     /// Opens the search field with the open plan's names.
     void openSearch();
-    /// Highlights the jobs' GPUs and links; `fly` frames them unless one is in view already.
-    void showJobs(const QStringList& jobIds, bool fly);
+    /// How showing jobs moves the view: not at all, to frame them unless one is in view, or to
+    /// frame them in any case.
+    enum class Framing
+    {
+        Keep,
+        IfHidden,
+        Always
+    };
+    /// Highlights the jobs' GPUs and links and frames them as `framing` says; true when one of
+    /// them runs somewhere.
+    bool showJobs(const QStringList& jobIds, Framing framing);
+    /// The same for every job of a tenant.
+    bool showTenant(const QString& tenantId, Framing framing);
 
 private:
     void found(const QString& kind, const QString& id);
+    /// A checkable View action kept in QSettings under `key` (on by default), applied by `apply`.
+    void addToggle(QMenu* view, const QString& text, const QString& key, const std::function<void(bool)>& apply);
     void updateLegend();
 
     Workbench& mWorkbench;

@@ -90,7 +90,7 @@ QMenu* ContextMenus::canvasMenu(const QString& id, int gpu)
                     for (const calc::UnitLocation& u : j.placement)
                         if (q(u.node) == id && !jobs.contains(q(j.id)))
                             jobs << q(j.id);
-            mParts.navigator->showJobs(jobs, false);
+            mParts.navigator->showJobs(jobs, CanvasNavigator::Framing::Keep);
         });
     }
     menu->addAction(tr("&Edit Properties"), this, [this] { showProperties(); });
@@ -128,14 +128,8 @@ QMenu* ContextMenus::workloadsMenu(const QString& kind, const QString& id)
                 mParts.properties->showTenant(d->scenario(), id);
             showProperties();
         });
-        menu->addAction(tr("&Show Its Jobs on the Canvas"), this, [this, id] {
-            QStringList jobs;
-            if (const document::Document* d = mWorkbench.document())
-                if (const Tenant* tenant = d->scenario().findTenant(id.toStdString()))
-                    for (const Job& j : tenant->jobs)
-                        jobs << q(j.id);
-            mParts.navigator->showJobs(jobs, true);
-        });
+        menu->addAction(tr("&Show Its Jobs on the Canvas"), this,
+                        [this, id] { mParts.navigator->showTenant(id, CanvasNavigator::Framing::IfHidden); });
         menu->addSeparator();
         menu->addAction(tr("&Delete Tenant and Its Jobs…"), this, [this, id] { deleteTenant(id); })
             ->setEnabled(editable);
@@ -148,7 +142,8 @@ QMenu* ContextMenus::workloadsMenu(const QString& kind, const QString& id)
     menu->addAction(tr("&Edit Job…"), this, [this, id] { mParts.edits->editJob(id); })->setEnabled(editable);
     menu->addAction(tr("Explain &Penalty"), this, [this, id] { mParts.results->explainJob(id, "penalty"); });
     menu->addAction(tr("Explain &Cost"), this, [this, id] { mParts.results->explainJob(id, "cost"); });
-    menu->addAction(tr("&Show on Canvas"), this, [this, id] { mParts.navigator->showJobs({id}, true); });
+    menu->addAction(tr("&Show on Canvas"), this,
+                    [this, id] { mParts.navigator->showJobs({id}, CanvasNavigator::Framing::IfHidden); });
     menu->addSeparator();
     menu->addAction(tr("&Best Placement"), this,
                     [this, jobId, push] {

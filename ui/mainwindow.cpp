@@ -90,6 +90,8 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     mResults = new ResultsController(*mWorkbench, {mSummary, mKpis, mTree, mScene, mCanvas, mWorkloads, mCharts}, this);
     connect(mEdits, &EditController::framingRequested, mResults, &ResultsController::requestFraming);
     mNavigator = new CanvasNavigator(*mWorkbench, mScene, mCanvas, mWorkloads, this);
+    connect(mResults, &ResultsController::jobsToShow, mNavigator,
+            [this](const QStringList& ids) { mNavigator->showJobs(ids, CanvasNavigator::Framing::Always); });
     new ContextMenus(*mWorkbench, {mEdits, mResults, mNavigator, mScene, mCanvas, mWorkloads, mProperties, this}, this);
     connect(mScene, &QGraphicsScene::selectionChanged, this, [this] {
         const document::Document* doc = currentDocument();

@@ -99,9 +99,7 @@ void ResultsController::showJobs(const std::vector<std::string>& jobIds)
     QStringList ids;
     for (const std::string& id : jobIds)
         ids << QString::fromStdString(id);
-    mViews.scene->highlightJobs(ids);
-    if (const QRectF where = mViews.scene->jobsBounds(ids); !where.isEmpty())
-        mViews.canvas->flyTo(where);
+    Q_EMIT jobsToShow(ids);
 }
 
 void ResultsController::showEvaluation(const calc::Evaluation& ev)

@@ -5,6 +5,7 @@
 #include "calc/kpiexplain.h"
 
 #include <QObject>
+#include <QStringList>
 
 namespace gp::calc {
 struct Evaluation;
@@ -53,11 +54,15 @@ public:
     /// The same for one GPU of a node (a double-click on it, or its context menu).
     class ExplainDialog* explainGpu(const QString& nodeId, int gpu);
 
+Q_SIGNALS:
+    /// An explanation's Show These Jobs on the Canvas: highlight and frame them.
+    void jobsToShow(const QStringList& jobIds);
+
 private:
     class ExplainDialog* openExplanation(const calc::KpiExplanation& explanation);
     void showEvaluation(const calc::Evaluation& evaluation);
 
-    /// Highlights, on the canvas, the GPUs and links the jobs use, and frames them.
+    /// Asks for the jobs to be shown on the canvas (jobsToShow).
     void showJobs(const std::vector<std::string>& jobIds);
 
     Workbench& mWorkbench;
