@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "canvasscene.h"
+#include "document/fabriclayout.h"
 #include "model/units.h"
 #include "ui/textformat.h"
 
@@ -14,6 +15,10 @@
 #include <cmath>
 
 namespace gp::ui {
+
+// Arrange as Fabric (document::fabricLayout) spaces items by the canvas's own sizes.
+static_assert(document::LayoutMetrics{}.node == Point{NodeItem::kWidth, NodeItem::kHeight});
+static_assert(document::LayoutMetrics{}.switchBox == Point{SwitchItem::kWidth, SwitchItem::kHeight});
 
 namespace {
 
