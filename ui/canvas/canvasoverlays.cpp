@@ -280,7 +280,10 @@ void CanvasMinimap::setWanted(bool wanted)
 
 void CanvasMinimap::refresh()
 {
-    if (!mDebounce.isActive())
+    // Drawn again only while shown (a hidden minimap would render the scene for nothing);
+    // updateShown() catches up when it appears.
+    mContentStale = mPictureStale = true;
+    if (isVisible() && !mDebounce.isActive())
         mDebounce.start();
 }
 
@@ -290,6 +293,8 @@ void CanvasMinimap::render()
         return;
     CanvasScene* scene = view()->canvasScene();
     const QRectF content = scene->contentBounds();
+    mContent = content;
+    mContentStale = mPictureStale = false;
     if (content.isEmpty()) {
         mPicture = QPixmap();
         updateShown();
@@ -318,10 +323,18 @@ void CanvasMinimap::updateShown()
     CanvasView* v = view();
     if (!v->scene())
         return;
+    // Called on every pan step: the content's bounds are measured again only after the scene changed.
+    if (mContentStale) {
+        mContent = v->canvasScene()->contentBounds();
+        mContentStale = false;
+    }
     const QRectF visible = v->mapToScene(v->viewport()->rect()).boundingRect();
-    const QRectF content = v->canvasScene()->contentBounds();
-    const bool needed = mWanted && !content.isEmpty() && !visible.contains(content);
-    if (needed && mPicture.isNull() && !mDebounce.isActive())
+    const bool needed = mWanted && !mContent.isEmpty() && !visible.contains(mContent);
+    if (needed && !isVisible() && (mPicture.isNull() || mPictureStale)) {
+        render(); // about to appear: with its picture, not blank for a moment (render shows it)
+        return;
+    }
+    if (needed && mPictureStale && !mDebounce.isActive())
         mDebounce.start();
     setVisible(needed);
 }

@@ -132,6 +132,9 @@ private:
 
     QPixmap mPicture;
     QRectF mSceneArea; ///< the scene rectangle the picture shows
+    QRectF mContent;   ///< the nodes' and switches' bounds when last measured
+    bool mContentStale = true;
+    bool mPictureStale = true;
     QTimer mDebounce;
     bool mWanted = true;
 };
