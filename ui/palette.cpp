@@ -4,6 +4,8 @@
 
 #include "textformat.h"
 
+#include "calc/modelsize.h"
+
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMimeData>
@@ -159,8 +161,7 @@ Palette::Palette(const Catalog& catalog, QWidget* parent)
                 .arg(m.arch.layers)
                 .arg(m.arch.attentionHeads)
                 .arg(m.arch.experts > 1 ? tr(", %1 experts").arg(m.arch.experts) : QString()),
-            "job:" + q(m.id),
-            jobIcon(static_cast<double>(m.arch.layers) * m.arch.hiddenSize * m.arch.hiddenSize * 12e-9, false),
+            "job:" + q(m.id), jobIcon(calc::parameterCount(m.arch) / 1e9, false),
             tr("Drag onto a node to add a job of this model pinned there, or double-click to add one"));
     add(jobs, tr("Custom model"), tr("your own layers, sizes and experts"), "job:", jobIcon(0, true),
         tr("Double-click or drag onto a node to add a job with a model shape you enter"));
