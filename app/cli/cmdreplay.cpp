@@ -112,15 +112,26 @@ int runReplay(const QStringList& args)
         err() << cl.usageError("give --nodes CSV and --tasks CSV, or --scenario FILE") << Qt::endl;
         return kBadInput;
     }
-    const std::map<QString, sim::ReplayPolicy> policies{
+    // The policies by name, in the paper's order (what "all" replays).
+    static const std::vector<std::pair<QString, sim::ReplayPolicy>> kPolicies{
         {"random", sim::ReplayPolicy::Random},         {"dotprod", sim::ReplayPolicy::DotProd},
         {"clustering", sim::ReplayPolicy::Clustering}, {"packing", sim::ReplayPolicy::Packing},
         {"bestfit", sim::ReplayPolicy::BestFit},       {"fgd", sim::ReplayPolicy::Fgd}};
-    static const QStringList order{"random", "dotprod", "clustering", "packing", "bestfit", "fgd"};
+    auto policyOf = [](const QString& name) -> std::optional<sim::ReplayPolicy> {
+        for (const auto& [n, policy] : kPolicies)
+            if (n == name)
+                return policy;
+        return std::nullopt;
+    };
+    QStringList policyNames;
     const QString policyArg = p.isSet("policy") ? p.value("policy") : "fgd";
-    QStringList policyNames = policyArg == "all" ? order : policyArg.split(',', Qt::SkipEmptyParts);
+    if (policyArg == "all")
+        for (const auto& entry : kPolicies)
+            policyNames << entry.first;
+    else
+        policyNames = policyArg.split(',', Qt::SkipEmptyParts);
     for (const QString& name : policyNames)
-        if (!policies.count(name)) {
+        if (!policyOf(name)) {
             err() << cl.usageError("--policy: '" + name +
                                    "' is not random, dotprod, clustering, packing, bestfit, fgd or all")
                   << Qt::endl;
@@ -132,7 +143,7 @@ int runReplay(const QStringList& args)
     }
     const QString policyName = policyNames.front();
     sim::ReplayConfig cfg;
-    cfg.policy = policies.at(policyName);
+    cfg.policy = *policyOf(policyName);
     if (p.isSet("inflate")) {
         bool ok = false;
         cfg.inflate = p.value("inflate").toDouble(&ok);
@@ -209,7 +220,7 @@ int runReplay(const QStringList& args)
         const sim::SeedRange range = seeds ? *seeds : sim::SeedRange{cfg.seed, cfg.seed};
         std::vector<std::pair<QString, sim::ReplaySummary>> summaries;
         for (const QString& name : policyNames) {
-            cfg.policy = policies.at(name);
+            cfg.policy = *policyOf(name);
             summaries.emplace_back(name,
                                    sim::replaySeeds(*nodes, *tasks, cfg, range, std::thread::hardware_concurrency()));
         }
