@@ -276,6 +276,7 @@ R addJob(const Scenario& s, const Catalog& catalog, const JobRequest& r)
     IdAllocator ids(s);
     EditBuilder b(s);
     std::string tenantId = r.tenantId;
+    std::string tenantName = r.newTenantName;
     if (tenantId.empty()) {
         Tenant t;
         t.name = r.newTenantName;
@@ -286,7 +287,9 @@ R addJob(const Scenario& s, const Catalog& catalog, const JobRequest& r)
         t.color = palette[s.tenants.size() % 7];
         tenantId = t.id;
         b.add(t);
-    } else if (std::none_of(s.tenants.begin(), s.tenants.end(), [&](const Tenant& t) { return t.id == tenantId; }))
+    } else if (const Tenant* existing = s.findTenant(tenantId))
+        tenantName = existing->name;
+    else
         return R::failure("tenant", "no tenant has the id '" + tenantId + "'");
     Job j = jobFrom(r, Job{}, true);
     const std::string model = r.preset.empty() ? std::string("custom") : r.preset;
@@ -294,8 +297,7 @@ R addJob(const Scenario& s, const Catalog& catalog, const JobRequest& r)
     const ModelPreset* preset = catalog.model(r.preset);
     j.name = (preset ? preset->name : std::string("Custom model")) + " " + std::string(enumName(j.kind));
     b.add(j, tenantId);
-    return validated(std::move(b), catalog,
-                     "Add " + j.name + " for " + (r.tenantId.empty() ? r.newTenantName : s.findTenant(tenantId)->name));
+    return validated(std::move(b), catalog, "Add " + j.name + " for " + tenantName);
 }
 
 R editJob(const Scenario& s, const Catalog& catalog, const std::string& jobId, const JobRequest& r)
