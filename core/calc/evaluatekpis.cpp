@@ -40,29 +40,19 @@ void finishEvaluation(Evaluation& ev, const Context& cx, const PlacementOutcome&
 
     // 5. Cluster KPIs and waste.
     Kpis& k = ev.kpis;
-    double totalVram = 0.0, usedVram = 0.0, allocated = 0.0, freeShare = 0.0, unusableShare = 0.0;
+    double totalVram = 0.0, usedVram = 0.0, allocated = 0.0;
     std::vector<double> sharedAllocated(ev.gpus.size(), 0.0); // allocated GPU share of GPUs without isolation
     std::vector<double> gpuPrice(ev.gpus.size(), 0.0);
     for (const GpuResult& g : ev.gpus)
         totalVram += g.capacityBytes;
     std::vector<double> allocatedShare(ev.gpus.size(), 0.0);
-    const WorkloadMix mix(ordered);
-    std::vector<int> domains;
-    for (const Node& n : s.topology.nodes)
-        domains.push_back(nvlinkDomainGpus(n, c));
-    const std::vector<int> freeInDomain =
-        freeGpusInDomains(cx.slots, domains, [&](std::size_t i) { return po.owner[i] < 0; });
     for (std::size_t i = 0; i < cx.slots.size(); ++i) {
         const Slot& sl = cx.slots[i];
         const double price = cx.price(sl.node) * kHoursPerMonth;
         const auto gi = static_cast<std::size_t>(cx.globalGpu(sl));
         gpuPrice[gi] = price;
-        if (po.owner[i] < 0) {
-            freeShare += sl.gpuFraction;
-            // The share of the job mix that could not use this free slot (the FGD view).
-            unusableShare += sl.gpuFraction * mix.unusableWeight(sl, freeInDomain[i]);
+        if (po.owner[i] < 0)
             continue;
-        }
         allocatedShare[gi] += sl.gpuFraction;
         allocated += sl.gpuFraction;
         if (!sl.memoryIsolated)
@@ -91,7 +81,9 @@ void finishEvaluation(Evaluation& ev, const Context& cx, const PlacementOutcome&
         }
     k.vramUtilization = totalVram > 0 ? usedVram / totalVram : 0.0;
     k.allocationRatio = gpus > 0 ? allocated / gpus : 0.0;
-    k.fragmentation = freeShare > 0 ? unusableShare / freeShare : 0.0;
+    // The share of the free GPU capacity the job mix cannot use (the FGD measure, fragmentation.h).
+    const FragmentationView::Totals frag = FragmentationView(s, c, cx.slots, ordered).cluster(po.owner, cx.slotUsed);
+    k.fragmentation = frag.free > 0 ? frag.unusable / frag.free : 0.0;
     k.computeUtilization = gpus > 0 ? totals.flopsShare / gpus : 0.0;
     k.meanPenalty = totals.placed > 0 ? totals.penaltySum / totals.placed : 0.0;
     k.meetsTarget = PlanningTarget::met(k.vramUtilization, k.meanPenalty);

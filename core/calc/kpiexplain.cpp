@@ -153,7 +153,8 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catal
                 x.lines.push_back(j.name + ": " + fmt::fixed(j.gpuEquivalents, 2) + " GPU × MFU " +
                                   percent(j.perf.mfu));
     } else if (key == "fragmentation") {
-        x.formula = "free GPU share no job shape of this scenario can use ÷ free GPU share = " + x.value;
+        x.formula =
+            "Σ job shapes (share of the tasks × free GPU share that shape cannot use) ÷ free GPU share = " + x.value;
         if (k.migUnusableSlices > 0)
             x.lines.push_back(std::to_string(k.migUnusableSlices) +
                               " free MIG memory slice(s) that no MIG profile of the scenario fits");

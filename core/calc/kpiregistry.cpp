@@ -27,8 +27,9 @@ std::vector<KpiSpec> makeRegistry()
                  "shares) ÷ GPUs."});
     r.push_back({"compute_utilization", "Compute utilization", "fraction", true, "",
                  "Sum over placed jobs of their GPU share × model FLOPs utilization (MFU) ÷ GPUs."});
-    r.push_back({"fragmentation", "Fragmentation", "fraction", false, "",
-                 "Free GPU share that no job shape of the scenario can use ÷ free GPU share."});
+    r.push_back(
+        {"fragmentation", "Fragmentation", "fraction", false, "",
+         "Free GPU share the job mix cannot use (each shape weighted by its share of the tasks) ÷ free GPU share."});
     r.push_back({"mean_penalty", "Mean penalty", "fraction", false, "Mean penalty",
                  "Mean over placed jobs of shared step time ÷ bare-metal step time − 1 (same job, same GPUs, "
                  "unshared). Target: below " +
@@ -87,8 +88,8 @@ std::vector<KpiSpec> makeRegistry()
     set("allocation_ratio", {}, "exact: the slots the placement handed out");
     set("compute_utilization", sharingKeys, penaltyBand);
     set("fragmentation", {},
-        "the measure of Weng et al. (USENIX ATC '23) over the scenario's own job mix; how the trace replay compares "
-        "with the paper is in docs/validation.md");
+        "the measure of Weng et al. (USENIX ATC '23) as their simulator computes it, the trace replay's, over the "
+        "scenario's own job mix; how the replay compares with the paper is in docs/validation.md");
     set("mean_penalty", sharingKeys, penaltyBand);
     set("max_penalty", sharingKeys, penaltyBand);
     set("cost_per_month_usd", {}, "exact arithmetic on the catalog's cited prices (or your overrides)");

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "placement.h"
 
+#include "nodestates.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -12,16 +14,6 @@
 #include <set>
 
 namespace gp::calc {
-
-int nvlinkDomainGpus(const Node& node, const Catalog& catalog)
-{
-    if (const NodeTemplate* t = catalog.nodeTemplate(node.templateId))
-        if (t->gpuId == node.gpuId)
-            return std::max(1, std::min(t->scaleUpDomainGpus, node.gpuCount));
-    const GpuSpec* g = catalog.gpu(node.gpuId);
-    const bool nvlink = g && g->scaleUpKind.rfind("nvlink", 0) == 0 && g->scaleUpKind != "nvlink-bridge";
-    return nvlink || (g && g->scaleUpKind == "infinity-fabric") ? std::max(node.gpuCount, 1) : 1;
-}
 
 namespace {
 
@@ -36,8 +28,9 @@ class Placer
 {
 public:
     Placer(const Scenario& s, const Catalog& c, const FabricIndex& fabric, const std::vector<Slot>& slots,
-           const std::vector<JobDemand>& demands, PlacementPolicy policy)
-        : mScenario(s), mFabric(fabric), mSlots(slots), mDemands(demands), mPolicy(policy), mOwner(slots.size(), -1)
+           const std::vector<JobDemand>& demands, PlacementPolicy policy, PlacementSearch search)
+        : mScenario(s), mFabric(fabric), mSlots(slots), mDemands(demands), mPolicy(policy), mOwner(slots.size(), -1),
+          mStates(s.topology.nodes.size())
     {
         const auto& nodes = s.topology.nodes;
         mGpuBase.resize(nodes.size());
@@ -77,7 +70,18 @@ public:
                 mLargest = &sl;
         }
         std::sort(mCapacities.begin(), mCapacities.end());
-        mMix = WorkloadMix(demands);
+        mScored = policy == PlacementPolicy::BestFit || policy == PlacementPolicy::FragmentationAware;
+        mIndexed = search == PlacementSearch::Indexed && mScored;
+        if (policy == PlacementPolicy::FragmentationAware)
+            mView.emplace(s, c, slots, demands);
+        if (mIndexed) {
+            std::map<std::string, int> layouts;
+            for (std::size_t n = 0; n < nodes.size(); ++n)
+                mLayout.push_back(
+                    layouts.try_emplace(layoutOf(static_cast<int>(n)), static_cast<int>(layouts.size())).first->second);
+            for (std::size_t n = 0; n < nodes.size(); ++n)
+                mStates.file(static_cast<int>(n), stateOf(static_cast<int>(n)));
+        }
     }
 
     JobPlacement place(const JobDemand& d, int demandIndex)
@@ -101,7 +105,7 @@ public:
                 out.slots.clear();
                 return out;
             }
-            const std::vector<int> group = groupOn(d, node);
+            const std::vector<int> group = chosenGroup(d, node);
             mStrictMemory = false;
             for (int s : group)
                 take(s, demandIndex), out.slots.push_back(s);
@@ -126,20 +130,30 @@ private:
     void setOwner(int s, int owner)
     {
         const auto n = static_cast<std::size_t>(slot(s).node);
-        if (!slot(s).memoryIsolated) { // the GPU's memory is shared: keep its committed bytes
-            const int previous = mOwner[static_cast<std::size_t>(s)];
-            double& committed = mCommitted[gpuIndex(slot(s))];
-            if (previous >= 0)
-                committed -= mDemands[static_cast<std::size_t>(previous)].bytesPerUnit;
-            if (owner >= 0)
-                committed += mDemands[static_cast<std::size_t>(owner)].bytesPerUnit;
-        }
         // Re-key the node in the free-share order, reusing its tree node (no allocation).
         auto handle = mByFreeShare.extract({mFreeShare[n], static_cast<int>(n)});
-        const int sign = owner == -1 ? 1 : -1; // -1 frees; a demand index or kHeld takes
+        const int previous = mOwner[static_cast<std::size_t>(s)];
         mOwner[static_cast<std::size_t>(s)] = owner;
-        mFree[n] += sign;
-        mFreeShare[n] += sign * slot(s).gpuFraction;
+        mFree[n] += owner == -1 ? 1 : -1; // -1 frees; a demand index or kHeld takes
+        if (mScored) {
+            // Free share and committed memory summed afresh in slot order, so that nodes in the
+            // same state carry the same figures to the last bit (the scores and the state index
+            // rely on it).
+            mFreeShare[n] = 0.0;
+            for (int k : mNodeSlots[n])
+                mFreeShare[n] += mOwner[static_cast<std::size_t>(k)] == -1 ? slot(k).gpuFraction : 0.0;
+            if (!slot(s).memoryIsolated) {
+                double& committed = mCommitted[gpuIndex(slot(s))];
+                committed = 0.0;
+                for (int k : mNodeSlots[n])
+                    if (slot(k).gpu == slot(s).gpu && !slot(k).memoryIsolated)
+                        committed += bytesHeld(k);
+            }
+        } else {
+            mFreeShare[n] += (owner == -1 ? 1 : -1) * slot(s).gpuFraction;
+            if (!slot(s).memoryIsolated) // the GPU's memory is shared: keep its committed bytes
+                mCommitted[gpuIndex(slot(s))] += bytesOf(owner) - bytesOf(previous);
+        }
         handle.value() = {mFreeShare[n], static_cast<int>(n)};
         mByFreeShare.insert(std::move(handle));
         // The largest free slot only changes when it is the one taken, or one comes back.
@@ -155,6 +169,43 @@ private:
             mMaxFreeStrict[n] = std::max(mMaxFreeStrict[n], slot(s).capacityBytes);
         else if (slot(s).capacityBytes >= mMaxFreeStrict[n])
             refreshStrictCapacity(static_cast<int>(n));
+        if (mIndexed)
+            mStates.file(static_cast<int>(n), stateOf(static_cast<int>(n)));
+    }
+    /// Bytes a unit of demand `o` needs (0 for no demand, or kHeld: placed before).
+    double bytesOf(int o) const { return o >= 0 ? mDemands[static_cast<std::size_t>(o)].bytesPerUnit : 0.0; }
+    double bytesHeld(int k) const { return bytesOf(mOwner[static_cast<std::size_t>(k)]); }
+    /// What makes two nodes alike for every search: GPU model, slots and NVLink domains.
+    std::string layoutOf(int n) const
+    {
+        const Node& node = mScenario.topology.nodes[static_cast<std::size_t>(n)];
+        std::string key = node.gpuId + '|' + std::to_string(mDomain[static_cast<std::size_t>(n)]);
+        for (int k : mNodeSlots[static_cast<std::size_t>(n)]) {
+            const Slot& sl = slot(k);
+            const double fields[] = {static_cast<double>(sl.gpu), sl.capacityBytes, sl.gpuFraction,
+                                     static_cast<double>(sl.start), static_cast<double>(static_cast<int>(sl.mode))};
+            key.append(reinterpret_cast<const char*>(fields), sizeof fields);
+            key += static_cast<char>((sl.peerToPeer ? 1 : 0) | (sl.memoryIsolated ? 2 : 0));
+            key += sl.profile ? *sl.profile : std::string();
+        }
+        return key;
+    }
+    /// The node's layout, which slots are free and the memory committed on GPUs that share it.
+    std::string stateOf(int n) const
+    {
+        const int layout = mLayout[static_cast<std::size_t>(n)];
+        std::string key(reinterpret_cast<const char*>(&layout), sizeof layout);
+        int lastGpu = -1;
+        for (int k : mNodeSlots[static_cast<std::size_t>(n)]) {
+            const Slot& sl = slot(k);
+            key += mOwner[static_cast<std::size_t>(k)] == -1 ? 'f' : 'h';
+            if (!sl.memoryIsolated && sl.gpu != lastGpu) {
+                const double committed = mCommitted[gpuIndex(sl)];
+                key.append(reinterpret_cast<const char*>(&committed), sizeof committed);
+                lastGpu = sl.gpu;
+            }
+        }
+        return key;
     }
     /// The largest unit a free slot of node `n` holds without overcommitting a shared GPU.
     void refreshStrictCapacity(int n)
@@ -273,15 +324,175 @@ private:
         return chosen;
     }
 
-    /// How much the node's fragmentation grows when `group` is taken (Weng et al. 2023):
-    /// the free share the workload mix could not use anyway is what taking it costs least,
-    /// so the change is minus the share of the taken slots that the mix could have used.
-    double fragmentationDelta(const std::vector<int>& group) const
+    /// A node's answer to a demand for the scored searches: a key to minimise (ties go to the
+    /// first node) and, for a one-unit group under fragmentation-aware placement, which of its
+    /// slots (by position in the node's list); `ok` is false where the group does not fit.
+    struct Score
     {
-        double delta = 0.0;
+        bool ok = false;
+        std::pair<long long, long long> key{0, 0};
+        int position = -1;
+    };
+    static long long quantized(double x) { return std::llround(x * 1e9); }
+
+    /// The node's fragmentation (fragmentation.h) with the slots of `group` taken by units of
+    /// `bytes` (none: as it is now).
+    double fragmentationWith(int n, const std::vector<int>& group, double bytes) const
+    {
+        auto inGroup = [&](std::size_t i) {
+            return std::find(group.begin(), group.end(), static_cast<int>(i)) != group.end();
+        };
+        mView->placesOf(
+            n, [&](std::size_t i) { return mOwner[i] == -1 && !inGroup(i); },
+            [&](std::size_t i) { return inGroup(i) ? bytes : bytesHeld(static_cast<int>(i)); }, mPlaces);
+        return mView->nodeFragmentation(mPlaces);
+    }
+
+    /// Fragmentation gradient descent (Weng et al., USENIX ATC '23): how much the node's
+    /// fragmentation grows when the group is placed there. A TP group takes the slots groupOn
+    /// finds; a one-unit group the fitting slot that grows it least (the smallest slot on a tie).
+    Score fragmentationScore(const JobDemand& d, int n, double before) const
+    {
+        Score out;
+        if (d.tp > 1) {
+            const std::vector<int>& group = groupOn(d, n);
+            if (!group.empty())
+                out = {true, {quantized(fragmentationWith(n, group, d.bytesPerUnit) - before), 0}, -1};
+            return out;
+        }
+        const auto& list = mNodeSlots[static_cast<std::size_t>(n)];
+        std::vector<int>& candidates = mCandidates; // positions in the node's list, smallest slot first
+        candidates.clear();
+        for (int p = 0; p < static_cast<int>(list.size()); ++p) {
+            const int s = list[static_cast<std::size_t>(p)];
+            if (mOwner[static_cast<std::size_t>(s)] == -1 && fits(slot(s), d.bytesPerUnit) && pinAllows(d, slot(s)))
+                candidates.push_back(p);
+        }
+        std::stable_sort(candidates.begin(), candidates.end(), [&](int a, int b) {
+            return slot(list[static_cast<std::size_t>(a)]).capacityBytes <
+                   slot(list[static_cast<std::size_t>(b)]).capacityBytes;
+        });
+        auto& tried = mTried; // alike slots leave the node alike
+        tried.clear();
+        for (int p : candidates) {
+            const Slot& sl = slot(list[static_cast<std::size_t>(p)]);
+            // GPUs of one NVLink domain with the same free slots and committed memory are alike.
+            int freeOnGpu = 0;
+            for (int k : list)
+                freeOnGpu += slot(k).gpu == sl.gpu && mOwner[static_cast<std::size_t>(k)] == -1 ? 1 : 0;
+            const std::tuple<double, double, int, double, int> kind{
+                sl.capacityBytes, sl.gpuFraction, sl.gpu / mDomain[static_cast<std::size_t>(n)],
+                sl.memoryIsolated ? 0.0 : mCommitted[gpuIndex(sl)], freeOnGpu};
+            if (std::find(tried.begin(), tried.end(), kind) != tried.end())
+                continue;
+            tried.push_back(kind);
+            const long long key =
+                quantized(fragmentationWith(n, {list[static_cast<std::size_t>(p)]}, d.bytesPerUnit) - before);
+            if (!out.ok || key < out.key.first)
+                out = {true, {key, 0}, p};
+        }
+        return out;
+    }
+
+    /// Best fit: the least free GPU share, then the least memory left over in the group's slots
+    /// (every node gets the same units, so: the least capacity in them).
+    Score bestFitScore(const JobDemand& d, int n) const
+    {
+        const std::vector<int>& group = groupOn(d, n);
+        if (group.empty())
+            return {};
+        double capacity = 0.0;
         for (int s : group)
-            delta -= slot(s).gpuFraction * mMix.unusableWeight(slot(s));
-        return delta;
+            capacity += slot(s).capacityBytes;
+        return {true, {quantized(mFreeShare[static_cast<std::size_t>(n)]), std::llround(capacity)}, -1};
+    }
+
+    Score scoreOf(const JobDemand& d, int n) const
+    {
+        return mPolicy == PlacementPolicy::BestFit ? bestFitScore(d, n)
+                                                   : fragmentationScore(d, n, fragmentationWith(n, {}, 0.0));
+    }
+    /// What a state's answers depend on besides the demand: its fragmentation as it is, and the
+    /// capacities of its free slots when no slot shares its GPU's memory (then a demand's answer
+    /// depends on its bytes only through the smallest free slot that holds them).
+    struct StateInfo
+    {
+        double fragmentation = 0.0;
+        bool isolated = true;
+        std::vector<double> freeCapacities; // distinct, ascending
+    };
+    const StateInfo& stateInfo(int state, int n) const
+    {
+        if (mStateInfo.size() <= static_cast<std::size_t>(state))
+            mStateInfo.resize(mStates.states());
+        std::optional<StateInfo>& info = mStateInfo[static_cast<std::size_t>(state)];
+        if (!info) {
+            info.emplace();
+            if (mPolicy == PlacementPolicy::FragmentationAware)
+                info->fragmentation = fragmentationWith(n, {}, 0.0);
+            for (int s : mNodeSlots[static_cast<std::size_t>(n)]) {
+                info->isolated = info->isolated && slot(s).memoryIsolated;
+                if (mOwner[static_cast<std::size_t>(s)] == -1)
+                    info->freeCapacities.push_back(slot(s).capacityBytes);
+            }
+            auto& caps = info->freeCapacities;
+            std::sort(caps.begin(), caps.end());
+            caps.erase(std::unique(caps.begin(), caps.end()), caps.end());
+        }
+        return *info;
+    }
+    /// scoreOf from the state index: each state answers a demand shape once.
+    Score indexedScore(const JobDemand& d, int state, int n) const
+    {
+        const StateInfo& info = stateInfo(state, n);
+        double bytes = d.bytesPerUnit;
+        if (info.isolated) { // the same answer for every size up to the next free capacity
+            const auto it = std::lower_bound(info.freeCapacities.begin(), info.freeCapacities.end(), bytes);
+            if (it == info.freeCapacities.end())
+                return {};
+            bytes = *it;
+        }
+        auto& answers = mStates.answers(state);
+        const DemandKey key{d.tp, bytes, mStrictMemory};
+        if (auto it = answers.find(key); it != answers.end())
+            return it->second;
+        const Score sc =
+            mPolicy == PlacementPolicy::BestFit ? bestFitScore(d, n) : fragmentationScore(d, n, info.fragmentation);
+        return answers.emplace(key, sc).first->second;
+    }
+
+    /// The node with the least score key that hosts the group, the first on a tie: from the
+    /// state index (one score per distinct node state), or node by node (pinned demands, and
+    /// PlacementSearch::Scan, which the index is tested against).
+    int leastScore(const JobDemand& d) const
+    {
+        int best = -1;
+        Score bestScore;
+        auto consider = [&](int n, const Score& sc) {
+            if (sc.ok && (best < 0 || sc.key < bestScore.key || (sc.key == bestScore.key && n < best))) {
+                best = n;
+                bestScore = sc;
+            }
+        };
+        if (mIndexed && !d.pin) {
+            for (int state : mStates.live())
+                if (const int n = mStates.firstNode(state); mayHost(d, n))
+                    consider(n, indexedScore(d, state, n));
+        } else {
+            for (int n = 0; n < static_cast<int>(mNodeSlots.size()); ++n)
+                if (mayHost(d, n))
+                    consider(n, scoreOf(d, n));
+        }
+        return best;
+    }
+
+    /// The slots a group of `d` takes on the chosen node.
+    std::vector<int> chosenGroup(const JobDemand& d, int node) const
+    {
+        if (mPolicy != PlacementPolicy::FragmentationAware || d.tp > 1)
+            return groupOn(d, node);
+        const Score sc = mIndexed && !d.pin ? indexedScore(d, mStates.classOf(node), node) : scoreOf(d, node);
+        return {mNodeSlots[static_cast<std::size_t>(node)][static_cast<std::size_t>(sc.position)]};
     }
 
     /// chooseNode with a memo of failures: slots only get taken until one is released, so a
@@ -308,30 +519,8 @@ private:
                 if (hosts(n))
                     return n;
             return -1;
-        case PlacementPolicy::BestFit: {
-            // The tightest fit: the node with the least free GPU share that still hosts the
-            // group; among equals, the least memory left over in the chosen slots.
-            int best = -1;
-            double bestShare = 0.0, bestLeftover = 0.0;
-            for (const auto& [share, n] : mByFreeShare) {
-                if (best >= 0 && share > bestShare + 1e-12)
-                    break;
-                if (!mayHost(d, n))
-                    continue;
-                const std::vector<int>& group = groupOn(d, n);
-                if (group.empty())
-                    continue;
-                double leftover = 0.0;
-                for (int s : group)
-                    leftover += slot(s).capacityBytes - d.bytesPerUnit;
-                if (best < 0 || leftover < bestLeftover) {
-                    best = n;
-                    bestShare = share;
-                    bestLeftover = leftover;
-                }
-            }
-            return best;
-        }
+        case PlacementPolicy::BestFit:
+        case PlacementPolicy::FragmentationAware: return leastScore(d);
         case PlacementPolicy::TopologyAware: {
             // Stay on nodes the job already uses, then under their leaf switches, then take
             // the node with the most free GPU share (whole nodes stay whole for large jobs; a
@@ -357,24 +546,6 @@ private:
                 if (hosts(it->second))
                     return it->second;
             return -1;
-        }
-        case PlacementPolicy::FragmentationAware: {
-            // Fragmentation gradient descent: the node whose fragmentation grows least.
-            int best = -1;
-            double bestScore = std::numeric_limits<double>::infinity();
-            for (int n = 0; n < static_cast<int>(mNodeSlots.size()); ++n) {
-                if (!mayHost(d, n))
-                    continue;
-                const std::vector<int>& group = groupOn(d, n);
-                if (group.empty())
-                    continue;
-                const double score = fragmentationDelta(group);
-                if (score < bestScore - 1e-12) {
-                    bestScore = score;
-                    best = n;
-                }
-            }
-            return best;
         }
         }
         return -1;
@@ -448,16 +619,24 @@ private:
     std::vector<double> mMaxFreeCapacity;          // largest free slot per node
     std::vector<double> mMaxFreeStrict;            // ... counting co-tenants' memory on shared GPUs
     std::set<std::pair<double, int>> mByFreeShare; // nodes ordered by free GPU share
-    WorkloadMix mMix;
+    std::optional<FragmentationView> mView;        // fragmentation-aware placement's measure
+    mutable std::vector<frag::Place> mPlaces;      // fragmentationWith's scratch
+    bool mScored = false;                          // best-fit or fragmentation-aware (leastScore)
+    bool mIndexed = false;                         // ... searching mStates
+    std::vector<int> mLayout;                      // per node, an id of its layoutOf()
+    mutable NodeStates<Score> mStates;
+    mutable std::vector<std::optional<StateInfo>> mStateInfo; // by state, filled when first searched
+    mutable std::vector<int> mCandidates;                     // fragmentationScore's scratch
+    mutable std::vector<std::tuple<double, double, int, double, int>> mTried;
 };
 
 } // namespace
 
 PlacementOutcome placeJobs(const Scenario& scenario, const Catalog& catalog, const FabricIndex& fabric,
                            const std::vector<Slot>& slots, const std::vector<JobDemand>& demands,
-                           PlacementPolicy policy, const std::vector<int>* held)
+                           PlacementPolicy policy, const std::vector<int>* held, PlacementSearch search)
 {
-    Placer placer(scenario, catalog, fabric, slots, demands, policy);
+    Placer placer(scenario, catalog, fabric, slots, demands, policy, search);
     if (held)
         for (std::size_t i = 0; i < held->size() && i < slots.size(); ++i)
             if ((*held)[i] >= 0)

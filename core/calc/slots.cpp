@@ -9,7 +9,14 @@
 
 namespace gp::calc {
 
-namespace {
+int nvlinkDomainGpus(const Node& node, const Catalog& catalog)
+{
+    if (const NodeTemplate* t = catalog.nodeTemplate(node.templateId))
+        if (t->gpuId == node.gpuId)
+            return std::max(1, std::min(t->scaleUpDomainGpus, node.gpuCount));
+    const GpuSpec* g = catalog.gpu(node.gpuId);
+    const bool nvlink = g && g->scaleUpKind.rfind("nvlink", 0) == 0 && g->scaleUpKind != "nvlink-bridge";
+    return nvlink || (g && g->scaleUpKind == "infinity-fabric") ? std::max(node.gpuCount, 1) : 1;
 }
 
 std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog)

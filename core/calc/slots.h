@@ -37,6 +37,10 @@ struct Slot
 /// Every slot of every GPU of the scenario, node by node, GPU by GPU.
 std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog);
 
+/// The NVLink domain size of a node: its template's scale-up domain, else the whole node
+/// for NVLink/NVSwitch GPUs and 1 for PCIe-only GPUs.
+int nvlinkDomainGpus(const Node& node, const Catalog& catalog);
+
 /// Memory the slots offer to jobs, summed over GPUs: on a GPU whose slots share its memory
 /// (time-slicing, MPS without a limit) the GPU's usable memory once; otherwise the sum of
 /// its slots' capacities (MIG instances' usable memory, vGPU framebuffers). Memory a sharing

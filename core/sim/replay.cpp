@@ -4,6 +4,8 @@
 
 #include "philox.h"
 
+#include "calc/fragmentation.h"
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -148,28 +150,23 @@ private:
 /// below that demand. Memory plays no part.
 double fragmentation(const ReplayNode& n, const std::vector<Group>& groups, AdmittedWeights& admitted)
 {
-    int allFree = 0, maxFree = 0, full = 0;
-    for (int f : n.gpuFree) {
-        allFree += f;
-        maxFree = std::max(maxFree, f);
-        full += f == kWholeGpu ? 1 : 0;
-    }
+    std::array<calc::frag::Place, 64> places{};
+    std::size_t count = 0;
+    int allFree = 0;
+    for (int g = 0; g < static_cast<int>(n.gpuFree.size()) && count < places.size(); ++g)
+        if (const int f = n.gpuFree[static_cast<std::size_t>(g)]; f > 0) {
+            places[count++] = {g, 0, static_cast<double>(f), static_cast<double>(f), true};
+            allFree += f;
+        }
     if (allFree == 0)
         return 0.0;
     const std::vector<double>& admittedWeights = admitted.of(n.cpuFree, n.model);
     double frag = 0.0;
     for (const Group& g : groups) {
-        const bool sharing = g.numGpu == 1 && g.demand < kWholeGpu;
-        const bool hosts = g.numGpu > 0 && (sharing ? maxFree >= g.demand : full >= g.numGpu);
-        if (!hosts) {
-            frag += g.weight * allFree;
-            continue;
-        }
-        int gpuPart = 0;
-        for (int f : n.gpuFree)
-            gpuPart += f < g.demand ? f : 0;
+        // The shapes of the group the node's CPU and GPU model admit see the GPUs; the others
+        // find nothing here.
         const double ok = admittedWeights[static_cast<std::size_t>(&g - groups.data())];
-        frag += ok * gpuPart + (g.weight - ok) * allFree;
+        frag += ok * calc::frag::unusableShare(places.data(), count, g.numGpu, g.demand) + (g.weight - ok) * allFree;
     }
     return frag;
 }

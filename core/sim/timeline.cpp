@@ -97,10 +97,7 @@ TimelineResult runTimeline(const Scenario& s, const Catalog& c, const calc::Eval
     std::vector<calc::JobDemand> all;
     for (const Run& r : runs)
         all.push_back(r.demand);
-    const calc::WorkloadMix mix(all);
-    std::vector<int> domains;
-    for (const Node& n : s.topology.nodes)
-        domains.push_back(calc::nvlinkDomainGpus(n, c));
+    const calc::FragmentationView fragView(s, c, slots, all);
 
     std::vector<int> owner(slots.size(), -1); // run index per slot
     std::vector<int> queue;
@@ -108,21 +105,19 @@ TimelineResult runTimeline(const Scenario& s, const Catalog& c, const calc::Eval
     auto sample = [&](double t) {
         TimelinePoint p;
         p.hours = t;
-        double held = 0.0, used = 0.0, freeShare = 0.0, unusable = 0.0;
-        const std::vector<int> freeInDomain =
-            calc::freeGpusInDomains(slots, domains, [&](std::size_t i) { return owner[i] < 0; });
-        for (std::size_t i = 0; i < slots.size(); ++i) {
+        double held = 0.0, used = 0.0;
+        std::vector<double> usedBytes(slots.size(), 0.0);
+        for (std::size_t i = 0; i < slots.size(); ++i)
             if (owner[i] >= 0) {
+                const double bytes = runs[static_cast<std::size_t>(owner[i])].demand.bytesPerUnit;
+                usedBytes[i] = bytes;
                 held += slots[i].gpuFraction;
-                used += std::min(runs[static_cast<std::size_t>(owner[i])].demand.bytesPerUnit, slots[i].capacityBytes);
-            } else {
-                freeShare += slots[i].gpuFraction;
-                unusable += slots[i].gpuFraction * mix.unusableWeight(slots[i], freeInDomain[i]);
+                used += std::min(bytes, slots[i].capacityBytes);
             }
-        }
+        const calc::FragmentationView::Totals frag = fragView.cluster(owner, usedBytes);
         p.allocation = gpus > 0 ? held / gpus : 0.0;
         p.vramUtilization = totalVram > 0 ? used / totalVram : 0.0;
-        p.fragmentation = freeShare > 0 ? unusable / freeShare : 0.0;
+        p.fragmentation = frag.free > 0 ? frag.unusable / frag.free : 0.0;
         p.queued = static_cast<int>(queue.size());
         p.running =
             static_cast<int>(std::count_if(runs.begin(), runs.end(), [](const Run& r) { return !r.slots.empty(); }));

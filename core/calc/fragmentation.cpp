@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "fragmentation.h"
+
+#include "model/miglayout.h"
+#include "model/units.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <map>
+
+namespace gp::calc {
+
+namespace frag {
+
+namespace {
+
+constexpr double kNone = -std::numeric_limits<double>::infinity();
+constexpr int kMaxGpus = 64; // nodes have at most 64 GPUs (validation)
+
+int gpuBit(int gpu) { return std::clamp(gpu, 0, kMaxGpus - 1); }
+
+/// Per GPU of a node, the largest capacity among its peer places, GPUs ordered by domain and
+/// then capacity, largest first: the t-th of a domain's run bounds what a t-GPU task finds there.
+struct PeerGpus
+{
+    std::array<std::pair<int, double>, kMaxGpus> byDomain{}; // (domain, capacity)
+    int count = 0;
+    /// The t-th largest GPU capacity of `domain` (kNone if it has fewer than t GPUs).
+    double tth(int domain, int t) const
+    {
+        for (int i = 0; i < count; ++i)
+            if (byDomain[static_cast<std::size_t>(i)].first == domain) {
+                const int at = i + t - 1;
+                return at < count && byDomain[static_cast<std::size_t>(at)].first == domain
+                           ? byDomain[static_cast<std::size_t>(at)].second
+                           : kNone;
+            }
+        return kNone;
+    }
+};
+
+PeerGpus peerGpus(const Place* places, std::size_t count)
+{
+    std::array<double, kMaxGpus> cap;
+    cap.fill(kNone);
+    std::array<int, kMaxGpus> domain{};
+    std::uint64_t seen = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const Place& p = places[i];
+        if (!p.peer)
+            continue;
+        const auto g = static_cast<std::size_t>(gpuBit(p.gpu));
+        cap[g] = std::max(cap[g], p.capacity);
+        domain[g] = p.domain;
+        seen |= 1ull << g;
+    }
+    PeerGpus out;
+    for (std::size_t g = 0; g < kMaxGpus; ++g)
+        if (seen & (1ull << g))
+            out.byDomain[static_cast<std::size_t>(out.count++)] = {domain[g], cap[g]};
+    std::sort(out.byDomain.begin(), out.byDomain.begin() + out.count, [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first < b.first : a.second > b.second;
+    });
+    return out;
+}
+
+} // namespace
+
+double unusableShare(const Place* places, std::size_t count, int gpus, double demand)
+{
+    double all = 0.0;
+    for (std::size_t i = 0; i < count; ++i)
+        all += places[i].share;
+    if (gpus <= 0)
+        return all;
+    // Distinct GPUs per domain with a place that serves one GPU of the task.
+    std::array<int, kMaxGpus> perDomain{};
+    std::uint64_t seen = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const Place& p = places[i];
+        const std::uint64_t bit = 1ull << gpuBit(p.gpu);
+        if (p.capacity >= demand && (gpus == 1 || p.peer) && !(seen & bit)) {
+            seen |= bit;
+            ++perDomain[static_cast<std::size_t>(gpuBit(p.domain))];
+        }
+    }
+    if (*std::max_element(perDomain.begin(), perDomain.end()) < gpus)
+        return all; // the node cannot host the task: every free share is a fragment to it
+    double unusable = 0.0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const Place& p = places[i];
+        const bool serves = p.capacity >= demand &&
+                            (gpus == 1 || (p.peer && perDomain[static_cast<std::size_t>(gpuBit(p.domain))] >= gpus));
+        unusable += serves ? 0.0 : p.share;
+    }
+    return unusable;
+}
+
+std::vector<Shape> typicalShapes(std::vector<Shape> counted, double popularity)
+{
+    double total = 0.0;
+    for (const Shape& s : counted)
+        total += s.weight;
+    std::stable_sort(counted.begin(), counted.end(),
+                     [](const Shape& a, const Shape& b) { return a.weight > b.weight; });
+    std::vector<Shape> out;
+    double covered = 0.0;
+    for (const Shape& s : counted) {
+        if (covered >= popularity * total || s.weight <= 0.0)
+            break;
+        covered += s.weight;
+        out.push_back(s);
+    }
+    for (Shape& s : out)
+        s.weight /= covered;
+    return out;
+}
+
+double Measure::Degree::between(double low, double high) const
+{
+    if (!(high > low))
+        return 0.0;
+    auto upTo = [this](double x) {
+        if (x == kNone)
+            return 0.0;
+        return weightUpTo[static_cast<std::size_t>(std::upper_bound(demands.begin(), demands.end(), x) -
+                                                   demands.begin())];
+    };
+    return upTo(high) - upTo(low);
+}
+
+Measure::Measure(const std::vector<Shape>& shapes)
+{
+    std::map<int, std::vector<std::pair<double, double>>> byDegree;
+    for (const Shape& s : shapes) {
+        if (s.gpus <= 0)
+            mCpuOnly += s.weight;
+        else
+            byDegree[s.gpus].push_back({s.demand, s.weight});
+    }
+    for (auto& [gpus, list] : byDegree) {
+        std::sort(list.begin(), list.end());
+        Degree d;
+        d.gpus = gpus;
+        for (const auto& [demand, weight] : list) {
+            d.demands.push_back(demand);
+            d.weightUpTo.push_back(d.weightUpTo.back() + weight);
+        }
+        if (gpus == 1)
+            mOne = std::move(d);
+        else
+            mMulti.push_back(std::move(d));
+    }
+}
+
+double Measure::of(const Place* places, std::size_t count) const
+{
+    double all = 0.0;
+    for (std::size_t i = 0; i < count; ++i)
+        all += places[i].share;
+    if (all <= 0.0)
+        return 0.0;
+    double f = mCpuOnly * all;
+    // One GPU: a place is a fragment to every shape asking more than it offers (whether or not
+    // another place of the node hosts it, the sum is the same).
+    if (!mOne.demands.empty()) {
+        double lastCapacity = kNone, lastWeight = 0.0; // alike places follow each other
+        for (std::size_t i = 0; i < count; ++i) {
+            if (places[i].capacity != lastCapacity) {
+                lastCapacity = places[i].capacity;
+                lastWeight = mOne.between(lastCapacity, std::numeric_limits<double>::infinity());
+            }
+            f += places[i].share * lastWeight;
+        }
+    }
+    if (mMulti.empty())
+        return f;
+    const PeerGpus gpus = peerGpus(places, count);
+    for (const Degree& d : mMulti) {
+        std::array<double, kMaxGpus> bound; // per domain: the largest demand it gathers d.gpus GPUs for
+        bound.fill(kNone);
+        double hosts = kNone; // the largest demand the node hosts
+        for (int i = 0; i < gpus.count; ++i) {
+            const int dom = gpus.byDomain[static_cast<std::size_t>(i)].first;
+            auto& b = bound[static_cast<std::size_t>(gpuBit(dom))];
+            if (b == kNone)
+                b = gpus.tth(dom, d.gpus);
+            hosts = std::max(hosts, b);
+        }
+        f += all * d.between(hosts, std::numeric_limits<double>::infinity());
+        for (std::size_t i = 0; i < count; ++i) {
+            const Place& p = places[i];
+            const double serves =
+                p.peer ? std::min(p.capacity, bound[static_cast<std::size_t>(gpuBit(p.domain))]) : kNone;
+            f += p.share * d.between(serves, hosts);
+        }
+    }
+    return f;
+}
+
+} // namespace frag
+
+FragmentationView::FragmentationView(const Scenario& s, const Catalog& c, const std::vector<Slot>& slots,
+                                     const std::vector<JobDemand>& mix)
+    : mSlots(slots)
+{
+    const auto& nodes = s.topology.nodes;
+    for (const Node& n : nodes)
+        mDomain.push_back(nvlinkDomainGpus(n, c));
+    mFirstSlot.assign(nodes.size() + 1, static_cast<int>(slots.size()));
+    for (std::size_t i = slots.size(); i-- > 0;)
+        mFirstSlot[static_cast<std::size_t>(slots[i].node)] = static_cast<int>(i);
+    for (std::size_t n = nodes.size(); n-- > 0;) // nodes without slots start where the next one does
+        mFirstSlot[n] = std::min(mFirstSlot[n], mFirstSlot[n + 1]);
+
+    // MIG slices in no instance: their compute share, and the largest profile that may start there.
+    std::map<std::pair<std::string, std::vector<std::pair<std::string, int>>>, std::pair<double, double>> byLayout;
+    mRegions.resize(nodes.size());
+    for (std::size_t n = 0; n < nodes.size(); ++n) {
+        const GpuSpec* gpu = c.gpu(nodes[n].gpuId);
+        if (!gpu || !gpu->supportsMig())
+            continue;
+        for (int g = 0; g < nodes[n].gpuCount; ++g) {
+            const SharingConfig& cfg = nodes[n].sharingOf(g);
+            if (cfg.mode != SharingMode::Mig)
+                continue;
+            std::vector<std::pair<std::string, int>> layout;
+            for (const auto& inst : cfg.migInstances)
+                layout.push_back({inst.profile, inst.start});
+            auto [it, fresh] = byLayout.try_emplace({gpu->id, std::move(layout)}, 0.0, 0.0);
+            if (fresh) {
+                int compute = mig::kComputeSlices;
+                for (const auto& inst : cfg.migInstances)
+                    if (const MigProfile* p = gpu->migProfile(inst.profile))
+                        compute -= p->computeSlices;
+                double capacity = 0.0;
+                for (const MigProfile& p : gpu->migProfiles)
+                    for (int start : p.startSlices) {
+                        if (p.usableGiB * kGiB <= capacity)
+                            break;
+                        mig::Layout more = cfg.migInstances;
+                        more.push_back({p.name, start});
+                        if (mig::check(*gpu, more).empty())
+                            capacity = p.usableGiB * kGiB;
+                    }
+                it->second = {std::max(compute, 0) / static_cast<double>(mig::kComputeSlices), capacity};
+            }
+            if (it->second.first > 0.0)
+                mRegions[n].push_back({g, it->second.first, it->second.second});
+        }
+    }
+
+    // The job mix: one task per group of TP units.
+    std::map<std::pair<int, double>, double> counts;
+    for (const JobDemand& d : mix)
+        counts[{std::max(d.tp, 1), d.bytesPerUnit}] += std::max(d.groups, 0);
+    std::vector<frag::Shape> counted;
+    for (const auto& [shape, count] : counts)
+        counted.push_back({shape.first, shape.second, count});
+    mMeasure = frag::Measure(frag::typicalShapes(std::move(counted), 1.0));
+}
+
+FragmentationView::Totals FragmentationView::cluster(const std::vector<int>& owner,
+                                                     const std::vector<double>& usedBytes) const
+{
+    Totals t;
+    std::vector<frag::Place> places;
+    for (int n = 0; n + 1 < static_cast<int>(mFirstSlot.size()); ++n) {
+        placesOf(
+            n, [&](std::size_t i) { return owner[i] < 0; }, [&](std::size_t i) { return usedBytes[i]; }, places);
+        for (const frag::Place& p : places)
+            t.free += p.share;
+        t.unusable += nodeFragmentation(places);
+    }
+    return t;
+}
+
+} // namespace gp::calc

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#pragma once
+
+#include "slots.h"
+
+#include "model/catalog.h"
+#include "model/scenario.h"
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace gp::calc {
+
+/// What one job asks the cluster for: pp x dp groups of tp units, each unit needing
+/// `bytesPerUnit` of GPU memory; a TP group (tp > 1) needs GPUs with NVLink peer access in
+/// one NVLink domain of one node.
+struct JobDemand
+{
+    int tenant = 0;
+    int job = 0;
+    int tp = 1;
+    int groups = 1;
+    double bytesPerUnit = 0.0;
+    std::optional<Pin> pin;
+};
+
+/// The fragmentation measure of Weng et al. (USENIX ATC '23) as the authors' simulator computes
+/// it (pkg/utils/frag.go; docs/validation.md, "Trace replay"), shared by the trace replay and by
+/// evaluate's KPI and fragmentation-aware placement: a node's fragmentation is, summed over the
+/// typical task shapes weighted by their popularity, the free GPU share a task of that shape
+/// cannot use there — all of it when the node cannot host the task, else the share of the places
+/// that cannot serve it.
+namespace frag {
+
+/// A free place on one node: one GPU's free share (the replay) or one free slot (evaluate).
+struct Place
+{
+    int gpu = 0;           ///< GPU index within the node (a multi-GPU task needs distinct GPUs)
+    int domain = 0;        ///< NVLink domain (a multi-GPU task needs its GPUs in one)
+    double share = 0.0;    ///< GPU share it stands for: the measure's unit
+    double capacity = 0.0; ///< what it offers one GPU of a task: milli-GPU free, or bytes
+    bool peer = true;      ///< usable by a multi-GPU task (NVLink peer access)
+};
+
+/// A task shape: `gpus` GPUs (0: CPU-only), each needing `demand` of a place's capacity, and its
+/// popularity among the typical shapes.
+struct Shape
+{
+    int gpus = 1;
+    double demand = 0.0;
+    double weight = 0.0;
+};
+
+/// The free share a task of `gpus` × `demand` cannot use on a node with these free places (the
+/// artifact's NodeGpuShareFragAmount without its "satisfied" class): every place's share when
+/// the node cannot host it (too few distinct GPUs in one NVLink domain whose places hold the
+/// demand, with peer access for more than one GPU; always for a CPU-only task), else the share of
+/// the places that cannot serve it (too small, or in a domain that cannot gather `gpus`).
+double unusableShare(const Place* places, std::size_t count, int gpus, double demand);
+
+/// The typical shapes among shapes counted one per task (`weight` = count): the most frequent
+/// first (ties in the order given) until they cover `popularity` of all tasks, their weights then
+/// renormalised to sum to 1 (the artifact's GetTypicalPods; it uses 0.95).
+std::vector<Shape> typicalShapes(std::vector<Shape> counted, double popularity);
+
+/// Σ shape weight × unusableShare over a fixed set of shapes, computed in O(places × log shapes)
+/// per TP degree rather than per shape: one-GPU shapes add, per place, the weight of the shapes
+/// asking more than it offers; for multi-GPU shapes of degree t a place serves demands up to the
+/// smaller of its capacity and the t-th largest GPU capacity of its domain, and the node hosts
+/// demands up to the largest such bound.
+class Measure
+{
+public:
+    Measure() = default;
+    explicit Measure(const std::vector<Shape>& shapes);
+    /// A node's fragmentation, in the places' share unit.
+    double of(const Place* places, std::size_t count) const;
+    bool empty() const { return mOne.demands.empty() && mMulti.empty() && mCpuOnly == 0.0; }
+
+private:
+    /// Shapes of one degree by demand, ascending, with the weight of those up to each index.
+    struct Degree
+    {
+        int gpus = 1;
+        std::vector<double> demands;
+        std::vector<double> weightUpTo = {0.0}; // [i]: weight of the i smallest
+        double total() const { return weightUpTo.back(); }
+        /// Weight of the shapes with demand in (low, high].
+        double between(double low, double high) const;
+    };
+    Degree mOne;
+    std::vector<Degree> mMulti;
+    double mCpuOnly = 0.0;
+};
+
+} // namespace frag
+
+/// The measure on a scenario's slots: each node's free places are its free slots (capacity after
+/// what co-tenants' units already commit on a GPU whose memory they share; MIG instances and
+/// fractional vGPUs without peer access) and, on MIG GPUs, the memory slices in no instance as
+/// one more place whose capacity is the usable memory of the largest profile the placement rules
+/// let start there. The typical shapes are the job mix's groups (one task per group of TP units),
+/// all of them (popularity 1.0: a scenario's mix is the planner's, not a long-tailed trace).
+class FragmentationView
+{
+public:
+    FragmentationView(const Scenario& scenario, const Catalog& catalog, const std::vector<Slot>& slots,
+                      const std::vector<JobDemand>& mix);
+
+    /// The free places of `node` given, per slot, whether it is free and the bytes its unit uses
+    /// (only read for held slots). Slots of a node are consecutive; `out` is replaced.
+    template <typename IsFree, typename UsedBytes>
+    void placesOf(int node, IsFree free, UsedBytes used, std::vector<frag::Place>& out) const;
+    double nodeFragmentation(const std::vector<frag::Place>& places) const
+    {
+        return mMeasure.of(places.data(), places.size());
+    }
+    int domainOf(int node) const { return mDomain[static_cast<std::size_t>(node)]; }
+
+    struct Totals
+    {
+        double unusable = 0.0; ///< Σ nodes' fragmentation, GPU shares
+        double free = 0.0;     ///< Σ free GPU share (free slots and MIG slices in no instance)
+    };
+    /// The cluster's fragmentation with `owner[i]` < 0 for free slots, `usedBytes[i]` for held ones.
+    Totals cluster(const std::vector<int>& owner, const std::vector<double>& usedBytes) const;
+
+private:
+    const std::vector<Slot>& mSlots;
+    std::vector<int> mDomain;    // NVLink domain size per node
+    std::vector<int> mFirstSlot; // per node, its first slot; one past the last at the end
+    /// Per node, its MIG GPUs' slices in no instance: (GPU, share, capacity).
+    struct Region
+    {
+        int gpu;
+        double share;
+        double capacity;
+    };
+    std::vector<std::vector<Region>> mRegions;
+    frag::Measure mMeasure;
+};
+
+template <typename IsFree, typename UsedBytes>
+void FragmentationView::placesOf(int node, IsFree free, UsedBytes used, std::vector<frag::Place>& out) const
+{
+    out.clear();
+    const auto n = static_cast<std::size_t>(node);
+    const int domain = std::max(1, mDomain[n]);
+    const auto& regions = mRegions[n];
+    std::size_t r = 0;
+    int first = mFirstSlot[n];
+    const int end = mFirstSlot[n + 1];
+    while (first < end) {
+        const int gpu = mSlots[static_cast<std::size_t>(first)].gpu;
+        int last = first;
+        double committed = 0.0; // bytes held on this GPU through slots that share its memory
+        for (; last < end && mSlots[static_cast<std::size_t>(last)].gpu == gpu; ++last)
+            if (!mSlots[static_cast<std::size_t>(last)].memoryIsolated && !free(static_cast<std::size_t>(last)))
+                committed += used(static_cast<std::size_t>(last));
+        for (int i = first; i < last; ++i) {
+            const Slot& sl = mSlots[static_cast<std::size_t>(i)];
+            if (free(static_cast<std::size_t>(i)))
+                out.push_back({gpu, gpu / domain, sl.gpuFraction,
+                               sl.memoryIsolated ? sl.capacityBytes : sl.capacityBytes - committed, sl.peerToPeer});
+        }
+        for (; r < regions.size() && regions[r].gpu <= gpu; ++r) // this GPU's, and GPUs without slots before it
+            out.push_back({regions[r].gpu, regions[r].gpu / domain, regions[r].share, regions[r].capacity, false});
+        first = last;
+    }
+    for (; r < regions.size(); ++r) // MIG GPUs without any instance have no slots
+        out.push_back({regions[r].gpu, regions[r].gpu / domain, regions[r].share, regions[r].capacity, false});
+}
+
+} // namespace gp::calc
