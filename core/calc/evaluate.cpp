@@ -101,8 +101,10 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
     std::vector<JobDemand> ordered;
     for (int i : order)
         ordered.push_back(demands[static_cast<std::size_t>(i)]);
+    const auto placing = std::chrono::steady_clock::now();
     const PlacementOutcome po =
         placeJobs(s, c, cx.fabric, cx.slots, ordered, policyOverride.value_or(s.placementPolicy));
+    ev.placementMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - placing).count();
 
     // 3. What each GPU carries.
     cx.gpuUsed.assign(static_cast<std::size_t>(gpus), 0.0);

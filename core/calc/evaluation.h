@@ -105,6 +105,7 @@ struct Evaluation
     std::vector<GpuResult> gpus;
     std::vector<std::pair<std::string, double>> tenantCostPerMonthUsd;
     double elapsedMs = 0.0;
+    double placementMs = 0.0; ///< of elapsedMs, placing the jobs (placeJobs)
 };
 
 } // namespace gp::calc

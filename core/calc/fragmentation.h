@@ -159,11 +159,18 @@ void FragmentationView::placesOf(int node, IsFree free, UsedBytes used, std::vec
         for (; last < end && mSlots[static_cast<std::size_t>(last)].gpu == gpu; ++last)
             if (!mSlots[static_cast<std::size_t>(last)].memoryIsolated && !free(static_cast<std::size_t>(last)))
                 committed += used(static_cast<std::size_t>(last));
+        const std::size_t gpuStart = out.size();
         for (int i = first; i < last; ++i) {
             const Slot& sl = mSlots[static_cast<std::size_t>(i)];
-            if (free(static_cast<std::size_t>(i)))
-                out.push_back({gpu, gpu / domain, sl.gpuFraction,
-                               sl.memoryIsolated ? sl.capacityBytes : sl.capacityBytes - committed, sl.peerToPeer});
+            if (!free(static_cast<std::size_t>(i)))
+                continue;
+            const double capacity = sl.memoryIsolated ? sl.capacityBytes : sl.capacityBytes - committed;
+            // Alike free slots of one GPU (time-slicing replicas, MPS clients) are one place of
+            // their summed share: the measure adds them alike.
+            if (out.size() > gpuStart && out.back().capacity == capacity && out.back().peer == sl.peerToPeer)
+                out.back().share += sl.gpuFraction;
+            else
+                out.push_back({gpu, gpu / domain, sl.gpuFraction, capacity, sl.peerToPeer});
         }
         for (; r < regions.size() && regions[r].gpu <= gpu; ++r) // this GPU's, and GPUs without slots before it
             out.push_back({regions[r].gpu, regions[r].gpu / domain, regions[r].share, regions[r].capacity, false});

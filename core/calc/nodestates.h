@@ -3,7 +3,7 @@
 #pragma once
 
 #include <functional>
-#include <set>
+#include <queue>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -49,15 +49,11 @@ public:
         int& from = mClassOf[static_cast<std::size_t>(node)];
         if (from == to)
             return;
-        if (from >= 0) {
-            Class& old = mClasses[static_cast<std::size_t>(from)];
-            old.members.erase(node);
-            if (old.members.empty())
-                setLive(from, false);
-        }
+        if (from >= 0 && --mClasses[static_cast<std::size_t>(from)].members == 0)
+            setLive(from, false);
         Class& now = mClasses[static_cast<std::size_t>(to)];
-        now.members.insert(node);
-        if (now.members.size() == 1)
+        now.first.push(node); // entries of nodes that left are dropped when they come to the top
+        if (++now.members == 1)
             setLive(to, true);
         from = to;
     }
@@ -67,7 +63,13 @@ public:
     /// The states some node has now.
     const std::vector<int>& live() const { return mLive; }
     /// The first node (in scenario order) in state `c`: the one a search on a tie takes.
-    int firstNode(int c) const { return *mClasses[static_cast<std::size_t>(c)].members.begin(); }
+    int firstNode(int c)
+    {
+        auto& first = mClasses[static_cast<std::size_t>(c)].first;
+        while (mClassOf[static_cast<std::size_t>(first.top())] != c)
+            first.pop();
+        return first.top();
+    }
     /// The answers state `c` gave, by demand key.
     Answers& answers(int c) { return mClasses[static_cast<std::size_t>(c)].answers; }
     std::size_t states() const { return mClasses.size(); }
@@ -75,7 +77,8 @@ public:
 private:
     struct Class
     {
-        std::set<int> members;
+        int members = 0;
+        std::priority_queue<int, std::vector<int>, std::greater<>> first; // its nodes, least first
         Answers answers;
         int livePos = -1;
     };

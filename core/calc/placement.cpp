@@ -54,13 +54,14 @@ public:
                 slots[static_cast<std::size_t>(i)].gpuFraction;
         }
         mPeerGpus.assign(nodes.size(), 0);
-        for (std::size_t n = 0; n < nodes.size(); ++n)
-            refreshPeerGroup(static_cast<int>(n));
         mMaxFreeStrict.assign(nodes.size(), 0.0);
+        mScored = policy == PlacementPolicy::BestFit || policy == PlacementPolicy::FragmentationAware;
+        mIndexed = search == PlacementSearch::Indexed && mScored;
+        mDirty.assign(nodes.size(), false); // refreshNode marks every node: all are filed first
         for (std::size_t n = 0; n < nodes.size(); ++n) {
-            refreshCapacity(static_cast<int>(n));
-            refreshStrictCapacity(static_cast<int>(n));
-            mByFreeShare.insert({mFreeShare[n], static_cast<int>(n)});
+            if (!mScored)
+                mByFreeShare.insert({mFreeShare[n], static_cast<int>(n)});
+            refreshNode(static_cast<int>(n));
         }
         for (const Slot& sl : slots) {
             if (!sl.memoryIsolated)
@@ -70,8 +71,6 @@ public:
                 mLargest = &sl;
         }
         std::sort(mCapacities.begin(), mCapacities.end());
-        mScored = policy == PlacementPolicy::BestFit || policy == PlacementPolicy::FragmentationAware;
-        mIndexed = search == PlacementSearch::Indexed && mScored;
         if (policy == PlacementPolicy::FragmentationAware)
             mView.emplace(s, c, slots, demands);
         if (mIndexed) {
@@ -79,8 +78,6 @@ public:
             for (std::size_t n = 0; n < nodes.size(); ++n)
                 mLayout.push_back(
                     layouts.try_emplace(layoutOf(static_cast<int>(n)), static_cast<int>(layouts.size())).first->second);
-            for (std::size_t n = 0; n < nodes.size(); ++n)
-                mStates.file(static_cast<int>(n), stateOf(static_cast<int>(n)));
         }
     }
 
@@ -108,7 +105,8 @@ public:
             const std::vector<int> group = chosenGroup(d, node);
             mStrictMemory = false;
             for (int s : group)
-                take(s, demandIndex), out.slots.push_back(s);
+                setOwner(s, demandIndex), out.slots.push_back(s);
+            refreshNode(node);
             if (std::find(used.begin(), used.end(), node) == used.end())
                 used.push_back(node);
         }
@@ -117,60 +115,94 @@ public:
     }
 
     const std::vector<int>& owner() const { return mOwner; }
-    void hold(int s) { setOwner(s, kHeld); }
+    void hold(int s)
+    {
+        setOwner(s, kHeld);
+        refreshNode(slot(s).node);
+    }
 
 private:
     const Slot& slot(int i) const { return mSlots[static_cast<std::size_t>(i)]; }
-    void take(int s, int owner) { setOwner(s, owner); }
     void release(int s)
     {
         setOwner(s, -1);
+        refreshNode(slot(s).node);
         mFailures.clear(); // a freed slot may host what failed before
     }
+    /// Gives slot `s` to `owner` (-1 frees; a demand index or kHeld takes); refreshNode then
+    /// brings the node's figures up to date.
     void setOwner(int s, int owner)
     {
-        const auto n = static_cast<std::size_t>(slot(s).node);
-        // Re-key the node in the free-share order, reusing its tree node (no allocation).
-        auto handle = mByFreeShare.extract({mFreeShare[n], static_cast<int>(n)});
-        const int previous = mOwner[static_cast<std::size_t>(s)];
         mOwner[static_cast<std::size_t>(s)] = owner;
-        mFree[n] += owner == -1 ? 1 : -1; // -1 frees; a demand index or kHeld takes
-        if (mScored) {
-            // Free share and committed memory summed afresh in slot order, so that nodes in the
-            // same state carry the same figures to the last bit (the scores and the state index
-            // rely on it).
-            mFreeShare[n] = 0.0;
-            for (int k : mNodeSlots[n])
-                mFreeShare[n] += mOwner[static_cast<std::size_t>(k)] == -1 ? slot(k).gpuFraction : 0.0;
-            if (!slot(s).memoryIsolated) {
-                double& committed = mCommitted[gpuIndex(slot(s))];
-                committed = 0.0;
-                for (int k : mNodeSlots[n])
-                    if (slot(k).gpu == slot(s).gpu && !slot(k).memoryIsolated)
-                        committed += bytesHeld(k);
+        mFree[static_cast<std::size_t>(slot(s).node)] += owner == -1 ? 1 : -1;
+    }
+    /// The node's figures the searches read, in one pass over its slots (listed GPU by GPU):
+    /// free GPU share, memory committed on GPUs that share it, the largest free slot with and
+    /// without co-tenants' memory counted, and the widest TP group it could still offer
+    /// (distinct GPUs with a free peer-to-peer slot in one NVLink domain). Summed afresh in
+    /// slot order, so that nodes in the same state carry the same figures to the last bit (the
+    /// scores and the state index rely on it).
+    void refreshNode(int node)
+    {
+        const auto n = static_cast<std::size_t>(node);
+        // Re-key the node in the free-share order, reusing its tree node (no allocation); only
+        // topology-aware placement reads that order.
+        auto handle = mScored ? decltype(mByFreeShare)::node_type() : mByFreeShare.extract({mFreeShare[n], node});
+        const std::vector<int>& list = mNodeSlots[n];
+        double share = 0.0, maxCapacity = 0.0, maxStrict = 0.0;
+        int widest = 0, current = 0, domain = -1;
+        for (std::size_t a = 0; a < list.size();) {
+            const Slot& first = slot(list[a]);
+            std::size_t b = a;
+            double committed = 0.0;
+            bool shared = false;
+            for (; b < list.size() && slot(list[b]).gpu == first.gpu; ++b)
+                if (!slot(list[b]).memoryIsolated) {
+                    shared = true;
+                    committed += bytesHeld(list[b]);
+                }
+            if (shared)
+                mCommitted[gpuIndex(first)] = committed;
+            if (first.gpu / mDomain[n] != domain) {
+                widest = std::max(widest, current);
+                current = 0;
+                domain = first.gpu / mDomain[n];
             }
-        } else {
-            mFreeShare[n] += (owner == -1 ? 1 : -1) * slot(s).gpuFraction;
-            if (!slot(s).memoryIsolated) // the GPU's memory is shared: keep its committed bytes
-                mCommitted[gpuIndex(slot(s))] += bytesOf(owner) - bytesOf(previous);
+            bool peerFree = false;
+            for (std::size_t k = a; k < b; ++k) {
+                if (mOwner[static_cast<std::size_t>(list[k])] != -1)
+                    continue;
+                const Slot& sl = slot(list[k]);
+                share += sl.gpuFraction;
+                maxCapacity = std::max(maxCapacity, sl.capacityBytes);
+                maxStrict = std::max(maxStrict, sl.memoryIsolated ? sl.capacityBytes : sl.capacityBytes - committed);
+                peerFree = peerFree || sl.peerToPeer;
+            }
+            current += peerFree ? 1 : 0;
+            a = b;
         }
-        handle.value() = {mFreeShare[n], static_cast<int>(n)};
-        mByFreeShare.insert(std::move(handle));
-        // The largest free slot only changes when it is the one taken, or one comes back.
-        if (owner < 0)
-            mMaxFreeCapacity[n] = std::max(mMaxFreeCapacity[n], slot(s).capacityBytes);
-        else if (slot(s).capacityBytes >= mMaxFreeCapacity[n])
-            refreshCapacity(static_cast<int>(n));
-        if (slot(s).peerToPeer)
-            refreshPeerGroup(static_cast<int>(n));
-        if (!slot(s).memoryIsolated) // what fits beside co-tenants changed on this GPU
-            refreshStrictCapacity(static_cast<int>(n));
-        else if (owner < 0)
-            mMaxFreeStrict[n] = std::max(mMaxFreeStrict[n], slot(s).capacityBytes);
-        else if (slot(s).capacityBytes >= mMaxFreeStrict[n])
-            refreshStrictCapacity(static_cast<int>(n));
-        if (mIndexed)
-            mStates.file(static_cast<int>(n), stateOf(static_cast<int>(n)));
+        mFreeShare[n] = share;
+        mMaxFreeCapacity[n] = maxCapacity;
+        mMaxFreeStrict[n] = maxStrict;
+        mPeerGpus[n] = std::max(widest, current);
+        if (handle) {
+            handle.value() = {share, node};
+            mByFreeShare.insert(std::move(handle));
+        }
+        if (mIndexed && !mDirty[n]) { // filed anew before the next search
+            mDirty[n] = true;
+            mDirtyNodes.push_back(node);
+        }
+    }
+    /// Files the nodes that changed since the last search under their new states.
+    void refileChanged() const
+    {
+        for (int n : mDirtyNodes) {
+            stateOf(n, mKey);
+            mStates.file(n, mKey);
+            mDirty[static_cast<std::size_t>(n)] = false;
+        }
+        mDirtyNodes.clear();
     }
     /// Bytes a unit of demand `o` needs (0 for no demand, or kHeld: placed before).
     double bytesOf(int o) const { return o >= 0 ? mDemands[static_cast<std::size_t>(o)].bytesPerUnit : 0.0; }
@@ -191,10 +223,10 @@ private:
         return key;
     }
     /// The node's layout, which slots are free and the memory committed on GPUs that share it.
-    std::string stateOf(int n) const
+    void stateOf(int n, std::string& key) const
     {
         const int layout = mLayout[static_cast<std::size_t>(n)];
-        std::string key(reinterpret_cast<const char*>(&layout), sizeof layout);
+        key.assign(reinterpret_cast<const char*>(&layout), sizeof layout);
         int lastGpu = -1;
         for (int k : mNodeSlots[static_cast<std::size_t>(n)]) {
             const Slot& sl = slot(k);
@@ -205,46 +237,6 @@ private:
                 lastGpu = sl.gpu;
             }
         }
-        return key;
-    }
-    /// The largest unit a free slot of node `n` holds without overcommitting a shared GPU.
-    void refreshStrictCapacity(int n)
-    {
-        double best = 0.0;
-        for (int s : mNodeSlots[static_cast<std::size_t>(n)])
-            if (mOwner[static_cast<std::size_t>(s)] == -1)
-                best = std::max(best, slot(s).memoryIsolated ? slot(s).capacityBytes
-                                                             : slot(s).capacityBytes - mCommitted[gpuIndex(slot(s))]);
-        mMaxFreeStrict[static_cast<std::size_t>(n)] = best;
-    }
-    /// The widest TP group node `n` could still offer: distinct GPUs with a free peer-to-peer
-    /// slot in one NVLink domain (slots are listed by GPU; groupOn walks them the same way).
-    void refreshPeerGroup(int n)
-    {
-        const auto i = static_cast<std::size_t>(n);
-        int best = 0, current = 0, domain = -1, lastGpu = -1;
-        for (int s : mNodeSlots[i]) {
-            const Slot& sl = slot(s);
-            if (sl.gpu / mDomain[i] != domain) {
-                best = std::max(best, current);
-                current = 0;
-                domain = sl.gpu / mDomain[i];
-                lastGpu = -1;
-            }
-            if (mOwner[static_cast<std::size_t>(s)] == -1 && sl.peerToPeer && sl.gpu != lastGpu) {
-                ++current;
-                lastGpu = sl.gpu;
-            }
-        }
-        mPeerGpus[i] = std::max(best, current);
-    }
-    void refreshCapacity(int n)
-    {
-        double best = 0.0;
-        for (int s : mNodeSlots[static_cast<std::size_t>(n)])
-            if (mOwner[static_cast<std::size_t>(s)] == -1)
-                best = std::max(best, slot(s).capacityBytes);
-        mMaxFreeCapacity[static_cast<std::size_t>(n)] = best;
     }
     /// Cheap test before the slot-by-slot search.
     bool mayHost(const JobDemand& d, int n) const
@@ -335,37 +327,68 @@ private:
     };
     static long long quantized(double x) { return std::llround(x * 1e9); }
 
-    /// The node's fragmentation (fragmentation.h) with the slots of `group` taken by units of
-    /// `bytes` (none: as it is now).
-    double fragmentationWith(int n, const std::vector<int>& group, double bytes) const
+    /// The node's fragmentation (fragmentation.h) as it is now; its free places are left in
+    /// mPlaces for fragmentationAfter.
+    double fragmentationNow(int n) const
     {
-        auto inGroup = [&](std::size_t i) {
-            return std::find(group.begin(), group.end(), static_cast<int>(i)) != group.end();
-        };
-        mView->placesOf(
-            n, [&](std::size_t i) { return mOwner[i] == -1 && !inGroup(i); },
-            [&](std::size_t i) { return inGroup(i) ? bytes : bytesHeld(static_cast<int>(i)); }, mPlaces);
+        placesNow(n);
         return mView->nodeFragmentation(mPlaces);
+    }
+    void placesNow(int n) const
+    {
+        mView->placesOf(
+            n, [&](std::size_t i) { return mOwner[i] == -1; },
+            [&](std::size_t i) { return bytesHeld(static_cast<int>(i)); }, mPlaces);
+    }
+    /// The node's fragmentation with `count` slots of `taken` given units of `bytes`, from its
+    /// places now (mPlaces): each slot's share leaves its place, and on a GPU whose memory its
+    /// slots share every free place there holds `bytes` less per unit placed.
+    double fragmentationAfter(const int* taken, std::size_t count, double bytes) const
+    {
+        mAfter = mPlaces;
+        for (std::size_t t = 0; t < count; ++t) {
+            const Slot& sl = slot(taken[t]);
+            const double capacity = sl.memoryIsolated ? sl.capacityBytes : sl.capacityBytes - mCommitted[gpuIndex(sl)];
+            for (frag::Place& p : mAfter)
+                if (p.gpu == sl.gpu && p.capacity == capacity && p.peer == sl.peerToPeer) {
+                    p.share -= sl.gpuFraction;
+                    break;
+                }
+        }
+        for (std::size_t t = 0; t < count; ++t)
+            if (const Slot& sl = slot(taken[t]); !sl.memoryIsolated)
+                for (frag::Place& p : mAfter)
+                    if (p.gpu == sl.gpu)
+                        p.capacity -= bytes;
+        std::erase_if(mAfter, [](const frag::Place& p) { return p.share <= 1e-12; });
+        return mView->nodeFragmentation(mAfter);
     }
 
     /// Fragmentation gradient descent (Weng et al., USENIX ATC '23): how much the node's
     /// fragmentation grows when the group is placed there. A TP group takes the slots groupOn
     /// finds; a one-unit group the fitting slot that grows it least (the smallest slot on a tie).
+    /// `before`: the node's fragmentation now (its state's, remembered).
     Score fragmentationScore(const JobDemand& d, int n, double before) const
     {
         Score out;
+        placesNow(n);
         if (d.tp > 1) {
             const std::vector<int>& group = groupOn(d, n);
             if (!group.empty())
-                out = {true, {quantized(fragmentationWith(n, group, d.bytesPerUnit) - before), 0}, -1};
+                out = {
+                    true, {quantized(fragmentationAfter(group.data(), group.size(), d.bytesPerUnit) - before), 0}, -1};
             return out;
         }
         const auto& list = mNodeSlots[static_cast<std::size_t>(n)];
         std::vector<int>& candidates = mCandidates; // positions in the node's list, smallest slot first
         candidates.clear();
+        std::array<int, 64> freeOnGpu{}; // nodes have at most 64 GPUs (validation)
         for (int p = 0; p < static_cast<int>(list.size()); ++p) {
             const int s = list[static_cast<std::size_t>(p)];
-            if (mOwner[static_cast<std::size_t>(s)] == -1 && fits(slot(s), d.bytesPerUnit) && pinAllows(d, slot(s)))
+            if (mOwner[static_cast<std::size_t>(s)] != -1)
+                continue;
+            ++freeOnGpu[static_cast<std::size_t>(std::clamp(slot(s).gpu, 0, 63))];
+            if (fits(slot(s), d.bytesPerUnit) && pinAllows(d, slot(s)))
                 candidates.push_back(p);
         }
         std::stable_sort(candidates.begin(), candidates.end(), [&](int a, int b) {
@@ -377,17 +400,15 @@ private:
         for (int p : candidates) {
             const Slot& sl = slot(list[static_cast<std::size_t>(p)]);
             // GPUs of one NVLink domain with the same free slots and committed memory are alike.
-            int freeOnGpu = 0;
-            for (int k : list)
-                freeOnGpu += slot(k).gpu == sl.gpu && mOwner[static_cast<std::size_t>(k)] == -1 ? 1 : 0;
             const std::tuple<double, double, int, double, int> kind{
                 sl.capacityBytes, sl.gpuFraction, sl.gpu / mDomain[static_cast<std::size_t>(n)],
-                sl.memoryIsolated ? 0.0 : mCommitted[gpuIndex(sl)], freeOnGpu};
+                sl.memoryIsolated ? 0.0 : mCommitted[gpuIndex(sl)],
+                freeOnGpu[static_cast<std::size_t>(std::clamp(sl.gpu, 0, 63))]};
             if (std::find(tried.begin(), tried.end(), kind) != tried.end())
                 continue;
             tried.push_back(kind);
             const long long key =
-                quantized(fragmentationWith(n, {list[static_cast<std::size_t>(p)]}, d.bytesPerUnit) - before);
+                quantized(fragmentationAfter(&list[static_cast<std::size_t>(p)], 1, d.bytesPerUnit) - before);
             if (!out.ok || key < out.key.first)
                 out = {true, {key, 0}, p};
         }
@@ -409,8 +430,7 @@ private:
 
     Score scoreOf(const JobDemand& d, int n) const
     {
-        return mPolicy == PlacementPolicy::BestFit ? bestFitScore(d, n)
-                                                   : fragmentationScore(d, n, fragmentationWith(n, {}, 0.0));
+        return mPolicy == PlacementPolicy::BestFit ? bestFitScore(d, n) : fragmentationScore(d, n, fragmentationNow(n));
     }
     /// What a state's answers depend on besides the demand: its fragmentation as it is, and the
     /// capacities of its free slots when no slot shares its GPU's memory (then a demand's answer
@@ -429,7 +449,7 @@ private:
         if (!info) {
             info.emplace();
             if (mPolicy == PlacementPolicy::FragmentationAware)
-                info->fragmentation = fragmentationWith(n, {}, 0.0);
+                info->fragmentation = fragmentationNow(n);
             for (int s : mNodeSlots[static_cast<std::size_t>(n)]) {
                 info->isolated = info->isolated && slot(s).memoryIsolated;
                 if (mOwner[static_cast<std::size_t>(s)] == -1)
@@ -475,6 +495,7 @@ private:
             }
         };
         if (mIndexed && !d.pin) {
+            refileChanged();
             for (int state : mStates.live())
                 if (const int n = mStates.firstNode(state); mayHost(d, n))
                     consider(n, indexedScore(d, state, n));
@@ -491,6 +512,8 @@ private:
     {
         if (mPolicy != PlacementPolicy::FragmentationAware || d.tp > 1)
             return groupOn(d, node);
+        if (mIndexed && !d.pin)
+            refileChanged(); // a group before this one of the same job may have changed the node
         const Score sc = mIndexed && !d.pin ? indexedScore(d, mStates.classOf(node), node) : scoreOf(d, node);
         return {mNodeSlots[static_cast<std::size_t>(node)][static_cast<std::size_t>(sc.position)]};
     }
@@ -605,7 +628,7 @@ private:
     std::vector<int> mFree;         // free slots per node
     std::vector<double> mFreeShare; // free GPU share per node
     std::vector<int> mDomain;
-    std::vector<int> mPeerGpus;        // widest free TP group per node (refreshPeerGroup)
+    std::vector<int> mPeerGpus;        // widest free TP group per node (refreshNode)
     mutable std::vector<int> mScratch; // groupOn's result, reused to avoid allocations
     struct Failure
     {
@@ -620,11 +643,15 @@ private:
     std::vector<double> mMaxFreeStrict;            // ... counting co-tenants' memory on shared GPUs
     std::set<std::pair<double, int>> mByFreeShare; // nodes ordered by free GPU share
     std::optional<FragmentationView> mView;        // fragmentation-aware placement's measure
-    mutable std::vector<frag::Place> mPlaces;      // fragmentationWith's scratch
+    mutable std::vector<frag::Place> mPlaces;      // a node's free places now (fragmentationNow)
+    mutable std::vector<frag::Place> mAfter;       // ... after a group is placed
     bool mScored = false;                          // best-fit or fragmentation-aware (leastScore)
     bool mIndexed = false;                         // ... searching mStates
     std::vector<int> mLayout;                      // per node, an id of its layoutOf()
     mutable NodeStates<Score> mStates;
+    mutable std::vector<char> mDirty;                         // per node: changed since last filed
+    mutable std::vector<int> mDirtyNodes;                     // ... those nodes
+    mutable std::string mKey;                                 // stateOf's scratch
     mutable std::vector<std::optional<StateInfo>> mStateInfo; // by state, filled when first searched
     mutable std::vector<int> mCandidates;                     // fragmentationScore's scratch
     mutable std::vector<std::tuple<double, double, int, double, int>> mTried;
