@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "mainwindow.h"
 
+#include "replaydialog.h"
+
 #include "canvas/canvaseditor.h"
 #include "canvas/canvasscene.h"
 #include "canvas/canvasview.h"
@@ -235,6 +237,10 @@ void MainWindow::createActions()
     for (QDockWidget* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());
 
+    QMenu* results = menuBar()->addMenu(tr("&Results"));
+    results->addAction(tr("Placement &Replay…"), this, &MainWindow::showPlacementReplay)
+        ->setShortcut(QKeySequence(tr("Ctrl+Shift+R")));
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Welcome"), this, &MainWindow::showWelcome);
     mHelp = new HelpController(this);
@@ -245,6 +251,25 @@ void MainWindow::createActions()
     tb->addActions(fileActions);
     tb->addAction(mUndo);
     tb->addAction(mRedo);
+}
+
+void MainWindow::showPlacementReplay()
+{
+    if (!mReplay) { // one, kept: its last results stay while the window lives
+        mReplay = new ui::ReplayDialog(
+            mWorkbench->catalog(),
+            [this]() -> std::pair<const Scenario*, QString> {
+                const document::Document* doc = currentDocument();
+                if (!doc)
+                    return {nullptr, {}};
+                return {&doc->scenario(), QString::fromStdString(doc->scenario().name)};
+            },
+            this);
+        mReplay->resize(std::min(1280, width() - 40), std::min(760, height() - 40));
+    }
+    mReplay->show();
+    mReplay->raise();
+    mReplay->activateWindow();
 }
 
 void MainWindow::documentReplaced()

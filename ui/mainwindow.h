@@ -32,6 +32,7 @@ class LibraryPanel;
 class PlanSummary;
 class PropertiesPanel;
 class RecoveryBar;
+class ReplayDialog;
 class RecoveryController;
 class ResultsCharts;
 class ResultsController;
@@ -80,6 +81,9 @@ public:
     /// Shows the welcome panel over the canvas (first start, Help > Welcome); it offers the
     /// library's first scenarios, a blank plan, an import and the user guide.
     class WelcomePanel* showWelcome();
+    /// Results > Placement Replay: the trace replay's dialog (one per window, kept open).
+    void showPlacementReplay();
+    ReplayDialog* placementReplay() const { return mReplay; }
 
     /// Below this window height (a 1366×768 screen) the summary and KPI cards go compact so
     /// the canvas keeps its height.
@@ -113,6 +117,7 @@ private:
     QUndoView* mHistory;
     ResultsCharts* mCharts;
     RecoveryBar* mRecovery;
+    ReplayDialog* mReplay = nullptr;
     LibraryController* mFiles;
     EditController* mEdits;
     ExportController* mExports;

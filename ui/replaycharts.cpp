@@ -15,7 +15,6 @@ namespace gp::ui {
 
 namespace {
 
-/// One chart: `series` of each policy's summary against the arrived workload.
 std::unique_ptr<QChart> chartOf(const std::vector<std::pair<QString, sim::ReplaySummary>>& policies,
                                 const sim::Spread sim::ReplaySummary::*series, const QString& title,
                                 const QString& yTitle)
@@ -76,17 +75,22 @@ void addPictures(std::vector<std::pair<QString, QByteArray>>& files, const QStri
 
 } // namespace
 
+std::unique_ptr<QChart> replayChart(const std::vector<std::pair<QString, sim::ReplaySummary>>& policies,
+                                    ReplayMeasure measure, const QString& title)
+{
+    if (measure == ReplayMeasure::Allocation)
+        return chartOf(policies, &sim::ReplaySummary::allocationPct, QObject::tr("GPU allocation — %1").arg(title),
+                       QObject::tr("Allocated, % of GPU capacity"));
+    return chartOf(policies, &sim::ReplaySummary::fragmentationPct, QObject::tr("GPU fragmentation — %1").arg(title),
+                   QObject::tr("Fragmented, % of GPU capacity"));
+}
+
 std::vector<std::pair<QString, QByteArray>> replayChartFiles(
     const std::vector<std::pair<QString, sim::ReplaySummary>>& policies, const QString& title)
 {
     std::vector<std::pair<QString, QByteArray>> files;
-    addPictures(files, "replay-allocation",
-                chartOf(policies, &sim::ReplaySummary::allocationPct, QObject::tr("GPU allocation — %1").arg(title),
-                        QObject::tr("Allocated, % of GPU capacity")));
-    addPictures(files, "replay-fragmentation",
-                chartOf(policies, &sim::ReplaySummary::fragmentationPct,
-                        QObject::tr("GPU fragmentation — %1").arg(title),
-                        QObject::tr("Fragmented, % of GPU capacity")));
+    addPictures(files, "replay-allocation", replayChart(policies, ReplayMeasure::Allocation, title));
+    addPictures(files, "replay-fragmentation", replayChart(policies, ReplayMeasure::Fragmentation, title));
     QString csv = "policy,arrived_pct,allocation_pct_mean,allocation_pct_sd,fragmentation_pct_mean,"
                   "fragmentation_pct_sd,fragmentation_rate_pct_mean,fragmentation_rate_pct_sd\n";
     for (const auto& [name, s] : policies)

@@ -7,10 +7,23 @@
 #include <QByteArray>
 #include <QString>
 
+#include <memory>
 #include <utility>
 #include <vector>
 
+class QChart;
+
 namespace gp::ui {
+
+/// One chart of replays against the arrived workload, one line per policy (its mean over the
+/// seeds): the GPU allocation, or the fragmentation, in % of the cluster's GPU capacity.
+enum class ReplayMeasure
+{
+    Allocation,
+    Fragmentation
+};
+std::unique_ptr<QChart> replayChart(const std::vector<std::pair<QString, sim::ReplaySummary>>& policies,
+                                    ReplayMeasure measure, const QString& title);
 
 /// The charts of `gpuplan-cli replay --charts DIR` (docs/validation.md): GPU allocation and
 /// fragmentation against the arrived workload, one line per policy (the mean over the seeds),

@@ -4,11 +4,10 @@
 
 #include "io/clusterconfigwriter.h"
 #include "io/scenarioreader.h"
-#include "io/tracereader.h"
 #include "sim/replay.h"
 #include "sim/replaysummary.h"
-#include "sim/scenariotrace.h"
 #include "ui/replaycharts.h"
+#include "ui/replayinput.h"
 
 #include <QFileInfo>
 
@@ -112,22 +111,17 @@ int runReplay(const QStringList& args)
         err() << cl.usageError("give --nodes CSV and --tasks CSV, or --scenario FILE") << Qt::endl;
         return kBadInput;
     }
-    // The policies by name, in the paper's order (what "all" replays).
-    static const std::vector<std::pair<QString, sim::ReplayPolicy>> kPolicies{
-        {"random", sim::ReplayPolicy::Random},         {"dotprod", sim::ReplayPolicy::DotProd},
-        {"clustering", sim::ReplayPolicy::Clustering}, {"packing", sim::ReplayPolicy::Packing},
-        {"bestfit", sim::ReplayPolicy::BestFit},       {"fgd", sim::ReplayPolicy::Fgd}};
     auto policyOf = [](const QString& name) -> std::optional<sim::ReplayPolicy> {
-        for (const auto& [n, policy] : kPolicies)
-            if (n == name)
-                return policy;
+        for (const sim::ReplayPolicyName& entry : sim::kReplayPolicies)
+            if (name == entry.key)
+                return entry.policy;
         return std::nullopt;
     };
     QStringList policyNames;
     const QString policyArg = p.isSet("policy") ? p.value("policy") : "fgd";
-    if (policyArg == "all")
-        for (const auto& entry : kPolicies)
-            policyNames << entry.first;
+    if (policyArg == "all") // the six in the paper's order
+        for (const sim::ReplayPolicyName& entry : sim::kReplayPolicies)
+            policyNames << entry.key;
     else
         policyNames = policyArg.split(',', Qt::SkipEmptyParts);
     for (const QString& name : policyNames)
@@ -167,8 +161,7 @@ int runReplay(const QStringList& args)
         }
         seeds = range;
     }
-    Result<std::vector<TraceNode>> nodes = Failure{Issues{}};
-    Result<std::vector<TraceTask>> tasks = Failure{Issues{}};
+    ui::ReplayInput input;
     if (p.isSet("scenario")) {
         auto catalog = loadCatalogOrReport(p);
         if (!catalog)
@@ -180,41 +173,18 @@ int runReplay(const QStringList& args)
             err() << Qt::flush;
             return kBadInput;
         }
-        sim::ScenarioTrace trace = sim::traceOfScenario(*read.value, *catalog);
-        if (trace.tasks.empty()) {
-            err() << p.value("scenario") << ": no job of the scenario has a model to size it by" << Qt::endl;
-            return kBadInput;
-        }
-        nodes = Result<std::vector<TraceNode>>::success(std::move(trace.nodes));
-        tasks = Result<std::vector<TraceTask>>::success(std::move(trace.tasks));
+        input = ui::scenarioInput(*read.value, *catalog, p.value("scenario"), cfg.inflate);
     } else {
-        nodes = io::readTraceNodes(p.value("nodes"));
-        tasks = io::readTraceTasks(p.value("tasks"));
+        input = ui::readTraceInput(p.value("nodes"), p.value("tasks"), cfg.inflate);
     }
-    const QString tasksName = p.isSet("scenario") ? p.value("scenario") : p.value("tasks");
-    for (const Issues* issues : {&nodes.issues, &tasks.issues})
-        for (const Issue& i : *issues)
-            err() << QString::fromStdString(i.toString()) << '\n';
-    err() << Qt::flush;
-    if (!nodes || !tasks)
-        return kBadInput;
-    const Issues models = io::checkTaskModels(*tasks, *nodes, tasksName);
-    for (const Issue& i : models)
+    for (const Issue& i : input.issues)
         err() << QString::fromStdString(i.toString()) << '\n';
-    double capacity = 0.0;
-    for (const TraceNode& n : *nodes)
-        capacity += n.gpus * 1000.0;
-    const double expected = sim::expectedReplayTasks(*tasks, capacity, cfg.inflate);
-    if (expected > static_cast<double>(sim::kMaxReplayTasks)) {
-        err() << tasksName << ": the replay would place about " << QString::number(expected, 'f', 0) << " tasks ("
-              << QString::number(cfg.inflate) << " × the nodes' GPU capacity at the file's mean "
-              << "request); at most " << sim::kMaxReplayTasks << '\n';
-        err() << Qt::flush;
-        return kBadInput;
-    }
     err() << Qt::flush;
-    if (hasErrors(models))
+    if (!input.ok())
         return kBadInput;
+    const QString tasksName = input.name;
+    const std::vector<TraceNode>* nodes = &input.nodes;
+    const std::vector<TraceTask>* tasks = &input.tasks;
 
     if (seeds || policyNames.size() > 1 || p.isSet("charts")) {
         const sim::SeedRange range = seeds ? *seeds : sim::SeedRange{cfg.seed, cfg.seed};

@@ -23,6 +23,20 @@ enum class ReplayPolicy
     Fgd
 };
 
+/// The policies in the paper's order, with the command line's name and the paper's.
+struct ReplayPolicyName
+{
+    const char* key;   ///< `gpuplan-cli replay --policy` name
+    const char* label; ///< the paper's name
+    ReplayPolicy policy;
+};
+inline constexpr ReplayPolicyName kReplayPolicies[] = {{"random", "Random", ReplayPolicy::Random},
+                                                       {"dotprod", "DotProd", ReplayPolicy::DotProd},
+                                                       {"clustering", "GpuClustering", ReplayPolicy::Clustering},
+                                                       {"packing", "GpuPacking", ReplayPolicy::Packing},
+                                                       {"bestfit", "BestFit", ReplayPolicy::BestFit},
+                                                       {"fgd", "FGD", ReplayPolicy::Fgd}};
+
 /// The most tasks one replay places (the file's and the copies); `gpuplan-cli replay` refuses a
 /// trace and cluster that would need more (a tiny mean request against a huge cluster).
 inline constexpr std::size_t kMaxReplayTasks = 20'000'000;

@@ -57,16 +57,20 @@ std::string parseSeedRange(const std::string& text, SeedRange& range)
 }
 
 ReplaySummary replaySeeds(const std::vector<TraceNode>& nodes, const std::vector<TraceTask>& tasks, ReplayConfig config,
-                          const SeedRange& seeds, unsigned threads)
+                          const SeedRange& seeds, unsigned threads, ReplayProgress progress)
 {
     const auto start = std::chrono::steady_clock::now();
     std::vector<ReplayResult> runs(seeds.count());
     std::atomic<std::size_t> next{0};
     auto work = [&] {
         for (std::size_t i = next++; i < runs.size(); i = next++) {
+            if (progress.stop && progress.stop->load())
+                return;
             ReplayConfig c = config;
             c.seed = seeds.first + i;
             runs[i] = replayTrace(nodes, tasks, c);
+            if (progress.done)
+                ++*progress.done;
         }
     };
     std::vector<std::thread> pool;
@@ -78,6 +82,8 @@ ReplaySummary replaySeeds(const std::vector<TraceNode>& nodes, const std::vector
 
     ReplaySummary s;
     s.seeds = seeds;
+    if (progress.stop && progress.stop->load())
+        return s; // stopped: some runs never ran
     std::size_t steps = runs.front().arrivedPct.size();
     for (const ReplayResult& r : runs)
         steps = std::min(steps, r.arrivedPct.size());

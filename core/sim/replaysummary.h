@@ -4,6 +4,7 @@
 
 #include "replay.h"
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -44,9 +45,17 @@ struct ReplaySummary
     double elapsedMs = 0.0; ///< wall time of the whole sweep
 };
 
+/// How a sweep of replays reports and stops (the workbench's Placement Replay): `done` counts the
+/// replays finished; when `stop` becomes true no further replay starts and the summary is empty.
+struct ReplayProgress
+{
+    std::atomic<bool>* stop = nullptr;
+    std::atomic<std::size_t>* done = nullptr;
+};
+
 /// Runs the replay once per seed of the range (on up to `threads` threads; the result does not
 /// depend on them) and summarises the runs.
 ReplaySummary replaySeeds(const std::vector<TraceNode>& nodes, const std::vector<TraceTask>& tasks, ReplayConfig config,
-                          const SeedRange& seeds, unsigned threads);
+                          const SeedRange& seeds, unsigned threads, ReplayProgress progress = {});
 
 } // namespace gp::sim
