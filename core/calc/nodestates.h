@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include <bit>
+#include <cstdint>
 #include <functional>
 #include <queue>
 #include <string>
@@ -28,7 +30,11 @@ struct DemandKeyHash
 {
     std::size_t operator()(const DemandKey& k) const
     {
-        return std::hash<double>()(k.bytes) * 31 + static_cast<std::size_t>(k.tp) * 2 + (k.strict ? 1 : 0);
+        // splitmix64 of the bytes' bits (std::hash<double> hashes them byte by byte)
+        std::uint64_t x = std::bit_cast<std::uint64_t>(k.bytes) + 0x9e3779b97f4a7c15ull * (2u * k.tp + k.strict);
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+        return static_cast<std::size_t>(x ^ (x >> 31));
     }
 };
 

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// The scored searches of placement: best fit and fragmentation gradient descent, node by node
+// or over the index of node states (docs/model-reference.md, "Placement").
+#include "placer.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+
+namespace gp::calc::detail {
+
+void Placer::refileChanged() const
+{
+    for (int n : mDirtyNodes) {
+        stateOf(n, mKey);
+        mStates.file(n, mKey);
+        mDirty[static_cast<std::size_t>(n)] = false;
+    }
+    mDirtyNodes.clear();
+}
+
+std::string Placer::layoutOf(int n) const
+{
+    const Node& node = mScenario.topology.nodes[static_cast<std::size_t>(n)];
+    std::string key = node.gpuId + '|' + std::to_string(mDomain[static_cast<std::size_t>(n)]);
+    for (int k : mNodeSlots[static_cast<std::size_t>(n)]) {
+        const Slot& sl = slot(k);
+        const double fields[] = {static_cast<double>(sl.gpu), sl.capacityBytes, sl.gpuFraction,
+                                 static_cast<double>(sl.start), static_cast<double>(static_cast<int>(sl.mode))};
+        key.append(reinterpret_cast<const char*>(fields), sizeof fields);
+        key += static_cast<char>((sl.peerToPeer ? 1 : 0) | (sl.memoryIsolated ? 2 : 0));
+        key += sl.profile ? *sl.profile : std::string();
+    }
+    return key;
+}
+
+void Placer::stateOf(int n, std::string& key) const
+{
+    const int layout = mLayout[static_cast<std::size_t>(n)];
+    key.assign(reinterpret_cast<const char*>(&layout), sizeof layout);
+    int lastGpu = -1;
+    for (int k : mNodeSlots[static_cast<std::size_t>(n)]) {
+        const Slot& sl = slot(k);
+        key += mOwner[static_cast<std::size_t>(k)] == -1 ? 'f' : 'h';
+        if (!sl.memoryIsolated && sl.gpu != lastGpu) {
+            const double committed = mCommitted[gpuIndex(sl)];
+            key.append(reinterpret_cast<const char*>(&committed), sizeof committed);
+            lastGpu = sl.gpu;
+        }
+    }
+}
+
+double Placer::fragmentationNow(int n) const
+{
+    placesNow(n);
+    return mView->nodeFragmentation(mPlaces);
+}
+
+void Placer::placesNow(int n) const
+{
+    mView->placesOf(
+        n, [&](std::size_t i) { return mOwner[i] == -1; },
+        [&](std::size_t i) { return bytesHeld(static_cast<int>(i)); }, mPlaces);
+}
+
+double Placer::fragmentationAfter(const int* taken, std::size_t count, double bytes) const
+{
+    mAfter = mPlaces;
+    for (std::size_t t = 0; t < count; ++t) {
+        const Slot& sl = slot(taken[t]);
+        const double capacity = sl.memoryIsolated ? sl.capacityBytes : sl.capacityBytes - mCommitted[gpuIndex(sl)];
+        for (frag::Place& p : mAfter)
+            if (p.gpu == sl.gpu && p.capacity == capacity && p.peer == sl.peerToPeer) {
+                p.share -= sl.gpuFraction;
+                break;
+            }
+    }
+    for (std::size_t t = 0; t < count; ++t)
+        if (const Slot& sl = slot(taken[t]); !sl.memoryIsolated)
+            for (frag::Place& p : mAfter)
+                if (p.gpu == sl.gpu)
+                    p.capacity -= bytes;
+    std::erase_if(mAfter, [](const frag::Place& p) { return p.share <= 1e-12; });
+    return mView->nodeFragmentation(mAfter);
+}
+
+Placer::Score Placer::fragmentationScore(const JobDemand& d, int n, double before) const
+{
+    Score out;
+    placesNow(n);
+    if (d.tp > 1) {
+        const std::vector<int>& group = groupOn(d, n);
+        if (!group.empty())
+            out = {
+                true, {quantized(fragmentationAfter(group.data(), group.size(), d.bytesPerUnit) - before), 0}, -1};
+        return out;
+    }
+    const auto& list = mNodeSlots[static_cast<std::size_t>(n)];
+    std::vector<int>& candidates = mCandidates; // positions in the node's list, smallest slot first
+    candidates.clear();
+    std::array<int, 64> freeOnGpu{}; // nodes have at most 64 GPUs (validation)
+    for (int p = 0; p < static_cast<int>(list.size()); ++p) {
+        const int s = list[static_cast<std::size_t>(p)];
+        if (mOwner[static_cast<std::size_t>(s)] != -1)
+            continue;
+        ++freeOnGpu[static_cast<std::size_t>(std::clamp(slot(s).gpu, 0, 63))];
+        if (fits(slot(s), d.bytesPerUnit) && pinAllows(d, slot(s)))
+            candidates.push_back(p);
+    }
+    std::stable_sort(candidates.begin(), candidates.end(), [&](int a, int b) {
+        return slot(list[static_cast<std::size_t>(a)]).capacityBytes <
+               slot(list[static_cast<std::size_t>(b)]).capacityBytes;
+    });
+    auto& tried = mTried; // alike slots leave the node alike
+    tried.clear();
+    for (int p : candidates) {
+        const Slot& sl = slot(list[static_cast<std::size_t>(p)]);
+        // GPUs of one NVLink domain with the same free slots and committed memory are alike.
+        const std::tuple<double, double, int, double, int> kind{
+            sl.capacityBytes, sl.gpuFraction, sl.gpu / mDomain[static_cast<std::size_t>(n)],
+            sl.memoryIsolated ? 0.0 : mCommitted[gpuIndex(sl)],
+            freeOnGpu[static_cast<std::size_t>(std::clamp(sl.gpu, 0, 63))]};
+        if (std::find(tried.begin(), tried.end(), kind) != tried.end())
+            continue;
+        tried.push_back(kind);
+        const long long key =
+            quantized(fragmentationAfter(&list[static_cast<std::size_t>(p)], 1, d.bytesPerUnit) - before);
+        if (!out.ok || key < out.key.first)
+            out = {true, {key, 0}, p};
+    }
+    return out;
+}
+
+Placer::Score Placer::bestFitScore(const JobDemand& d, int n) const
+{
+    const std::vector<int>& group = groupOn(d, n);
+    if (group.empty())
+        return {};
+    double capacity = 0.0;
+    for (int s : group)
+        capacity += slot(s).capacityBytes;
+    return {true, {quantized(mFreeShare[static_cast<std::size_t>(n)]), std::llround(capacity)}, -1};
+}
+
+Placer::Score Placer::scoreOf(const JobDemand& d, int n) const
+{
+    return mPolicy == PlacementPolicy::BestFit ? bestFitScore(d, n) : fragmentationScore(d, n, fragmentationNow(n));
+}
+
+const Placer::StateInfo& Placer::stateInfo(int state, int n) const
+{
+    if (mStateInfo.size() <= static_cast<std::size_t>(state))
+        mStateInfo.resize(mStates.states());
+    std::optional<StateInfo>& info = mStateInfo[static_cast<std::size_t>(state)];
+    if (!info) {
+        info.emplace();
+        if (mPolicy == PlacementPolicy::FragmentationAware)
+            info->fragmentation = fragmentationNow(n);
+        for (int s : mNodeSlots[static_cast<std::size_t>(n)]) {
+            info->isolated = info->isolated && slot(s).memoryIsolated;
+            if (mOwner[static_cast<std::size_t>(s)] == -1)
+                info->freeCapacities.push_back(slot(s).capacityBytes);
+        }
+        auto& caps = info->freeCapacities;
+        std::sort(caps.begin(), caps.end());
+        caps.erase(std::unique(caps.begin(), caps.end()), caps.end());
+    }
+    return *info;
+}
+
+Placer::Score Placer::indexedScore(const JobDemand& d, int state, int n) const
+{
+    const StateInfo& info = stateInfo(state, n);
+    double bytes = d.bytesPerUnit;
+    if (info.isolated) { // the same answer for every size up to the next free capacity
+        const auto it = std::lower_bound(info.freeCapacities.begin(), info.freeCapacities.end(), bytes);
+        if (it == info.freeCapacities.end())
+            return {};
+        bytes = *it;
+    }
+    auto& answers = mStates.answers(state);
+    const DemandKey key{d.tp, bytes, mStrictMemory};
+    if (auto it = answers.find(key); it != answers.end())
+        return it->second;
+    const Score sc =
+        mPolicy == PlacementPolicy::BestFit ? bestFitScore(d, n) : fragmentationScore(d, n, info.fragmentation);
+    return answers.emplace(key, sc).first->second;
+}
+
+int Placer::leastScore(const JobDemand& d) const
+{
+    int best = -1;
+    Score bestScore;
+    auto consider = [&](int n, const Score& sc) {
+        if (sc.ok && (best < 0 || sc.key < bestScore.key || (sc.key == bestScore.key && n < best))) {
+            best = n;
+            bestScore = sc;
+        }
+    };
+    if (mIndexed && !d.pin) {
+        refileChanged();
+        for (int state : mStates.live())
+            if (const int n = mStates.firstNode(state); mayHost(d, n))
+                consider(n, indexedScore(d, state, n));
+    } else {
+        for (int n = 0; n < static_cast<int>(mNodeSlots.size()); ++n)
+            if (mayHost(d, n))
+                consider(n, scoreOf(d, n));
+    }
+    return best;
+}
+
+std::vector<int> Placer::chosenGroup(const JobDemand& d, int node) const
+{
+    if (mPolicy != PlacementPolicy::FragmentationAware || d.tp > 1)
+        return groupOn(d, node);
+    if (mIndexed && !d.pin)
+        refileChanged(); // a group before this one of the same job may have changed the node
+    const Score sc = mIndexed && !d.pin ? indexedScore(d, mStates.classOf(node), node) : scoreOf(d, node);
+    return {mNodeSlots[static_cast<std::size_t>(node)][static_cast<std::size_t>(sc.position)]};
+}
+
+} // namespace gp::calc::detail

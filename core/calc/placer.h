@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// The placer behind placeJobs (placement.h), shared by placement.cpp (the placing, the
+// first-fit and topology-aware searches, the reasons) and placementscore.cpp (the scored
+// best-fit and fragmentation-aware searches and their index of node states). Not for use
+// outside core/calc.
+#pragma once
+
+#include "fragmentation.h"
+#include "nodestates.h"
+#include "placement.h"
+
+#include <cmath>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace gp::calc::detail {
+
+/// Places demands one group at a time with one policy, keeping per node the figures the
+/// searches read (docs/model-reference.md, "Placement").
+class Placer
+{
+public:
+    Placer(const Scenario& s, const Catalog& c, const FabricIndex& fabric, const std::vector<Slot>& slots,
+           const std::vector<JobDemand>& demands, PlacementPolicy policy, PlacementSearch search);
+
+    JobPlacement place(const JobDemand& d, int demandIndex);
+
+    const std::vector<int>& owner() const { return mOwner; }
+    void hold(int s);
+
+private:
+    const Slot& slot(int i) const { return mSlots[static_cast<std::size_t>(i)]; }
+    void release(int s);
+    /// Gives slot `s` to `owner` (-1 frees; a demand index or kHeld takes); refreshNode then
+    /// brings the node's figures up to date.
+    void setOwner(int s, int owner);
+    /// The node's figures the searches read, in one pass over its slots (listed GPU by GPU):
+    /// free GPU share, memory committed on GPUs that share it, the largest free slot with and
+    /// without co-tenants' memory counted, and the widest TP group it could still offer
+    /// (distinct GPUs with a free peer-to-peer slot in one NVLink domain). Summed afresh in
+    /// slot order, so that nodes in the same state carry the same figures to the last bit (the
+    /// scores and the state index rely on it).
+    void refreshNode(int node);
+    /// Files the nodes that changed since the last search under their new states.
+    void refileChanged() const;
+    /// Bytes a unit of demand `o` needs (0 for no demand, or kHeld: placed before).
+    double bytesOf(int o) const { return o >= 0 ? mDemands[static_cast<std::size_t>(o)].bytesPerUnit : 0.0; }
+    double bytesHeld(int k) const { return bytesOf(mOwner[static_cast<std::size_t>(k)]); }
+    /// What makes two nodes alike for every search: GPU model, slots and NVLink domains.
+    std::string layoutOf(int n) const;
+    /// The node's layout, which slots are free and the memory committed on GPUs that share it.
+    void stateOf(int n, std::string& key) const;
+    /// Cheap test before the slot-by-slot search.
+    bool mayHost(const JobDemand& d, int n) const
+    {
+        const auto i = static_cast<std::size_t>(n);
+        return mFree[i] >= d.tp && (d.tp <= 1 || mPeerGpus[i] >= d.tp) &&
+               (mStrictMemory ? mMaxFreeStrict[i] : mMaxFreeCapacity[i]) >= d.bytesPerUnit;
+    }
+
+    std::size_t gpuIndex(const Slot& s) const
+    {
+        return static_cast<std::size_t>(mGpuBase[static_cast<std::size_t>(s.node)]) + static_cast<std::size_t>(s.gpu);
+    }
+    bool fits(const Slot& s, double bytes) const
+    {
+        if (mStrictMemory && !s.memoryIsolated)
+            return s.capacityBytes - mCommitted[gpuIndex(s)] >= bytes;
+        return s.capacityBytes >= bytes;
+    }
+
+    bool pinAllows(const JobDemand& d, const Slot& s) const
+    {
+        if (!d.pin)
+            return true;
+        if (mScenario.topology.nodes[static_cast<std::size_t>(s.node)].id != d.pin->node)
+            return false;
+        if (d.pin->gpu && *d.pin->gpu != s.gpu)
+            return false;
+        return !d.pin->migInstance || (s.mode == SharingMode::Mig && *d.pin->migInstance == s.index);
+    }
+
+    /// The slots of one group of `d` on `node`, or empty if it does not fit there.
+    const std::vector<int>& groupOn(const JobDemand& d, int node) const;
+
+    /// A node's answer to a demand for the scored searches: a key to minimise (ties go to the
+    /// first node) and, for a one-unit group under fragmentation-aware placement, which of its
+    /// slots (by position in the node's list); `ok` is false where the group does not fit.
+    struct Score
+    {
+        bool ok = false;
+        std::pair<long long, long long> key{0, 0};
+        int position = -1;
+    };
+    static long long quantized(double x) { return std::llround(x * 1e9); }
+
+    /// The node's fragmentation (fragmentation.h) as it is now; its free places are left in
+    /// mPlaces for fragmentationAfter.
+    double fragmentationNow(int n) const;
+    void placesNow(int n) const;
+    /// The node's fragmentation with `count` slots of `taken` given units of `bytes`, from its
+    /// places now (mPlaces): each slot's share leaves its place, and on a GPU whose memory its
+    /// slots share every free place there holds `bytes` less per unit placed.
+    double fragmentationAfter(const int* taken, std::size_t count, double bytes) const;
+
+    /// Fragmentation gradient descent (Weng et al., USENIX ATC '23): how much the node's
+    /// fragmentation grows when the group is placed there. A TP group takes the slots groupOn
+    /// finds; a one-unit group the fitting slot that grows it least (the smallest slot on a tie).
+    /// `before`: the node's fragmentation now (its state's, remembered).
+    Score fragmentationScore(const JobDemand& d, int n, double before) const;
+
+    /// Best fit: the least free GPU share, then the least memory left over in the group's slots
+    /// (every node gets the same units, so: the least capacity in them).
+    Score bestFitScore(const JobDemand& d, int n) const;
+
+    Score scoreOf(const JobDemand& d, int n) const;
+    /// What a state's answers depend on besides the demand: its fragmentation as it is, and the
+    /// capacities of its free slots when no slot shares its GPU's memory (then a demand's answer
+    /// depends on its bytes only through the smallest free slot that holds them).
+    struct StateInfo
+    {
+        double fragmentation = 0.0;
+        bool isolated = true;
+        std::vector<double> freeCapacities; // distinct, ascending
+    };
+    const StateInfo& stateInfo(int state, int n) const;
+    /// scoreOf from the state index: each state answers a demand shape once.
+    Score indexedScore(const JobDemand& d, int state, int n) const;
+
+    /// The node with the least score key that hosts the group, the first on a tie: from the
+    /// state index (one score per distinct node state), or node by node (pinned demands, and
+    /// PlacementSearch::Scan, which the index is tested against).
+    int leastScore(const JobDemand& d) const;
+
+    /// The slots a group of `d` takes on the chosen node.
+    std::vector<int> chosenGroup(const JobDemand& d, int node) const;
+
+    /// chooseNode with a memo of failures: slots only get taken until one is released, so a
+    /// group of tp units of some size that no node hosts stays unplaceable for every larger or
+    /// wider group (in the same memory pass) until then. Pinned demands are searched every time.
+    int chooseNode(const JobDemand& d, const std::vector<int>& used) const;
+
+    int searchNode(const JobDemand& d, const std::vector<int>& used) const;
+
+    std::string reasonFor(const JobDemand& d, int groupsPlaced) const;
+
+    const Scenario& mScenario;
+    const FabricIndex& mFabric;
+    const std::vector<Slot>& mSlots;
+    const std::vector<JobDemand>& mDemands;
+    PlacementPolicy mPolicy;
+    std::vector<int> mGpuBase;       // index of each node's first GPU in mCommitted
+    std::vector<double> mCommitted;  // bytes placed on each GPU through slots without memory isolation
+    bool mStrictMemory = false;      // fits() also counts mCommitted (the first pass of place())
+    double mMaxSharedCapacity = 0.0; // largest slot without memory isolation
+    std::vector<int> mOwner;
+    std::vector<std::vector<int>> mNodeSlots;
+    std::vector<int> mFree;         // free slots per node
+    std::vector<double> mFreeShare; // free GPU share per node
+    std::vector<int> mDomain;
+    std::vector<int> mPeerGpus;        // widest free TP group per node (refreshNode)
+    mutable std::vector<int> mScratch; // groupOn's result, reused to avoid allocations
+    struct Failure
+    {
+        int tp;
+        double bytes;
+        bool strict;
+    };
+    mutable std::vector<Failure> mFailures; // groups no node hosted since the last release
+    std::vector<double> mCapacities;        // every slot's capacity, ascending (for reasons)
+    const Slot* mLargest = nullptr;
+    std::vector<double> mMaxFreeCapacity;          // largest free slot per node
+    std::vector<double> mMaxFreeStrict;            // ... counting co-tenants' memory on shared GPUs
+    std::set<std::pair<double, int>> mByFreeShare; // nodes ordered by free GPU share
+    std::optional<FragmentationView> mView;        // fragmentation-aware placement's measure
+    mutable std::vector<frag::Place> mPlaces;      // a node's free places now (fragmentationNow)
+    mutable std::vector<frag::Place> mAfter;       // ... after a group is placed
+    bool mScored = false;                          // best-fit or fragmentation-aware (leastScore)
+    bool mIndexed = false;                         // ... searching mStates
+    std::vector<int> mLayout;                      // per node, an id of its layoutOf()
+    mutable NodeStates<Score> mStates;
+    mutable std::vector<char> mDirty;                         // per node: changed since last filed
+    mutable std::vector<int> mDirtyNodes;                     // ... those nodes
+    mutable std::string mKey;                                 // stateOf's scratch
+    mutable std::vector<std::optional<StateInfo>> mStateInfo; // by state, filled when first searched
+    mutable std::vector<int> mCandidates;                     // fragmentationScore's scratch
+    mutable std::vector<std::tuple<double, double, int, double, int>> mTried;
+};
+
+} // namespace gp::calc::detail
