@@ -71,29 +71,34 @@ PeerGpus peerGpus(const Place* places, std::size_t count)
 
 double unusableShare(const Place* places, std::size_t count, int gpus, double demand)
 {
-    double all = 0.0;
-    for (std::size_t i = 0; i < count; ++i)
+    double all = 0.0, small = 0.0;
+    for (std::size_t i = 0; i < count; ++i) {
         all += places[i].share;
+        small += places[i].capacity < demand ? places[i].share : 0.0;
+    }
     if (gpus <= 0)
         return all;
-    // Distinct GPUs per domain with a place that serves one GPU of the task.
+    if (gpus == 1) // the places too small; when none holds the demand that is all of them
+        return small;
+    // Distinct GPUs per domain with a peer place that holds one GPU's demand.
     std::array<int, kMaxGpus> perDomain{};
     std::uint64_t seen = 0;
+    int most = 0;
     for (std::size_t i = 0; i < count; ++i) {
         const Place& p = places[i];
         const std::uint64_t bit = 1ull << gpuBit(p.gpu);
-        if (p.capacity >= demand && (gpus == 1 || p.peer) && !(seen & bit)) {
+        if (p.capacity >= demand && p.peer && !(seen & bit)) {
             seen |= bit;
-            ++perDomain[static_cast<std::size_t>(gpuBit(p.domain))];
+            most = std::max(most, ++perDomain[static_cast<std::size_t>(gpuBit(p.domain))]);
         }
     }
-    if (*std::max_element(perDomain.begin(), perDomain.end()) < gpus)
+    if (most < gpus)
         return all; // the node cannot host the task: every free share is a fragment to it
     double unusable = 0.0;
     for (std::size_t i = 0; i < count; ++i) {
         const Place& p = places[i];
-        const bool serves = p.capacity >= demand &&
-                            (gpus == 1 || (p.peer && perDomain[static_cast<std::size_t>(gpuBit(p.domain))] >= gpus));
+        const bool serves =
+            p.capacity >= demand && p.peer && perDomain[static_cast<std::size_t>(gpuBit(p.domain))] >= gpus;
         unusable += serves ? 0.0 : p.share;
     }
     return unusable;

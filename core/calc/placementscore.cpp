@@ -93,8 +93,7 @@ Placer::Score Placer::fragmentationScore(const JobDemand& d, int n, double befor
     if (d.tp > 1) {
         const std::vector<int>& group = groupOn(d, n);
         if (!group.empty())
-            out = {
-                true, {quantized(fragmentationAfter(group.data(), group.size(), d.bytesPerUnit) - before), 0}, -1};
+            out = {true, {quantized(fragmentationAfter(group.data(), group.size(), d.bytesPerUnit) - before), 0}, -1};
         return out;
     }
     const auto& list = mNodeSlots[static_cast<std::size_t>(n)];
