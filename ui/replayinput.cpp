@@ -77,13 +77,13 @@ ReplayInput scenarioInput(const Scenario& scenario, const Catalog& catalog, cons
 
 QString defaultTraceDirectory()
 {
-    if (const QString env = qEnvironmentVariable("GPUPLAN_TRACE_DIR"); !env.isEmpty() && QFileInfo(env).isDir())
+    if (QString env = qEnvironmentVariable("GPUPLAN_TRACE_DIR"); !env.isEmpty() && QFileInfo(env).isDir())
         return env;
     // The data folder sits next to the project's (or the installation's) own data folder.
     const QDir data(io::bundledDataDir());
     for (const char* relative :
          {"../../shared/data/traces/alibaba-gpu-v2023/csv", "../shared/data/traces/alibaba-gpu-v2023/csv"}) {
-        const QString candidate = QDir::cleanPath(data.absoluteFilePath(relative));
+        QString candidate = QDir::cleanPath(data.absoluteFilePath(relative));
         if (QFileInfo(candidate + "/openb_node_list_gpu_node.csv").isFile())
             return candidate;
     }

@@ -77,8 +77,7 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
         for (int j = 0; j < static_cast<int>(s.tenants[static_cast<std::size_t>(t)].jobs.size()); ++j) {
             const Job& job = s.tenants[static_cast<std::size_t>(t)].jobs[static_cast<std::size_t>(j)];
             JobMemoryNeed need = jobMemoryNeed(job, s, c);
-            JobRef r{
-                t, j, std::move(need.arch), std::move(need.memory), need.servingFixedBytes, need.servingWantedKvBytes};
+            JobRef r{t, j, need.arch, std::move(need.memory), need.servingFixedBytes, need.servingWantedKvBytes};
             const double demand = need.demandBytes;
             demands.push_back({t, j, std::max(job.parallelism.tp, 1),
                                std::max(job.parallelism.pp, 1) * std::max(job.parallelism.dp, 1), demand, job.pin});

@@ -79,9 +79,10 @@ std::vector<KpiSpec> makeRegistry()
         "link_efficiency"};
     auto set = [&r](const char* key, std::vector<std::string> assumptions, std::string band) {
         for (KpiSpec& k : r)
-            if (k.key == key) {
+            if (k.key == key) { // keys are unique: one spec takes them
                 k.assumptions = std::move(assumptions);
                 k.errorBand = std::move(band);
+                return;
             }
     };
     set("vram_utilization", memoryKeys, memoryBand);

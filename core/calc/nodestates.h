@@ -2,22 +2,15 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
-#include <bit>
-#include <cstdint>
 #include <functional>
 #include <queue>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace gp::calc {
 
-/// The index of free capacity by shape that best-fit and fragmentation-aware placement search:
-/// nodes filed by their state — GPU model, slot layout and NVLink domains, which slots are free,
-/// the memory committed on GPUs whose slots share it — so that a search scores each distinct
-/// state once (a placement score depends on nothing else) and takes its first node, instead of
-/// scoring every node. Each state keeps the answers it gave per demand shape; a node that changes
-/// moves to the state it now has (states are kept, so one coming back finds its answers).
 /// A demand as far as a node's answer goes: its TP degree, bytes per unit and memory pass.
 struct DemandKey
 {
@@ -26,22 +19,16 @@ struct DemandKey
     bool strict = false;
     bool operator==(const DemandKey&) const = default;
 };
-struct DemandKeyHash
-{
-    std::size_t operator()(const DemandKey& k) const
-    {
-        // splitmix64 of the bytes' bits (std::hash<double> hashes them byte by byte)
-        std::uint64_t x = std::bit_cast<std::uint64_t>(k.bytes) + 0x9e3779b97f4a7c15ull * (2u * k.tp + k.strict);
-        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-        x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-        return static_cast<std::size_t>(x ^ (x >> 31));
-    }
-};
-
+/// The index of free capacity by shape that best-fit and fragmentation-aware placement search:
+/// nodes filed by their state — GPU model, slot layout and NVLink domains, which slots are free,
+/// the memory committed on GPUs whose slots share it — so that a search scores each distinct
+/// state once (a placement score depends on nothing else) and takes its first node, instead of
+/// scoring every node. Each state keeps the answers it gave per demand shape; a node that changes
+/// moves to the state it now has (states are kept, so one coming back finds its answers).
 template <typename Answer> class NodeStates
 {
 public:
-    using Answers = std::unordered_map<DemandKey, Answer, DemandKeyHash>;
+    using Answers = std::vector<std::pair<DemandKey, Answer>>;
 
     explicit NodeStates(std::size_t nodes) : mClassOf(nodes, -1) {}
 

@@ -82,7 +82,8 @@ Placer::Placer(const Scenario& s, const Catalog& c, const FabricIndex& fabric, c
 JobPlacement Placer::place(const JobDemand& d, int demandIndex)
 {
     JobPlacement out;
-    std::vector<int> used; // nodes this job already uses
+    std::vector<int>& used = mUsed; // nodes this job already uses
+    used.clear();
     for (int g = 0; g < d.groups; ++g) {
         // First where the GPU's memory holds the unit beside what co-tenants without
         // memory isolation already use; only failing that, a slot that overcommits it
@@ -100,7 +101,7 @@ JobPlacement Placer::place(const JobDemand& d, int demandIndex)
             out.slots.clear();
             return out;
         }
-        const std::vector<int> group = chosenGroup(d, node);
+        const std::vector<int>& group = chosenGroup(d, node);
         mStrictMemory = false;
         for (int s : group)
             setOwner(s, demandIndex), out.slots.push_back(s);

@@ -108,9 +108,10 @@ Placer::Score Placer::fragmentationScore(const JobDemand& d, int n, double befor
         if (fits(slot(s), d.bytesPerUnit) && pinAllows(d, slot(s)))
             candidates.push_back(p);
     }
-    std::stable_sort(candidates.begin(), candidates.end(), [&](int a, int b) {
-        return slot(list[static_cast<std::size_t>(a)]).capacityBytes <
-               slot(list[static_cast<std::size_t>(b)]).capacityBytes;
+    std::sort(candidates.begin(), candidates.end(), [&](int a, int b) { // smallest first, then in order
+        const double ca = slot(list[static_cast<std::size_t>(a)]).capacityBytes;
+        const double cb = slot(list[static_cast<std::size_t>(b)]).capacityBytes;
+        return ca != cb ? ca < cb : a < b;
     });
     auto& tried = mTried; // alike slots leave the node alike
     tried.clear();
@@ -181,11 +182,13 @@ Placer::Score Placer::indexedScore(const JobDemand& d, int state, int n) const
     }
     auto& answers = mStates.answers(state);
     const DemandKey key{d.tp, bytes, mStrictMemory};
-    if (auto it = answers.find(key); it != answers.end())
-        return it->second;
+    for (const auto& [k, answer] : answers) // a state is asked few shapes: a list beats a hash map
+        if (k == key)
+            return answer;
     const Score sc =
         mPolicy == PlacementPolicy::BestFit ? bestFitScore(d, n) : fragmentationScore(d, n, info.fragmentation);
-    return answers.emplace(key, sc).first->second;
+    answers.emplace_back(key, sc);
+    return sc;
 }
 
 int Placer::leastScore(const JobDemand& d) const
@@ -211,14 +214,15 @@ int Placer::leastScore(const JobDemand& d) const
     return best;
 }
 
-std::vector<int> Placer::chosenGroup(const JobDemand& d, int node) const
+const std::vector<int>& Placer::chosenGroup(const JobDemand& d, int node) const
 {
     if (mPolicy != PlacementPolicy::FragmentationAware || d.tp > 1)
         return groupOn(d, node);
     if (mIndexed && !d.pin)
         refileChanged(); // a group before this one of the same job may have changed the node
     const Score sc = mIndexed && !d.pin ? indexedScore(d, mStates.classOf(node), node) : scoreOf(d, node);
-    return {mNodeSlots[static_cast<std::size_t>(node)][static_cast<std::size_t>(sc.position)]};
+    mScratch.assign(1, mNodeSlots[static_cast<std::size_t>(node)][static_cast<std::size_t>(sc.position)]);
+    return mScratch;
 }
 
 } // namespace gp::calc::detail

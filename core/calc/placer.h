@@ -138,7 +138,7 @@ private:
     int leastScore(const JobDemand& d) const;
 
     /// The slots a group of `d` takes on the chosen node.
-    std::vector<int> chosenGroup(const JobDemand& d, int node) const;
+    const std::vector<int>& chosenGroup(const JobDemand& d, int node) const;
 
     /// chooseNode with a memo of failures: slots only get taken until one is released, so a
     /// group of tp units of some size that no node hosts stays unplaceable for every larger or
@@ -164,7 +164,8 @@ private:
     std::vector<double> mFreeShare; // free GPU share per node
     std::vector<int> mDomain;
     std::vector<int> mPeerGpus;        // widest free TP group per node (refreshNode)
-    mutable std::vector<int> mScratch; // groupOn's result, reused to avoid allocations
+    mutable std::vector<int> mScratch; // groupOn's and chosenGroup's result, reused to avoid allocations
+    std::vector<int> mUsed;            // place(): nodes the job already uses
     struct Failure
     {
         int tp;
