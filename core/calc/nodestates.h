@@ -19,6 +19,7 @@ struct DemandKey
     bool strict = false;
     bool operator==(const DemandKey&) const = default;
 };
+
 /// The index of free capacity by shape that best-fit and fragmentation-aware placement search:
 /// nodes filed by their state — GPU model, slot layout and NVLink domains, which slots are free,
 /// the memory committed on GPUs whose slots share it — so that a search scores each distinct

@@ -32,6 +32,7 @@ std::string Placer::layoutOf(int n) const
         key.append(reinterpret_cast<const char*>(fields), sizeof fields);
         key += static_cast<char>((sl.peerToPeer ? 1 : 0) | (sl.memoryIsolated ? 2 : 0));
         key += sl.profile ? *sl.profile : std::string();
+        key += '\0'; // profile names end here
     }
     return key;
 }
