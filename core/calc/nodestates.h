@@ -54,6 +54,7 @@ public:
 
     /// The state `node` is filed under.
     int classOf(int node) const { return mClassOf[static_cast<std::size_t>(node)]; }
+    bool isLive(int c) const { return mClasses[static_cast<std::size_t>(c)].members > 0; }
     /// The states some node has now.
     const std::vector<int>& live() const { return mLive; }
     /// The first node (in scenario order) in state `c`: the one a search on a tie takes.

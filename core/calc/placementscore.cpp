@@ -14,9 +14,14 @@ namespace gp::calc::detail {
 void Placer::refileChanged() const
 {
     for (int n : mDirtyNodes) {
+        const int from = mStates.classOf(n);
         stateOf(n, mKey);
         mStates.file(n, mKey);
         mDirty[static_cast<std::size_t>(n)] = false;
+        if (const int to = mStates.classOf(n); to != from) {
+            mMoved.push_back(from);
+            mMoved.push_back(to);
+        }
     }
     mDirtyNodes.clear();
 }
@@ -204,9 +209,34 @@ int Placer::leastScore(const JobDemand& d) const
     };
     if (mIndexed && !d.pin) {
         refileChanged();
-        for (int state : mStates.live())
+        // The states' answers for this demand, kept from the search before when it was for the
+        // same demand and pass (a job's next group): only the states nodes left or entered since
+        // are asked again.
+        const DemandKey key{d.tp, d.bytesPerUnit, mStrictMemory};
+        std::vector<Candidate>& found = mCandidatesFound;
+        auto ask = [&](int state) {
+            if (state < 0 || !mStates.isLive(state))
+                return;
             if (const int n = mStates.firstNode(state); mayHost(d, n))
-                consider(n, indexedScore(d, state, n));
+                if (const Score sc = indexedScore(d, state, n); sc.ok)
+                    found.push_back({sc.key, n, state});
+        };
+        if (mFoundFor && *mFoundFor == key && mMoved.size() <= 16) {
+            for (int state : mMoved)
+                std::erase_if(found, [state](const Candidate& c) { return c.state == state; });
+            std::sort(mMoved.begin(), mMoved.end());
+            mMoved.erase(std::unique(mMoved.begin(), mMoved.end()), mMoved.end());
+            for (int state : mMoved)
+                ask(state);
+        } else {
+            found.clear();
+            for (int state : mStates.live())
+                ask(state);
+            mFoundFor = key;
+        }
+        mMoved.clear();
+        for (const Candidate& c : found)
+            consider(c.node, {true, c.key, -1});
     } else {
         for (int n = 0; n < static_cast<int>(mNodeSlots.size()); ++n)
             if (mayHost(d, n))

@@ -185,6 +185,17 @@ private:
     bool mIndexed = false;                         // ... searching mStates
     std::vector<int> mLayout;                      // per node, an id of its layoutOf()
     mutable NodeStates<Score> mStates;
+    /// leastScore's answers of the live states for the demand `mFoundFor`, and the states
+    /// nodes left or entered since (refileChanged).
+    struct Candidate
+    {
+        std::pair<long long, long long> key;
+        int node;
+        int state;
+    };
+    mutable std::vector<Candidate> mCandidatesFound;
+    mutable std::optional<DemandKey> mFoundFor;
+    mutable std::vector<int> mMoved;
     mutable std::vector<char> mDirty;                         // per node: changed since last filed
     mutable std::vector<int> mDirtyNodes;                     // ... those nodes
     mutable std::string mKey;                                 // stateOf's scratch
