@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <thread>
+#include <utility>
 
 namespace gp::ui {
 
@@ -288,8 +289,7 @@ void ReplayDialog::finished()
 {
     GPUPLAN_HANDOFF_RECEIVE(&mWatcher);
     mTicker.stop();
-    const std::shared_ptr<Job> job = std::move(mJob);
-    mJob.reset();
+    const std::shared_ptr<Job> job = std::exchange(mJob, nullptr);
     if (!job)
         return;
     if (job->stop) {

@@ -182,9 +182,9 @@ int runReplay(const QStringList& args)
     err() << Qt::flush;
     if (!input.ok())
         return kBadInput;
-    const QString tasksName = input.name;
-    const std::vector<TraceNode>* nodes = &input.nodes;
-    const std::vector<TraceTask>* tasks = &input.tasks;
+    const QString& tasksName = input.name;
+    const std::vector<TraceNode>& nodes = input.nodes;
+    const std::vector<TraceTask>& tasks = input.tasks;
 
     if (seeds || policyNames.size() > 1 || p.isSet("charts")) {
         const sim::SeedRange range = seeds ? *seeds : sim::SeedRange{cfg.seed, cfg.seed};
@@ -192,7 +192,7 @@ int runReplay(const QStringList& args)
         for (const QString& name : policyNames) {
             cfg.policy = *policyOf(name);
             summaries.emplace_back(name,
-                                   sim::replaySeeds(*nodes, *tasks, cfg, range, std::thread::hardware_concurrency()));
+                                   sim::replaySeeds(nodes, tasks, cfg, range, std::thread::hardware_concurrency()));
         }
         if (p.isSet("json")) {
             QJsonArray all;
@@ -219,7 +219,7 @@ int runReplay(const QStringList& args)
         }
         return kOk;
     }
-    const sim::ReplayResult r = sim::replayTrace(*nodes, *tasks, cfg);
+    const sim::ReplayResult r = sim::replayTrace(nodes, tasks, cfg);
     if (p.isSet("json")) {
         QJsonArray arrived, allocation, frag, rate;
         for (std::size_t i = 0; i < r.arrivedPct.size(); ++i) {

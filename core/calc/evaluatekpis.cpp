@@ -100,7 +100,7 @@ int migUnusableSlices(const Scenario& s, const Catalog& c)
             for (const auto& inst : n.sharingOf(g).migInstances)
                 profilesByGpu[n.gpuId].insert(inst.profile);
     // The answer depends only on the GPU model and its layout: work it out once for each.
-    std::map<std::pair<std::string, std::vector<std::pair<std::string, int>>>, int> unusableByLayout;
+    std::map<std::pair<std::string, mig::Layout>, int> unusableByLayout;
     for (const Node& n : s.topology.nodes) {
         const GpuSpec* gpu = c.gpu(n.gpuId);
         if (!gpu || !gpu->supportsMig())
@@ -109,24 +109,17 @@ int migUnusableSlices(const Scenario& s, const Catalog& c)
             const SharingConfig& cfg = n.sharingOf(g);
             if (cfg.mode != SharingMode::Mig)
                 continue;
-            std::vector<std::pair<std::string, int>> key;
-            for (const auto& inst : cfg.migInstances)
-                key.push_back({inst.profile, inst.start});
-            auto [it, fresh] = unusableByLayout.try_emplace({n.gpuId, key}, 0);
+            auto [it, fresh] = unusableByLayout.try_emplace({n.gpuId, cfg.migInstances}, 0);
             if (fresh) {
                 int freeSlices = mig::kMemorySlices;
                 for (const auto& inst : cfg.migInstances)
                     if (const MigProfile* p = gpu->migProfile(inst.profile))
                         freeSlices -= p->memorySlices;
-                bool anyFits = false;
-                for (const auto& name : profilesByGpu[n.gpuId]) {
+                const auto& used = profilesByGpu[n.gpuId];
+                const bool anyFits = std::any_of(used.begin(), used.end(), [&](const std::string& name) {
                     const MigProfile* p = gpu->migProfile(name);
-                    for (int start : p ? p->startSlices : std::vector<int>{}) {
-                        mig::Layout more = cfg.migInstances;
-                        more.push_back({name, start});
-                        anyFits = anyFits || mig::check(*gpu, more).empty();
-                    }
-                }
+                    return p && mig::canAdd(*gpu, cfg.migInstances, *p);
+                });
                 it->second = anyFits ? 0 : std::max(freeSlices, 0);
             }
             unusable += it->second;

@@ -168,15 +168,19 @@ double Measure::of(const Place* places, std::size_t count) const
         all += places[i].share;
     if (all <= 0.0)
         return 0.0;
+    // Each place is a fragment to every shape asking more of one GPU than the place serves: for
+    // a one-GPU shape its capacity (whether or not another place of the node hosts the task, the
+    // sum is the same); for a t-GPU shape the smaller of its capacity and the t-th largest GPU
+    // capacity of its domain (nothing without peer access). Shapes the node cannot host at all
+    // ask more than every place serves, so all its free share counts for them, as it should.
+    constexpr double kAll = std::numeric_limits<double>::infinity();
     double f = mCpuOnly * all;
-    // One GPU: a place is a fragment to every shape asking more than it offers (whether or not
-    // another place of the node hosts it, the sum is the same).
     if (!mOne.demands.empty()) {
         double lastCapacity = kNone, lastWeight = 0.0; // alike places follow each other
         for (std::size_t i = 0; i < count; ++i) {
             if (places[i].capacity != lastCapacity) {
                 lastCapacity = places[i].capacity;
-                lastWeight = mOne.between(lastCapacity, std::numeric_limits<double>::infinity());
+                lastWeight = mOne.between(lastCapacity, kAll);
             }
             f += places[i].share * lastWeight;
         }
@@ -187,20 +191,16 @@ double Measure::of(const Place* places, std::size_t count) const
     for (const Degree& d : mMulti) {
         std::array<double, kMaxGpus> bound; // per domain: the largest demand it gathers d.gpus GPUs for
         bound.fill(kNone);
-        double hosts = kNone; // the largest demand the node hosts
         for (int i = 0; i < gpus.count; ++i) {
             const int dom = gpus.byDomain[static_cast<std::size_t>(i)].first;
-            auto& b = bound[static_cast<std::size_t>(gpuBit(dom))];
-            if (b == kNone)
+            if (auto& b = bound[static_cast<std::size_t>(gpuBit(dom))]; b == kNone)
                 b = gpus.tth(dom, d.gpus);
-            hosts = std::max(hosts, b);
         }
-        f += all * d.between(hosts, std::numeric_limits<double>::infinity());
         for (std::size_t i = 0; i < count; ++i) {
             const Place& p = places[i];
             const double serves =
                 p.peer ? std::min(p.capacity, bound[static_cast<std::size_t>(gpuBit(p.domain))]) : kNone;
-            f += p.share * d.between(serves, hosts);
+            f += p.share * d.between(serves, kAll);
         }
     }
     return f;
@@ -222,7 +222,7 @@ FragmentationView::FragmentationView(const Scenario& s, const Catalog& c, const 
         mFirstSlot[n] = std::min(mFirstSlot[n], mFirstSlot[n + 1]);
 
     // MIG slices in no instance: their compute share, and the largest profile that may start there.
-    std::map<std::pair<std::string, std::vector<std::pair<std::string, int>>>, std::pair<double, double>> byLayout;
+    std::map<std::pair<std::string, mig::Layout>, std::pair<double, double>> byLayout;
     mRegions.resize(nodes.size());
     for (std::size_t n = 0; n < nodes.size(); ++n) {
         const GpuSpec* gpu = c.gpu(nodes[n].gpuId);
@@ -232,10 +232,7 @@ FragmentationView::FragmentationView(const Scenario& s, const Catalog& c, const 
             const SharingConfig& cfg = nodes[n].sharingOf(g);
             if (cfg.mode != SharingMode::Mig)
                 continue;
-            std::vector<std::pair<std::string, int>> layout;
-            for (const auto& inst : cfg.migInstances)
-                layout.push_back({inst.profile, inst.start});
-            auto [it, fresh] = byLayout.try_emplace({gpu->id, std::move(layout)}, 0.0, 0.0);
+            auto [it, fresh] = byLayout.try_emplace({gpu->id, cfg.migInstances}, 0.0, 0.0);
             if (fresh) {
                 int compute = mig::kComputeSlices;
                 for (const auto& inst : cfg.migInstances)
@@ -243,14 +240,8 @@ FragmentationView::FragmentationView(const Scenario& s, const Catalog& c, const 
                         compute -= p->computeSlices;
                 double capacity = 0.0;
                 for (const MigProfile& p : gpu->migProfiles)
-                    for (int start : p.startSlices) {
-                        if (p.usableGiB * kGiB <= capacity)
-                            break;
-                        mig::Layout more = cfg.migInstances;
-                        more.push_back({p.name, start});
-                        if (mig::check(*gpu, more).empty())
-                            capacity = p.usableGiB * kGiB;
-                    }
+                    if (p.usableGiB * kGiB > capacity && mig::canAdd(*gpu, cfg.migInstances, p))
+                        capacity = p.usableGiB * kGiB;
                 it->second = {std::max(compute, 0) / static_cast<double>(mig::kComputeSlices), capacity};
             }
             if (it->second.first > 0.0)

@@ -66,10 +66,10 @@ double unusableShare(const Place* places, std::size_t count, int gpus, double de
 std::vector<Shape> typicalShapes(std::vector<Shape> counted, double popularity);
 
 /// Σ shape weight × unusableShare over a fixed set of shapes, computed in O(places × log shapes)
-/// per TP degree rather than per shape: one-GPU shapes add, per place, the weight of the shapes
-/// asking more than it offers; for multi-GPU shapes of degree t a place serves demands up to the
-/// smaller of its capacity and the t-th largest GPU capacity of its domain, and the node hosts
-/// demands up to the largest such bound.
+/// per TP degree rather than per shape: each place adds its share times the weight of the shapes
+/// asking more than it serves — its capacity for one-GPU shapes; for t-GPU shapes the smaller of
+/// its capacity and the t-th largest GPU capacity of its NVLink domain (a node that hosts no such
+/// task serves none of its demand anywhere, so all its free share counts, as unusableShare has it).
 class Measure
 {
 public:

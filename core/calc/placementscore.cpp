@@ -92,10 +92,11 @@ double Placer::fragmentationAfter(const int* taken, std::size_t count, double by
     return mView->nodeFragmentation(mAfter);
 }
 
-Placer::Score Placer::fragmentationScore(const JobDemand& d, int n, double before) const
+Placer::Score Placer::fragmentationScore(const JobDemand& d, int n, const double* remembered) const
 {
     Score out;
     placesNow(n);
+    const double before = remembered ? *remembered : mView->nodeFragmentation(mPlaces);
     if (d.tp > 1) {
         const std::vector<int>& group = groupOn(d, n);
         if (!group.empty())
@@ -103,7 +104,7 @@ Placer::Score Placer::fragmentationScore(const JobDemand& d, int n, double befor
         return out;
     }
     const auto& list = mNodeSlots[static_cast<std::size_t>(n)];
-    std::vector<int>& candidates = mCandidates; // positions in the node's list, smallest slot first
+    std::vector<int>& candidates = mSlotsToTry; // positions in the node's list, smallest slot first
     candidates.clear();
     std::array<int, 64> freeOnGpu{}; // nodes have at most 64 GPUs (validation)
     for (int p = 0; p < static_cast<int>(list.size()); ++p) {
@@ -152,7 +153,7 @@ Placer::Score Placer::bestFitScore(const JobDemand& d, int n) const
 
 Placer::Score Placer::scoreOf(const JobDemand& d, int n) const
 {
-    return mPolicy == PlacementPolicy::BestFit ? bestFitScore(d, n) : fragmentationScore(d, n, fragmentationNow(n));
+    return mPolicy == PlacementPolicy::BestFit ? bestFitScore(d, n) : fragmentationScore(d, n, nullptr);
 }
 
 const Placer::StateInfo& Placer::stateInfo(int state, int n) const
@@ -192,7 +193,7 @@ Placer::Score Placer::indexedScore(const JobDemand& d, int state, int n) const
         if (k == key)
             return answer;
     const Score sc =
-        mPolicy == PlacementPolicy::BestFit ? bestFitScore(d, n) : fragmentationScore(d, n, info.fragmentation);
+        mPolicy == PlacementPolicy::BestFit ? bestFitScore(d, n) : fragmentationScore(d, n, &info.fragmentation);
     answers.emplace_back(key, sc);
     return sc;
 }

@@ -111,8 +111,8 @@ private:
     /// Fragmentation gradient descent (Weng et al., USENIX ATC '23): how much the node's
     /// fragmentation grows when the group is placed there. A TP group takes the slots groupOn
     /// finds; a one-unit group the fitting slot that grows it least (the smallest slot on a tie).
-    /// `before`: the node's fragmentation now (its state's, remembered).
-    Score fragmentationScore(const JobDemand& d, int n, double before) const;
+    /// `remembered`: the node's fragmentation now, where its state remembers it (else computed).
+    Score fragmentationScore(const JobDemand& d, int n, const double* remembered) const;
 
     /// Best fit: the least free GPU share, then the least memory left over in the group's slots
     /// (every node gets the same units, so: the least capacity in them).
@@ -200,7 +200,7 @@ private:
     mutable std::vector<int> mDirtyNodes;                     // ... those nodes
     mutable std::string mKey;                                 // stateOf's scratch
     mutable std::vector<std::optional<StateInfo>> mStateInfo; // by state, filled when first searched
-    mutable std::vector<int> mCandidates;                     // fragmentationScore's scratch
+    mutable std::vector<int> mSlotsToTry;                     // fragmentationScore's scratch
     mutable std::vector<std::tuple<double, double, int, double, int>> mTried;
 };
 

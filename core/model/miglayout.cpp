@@ -8,6 +8,18 @@
 
 namespace gp::mig {
 
+bool canAdd(const GpuSpec& gpu, const Layout& layout, const MigProfile& profile)
+{
+    Layout more = layout;
+    more.push_back({profile.name, 0});
+    for (int start : profile.startSlices) {
+        more.back().start = start;
+        if (check(gpu, more).empty())
+            return true;
+    }
+    return false;
+}
+
 std::vector<Violation> check(const GpuSpec& gpu, const Layout& layout)
 {
     std::vector<Violation> out;

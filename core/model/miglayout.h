@@ -32,6 +32,10 @@ struct Violation
 /// Every rule `layout` breaks on `gpu`; empty when the layout is valid.
 std::vector<Violation> check(const GpuSpec& gpu, const Layout& layout);
 
+/// Whether one more instance of `profile` fits beside `layout` at one of the starts NVIDIA's
+/// placement rules allow for it.
+bool canAdd(const GpuSpec& gpu, const Layout& layout, const MigProfile& profile);
+
 /// Every valid non-empty layout of `gpu` using only `profiles` (all when empty), instances
 /// ordered by start slice. With `maximalOnly`, only layouts to which no further instance
 /// of those profiles can be added. Deterministic order (depth-first over memory slices,

@@ -32,7 +32,7 @@ struct MigInstance
 {
     std::string profile;
     int start = 0;
-    bool operator==(const MigInstance&) const = default;
+    auto operator<=>(const MigInstance&) const = default; // ordered: layouts can key a map
 };
 
 /// The sharing configuration of one GPU. Only the fields of `mode` are meaningful; the
