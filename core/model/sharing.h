@@ -32,7 +32,11 @@ struct MigInstance
 {
     std::string profile;
     int start = 0;
-    auto operator<=>(const MigInstance&) const = default; // ordered: layouts can key a map
+    bool operator==(const MigInstance&) const = default;
+    bool operator<(const MigInstance& o) const // ordered: layouts can key a map
+    {
+        return profile != o.profile ? profile < o.profile : start < o.start;
+    }
 };
 
 /// The sharing configuration of one GPU. Only the fields of `mode` are meaningful; the
