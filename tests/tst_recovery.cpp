@@ -108,9 +108,7 @@ private Q_SLOTS:
         // Drafts can skip node counts when the child is slow (sanitizers): an edit every 60 ms,
         // a draft 150 ms after the last edit settles, so wait for any draft at least 3 nodes on.
         const int want = static_cast<int>(base) + 3;
-        const auto reached = [want](const QString& l) {
-            return l.startsWith("draft ") && l.mid(6).toInt() >= want;
-        };
+        const auto reached = [want](const QString& l) { return l.startsWith("draft ") && l.mid(6).toInt() >= want; };
         QStringList lines = readUntil(child, reached, 120000);
         QVERIFY2(std::any_of(lines.cbegin(), lines.cend(), reached),
                  qPrintable("the workbench never autosaved: " + lines.join(" | ") + child.readAllStandardError()));

@@ -124,17 +124,12 @@ std::vector<Shape> typicalShapes(std::vector<Shape> counted, double popularity)
     return out;
 }
 
-double Measure::Degree::between(double low, double high) const
+double Measure::Degree::above(double served) const
 {
-    if (!(high > low))
-        return 0.0;
-    auto upTo = [this](double x) {
-        if (x == kNone)
-            return 0.0;
-        return weightUpTo[static_cast<std::size_t>(std::upper_bound(demands.begin(), demands.end(), x) -
-                                                   demands.begin())];
-    };
-    return upTo(high) - upTo(low);
+    if (served == kNone)
+        return total();
+    const auto i = static_cast<std::size_t>(std::upper_bound(demands.begin(), demands.end(), served) - demands.begin());
+    return total() - weightUpTo[i];
 }
 
 Measure::Measure(const std::vector<Shape>& shapes)
@@ -173,14 +168,13 @@ double Measure::of(const Place* places, std::size_t count) const
     // sum is the same); for a t-GPU shape the smaller of its capacity and the t-th largest GPU
     // capacity of its domain (nothing without peer access). Shapes the node cannot host at all
     // ask more than every place serves, so all its free share counts for them, as it should.
-    constexpr double kAll = std::numeric_limits<double>::infinity();
     double f = mCpuOnly * all;
     if (!mOne.demands.empty()) {
         double lastCapacity = kNone, lastWeight = 0.0; // alike places follow each other
         for (std::size_t i = 0; i < count; ++i) {
             if (places[i].capacity != lastCapacity) {
                 lastCapacity = places[i].capacity;
-                lastWeight = mOne.between(lastCapacity, kAll);
+                lastWeight = mOne.above(lastCapacity);
             }
             f += places[i].share * lastWeight;
         }
@@ -196,11 +190,16 @@ double Measure::of(const Place* places, std::size_t count) const
             if (auto& b = bound[static_cast<std::size_t>(gpuBit(dom))]; b == kNone)
                 b = gpus.tth(dom, d.gpus);
         }
+        double lastServes = kNone, lastWeight = d.total(); // alike places follow each other
         for (std::size_t i = 0; i < count; ++i) {
             const Place& p = places[i];
             const double serves =
                 p.peer ? std::min(p.capacity, bound[static_cast<std::size_t>(gpuBit(p.domain))]) : kNone;
-            f += p.share * d.between(serves, kAll);
+            if (serves != lastServes) {
+                lastServes = serves;
+                lastWeight = d.above(serves);
+            }
+            f += p.share * lastWeight;
         }
     }
     return f;

@@ -87,8 +87,8 @@ private:
         std::vector<double> demands;
         std::vector<double> weightUpTo = {0.0}; // [i]: weight of the i smallest
         double total() const { return weightUpTo.back(); }
-        /// Weight of the shapes with demand in (low, high].
-        double between(double low, double high) const;
+        /// Weight of the shapes asking more than `served` (all of them for kNone: nothing served).
+        double above(double served) const;
     };
     Degree mOne;
     std::vector<Degree> mMulti;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <map>
 
@@ -55,28 +56,50 @@ Placer::Placer(const Scenario& s, const Catalog& c, const FabricIndex& fabric, c
     mMaxFreeStrict.assign(nodes.size(), 0.0);
     mScored = policy == PlacementPolicy::BestFit || policy == PlacementPolicy::FragmentationAware;
     mIndexed = search == PlacementSearch::Indexed && mScored;
-    mDirty.assign(nodes.size(), false); // refreshNode marks every node: all are filed first
+    // Each node's slots GPU by GPU: a run per GPU, whose figures refreshRun keeps.
+    mRunOf.assign(slots.size(), 0);
+    mFirstRun.assign(nodes.size() + 1, 0);
     for (std::size_t n = 0; n < nodes.size(); ++n) {
-        if (!mScored)
-            mByFreeShare.insert({mFreeShare[n], static_cast<int>(n)});
-        refreshNode(static_cast<int>(n));
+        mFirstRun[n] = static_cast<int>(mRuns.size());
+        const auto& list = mNodeSlots[n];
+        for (std::size_t a = 0; a < list.size();) {
+            const int gpu = slot(list[a]).gpu;
+            std::size_t b = a;
+            for (; b < list.size() && slot(list[b]).gpu == gpu; ++b)
+                mRunOf[static_cast<std::size_t>(list[b])] = static_cast<int>(mRuns.size());
+            mRuns.push_back({static_cast<int>(n), static_cast<int>(a), static_cast<int>(b), gpu / mDomain[n], -1});
+            a = b;
+        }
     }
-    for (const Slot& sl : slots) {
-        if (!sl.memoryIsolated)
-            mMaxSharedCapacity = std::max(mMaxSharedCapacity, sl.capacityBytes);
-        mCapacities.push_back(sl.capacityBytes);
-        if (!mLargest || sl.capacityBytes > mLargest->capacityBytes)
-            mLargest = &sl;
-    }
-    std::sort(mCapacities.begin(), mCapacities.end());
-    if (policy == PlacementPolicy::FragmentationAware)
-        mView.emplace(s, c, slots, demands);
+    mFirstRun[nodes.size()] = static_cast<int>(mRuns.size());
+    mRunFigures.assign(mRuns.size(), {});
+    mRunDirty.assign(mRuns.size(), false);
     if (mIndexed) {
         std::map<std::string, int> layouts;
         for (std::size_t n = 0; n < nodes.size(); ++n)
             mLayout.push_back(
                 layouts.try_emplace(layoutOf(static_cast<int>(n)), static_cast<int>(layouts.size())).first->second);
+        mFlagAt.assign(slots.size(), 0);
+        mNodeKey.resize(nodes.size());
+        for (std::size_t n = 0; n < nodes.size(); ++n)
+            buildStateKey(static_cast<int>(n));
     }
+    mDirty.assign(nodes.size(), false); // refreshNode marks every node: all are filed first
+    for (std::size_t n = 0; n < nodes.size(); ++n) {
+        if (!mScored)
+            mByFreeShare.insert({mFreeShare[n], static_cast<int>(n)});
+        for (int r = mFirstRun[n]; r < mFirstRun[n + 1]; ++r)
+            refreshRun(r);
+        refreshNode(static_cast<int>(n));
+    }
+    for (const Slot& sl : slots) {
+        if (!sl.memoryIsolated)
+            mMaxSharedCapacity = std::max(mMaxSharedCapacity, sl.capacityBytes);
+        if (!mLargest || sl.capacityBytes > mLargest->capacityBytes)
+            mLargest = &sl;
+    }
+    if (policy == PlacementPolicy::FragmentationAware)
+        mView.emplace(s, c, slots, demands);
 }
 
 JobPlacement Placer::place(const JobDemand& d, int demandIndex)
@@ -84,6 +107,8 @@ JobPlacement Placer::place(const JobDemand& d, int demandIndex)
     JobPlacement out;
     std::vector<int>& used = mUsed; // nodes this job already uses
     used.clear();
+    out.slots.reserve(static_cast<std::size_t>(std::clamp(d.tp, 1, 64)) *
+                      static_cast<std::size_t>(std::clamp(d.groups, 0, 4096)));
     for (int g = 0; g < d.groups; ++g) {
         // First where the GPU's memory holds the unit beside what co-tenants without
         // memory isolation already use; only failing that, a slot that overcommits it
@@ -128,48 +153,82 @@ void Placer::release(int s)
 
 void Placer::setOwner(int s, int owner)
 {
-    mOwner[static_cast<std::size_t>(s)] = owner;
+    const auto i = static_cast<std::size_t>(s);
+    mOwner[i] = owner;
     mFree[static_cast<std::size_t>(slot(s).node)] += owner == -1 ? 1 : -1;
+    const int run = mRunOf[i];
+    if (!mRunDirty[static_cast<std::size_t>(run)]) {
+        mRunDirty[static_cast<std::size_t>(run)] = true;
+        mDirtyRuns.push_back(run);
+    }
+    if (mIndexed) // the node's state key: its free/held flag
+        mNodeKey[static_cast<std::size_t>(slot(s).node)][static_cast<std::size_t>(mFlagAt[i])] =
+            owner == -1 ? 'f' : 'h';
+}
+
+void Placer::refreshRun(int r)
+{
+    const Run& run = mRuns[static_cast<std::size_t>(r)];
+    const std::vector<int>& list = mNodeSlots[static_cast<std::size_t>(run.node)];
+    double committed = 0.0;
+    bool shared = false;
+    for (int a = run.begin; a < run.end; ++a)
+        if (const int k = list[static_cast<std::size_t>(a)]; !slot(k).memoryIsolated) {
+            shared = true;
+            committed += bytesHeld(k);
+        }
+    if (shared) {
+        const Slot& first = slot(list[static_cast<std::size_t>(run.begin)]);
+        mCommitted[gpuIndex(first)] = committed;
+        if (mIndexed && run.committedAt >= 0) // the node's state key: the memory committed on this GPU
+            std::memcpy(mNodeKey[static_cast<std::size_t>(run.node)].data() + run.committedAt, &committed,
+                        sizeof committed);
+    }
+    RunFigures f;
+    for (int a = run.begin; a < run.end; ++a) {
+        const int k = list[static_cast<std::size_t>(a)];
+        if (mOwner[static_cast<std::size_t>(k)] != -1)
+            continue;
+        const Slot& sl = slot(k);
+        f.share += sl.gpuFraction;
+        f.maxCapacity = std::max(f.maxCapacity, sl.capacityBytes);
+        f.maxStrict = std::max(f.maxStrict, sl.memoryIsolated ? sl.capacityBytes : sl.capacityBytes - committed);
+        f.peerFree = f.peerFree || sl.peerToPeer;
+    }
+    mRunFigures[static_cast<std::size_t>(r)] = f;
 }
 
 void Placer::refreshNode(int node)
+{
+    for (int r : mDirtyRuns) { // only the GPUs whose slots changed owner are summed again
+        refreshRun(r);
+        mRunDirty[static_cast<std::size_t>(r)] = false;
+        if (const int other = mRuns[static_cast<std::size_t>(r)].node; other != node)
+            sumNode(other);
+    }
+    mDirtyRuns.clear();
+    sumNode(node);
+}
+
+void Placer::sumNode(int node)
 {
     const auto n = static_cast<std::size_t>(node);
     // Re-key the node in the free-share order, reusing its tree node (no allocation); only
     // topology-aware placement reads that order.
     auto handle = mScored ? decltype(mByFreeShare)::node_type() : mByFreeShare.extract({mFreeShare[n], node});
-    const std::vector<int>& list = mNodeSlots[n];
     double share = 0.0, maxCapacity = 0.0, maxStrict = 0.0;
     int widest = 0, current = 0, domain = -1;
-    for (std::size_t a = 0; a < list.size();) {
-        const Slot& first = slot(list[a]);
-        std::size_t b = a;
-        double committed = 0.0;
-        bool shared = false;
-        for (; b < list.size() && slot(list[b]).gpu == first.gpu; ++b)
-            if (!slot(list[b]).memoryIsolated) {
-                shared = true;
-                committed += bytesHeld(list[b]);
-            }
-        if (shared)
-            mCommitted[gpuIndex(first)] = committed;
-        if (first.gpu / mDomain[n] != domain) {
+    for (int r = mFirstRun[n]; r < mFirstRun[n + 1]; ++r) {
+        const RunFigures& f = mRunFigures[static_cast<std::size_t>(r)];
+        if (const int dom = mRuns[static_cast<std::size_t>(r)].domain; dom != domain) {
             widest = std::max(widest, current);
             current = 0;
-            domain = first.gpu / mDomain[n];
+            domain = dom;
         }
-        bool peerFree = false;
-        for (std::size_t k = a; k < b; ++k) {
-            if (mOwner[static_cast<std::size_t>(list[k])] != -1)
-                continue;
-            const Slot& sl = slot(list[k]);
-            share += sl.gpuFraction;
-            maxCapacity = std::max(maxCapacity, sl.capacityBytes);
-            maxStrict = std::max(maxStrict, sl.memoryIsolated ? sl.capacityBytes : sl.capacityBytes - committed);
-            peerFree = peerFree || sl.peerToPeer;
-        }
-        current += peerFree ? 1 : 0;
-        a = b;
+        share += f.share;
+        maxCapacity = std::max(maxCapacity, f.maxCapacity);
+        maxStrict = std::max(maxStrict, f.maxStrict);
+        current += f.peerFree ? 1 : 0;
     }
     mFreeShare[n] = share;
     mMaxFreeCapacity[n] = maxCapacity;
@@ -290,6 +349,11 @@ std::string Placer::reasonFor(const JobDemand& d, int groupsPlaced) const
     const int units = d.tp * d.groups;
     const double largest = mLargest ? mLargest->capacityBytes : 0.0;
     const std::string largestLabel = mLargest ? mLargest->label() : std::string();
+    if (mCapacities.empty()) { // sorted when first asked: most placements need no reason
+        for (const Slot& sl : mSlots)
+            mCapacities.push_back(sl.capacityBytes);
+        std::sort(mCapacities.begin(), mCapacities.end());
+    }
     const auto fitting = mCapacities.end() - std::lower_bound(mCapacities.begin(), mCapacities.end(), d.bytesPerUnit);
     int p2pDomains = 0;
     if (d.pin)

@@ -15,8 +15,7 @@ void Placer::refileChanged() const
 {
     for (int n : mDirtyNodes) {
         const int from = mStates.classOf(n);
-        stateOf(n, mKey);
-        mStates.file(n, mKey);
+        mStates.file(n, mNodeKey[static_cast<std::size_t>(n)]);
         mDirty[static_cast<std::size_t>(n)] = false;
         if (const int to = mStates.classOf(n); to != from) {
             mMoved.push_back(from);
@@ -30,30 +29,48 @@ std::string Placer::layoutOf(int n) const
 {
     const Node& node = mScenario.topology.nodes[static_cast<std::size_t>(n)];
     std::string key = node.gpuId + '|' + std::to_string(mDomain[static_cast<std::size_t>(n)]);
-    for (int k : mNodeSlots[static_cast<std::size_t>(n)]) {
+    const auto& list = mNodeSlots[static_cast<std::size_t>(n)];
+    constexpr std::size_t kFields = 5 * sizeof(double) + 1; // the numbers and flags of a slot
+    std::size_t size = key.size();
+    for (int k : list)
+        size += kFields + (slot(k).profile ? slot(k).profile->size() : 0) + 1;
+    std::size_t at = key.size();
+    key.resize(size); // written in place: appending field by field costs more than the search
+    for (int k : list) {
         const Slot& sl = slot(k);
         const double fields[] = {static_cast<double>(sl.gpu), sl.capacityBytes, sl.gpuFraction,
                                  static_cast<double>(sl.start), static_cast<double>(static_cast<int>(sl.mode))};
-        key.append(reinterpret_cast<const char*>(fields), sizeof fields);
-        key += static_cast<char>((sl.peerToPeer ? 1 : 0) | (sl.memoryIsolated ? 2 : 0));
-        key += sl.profile ? *sl.profile : std::string();
-        key += '\0'; // profile names end here
+        std::memcpy(key.data() + at, fields, sizeof fields);
+        at += sizeof fields;
+        key[at++] = static_cast<char>((sl.peerToPeer ? 1 : 0) | (sl.memoryIsolated ? 2 : 0));
+        if (sl.profile) {
+            std::memcpy(key.data() + at, sl.profile->data(), sl.profile->size());
+            at += sl.profile->size();
+        }
+        key[at++] = '\0'; // profile names end here
     }
     return key;
 }
 
-void Placer::stateOf(int n, std::string& key) const
+void Placer::buildStateKey(int n)
 {
     const int layout = mLayout[static_cast<std::size_t>(n)];
+    const auto& list = mNodeSlots[static_cast<std::size_t>(n)];
+    std::string& key = mNodeKey[static_cast<std::size_t>(n)];
     key.assign(reinterpret_cast<const char*>(&layout), sizeof layout);
-    int lastGpu = -1;
-    for (int k : mNodeSlots[static_cast<std::size_t>(n)]) {
-        const Slot& sl = slot(k);
-        key += mOwner[static_cast<std::size_t>(k)] == -1 ? 'f' : 'h';
-        if (!sl.memoryIsolated && sl.gpu != lastGpu) {
-            const double committed = mCommitted[gpuIndex(sl)];
+    for (int r = mFirstRun[static_cast<std::size_t>(n)]; r < mFirstRun[static_cast<std::size_t>(n) + 1]; ++r) {
+        Run& run = mRuns[static_cast<std::size_t>(r)];
+        bool shared = false;
+        for (int a = run.begin; a < run.end; ++a) {
+            const int k = list[static_cast<std::size_t>(a)];
+            mFlagAt[static_cast<std::size_t>(k)] = static_cast<int>(key.size());
+            key += mOwner[static_cast<std::size_t>(k)] == -1 ? 'f' : 'h';
+            shared = shared || !slot(k).memoryIsolated;
+        }
+        if (shared) {
+            run.committedAt = static_cast<int>(key.size());
+            const double committed = mCommitted[gpuIndex(slot(list[static_cast<std::size_t>(run.begin)]))];
             key.append(reinterpret_cast<const char*>(&committed), sizeof committed);
-            lastGpu = sl.gpu;
         }
     }
 }
@@ -210,11 +227,12 @@ int Placer::leastScore(const JobDemand& d) const
     };
     if (mIndexed && !d.pin) {
         refileChanged();
-        // The states' answers for this demand, kept from the search before when it was for the
-        // same demand and pass (a job's next group): only the states nodes left or entered since
-        // are asked again.
-        const DemandKey key{d.tp, d.bytesPerUnit, mStrictMemory};
-        std::vector<Candidate>& found = mCandidatesFound;
+        // The states' answers for this demand, kept from its last search: only the states nodes
+        // left or entered since (the log of moves) are asked again, unless that is more than
+        // asking every live state.
+        auto [it, fresh] = mFound.try_emplace(DemandKey{d.tp, d.bytesPerUnit, mStrictMemory});
+        Found& memo = it->second;
+        std::vector<Candidate>& found = memo.candidates;
         auto ask = [&](int state) {
             if (state < 0 || !mStates.isLive(state))
                 return;
@@ -222,20 +240,26 @@ int Placer::leastScore(const JobDemand& d) const
                 if (const Score sc = indexedScore(d, state, n); sc.ok)
                     found.push_back({sc.key, n, state});
         };
-        if (mFoundFor && *mFoundFor == key && mMoved.size() <= 16) {
-            for (int state : mMoved)
-                std::erase_if(found, [state](const Candidate& c) { return c.state == state; });
-            std::sort(mMoved.begin(), mMoved.end());
-            mMoved.erase(std::unique(mMoved.begin(), mMoved.end()), mMoved.end());
-            for (int state : mMoved)
-                ask(state);
+        if (!fresh && mMoved.size() - memo.logPos <= mStates.live().size()) {
+            if (mMark.size() < mStates.states())
+                mMark.resize(mStates.states(), 0);
+            ++mMarkNow;
+            for (std::size_t i = memo.logPos; i < mMoved.size(); ++i)
+                if (const int state = mMoved[i]; state >= 0)
+                    mMark[static_cast<std::size_t>(state)] = mMarkNow;
+            std::erase_if(found,
+                          [this](const Candidate& c) { return mMark[static_cast<std::size_t>(c.state)] == mMarkNow; });
+            for (std::size_t i = memo.logPos; i < mMoved.size(); ++i)
+                if (const int state = mMoved[i]; state >= 0 && mMark[static_cast<std::size_t>(state)] == mMarkNow) {
+                    mMark[static_cast<std::size_t>(state)] = 0; // asked once
+                    ask(state);
+                }
         } else {
             found.clear();
             for (int state : mStates.live())
                 ask(state);
-            mFoundFor = key;
         }
-        mMoved.clear();
+        memo.logPos = mMoved.size();
         for (const Candidate& c : found)
             consider(c.node, {true, c.key, -1});
     } else {

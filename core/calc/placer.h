@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -39,13 +40,15 @@ private:
     /// Gives slot `s` to `owner` (-1 frees; a demand index or kHeld takes); refreshNode then
     /// brings the node's figures up to date.
     void setOwner(int s, int owner);
-    /// The node's figures the searches read, in one pass over its slots (listed GPU by GPU):
-    /// free GPU share, memory committed on GPUs that share it, the largest free slot with and
-    /// without co-tenants' memory counted, and the widest TP group it could still offer
-    /// (distinct GPUs with a free peer-to-peer slot in one NVLink domain). Summed afresh in
-    /// slot order, so that nodes in the same state carry the same figures to the last bit (the
-    /// scores and the state index rely on it).
+    /// The node's figures the searches read: free GPU share, memory committed on GPUs that share
+    /// it, the largest free slot with and without co-tenants' memory counted, and the widest TP
+    /// group it could still offer (distinct GPUs with a free peer-to-peer slot in one NVLink
+    /// domain). The GPUs whose slots changed owner since (setOwner) are summed again slot by slot
+    /// (refreshRun), then the node from its GPUs' figures in GPU order (sumNode), so that nodes in
+    /// the same state carry the same figures to the last bit (the scores and the index rely on it).
     void refreshNode(int node);
+    void refreshRun(int run);
+    void sumNode(int node);
     /// Files the nodes that changed since the last search under their new states.
     void refileChanged() const;
     /// Bytes a unit of demand `o` needs (0 for no demand, or kHeld: placed before).
@@ -53,8 +56,10 @@ private:
     double bytesHeld(int k) const { return bytesOf(mOwner[static_cast<std::size_t>(k)]); }
     /// What makes two nodes alike for every search: GPU model, slots and NVLink domains.
     std::string layoutOf(int n) const;
-    /// The node's layout, which slots are free and the memory committed on GPUs that share it.
-    void stateOf(int n, std::string& key) const;
+    /// The node's state key: its layout, which slots are free ('f'/'h') and the memory committed
+    /// on each GPU that shares it, written once here (with the places of its flags and figures)
+    /// and then kept up to date in place by setOwner and refreshRun.
+    void buildStateKey(int n);
     /// Cheap test before the slot-by-slot search.
     bool mayHost(const JobDemand& d, int n) const
     {
@@ -172,8 +177,8 @@ private:
         double bytes;
         bool strict;
     };
-    mutable std::vector<Failure> mFailures; // groups no node hosted since the last release
-    std::vector<double> mCapacities;        // every slot's capacity, ascending (for reasons)
+    mutable std::vector<Failure> mFailures;  // groups no node hosted since the last release
+    mutable std::vector<double> mCapacities; // every slot's capacity, ascending (reasons; filled when first asked)
     const Slot* mLargest = nullptr;
     std::vector<double> mMaxFreeCapacity;          // largest free slot per node
     std::vector<double> mMaxFreeStrict;            // ... counting co-tenants' memory on shared GPUs
@@ -185,20 +190,57 @@ private:
     bool mIndexed = false;                         // ... searching mStates
     std::vector<int> mLayout;                      // per node, an id of its layoutOf()
     mutable NodeStates<Score> mStates;
-    /// leastScore's answers of the live states for the demand `mFoundFor`, and the states
-    /// nodes left or entered since (refileChanged).
+    /// leastScore's answers of the live states per demand key, as of a position in the log of
+    /// states that nodes left or entered (refileChanged appends to it).
     struct Candidate
     {
         std::pair<long long, long long> key;
         int node;
         int state;
     };
-    mutable std::vector<Candidate> mCandidatesFound;
-    mutable std::optional<DemandKey> mFoundFor;
-    mutable std::vector<int> mMoved;
-    mutable std::vector<char> mDirty;                         // per node: changed since last filed
-    mutable std::vector<int> mDirtyNodes;                     // ... those nodes
-    mutable std::string mKey;                                 // stateOf's scratch
+    struct Found
+    {
+        std::vector<Candidate> candidates;
+        std::size_t logPos = 0;
+    };
+    struct DemandKeyHash
+    {
+        std::size_t operator()(const DemandKey& k) const noexcept
+        {
+            return std::hash<double>()(k.bytes) * 31u + static_cast<std::size_t>(k.tp) * 2u + (k.strict ? 1u : 0u);
+        }
+    };
+    mutable std::unordered_map<DemandKey, Found, DemandKeyHash> mFound;
+    mutable std::vector<int> mMoved;     // the log of moves: states left and entered
+    mutable std::vector<unsigned> mMark; // per state: == mMarkNow when moved since a memo's position
+    mutable unsigned mMarkNow = 0;
+    mutable std::vector<char> mDirty;     // per node: changed since last filed
+    mutable std::vector<int> mDirtyNodes; // ... those nodes
+    /// One GPU's slots in a node's list (positions [begin, end)), and where the memory committed
+    /// on it sits in the node's state key (-1: its slots do not share memory, or no index).
+    struct Run
+    {
+        int node;
+        int begin;
+        int end;
+        int domain;
+        int committedAt;
+    };
+    struct RunFigures
+    {
+        double share = 0.0;
+        double maxCapacity = 0.0;
+        double maxStrict = 0.0;
+        bool peerFree = false;
+    };
+    std::vector<Run> mRuns;
+    std::vector<RunFigures> mRunFigures;
+    std::vector<int> mFirstRun; // per node, its first run; one past the last at the end
+    std::vector<int> mRunOf;    // per slot, its run
+    std::vector<char> mRunDirty;
+    std::vector<int> mDirtyRuns;
+    std::vector<std::string> mNodeKey;                        // per node, its state key (index only)
+    std::vector<int> mFlagAt;                                 // per slot, where its flag sits in its node's key
     mutable std::vector<std::optional<StateInfo>> mStateInfo; // by state, filled when first searched
     mutable std::vector<int> mSlotsToTry;                     // fragmentationScore's scratch
     mutable std::vector<std::tuple<double, double, int, double, int>> mTried;
