@@ -185,6 +185,23 @@ private Q_SLOTS:
                  j.reason.c_str());
     }
 
+    /// A job that finds every fitting slot taken says how many fit at all: here a second node's
+    /// worth of TP=8 groups on a cluster whose 16 whole GPUs hold one group each node.
+    void fullClusterSaysHowManySlotsFit()
+    {
+        Scenario s = cluster(2, "dgx-h100", mode(SharingMode::Exclusive));
+        addTenant(s, "lab",
+                  {job("first", JobKind::Pretraining, "llama3-8b", 8, 2),
+                   job("second", JobKind::Pretraining, "llama3-8b", 8, 1)});
+        const Evaluation ev = run(s);
+        QVERIFY(find(ev, "first").placed);
+        const JobResult& j = find(ev, "second");
+        QVERIFY(!j.placed);
+        QVERIFY2(QString::fromStdString(j.reason).contains("in TP groups of 8; only 0 could be found free (16 slots "
+                                                           "are large enough in all)"),
+                 j.reason.c_str());
+    }
+
     void penaltiesFollowTheSharingMode_data()
     {
         QTest::addColumn<int>("row");

@@ -98,6 +98,51 @@ private Q_SLOTS:
         }
     }
 
+    /// The change form (one GPU's places replaced; the rest of its domain re-weighed only where a
+    /// TP bound moves) equals the difference of the full measure after and before, on random
+    /// nodes and random changes: shares taken, capacities lowered, places gone or peer access lost.
+    void measureChangeEqualsTheDifference()
+    {
+        std::mt19937 rng(11);
+        int compared = 0;
+        for (int trial = 0; trial < 600; ++trial) {
+            std::vector<frag::Shape> shapes;
+            const int kinds = 1 + static_cast<int>(rng() % 6);
+            for (int k = 0; k < kinds; ++k)
+                shapes.push_back({std::array{0, 1, 1, 2, 4, 8}[rng() % 6], static_cast<double>(1 + rng() % 10),
+                                  static_cast<double>(1 + rng() % 5)});
+            const frag::Measure measure(frag::typicalShapes(shapes, 1.0));
+            std::vector<frag::Place> places;
+            const int gpus = 1 + static_cast<int>(rng() % 8), domain = std::array{1, 2, 4, 8}[rng() % 4];
+            for (int g = 0; g < gpus; ++g)
+                for (int k = 0, n = 1 + static_cast<int>(rng() % 3); k < n; ++k)
+                    if (rng() % 4 != 0)
+                        places.push_back(
+                            {g, g / domain, 0.25 * (1 + rng() % 4), static_cast<double>(rng() % 12), rng() % 5 != 0});
+            if (places.empty())
+                continue;
+            const int gpu = places[rng() % places.size()].gpu;
+            std::vector<frag::Place> after, whole;
+            for (const frag::Place& p : places)
+                if (p.gpu == gpu) {
+                    frag::Place q = p;
+                    q.capacity -= static_cast<double>(rng() % 6);
+                    q.share -= rng() % 2 == 0 ? 0.25 : 0.0;
+                    if (q.share > 0.0 && rng() % 6 != 0)
+                        after.push_back(q);
+                } else {
+                    whole.push_back(p);
+                }
+            whole.insert(whole.end(), after.begin(), after.end());
+            const double expected = measure.of(whole.data(), whole.size()) - measure.of(places.data(), places.size());
+            const double got = measure.change(places.data(), places.size(), gpu, after.data(), after.size());
+            QVERIFY2(std::abs(got - expected) < 1e-9,
+                     qPrintable(QString("trial %1: change %2, difference %3").arg(trial).arg(got).arg(expected)));
+            compared += after.empty() ? 0 : 1;
+        }
+        QVERIFY(compared > 100); // most trials keep some of the GPU's places
+    }
+
     /// The artifact's classes on one node: a shape the node cannot host sees every free share
     /// as fragment, one it hosts only the places too small for it; CPU-only shapes see all.
     void unusableShareFollowsTheArtifactsClasses()

@@ -34,6 +34,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <thread>
 #include <utility>
 
@@ -56,6 +57,16 @@ namespace {
 constexpr const char* kNodeFile = "openb_node_list_gpu_node.csv";
 
 } // namespace
+
+QString ReplayDialog::gapText(double more, const QString& best, double unallocated)
+{
+    if (std::round(more) < 1.0) // less than a GPU apart, as the table shows GPUs
+        return tr("level with %1").arg(best);
+    return tr("+%1 GPUs: %2 leaves %3 % fewer")
+        .arg(QString::fromStdString(fmt::grouped(more)))
+        .arg(best)
+        .arg(unallocated > 0 ? 100.0 * more / unallocated : 0.0, 0, 'f', 0);
+}
 
 ReplayDialog::ReplayDialog(const Catalog& catalog, std::function<std::pair<const Scenario*, QString>()> scenario,
                            QWidget* parent)
@@ -332,11 +343,7 @@ void ReplayDialog::showResults()
         const Row& best = rows.front();
         QString against = tr("the fewest");
         if (i > 0) {
-            const double more = r.unallocated - best.unallocated;
-            against = tr("+%1 GPUs: %2 leaves %3 % fewer")
-                          .arg(QString::fromStdString(fmt::grouped(more)))
-                          .arg(best.name)
-                          .arg(r.unallocated > 0 ? 100.0 * more / r.unallocated : 0.0, 0, 'f', 0);
+            against = gapText(r.unallocated - best.unallocated, best.name, r.unallocated);
         }
         const QStringList cells{
             r.name, r.at100 < 0 ? tr("–") : QString("%1 %").arg(r.at100, 0, 'f', 2),

@@ -50,6 +50,10 @@ public:
     bool exportChartsTo(const QString& dir);
     bool running() const { return mJob != nullptr; }
     const std::vector<std::pair<QString, sim::ReplaySummary>>& results() const { return mResults; }
+    /// The gap table's last column for a policy that leaves `more` GPUs unallocated than `best`
+    /// (of `unallocated` it leaves): "+238 GPUs: FGD leaves 45 % fewer", or "level with FGD" when
+    /// less than a GPU apart.
+    static QString gapText(double more, const QString& best, double unallocated);
 
 protected:
     void reject() override;

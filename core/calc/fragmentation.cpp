@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 
@@ -41,6 +43,19 @@ struct PeerGpus
         return kNone;
     }
 };
+
+/// Sorts a node's few per-GPU values, largest first (insertion sort: a domain has at most a
+/// few dozen GPUs, usually eight).
+void largestFirst(double* values, std::size_t count)
+{
+    for (std::size_t i = 1; i < count; ++i) {
+        const double v = values[i];
+        std::size_t j = i;
+        for (; j > 0 && values[j - 1] < v; --j)
+            values[j] = values[j - 1];
+        values[j] = v;
+    }
+}
 
 PeerGpus peerGpus(const Place* places, std::size_t count)
 {
@@ -203,6 +218,85 @@ double Measure::of(const Place* places, std::size_t count) const
         }
     }
     return f;
+}
+
+double Measure::change(const Place* places, std::size_t count, int gpu, const Place* after,
+                       std::size_t afterCount) const
+{
+    // One GPU's share: every shape's part is share × weight of the shapes asking more than a place
+    // serves, so the GPU's places leave and come back with their own terms.
+    auto onGpu = [gpu](const Place& p) { return p.gpu == gpu; };
+    double delta = 0.0;
+    for (std::size_t i = 0; i < afterCount; ++i)
+        delta += after[i].share * (mCpuOnly + (mOne.demands.empty() ? 0.0 : mOne.above(after[i].capacity)));
+    for (std::size_t i = 0; i < count; ++i)
+        if (onGpu(places[i]))
+            delta -= places[i].share * (mCpuOnly + (mOne.demands.empty() ? 0.0 : mOne.above(places[i].capacity)));
+    if (mMulti.empty())
+        return delta;
+    // Multi-GPU shapes: the GPU's domain's largest peer capacity per GPU, before and after.
+    int domain = -1;
+    for (std::size_t i = 0; i < count && domain < 0; ++i)
+        domain = onGpu(places[i]) ? places[i].domain : -1;
+    for (std::size_t i = 0; i < afterCount && domain < 0; ++i)
+        domain = after[i].domain;
+    // Per GPU of the domain (bit g of `seen`), its largest peer capacity before and after.
+    std::array<double, kMaxGpus> byGpuBefore, byGpuAfter;
+    std::uint64_t seen = 0;
+    auto note = [&](std::array<double, kMaxGpus>& byGpu, std::uint64_t& mask, const Place& p) {
+        const auto g = static_cast<std::size_t>(gpuBit(p.gpu));
+        byGpu[g] = (mask & (1ull << g)) ? std::max(byGpu[g], p.capacity) : p.capacity;
+        mask |= 1ull << g;
+    };
+    std::uint64_t seenAfter = 0;
+    for (std::size_t i = 0; i < count; ++i)
+        if (const Place& p = places[i]; p.peer && p.domain == domain) {
+            note(byGpuBefore, seen, p);
+            if (!onGpu(p))
+                note(byGpuAfter, seenAfter, p);
+        }
+    for (std::size_t i = 0; i < afterCount; ++i)
+        if (after[i].peer)
+            note(byGpuAfter, seenAfter, after[i]);
+    // The domain's GPUs' capacities, largest first (kNone past its GPUs).
+    std::array<double, kMaxGpus> capBefore, capAfter;
+    std::size_t gpusBefore = 0, gpusAfter = 0;
+    for (std::uint64_t left = seen; left != 0; left &= left - 1)
+        capBefore[gpusBefore++] = byGpuBefore[static_cast<std::size_t>(std::countr_zero(left))];
+    for (std::uint64_t left = seenAfter; left != 0; left &= left - 1)
+        capAfter[gpusAfter++] = byGpuAfter[static_cast<std::size_t>(std::countr_zero(left))];
+    largestFirst(capBefore.data(), gpusBefore);
+    largestFirst(capAfter.data(), gpusAfter);
+    for (const Degree& d : mMulti) {
+        const auto t = static_cast<std::size_t>(std::clamp(d.gpus, 1, kMaxGpus));
+        const double boundBefore = t <= gpusBefore ? capBefore[t - 1] : kNone;
+        const double boundAfter = t <= gpusAfter ? capAfter[t - 1] : kNone;
+        // Places alike in what they serve follow each other: one search per run of them.
+        struct Memo
+        {
+            double served = std::numeric_limits<double>::quiet_NaN();
+            double weight = 0.0;
+        } memoBefore, memoAfter;
+        auto weight = [&d](const Place& p, double bound, Memo& memo) {
+            const double served = p.peer ? std::min(p.capacity, bound) : kNone;
+            if (served != memo.served) {
+                memo.served = served;
+                memo.weight = d.above(served);
+            }
+            return memo.weight;
+        };
+        for (std::size_t i = 0; i < afterCount; ++i)
+            delta += after[i].share * weight(after[i], boundAfter, memoAfter);
+        for (std::size_t i = 0; i < count; ++i) {
+            const Place& p = places[i];
+            if (onGpu(p))
+                delta -= p.share * weight(p, boundBefore, memoBefore);
+            else if (boundAfter != boundBefore && p.peer && p.domain == domain &&
+                     std::min(p.capacity, boundAfter) != std::min(p.capacity, boundBefore))
+                delta += p.share * (weight(p, boundAfter, memoAfter) - weight(p, boundBefore, memoBefore));
+        }
+    }
+    return delta;
 }
 
 } // namespace frag

@@ -77,6 +77,11 @@ public:
     explicit Measure(const std::vector<Shape>& shapes);
     /// A node's fragmentation, in the places' share unit.
     double of(const Place* places, std::size_t count) const;
+    /// How much a node's fragmentation changes when the places of GPU `gpu` among `places`
+    /// become `after` (that GPU's places then; the node's other places stay): of(the node after)
+    /// − of(the node now), summed over that GPU's places only, and over the rest of its NVLink
+    /// domain's places only for the TP degrees whose t-th largest GPU capacity there changes.
+    double change(const Place* places, std::size_t count, int gpu, const Place* after, std::size_t afterCount) const;
     bool empty() const { return mOne.demands.empty() && mMulti.empty() && mCpuOnly == 0.0; }
 
 private:
@@ -116,6 +121,11 @@ public:
     double nodeFragmentation(const std::vector<frag::Place>& places) const
     {
         return mMeasure.of(places.data(), places.size());
+    }
+    /// How the node's fragmentation changes when GPU `gpu`'s places among `places` become `after`.
+    double nodeChange(const std::vector<frag::Place>& places, int gpu, const std::vector<frag::Place>& after) const
+    {
+        return mMeasure.change(places.data(), places.size(), gpu, after.data(), after.size());
     }
     int domainOf(int node) const { return mDomain[static_cast<std::size_t>(node)]; }
 

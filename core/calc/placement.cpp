@@ -46,6 +46,12 @@ Placer::Placer(const Scenario& s, const Catalog& c, const FabricIndex& fabric, c
     for (std::size_t n = 0; n < nodes.size(); ++n)
         mDomain[n] = nvlinkDomainGpus(nodes[n], c);
     mMaxFreeCapacity.assign(nodes.size(), 0.0);
+    for (const Slot& sl : slots)
+        ++mFree[static_cast<std::size_t>(sl.node)];
+    for (std::size_t n = 0; n < nodes.size(); ++n) {
+        mNodeSlots[n].reserve(static_cast<std::size_t>(mFree[n]));
+        mFree[n] = 0;
+    }
     for (int i = 0; i < static_cast<int>(slots.size()); ++i) {
         mNodeSlots[static_cast<std::size_t>(slots[static_cast<std::size_t>(i)].node)].push_back(i);
         ++mFree[static_cast<std::size_t>(slots[static_cast<std::size_t>(i)].node)];
@@ -349,12 +355,22 @@ std::string Placer::reasonFor(const JobDemand& d, int groupsPlaced) const
     const int units = d.tp * d.groups;
     const double largest = mLargest ? mLargest->capacityBytes : 0.0;
     const std::string largestLabel = mLargest ? mLargest->label() : std::string();
-    if (mCapacities.empty()) { // sorted when first asked: most placements need no reason
-        for (const Slot& sl : mSlots)
-            mCapacities.push_back(sl.capacityBytes);
-        std::sort(mCapacities.begin(), mCapacities.end());
+    if (mCapacities.empty()) {        // counted when first asked: most placements need no reason
+        std::map<double, int> counts; // slots of one capacity mostly follow each other
+        for (std::size_t i = 0; i < mSlots.size();) {
+            std::size_t j = i;
+            while (j < mSlots.size() && mSlots[j].capacityBytes == mSlots[i].capacityBytes)
+                ++j;
+            counts[mSlots[i].capacityBytes] += static_cast<int>(j - i);
+            i = j;
+        }
+        mCapacities.assign(counts.begin(), counts.end());
+        for (std::size_t i = mCapacities.size(); i-- > 1;) // slots with at least this capacity
+            mCapacities[i - 1].second += mCapacities[i].second;
     }
-    const auto fitting = mCapacities.end() - std::lower_bound(mCapacities.begin(), mCapacities.end(), d.bytesPerUnit);
+    const auto at = std::lower_bound(mCapacities.begin(), mCapacities.end(), d.bytesPerUnit,
+                                     [](const std::pair<double, int>& c, double bytes) { return c.first < bytes; });
+    const int fitting = at == mCapacities.end() ? 0 : at->second;
     int p2pDomains = 0;
     if (d.pin)
         return "pinned to " + d.pin->node + (d.pin->gpu ? " GPU " + std::to_string(*d.pin->gpu) : "") +

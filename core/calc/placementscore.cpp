@@ -75,12 +75,6 @@ void Placer::buildStateKey(int n)
     }
 }
 
-double Placer::fragmentationNow(int n) const
-{
-    placesNow(n);
-    return mView->nodeFragmentation(mPlaces);
-}
-
 void Placer::placesNow(int n) const
 {
     mView->placesOf(
@@ -88,13 +82,12 @@ void Placer::placesNow(int n) const
         [&](std::size_t i) { return bytesHeld(static_cast<int>(i)); }, mPlaces);
 }
 
-double Placer::fragmentationAfter(const int* taken, std::size_t count, double bytes) const
+void Placer::take(std::vector<frag::Place>& places, const int* taken, std::size_t count, double bytes) const
 {
-    mAfter = mPlaces;
     for (std::size_t t = 0; t < count; ++t) {
         const Slot& sl = slot(taken[t]);
         const double capacity = sl.memoryIsolated ? sl.capacityBytes : sl.capacityBytes - mCommitted[gpuIndex(sl)];
-        for (frag::Place& p : mAfter)
+        for (frag::Place& p : places)
             if (p.gpu == sl.gpu && p.capacity == capacity && p.peer == sl.peerToPeer) {
                 p.share -= sl.gpuFraction;
                 break;
@@ -102,45 +95,59 @@ double Placer::fragmentationAfter(const int* taken, std::size_t count, double by
     }
     for (std::size_t t = 0; t < count; ++t)
         if (const Slot& sl = slot(taken[t]); !sl.memoryIsolated)
-            for (frag::Place& p : mAfter)
+            for (frag::Place& p : places)
                 if (p.gpu == sl.gpu)
                     p.capacity -= bytes;
-    std::erase_if(mAfter, [](const frag::Place& p) { return p.share <= 1e-12; });
+    std::erase_if(places, [](const frag::Place& p) { return p.share <= 1e-12; });
+}
+
+double Placer::fragmentationAfter(const std::vector<frag::Place>& places, const int* taken, std::size_t count,
+                                  double bytes) const
+{
+    mAfter = places;
+    take(mAfter, taken, count, bytes);
     return mView->nodeFragmentation(mAfter);
 }
 
-Placer::Score Placer::fragmentationScore(const JobDemand& d, int n, const double* remembered) const
+double Placer::fragmentationChange(const std::vector<frag::Place>& places, int s, double bytes) const
+{
+    const int gpu = slot(s).gpu;
+    mAfter.clear();
+    for (const frag::Place& p : places)
+        if (p.gpu == gpu)
+            mAfter.push_back(p);
+    take(mAfter, &s, 1, bytes);
+    return mView->nodeChange(places, gpu, mAfter);
+}
+
+Placer::Score Placer::fragmentationScore(const JobDemand& d, int n, const std::vector<frag::Place>& places,
+                                         double before) const
 {
     Score out;
-    placesNow(n);
-    const double before = remembered ? *remembered : mView->nodeFragmentation(mPlaces);
     if (d.tp > 1) {
         const std::vector<int>& group = groupOn(d, n);
         if (!group.empty())
-            out = {true, {quantized(fragmentationAfter(group.data(), group.size(), d.bytesPerUnit) - before), 0}, -1};
+            out = {true,
+                   {quantized(fragmentationAfter(places, group.data(), group.size(), d.bytesPerUnit) - before), 0},
+                   -1};
         return out;
     }
     const auto& list = mNodeSlots[static_cast<std::size_t>(n)];
-    std::vector<int>& candidates = mSlotsToTry; // positions in the node's list, smallest slot first
-    candidates.clear();
     std::array<int, 64> freeOnGpu{}; // nodes have at most 64 GPUs (validation)
+    for (int s : list)
+        if (mOwner[static_cast<std::size_t>(s)] == -1)
+            ++freeOnGpu[static_cast<std::size_t>(std::clamp(slot(s).gpu, 0, 63))];
+    // The fitting slot that grows the fragmentation least; on a tie the smallest, then the first.
+    // Alike slots leave the node alike: one of each kind is scored (its first, which a search in
+    // that order meets first too).
+    auto& tried = mTried;
+    tried.clear();
+    double bestCapacity = 0.0;
     for (int p = 0; p < static_cast<int>(list.size()); ++p) {
         const int s = list[static_cast<std::size_t>(p)];
-        if (mOwner[static_cast<std::size_t>(s)] != -1)
+        const Slot& sl = slot(s);
+        if (mOwner[static_cast<std::size_t>(s)] != -1 || !fits(sl, d.bytesPerUnit) || !pinAllows(d, sl))
             continue;
-        ++freeOnGpu[static_cast<std::size_t>(std::clamp(slot(s).gpu, 0, 63))];
-        if (fits(slot(s), d.bytesPerUnit) && pinAllows(d, slot(s)))
-            candidates.push_back(p);
-    }
-    std::sort(candidates.begin(), candidates.end(), [&](int a, int b) { // smallest first, then in order
-        const double ca = slot(list[static_cast<std::size_t>(a)]).capacityBytes;
-        const double cb = slot(list[static_cast<std::size_t>(b)]).capacityBytes;
-        return ca != cb ? ca < cb : a < b;
-    });
-    auto& tried = mTried; // alike slots leave the node alike
-    tried.clear();
-    for (int p : candidates) {
-        const Slot& sl = slot(list[static_cast<std::size_t>(p)]);
         // GPUs of one NVLink domain with the same free slots and committed memory are alike.
         const std::tuple<double, double, int, double, int> kind{
             sl.capacityBytes, sl.gpuFraction, sl.gpu / mDomain[static_cast<std::size_t>(n)],
@@ -149,10 +156,11 @@ Placer::Score Placer::fragmentationScore(const JobDemand& d, int n, const double
         if (std::find(tried.begin(), tried.end(), kind) != tried.end())
             continue;
         tried.push_back(kind);
-        const long long key =
-            quantized(fragmentationAfter(&list[static_cast<std::size_t>(p)], 1, d.bytesPerUnit) - before);
-        if (!out.ok || key < out.key.first)
+        const long long key = quantized(fragmentationChange(places, s, d.bytesPerUnit));
+        if (!out.ok || key < out.key.first || (key == out.key.first && sl.capacityBytes < bestCapacity)) {
             out = {true, {key, 0}, p};
+            bestCapacity = sl.capacityBytes;
+        }
     }
     return out;
 }
@@ -170,7 +178,10 @@ Placer::Score Placer::bestFitScore(const JobDemand& d, int n) const
 
 Placer::Score Placer::scoreOf(const JobDemand& d, int n) const
 {
-    return mPolicy == PlacementPolicy::BestFit ? bestFitScore(d, n) : fragmentationScore(d, n, nullptr);
+    if (mPolicy == PlacementPolicy::BestFit)
+        return bestFitScore(d, n);
+    placesNow(n);
+    return fragmentationScore(d, n, mPlaces, mView->nodeFragmentation(mPlaces));
 }
 
 const Placer::StateInfo& Placer::stateInfo(int state, int n) const
@@ -180,8 +191,11 @@ const Placer::StateInfo& Placer::stateInfo(int state, int n) const
     std::optional<StateInfo>& info = mStateInfo[static_cast<std::size_t>(state)];
     if (!info) {
         info.emplace();
-        if (mPolicy == PlacementPolicy::FragmentationAware)
-            info->fragmentation = fragmentationNow(n);
+        if (mPolicy == PlacementPolicy::FragmentationAware) {
+            placesNow(n);
+            info->places = mPlaces;
+            info->fragmentation = mView->nodeFragmentation(info->places);
+        }
         for (int s : mNodeSlots[static_cast<std::size_t>(n)]) {
             info->isolated = info->isolated && slot(s).memoryIsolated;
             if (mOwner[static_cast<std::size_t>(s)] == -1)
@@ -209,8 +223,8 @@ Placer::Score Placer::indexedScore(const JobDemand& d, int state, int n) const
     for (const auto& [k, answer] : answers) // a state is asked few shapes: a list beats a hash map
         if (k == key)
             return answer;
-    const Score sc =
-        mPolicy == PlacementPolicy::BestFit ? bestFitScore(d, n) : fragmentationScore(d, n, &info.fragmentation);
+    const Score sc = mPolicy == PlacementPolicy::BestFit ? bestFitScore(d, n)
+                                                         : fragmentationScore(d, n, info.places, info.fragmentation);
     answers.emplace_back(key, sc);
     return sc;
 }

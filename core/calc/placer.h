@@ -104,31 +104,37 @@ private:
     };
     static long long quantized(double x) { return std::llround(x * 1e9); }
 
-    /// The node's fragmentation (fragmentation.h) as it is now; its free places are left in
-    /// mPlaces for fragmentationAfter.
-    double fragmentationNow(int n) const;
+    /// The node's free places now (fragmentation.h), into mPlaces.
     void placesNow(int n) const;
     /// The node's fragmentation with `count` slots of `taken` given units of `bytes`, from its
-    /// places now (mPlaces): each slot's share leaves its place, and on a GPU whose memory its
-    /// slots share every free place there holds `bytes` less per unit placed.
-    double fragmentationAfter(const int* taken, std::size_t count, double bytes) const;
+    /// free places now: each slot's share leaves its place, and on a GPU whose memory its slots
+    /// share every free place there holds `bytes` less per unit placed.
+    double fragmentationAfter(const std::vector<frag::Place>& places, const int* taken, std::size_t count,
+                              double bytes) const;
+    /// The same for one slot `s`, as the change of the node's fragmentation (frag::Measure::change:
+    /// only the slot's GPU's places, and its domain's where a TP bound moves, are summed).
+    double fragmentationChange(const std::vector<frag::Place>& places, int s, double bytes) const;
+    /// `places` as they are once `count` slots of `taken` hold units of `bytes`.
+    void take(std::vector<frag::Place>& places, const int* taken, std::size_t count, double bytes) const;
 
     /// Fragmentation gradient descent (Weng et al., USENIX ATC '23): how much the node's
     /// fragmentation grows when the group is placed there. A TP group takes the slots groupOn
     /// finds; a one-unit group the fitting slot that grows it least (the smallest slot on a tie).
-    /// `remembered`: the node's fragmentation now, where its state remembers it (else computed).
-    Score fragmentationScore(const JobDemand& d, int n, const double* remembered) const;
+    /// `places` and `before`: the node's free places and fragmentation now.
+    Score fragmentationScore(const JobDemand& d, int n, const std::vector<frag::Place>& places, double before) const;
 
     /// Best fit: the least free GPU share, then the least memory left over in the group's slots
     /// (every node gets the same units, so: the least capacity in them).
     Score bestFitScore(const JobDemand& d, int n) const;
 
     Score scoreOf(const JobDemand& d, int n) const;
-    /// What a state's answers depend on besides the demand: its fragmentation as it is, and the
-    /// capacities of its free slots when no slot shares its GPU's memory (then a demand's answer
-    /// depends on its bytes only through the smallest free slot that holds them).
+    /// What a state's answers depend on besides the demand: its free places and fragmentation as
+    /// they are (fragmentation-aware placement), and the capacities of its free slots when no slot
+    /// shares its GPU's memory (then a demand's answer depends on its bytes only through the
+    /// smallest free slot that holds them).
     struct StateInfo
     {
+        std::vector<frag::Place> places;
         double fragmentation = 0.0;
         bool isolated = true;
         std::vector<double> freeCapacities; // distinct, ascending
@@ -177,14 +183,16 @@ private:
         double bytes;
         bool strict;
     };
-    mutable std::vector<Failure> mFailures;  // groups no node hosted since the last release
-    mutable std::vector<double> mCapacities; // every slot's capacity, ascending (reasons; filled when first asked)
+    mutable std::vector<Failure> mFailures; // groups no node hosted since the last release
+    /// Each distinct slot capacity, ascending, with how many slots have at least it (for reasons;
+    /// counted when first asked).
+    mutable std::vector<std::pair<double, int>> mCapacities;
     const Slot* mLargest = nullptr;
     std::vector<double> mMaxFreeCapacity;          // largest free slot per node
     std::vector<double> mMaxFreeStrict;            // ... counting co-tenants' memory on shared GPUs
     std::set<std::pair<double, int>> mByFreeShare; // nodes ordered by free GPU share
     std::optional<FragmentationView> mView;        // fragmentation-aware placement's measure
-    mutable std::vector<frag::Place> mPlaces;      // a node's free places now (fragmentationNow)
+    mutable std::vector<frag::Place> mPlaces;      // a node's free places now (placesNow)
     mutable std::vector<frag::Place> mAfter;       // ... after a group is placed
     bool mScored = false;                          // best-fit or fragmentation-aware (leastScore)
     bool mIndexed = false;                         // ... searching mStates
@@ -242,7 +250,6 @@ private:
     std::vector<std::string> mNodeKey;                        // per node, its state key (index only)
     std::vector<int> mFlagAt;                                 // per slot, where its flag sits in its node's key
     mutable std::vector<std::optional<StateInfo>> mStateInfo; // by state, filled when first searched
-    mutable std::vector<int> mSlotsToTry;                     // fragmentationScore's scratch
     mutable std::vector<std::tuple<double, double, int, double, int>> mTried;
 };
 

@@ -24,6 +24,17 @@ inline std::string num(double v)
 
 inline std::string idx(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
 
+/// A field's path below `path` ("tenants[0].jobs[2]" + "tp"), spelt out only when used as a
+/// string: validation checks tens of thousands of fields per scenario and names only the bad ones.
+struct Field
+{
+    const std::string& path;
+    const char* name;
+    std::string str() const { return path.empty() ? std::string(name) : path + "." + name; }
+    operator std::string() const { return str(); } // NOLINT(google-explicit-constructor): a path is a string
+};
+
+inline Field field(const std::string& path, const char* name) { return {path, name}; }
 inline std::string field(const std::string& path, const std::string& name)
 {
     return path.empty() ? name : path + "." + name;
@@ -51,6 +62,14 @@ inline bool inRange(Issues& out, const std::string& path, double v, double lo, d
     std::string why = std::isfinite(v) ? "must be between " + num(lo) + " and " + num(hi) : "must be a finite number";
     out.push_back(Issue::error(path, num(v) + " " + why + (what.empty() ? "" : " (" + what + ")")));
     return false;
+}
+
+/// The same for a field whose path is spelt out only when the check fails.
+inline bool inRange(Issues& out, const Field& path, double v, double lo, double hi, const char* what = "")
+{
+    if (std::isfinite(v) && v >= lo && v <= hi)
+        return true;
+    return inRange(out, path.str(), v, lo, hi, what);
 }
 
 } // namespace gp::checks
