@@ -120,8 +120,34 @@ double Placer::fragmentationChange(const std::vector<frag::Place>& places, int s
     return mView->nodeChange(places, gpu, mAfter);
 }
 
+void Placer::slotKinds(const JobDemand& d, int n, std::vector<int>& out) const
+{
+    out.clear();
+    const auto& list = mNodeSlots[static_cast<std::size_t>(n)];
+    std::array<int, 64> freeOnGpu{}; // nodes have at most 64 GPUs (validation)
+    for (int s : list)
+        if (mOwner[static_cast<std::size_t>(s)] == -1)
+            ++freeOnGpu[static_cast<std::size_t>(std::clamp(slot(s).gpu, 0, 63))];
+    auto& tried = mTried;
+    tried.clear();
+    for (int p = 0; p < static_cast<int>(list.size()); ++p) {
+        const Slot& sl = slot(list[static_cast<std::size_t>(p)]);
+        if (mOwner[static_cast<std::size_t>(list[static_cast<std::size_t>(p)])] != -1 || !pinAllows(d, sl))
+            continue;
+        // GPUs of one NVLink domain with the same free slots and committed memory are alike.
+        const std::tuple<double, double, int, double, int> kind{
+            sl.capacityBytes, sl.gpuFraction, sl.gpu / mDomain[static_cast<std::size_t>(n)],
+            sl.memoryIsolated ? 0.0 : mCommitted[gpuIndex(sl)],
+            freeOnGpu[static_cast<std::size_t>(std::clamp(sl.gpu, 0, 63))]};
+        if (std::find(tried.begin(), tried.end(), kind) == tried.end()) {
+            tried.push_back(kind);
+            out.push_back(p);
+        }
+    }
+}
+
 Placer::Score Placer::fragmentationScore(const JobDemand& d, int n, const std::vector<frag::Place>& places,
-                                         double before) const
+                                         double before, const std::vector<int>& kinds) const
 {
     Score out;
     if (d.tp > 1) {
@@ -132,30 +158,16 @@ Placer::Score Placer::fragmentationScore(const JobDemand& d, int n, const std::v
                    -1};
         return out;
     }
-    const auto& list = mNodeSlots[static_cast<std::size_t>(n)];
-    std::array<int, 64> freeOnGpu{}; // nodes have at most 64 GPUs (validation)
-    for (int s : list)
-        if (mOwner[static_cast<std::size_t>(s)] == -1)
-            ++freeOnGpu[static_cast<std::size_t>(std::clamp(slot(s).gpu, 0, 63))];
     // The fitting slot that grows the fragmentation least; on a tie the smallest, then the first.
-    // Alike slots leave the node alike: one of each kind is scored (its first, which a search in
-    // that order meets first too).
-    auto& tried = mTried;
-    tried.clear();
+    // Alike slots leave the node alike, and a kind fits whole or not at all (its slots share
+    // capacity and committed memory): its first is scored.
+    const auto& list = mNodeSlots[static_cast<std::size_t>(n)];
     double bestCapacity = 0.0;
-    for (int p = 0; p < static_cast<int>(list.size()); ++p) {
+    for (int p : kinds) {
         const int s = list[static_cast<std::size_t>(p)];
         const Slot& sl = slot(s);
-        if (mOwner[static_cast<std::size_t>(s)] != -1 || !fits(sl, d.bytesPerUnit) || !pinAllows(d, sl))
+        if (!fits(sl, d.bytesPerUnit))
             continue;
-        // GPUs of one NVLink domain with the same free slots and committed memory are alike.
-        const std::tuple<double, double, int, double, int> kind{
-            sl.capacityBytes, sl.gpuFraction, sl.gpu / mDomain[static_cast<std::size_t>(n)],
-            sl.memoryIsolated ? 0.0 : mCommitted[gpuIndex(sl)],
-            freeOnGpu[static_cast<std::size_t>(std::clamp(sl.gpu, 0, 63))]};
-        if (std::find(tried.begin(), tried.end(), kind) != tried.end())
-            continue;
-        tried.push_back(kind);
         const long long key = quantized(fragmentationChange(places, s, d.bytesPerUnit));
         if (!out.ok || key < out.key.first || (key == out.key.first && sl.capacityBytes < bestCapacity)) {
             out = {true, {key, 0}, p};
@@ -181,7 +193,8 @@ Placer::Score Placer::scoreOf(const JobDemand& d, int n) const
     if (mPolicy == PlacementPolicy::BestFit)
         return bestFitScore(d, n);
     placesNow(n);
-    return fragmentationScore(d, n, mPlaces, mView->nodeFragmentation(mPlaces));
+    slotKinds(d, n, mKinds);
+    return fragmentationScore(d, n, mPlaces, mView->nodeFragmentation(mPlaces), mKinds);
 }
 
 const Placer::StateInfo& Placer::stateInfo(int state, int n) const
@@ -195,6 +208,7 @@ const Placer::StateInfo& Placer::stateInfo(int state, int n) const
             placesNow(n);
             info->places = mPlaces;
             info->fragmentation = mView->nodeFragmentation(info->places);
+            slotKinds(JobDemand{}, n, info->kinds); // the index never searches for pinned demands
         }
         for (int s : mNodeSlots[static_cast<std::size_t>(n)]) {
             info->isolated = info->isolated && slot(s).memoryIsolated;
@@ -223,8 +237,9 @@ Placer::Score Placer::indexedScore(const JobDemand& d, int state, int n) const
     for (const auto& [k, answer] : answers) // a state is asked few shapes: a list beats a hash map
         if (k == key)
             return answer;
-    const Score sc = mPolicy == PlacementPolicy::BestFit ? bestFitScore(d, n)
-                                                         : fragmentationScore(d, n, info.places, info.fragmentation);
+    const Score sc = mPolicy == PlacementPolicy::BestFit
+                         ? bestFitScore(d, n)
+                         : fragmentationScore(d, n, info.places, info.fragmentation, info.kinds);
     answers.emplace_back(key, sc);
     return sc;
 }

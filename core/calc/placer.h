@@ -121,7 +121,13 @@ private:
     /// fragmentation grows when the group is placed there. A TP group takes the slots groupOn
     /// finds; a one-unit group the fitting slot that grows it least (the smallest slot on a tie).
     /// `places` and `before`: the node's free places and fragmentation now.
-    Score fragmentationScore(const JobDemand& d, int n, const std::vector<frag::Place>& places, double before) const;
+    /// `kinds`: the node's free slots one per kind (slotKinds).
+    Score fragmentationScore(const JobDemand& d, int n, const std::vector<frag::Place>& places, double before,
+                             const std::vector<int>& kinds) const;
+    /// The node's free slots that `d`'s pin allows, one per kind (by position in the node's list,
+    /// the first of each): slots alike in capacity, share, NVLink domain, memory committed on
+    /// their GPU and free slots there leave the node alike when one of them is taken.
+    void slotKinds(const JobDemand& d, int n, std::vector<int>& out) const;
 
     /// Best fit: the least free GPU share, then the least memory left over in the group's slots
     /// (every node gets the same units, so: the least capacity in them).
@@ -135,6 +141,7 @@ private:
     struct StateInfo
     {
         std::vector<frag::Place> places;
+        std::vector<int> kinds; // slotKinds
         double fragmentation = 0.0;
         bool isolated = true;
         std::vector<double> freeCapacities; // distinct, ascending
@@ -250,7 +257,8 @@ private:
     std::vector<std::string> mNodeKey;                        // per node, its state key (index only)
     std::vector<int> mFlagAt;                                 // per slot, where its flag sits in its node's key
     mutable std::vector<std::optional<StateInfo>> mStateInfo; // by state, filled when first searched
-    mutable std::vector<std::tuple<double, double, int, double, int>> mTried;
+    mutable std::vector<std::tuple<double, double, int, double, int>> mTried; // slotKinds' scratch
+    mutable std::vector<int> mKinds;                                          // ... its result (scan)
 };
 
 } // namespace gp::calc::detail
