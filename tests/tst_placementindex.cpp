@@ -18,6 +18,35 @@
 using namespace gp;
 using namespace gp::calc;
 
+namespace {
+
+/// One to six task shapes (CPU-only, one GPU or a TP group) of small demands, as typical shapes.
+std::vector<frag::Shape> randomShapes(std::mt19937& rng)
+{
+    std::vector<frag::Shape> shapes;
+    const int kinds = 1 + static_cast<int>(rng() % 6);
+    for (int k = 0; k < kinds; ++k)
+        shapes.push_back({std::array{0, 1, 1, 2, 4, 8}[rng() % 6], static_cast<double>(1 + rng() % 10),
+                          static_cast<double>(1 + rng() % 5)});
+    return frag::typicalShapes(shapes, 1.0);
+}
+
+/// A node of one to eight GPUs in NVLink domains of 1–8, each with up to three free places of
+/// random share and capacity, most with peer access.
+std::vector<frag::Place> randomPlaces(std::mt19937& rng)
+{
+    std::vector<frag::Place> places;
+    const int gpus = 1 + static_cast<int>(rng() % 8), domain = std::array{1, 2, 4, 8}[rng() % 4];
+    for (int g = 0; g < gpus; ++g)
+        for (int k = 0, n = 1 + static_cast<int>(rng() % 3); k < n; ++k)
+            if (rng() % 4 != 0)
+                places.push_back(
+                    {g, g / domain, 0.25 * (1 + rng() % 4), static_cast<double>(rng() % 12), rng() % 5 != 0});
+    return places;
+}
+
+} // namespace
+
 class TestPlacementIndex : public QObject
 {
     Q_OBJECT
@@ -77,19 +106,8 @@ private Q_SLOTS:
     {
         std::mt19937 rng(7);
         for (int trial = 0; trial < 400; ++trial) {
-            std::vector<frag::Shape> shapes;
-            const int kinds = 1 + static_cast<int>(rng() % 6);
-            for (int k = 0; k < kinds; ++k)
-                shapes.push_back({std::array{0, 1, 1, 2, 4, 8}[rng() % 6], static_cast<double>(1 + rng() % 10),
-                                  static_cast<double>(1 + rng() % 5)});
-            shapes = frag::typicalShapes(shapes, 1.0);
-            std::vector<frag::Place> places;
-            const int gpus = 1 + static_cast<int>(rng() % 8), domain = std::array{1, 2, 4, 8}[rng() % 4];
-            for (int g = 0; g < gpus; ++g)
-                for (int k = 0, n = 1 + static_cast<int>(rng() % 3); k < n; ++k)
-                    if (rng() % 4 != 0)
-                        places.push_back(
-                            {g, g / domain, 0.25 * (1 + rng() % 4), static_cast<double>(rng() % 12), rng() % 5 != 0});
+            const std::vector<frag::Shape> shapes = randomShapes(rng);
+            const std::vector<frag::Place> places = randomPlaces(rng);
             double expected = 0.0;
             for (const frag::Shape& sh : shapes)
                 expected += sh.weight * frag::unusableShare(places.data(), places.size(), sh.gpus, sh.demand);
@@ -106,19 +124,8 @@ private Q_SLOTS:
         std::mt19937 rng(11);
         int compared = 0;
         for (int trial = 0; trial < 600; ++trial) {
-            std::vector<frag::Shape> shapes;
-            const int kinds = 1 + static_cast<int>(rng() % 6);
-            for (int k = 0; k < kinds; ++k)
-                shapes.push_back({std::array{0, 1, 1, 2, 4, 8}[rng() % 6], static_cast<double>(1 + rng() % 10),
-                                  static_cast<double>(1 + rng() % 5)});
-            const frag::Measure measure(frag::typicalShapes(shapes, 1.0));
-            std::vector<frag::Place> places;
-            const int gpus = 1 + static_cast<int>(rng() % 8), domain = std::array{1, 2, 4, 8}[rng() % 4];
-            for (int g = 0; g < gpus; ++g)
-                for (int k = 0, n = 1 + static_cast<int>(rng() % 3); k < n; ++k)
-                    if (rng() % 4 != 0)
-                        places.push_back(
-                            {g, g / domain, 0.25 * (1 + rng() % 4), static_cast<double>(rng() % 12), rng() % 5 != 0});
+            const frag::Measure measure(randomShapes(rng));
+            const std::vector<frag::Place> places = randomPlaces(rng);
             if (places.empty())
                 continue;
             const int gpu = places[rng() % places.size()].gpu;
