@@ -303,6 +303,36 @@ private Q_SLOTS:
         QCOMPARE(cli({"memory", "--model", "llama3-8b", "--recompute", "some"}, mHome.path()).code, 2);
     }
 
+    /// optimize job: the JSON contract (docs/cli.md), a model too big for the GPUs (exit 1 with
+    /// the shortfall), and bad input (exit 2).
+    void optimizeJob()
+    {
+        Run r = cli({"optimize", "job", "--model", "llama3-8b", "--node", "dgx-h100", "--gpus-range", "8-16",
+                     "--global-batch", "64", "--top", "3", "--json"},
+                    mHome.path());
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        for (const char* key : {"configurations", "feasible", "elapsed_ms", "configurations_per_s"})
+            QVERIFY2(o.value(key).toDouble() > 0, key);
+        QVERIFY(o.value("feasible").toDouble() <= o.value("configurations").toDouble());
+        QCOMPARE(o.value("top").toArray().size(), 3);
+        const QJsonObject best = o.value("best").toObject();
+        QCOMPARE(best, o.value("top").toArray().first().toObject());
+        QCOMPARE(best.value("tp").toInt() * best.value("pp").toInt() * best.value("dp").toInt(),
+                 best.value("gpus").toInt());
+        QVERIFY(best.value("memory_bytes_per_gpu").toDouble() <= 80.0 * 1024 * 1024 * 1024);
+        QVERIFY(o.value("pareto_gpus").toArray().size() >= 2); // 8 GPUs are slower than 16
+        r = cli({"optimize", "job", "--model", "llama3-405b", "--node", "dgx-h100", "--gpus", "8"}, mHome.path());
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("no configuration fits") && r.err.contains("GiB short"), qPrintable(r.err));
+        QCOMPARE(cli({"optimize", "job", "--model", "llama3-8b", "--node", "nope", "--gpus", "8"}, mHome.path()).code,
+                 2);
+        QCOMPARE(
+            cli({"optimize", "job", "--model", "llama3-8b", "--gpu", "h100", "--gpus-range", "9-3"}, mHome.path()).code,
+            2);
+        QCOMPARE(cli({"optimize", "plan"}, mHome.path()).code, 2);
+    }
+
     void memoryCalculatorSwitches()
     {
         const auto json = [&](QStringList args) {

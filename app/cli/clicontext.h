@@ -64,6 +64,7 @@ int runSummary(const QStringList& args);
 int runFormat(const QStringList& args);
 int runEdit(const QStringList& args);
 int runMemory(const QStringList& args);
+int runOptimize(const QStringList& args);
 int runEvaluate(const QStringList& args);
 int runReplay(const QStringList& args);
 int runSimulate(const QStringList& args);

@@ -24,6 +24,7 @@ const char* kUsage =
     "  evaluate FILE...        memory, placement, penalty, throughput, links, KPIs and cost\n"
     "  simulate FILE           Monte Carlo of completion times, out-of-memory and congestion\n"
     "  memory                  memory per GPU of one job (the quick calculator)\n"
+    "  optimize job            the fastest parallelism of one training job (the job search)\n"
     "  mig-layouts --gpu NAME  enumerate the valid MIG layouts of a GPU\n"
     "  library ACTION          list, import, export or delete library scenarios\n"
     "  replay --nodes --tasks  replay the Alibaba GPU-sharing trace with a scheduling policy\n"
@@ -54,19 +55,13 @@ int main(int argc, char** argv)
     QCoreApplication::setApplicationVersion(GPUPLAN_VERSION);
 
     const std::map<QString, int (*)(const QStringList&)> commands{
-        {"validate", gp::cli::runValidate},
-        {"summary", gp::cli::runSummary},
-        {"mig-layouts", gp::cli::runMigLayouts},
-        {"library", gp::cli::runLibrary},
-        {"format", gp::cli::runFormat},
-        {"edit", gp::cli::runEdit},
-        {"memory", gp::cli::runMemory},
-        {"evaluate", gp::cli::runEvaluate},
-        {"replay", gp::cli::runReplay},
-        {"simulate", gp::cli::runSimulate},
-        {"export-config", gp::cli::runExportConfig},
-        {"compare", gp::cli::runCompare},
-        {"report", gp::cli::runReport},
+        {"validate", gp::cli::runValidate},      {"summary", gp::cli::runSummary},
+        {"mig-layouts", gp::cli::runMigLayouts}, {"library", gp::cli::runLibrary},
+        {"format", gp::cli::runFormat},          {"edit", gp::cli::runEdit},
+        {"memory", gp::cli::runMemory},          {"optimize", gp::cli::runOptimize},
+        {"evaluate", gp::cli::runEvaluate},      {"replay", gp::cli::runReplay},
+        {"simulate", gp::cli::runSimulate},      {"export-config", gp::cli::runExportConfig},
+        {"compare", gp::cli::runCompare},        {"report", gp::cli::runReport},
     };
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <map>
 
-namespace gp::calc::detail {
+namespace gp::calc {
+
+namespace detail {
 
 namespace {
 
@@ -24,12 +26,35 @@ std::vector<int> distinct(std::vector<int> v)
 
 } // namespace
 
-CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu, double linkEff,
-                      double noGdrFactor)
+} // namespace detail
+
+double nicGBpsPerGpu(int nicCount, double nicSpeedGbps, int gpuCount, bool gpudirectRdma, double linkEfficiency,
+                     double noGpudirectFactor)
+{
+    return nicCount * nicSpeedGbps / 8.0 / std::max(gpuCount, 1) * linkEfficiency *
+           (gpudirectRdma ? 1.0 : noGpudirectFactor);
+}
+
+CommBandwidth commBandwidth(const GpuSpec& gpu, bool oneNode, bool nvlink, double linkEfficiency, double networkGBps)
 {
     CommBandwidth b;
     // NCCL over the NVLink domain reaches the GPU's scale-up collective efficiency (catalog).
     b.tensorParallelGBps = gpu.scaleUpBandwidthGBps / 2.0 * gpu.efficiency.scaleUpCollective;
+    if (oneNode) {
+        const bool overNvlink = nvlink && gpu.scaleUpBandwidthGBps > 0;
+        b.dataParallelGBps = b.pipelineGBps =
+            overNvlink ? b.tensorParallelGBps : detail::pcieGBps(gpu.pcieGen) * linkEfficiency;
+    } else {
+        b.dataParallelGBps = b.pipelineGBps = networkGBps;
+    }
+    return b;
+}
+
+namespace detail {
+
+CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu, double linkEff,
+                      double noGdrFactor)
+{
     std::vector<int> nodeList;
     nodeList.reserve(slots.size());
     bool allP2p = true;
@@ -42,8 +67,8 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
     std::vector<int> leafList;
     for (int n : nodes) {
         const Node& node = cx.node(n);
-        const double perGpu = node.nics.count * node.nics.speedGbps / 8.0 / std::max(node.gpuCount, 1);
-        network = std::min(network, perGpu * linkEff * (node.nics.gpudirectRdma ? 1.0 : noGdrFactor));
+        network = std::min(network, nicGBpsPerGpu(node.nics.count, node.nics.speedGbps, node.gpuCount,
+                                                  node.nics.gpudirectRdma, linkEff, noGdrFactor));
         leafList.push_back(cx.fabric.leafOfNode[static_cast<std::size_t>(n)]);
     }
     const std::vector<int> leaves = distinct(std::move(leafList));
@@ -53,19 +78,14 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
         for (int l : leaves)
             if (l >= 0)
                 oversub = std::min(oversub, cx.fabric.leafOversubscription[static_cast<std::size_t>(l)]);
+    bool oneDomain = true;
     if (nodes.size() == 1) {
         const int domain = nvlinkDomainGpus(cx.node(nodes.front()), cx.c);
-        bool oneDomain = true;
         const int first = cx.slots[static_cast<std::size_t>(slots.front())].gpu / domain;
         for (int s : slots)
             oneDomain = oneDomain && cx.slots[static_cast<std::size_t>(s)].gpu / domain == first;
-        const bool nvlink = allP2p && oneDomain && gpu.scaleUpBandwidthGBps > 0;
-        const double intra = nvlink ? b.tensorParallelGBps : pcieGBps(gpu.pcieGen) * linkEff;
-        b.dataParallelGBps = b.pipelineGBps = intra;
-    } else {
-        b.dataParallelGBps = b.pipelineGBps = network * oversub;
     }
-    return b;
+    return commBandwidth(gpu, nodes.size() == 1, allP2p && oneDomain, linkEff, network * oversub);
 }
 
 void addJobTraffic(const Context& cx, const std::vector<int>& slots, const std::set<int>& jobNodes, JobResult& r,
@@ -99,4 +119,6 @@ void addJobTraffic(const Context& cx, const std::vector<int>& slots, const std::
     }
 }
 
-} // namespace gp::calc::detail
+} // namespace detail
+
+} // namespace gp::calc

@@ -40,6 +40,17 @@ struct CommBandwidth
     double dataParallelGBps = 0.0;   ///< the slowest hop of the data-parallel ring
 };
 
+/// Per GPU, what a node's NICs give a job across nodes (GB/s, one direction): NICs × speed over
+/// its GPUs, times the link efficiency, and the no-GPUDirect factor without GPUDirect RDMA.
+double nicGBpsPerGpu(int nicCount, double nicSpeedGbps, int gpuCount, bool gpudirectRdma, double linkEfficiency,
+                     double noGpudirectFactor);
+
+/// The bandwidths of a job's collectives (evaluate's rule, evaluatecomm.cpp): tensor parallel
+/// over the GPU's NVLink domain at its scale-up collective efficiency; data parallel and pipeline
+/// the same when the job sits in one node (over NVLink when `nvlink`: peer access and one domain,
+/// else PCIe at the link efficiency), otherwise the slowest node's `networkGBps` per GPU.
+CommBandwidth commBandwidth(const GpuSpec& gpu, bool oneNode, bool nvlink, double linkEfficiency, double networkGBps);
+
 /// Where a step's time goes, in seconds; the parts add up to the step time (training) or
 /// the time per output token (inference: compute and tp_exposed only).
 struct StepBreakdown

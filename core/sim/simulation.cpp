@@ -194,33 +194,6 @@ SimulationInput buildSimulationInput(const Scenario& s, const Catalog& c, const 
     return in;
 }
 
-namespace {
-
-ParallelFor gParallelFor; // empty: one std::thread per part
-int gWorkers = 0;         // 0: the number of cores
-
-void runParts(int n, const std::function<void(int)>& body)
-{
-    if (gParallelFor) {
-        gParallelFor(n, body);
-        return;
-    }
-    std::vector<std::thread> threads;
-    for (int t = 1; t < n; ++t)
-        threads.emplace_back(body, t);
-    body(0);
-    for (auto& th : threads)
-        th.join();
-}
-
-} // namespace
-
-void setParallelFor(ParallelFor parallelFor, int workers)
-{
-    gParallelFor = std::move(parallelFor);
-    gWorkers = workers;
-}
-
 void runTrialsCpu(const SimulationInput& in, std::uint64_t seed, int trials, TrialOutputs& out)
 {
     const SimView v = in.view();
@@ -234,12 +207,12 @@ void runTrialsCpu(const SimulationInput& in, std::uint64_t seed, int trials, Tri
     out.itl.assign(static_cast<std::size_t>(trials) * J, 0.0);
     out.congestedPoints.assign(L, 0);
     out.histogram.assign(L * static_cast<std::size_t>(bins), 0);
-    const int workers = gWorkers > 0 ? gWorkers : static_cast<int>(std::thread::hardware_concurrency());
+    const int workers = calc::parallelWorkers();
     const int threads = std::max(1, std::min(workers, trials));
     std::vector<std::vector<int>> congested(static_cast<std::size_t>(threads), std::vector<int>(L, 0));
     std::vector<std::vector<int>> histograms(static_cast<std::size_t>(threads),
                                              std::vector<int>(L * static_cast<std::size_t>(bins), 0));
-    runParts(threads, [&](int t) {
+    calc::runParts(threads, [&](int t) {
         std::vector<double> scratch(3 * J + 1);
         const int begin = static_cast<int>(static_cast<long long>(trials) * t / threads);
         const int end = static_cast<int>(static_cast<long long>(trials) * (t + 1) / threads);

@@ -4,6 +4,7 @@
 
 #include "calc/alternatives.h"
 #include "calc/evaluation.h"
+#include "calc/parallel.h"
 #include "model/catalog.h"
 #include "model/scenario.h"
 #include "simkernel.h"
@@ -110,13 +111,10 @@ struct SimulationInput
 SimulationInput buildSimulationInput(const Scenario& scenario, const Catalog& catalog,
                                      const calc::Evaluation& evaluation);
 
-/// Runs body(0), …, body(n − 1), possibly at the same time, and returns when all have run.
-using ParallelFor = std::function<void(int n, const std::function<void(int)>& body)>;
-/// How the CPU backend spreads its trials over `workers` parts. By default one std::thread
-/// per core (the CLI); the workbench installs its thread pool at start-up
-/// (document::poolParallelFor) so that every thread comes from one pool. Set it before any
-/// simulation runs.
-void setParallelFor(ParallelFor parallelFor, int workers);
+/// The Monte Carlo's trials run on calc's parallel-for (calc/parallel.h), which the workbench
+/// points at its thread pool.
+using calc::ParallelFor;
+using calc::setParallelFor;
 
 /// The CPU backend: trials split in contiguous ranges over the workers.
 void runTrialsCpu(const SimulationInput& in, std::uint64_t seed, int trials, TrialOutputs& out);

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// gpuplan-cli optimize job: the job search (calc/jobsearch.h) from the command line.
+#include "clicontext.h"
+#include "jobmodeloptions.h"
+
+#include "calc/jobsearch.h"
+#include "calc/perfmodel.h"
+#include "model/assumptions.h"
+#include "model/enumnames.h"
+#include "model/units.h"
+#include "model/validation.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace gp::cli {
+
+namespace {
+
+QJsonObject configToJson(const calc::JobConfig& c)
+{
+    const Parallelism& p = c.parallelism;
+    return QJsonObject{
+        {"gpus", c.gpus},
+        {"tp", p.tp},
+        {"pp", p.pp},
+        {"dp", p.dp},
+        {"virtual_stages", p.virtualStages},
+        {"zero_stage", p.zeroStage},
+        {"fsdp", p.fsdp},
+        {"sequence_parallel", p.sequenceParallel},
+        {"recompute", QString::fromStdString(std::string(enumName(p.recompute)))},
+        {"micro_batch", c.microBatch},
+        {"step_time_s", c.stepTimeS},
+        {"memory_bytes_per_gpu", c.memoryBytes},
+        {"mfu", c.mfu},
+        {"tokens_per_s", c.tokensPerS},
+    };
+}
+
+QString configLine(const calc::JobConfig& c)
+{
+    const Parallelism& p = c.parallelism;
+    QString sharding = p.fsdp ? "FSDP" : QString("ZeRO-%1").arg(p.zeroStage);
+    return QString("%1 GPUs  TP %2 PP %3%4 DP %5  %6  %7%8  micro %9   %10 s/step  %11 GiB/GPU  MFU %12 %")
+        .arg(c.gpus, 5)
+        .arg(p.tp)
+        .arg(p.pp)
+        .arg(p.virtualStages > 1 ? QString("×%1").arg(p.virtualStages) : QString())
+        .arg(p.dp)
+        .arg(sharding, -6)
+        .arg(QString::fromStdString(std::string(enumName(p.recompute))), -9)
+        .arg(p.sequenceParallel ? " +SP" : "   ")
+        .arg(c.microBatch, -3)
+        .arg(c.stepTimeS, 8, 'f', 3)
+        .arg(c.memoryBytes / kGiB, 6, 'f', 1)
+        .arg(100.0 * c.mfu, 4, 'f', 1);
+}
+
+int runOptimizeJob(const QStringList& args)
+{
+    CommandLine cl("optimize job",
+                   "The fastest parallelism of one training job on GPUs of one kind: TP, PP and virtual stages, "
+                   "DP, ZeRO stage or FSDP, micro-batch, recomputation and sequence parallelism, scored with "
+                   "evaluate's memory and step-time models (docs/model-reference.md, \"Job search\"). Prints the "
+                   "best configurations, the Pareto front of step time against memory per GPU and, with a GPU "
+                   "range, against the GPU count.");
+    auto& p = cl.parser();
+    p.addOptions(jobModelOptions());
+    p.addOptions({
+        {"gpus", "GPUs the job runs on.", "N"},
+        {"gpus-range", "Every GPU count from A to B that the space divides.", "A-B"},
+        {"gpu", "GPU model (catalog id or name); nodes of the node template with that GPU, else 8 GPUs "
+                "in one NVLink domain with 8 × 400 Gb/s NICs.",
+         "NAME"},
+        {"node", "Node template (catalog id, e.g. dgx-h100): its GPU, NVLink domain and NICs.", "TEMPLATE"},
+        {"global-batch", "Sequences per optimizer step (default 1024).", "B"},
+        {"top", "Configurations to list (default 10).", "K"},
+        {"json", "Print JSON."},
+    });
+    if (auto done = cl.parse(args))
+        return *done;
+    auto usage = [&](const QString& msg) {
+        err() << cl.usageError(msg) << Qt::endl;
+        return static_cast<int>(kBadInput);
+    };
+    if (!p.positionalArguments().isEmpty())
+        return usage("unexpected argument '" + p.positionalArguments().first() + "'");
+    auto catalog = loadCatalogOrReport(p);
+    if (!catalog)
+        return kFailure;
+    auto model = readJobModel(p, *catalog, "optimize job", usage);
+    if (!model)
+        return kBadInput;
+    if (!model->arch)
+        return usage("the job search needs the model's shape: --model PRESET or a custom architecture");
+    if (!model->job.isTraining())
+        return usage("--mode infer: the serving search is not built yet; the job search covers training");
+
+    // The GPUs: a node template, or a GPU model in nodes of the first template that has it.
+    const NodeTemplate* node = nullptr;
+    const GpuSpec* gpu = nullptr;
+    if (p.isSet("node")) {
+        node = catalog->nodeTemplate(p.value("node").toStdString());
+        if (!node)
+            return usage("--node: no node template '" + p.value("node") + "' in the catalog");
+        gpu = catalog->gpu(node->gpuId);
+        if (p.isSet("gpu") && catalog->findGpu(p.value("gpu").toStdString()) != gpu)
+            return usage("--gpu contradicts --node, whose GPU is " + QString::fromStdString(node->gpuId));
+    } else if (p.isSet("gpu")) {
+        gpu = catalog->findGpu(p.value("gpu").toStdString());
+        if (!gpu)
+            return usage("--gpu: no GPU '" + p.value("gpu") + "' in the catalog (or more than one matches)");
+        for (const NodeTemplate& t : catalog->nodeTemplates)
+            if (!node && t.gpuId == gpu->id)
+                node = &t;
+    } else {
+        return usage("give --node TEMPLATE or --gpu NAME");
+    }
+    if (!gpu)
+        return usage("the node template's GPU is not in the catalog");
+
+    int gpusMin = 0, gpusMax = 0;
+    if (p.isSet("gpus") == p.isSet("gpus-range"))
+        return usage("give either --gpus N or --gpus-range A-B");
+    if (p.isSet("gpus")) {
+        const auto n = intOption(p, "gpus", 0, 1, 1000000, usage);
+        if (!n)
+            return kBadInput;
+        gpusMin = gpusMax = *n;
+    } else {
+        const QStringList range = p.value("gpus-range").split('-');
+        bool okA = false, okB = false;
+        gpusMin = range.size() == 2 ? range[0].toInt(&okA) : 0;
+        gpusMax = range.size() == 2 ? range[1].toInt(&okB) : 0;
+        if (!okA || !okB || gpusMin < 1 || gpusMax < gpusMin || gpusMax > 1000000)
+            return usage("--gpus-range must be A-B with 1 <= A <= B <= 1000000, not '" + p.value("gpus-range") + "'");
+        if (gpusMax - gpusMin > 4096)
+            return usage("--gpus-range spans more than 4,096 GPU counts; narrow it");
+    }
+    const auto global = intOption(p, "global-batch", 1024, 1, 100000000, usage);
+    const auto top = intOption(p, "top", 10, 1, 1000, usage);
+    if (!global || !top)
+        return kBadInput;
+
+    const std::map<std::string, double> assumptions; // the shipped defaults (docs/model-reference.md)
+    calc::JobSearchSetup setup;
+    setup.arch = *model->arch;
+    setup.job = model->job;
+    setup.job.id = setup.job.name = "optimize";
+    setup.job.training = TrainingSpec{1.0, 60.0};
+    setup.job.batch.global = *global;
+    setup.gpu = gpu;
+    setup.gpusPerNode = node ? node->gpuCount : 8;
+    setup.nvlinkDomainGpus = node ? std::max(1, node->scaleUpDomainGpus) : 8;
+    const double linkEff = assumptionValue(assumptions, "link_efficiency");
+    setup.linkEfficiency = linkEff;
+    setup.networkGBpsPerGpu =
+        node ? calc::nicGBpsPerGpu(node->nicCount, node->nicSpeedGbps, node->gpuCount, node->gpudirectRdma, linkEff,
+                                   assumptionValue(assumptions, "no_gpudirect_bandwidth_factor"))
+             : calc::nicGBpsPerGpu(8, 400.0, 8, true, linkEff, 1.0);
+    setup.capacityBytes = gpu->memoryUsableGiB * kGiB;
+    setup.runtimeOverheadBytes = assumptionValue(assumptions, "runtime_overhead_gib") * kGiB;
+    setup.commOverlap = assumptionValue(assumptions, "comm_overlap");
+    setup.tpCommOverlap = assumptionValue(assumptions, "tp_comm_overlap");
+    setup.gpusMin = gpusMin;
+    setup.gpusMax = gpusMax;
+
+    calc::JobSearchOptions options;
+    options.topK = *top;
+    const calc::JobSearchResult r = calc::searchJob(setup, options);
+    // What the search returns is checked once more by the rules a scenario's job must pass.
+    for (const calc::JobConfig& c : r.top)
+        for (const Issue& i : validateJob(calc::withConfig(setup.job, c), Scenario{}, *catalog, ""))
+            if (i.isError()) {
+                err() << "gpuplan-cli optimize job: internal error, a configuration breaks a rule: "
+                      << QString::fromStdString(i.toString()) << Qt::endl;
+                return kFailure;
+            }
+
+    if (p.isSet("json")) {
+        QJsonArray best, memoryFront, gpuFront;
+        for (const auto& c : r.top)
+            best.append(configToJson(c));
+        for (const auto& c : r.paretoMemory)
+            memoryFront.append(configToJson(c));
+        for (const auto& c : r.paretoGpus)
+            gpuFront.append(configToJson(c));
+        QJsonObject o{
+            {"configurations", static_cast<double>(r.configurations)},
+            {"feasible", static_cast<double>(r.feasible)},
+            {"pruned", static_cast<double>(r.pruned)},
+            {"elapsed_ms", r.elapsedMs},
+            {"configurations_per_s", r.configurationsPerS()},
+            {"gpu", QString::fromStdString(gpu->id)},
+            {"node_template", node ? QString::fromStdString(node->id) : QString()},
+            {"best", r.top.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(configToJson(r.top.front()))},
+            {"top", best},
+            {"pareto_memory", memoryFront},
+            {"pareto_gpus", gpuFront},
+        };
+        if (!r.infeasibleReason.empty())
+            o.insert("infeasible", QString::fromStdString(r.infeasibleReason));
+        out() << QJsonDocument(o).toJson(QJsonDocument::Indented) << Qt::flush;
+    } else if (!r.top.empty()) {
+        out() << QString("%1 configurations, %2 fit (%3 refused by the memory bound), %4 ms, %5 per second\n")
+                     .arg(r.configurations)
+                     .arg(r.feasible)
+                     .arg(r.pruned)
+                     .arg(r.elapsedMs, 0, 'f', 1)
+                     .arg(r.configurationsPerS(), 0, 'f', 0);
+        out() << "Fastest:\n";
+        for (const auto& c : r.top)
+            out() << "  " << configLine(c) << '\n';
+        out() << "Step time against memory per GPU (Pareto front):\n";
+        for (const auto& c : r.paretoMemory)
+            out() << "  " << configLine(c) << '\n';
+        if (gpusMax > gpusMin) {
+            out() << "Step time against GPUs (Pareto front):\n";
+            for (const auto& c : r.paretoGpus)
+                out() << "  " << configLine(c) << '\n';
+        }
+        out() << Qt::flush;
+    }
+    if (r.top.empty()) {
+        err() << "gpuplan-cli optimize job: " << QString::fromStdString(r.infeasibleReason) << Qt::endl;
+        return kFailure;
+    }
+    return kOk;
+}
+
+} // namespace
+
+int runOptimize(const QStringList& args)
+{
+    const QString what = args.value(0);
+    if (what == "job")
+        return runOptimizeJob(args.mid(1));
+    if (what == "--help" || what == "-h" || what.isEmpty()) {
+        out() << "Usage: gpuplan-cli optimize job [options]   (gpuplan-cli optimize job --help)\n"
+                 "Searches a training job's parallelism on GPUs of one kind.\n"
+              << Qt::flush;
+        return what.isEmpty() ? static_cast<int>(kBadInput) : static_cast<int>(kOk);
+    }
+    err() << "gpuplan-cli optimize: unknown subcommand '" << what << "' (job)" << Qt::endl;
+    return kBadInput;
+}
+
+} // namespace gp::cli

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// The job search: a training job's parallelism, enumerated and scored with evaluate's memory and
+// step-time models (docs/model-reference.md, "Job search").
+#include "jobsearch.h"
+
+#include "memorymodel.h"
+#include "modelsize.h"
+#include "parallel.h"
+#include "slots.h"
+
+#include "model/assumptions.h"
+#include "model/units.h"
+#include "model/validation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <mutex>
+#include <tuple>
+
+namespace gp::calc {
+
+namespace {
+
+std::vector<int> divisorsOf(int n)
+{
+    std::vector<int> out;
+    for (int d = 1; d <= n; ++d)
+        if (n % d == 0)
+            out.push_back(d);
+    return out;
+}
+
+/// The tensor-parallel degrees evaluate accepts for this model: dividing the heads, and the KV
+/// heads (or a multiple of them past their count, which replicates them).
+bool tpFits(const ModelArchitecture& a, int tp)
+{
+    if (a.attentionHeads > 0 && a.attentionHeads % tp != 0)
+        return false;
+    if (a.kvHeads > 0)
+        return tp <= a.kvHeads ? a.kvHeads % tp == 0 : tp % a.kvHeads == 0;
+    return true;
+}
+
+/// One cell of the space: a GPU count and its TP and PP degrees; the rest is enumerated inside.
+struct Cell
+{
+    int gpus;
+    int tp;
+    int pp;
+};
+
+struct Sharding
+{
+    int zero;
+    bool fsdp;
+};
+
+/// A total order on configurations: faster first, then fewer GPUs, less memory, then the
+/// parallelism itself, so that results do not depend on which thread found what.
+auto rankKey(const JobConfig& c)
+{
+    const Parallelism& p = c.parallelism;
+    return std::make_tuple(c.stepTimeS, c.gpus, c.memoryBytes, p.tp, p.pp, p.virtualStages, p.zeroStage, p.fsdp,
+                           static_cast<int>(p.recompute), p.sequenceParallel, c.microBatch);
+}
+bool faster(const JobConfig& a, const JobConfig& b) { return rankKey(a) < rankKey(b); }
+
+/// Keeps the configurations no other beats on both `x` (less is better) and step time.
+template <typename X> void addToFront(std::vector<JobConfig>& front, const JobConfig& c, X x)
+{
+    for (const JobConfig& f : front)
+        if (x(f) <= x(c) && f.stepTimeS <= c.stepTimeS && (x(f) < x(c) || f.stepTimeS < c.stepTimeS || !faster(c, f)))
+            return; // dominated (or an equal one ranked before it is there)
+    std::erase_if(front, [&](const JobConfig& f) {
+        return x(c) <= x(f) && c.stepTimeS <= f.stepTimeS && (x(c) < x(f) || c.stepTimeS < f.stepTimeS || faster(c, f));
+    });
+    front.push_back(c);
+}
+
+struct Found
+{
+    std::vector<JobConfig> top; // kept sorted, at most topK
+    std::vector<JobConfig> memoryFront;
+    std::vector<JobConfig> gpuFront;
+    long long feasible = 0;
+    long long pruned = 0;
+    double leastNeed = std::numeric_limits<double>::infinity(); // least memory any configuration needed
+    JobConfig closest;
+};
+
+void keep(Found& f, const JobConfig& c, int topK)
+{
+    ++f.feasible;
+    if (static_cast<int>(f.top.size()) < topK || faster(c, f.top.back())) {
+        f.top.insert(std::upper_bound(f.top.begin(), f.top.end(), c, faster), c);
+        if (static_cast<int>(f.top.size()) > topK)
+            f.top.pop_back();
+    }
+    addToFront(f.memoryFront, c, [](const JobConfig& j) { return j.memoryBytes; });
+    addToFront(f.gpuFront, c, [](const JobConfig& j) { return static_cast<double>(j.gpus); });
+}
+
+} // namespace
+
+CommBandwidth jobSearchComm(const JobSearchSetup& setup, int gpus)
+{
+    return commBandwidth(*setup.gpu, gpus <= setup.gpusPerNode, gpus <= setup.nvlinkDomainGpus, setup.linkEfficiency,
+                         setup.networkGBpsPerGpu);
+}
+
+JobConfig scoreConfig(const JobSearchSetup& setup, const Job& job, const CommBandwidth& comm)
+{
+    JobConfig cfg{job.parallelism, job.batch.micro, job.parallelism.gpus(), 0.0, 0.0, 0.0, 0.0};
+    cfg.memoryBytes = estimateMemory(memoryInputsFor(job, setup.arch, setup.runtimeOverheadBytes)).totalBytes();
+    if (cfg.memoryBytes > setup.capacityBytes)
+        return cfg;
+    const PerfResult perf =
+        estimatePerformance({setup.arch, setup.gpu, job, {}, setup.commOverlap, setup.tpCommOverlap, comm});
+    cfg.stepTimeS = perf.stepTimeS;
+    cfg.mfu = perf.mfu;
+    cfg.tokensPerS = perf.tokensPerS;
+    return cfg;
+}
+
+JobSearchSetup jobSearchSetup(const Scenario& s, const Catalog& c, const Job& job, const Node& node)
+{
+    JobSearchSetup setup;
+    const auto& A = s.assumptions;
+    if (auto arch = architectureOf(job.model, c))
+        setup.arch = *arch;
+    setup.job = job;
+    setup.gpu = c.gpu(node.gpuId);
+    setup.gpusPerNode = std::max(node.gpuCount, 1);
+    setup.nvlinkDomainGpus = std::max(nvlinkDomainGpus(node, c), 1);
+    setup.linkEfficiency = assumptionValue(A, "link_efficiency");
+    setup.networkGBpsPerGpu =
+        nicGBpsPerGpu(node.nics.count, node.nics.speedGbps, node.gpuCount, node.nics.gpudirectRdma,
+                      setup.linkEfficiency, assumptionValue(A, "no_gpudirect_bandwidth_factor"));
+    setup.capacityBytes = setup.gpu ? setup.gpu->memoryUsableGiB * kGiB : 0.0;
+    setup.runtimeOverheadBytes = assumptionValue(A, "runtime_overhead_gib") * kGiB;
+    setup.commOverlap = assumptionValue(A, "comm_overlap");
+    setup.tpCommOverlap = assumptionValue(A, "tp_comm_overlap");
+    setup.gpusMin = setup.gpusMax = std::max(job.parallelism.gpus(), 1);
+    return setup;
+}
+
+Job withConfig(const Job& job, const JobConfig& config)
+{
+    Job j = job;
+    j.parallelism = config.parallelism;
+    j.batch.micro = config.microBatch;
+    return j;
+}
+
+JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& options)
+{
+    const auto start = std::chrono::steady_clock::now();
+    JobSearchResult result;
+    const ModelArchitecture& a = setup.arch;
+    const Job& base = setup.job;
+    const int global = std::max(base.batch.global, 1);
+    const bool training = base.isTraining();
+    const bool lora = base.kind == JobKind::Lora || base.kind == JobKind::Qlora;
+
+    // The cells, and how many configurations each holds (counted before any is evaluated, so
+    // that progress has a total).
+    const int tpLimit = std::max(1, std::min(setup.nvlinkDomainGpus, setup.gpusPerNode));
+    std::vector<Cell> cells;
+    for (int n = std::max(setup.gpusMin, 1); n <= setup.gpusMax; ++n)
+        for (int tp : divisorsOf(n))
+            if (tp <= tpLimit && tpFits(a, tp))
+                for (int pp : divisorsOf(n / tp))
+                    if (a.layers % pp == 0 && global % (n / tp / pp) == 0)
+                        cells.push_back({n, tp, pp});
+    const std::vector<Recompute> recomputes =
+        training ? std::vector<Recompute>{Recompute::None, Recompute::Selective, Recompute::Full}
+                 : std::vector<Recompute>{Recompute::None};
+    auto shardings = [&](int dp) {
+        if (!training || dp == 1) // nothing to shard across one replica
+            return std::vector<Sharding>{{0, false}};
+        return std::vector<Sharding>{{0, false}, {1, false}, {2, false}, {3, false}, {0, true}};
+    };
+    auto stagesFor = [&](const Cell& c, int microBatches) {
+        std::vector<int> v{1};
+        if (training && c.pp >= 2 && microBatches >= c.pp && microBatches % c.pp == 0)
+            for (int s : divisorsOf(a.layers / c.pp))
+                if (s > 1)
+                    v.push_back(s);
+        return v;
+    };
+    auto cellSize = [&](const Cell& c) {
+        const int dp = c.gpus / c.tp / c.pp;
+        long long n = 0;
+        for (int micro : divisorsOf(global / dp))
+            n += static_cast<long long>(stagesFor(c, global / dp / micro).size());
+        return n * static_cast<long long>(shardings(dp).size() * recomputes.size()) * (c.tp > 1 ? 2 : 1);
+    };
+    long long total = 0;
+    for (const Cell& c : cells)
+        total += cellSize(c);
+
+    // Weights-only lower bound per GPU: the blocks of one stage (every stage has layers / pp of
+    // them; embeddings left out), as evaluate's memory model shards them.
+    const StateBytes sb = trainableStateBytes(base.precision, base.optimizer, base.mainGradsFp32);
+    const double frozen = frozenWeightBytes(base.precision, base.kind == JobKind::Qlora);
+    const double blockParams = blockParameters(a);
+    auto lowerBound = [&](const Cell& c, Sharding s, int dp) {
+        const double params = blockParams * (a.layers / c.pp) / c.tp;
+        const double byWeights = s.fsdp || s.zero >= 3 ? dp : 1.0;
+        if (lora || !training)
+            return params * (training ? frozen : frozenWeightBytes(base.precision, false)) / byWeights +
+                   setup.runtimeOverheadBytes;
+        const double byGrads = s.fsdp || s.zero >= 2 ? dp : 1.0, byOptimizer = s.fsdp || s.zero >= 1 ? dp : 1.0;
+        return params * (sb.weights / byWeights + sb.gradients / byGrads + sb.optimizer / byOptimizer) +
+               setup.runtimeOverheadBytes;
+    };
+
+    const int topK = std::max(options.topK, 1);
+    const int workers = std::max(1, std::min(parallelWorkers(), static_cast<int>(cells.size())));
+    std::vector<Found> found(static_cast<std::size_t>(workers));
+    std::atomic<std::size_t> nextCell{0};
+    std::atomic<long long> done{0};
+    std::atomic<bool> cancelled{false};
+    std::mutex progressMutex;
+    runParts(workers, [&](int w) {
+        Found& f = found[static_cast<std::size_t>(w)];
+        Job job = base;
+        long long sinceReport = 0;
+        for (std::size_t i = nextCell++; i < cells.size(); i = nextCell++) {
+            if (options.stop && options.stop->load()) {
+                cancelled = true;
+                return;
+            }
+            const Cell& c = cells[i];
+            const int dp = c.gpus / c.tp / c.pp;
+            const CommBandwidth comm = jobSearchComm(setup, c.gpus);
+            long long enumerated = 0;
+            for (int micro : divisorsOf(global / dp)) {
+                const int microBatches = global / dp / micro;
+                for (int v : stagesFor(c, microBatches))
+                    for (const Sharding s : shardings(dp))
+                        for (const Recompute r : recomputes)
+                            for (int spBit = 0; spBit < (c.tp > 1 ? 2 : 1); ++spBit) {
+                                ++enumerated;
+                                const double bound = lowerBound(c, s, dp);
+                                if (bound > setup.capacityBytes) {
+                                    ++f.pruned;
+                                    if (bound < f.leastNeed) // the full model needs at least this
+                                        f.leastNeed = bound;
+                                    continue;
+                                }
+                                job.parallelism = {c.tp, c.pp, dp, s.zero, s.fsdp, spBit == 1, r, v};
+                                job.batch = {micro, global};
+                                const JobConfig cfg = scoreConfig(setup, job, comm);
+                                if (cfg.stepTimeS <= 0.0) { // does not fit
+                                    if (cfg.memoryBytes < f.leastNeed) {
+                                        f.leastNeed = cfg.memoryBytes;
+                                        f.closest = cfg;
+                                    }
+                                    continue;
+                                }
+                                keep(f, cfg, topK);
+                            }
+            }
+            done += enumerated;
+            sinceReport += enumerated;
+            if (options.progress && sinceReport >= 4096) {
+                sinceReport = 0;
+                const std::lock_guard lock(progressMutex);
+                options.progress(done.load(), total);
+            }
+        }
+    });
+
+    // Merged in worker order; the total order makes the result the same for any split.
+    Found all;
+    for (const Found& f : found) {
+        for (const JobConfig& c : f.top)
+            if (static_cast<int>(all.top.size()) < topK || faster(c, all.top.back())) {
+                all.top.insert(std::upper_bound(all.top.begin(), all.top.end(), c, faster), c);
+                if (static_cast<int>(all.top.size()) > topK)
+                    all.top.pop_back();
+            }
+        for (const JobConfig& c : f.memoryFront)
+            addToFront(all.memoryFront, c, [](const JobConfig& j) { return j.memoryBytes; });
+        for (const JobConfig& c : f.gpuFront)
+            addToFront(all.gpuFront, c, [](const JobConfig& j) { return static_cast<double>(j.gpus); });
+        all.feasible += f.feasible;
+        all.pruned += f.pruned;
+        if (f.leastNeed < all.leastNeed || (f.leastNeed == all.leastNeed && faster(f.closest, all.closest))) {
+            all.leastNeed = f.leastNeed;
+            all.closest = f.closest;
+        }
+    }
+    result.configurations = done.load();
+    result.feasible = all.feasible;
+    result.pruned = all.pruned;
+    result.cancelled = cancelled.load();
+    result.top = std::move(all.top);
+    result.paretoMemory = std::move(all.memoryFront);
+    std::sort(result.paretoMemory.begin(), result.paretoMemory.end(),
+              [](const JobConfig& x, const JobConfig& y) { return x.memoryBytes < y.memoryBytes; });
+    result.paretoGpus = std::move(all.gpuFront);
+    std::sort(result.paretoGpus.begin(), result.paretoGpus.end(),
+              [](const JobConfig& x, const JobConfig& y) { return x.gpus < y.gpus; });
+    if (result.feasible == 0 && !result.cancelled) {
+        char why[256];
+        if (cells.empty())
+            std::snprintf(why, sizeof why,
+                          "no parallelism divides the space: %d-%d GPUs with TP up to %d dividing %d heads, PP "
+                          "dividing %d layers and DP dividing the global batch of %d",
+                          setup.gpusMin, setup.gpusMax, tpLimit, a.attentionHeads, a.layers, global);
+        else
+            std::snprintf(why, sizeof why,
+                          "no configuration fits: the least memory any needs is %.1f GiB per GPU, the GPU offers "
+                          "%.1f GiB (%.1f GiB short)",
+                          all.leastNeed / kGiB, setup.capacityBytes / kGiB,
+                          (all.leastNeed - setup.capacityBytes) / kGiB);
+        result.infeasibleReason = why;
+    }
+    result.elapsedMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+} // namespace gp::calc

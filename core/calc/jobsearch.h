@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#pragma once
+
+#include "perfmodel.h"
+
+#include "model/catalog.h"
+#include "model/gpuspec.h"
+#include "model/job.h"
+#include "model/modelpreset.h"
+#include "model/scenario.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gp::calc {
+
+/// Where one training job runs for the job search: GPUs of one kind in nodes of `gpusPerNode`,
+/// NVLink domains of `nvlinkDomainGpus`, and `networkGBpsPerGpu` between nodes under a
+/// non-blocking fabric (nicGBpsPerGpu), with evaluate's assumptions.
+struct JobSearchSetup
+{
+    ModelArchitecture arch;
+    /// The job as given: kind, precision, optimizer, attention, LoRA, batch.global (its
+    /// parallelism and micro-batch are what the search chooses).
+    Job job;
+    const GpuSpec* gpu = nullptr;
+    int gpusPerNode = 8;
+    int nvlinkDomainGpus = 8;
+    double networkGBpsPerGpu = 0.0;
+    double linkEfficiency = 0.8;
+    double capacityBytes = 0.0; ///< what a GPU offers the job (its usable memory)
+    double runtimeOverheadBytes = 0.0;
+    double commOverlap = 0.7;
+    double tpCommOverlap = 0.0;
+    int gpusMin = 8; ///< GPU counts searched: every count from min to max the space divides
+    int gpusMax = 8;
+};
+
+/// One configuration the search evaluated and found to fit.
+struct JobConfig
+{
+    Parallelism parallelism;
+    int microBatch = 1;
+    int gpus = 0;
+    double stepTimeS = 0.0;
+    double memoryBytes = 0.0; ///< per GPU, most loaded pipeline stage
+    double mfu = 0.0;
+    double tokensPerS = 0.0;
+};
+
+struct JobSearchOptions
+{
+    int topK = 10;
+    /// Called now and then from the searching threads with the configurations enumerated so
+    /// far and the total; may be empty.
+    std::function<void(long long done, long long total)> progress;
+    const std::atomic<bool>* stop = nullptr; ///< read between configurations: true cancels
+};
+
+struct JobSearchResult
+{
+    long long configurations = 0; ///< enumerated (every one counted, pruned or evaluated)
+    long long feasible = 0;       ///< those whose memory fits
+    long long pruned = 0;         ///< refused by the memory lower bound before the full model
+    double elapsedMs = 0.0;
+    bool cancelled = false;
+    std::vector<JobConfig> top;          ///< fastest first (then fewer GPUs, less memory)
+    std::vector<JobConfig> paretoMemory; ///< step time against memory per GPU, less memory first
+    std::vector<JobConfig> paretoGpus;   ///< step time against GPU count, fewer GPUs first
+    /// Why nothing fits, when nothing does: the least memory any configuration needed and the
+    /// capacity (with the configuration that came closest).
+    std::string infeasibleReason;
+    double configurationsPerS() const { return elapsedMs > 0 ? configurations / (elapsedMs / 1000.0) : 0.0; }
+};
+
+/// Searches a training job's parallelism (docs/model-reference.md, "Job search"): TP within the
+/// NVLink domain dividing the heads (and the KV heads as evaluate requires), PP dividing the
+/// layers, virtual stages dividing each stage's layers, DP from the GPU count, ZeRO stage 0-3 or
+/// FSDP, micro-batch dividing each replica's share of the global batch, recomputation none,
+/// selective or full, and sequence parallelism with TP. A weights-only lower bound refuses
+/// configurations before the full memory model; the rest are evaluated with evaluate's memory
+/// and step-time models on whole GPUs. Runs on calc's parallel-for (parallel.h).
+JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& options = {});
+
+/// The same job with a configuration's parallelism and micro-batch.
+Job withConfig(const Job& job, const JobConfig& config);
+
+/// The bandwidths a job of `gpus` GPUs sees in the search's setting: inside one node (over
+/// NVLink within one domain) up to a node's GPUs, else the NICs' share per GPU.
+CommBandwidth jobSearchComm(const JobSearchSetup& setup, int gpus);
+
+/// One configuration (the job's parallelism and batch) scored as the search scores it: its
+/// memory per GPU, and when that fits the GPU, its step time, MFU and tokens/s (stepTimeS 0
+/// when it does not fit).
+JobConfig scoreConfig(const JobSearchSetup& setup, const Job& job, const CommBandwidth& comm);
+
+/// The search's setting for `job` on GPUs like those of `node` in scenario `s` (its assumptions;
+/// the node's GPU, NVLink domain and NICs), for the job's own GPU count.
+JobSearchSetup jobSearchSetup(const Scenario& s, const Catalog& c, const Job& job, const Node& node);
+
+} // namespace gp::calc
