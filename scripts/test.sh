@@ -49,7 +49,7 @@ for stage in $stages; do
     tsan)
       # The tests whose work runs on other threads: the simulation's worker threads, the
       # workbench's background evaluation, simulation and trade-off matrix, and autosave.
-      tsan_tests=(tst_simulation tst_mainwindow tst_workbench tst_properties tst_recovery tst_replay tst_replaydialog)
+      tsan_tests=(tst_simulation tst_mainwindow tst_workbench tst_properties tst_recovery tst_replay tst_replaydialog tst_jobsearch)
       # die_after_fork=0: the recovery tests start and kill child processes (QProcess forks and
       # execs) while the thread pool runs; TSan would otherwise stop at the fork.
       export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:die_after_fork=0:suppressions=$PWD/tests/sanitizers/tsan.supp"

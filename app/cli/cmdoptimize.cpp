@@ -72,8 +72,9 @@ int runOptimizeJob(const QStringList& args)
     p.addOptions({
         {"gpus", "GPUs the job runs on.", "N"},
         {"gpus-range", "Every GPU count from A to B that the space divides.", "A-B"},
-        {"gpu", "GPU model (catalog id or name); nodes of the node template with that GPU, else 8 GPUs "
-                "in one NVLink domain with 8 × 400 Gb/s NICs.",
+        {"gpu",
+         "GPU model (catalog id or name); nodes of the node template with that GPU, else 8 GPUs "
+         "in one NVLink domain with 8 × 400 Gb/s NICs.",
          "NAME"},
         {"node", "Node template (catalog id, e.g. dgx-h100): its GPU, NVLink domain and NICs.", "TEMPLATE"},
         {"global-batch", "Sequences per optimizer step (default 1024).", "B"},

@@ -71,7 +71,11 @@ std::optional<int> intOption(const QCommandLineParser& p, const char* name, int 
     bool ok = false;
     const int v = p.value(name).toInt(&ok);
     if (!ok || v < lo || v > hi) {
-        usage(QString("--%1 must be a whole number from %2 to %3, not '%4'").arg(name).arg(lo).arg(hi).arg(p.value(name)));
+        usage(QString("--%1 must be a whole number from %2 to %3, not '%4'")
+                  .arg(name)
+                  .arg(lo)
+                  .arg(hi)
+                  .arg(p.value(name)));
         return std::nullopt;
     }
     return v;
@@ -118,7 +122,7 @@ std::optional<JobModel> readJobModel(const QCommandLineParser& p, const Catalog&
         return fail("--precision must be " + QString::fromStdString(enumChoices<Precision>()));
     m.job.precision = *precision;
     // The model shape: a preset, a custom architecture, or only a parameter count.
-        const bool custom = p.isSet("layers") || p.isSet("hidden") || p.isSet("heads") || p.isSet("vocab");
+    const bool custom = p.isSet("layers") || p.isSet("hidden") || p.isSet("heads") || p.isSet("vocab");
     if (p.isSet("model")) {
         m.job.model.preset = p.value("model").toStdString();
         m.arch = architectureOf(m.job.model, catalog);
@@ -126,13 +130,13 @@ std::optional<JobModel> readJobModel(const QCommandLineParser& p, const Catalog&
             QStringList known;
             for (const auto& preset : catalog.models)
                 known << QString::fromStdString(preset.id);
-            err() << "gpuplan-cli " << command << ": no model preset '" << p.value("model") << "' (presets: " << known.join(", ")
-                  << ")" << Qt::endl;
+            err() << "gpuplan-cli " << command << ": no model preset '" << p.value("model")
+                  << "' (presets: " << known.join(", ") << ")" << Qt::endl;
             return std::nullopt;
         }
         if (custom || p.isSet("gated-ffn") || p.isSet("no-gated-ffn") || p.isSet("dropout"))
             return fail("--layers/--hidden/--heads/--vocab/--[no-]gated-ffn/--dropout describe a custom model; "
-                         "not with --model");
+                        "not with --model");
     } else {
         auto n = parseCount(p.value("params"));
         if (!n)

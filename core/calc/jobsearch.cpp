@@ -316,14 +316,13 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
                           setup.gpusMin, setup.gpusMax, tpLimit, a.attentionHeads, a.layers, global);
         else
             std::snprintf(why, sizeof why,
-                          "no configuration fits: the least memory any needs is %.1f GiB per GPU, the GPU offers "
-                          "%.1f GiB (%.1f GiB short)",
+                          "no configuration fits: every one needs at least %.1f GiB per GPU, the GPU offers %.1f "
+                          "GiB (%.1f GiB short)",
                           all.leastNeed / kGiB, setup.capacityBytes / kGiB,
                           (all.leastNeed - setup.capacityBytes) / kGiB);
         result.infeasibleReason = why;
     }
-    result.elapsedMs =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    result.elapsedMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return result;
 }
 

@@ -70,8 +70,9 @@ struct JobSearchResult
     std::vector<JobConfig> top;          ///< fastest first (then fewer GPUs, less memory)
     std::vector<JobConfig> paretoMemory; ///< step time against memory per GPU, less memory first
     std::vector<JobConfig> paretoGpus;   ///< step time against GPU count, fewer GPUs first
-    /// Why nothing fits, when nothing does: the least memory any configuration needed and the
-    /// capacity (with the configuration that came closest).
+    /// Why nothing fits, when nothing does: the least memory any configuration needs at least
+    /// (its bound or its full model) against the capacity, or the divisibility rule that leaves
+    /// no parallelism.
     std::string infeasibleReason;
     double configurationsPerS() const { return elapsedMs > 0 ? configurations / (elapsedMs / 1000.0) : 0.0; }
 };

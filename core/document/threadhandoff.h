@@ -64,7 +64,7 @@ template <typename T, typename Fn> QFuture<T> runInBackground(const void* token,
 }
 
 /// Runs body(0), …, body(n − 1) on the global thread pool and the calling thread, and returns
-/// when all have run (sim::setParallelFor). The caller runs part 0, then every part the pool
+/// when all have run (calc::setParallelFor). The caller runs part 0, then every part the pool
 /// has not started yet, so it never waits on a pool that is busy with the caller itself: a
 /// simulation inside a pool task uses the free threads there are and starts none of its own.
 inline void poolParallelFor(int n, const std::function<void(int)>& body)
