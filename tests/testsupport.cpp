@@ -3,6 +3,7 @@
 #include "testsupport.h"
 
 #include "io/catalogreader.h"
+#include "io/scenarioreader.h"
 
 #include <QDir>
 #include <QtGlobal>
@@ -38,6 +39,12 @@ QStringList sampleFiles()
     for (const QString& f : dir.entryList({"*.json"}, QDir::Files, QDir::Name))
         out << dir.absoluteFilePath(f);
     return out;
+}
+
+std::optional<Scenario> validationRun(const QString& name)
+{
+    const QString path = QDir(fixturesDir()).absoluteFilePath("validation/" + name + ".json");
+    return io::readScenarioFile(path, bundledCatalog()).value;
 }
 
 } // namespace gp::test

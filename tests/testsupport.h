@@ -3,8 +3,11 @@
 #pragma once
 
 #include "model/catalog.h"
+#include "model/scenario.h"
 
 #include <QString>
+
+#include <optional>
 
 namespace gp::test {
 
@@ -18,6 +21,9 @@ QString sourceDir();
 const Catalog& bundledCatalog();
 /// Every sample file in data/samples, absolute paths.
 QStringList sampleFiles();
+/// A published run of tests/data/validation (written by make_scenarios.py), read with the
+/// bundled catalog; nullopt (the caller fails) when it does not load.
+std::optional<Scenario> validationRun(const QString& name);
 
 /// True in a sanitizer build (AddressSanitizer or ThreadSanitizer; GCC defines these macros):
 /// a test whose point is not its input's size uses a smaller one there, where everything runs

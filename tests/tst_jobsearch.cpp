@@ -23,16 +23,23 @@ using namespace gp::calc;
 
 namespace {
 
-std::optional<Scenario> loadRun(const QString& name)
-{
-    const QString path = QDir(test::fixturesDir()).absoluteFilePath("validation/" + name + ".json");
-    return io::readScenarioFile(path, test::bundledCatalog()).value;
-}
-
 /// The search's setting for a validation run's one job, on its own node type and GPU count.
 JobSearchSetup setupOf(const Scenario& s)
 {
     return jobSearchSetup(s, test::bundledCatalog(), s.tenants.front().jobs.front(), s.topology.nodes.front());
+}
+
+/// The same for a run's model over GPU counts `gpusMin` to `gpusMax`; nullopt when the run does
+/// not load.
+std::optional<JobSearchSetup> overRange(const QString& run, int gpusMin, int gpusMax)
+{
+    const std::optional<Scenario> s = test::validationRun(run);
+    if (!s)
+        return std::nullopt;
+    JobSearchSetup setup = setupOf(*s);
+    setup.gpusMin = gpusMin;
+    setup.gpusMax = gpusMax;
+    return setup;
 }
 
 } // namespace
@@ -58,7 +65,7 @@ private Q_SLOTS:
     void findsAtLeastThePublishedConfiguration()
     {
         QFETCH(QString, run);
-        const std::optional<Scenario> s = loadRun(run);
+        const std::optional<Scenario> s = test::validationRun(run);
         QVERIFY(s);
         const Job& paper = s->tenants.front().jobs.front();
         const JobSearchSetup setup = setupOf(*s);
@@ -93,11 +100,9 @@ private Q_SLOTS:
     /// among those that fit.
     void boundRefusesOnlyWhatDoesNotFit()
     {
-        const std::optional<Scenario> s = loadRun("korthikanti-175b-selective");
-        QVERIFY(s);
-        JobSearchSetup setup = setupOf(*s);
-        setup.gpusMin = 32;
-        setup.gpusMax = 64;
+        std::optional<JobSearchSetup> range = overRange("korthikanti-175b-selective", 32, 64);
+        QVERIFY(range);
+        JobSearchSetup& setup = *range;
         const JobSearchResult bounded = searchJob(setup, {50, {}, nullptr});
         QVERIFY(bounded.pruned > 0);
         JobSearchSetup whole = setup;
@@ -129,11 +134,9 @@ private Q_SLOTS:
     /// One worker or two, the same answer.
     void resultDoesNotDependOnTheSplit()
     {
-        const std::optional<Scenario> s = loadRun("korthikanti-530b-full");
-        QVERIFY(s);
-        JobSearchSetup setup = setupOf(*s);
-        setup.gpusMin = 256;
-        setup.gpusMax = 320;
+        std::optional<JobSearchSetup> range = overRange("korthikanti-530b-full", 256, 320);
+        QVERIFY(range);
+        JobSearchSetup& setup = *range;
         setParallelFor({}, 1);
         const JobSearchResult one = searchJob(setup, {20, {}, nullptr});
         setParallelFor({}, 2);
@@ -153,7 +156,7 @@ private Q_SLOTS:
     /// A model too big for the GPUs: nothing fits, and the reason says by how much.
     void tooBigSaysByHowMuch()
     {
-        const std::optional<Scenario> s = loadRun("korthikanti-1t-full");
+        const std::optional<Scenario> s = test::validationRun("korthikanti-1t-full");
         QVERIFY(s);
         JobSearchSetup setup = setupOf(*s);
         setup.gpusMin = setup.gpusMax = 8;
@@ -175,11 +178,9 @@ private Q_SLOTS:
     /// A stop flag set from the progress callback ends the search early, said as cancelled.
     void stopsWhenAsked()
     {
-        const std::optional<Scenario> s = loadRun("korthikanti-530b-full");
-        QVERIFY(s);
-        JobSearchSetup setup = setupOf(*s);
-        setup.gpusMin = 64;
-        setup.gpusMax = 2048;
+        std::optional<JobSearchSetup> range = overRange("korthikanti-530b-full", 64, 2048);
+        QVERIFY(range);
+        JobSearchSetup& setup = *range;
         std::atomic<bool> stop{false};
         long long seen = 0, total = 0;
         JobSearchOptions o;

@@ -25,8 +25,7 @@ namespace {
 /// concurrency replaced; nullopt (the caller fails) when it does not load or is not placed.
 std::optional<ServingResult> predict(const QString& name, int input, int output, int concurrency)
 {
-    const QString path = QDir(test::fixturesDir()).absoluteFilePath("validation/" + name + ".json");
-    std::optional<Scenario> s = io::readScenarioFile(path, test::bundledCatalog()).value;
+    std::optional<Scenario> s = test::validationRun(name);
     if (!s || s->tenants.size() != 1 || s->tenants[0].jobs.size() != 1)
         return std::nullopt;
     InferenceSpec& in = *s->tenants[0].jobs[0].inference;

@@ -21,17 +21,10 @@ using namespace gp::calc;
 
 namespace {
 
-/// A validation run; nullopt (the caller fails) when the file does not load.
-std::optional<Scenario> loadRun(const QString& name)
-{
-    const QString path = QDir(test::fixturesDir()).absoluteFilePath("validation/" + name + ".json");
-    return io::readScenarioFile(path, test::bundledCatalog()).value;
-}
-
 /// The one job of a validation run, evaluated; nullopt when it does not load or is not placed.
 std::optional<JobResult> predict(const QString& name)
 {
-    const std::optional<Scenario> s = loadRun(name);
+    const std::optional<Scenario> s = test::validationRun(name);
     if (!s)
         return std::nullopt;
     const Evaluation ev = evaluate(*s, test::bundledCatalog());
@@ -96,7 +89,7 @@ private Q_SLOTS:
             {"narayanan-145b", 148}, {"narayanan-310b", 155}, {"narayanan-530b", 163}, {"narayanan-1t", 163}};
         double sum = 0.0;
         for (const Run& run : runs) {
-            const std::optional<Scenario> s = loadRun(run.file);
+            const std::optional<Scenario> s = test::validationRun(run.file);
             QVERIFY2(s, run.file);
             const Job& job = s->tenants.front().jobs.front();
             const ModelArchitecture a = job.model.custom;
@@ -155,7 +148,7 @@ private Q_SLOTS:
         int count = 0;
         for (const Fig& fig : figs) {
             for (bool selective : {false, true}) {
-                const std::optional<Scenario> s = loadRun(QString(fig.run) + "-selective");
+                const std::optional<Scenario> s = test::validationRun(QString(fig.run) + "-selective");
                 QVERIFY2(s, fig.run);
                 Job job = s->tenants.front().jobs.front();
                 if (!selective) {

@@ -44,6 +44,12 @@ QString CommandLine::usageError(const QString& message) const
     return "gpuplan-cli " + mName + ": " + message + "\nTry 'gpuplan-cli " + mName + " --help'.";
 }
 
+int CommandLine::refuse(const QString& message) const
+{
+    err() << usageError(message) << Qt::endl;
+    return kBadInput;
+}
+
 std::optional<int> CommandLine::parse(const QStringList& args)
 {
     QStringList full = args;

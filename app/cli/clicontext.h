@@ -44,6 +44,8 @@ public:
     /// Reads --seed (if given) into `seed`; on a bad value prints the usage error and returns false.
     bool readSeed(std::uint64_t& seed);
     QString usageError(const QString& message) const;
+    /// Prints usageError(message) and returns kBadInput, for `return cl.refuse(…)`.
+    int refuse(const QString& message) const;
 
 private:
     QString mName;

@@ -54,10 +54,7 @@ int runMemory(const QStringList& args)
     p.addOptions(options);
     if (auto done = cl.parse(args))
         return *done;
-    auto usage = [&](const QString& msg) {
-        err() << cl.usageError(msg) << Qt::endl;
-        return static_cast<int>(kBadInput);
-    };
+    auto usage = [&](const QString& msg) { return cl.refuse(msg); };
     if (!p.positionalArguments().isEmpty())
         return usage("unexpected argument '" + p.positionalArguments().first() + "'");
     auto intOpt = [&](const char* name, int fallback, int lo, int hi) {

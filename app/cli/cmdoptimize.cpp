@@ -83,10 +83,7 @@ int runOptimizeJob(const QStringList& args)
     });
     if (auto done = cl.parse(args))
         return *done;
-    auto usage = [&](const QString& msg) {
-        err() << cl.usageError(msg) << Qt::endl;
-        return static_cast<int>(kBadInput);
-    };
+    auto usage = [&](const QString& msg) { return cl.refuse(msg); };
     if (!p.positionalArguments().isEmpty())
         return usage("unexpected argument '" + p.positionalArguments().first() + "'");
     auto catalog = loadCatalogOrReport(p);

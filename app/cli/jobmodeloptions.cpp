@@ -5,6 +5,7 @@
 #include "clicontext.h"
 
 #include "model/enumnames.h"
+#include "model/validation.h"
 
 #include <cmath>
 #include <map>

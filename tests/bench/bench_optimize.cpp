@@ -57,8 +57,8 @@ int main(int argc, char** argv)
             return 1;
         }
         const gp::Scenario& s = *scenario.value;
-        gp::calc::JobSearchSetup setup = gp::calc::jobSearchSetup(s, *catalog.value, s.tenants.front().jobs.front(),
-                                                                  s.topology.nodes.front());
+        gp::calc::JobSearchSetup setup =
+            gp::calc::jobSearchSetup(s, *catalog.value, s.tenants.front().jobs.front(), s.topology.nodes.front());
         setup.gpusMin = sp.gpusMin;
         setup.gpusMax = sp.gpusMax;
         setup.job.batch.global = sp.globalBatch;
