@@ -11,9 +11,11 @@
 
 #include <QContextMenuEvent>
 #include <QDialog>
+#include <QDir>
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -140,6 +142,54 @@ private Q_SLOTS:
     }
 
     /// A tenant's menu deletes it with its jobs after asking; undo brings them back.
+    /// A training job's Best Parallelism…: the search runs, lists the fastest configurations, and
+    /// Apply sets the chosen one as one undoable step.
+    void aJobsBestParallelismIsAppliedAndUndone()
+    {
+        auto w = openSample();
+        QTableWidget* table = w->workloads()->table();
+        const Scenario& before = w->currentDocument()->scenario();
+        int row = -1;
+        for (int r = 0; r < table->rowCount() && row < 0; ++r)
+            if (const Job* j = before.findJob(table->item(r, 1)->data(Qt::UserRole).toString().toStdString());
+                j && j->isTraining())
+                row = r;
+        QVERIFY2(row >= 0, "the sample has a training job");
+        const std::string jobId = table->item(row, 1)->data(Qt::UserRole).toString().toStdString();
+        const Job original = *before.findJob(jobId);
+        rightClick(table->viewport(), rowAt(table, row, 1));
+        QVERIFY(clickMenuItem("Best Parallelism…"));
+        QDialog* dialog = nullptr;
+        QTRY_VERIFY((dialog = w->findChild<QDialog*>("parallelismDialog")) && dialog->isVisible());
+        auto* results = dialog->findChild<QTableWidget*>("ParallelismTable");
+        QTRY_VERIFY(results->rowCount() > 0);
+        QVERIFY2(dialog->findChild<QLabel*>("ParallelismStatus")->text().contains("fit"),
+                 qPrintable(dialog->findChild<QLabel*>("ParallelismStatus")->text()));
+        if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR"))
+            dialog->grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("best-parallelism.png"));
+        // The first row differs from the job's own configuration, or choose the one that does.
+        int choice = -1;
+        for (int r = 0; r < results->rowCount() && choice < 0; ++r)
+            if (results->item(r, 1)->text().toInt() != original.parallelism.tp ||
+                results->item(r, 3)->text().toInt() != original.parallelism.dp ||
+                results->item(r, 7)->text().toInt() != original.batch.micro ||
+                results->item(r, 4)->text() != QString("ZeRO-%1").arg(original.parallelism.zeroStage))
+                choice = r;
+        QVERIFY(choice >= 0);
+        QTest::mouseClick(results->viewport(), Qt::LeftButton, {},
+                          results->visualItemRect(results->item(choice, 0)).center());
+        const int chosenTp = results->item(choice, 1)->text().toInt();
+        QTest::mouseClick(dialog->findChild<QPushButton*>("ParallelismApply"), Qt::LeftButton); // closes it
+        const Job* changed = w->currentDocument()->scenario().findJob(jobId);
+        QVERIFY(changed);
+        QVERIFY(changed->parallelism != original.parallelism || changed->batch.micro != original.batch.micro);
+        QCOMPARE(changed->parallelism.tp, chosenTp);
+        QVERIFY(w->currentDocument()->undoStack()->undoText().startsWith("Parallelism of "));
+        w->currentDocument()->undoStack()->undo();
+        QCOMPARE(w->currentDocument()->scenario().findJob(jobId)->parallelism, original.parallelism);
+        QCOMPARE(w->currentDocument()->scenario().findJob(jobId)->batch.micro, original.batch.micro);
+    }
+
     void aTenantsMenuDeletesItWithItsJobs()
     {
         auto w = openSample();

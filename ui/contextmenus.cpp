@@ -9,8 +9,10 @@
 #include "document/jobedits.h"
 #include "editcontroller.h"
 #include "evaluationrunner.h"
+#include "parallelismdialog.h"
 #include "propertiespanel.h"
 #include "resultscontroller.h"
+#include "sim/planresults.h"
 #include "textformat.h"
 #include "workbench.h"
 #include "workloadspanel.h"
@@ -154,6 +156,8 @@ QMenu* ContextMenus::workloadsMenu(const QString& kind, const QString& id)
                         push(std::move(edit), tr("No better placement"));
                     })
         ->setEnabled(editable);
+    menu->addAction(tr("Best Pa&rallelism…"), this, [this, jobId] { bestParallelism(jobId); })
+        ->setEnabled(editable && job->isTraining());
     menu->addAction(
             tr("&Unpin"), this,
             [this, jobId, push] {
@@ -175,6 +179,44 @@ QMenu* ContextMenus::workloadsMenu(const QString& kind, const QString& id)
                     })
         ->setEnabled(editable);
     return menu;
+}
+
+ParallelismDialog* ContextMenus::bestParallelism(const std::string& jobId)
+{
+    const document::Document* doc = mWorkbench.document();
+    const Job* job = doc ? doc->scenario().findJob(jobId) : nullptr;
+    if (!job)
+        return nullptr;
+    const Scenario& s = doc->scenario();
+    // The GPUs it runs on: where it is pinned, else where the plan placed it, else the first node.
+    const Node* node = job->pin ? s.topology.findNode(job->pin->node) : nullptr;
+    if (const auto latest = mWorkbench.session().latest(); !node && latest && latest->evaluation)
+        for (const calc::JobResult& r : latest->evaluation->jobs)
+            if (r.id == jobId && !r.placement.empty())
+                node = s.topology.findNode(r.placement.front().node);
+    for (const Node& n : s.topology.nodes)
+        if (!node && n.gpuCount > 0 && mWorkbench.catalog().gpu(n.gpuId))
+            node = &n;
+    const calc::JobSearchSetup setup =
+        node ? calc::jobSearchSetup(s, mWorkbench.catalog(), *job, *node) : calc::JobSearchSetup{};
+    if (!setup.gpu || setup.arch.layers <= 0) {
+        QMessageBox::information(mParts.window, tr("Best parallelism"),
+                                 tr("The search needs the job's model shape and a node with a known GPU."));
+        return nullptr;
+    }
+    const calc::JobConfig current = calc::scoreConfig(setup, *job, calc::jobSearchComm(setup, job->parallelism.gpus()));
+    const QString where =
+        tr("%1 GPUs (%2 per node, like %3)").arg(q(setup.gpu->name)).arg(setup.gpusPerNode).arg(q(node->name));
+    auto* dialog = new ParallelismDialog(setup, current, q(job->name), where, mParts.window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ParallelismDialog::parallelismChosen, this, [this, jobId](const Parallelism& p, int micro) {
+        if (const document::Document* d = mWorkbench.document())
+            mWorkbench.push(document::setJobParallelism(d->scenario(), mWorkbench.catalog(), jobId, p, micro),
+                            tr("Cannot set the parallelism"), mParts.window);
+    });
+    dialog->show();
+    dialog->search();
+    return dialog;
 }
 
 void ContextMenus::deleteTenant(const QString& tenantId)

@@ -6,12 +6,15 @@
 #include <QPoint>
 #include <QString>
 
+#include <string>
+
 class QMenu;
 class QWidget;
 
 namespace gp::ui {
 
 class CanvasNavigator;
+class ParallelismDialog;
 class CanvasScene;
 class CanvasView;
 class EditController;
@@ -52,6 +55,9 @@ private:
     void popup(QMenu* menu, const QPoint& globalPos);
     void showProperties();
     void deleteTenant(const QString& tenantId);
+    /// A training job's Best Parallelism dialog, searching at once; nullptr when the job or its
+    /// model shape or GPUs are unknown (said in a message box).
+    ParallelismDialog* bestParallelism(const std::string& jobId);
 
     Workbench& mWorkbench;
     Parts mParts;

@@ -92,14 +92,37 @@ struct Found
     JobConfig closest;
 };
 
+/// Configurations that differ only in settings the models score alike (ZeRO-3 and FSDP, or
+/// selective recomputation where the attention is fused) are one entry of the list: the one
+/// ranked first.
+bool alike(const JobConfig& a, const JobConfig& b)
+{
+    const Parallelism &p = a.parallelism, &q = b.parallelism;
+    return a.gpus == b.gpus && a.microBatch == b.microBatch && p.tp == q.tp && p.pp == q.pp && p.dp == q.dp &&
+           p.virtualStages == q.virtualStages && p.sequenceParallel == q.sequenceParallel &&
+           a.stepTimeS == b.stepTimeS && a.memoryBytes == b.memoryBytes;
+}
+
+/// Offers `c` to a list kept sorted and at most `topK` long.
+void offer(std::vector<JobConfig>& top, const JobConfig& c, int topK)
+{
+    if (const auto twin = std::find_if(top.begin(), top.end(), [&](const JobConfig& t) { return alike(t, c); });
+        twin != top.end()) {
+        if (!faster(c, *twin))
+            return;
+        top.erase(twin);
+    }
+    if (static_cast<int>(top.size()) < topK || faster(c, top.back())) {
+        top.insert(std::upper_bound(top.begin(), top.end(), c, faster), c);
+        if (static_cast<int>(top.size()) > topK)
+            top.pop_back();
+    }
+}
+
 void keep(Found& f, const JobConfig& c, int topK)
 {
     ++f.feasible;
-    if (static_cast<int>(f.top.size()) < topK || faster(c, f.top.back())) {
-        f.top.insert(std::upper_bound(f.top.begin(), f.top.end(), c, faster), c);
-        if (static_cast<int>(f.top.size()) > topK)
-            f.top.pop_back();
-    }
+    offer(f.top, c, topK);
     addToFront(f.memoryFront, c, [](const JobConfig& j) { return j.memoryBytes; });
     addToFront(f.gpuFront, c, [](const JobConfig& j) { return static_cast<double>(j.gpus); });
 }
@@ -246,7 +269,7 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
                         for (const Recompute r : recomputes)
                             for (int spBit = 0; spBit < (c.tp > 1 ? 2 : 1); ++spBit) {
                                 ++enumerated;
-                                const double bound = lowerBound(c, s, dp);
+                                const double bound = options.memoryBound ? lowerBound(c, s, dp) : 0.0;
                                 if (bound > setup.capacityBytes) {
                                     ++f.pruned;
                                     if (bound < f.leastNeed) // the full model needs at least this
@@ -280,11 +303,7 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
     Found all;
     for (const Found& f : found) {
         for (const JobConfig& c : f.top)
-            if (static_cast<int>(all.top.size()) < topK || faster(c, all.top.back())) {
-                all.top.insert(std::upper_bound(all.top.begin(), all.top.end(), c, faster), c);
-                if (static_cast<int>(all.top.size()) > topK)
-                    all.top.pop_back();
-            }
+            offer(all.top, c, topK);
         for (const JobConfig& c : f.memoryFront)
             addToFront(all.memoryFront, c, [](const JobConfig& j) { return j.memoryBytes; });
         for (const JobConfig& c : f.gpuFront)

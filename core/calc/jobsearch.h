@@ -58,6 +58,9 @@ struct JobSearchOptions
     /// far and the total; may be empty.
     std::function<void(long long done, long long total)> progress;
     const std::atomic<bool>* stop = nullptr; ///< read between configurations: true cancels
+    /// Refuse by the weights-only lower bound before the full memory model (off: every
+    /// configuration gets the full model; the same answer, slower — what the tests compare).
+    bool memoryBound = true;
 };
 
 struct JobSearchResult
@@ -67,7 +70,9 @@ struct JobSearchResult
     long long pruned = 0;         ///< refused by the memory lower bound before the full model
     double elapsedMs = 0.0;
     bool cancelled = false;
-    std::vector<JobConfig> top;          ///< fastest first (then fewer GPUs, less memory)
+    /// Fastest first (then fewer GPUs, less memory); of configurations the models score alike
+    /// that differ only in ZeRO/FSDP or recomputation, the first.
+    std::vector<JobConfig> top;
     std::vector<JobConfig> paretoMemory; ///< step time against memory per GPU, less memory first
     std::vector<JobConfig> paretoGpus;   ///< step time against GPU count, fewer GPUs first
     /// Why nothing fits, when nothing does: the least memory any configuration needs at least

@@ -28,6 +28,24 @@ Result<Edit> duplicateJob(const Scenario& s, const Catalog& catalog, const std::
     return Result<Edit>::failure("jobs[" + jobId + "]", "no job has this id");
 }
 
+Result<Edit> setJobParallelism(const Scenario& s, const Catalog& catalog, const std::string& jobId,
+                               const Parallelism& parallelism, int microBatch)
+{
+    const Job* job = s.findJob(jobId);
+    if (!job)
+        return Result<Edit>::failure("jobs[" + jobId + "]", "no job has this id");
+    Job changed = *job;
+    changed.parallelism = parallelism;
+    changed.batch.micro = microBatch;
+    EditBuilder b(s);
+    if (!b.update(changed))
+        return Result<Edit>::failure("jobs[" + jobId + "].parallelism", "is that already");
+    const Parallelism& p = parallelism;
+    return rules::validated(std::move(b), catalog,
+                            "Parallelism of " + job->name + ": TP " + std::to_string(p.tp) + ", PP " +
+                                std::to_string(p.pp) + ", DP " + std::to_string(p.dp));
+}
+
 Result<Edit> placeJobBest(const Scenario& s, const Catalog& catalog, const std::string& jobId)
 {
     const Result<calc::PlacementAdvice> advice = calc::bestNodeFor(s, catalog, jobId);
