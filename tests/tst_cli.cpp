@@ -331,6 +331,25 @@ private Q_SLOTS:
             cli({"optimize", "job", "--model", "llama3-8b", "--gpu", "h100", "--gpus-range", "9-3"}, mHome.path()).code,
             2);
         QCOMPARE(cli({"optimize", "plan"}, mHome.path()).code, 2);
+        // --scenario: the GPUs of the scenario's first GPU node, the scenario's assumptions.
+        const QString sample = QDir(gp::test::dataDir()).absoluteFilePath("samples/03-fabric-64-node-infiniband.json");
+        r = cli({"optimize", "job", "--model", "llama3-8b", "--scenario", sample, "--gpus", "16", "--global-batch",
+                 "64", "--json"},
+                mHome.path());
+        QCOMPARE(r.code, 0);
+        const QJsonObject fromScenario = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(fromScenario.value("node").toString(), QString("node-001"));
+        QCOMPARE(fromScenario.value("gpu").toString(), QString("h100-80gb"));
+        QCOMPARE(
+            cli({"optimize", "job", "--model", "llama3-8b", "--scenario", sample, "--node", "dgx-h100", "--gpus", "8"},
+                mHome.path())
+                .code,
+            2);
+        QCOMPARE(
+            cli({"optimize", "job", "--model", "llama3-8b", "--scenario", sample, "--gpu", "mi300x", "--gpus", "8"},
+                mHome.path())
+                .code,
+            2);
     }
 
     void memoryCalculatorSwitches()

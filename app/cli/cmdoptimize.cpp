@@ -6,6 +6,7 @@
 
 #include "calc/jobsearch.h"
 #include "calc/perfmodel.h"
+#include "io/scenarioreader.h"
 #include "model/assumptions.h"
 #include "model/enumnames.h"
 #include "model/units.h"
@@ -77,6 +78,10 @@ int runOptimizeJob(const QStringList& args)
          "in one NVLink domain with 8 × 400 Gb/s NICs.",
          "NAME"},
         {"node", "Node template (catalog id, e.g. dgx-h100): its GPU, NVLink domain and NICs.", "TEMPLATE"},
+        {"scenario",
+         "Take the GPUs from this scenario's cluster instead: its first node with --gpu (or its first "
+         "GPU node), its NVLink domain and NICs, and the scenario's assumptions.",
+         "FILE"},
         {"global-batch", "Sequences per optimizer step (default 1024).", "B"},
         {"top", "Configurations to list (default 10).", "K"},
         {"json", "Print JSON."},
@@ -97,10 +102,34 @@ int runOptimizeJob(const QStringList& args)
     if (!model->job.isTraining())
         return usage("--mode infer: the serving search is not built yet; the job search covers training");
 
-    // The GPUs: a node template, or a GPU model in nodes of the first template that has it.
+    // The GPUs: a scenario's node, a node template, or a GPU model in nodes of the first template
+    // that has it.
     const NodeTemplate* node = nullptr;
     const GpuSpec* gpu = nullptr;
-    if (p.isSet("node")) {
+    std::optional<Scenario> scenario;
+    const Node* scenarioNode = nullptr;
+    if (p.isSet("scenario")) {
+        if (p.isSet("node"))
+            return usage("--scenario gives the nodes; not with --node");
+        io::ScenarioReadResult read = io::readScenarioFile(p.value("scenario"), *catalog);
+        if (!read.ok()) {
+            for (const Issue& i : read.issues)
+                err() << formatIssue(p.value("scenario"), i) << '\n';
+            err() << Qt::flush;
+            return kBadInput;
+        }
+        scenario = std::move(*read.value);
+        const GpuSpec* wanted = p.isSet("gpu") ? catalog->findGpu(p.value("gpu").toStdString()) : nullptr;
+        if (p.isSet("gpu") && !wanted)
+            return usage("--gpu: no GPU '" + p.value("gpu") + "' in the catalog (or more than one matches)");
+        for (const Node& n : scenario->topology.nodes)
+            if (!scenarioNode && n.gpuCount > 0 && catalog->gpu(n.gpuId) && (!wanted || n.gpuId == wanted->id))
+                scenarioNode = &n;
+        if (!scenarioNode)
+            return usage(wanted ? "--scenario: no node of the scenario has " + QString::fromStdString(wanted->id)
+                                : QString("--scenario: the scenario has no node with a known GPU"));
+        gpu = catalog->gpu(scenarioNode->gpuId);
+    } else if (p.isSet("node")) {
         node = catalog->nodeTemplate(p.value("node").toStdString());
         if (!node)
             return usage("--node: no node template '" + p.value("node") + "' in the catalog");
@@ -115,7 +144,7 @@ int runOptimizeJob(const QStringList& args)
             if (!node && t.gpuId == gpu->id)
                 node = &t;
     } else {
-        return usage("give --node TEMPLATE or --gpu NAME");
+        return usage("give --node TEMPLATE, --gpu NAME or --scenario FILE");
     }
     if (!gpu)
         return usage("the node template's GPU is not in the catalog");
@@ -143,26 +172,31 @@ int runOptimizeJob(const QStringList& args)
     if (!global || !top)
         return kBadInput;
 
-    const std::map<std::string, double> assumptions; // the shipped defaults (docs/model-reference.md)
     calc::JobSearchSetup setup;
+    Job job = model->job;
+    job.id = job.name = "optimize";
+    job.training = TrainingSpec{1.0, 60.0};
+    job.batch.global = *global;
+    if (scenarioNode) {
+        setup = calc::jobSearchSetup(*scenario, *catalog, job, *scenarioNode);
+    } else {
+        const std::map<std::string, double> assumptions; // the shipped defaults (docs/model-reference.md)
+        setup.job = job;
+        setup.gpu = gpu;
+        setup.gpusPerNode = node ? node->gpuCount : 8;
+        setup.nvlinkDomainGpus = node ? std::max(1, node->scaleUpDomainGpus) : 8;
+        const double linkEff = assumptionValue(assumptions, "link_efficiency");
+        setup.linkEfficiency = linkEff;
+        setup.networkGBpsPerGpu =
+            node ? calc::nicGBpsPerGpu(node->nicCount, node->nicSpeedGbps, node->gpuCount, node->gpudirectRdma, linkEff,
+                                       assumptionValue(assumptions, "no_gpudirect_bandwidth_factor"))
+                 : calc::nicGBpsPerGpu(8, 400.0, 8, true, linkEff, 1.0);
+        setup.capacityBytes = gpu->memoryUsableGiB * kGiB;
+        setup.runtimeOverheadBytes = assumptionValue(assumptions, "runtime_overhead_gib") * kGiB;
+        setup.commOverlap = assumptionValue(assumptions, "comm_overlap");
+        setup.tpCommOverlap = assumptionValue(assumptions, "tp_comm_overlap");
+    }
     setup.arch = *model->arch;
-    setup.job = model->job;
-    setup.job.id = setup.job.name = "optimize";
-    setup.job.training = TrainingSpec{1.0, 60.0};
-    setup.job.batch.global = *global;
-    setup.gpu = gpu;
-    setup.gpusPerNode = node ? node->gpuCount : 8;
-    setup.nvlinkDomainGpus = node ? std::max(1, node->scaleUpDomainGpus) : 8;
-    const double linkEff = assumptionValue(assumptions, "link_efficiency");
-    setup.linkEfficiency = linkEff;
-    setup.networkGBpsPerGpu =
-        node ? calc::nicGBpsPerGpu(node->nicCount, node->nicSpeedGbps, node->gpuCount, node->gpudirectRdma, linkEff,
-                                   assumptionValue(assumptions, "no_gpudirect_bandwidth_factor"))
-             : calc::nicGBpsPerGpu(8, 400.0, 8, true, linkEff, 1.0);
-    setup.capacityBytes = gpu->memoryUsableGiB * kGiB;
-    setup.runtimeOverheadBytes = assumptionValue(assumptions, "runtime_overhead_gib") * kGiB;
-    setup.commOverlap = assumptionValue(assumptions, "comm_overlap");
-    setup.tpCommOverlap = assumptionValue(assumptions, "tp_comm_overlap");
     setup.gpusMin = gpusMin;
     setup.gpusMax = gpusMax;
 
@@ -194,6 +228,7 @@ int runOptimizeJob(const QStringList& args)
             {"configurations_per_s", r.configurationsPerS()},
             {"gpu", QString::fromStdString(gpu->id)},
             {"node_template", node ? QString::fromStdString(node->id) : QString()},
+            {"node", scenarioNode ? QString::fromStdString(scenarioNode->id) : QString()},
             {"best", r.top.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(configToJson(r.top.front()))},
             {"top", best},
             {"pareto_memory", memoryFront},
