@@ -352,6 +352,52 @@ private Q_SLOTS:
             2);
     }
 
+    /// optimize size: the sized scenario written and valid, the JSON contract with growth, and
+    /// refusals (exit 1 for a constraint that binds, 2 for usage).
+    void optimizeSize()
+    {
+        const QString sample = QDir(gp::test::dataDir()).absoluteFilePath("samples/01-dgx-h100-three-tenants.json");
+        const QString sized = mHome.filePath("sized.json");
+        Run r = cli({"optimize", "size", sample, "--template", "dgx-h100", "--growth", "acme=40", "--months", "3", "-o",
+                     sized, "--json"},
+                    mHome.path());
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY(o.value("nodes").toInt() > 0);
+        QVERIFY(o.value("cost_per_month_usd").toDouble() > 0);
+        const QJsonArray months = o.value("months").toArray();
+        QCOMPARE(months.size(), 4);
+        QCOMPARE(months.first().toObject().value("nodes").toInt(), o.value("nodes").toInt());
+        QVERIFY(months.last().toObject().value("jobs").toInt() > months.first().toObject().value("jobs").toInt());
+        QVERIFY(o.contains("current_runs_out_month"));
+        r = cli({"validate", sized}, mHome.path());
+        QCOMPARE(r.code, 0);
+        r = cli({"evaluate", sized, "--json"}, mHome.path());
+        const QJsonObject kpis =
+            QJsonDocument::fromJson(r.out.toUtf8()).array().first().toObject().value("kpis").toObject();
+        QCOMPARE(kpis.value("unplaced_jobs").toInt(), 0);
+        QCOMPARE(kpis.value("sla_violations").toInt(), 0);
+        // Without growth, no months.
+        r = cli({"optimize", "size", sample, "--template", "dgx-h100", "-o", sized, "--json"}, mHome.path());
+        QCOMPARE(r.code, 0);
+        QVERIFY(!QJsonDocument::fromJson(r.out.toUtf8()).object().contains("months"));
+        r = cli({"optimize", "size", sample, "--template", "dgx-a100-640gb", "-o", sized}, mHome.path());
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("past its tenant's deadline"), qPrintable(r.err));
+        QCOMPARE(cli({"optimize", "size", sample, "--template", ",", "-o", sized}, mHome.path()).code, 1);
+        QCOMPARE(cli({"optimize", "size", sample, "--template", "dgx-h100", "--growth", "acme=-3", "--months", "2",
+                      "-o", sized},
+                     mHome.path())
+                     .code,
+                 1);
+        QCOMPARE(cli({"optimize", "size", sample, "--template", "dgx-h100"}, mHome.path()).code, 2); // no -o
+        QCOMPARE(cli({"optimize", "size", sample, "--template", "dgx-h100", "--growth", "acme", "--months", "2", "-o",
+                      sized},
+                     mHome.path())
+                     .code,
+                 2);
+    }
+
     void memoryCalculatorSwitches()
     {
         const auto json = [&](QStringList args) {

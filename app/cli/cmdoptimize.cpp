@@ -6,15 +6,19 @@
 
 #include "calc/jobsearch.h"
 #include "calc/perfmodel.h"
+#include "document/sizing.h"
 #include "io/scenarioreader.h"
+#include "io/scenariowriter.h"
 #include "model/assumptions.h"
 #include "model/enumnames.h"
+#include "model/format.h"
 #include "model/units.h"
 #include "model/validation.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSaveFile>
 
 namespace gp::cli {
 
@@ -264,6 +268,123 @@ int runOptimizeJob(const QStringList& args)
     return kOk;
 }
 
+int runOptimizeSize(const QStringList& args)
+{
+    CommandLine cl("optimize size",
+                   "The fewest nodes of a node template (the cheapest of several) that host every job of the scenario "
+                   "within its tenant's SLA, on whole GPUs under a non-blocking leaf-spine fabric; with --growth and "
+                   "--months, the nodes needed month by month and when the scenario's own cluster runs out "
+                   "(docs/model-reference.md, \"Sizing\"). Writes the sized scenario to OUT.json.");
+    auto& p = cl.parser();
+    p.addOptions({
+        {"template", "Candidate node templates (catalog ids), comma-separated.", "ID[,ID…]"},
+        {"growth", "A tenant's load growth, % per month (repeatable): tenant=PCT.", "TENANT=PCT"},
+        {"months", "Horizon of the capacity curve in months (default 0: none; at most 120).", "N"},
+        {{"o", "output"}, "Write the sized scenario here (atomically).", "OUT.json"},
+        {"json", "Print JSON."},
+    });
+    if (auto done = cl.parse(args))
+        return *done;
+    const QStringList files = p.positionalArguments();
+    if (files.size() != 1)
+        return cl.refuse("give one scenario FILE");
+    if (!p.isSet("template"))
+        return cl.refuse("give --template ID[,ID…]");
+    if (!p.isSet("output"))
+        return cl.refuse("give -o OUT.json");
+    auto catalog = loadCatalogOrReport(p);
+    if (!catalog)
+        return kFailure;
+    const io::ScenarioReadResult read = io::readScenarioFile(files.front(), *catalog);
+    if (!read.ok()) {
+        for (const Issue& i : read.issues)
+            err() << formatIssue(files.front(), i) << '\n';
+        err() << Qt::flush;
+        return kBadInput;
+    }
+    document::SizingRequest request;
+    for (const QString& id : p.value("template").split(',', Qt::SkipEmptyParts))
+        request.templates.push_back(id.trimmed().toStdString());
+    for (const QString& g : p.values("growth")) {
+        const int eq = g.indexOf('=');
+        bool ok = false;
+        const double pct = eq > 0 ? g.mid(eq + 1).toDouble(&ok) : 0.0;
+        if (eq <= 0 || !ok)
+            return cl.refuse("--growth must be TENANT=PCT, not '" + g + "'");
+        request.growthPct[g.left(eq).toStdString()] = pct;
+    }
+    const auto months = intOption(p, "months", 0, 0, 120, [&](const QString& m) { return cl.refuse(m); });
+    if (!months)
+        return kBadInput;
+    request.months = *months;
+    if (!request.growthPct.empty() && request.months == 0)
+        return cl.refuse("--growth needs --months N");
+
+    const Result<document::SizingResult> sized = document::sizeCluster(*read.value, *catalog, request);
+    if (!sized.ok()) { // a constraint that binds: what, and by how much (docs/cli.md: exit 1)
+        for (const Issue& i : sized.issues)
+            err() << "gpuplan-cli optimize size: " << QString::fromStdString(i.toString()) << '\n';
+        err() << Qt::flush;
+        return kFailure;
+    }
+    const document::SizingResult& r = *sized.value;
+    const QByteArray json = io::writeScenario(r.sized);
+    QSaveFile f(p.value("output"));
+    if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size() || !f.commit()) {
+        err() << p.value("output") << ": cannot write: " << f.errorString() << Qt::endl;
+        return kFailure;
+    }
+    if (p.isSet("json")) {
+        QJsonArray candidates, monthList;
+        for (const auto& c : r.candidates)
+            candidates.append(QJsonObject{{"node_template", QString::fromStdString(c.nodeTemplate)},
+                                          {"nodes", c.nodes ? QJsonValue(*c.nodes) : QJsonValue(QJsonValue::Null)},
+                                          {"cost_per_month_usd", c.costPerMonthUsd ? QJsonValue(*c.costPerMonthUsd)
+                                                                                   : QJsonValue(QJsonValue::Null)},
+                                          {"why", QString::fromStdString(c.why)}});
+        for (const auto& m : r.months)
+            monthList.append(QJsonObject{
+                {"month", m.month},
+                {"jobs", m.jobs},
+                {"nodes", m.nodes ? QJsonValue(*m.nodes) : QJsonValue(QJsonValue::Null)},
+                {"cost_per_month_usd", m.nodes ? QJsonValue(m.costPerMonthUsd) : QJsonValue(QJsonValue::Null)},
+                {"current_cluster_hosts", m.currentHosts}});
+        QJsonObject o{{"node_template", QString::fromStdString(r.nodeTemplate)},
+                      {"nodes", r.nodes},
+                      {"cost_per_month_usd", r.costPerMonthUsd},
+                      {"candidates", candidates},
+                      {"output", p.value("output")}};
+        if (request.months > 0) {
+            o.insert("months", monthList);
+            o.insert("current_runs_out_month",
+                     r.currentRunsOutMonth ? QJsonValue(*r.currentRunsOutMonth) : QJsonValue(QJsonValue::Null));
+        }
+        out() << QJsonDocument(o).toJson(QJsonDocument::Indented) << Qt::flush;
+        return kOk;
+    }
+    out() << QString("%1 × %2: %3 per month (%4)\n")
+                 .arg(r.nodes)
+                 .arg(QString::fromStdString(r.nodeTemplate))
+                 .arg(QString::fromStdString(fmt::usd(r.costPerMonthUsd)))
+                 .arg(p.value("output"));
+    for (const auto& c : r.candidates)
+        out() << "  " << QString::fromStdString(c.nodeTemplate) << ": "
+              << (!c.nodes            ? QString("hosts nothing — %1").arg(QString::fromStdString(c.why))
+                  : c.costPerMonthUsd ? QString("%1 nodes, %2 per month")
+                                            .arg(*c.nodes)
+                                            .arg(QString::fromStdString(fmt::usd(*c.costPerMonthUsd)))
+                                      : QString("%1 nodes; %2").arg(*c.nodes).arg(QString::fromStdString(c.why)))
+              << '\n';
+    for (const auto& m : r.months)
+        out() << QString("  month %1: %2 jobs, %3 nodes%4\n")
+                     .arg(m.month, 3)
+                     .arg(m.jobs, 5)
+                     .arg(m.nodes ? QString::number(*m.nodes) : QString("–"), 5)
+                     .arg(m.currentHosts ? "" : "   (the current cluster no longer hosts it)");
+    out() << Qt::flush;
+    return kOk;
+}
+
 } // namespace
 
 int runOptimize(const QStringList& args)
@@ -271,13 +392,16 @@ int runOptimize(const QStringList& args)
     const QString what = args.value(0);
     if (what == "job")
         return runOptimizeJob(args.mid(1));
+    if (what == "size")
+        return runOptimizeSize(args.mid(1));
     if (what == "--help" || what == "-h" || what.isEmpty()) {
-        out() << "Usage: gpuplan-cli optimize job [options]   (gpuplan-cli optimize job --help)\n"
-                 "Searches a training job's parallelism on GPUs of one kind.\n"
+        out() << "Usage: gpuplan-cli optimize job [options]           the fastest parallelism of a training job\n"
+                 "       gpuplan-cli optimize size FILE [options]     the fewest nodes that host a scenario\n"
+                 "(gpuplan-cli optimize job --help, gpuplan-cli optimize size --help)\n"
               << Qt::flush;
         return what.isEmpty() ? static_cast<int>(kBadInput) : static_cast<int>(kOk);
     }
-    err() << "gpuplan-cli optimize: unknown subcommand '" << what << "' (job)" << Qt::endl;
+    err() << "gpuplan-cli optimize: unknown subcommand '" << what << "' (job, size)" << Qt::endl;
     return kBadInput;
 }
 

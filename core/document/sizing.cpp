@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "sizing.h"
+
+#include "topologyedits.h"
+
+#include "calc/evaluate.h"
+#include "calc/inventory.h"
+#include "model/format.h"
+#include "model/validation.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gp::document {
+
+namespace {
+
+constexpr int kMaxNodes = 10000; // generateFabric's limit
+
+/// The most nodes a leaf of `st` takes under a non-blocking fabric of `nt`'s NICs (a port per
+/// NIC below, as many ports' worth of uplink above).
+int nodesPerLeaf(const NodeTemplate& nt, const SwitchTemplate& st)
+{
+    const double nodeGbps = nt.nicCount * nt.nicSpeedGbps;
+    for (int k = std::max(st.ports, 1); k > 1; --k) {
+        const int down = k * std::max(nt.nicCount, 1);
+        const int up = static_cast<int>(std::ceil(nodeGbps * k / st.portSpeedGbps - 1e-9));
+        if (down + up <= st.ports)
+            return k;
+    }
+    return 1;
+}
+
+double gpuCountOf(const Scenario& s)
+{
+    double gpus = 0.0;
+    for (const Tenant& t : s.tenants)
+        for (const Job& j : t.jobs)
+            gpus += std::max(j.parallelism.gpus(), 1);
+    return gpus;
+}
+
+} // namespace
+
+std::optional<Scenario> onNodes(const Scenario& s, const Catalog& catalog, const std::string& nodeTemplate, int nodes)
+{
+    const NodeTemplate* nt = catalog.nodeTemplate(nodeTemplate);
+    if (!nt || nodes < 1 || nodes > kMaxNodes)
+        return std::nullopt;
+    const SwitchTemplate* st = nullptr;
+    for (const Switch& sw : s.topology.switches)
+        if (!st)
+            st = catalog.switchTemplate(sw.templateId);
+    if (!st && !catalog.switchTemplates.empty())
+        st = &catalog.switchTemplates.front();
+    if (!st)
+        return std::nullopt;
+    Scenario out = s;
+    out.topology = Topology{};
+    for (Tenant& t : out.tenants)
+        for (Job& j : t.jobs)
+            j.pin.reset();
+    const int perLeaf = std::min(nodesPerLeaf(*nt, *st), nodes);
+    const Result<TopologyItems> items =
+        generateFabric({nt->id, nodes, st->id, perLeaf, 2, 1.0}, catalog, out);
+    if (!items.ok())
+        return std::nullopt;
+    out.topology.nodes = items.value->nodes;
+    out.topology.switches = items.value->switches;
+    out.topology.links = items.value->links;
+    out.topology.groups = items.value->groups;
+    return out;
+}
+
+Scenario grownLoad(const Scenario& s, const std::map<std::string, double>& growthPct, int month)
+{
+    Scenario out = s;
+    for (Tenant& t : out.tenants) {
+        const auto g = growthPct.find(t.id);
+        if (g == growthPct.end() || month <= 0 || t.jobs.empty())
+            continue;
+        const std::size_t base = t.jobs.size();
+        const auto want = static_cast<std::size_t>(
+            std::ceil(static_cast<double>(base) * std::pow(1.0 + g->second / 100.0, month) - 1e-9));
+        for (std::size_t k = base; k < want; ++k) {
+            Job copy = t.jobs[k % base];
+            copy.id = t.jobs[k % base].id + "-m" + std::to_string(month) + "-" + std::to_string(k);
+            copy.name = t.jobs[k % base].name + " (growth " + std::to_string(k - base + 1) + ")";
+            copy.pin.reset();
+            t.jobs.push_back(std::move(copy));
+        }
+    }
+    return out;
+}
+
+HostCheck checkHosting(const Scenario& s, const Catalog& catalog)
+{
+    const calc::Evaluation ev = calc::evaluate(s, catalog);
+    HostCheck out;
+    out.hosts = ev.kpis.unplacedJobs == 0 && ev.kpis.slaViolations == 0;
+    out.allPlaced = ev.kpis.unplacedJobs == 0;
+    for (const calc::JobResult& j : ev.jobs) {
+        if (j.placed && j.meetsSla)
+            continue;
+        if (!j.placed) {
+            out.why = j.name + " is not placed: " + j.reason;
+            break;
+        }
+        const Tenant* t = s.findTenant(j.tenant);
+        const Sla sla = t ? t->sla : Sla{};
+        if (j.penalty * 100.0 > sla.maxPenaltyPct + 1e-9)
+            out.why = j.name + " runs " + fmt::percent(j.penalty) + " slower than on bare metal; its tenant accepts " +
+                      fmt::fixed(sla.maxPenaltyPct, 1) + " %";
+        else if (sla.deadlineDays && j.perf.daysToComplete && *j.perf.daysToComplete > *sla.deadlineDays)
+            out.why = j.name + " takes " + fmt::days(*j.perf.daysToComplete) + ", past its tenant's deadline of " +
+                      fmt::days(*sla.deadlineDays);
+        else if (j.serving)
+            out.why = j.name + " misses its serving SLO (P99 TTFT " + fmt::latency(j.serving->ttftP99S) +
+                      ", P99 inter-token " + fmt::latency(j.serving->itlP99S) + (j.serving->saturated ? ", saturated" : "") +
+                      ")";
+        else
+            out.why = j.name + " misses its tenant's SLA";
+        if (out.allPlaced)
+            break;
+    }
+    return out;
+}
+
+Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, const SizingRequest& request)
+{
+    using R = Result<SizingResult>;
+    if (request.templates.empty())
+        return R::failure("templates", "give at least one node template");
+    for (const std::string& id : request.templates)
+        if (!catalog.nodeTemplate(id))
+            return R::failure("templates", "no node template '" + id + "' in the catalog");
+    for (const auto& [tenant, pct] : request.growthPct) {
+        if (!s.findTenant(tenant))
+            return R::failure("growth." + tenant, "no tenant has this id");
+        if (!std::isfinite(pct) || pct < 0.0 || pct > 1000.0)
+            return R::failure("growth." + tenant, fmt::fixed(pct, 1) + " % per month must be between 0 and 1,000");
+    }
+    if (request.months < 0 || request.months > 120)
+        return R::failure("months", "must be between 0 and 120, not " + std::to_string(request.months));
+    if (gpuCountOf(s) <= 0)
+        return R::failure("tenants", "the scenario has no jobs to size for");
+
+    // The fewest nodes of one template for one load: from the GPU count's lower bound, doubling
+    // until the load fits, then halving the gap, then down while one node fewer still hosts it.
+    auto fewest = [&](const Scenario& load, const std::string& id, std::string* why) -> std::optional<int> {
+        const NodeTemplate* nt = catalog.nodeTemplate(id);
+        const int perNode = std::max(nt->gpuCount, 1);
+        auto check = [&](int n) {
+            const std::optional<Scenario> on = onNodes(load, catalog, id, n);
+            return on ? checkHosting(*on, catalog) : HostCheck{false, false, "the fabric cannot be built"};
+        };
+        int lo = std::max(1, static_cast<int>(std::ceil(gpuCountOf(load) / perNode - 1e-9))) - 1; // does not host
+        int hi = lo + 1;
+        for (HostCheck c = check(hi); !c.hosts; c = check(hi)) {
+            // Every job placed and still one outside its SLA: more nodes of this kind give it
+            // nothing (its GPUs, their sharing and its links stay the same).
+            if (c.allPlaced || hi >= kMaxNodes) {
+                if (why)
+                    *why = (c.allPlaced ? "every job placed on " + std::to_string(hi) + " nodes, but "
+                                        : "not on " + std::to_string(kMaxNodes) + " nodes either: ") +
+                           c.why;
+                return std::nullopt;
+            }
+            lo = hi;
+            hi = std::min(kMaxNodes, hi * 2);
+        }
+        while (hi - lo > 1) {
+            const int mid = lo + (hi - lo) / 2;
+            (check(mid).hosts ? hi : lo) = mid;
+        }
+        while (hi > 1 && check(hi - 1).hosts) // placement is not monotone in every case
+            --hi;
+        return hi;
+    };
+    auto costOf = [&](const Scenario& load, const std::string& id, int n) {
+        const std::optional<Scenario> on = onNodes(load, catalog, id, n);
+        return on ? calc::evaluate(*on, catalog).kpis.costPerMonthUsd : 0.0;
+    };
+
+    SizingResult out;
+    for (const std::string& id : request.templates) {
+        SizedTemplate c{id, std::nullopt, std::nullopt, {}};
+        c.nodes = fewest(s, id, &c.why);
+        const NodeTemplate* nt = catalog.nodeTemplate(id);
+        if (c.nodes && calc::gpuHourPrice(s, catalog, nt->gpuId))
+            c.costPerMonthUsd = costOf(s, id, *c.nodes);
+        else if (c.nodes)
+            c.why = "no price for " + nt->gpuId + " in the scenario's pricing (" + s.pricing.preset + ")";
+        out.candidates.push_back(c);
+    }
+    // The cheapest of the priced ones; the fewest GPUs when none is priced.
+    const SizedTemplate* best = nullptr;
+    auto gpusOf = [&](const SizedTemplate& c) { return *c.nodes * catalog.nodeTemplate(c.nodeTemplate)->gpuCount; };
+    for (const SizedTemplate& c : out.candidates) {
+        if (!c.nodes)
+            continue;
+        const bool better = !best ? true
+                            : c.costPerMonthUsd && best->costPerMonthUsd
+                                ? *c.costPerMonthUsd < *best->costPerMonthUsd
+                                : c.costPerMonthUsd.has_value() != best->costPerMonthUsd.has_value()
+                                    ? c.costPerMonthUsd.has_value()
+                                    : gpusOf(c) < gpusOf(*best);
+        if (better)
+            best = &c;
+    }
+    if (!best) {
+        std::string why;
+        for (const SizedTemplate& c : out.candidates)
+            why += (why.empty() ? "" : "; ") + c.nodeTemplate + ": " + c.why;
+        return R::failure("templates", "no candidate hosts every job within its SLA — " + why);
+    }
+    out.nodeTemplate = best->nodeTemplate;
+    out.nodes = *best->nodes;
+    out.costPerMonthUsd = best->costPerMonthUsd.value_or(0.0);
+    out.sized = *onNodes(s, catalog, out.nodeTemplate, out.nodes);
+
+    if (request.months > 0) {
+        for (int m = 0; m <= request.months; ++m) {
+            const Scenario load = grownLoad(s, request.growthPct, m);
+            SizingMonth month;
+            month.month = m;
+            for (const Tenant& t : load.tenants)
+                month.jobs += static_cast<int>(t.jobs.size());
+            month.nodes = m == 0 ? std::optional<int>(out.nodes) : fewest(load, out.nodeTemplate, nullptr);
+            month.costPerMonthUsd = month.nodes ? costOf(load, out.nodeTemplate, *month.nodes) : 0.0;
+            month.currentHosts = checkHosting(load, catalog).hosts;
+            if (!month.currentHosts && !out.currentRunsOutMonth)
+                out.currentRunsOutMonth = m;
+            out.months.push_back(month);
+        }
+    }
+    return R::success(std::move(out));
+}
+
+} // namespace gp::document

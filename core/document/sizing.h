@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#pragma once
+
+// Sizing (issue 19): the fewest nodes of a template that host a scenario's tenants within their
+// SLAs, the cheapest of several templates, and with growth the nodes month by month.
+#include "model/catalog.h"
+#include "model/issue.h"
+#include "model/scenario.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gp::document {
+
+struct SizingRequest
+{
+    std::vector<std::string> templates;      ///< candidate node templates (catalog ids)
+    std::map<std::string, double> growthPct; ///< tenant id -> load growth, % per month
+    int months = 0;                          ///< horizon of the capacity curve (0: none)
+};
+
+/// One candidate template's answer (for the load of month 0).
+struct SizedTemplate
+{
+    std::string nodeTemplate;
+    std::optional<int> nodes; ///< nullopt: no count up to the limit hosts the load
+    std::optional<double> costPerMonthUsd; ///< nullopt: the scenario's pricing has no price for its GPU
+    std::string why; ///< when it hosts nothing: what stays unplaced or outside its SLA; or no price
+};
+
+struct SizingMonth
+{
+    int month = 0;
+    int jobs = 0;
+    std::optional<int> nodes; ///< of the chosen template
+    double costPerMonthUsd = 0.0;
+    bool currentHosts = false; ///< the scenario's own cluster hosts that month's load within SLA
+};
+
+struct SizingResult
+{
+    Scenario sized; ///< the scenario on the fewest nodes of the cheapest template (month 0)
+    std::string nodeTemplate;
+    int nodes = 0;
+    double costPerMonthUsd = 0.0;
+    std::vector<SizedTemplate> candidates;
+    std::vector<SizingMonth> months;        ///< month 0 … months, with growth
+    std::optional<int> currentRunsOutMonth; ///< the first month the scenario's own cluster does not host
+};
+
+/// The scenario's tenants and jobs on `nodes` nodes of `nodeTemplate` under a non-blocking
+/// leaf-spine fabric (generateFabric with the scenario's first switch template, else the
+/// catalog's first), whole GPUs (the template's default sharing), jobs unpinned.
+std::optional<Scenario> onNodes(const Scenario& s, const Catalog& catalog, const std::string& nodeTemplate, int nodes);
+
+/// The load of month `month`: each tenant with growth g has ceil(jobs × (1 + g/100)^month) jobs,
+/// copies of its own in turn (ids "<job>-m<month>-<k>").
+Scenario grownLoad(const Scenario& s, const std::map<std::string, double>& growthPct, int month);
+
+/// Whether the scenario hosts every job within its tenant's SLA (evaluate: no unplaced job, no
+/// SLA violation), whether every job is at least placed, and what does not meet its SLA: the
+/// first job not placed and why, else the first outside its SLA and by how much.
+struct HostCheck
+{
+    bool hosts = false;
+    bool allPlaced = false;
+    std::string why;
+};
+HostCheck checkHosting(const Scenario& s, const Catalog& catalog);
+
+/// Sizes the scenario (docs/model-reference.md, "Sizing"): per template the fewest nodes that host
+/// the load (exponential then binary search from the GPU-count lower bound, then down while one
+/// fewer still hosts it: the answer is minimal), the cheapest template's scenario (of those the
+/// scenario's pricing prices; the fewest GPUs when it prices none), and with a
+/// horizon the nodes needed month by month and when the scenario's own cluster runs out.
+/// Refused with the reason for no templates, unknown ones, a negative or absurd growth, or a load
+/// no candidate hosts.
+Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, const SizingRequest& request);
+
+} // namespace gp::document
