@@ -331,6 +331,29 @@ private Q_SLOTS:
             cli({"optimize", "job", "--model", "llama3-8b", "--gpu", "h100", "--gpus-range", "9-3"}, mHome.path()).code,
             2);
         QCOMPARE(cli({"optimize", "plan"}, mHome.path()).code, 2);
+        // --mode infer: the serving search's JSON, and an objective nothing meets.
+        r = cli({"optimize", "job", "--mode", "infer", "--model", "llama3-8b", "--node", "dgx-h100", "--gpus-range",
+                 "1-2", "--rate", "2", "--ttft-ms", "2000", "--itl-ms", "100", "--json"},
+                mHome.path());
+        QCOMPARE(r.code, 0);
+        const QJsonObject serving = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        for (const char* key : {"configurations", "feasible", "elapsed_ms", "configurations_per_s"})
+            QVERIFY2(serving.value(key).toDouble() > 0, key);
+        const QJsonObject deployment = serving.value("best").toObject();
+        QCOMPARE(deployment.value("gpus").toInt(), 1);
+        QCOMPARE(deployment.value("tp").toInt() * deployment.value("replicas").toInt(), 1);
+        QVERIFY(deployment.value("ttft_p99_ms").toDouble() <= 2000.0);
+        QVERIFY(deployment.value("itl_p99_ms").toDouble() <= 100.0);
+        r = cli({"optimize", "job", "--mode", "infer", "--model", "llama3-8b", "--node", "dgx-h100", "--gpus", "1",
+                 "--ttft-ms", "0.5"},
+                mHome.path());
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("no deployment meets both objectives"), qPrintable(r.err));
+        QCOMPARE(cli({"optimize", "job", "--mode", "infer", "--model", "llama3-8b", "--node", "dgx-h100", "--gpus", "1",
+                      "--rate", "-1"},
+                     mHome.path())
+                     .code,
+                 2);
         // --scenario: the GPUs of the scenario's first GPU node, the scenario's assumptions.
         const QString sample = QDir(gp::test::dataDir()).absoluteFilePath("samples/03-fabric-64-node-infiniband.json");
         r = cli({"optimize", "job", "--model", "llama3-8b", "--scenario", sample, "--gpus", "16", "--global-batch",

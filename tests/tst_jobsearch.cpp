@@ -177,6 +177,59 @@ private Q_SLOTS:
         QVERIFY(!none.infeasibleReason.empty());
     }
 
+    /// The serving search on the first sample's 70B chat service (1.5 requests/s, P99 TTFT within
+    /// 2 s and inter-token latency within 100 ms): every deployment it returns meets both
+    /// objectives and a scenario job's rules, fewest GPUs first; the fewest is no more than the
+    /// four GPUs the planner gave it; an objective no deployment meets is said with the closest.
+    void servingSearchMeetsTheObjectives()
+    {
+        const Scenario s = [] {
+            auto r = io::readScenarioFile(test::sampleFiles().first(), test::bundledCatalog());
+            return *r.value;
+        }();
+        const Job* chat = s.findJob("chat-70b");
+        QVERIFY(chat && chat->inference);
+        JobSearchSetup setup = jobSearchSetup(s, test::bundledCatalog(), *chat, s.topology.nodes.front());
+        QCOMPARE(setup.sla.ttftP99Ms.value_or(0.0), 2000.0);
+        setup.gpusMin = 1;
+        setup.gpusMax = 8;
+        const ServingSearchResult r = searchServing(setup, {10, {}, nullptr});
+        QVERIFY2(!r.top.empty(), r.infeasibleReason.c_str());
+        QVERIFY(r.feasible > 0 && r.feasible <= r.configurations);
+        QVERIFY(r.top.front().gpus <= chat->parallelism.gpus());
+        for (std::size_t i = 0; i < r.top.size(); ++i) {
+            const ServingConfig& c = r.top[i];
+            QVERIFY(c.meetsSlo);
+            QVERIFY(c.ttftP99S * 1e3 <= 2000.0 && c.itlP99S * 1e3 <= 100.0);
+            QCOMPARE(c.tp * c.replicas, c.gpus);
+            QVERIFY(c.memoryBytes <= setup.capacityBytes);
+            if (i > 0)
+                QVERIFY(c.gpus >= r.top[i - 1].gpus);
+            for (const Issue& issue : validateJob(withServingConfig(*chat, c), s, test::bundledCatalog(), ""))
+                QVERIFY2(!issue.isError(), issue.toString().c_str());
+        }
+        for (std::size_t i = 1; i < r.paretoGpus.size(); ++i) {
+            QVERIFY(r.paretoGpus[i].gpus > r.paretoGpus[i - 1].gpus);
+            QVERIFY(r.paretoGpus[i].ttftP99S < r.paretoGpus[i - 1].ttftP99S);
+        }
+        // The same answer on one worker.
+        setParallelFor({}, 1);
+        const ServingSearchResult one = searchServing(setup, {10, {}, nullptr});
+        QCOMPARE(one.feasible, r.feasible);
+        QCOMPARE(one.top.size(), r.top.size());
+        for (std::size_t i = 0; i < r.top.size(); ++i) {
+            QCOMPARE(one.top[i].tp, r.top[i].tp);
+            QCOMPARE(one.top[i].batchCap, r.top[i].batchCap);
+            QCOMPARE(one.top[i].precision, r.top[i].precision);
+        }
+        // A TTFT of one millisecond: nothing meets it, and the closest is said.
+        setup.sla.ttftP99Ms = 1.0;
+        const ServingSearchResult none = searchServing(setup, {10, {}, nullptr});
+        QVERIFY(none.top.empty());
+        QVERIFY2(QString::fromStdString(none.infeasibleReason).contains("no deployment meets both objectives"),
+                 none.infeasibleReason.c_str());
+    }
+
     /// A stop flag set from the progress callback ends the search early, said as cancelled.
     void stopsWhenAsked()
     {

@@ -20,6 +20,8 @@
 #include <QJsonObject>
 #include <QSaveFile>
 
+#include <cmath>
+
 namespace gp::cli {
 
 namespace {
@@ -64,6 +66,86 @@ QString configLine(const calc::JobConfig& c)
         .arg(100.0 * c.mfu, 4, 'f', 1);
 }
 
+QJsonObject servingToJson(const calc::ServingConfig& c)
+{
+    return QJsonObject{
+        {"gpus", c.gpus},
+        {"tp", c.tp},
+        {"replicas", c.replicas},
+        {"batch_cap", c.batchCap},
+        {"precision", QString::fromStdString(std::string(enumName(c.precision)))},
+        {"ttft_p99_ms", c.ttftP99S * 1e3},
+        {"itl_p99_ms", c.itlP99S * 1e3},
+        {"output_tokens_per_s", c.outputTokensPerS},
+        {"output_tokens_per_s_per_gpu", c.outputTokensPerSPerGpu},
+        {"memory_bytes_per_gpu", c.memoryBytes},
+    };
+}
+
+QString servingLine(const calc::ServingConfig& c)
+{
+    return QString("%1 GPUs  TP %2 × %3 replicas  batch cap %4  %5   P99 TTFT %6 ms  P99 ITL %7 ms  %8 tokens/s/GPU")
+        .arg(c.gpus, 5)
+        .arg(c.tp)
+        .arg(c.replicas)
+        .arg(c.batchCap, -5)
+        .arg(QString::fromStdString(std::string(enumName(c.precision))), -4)
+        .arg(c.ttftP99S * 1e3, 7, 'f', 0)
+        .arg(c.itlP99S * 1e3, 6, 'f', 1)
+        .arg(c.outputTokensPerSPerGpu, 7, 'f', 0);
+}
+
+int printServingSearch(const calc::ServingSearchResult& r, const calc::JobSearchSetup& setup, const Catalog& catalog,
+                       const GpuSpec* gpu, const NodeTemplate* node, const Node* scenarioNode, bool json)
+{
+    for (const calc::ServingConfig& c : r.top) // checked once more by a scenario job's rules
+        for (const Issue& i : validateJob(calc::withServingConfig(setup.job, c), Scenario{}, catalog, ""))
+            if (i.isError()) {
+                err() << "gpuplan-cli optimize job: internal error, a configuration breaks a rule: "
+                      << QString::fromStdString(i.toString()) << Qt::endl;
+                return kFailure;
+            }
+    if (json) {
+        QJsonArray top, front;
+        for (const auto& c : r.top)
+            top.append(servingToJson(c));
+        for (const auto& c : r.paretoGpus)
+            front.append(servingToJson(c));
+        QJsonObject o{
+            {"configurations", static_cast<double>(r.configurations)},
+            {"feasible", static_cast<double>(r.feasible)},
+            {"elapsed_ms", r.elapsedMs},
+            {"configurations_per_s", r.configurationsPerS()},
+            {"gpu", QString::fromStdString(gpu->id)},
+            {"node_template", node ? QString::fromStdString(node->id) : QString()},
+            {"node", scenarioNode ? QString::fromStdString(scenarioNode->id) : QString()},
+            {"best", r.top.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(servingToJson(r.top.front()))},
+            {"top", top},
+            {"pareto_gpus", front},
+        };
+        if (!r.infeasibleReason.empty())
+            o.insert("infeasible", QString::fromStdString(r.infeasibleReason));
+        out() << QJsonDocument(o).toJson(QJsonDocument::Indented) << Qt::flush;
+    } else if (!r.top.empty()) {
+        out() << QString("%1 deployments, %2 meet the objectives, %3 ms\n")
+                     .arg(r.configurations)
+                     .arg(r.feasible)
+                     .arg(r.elapsedMs, 0, 'f', 1);
+        out() << "Fewest GPUs, then most tokens/s per GPU:\n";
+        for (const auto& c : r.top)
+            out() << "  " << servingLine(c) << '\n';
+        out() << "P99 time to first token against GPUs (Pareto front):\n";
+        for (const auto& c : r.paretoGpus)
+            out() << "  " << servingLine(c) << '\n';
+        out() << Qt::flush;
+    }
+    if (r.top.empty()) {
+        err() << "gpuplan-cli optimize job: " << QString::fromStdString(r.infeasibleReason) << Qt::endl;
+        return kFailure;
+    }
+    return kOk;
+}
+
 int runOptimizeJob(const QStringList& args)
 {
     CommandLine cl("optimize job",
@@ -71,7 +153,8 @@ int runOptimizeJob(const QStringList& args)
                    "DP, ZeRO stage or FSDP, micro-batch, recomputation and sequence parallelism, scored with "
                    "evaluate's memory and step-time models (docs/model-reference.md, \"Job search\"). Prints the "
                    "best configurations, the Pareto front of step time against memory per GPU and, with a GPU "
-                   "range, against the GPU count.");
+                   "range, against the GPU count. With --mode infer, the serving deployment instead: TP, replicas, "
+                   "batch cap and precision against the P99 TTFT and inter-token objectives, fewest GPUs first.");
     auto& p = cl.parser();
     p.addOptions(jobModelOptions());
     p.addOptions({
@@ -86,7 +169,16 @@ int runOptimizeJob(const QStringList& args)
          "Take the GPUs from this scenario's cluster instead: its first node with --gpu (or its first "
          "GPU node), its NVLink domain and NICs, and the scenario's assumptions.",
          "FILE"},
-        {"global-batch", "Sequences per optimizer step (default 1024).", "B"},
+        {"global-batch", "Training: sequences per optimizer step (default 1024).", "B"},
+        {"rate", "--mode infer: requests per second, open load (default 1).", "R"},
+        {"input-tokens", "--mode infer: prompt tokens per request (default 1024).", "N"},
+        {"output-tokens", "--mode infer: generated tokens per request (default 256).", "N"},
+        {"batch",
+         "--mode infer: the job's own batch cap, sequences in flight (default 64); the search tries powers "
+         "of two too.",
+         "N"},
+        {"ttft-ms", "--mode infer: the P99 time-to-first-token objective (default none).", "MS"},
+        {"itl-ms", "--mode infer: the P99 inter-token latency objective (default none).", "MS"},
         {"top", "Configurations to list (default 10).", "K"},
         {"json", "Print JSON."},
     });
@@ -103,8 +195,6 @@ int runOptimizeJob(const QStringList& args)
         return kBadInput;
     if (!model->arch)
         return usage("the job search needs the model's shape: --model PRESET or a custom architecture");
-    if (!model->job.isTraining())
-        return usage("--mode infer: the serving search is not built yet; the job search covers training");
 
     // The GPUs: a scenario's node, a node template, or a GPU model in nodes of the first template
     // that has it.
@@ -179,8 +269,42 @@ int runOptimizeJob(const QStringList& args)
     calc::JobSearchSetup setup;
     Job job = model->job;
     job.id = job.name = "optimize";
-    job.training = TrainingSpec{1.0, 60.0};
     job.batch.global = *global;
+    Sla sla;
+    if (job.isTraining()) {
+        job.training = TrainingSpec{1.0, 60.0};
+    } else {
+        const auto in = intOption(p, "input-tokens", 1024, 1, 10000000, usage);
+        const auto outTokens = intOption(p, "output-tokens", 256, 1, 10000000, usage);
+        const auto batch = intOption(p, "batch", 64, 1, 1000000, usage);
+        if (!in || !outTokens || !batch)
+            return kBadInput;
+        auto positive = [&](const char* name, double fallback) -> std::optional<double> {
+            if (!p.isSet(name))
+                return fallback;
+            bool ok = false;
+            const double v = p.value(name).toDouble(&ok);
+            if (!ok || !std::isfinite(v) || v <= 0) {
+                usage(QString("--%1 must be a positive number, not '%2'").arg(name, p.value(name)));
+                return std::nullopt;
+            }
+            return v;
+        };
+        const auto rate = positive("rate", 1.0), ttft = positive("ttft-ms", 0.0), itl = positive("itl-ms", 0.0);
+        if (!rate || !ttft || !itl)
+            return kBadInput;
+        InferenceSpec spec;
+        spec.requestsPerS = *rate;
+        spec.inputTokens = *in;
+        spec.outputTokens = *outTokens;
+        spec.contextTokens = *in + *outTokens;
+        spec.concurrency = *batch;
+        job.inference = spec;
+        if (p.isSet("ttft-ms"))
+            sla.ttftP99Ms = *ttft;
+        if (p.isSet("itl-ms"))
+            sla.itlP99Ms = *itl;
+    }
     if (scenarioNode) {
         setup = calc::jobSearchSetup(*scenario, *catalog, job, *scenarioNode);
     } else {
@@ -201,11 +325,17 @@ int runOptimizeJob(const QStringList& args)
         setup.tpCommOverlap = assumptionValue(assumptions, "tp_comm_overlap");
     }
     setup.arch = *model->arch;
+    setup.sla = sla;
+    if (!scenarioNode)
+        setup.assumptions = {};
     setup.gpusMin = gpusMin;
     setup.gpusMax = gpusMax;
 
     calc::JobSearchOptions options;
     options.topK = *top;
+    if (!job.isTraining())
+        return printServingSearch(calc::searchServing(setup, options), setup, *catalog, gpu, node, scenarioNode,
+                                  p.isSet("json"));
     const calc::JobSearchResult r = calc::searchJob(setup, options);
     // What the search returns is checked once more by the rules a scenario's job must pass.
     for (const calc::JobConfig& c : r.top)

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct JobSearchSetup
     double tpCommOverlap = 0.0;
     int gpusMin = 8; ///< GPU counts searched: every count from min to max the space divides
     int gpusMax = 8;
+    /// Serving: the tenant's objectives and the scenario's assumptions (the engine's settings).
+    Sla sla;
+    std::map<std::string, double> assumptions;
 };
 
 /// One configuration the search evaluated and found to fit.
@@ -90,6 +94,47 @@ struct JobSearchResult
 /// configurations before the full memory model; the rest are evaluated with evaluate's memory
 /// and step-time models on whole GPUs. Runs on calc's parallel-for (parallel.h).
 JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& options = {});
+
+/// One serving deployment the serving search scored: TP and replicas on `gpus` GPUs, the batch
+/// cap (sequences in flight, all replicas), the precision (the KV cache follows it: fp8 with
+/// fp8 weights, 16-bit otherwise), and what the serving model predicts for the job's load.
+struct ServingConfig
+{
+    int gpus = 0;
+    int tp = 1;
+    int replicas = 1;
+    int batchCap = 1;
+    Precision precision = Precision::Bf16;
+    bool meetsSlo = false; ///< fits, not saturated, P99 TTFT and inter-token latency within the SLA
+    double ttftP99S = 0.0;
+    double itlP99S = 0.0;
+    double outputTokensPerS = 0.0; ///< all replicas, at the job's load
+    double outputTokensPerSPerGpu = 0.0;
+    double memoryBytes = 0.0; ///< per GPU: weights, workspace and the KV cache at that load
+};
+
+struct ServingSearchResult
+{
+    long long configurations = 0;
+    long long feasible = 0; ///< those that meet the SLOs
+    double elapsedMs = 0.0;
+    bool cancelled = false;
+    std::vector<ServingConfig> top;        ///< fewest GPUs first, then most tokens/s per GPU
+    std::vector<ServingConfig> paretoGpus; ///< P99 TTFT against GPU count, fewer GPUs first
+    std::string infeasibleReason;
+    double configurationsPerS() const { return elapsedMs > 0 ? configurations / (elapsedMs / 1000.0) : 0.0; }
+};
+
+/// Searches a serving job's deployment (docs/model-reference.md, "Job search"): TP within the
+/// NVLink domain dividing the heads as evaluate requires, replicas from the GPU count, the batch
+/// cap (the job's own and the powers of two from one sequence per replica up to 512), and the
+/// precisions the GPU runs (BF16, FP8 where it has FP8 tensor cores, INT8, INT4), each scored
+/// with evaluate's serving model on whole GPUs against the job's open load and the tenant's
+/// P99 TTFT and inter-token latency objectives.
+ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOptions& options = {});
+
+/// The same job with a serving configuration's TP, replicas, batch cap and precision.
+Job withServingConfig(const Job& job, const ServingConfig& config);
 
 /// The same job with a configuration's parallelism and micro-batch.
 Job withConfig(const Job& job, const JobConfig& config);

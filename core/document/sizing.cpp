@@ -62,8 +62,7 @@ std::optional<Scenario> onNodes(const Scenario& s, const Catalog& catalog, const
         for (Job& j : t.jobs)
             j.pin.reset();
     const int perLeaf = std::min(nodesPerLeaf(*nt, *st), nodes);
-    const Result<TopologyItems> items =
-        generateFabric({nt->id, nodes, st->id, perLeaf, 2, 1.0}, catalog, out);
+    const Result<TopologyItems> items = generateFabric({nt->id, nodes, st->id, perLeaf, 2, 1.0}, catalog, out);
     if (!items.ok())
         return std::nullopt;
     out.topology.nodes = items.value->nodes;
@@ -117,8 +116,8 @@ HostCheck checkHosting(const Scenario& s, const Catalog& catalog)
                       fmt::days(*sla.deadlineDays);
         else if (j.serving)
             out.why = j.name + " misses its serving SLO (P99 TTFT " + fmt::latency(j.serving->ttftP99S) +
-                      ", P99 inter-token " + fmt::latency(j.serving->itlP99S) + (j.serving->saturated ? ", saturated" : "") +
-                      ")";
+                      ", P99 inter-token " + fmt::latency(j.serving->itlP99S) +
+                      (j.serving->saturated ? ", saturated" : "") + ")";
         else
             out.why = j.name + " misses its tenant's SLA";
         if (out.allPlaced)
@@ -200,12 +199,11 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
     for (const SizedTemplate& c : out.candidates) {
         if (!c.nodes)
             continue;
-        const bool better = !best ? true
-                            : c.costPerMonthUsd && best->costPerMonthUsd
-                                ? *c.costPerMonthUsd < *best->costPerMonthUsd
-                                : c.costPerMonthUsd.has_value() != best->costPerMonthUsd.has_value()
-                                    ? c.costPerMonthUsd.has_value()
-                                    : gpusOf(c) < gpusOf(*best);
+        const bool better = !best                                        ? true
+                            : c.costPerMonthUsd && best->costPerMonthUsd ? *c.costPerMonthUsd < *best->costPerMonthUsd
+                            : c.costPerMonthUsd.has_value() != best->costPerMonthUsd.has_value()
+                                ? c.costPerMonthUsd.has_value()
+                                : gpusOf(c) < gpusOf(*best);
         if (better)
             best = &c;
     }

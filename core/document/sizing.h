@@ -26,7 +26,7 @@ struct SizingRequest
 struct SizedTemplate
 {
     std::string nodeTemplate;
-    std::optional<int> nodes; ///< nullopt: no count up to the limit hosts the load
+    std::optional<int> nodes;              ///< nullopt: no count up to the limit hosts the load
     std::optional<double> costPerMonthUsd; ///< nullopt: the scenario's pricing has no price for its GPU
     std::string why; ///< when it hosts nothing: what stays unplaced or outside its SLA; or no price
 };
