@@ -71,17 +71,23 @@ auto rankKey(const JobConfig& c)
 }
 bool faster(const JobConfig& a, const JobConfig& b) { return rankKey(a) < rankKey(b); }
 
-/// Keeps the configurations no other beats on both `x` (less is better) and step time.
-template <typename X> void addToFront(std::vector<JobConfig>& front, const JobConfig& c, X x)
+/// Keeps the configurations no other beats on both `x` and `y` (less is better for both; of equal
+/// ones, the one ranked `before` the other).
+template <typename C, typename X, typename Y, typename Before>
+void addToFront(std::vector<C>& front, const C& c, X x, Y y, Before before)
 {
-    for (const JobConfig& f : front)
-        if (x(f) <= x(c) && f.stepTimeS <= c.stepTimeS && (x(f) < x(c) || f.stepTimeS < c.stepTimeS || !faster(c, f)))
-            return; // dominated (or an equal one ranked before it is there)
-    std::erase_if(front, [&](const JobConfig& f) {
-        return x(c) <= x(f) && c.stepTimeS <= f.stepTimeS && (x(c) < x(f) || c.stepTimeS < f.stepTimeS || faster(c, f));
-    });
+    auto beats = [&](const C& a, const C& b) {
+        return x(a) <= x(b) && y(a) <= y(b) && (x(a) < x(b) || y(a) < y(b) || before(a, b));
+    };
+    if (std::any_of(front.begin(), front.end(), [&](const C& f) { return beats(f, c); }))
+        return;
+    std::erase_if(front, [&](const C& f) { return beats(c, f); });
     front.push_back(c);
 }
+
+double memoryOf(const JobConfig& j) { return j.memoryBytes; }
+double gpusOf(const JobConfig& j) { return static_cast<double>(j.gpus); }
+double stepOf(const JobConfig& j) { return j.stepTimeS; }
 
 struct Found
 {
@@ -125,8 +131,8 @@ void keep(Found& f, const JobConfig& c, int topK)
 {
     ++f.feasible;
     offer(f.top, c, topK);
-    addToFront(f.memoryFront, c, [](const JobConfig& j) { return j.memoryBytes; });
-    addToFront(f.gpuFront, c, [](const JobConfig& j) { return static_cast<double>(j.gpus); });
+    addToFront(f.memoryFront, c, memoryOf, stepOf, faster);
+    addToFront(f.gpuFront, c, gpusOf, stepOf, faster);
 }
 
 } // namespace
@@ -254,6 +260,13 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
         double closestItl = std::numeric_limits<double>::infinity();  // ... and inter-token latency
         bool anyFits = false;
     };
+    // P99 TTFT against GPUs: a deployment stays unless another needs no more GPUs and waits no
+    // longer.
+    auto addToServingFront = [&](std::vector<ServingConfig>& front, const ServingConfig& cfg) {
+        addToFront(
+            front, cfg, [](const ServingConfig& c) { return static_cast<double>(c.gpus); },
+            [](const ServingConfig& c) { return c.ttftP99S; }, before);
+    };
     const int workers = std::max(1, std::min(parallelWorkers(), static_cast<int>(cells.size())));
     std::vector<Part> parts(static_cast<std::size_t>(workers));
     std::atomic<std::size_t> nextCell{0};
@@ -307,18 +320,7 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
                         continue;
                     ++part.feasible;
                     offerServing(part.top, cfg);
-                    // P99 TTFT against GPUs: fewer GPUs or a shorter wait.
-                    bool dominated = false;
-                    for (const ServingConfig& f : part.front)
-                        dominated = dominated || (f.gpus <= cfg.gpus && f.ttftP99S <= cfg.ttftP99S &&
-                                                  (f.gpus < cfg.gpus || f.ttftP99S < cfg.ttftP99S || !before(cfg, f)));
-                    if (dominated)
-                        continue;
-                    std::erase_if(part.front, [&](const ServingConfig& f) {
-                        return cfg.gpus <= f.gpus && cfg.ttftP99S <= f.ttftP99S &&
-                               (cfg.gpus < f.gpus || cfg.ttftP99S < f.ttftP99S || before(cfg, f));
-                    });
-                    part.front.push_back(cfg);
+                    addToServingFront(part.front, cfg);
                 }
         }
     });
@@ -331,19 +333,8 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
         all.closestItl = std::min(all.closestItl, part.closestItl);
         for (const ServingConfig& cfg : part.top)
             offerServing(all.top, cfg);
-        for (const ServingConfig& cfg : part.front) {
-            bool dominated = false;
-            for (const ServingConfig& f : all.front)
-                dominated = dominated || (f.gpus <= cfg.gpus && f.ttftP99S <= cfg.ttftP99S &&
-                                          (f.gpus < cfg.gpus || f.ttftP99S < cfg.ttftP99S || !before(cfg, f)));
-            if (dominated)
-                continue;
-            std::erase_if(all.front, [&](const ServingConfig& f) {
-                return cfg.gpus <= f.gpus && cfg.ttftP99S <= f.ttftP99S &&
-                       (cfg.gpus < f.gpus || cfg.ttftP99S < f.ttftP99S || before(cfg, f));
-            });
-            all.front.push_back(cfg);
-        }
+        for (const ServingConfig& cfg : part.front)
+            addToServingFront(all.front, cfg);
     }
     std::sort(all.front.begin(), all.front.end(),
               [](const ServingConfig& x, const ServingConfig& y) { return x.gpus < y.gpus; });
@@ -512,9 +503,9 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
         for (const JobConfig& c : f.top)
             offer(all.top, c, topK);
         for (const JobConfig& c : f.memoryFront)
-            addToFront(all.memoryFront, c, [](const JobConfig& j) { return j.memoryBytes; });
+            addToFront(all.memoryFront, c, memoryOf, stepOf, faster);
         for (const JobConfig& c : f.gpuFront)
-            addToFront(all.gpuFront, c, [](const JobConfig& j) { return static_cast<double>(j.gpus); });
+            addToFront(all.gpuFront, c, gpusOf, stepOf, faster);
         all.feasible += f.feasible;
         all.pruned += f.pruned;
         if (f.leastNeed < all.leastNeed || (f.leastNeed == all.leastNeed && faster(f.closest, all.closest))) {
