@@ -190,6 +190,50 @@ private Q_SLOTS:
         QCOMPARE(w->currentDocument()->scenario().findJob(jobId)->batch.micro, original.batch.micro);
     }
 
+    /// A serving job's Best Parallelism…: deployments that meet its tenant's objectives, fewest
+    /// GPUs first; Apply sets TP, replicas, batch cap and precision as one undoable step.
+    void aServingJobsBestDeploymentIsAppliedAndUndone()
+    {
+        auto w = openSample();
+        QTableWidget* table = w->workloads()->table();
+        int row = -1;
+        for (int r = 0; r < table->rowCount() && row < 0; ++r)
+            if (table->item(r, 1)->data(Qt::UserRole).toString() == "chat-70b")
+                row = r;
+        QVERIFY2(row >= 0, "the sample serves Llama 3 70B as chat-70b");
+        const Job original = *w->currentDocument()->scenario().findJob("chat-70b");
+        rightClick(table->viewport(), rowAt(table, row, 1));
+        QVERIFY(clickMenuItem("Best Parallelism…"));
+        QDialog* dialog = nullptr;
+        QTRY_VERIFY((dialog = w->findChild<QDialog*>("parallelismDialog")) && dialog->isVisible());
+        auto* results = dialog->findChild<QTableWidget*>("ParallelismTable");
+        QTRY_VERIFY(results->rowCount() > 0);
+        QCOMPARE(results->horizontalHeaderItem(2)->text(), QString("Replicas"));
+        if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR"))
+            dialog->grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("best-deployment.png"));
+        for (int r = 1; r < results->rowCount(); ++r) // fewest GPUs first
+            QVERIFY(results->item(r, 0)->text().toInt() >= results->item(r - 1, 0)->text().toInt());
+        int choice = -1;
+        for (int r = 0; r < results->rowCount() && choice < 0; ++r)
+            if (results->item(r, 1)->text().toInt() != original.parallelism.tp ||
+                results->item(r, 2)->text().toInt() != original.parallelism.dp ||
+                results->item(r, 3)->text().toInt() != original.inference->concurrency)
+                choice = r;
+        QVERIFY(choice >= 0);
+        QTest::mouseClick(results->viewport(), Qt::LeftButton, {},
+                          results->visualItemRect(results->item(choice, 0)).center());
+        const int tp = results->item(choice, 1)->text().toInt(), cap = results->item(choice, 3)->text().toInt();
+        QTest::mouseClick(dialog->findChild<QPushButton*>("ParallelismApply"), Qt::LeftButton); // closes it
+        const Job* changed = w->currentDocument()->scenario().findJob("chat-70b");
+        QCOMPARE(changed->parallelism.tp, tp);
+        QCOMPARE(changed->inference->concurrency, cap);
+        QVERIFY(w->currentDocument()->undoStack()->undoText().startsWith("Deployment of "));
+        w->currentDocument()->undoStack()->undo();
+        QCOMPARE(w->currentDocument()->scenario().findJob("chat-70b")->parallelism, original.parallelism);
+        QCOMPARE(w->currentDocument()->scenario().findJob("chat-70b")->inference->concurrency,
+                 original.inference->concurrency);
+    }
+
     void aTenantsMenuDeletesItWithItsJobs()
     {
         auto w = openSample();

@@ -156,8 +156,7 @@ QMenu* ContextMenus::workloadsMenu(const QString& kind, const QString& id)
                         push(std::move(edit), tr("No better placement"));
                     })
         ->setEnabled(editable);
-    menu->addAction(tr("Best Pa&rallelism…"), this, [this, jobId] { bestParallelism(jobId); })
-        ->setEnabled(editable && job->isTraining());
+    menu->addAction(tr("Best Pa&rallelism…"), this, [this, jobId] { bestParallelism(jobId); })->setEnabled(editable);
     menu->addAction(
             tr("&Unpin"), this,
             [this, jobId, push] {
@@ -204,7 +203,9 @@ ParallelismDialog* ContextMenus::bestParallelism(const std::string& jobId)
                                  tr("The search needs the job's model shape and a node with a known GPU."));
         return nullptr;
     }
-    const calc::JobConfig current = calc::scoreConfig(setup, *job, calc::jobSearchComm(setup, job->parallelism.gpus()));
+    calc::JobConfig current{job->parallelism, job->batch.micro, job->parallelism.gpus(), 0.0, 0.0, 0.0, 0.0};
+    if (job->isTraining())
+        current = calc::scoreConfig(setup, *job, calc::jobSearchComm(setup, job->parallelism.gpus()));
     const QString where =
         tr("%1 GPUs (%2 per node, like %3)").arg(q(setup.gpu->name)).arg(setup.gpusPerNode).arg(q(node->name));
     auto* dialog = new ParallelismDialog(setup, current, q(job->name), where, mParts.window);
@@ -213,6 +214,12 @@ ParallelismDialog* ContextMenus::bestParallelism(const std::string& jobId)
         if (const document::Document* d = mWorkbench.document())
             mWorkbench.push(document::setJobParallelism(d->scenario(), mWorkbench.catalog(), jobId, p, micro),
                             tr("Cannot set the parallelism"), mParts.window);
+    });
+    connect(dialog, &ParallelismDialog::deploymentChosen, this, [this, jobId](const calc::ServingConfig& c) {
+        if (const document::Document* d = mWorkbench.document())
+            mWorkbench.push(document::setServingDeployment(d->scenario(), mWorkbench.catalog(), jobId, c.tp, c.replicas,
+                                                           c.batchCap, c.precision),
+                            tr("Cannot set the deployment"), mParts.window);
     });
     dialog->show();
     dialog->search();

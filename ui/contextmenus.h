@@ -55,8 +55,8 @@ private:
     void popup(QMenu* menu, const QPoint& globalPos);
     void showProperties();
     void deleteTenant(const QString& tenantId);
-    /// A training job's Best Parallelism dialog, searching at once; nullptr when the job or its
-    /// model shape or GPUs are unknown (said in a message box).
+    /// A job's Best Parallelism dialog (training or serving), searching at once; nullptr when the
+    /// job or its model shape or GPUs are unknown (said in a message box).
     ParallelismDialog* bestParallelism(const std::string& jobId);
 
     Workbench& mWorkbench;

@@ -39,6 +39,19 @@ QStringList configCells(const calc::JobConfig& c)
             c.stepTimeS > 0 ? text::percent(c.mfu) : QString("–")};
 }
 
+QStringList deploymentCells(const calc::ServingConfig& c)
+{
+    return {QString::number(c.gpus),
+            QString::number(c.tp),
+            QString::number(c.replicas),
+            QString::number(c.batchCap),
+            QString::fromStdString(std::string(enumName(c.precision))),
+            text::latency(c.ttftP99S),
+            text::latency(c.itlP99S),
+            QString::number(c.outputTokensPerSPerGpu, 'f', 0),
+            text::gib(c.memoryBytes) + " GiB"};
+}
+
 } // namespace
 
 ParallelismDialog::ParallelismDialog(const calc::JobSearchSetup& setup, const calc::JobConfig& current,
@@ -48,14 +61,23 @@ ParallelismDialog::ParallelismDialog(const calc::JobSearchSetup& setup, const ca
     setObjectName("parallelismDialog");
     setWindowTitle(tr("Best Parallelism — %1").arg(jobName));
     auto* layout = new QVBoxLayout(this);
+    const QString now = serving() ? tr("Now: %1 GPUs (TP %2 × %3 replicas).")
+                                        .arg(current.gpus)
+                                        .arg(current.parallelism.tp)
+                                        .arg(current.parallelism.dp)
+                                  : tr("Now: %1 GPUs, %2 per step, %3 GiB per GPU.")
+                                        .arg(current.gpus)
+                                        .arg(current.stepTimeS > 0 ? QString("%1 s").arg(current.stepTimeS, 0, 'f', 3)
+                                                                   : tr("does not fit"))
+                                        .arg(text::gib(current.memoryBytes));
     auto* intro = new QLabel(
-        tr("The fastest ways to run <b>%1</b> on %2: every TP within the NVLink domain, PP and virtual stages, "
-           "DP, ZeRO stage or FSDP, micro-batch, recomputation and sequence parallelism, scored with the same "
-           "memory and step-time models as the plan. Now: %3 GPUs, %4 per step, %5 GiB per GPU.")
-            .arg(jobName.toHtmlEscaped(), where.toHtmlEscaped())
-            .arg(current.gpus)
-            .arg(current.stepTimeS > 0 ? QString("%1 s").arg(current.stepTimeS, 0, 'f', 3) : tr("does not fit"))
-            .arg(text::gib(current.memoryBytes)),
+        (serving() ? tr("The deployments of <b>%1</b> on %2 that meet its tenant's P99 time-to-first-token and "
+                        "inter-token objectives at its load, fewest GPUs first: TP, replicas, batch cap and "
+                        "precision, scored with the same serving model as the plan. %3")
+                   : tr("The fastest ways to run <b>%1</b> on %2: every TP within the NVLink domain, PP and virtual "
+                        "stages, DP, ZeRO stage or FSDP, micro-batch, recomputation and sequence parallelism, scored "
+                        "with the same memory and step-time models as the plan. %3"))
+            .arg(jobName.toHtmlEscaped(), where.toHtmlEscaped(), now),
         this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
@@ -85,11 +107,16 @@ ParallelismDialog::ParallelismDialog(const calc::JobSearchSetup& setup, const ca
     mStatus->setObjectName("ParallelismStatus");
     mStatus->setWordWrap(true);
     layout->addWidget(mStatus);
-    mTable = new QTableWidget(0, 11, this);
+    const QStringList columns =
+        serving()
+            ? QStringList{tr("GPUs"),     tr("TP"),      tr("Replicas"),     tr("Batch cap"), tr("Precision"),
+                          tr("P99 TTFT"), tr("P99 ITL"), tr("Tokens/s/GPU"), tr("Memory/GPU")}
+            : QStringList{
+                  tr("GPUs"),          tr("TP"),          tr("PP"),   tr("DP"),         tr("Sharding"), tr("Recompute"),
+                  tr("Seq. parallel"), tr("Micro-batch"), tr("Step"), tr("Memory/GPU"), tr("MFU")};
+    mTable = new QTableWidget(0, static_cast<int>(columns.size()), this);
     mTable->setObjectName("ParallelismTable");
-    mTable->setHorizontalHeaderLabels({tr("GPUs"), tr("TP"), tr("PP"), tr("DP"), tr("Sharding"), tr("Recompute"),
-                                       tr("Seq. parallel"), tr("Micro-batch"), tr("Step"), tr("Memory/GPU"),
-                                       tr("MFU")});
+    mTable->setHorizontalHeaderLabels(columns);
     mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     mTable->setSelectionMode(QAbstractItemView::SingleSelection);
     mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -124,36 +151,62 @@ void ParallelismDialog::search()
     mSetup.gpusMin = mFrom->value();
     mSetup.gpusMax = mTo->value();
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    mResult = calc::searchJob(mSetup, {10, {}, nullptr});
+    std::vector<QStringList> rows;
+    long long configurations = 0, fit = 0;
+    double ms = 0.0;
+    std::string infeasible;
+    if (serving()) {
+        mServing = calc::searchServing(mSetup, {10, {}, nullptr});
+        for (const calc::ServingConfig& c : mServing.top)
+            rows.push_back(deploymentCells(c));
+        configurations = mServing.configurations;
+        fit = mServing.feasible;
+        ms = mServing.elapsedMs;
+        infeasible = mServing.infeasibleReason;
+    } else {
+        mResult = calc::searchJob(mSetup, {10, {}, nullptr});
+        for (const calc::JobConfig& c : mResult.top)
+            rows.push_back(configCells(c));
+        configurations = mResult.configurations;
+        fit = mResult.feasible;
+        ms = mResult.elapsedMs;
+        infeasible = mResult.infeasibleReason;
+    }
     QApplication::restoreOverrideCursor();
-    mTable->setRowCount(static_cast<int>(mResult.top.size()));
-    for (std::size_t r = 0; r < mResult.top.size(); ++r) {
-        const QStringList cells = configCells(mResult.top[r]);
-        for (int c = 0; c < cells.size(); ++c) {
-            auto* item = new QTableWidgetItem(cells[c]);
-            item->setTextAlignment(c == 4 || c == 5 ? Qt::AlignLeft | Qt::AlignVCenter
-                                                    : Qt::AlignRight | Qt::AlignVCenter);
+    mTable->setRowCount(static_cast<int>(rows.size()));
+    for (std::size_t r = 0; r < rows.size(); ++r)
+        for (int c = 0; c < rows[r].size(); ++c) {
+            auto* item = new QTableWidgetItem(rows[r][c]);
+            const bool words = serving() ? c == 4 : c == 4 || c == 5;
+            item->setTextAlignment(words ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
             mTable->setItem(static_cast<int>(r), c, item);
         }
-    }
-    if (mResult.top.empty())
-        mStatus->setText(tr("<b>Nothing fits</b>: %1.").arg(QString::fromStdString(mResult.infeasibleReason)));
+    if (rows.empty())
+        mStatus->setText(tr("<b>Nothing fits</b>: %1.").arg(QString::fromStdString(infeasible)));
     else
-        mStatus->setText(tr("%1 configurations, %2 fit; searched in %3 ms. The fastest first:")
-                             .arg(QString::fromStdString(fmt::grouped(static_cast<double>(mResult.configurations))))
-                             .arg(QString::fromStdString(fmt::grouped(static_cast<double>(mResult.feasible))))
-                             .arg(mResult.elapsedMs, 0, 'f', 0));
-    if (!mResult.top.empty())
+        mStatus->setText((serving() ? tr("%1 deployments, %2 fit and meet the objectives; searched in %3 ms. "
+                                         "Fewest GPUs first:")
+                                    : tr("%1 configurations, %2 fit; searched in %3 ms. The fastest first:"))
+                             .arg(QString::fromStdString(fmt::grouped(static_cast<double>(configurations))))
+                             .arg(QString::fromStdString(fmt::grouped(static_cast<double>(fit))))
+                             .arg(ms, 0, 'f', 0));
+    if (!rows.empty())
         mTable->selectRow(0);
 }
 
 void ParallelismDialog::apply()
 {
     const int row = mTable->currentRow();
-    if (row < 0 || row >= static_cast<int>(mResult.top.size()))
-        return;
-    const calc::JobConfig& c = mResult.top[static_cast<std::size_t>(row)];
-    Q_EMIT parallelismChosen(c.parallelism, c.microBatch);
+    if (serving()) {
+        if (row < 0 || row >= static_cast<int>(mServing.top.size()))
+            return;
+        Q_EMIT deploymentChosen(mServing.top[static_cast<std::size_t>(row)]);
+    } else {
+        if (row < 0 || row >= static_cast<int>(mResult.top.size()))
+            return;
+        const calc::JobConfig& c = mResult.top[static_cast<std::size_t>(row)];
+        Q_EMIT parallelismChosen(c.parallelism, c.microBatch);
+    }
     accept();
 }
 

@@ -16,9 +16,10 @@ class QTableWidget;
 
 namespace gp::ui {
 
-/// A training job's "Best Parallelism…" (its context menu): the job search (calc/jobsearch.h)
-/// on the GPUs it runs on, over a range of GPU counts, listing the fastest configurations beside
-/// the job's own; Apply sets the chosen one as one undoable edit (parallelismChosen).
+/// A job's "Best Parallelism…" (its context menu): the job search (calc/jobsearch.h) on the GPUs
+/// it runs on, over a range of GPU counts — for a training job the fastest configurations beside
+/// its own, for a serving job the deployments that meet its tenant's objectives, fewest GPUs
+/// first; Apply sets the chosen one as one undoable edit (parallelismChosen, deploymentChosen).
 class ParallelismDialog : public QDialog
 {
     Q_OBJECT
@@ -32,15 +33,19 @@ public:
     /// Searches the range in the spin boxes and lists the result (also the Search button).
     void search();
     const calc::JobSearchResult& result() const { return mResult; }
+    const calc::ServingSearchResult& servingResult() const { return mServing; }
+    bool serving() const { return !mSetup.job.isTraining(); }
 
 Q_SIGNALS:
     void parallelismChosen(const gp::Parallelism& parallelism, int microBatch);
+    void deploymentChosen(const gp::calc::ServingConfig& deployment);
 
 private:
     void apply();
 
     calc::JobSearchSetup mSetup;
     calc::JobSearchResult mResult;
+    calc::ServingSearchResult mServing;
     QSpinBox* mFrom = nullptr;
     QSpinBox* mTo = nullptr;
     QLabel* mStatus = nullptr;

@@ -6,6 +6,7 @@
 #include "rulesupport.h"
 
 #include "calc/placementadvice.h"
+#include "model/enumnames.h"
 #include "model/format.h"
 #include "model/ids.h"
 
@@ -44,6 +45,27 @@ Result<Edit> setJobParallelism(const Scenario& s, const Catalog& catalog, const 
     return rules::validated(std::move(b), catalog,
                             "Parallelism of " + job->name + ": TP " + std::to_string(p.tp) + ", PP " +
                                 std::to_string(p.pp) + ", DP " + std::to_string(p.dp));
+}
+
+Result<Edit> setServingDeployment(const Scenario& s, const Catalog& catalog, const std::string& jobId, int tp,
+                                  int replicas, int batchCap, Precision precision)
+{
+    const Job* job = s.findJob(jobId);
+    if (!job || !job->inference)
+        return Result<Edit>::failure("jobs[" + jobId + "]", "no serving job has this id");
+    Job changed = *job;
+    changed.parallelism.tp = tp;
+    changed.parallelism.pp = 1;
+    changed.parallelism.dp = replicas;
+    changed.precision = precision;
+    changed.inference->concurrency = batchCap;
+    EditBuilder b(s);
+    if (!b.update(changed))
+        return Result<Edit>::failure("jobs[" + jobId + "].parallelism", "is that already");
+    return rules::validated(std::move(b), catalog,
+                            "Deployment of " + job->name + ": TP " + std::to_string(tp) + " × " +
+                                std::to_string(replicas) + " replicas, batch cap " + std::to_string(batchCap) + ", " +
+                                std::string(enumName(precision)));
 }
 
 Result<Edit> placeJobBest(const Scenario& s, const Catalog& catalog, const std::string& jobId)
