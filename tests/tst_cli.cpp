@@ -7,6 +7,7 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -330,7 +331,7 @@ private Q_SLOTS:
         QCOMPARE(
             cli({"optimize", "job", "--model", "llama3-8b", "--gpu", "h100", "--gpus-range", "9-3"}, mHome.path()).code,
             2);
-        QCOMPARE(cli({"optimize", "plan"}, mHome.path()).code, 2);
+        QCOMPARE(cli({"optimize", "plan"}, mHome.path()).code, 2); // no FILE
         // --mode infer: the serving search's JSON, and an objective nothing meets.
         r = cli({"optimize", "job", "--mode", "infer", "--model", "llama3-8b", "--node", "dgx-h100", "--gpus-range",
                  "1-2", "--rate", "2", "--ttft-ms", "2000", "--itl-ms", "100", "--json"},
@@ -419,6 +420,51 @@ private Q_SLOTS:
                      mHome.path())
                      .code,
                  2);
+    }
+
+    /// optimize plan: the Pareto plans as scenario files and pareto.json, each within every SLA;
+    /// a time limit of zero and a deadline nothing meets are refused with exit 1.
+    void optimizePlan()
+    {
+        const QString samples = QDir(gp::test::dataDir()).absoluteFilePath("samples/");
+        const QString outDir = mHome.filePath("plans");
+        Run r =
+            cli({"optimize", "plan", samples + "01-dgx-h100-three-tenants.json", "--seed", "3", "-o", outDir, "--json"},
+                mHome.path());
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        const QJsonArray plans = o.value("plans").toArray();
+        QVERIFY(!plans.isEmpty());
+        QCOMPARE(QJsonDocument::fromJson([&] {
+                     QFile f(QDir(outDir).filePath("pareto.json"));
+                     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+                 }())
+                     .object()
+                     .value("plans")
+                     .toArray()
+                     .size(),
+                 plans.size());
+        QVERIFY(o.value("cost_lower_bound_usd").toDouble() > 0);
+        for (const auto& v : plans) {
+            const QJsonObject plan = v.toObject();
+            QCOMPARE(plan.value("sla_violations").toInt(), 0);
+            QCOMPARE(plan.value("unplaced_jobs").toInt(), 0);
+            QVERIFY(plan.value("cost_per_month_usd").toDouble() >= o.value("cost_lower_bound_usd").toDouble());
+            QCOMPARE(cli({"validate", QDir(outDir).filePath(plan.value("file").toString())}, mHome.path()).code, 0);
+        }
+        r = cli({"optimize", "plan", samples + "01-dgx-h100-three-tenants.json", "--time-limit", "0", "-o", outDir},
+                mHome.path());
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("leaves no time to search"), qPrintable(r.err));
+        r = cli({"optimize", "plan", samples + "03-fabric-64-node-infiniband.json", "-o", outDir}, mHome.path());
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("past its tenant's deadline"), qPrintable(r.err));
+        QCOMPARE(cli({"optimize", "plan", samples + "01-dgx-h100-three-tenants.json"}, mHome.path()).code, 2);
+        QCOMPARE(
+            cli({"optimize", "plan", samples + "01-dgx-h100-three-tenants.json", "--objective", "speed", "-o", outDir},
+                mHome.path())
+                .code,
+            2);
     }
 
     void memoryCalculatorSwitches()

@@ -6,6 +6,7 @@
 
 #include "calc/jobsearch.h"
 #include "calc/perfmodel.h"
+#include "calc/plansearch.h"
 #include "document/sizing.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
@@ -15,6 +16,7 @@
 #include "model/units.h"
 #include "model/validation.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -515,6 +517,150 @@ int runOptimizeSize(const QStringList& args)
     return kOk;
 }
 
+QJsonObject kpiSummary(const calc::Kpis& k)
+{
+    return QJsonObject{{"vram_utilization", k.vramUtilization}, {"mean_penalty", k.meanPenalty},
+                       {"max_penalty", k.maxPenalty},           {"cost_per_month_usd", k.costPerMonthUsd},
+                       {"fragmentation", k.fragmentation},      {"unplaced_jobs", k.unplacedJobs},
+                       {"sla_violations", k.slaViolations},     {"meets_target", k.meetsTarget}};
+}
+
+int runOptimizePlan(const QStringList& args)
+{
+    CommandLine cl("optimize plan",
+                   "Sharing settings and cluster size for a scenario: per group of identical nodes every setting its "
+                   "GPU offers (bare metal, time-slicing, MPS, every maximal MIG layout, vGPU profiles) and fewer "
+                   "nodes, by a seeded local search with every plan scored by evaluate; writes the Pareto set of plans "
+                   "within every SLA (utilization, max penalty, $/month, fragmentation) as scenario files and "
+                   "pareto.json (docs/model-reference.md, \"Plan search\").");
+    auto& p = cl.parser();
+    p.addOptions({
+        {"objective", "What orders the plans within SLA (default cost).", "cost|utilization"},
+        {"time-limit", "Seconds the search may take (default 10).", "S"},
+        {{"o", "output"}, "Folder for plan-1.json … and pareto.json (created).", "OUT_DIR"},
+        {"json", "Print JSON."},
+    });
+    p.addOption({"seed", "Seed of the move order (default 1).", "N"});
+    if (auto done = cl.parse(args))
+        return *done;
+    const QStringList files = p.positionalArguments();
+    if (files.size() != 1)
+        return cl.refuse("give one scenario FILE");
+    if (!p.isSet("output"))
+        return cl.refuse("give -o OUT_DIR");
+    const QString objective = p.value("objective").isEmpty() ? "cost" : p.value("objective");
+    if (objective != "cost" && objective != "utilization")
+        return cl.refuse("--objective must be cost or utilization");
+    std::uint64_t seed = 1;
+    if (!cl.readSeed(seed))
+        return kBadInput;
+    double limit = 10.0;
+    if (p.isSet("time-limit")) {
+        bool ok = false;
+        limit = p.value("time-limit").toDouble(&ok);
+        if (!ok || !std::isfinite(limit))
+            return cl.refuse("--time-limit must be a number of seconds");
+        if (limit <= 0.0 || limit > 86400.0) {
+            err() << "gpuplan-cli optimize plan: a time limit of " << p.value("time-limit")
+                  << " s leaves no time to search; give 0 < S <= 86400" << Qt::endl;
+            return kFailure;
+        }
+    }
+    auto catalog = loadCatalogOrReport(p);
+    if (!catalog)
+        return kFailure;
+    const io::ScenarioReadResult read = io::readScenarioFile(files.front(), *catalog);
+    if (!read.ok()) {
+        for (const Issue& i : read.issues)
+            err() << formatIssue(files.front(), i) << '\n';
+        err() << Qt::flush;
+        return kBadInput;
+    }
+    calc::PlanSearchOptions o;
+    o.objective = objective == "cost" ? calc::PlanObjective::Cost : calc::PlanObjective::Utilization;
+    o.timeLimitS = limit;
+    o.seed = seed;
+    const calc::PlanSearchResult r = calc::searchPlan(*read.value, *catalog, o);
+    if (r.pareto.empty()) {
+        err() << "gpuplan-cli optimize plan: " << QString::fromStdString(r.infeasibleReason) << Qt::endl;
+        return kFailure;
+    }
+    const QDir dir(p.value("output"));
+    if (!QDir().mkpath(dir.absolutePath())) {
+        err() << dir.absolutePath() << ": cannot create the folder" << Qt::endl;
+        return kFailure;
+    }
+    QJsonArray plans;
+    for (std::size_t i = 0; i < r.pareto.size(); ++i) {
+        const calc::PlanCandidate& plan = r.pareto[i];
+        const QString name = QString("plan-%1.json").arg(i + 1);
+        Scenario named = plan.scenario;
+        named.name = read.value->name + " — plan " + std::to_string(i + 1);
+        const QByteArray json = io::writeScenario(named);
+        QSaveFile f(dir.filePath(name));
+        if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size() || !f.commit()) {
+            err() << dir.filePath(name) << ": cannot write: " << f.errorString() << Qt::endl;
+            return kFailure;
+        }
+        QJsonArray changes;
+        for (const std::string& c : plan.changes)
+            changes.append(QString::fromStdString(c));
+        QJsonObject entry = kpiSummary(plan.kpis);
+        entry.insert("file", name);
+        entry.insert("changes", changes);
+        plans.append(entry);
+    }
+    const calc::Kpis& best = r.pareto.front().kpis;
+    const QJsonObject summary{
+        {"objective", objective},
+        {"seed", static_cast<double>(seed)},
+        {"evaluated", r.evaluated},
+        {"elapsed_ms", r.elapsedMs},
+        {"timed_out", r.timedOut},
+        {"current", kpiSummary(r.current.kpis)},
+        {"plans", plans},
+        {"cost_lower_bound_usd", r.costLowerBoundUsd},
+        {"cost_gap",
+         best.costPerMonthUsd > 0 ? (best.costPerMonthUsd - r.costLowerBoundUsd) / best.costPerMonthUsd : 0.0},
+    };
+    {
+        const QByteArray json = QJsonDocument(summary).toJson(QJsonDocument::Indented);
+        QSaveFile f(dir.filePath("pareto.json"));
+        if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size() || !f.commit()) {
+            err() << dir.filePath("pareto.json") << ": cannot write: " << f.errorString() << Qt::endl;
+            return kFailure;
+        }
+    }
+    if (p.isSet("json")) {
+        out() << QJsonDocument(summary).toJson(QJsonDocument::Indented) << Qt::flush;
+        return kOk;
+    }
+    out() << QString("%1 plans evaluated in %2 s%3; %4 within every SLA on the Pareto front (%5):\n")
+                 .arg(r.evaluated)
+                 .arg(r.elapsedMs / 1000.0, 0, 'f', 1)
+                 .arg(r.timedOut ? " (time limit)" : "")
+                 .arg(r.pareto.size())
+                 .arg(dir.path());
+    auto line = [](const calc::Kpis& k) {
+        return QString("VRAM %1, max penalty %2, %3/month, fragmentation %4")
+            .arg(QString::fromStdString(fmt::percent(k.vramUtilization)))
+            .arg(QString::fromStdString(fmt::percent(k.maxPenalty)))
+            .arg(QString::fromStdString(fmt::usd(k.costPerMonthUsd)))
+            .arg(QString::fromStdString(fmt::percent(k.fragmentation)));
+    };
+    out() << "  current: " << line(r.current.kpis) << " (" << r.current.kpis.slaViolations << " outside SLA, "
+          << r.current.kpis.unplacedJobs << " unplaced)\n";
+    for (std::size_t i = 0; i < r.pareto.size(); ++i) {
+        out() << "  plan-" << i + 1 << ": " << line(r.pareto[i].kpis) << '\n';
+        for (const std::string& c : r.pareto[i].changes)
+            out() << "      " << QString::fromStdString(c) << '\n';
+    }
+    out() << QString("  no plan costs less than %1/month (the jobs' memory on the cheapest GPUs)\n")
+                 .arg(QString::fromStdString(fmt::usd(r.costLowerBoundUsd)))
+          << Qt::flush;
+    return kOk;
+}
+
 } // namespace
 
 int runOptimize(const QStringList& args)
@@ -524,14 +670,17 @@ int runOptimize(const QStringList& args)
         return runOptimizeJob(args.mid(1));
     if (what == "size")
         return runOptimizeSize(args.mid(1));
+    if (what == "plan")
+        return runOptimizePlan(args.mid(1));
     if (what == "--help" || what == "-h" || what.isEmpty()) {
         out() << "Usage: gpuplan-cli optimize job [options]           the fastest parallelism of a training job\n"
+                 "       gpuplan-cli optimize plan FILE [options]     sharing settings and size, a Pareto set\n"
                  "       gpuplan-cli optimize size FILE [options]     the fewest nodes that host a scenario\n"
-                 "(gpuplan-cli optimize job --help, gpuplan-cli optimize size --help)\n"
+                 "(gpuplan-cli optimize job|plan|size --help)\n"
               << Qt::flush;
         return what.isEmpty() ? static_cast<int>(kBadInput) : static_cast<int>(kOk);
     }
-    err() << "gpuplan-cli optimize: unknown subcommand '" << what << "' (job, size)" << Qt::endl;
+    err() << "gpuplan-cli optimize: unknown subcommand '" << what << "' (job, plan, size)" << Qt::endl;
     return kBadInput;
 }
 

@@ -25,6 +25,7 @@ const char* kUsage =
     "  simulate FILE           Monte Carlo of completion times, out-of-memory and congestion\n"
     "  memory                  memory per GPU of one job (the quick calculator)\n"
     "  optimize job            the fastest parallelism of one training job (the job search)\n"
+    "  optimize plan FILE      sharing settings and size: the Pareto set of plans within SLA\n"
     "  optimize size FILE      the fewest nodes that host a scenario within SLA, month by month\n"
     "  mig-layouts --gpu NAME  enumerate the valid MIG layouts of a GPU\n"
     "  library ACTION          list, import, export or delete library scenarios\n"

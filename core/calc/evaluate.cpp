@@ -5,6 +5,7 @@
 #include "evaluatecontext.h"
 #include "interference.h"
 #include "model/assumptions.h"
+#include "model/format.h"
 #include "model/validation.h"
 #include "servingcache.h"
 
@@ -359,6 +360,33 @@ std::vector<ServingPoint> servingCurveOf(const JobResult& r, const Scenario& s, 
         }
     }
     return {};
+}
+
+std::string slaShortfall(const Scenario& s, const Evaluation& ev)
+{
+    const JobResult* late = nullptr;
+    for (const JobResult& j : ev.jobs) {
+        if (!j.placed)
+            return j.name + " is not placed: " + j.reason;
+        if (!j.meetsSla && !late)
+            late = &j;
+    }
+    if (!late)
+        return {};
+    const JobResult& j = *late;
+    const Tenant* t = s.findTenant(j.tenant);
+    const Sla sla = t ? t->sla : Sla{};
+    if (j.penalty * 100.0 > sla.maxPenaltyPct + 1e-9)
+        return j.name + " runs " + fmt::percent(j.penalty) + " slower than on bare metal; its tenant accepts " +
+               fmt::fixed(sla.maxPenaltyPct, 1) + " %";
+    if (sla.deadlineDays && j.perf.daysToComplete && *j.perf.daysToComplete > *sla.deadlineDays)
+        return j.name + " takes " + fmt::days(*j.perf.daysToComplete) + ", past its tenant's deadline of " +
+               fmt::days(*sla.deadlineDays);
+    if (j.serving)
+        return j.name + " misses its serving SLO (P99 TTFT " + fmt::latency(j.serving->ttftP99S) +
+               ", P99 inter-token " + fmt::latency(j.serving->itlP99S) + (j.serving->saturated ? ", saturated" : "") +
+               ")";
+    return j.name + " misses its tenant's SLA";
 }
 
 } // namespace gp::calc

@@ -31,6 +31,11 @@ struct JobMemoryNeed
 };
 JobMemoryNeed jobMemoryNeed(const Job& job, const Scenario& scenario, const Catalog& catalog);
 
+/// What keeps an evaluated plan from hosting every job within its SLA, in words: the first job
+/// not placed and why, else the first outside its tenant's SLA and by how much (penalty against
+/// the tenant's maximum, days against its deadline, or the serving latencies); empty when none.
+std::string slaShortfall(const Scenario& scenario, const Evaluation& evaluation);
+
 /// The latency-throughput curve of a placed serving job (closed load of 1, 2, 4, ... users)
 /// on the GPUs and memory its placement gave it; empty for other jobs.
 std::vector<ServingPoint> servingCurveOf(const JobResult& result, const Scenario& scenario, const Catalog& catalog);

@@ -96,34 +96,8 @@ Scenario grownLoad(const Scenario& s, const std::map<std::string, double>& growt
 HostCheck checkHosting(const Scenario& s, const Catalog& catalog)
 {
     const calc::Evaluation ev = calc::evaluate(s, catalog);
-    HostCheck out;
-    out.hosts = ev.kpis.unplacedJobs == 0 && ev.kpis.slaViolations == 0;
-    out.allPlaced = ev.kpis.unplacedJobs == 0;
-    for (const calc::JobResult& j : ev.jobs) {
-        if (j.placed && j.meetsSla)
-            continue;
-        if (!j.placed) {
-            out.why = j.name + " is not placed: " + j.reason;
-            break;
-        }
-        const Tenant* t = s.findTenant(j.tenant);
-        const Sla sla = t ? t->sla : Sla{};
-        if (j.penalty * 100.0 > sla.maxPenaltyPct + 1e-9)
-            out.why = j.name + " runs " + fmt::percent(j.penalty) + " slower than on bare metal; its tenant accepts " +
-                      fmt::fixed(sla.maxPenaltyPct, 1) + " %";
-        else if (sla.deadlineDays && j.perf.daysToComplete && *j.perf.daysToComplete > *sla.deadlineDays)
-            out.why = j.name + " takes " + fmt::days(*j.perf.daysToComplete) + ", past its tenant's deadline of " +
-                      fmt::days(*sla.deadlineDays);
-        else if (j.serving)
-            out.why = j.name + " misses its serving SLO (P99 TTFT " + fmt::latency(j.serving->ttftP99S) +
-                      ", P99 inter-token " + fmt::latency(j.serving->itlP99S) +
-                      (j.serving->saturated ? ", saturated" : "") + ")";
-        else
-            out.why = j.name + " misses its tenant's SLA";
-        if (out.allPlaced)
-            break;
-    }
-    return out;
+    return {ev.kpis.unplacedJobs == 0 && ev.kpis.slaViolations == 0, ev.kpis.unplacedJobs == 0,
+            calc::slaShortfall(s, ev)};
 }
 
 Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, const SizingRequest& request)

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// The plan search: sharing settings and cluster size for a whole scenario, by local search over
+// groups of identical nodes, every plan scored by evaluate (docs/model-reference.md, "Plan search").
+#include "plansearch.h"
+
+#include "evaluate.h"
+#include "inventory.h"
+
+#include "model/enumnames.h"
+#include "model/miglayout.h"
+#include "model/units.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <random>
+#include <tuple>
+
+namespace gp::calc {
+
+namespace {
+
+/// Nodes alike in GPU model, GPU count and template: one group, one setting.
+struct NodeGroup
+{
+    std::string gpuId;
+    int gpuCount = 0;
+    std::string templateId;
+    std::string label; ///< "dgx-h100" (its template, else its GPU model)
+};
+
+struct Option
+{
+    std::string label;
+    SharingConfig config;
+};
+
+std::string migLabel(const mig::Layout& layout)
+{
+    std::map<std::string, int> counts;
+    for (const MigInstance& i : layout)
+        ++counts[i.profile];
+    std::string out;
+    for (const auto& [profile, n] : counts)
+        out += (out.empty() ? "" : ", ") + profile + (n > 1 ? " ×" + std::to_string(n) : "");
+    return "MIG " + out;
+}
+
+/// Every setting a GPU offers, as the plan search tries them.
+std::vector<Option> optionsFor(const GpuSpec& g)
+{
+    std::vector<Option> out;
+    SharingConfig c;
+    out.push_back({"bare metal", c});
+    for (int r : {2, 4, 8}) {
+        SharingConfig t;
+        t.mode = SharingMode::TimeSlicing;
+        t.replicas = r;
+        out.push_back({"time-slicing ×" + std::to_string(r), t});
+    }
+    for (int pct : {50, 25}) {
+        SharingConfig m;
+        m.mode = SharingMode::Mps;
+        m.mpsActiveThreadPct = pct;
+        m.mpsMemoryLimitGiB = std::floor(g.memoryUsableGiB * pct / 100.0);
+        out.push_back({"MPS " + std::to_string(pct) + " %", m});
+    }
+    if (g.supportsMig())
+        for (const mig::Layout& layout : mig::enumerate(g, {}, true)) {
+            SharingConfig m;
+            m.mode = SharingMode::Mig;
+            m.migInstances = layout;
+            out.push_back({migLabel(layout), m});
+        }
+    for (const VgpuProfile& p : g.vgpuProfiles) {
+        SharingConfig v;
+        v.mode = SharingMode::Vgpu;
+        v.vgpuProfile = p.name;
+        out.push_back({"vGPU " + p.name, v});
+    }
+    return out;
+}
+
+bool sameGroup(const Node& n, const NodeGroup& g)
+{
+    return n.gpuId == g.gpuId && n.gpuCount == g.gpuCount && n.templateId == g.templateId;
+}
+
+/// The scenario with every node of group `g` shared as `config` (per-GPU overrides dropped).
+Scenario withSetting(const Scenario& s, const NodeGroup& g, const SharingConfig& config)
+{
+    Scenario out = s;
+    for (Node& n : out.topology.nodes)
+        if (sameGroup(n, g)) {
+            n.sharing = config;
+            n.gpuSharing.clear();
+        }
+    for (Tenant& t : out.tenants) // a pin to a MIG instance or GPU of a changed node may no longer exist
+        for (Job& j : t.jobs)
+            if (j.pin && (j.pin->gpu || j.pin->migInstance))
+                if (const Node* n = out.topology.findNode(j.pin->node); n && sameGroup(*n, g))
+                    j.pin.reset();
+    return out;
+}
+
+/// The scenario without the last node of group `g` (its links and the pins to it go too).
+std::optional<std::pair<Scenario, std::string>> withoutOne(const Scenario& s, const NodeGroup& g)
+{
+    const auto it = std::find_if(s.topology.nodes.rbegin(), s.topology.nodes.rend(),
+                                 [&](const Node& n) { return sameGroup(n, g); });
+    if (it == s.topology.nodes.rend())
+        return std::nullopt;
+    const std::string id = it->id;
+    Scenario out = s;
+    std::erase_if(out.topology.nodes, [&](const Node& n) { return n.id == id; });
+    std::erase_if(out.topology.links, [&](const Link& l) { return l.from == id || l.to == id; });
+    for (Tenant& t : out.tenants)
+        for (Job& j : t.jobs)
+            if (j.pin && j.pin->node == id)
+                j.pin.reset();
+    return std::make_pair(std::move(out), id);
+}
+
+int violations(const Kpis& k) { return k.unplacedJobs + k.slaViolations; }
+
+/// Whether `a` is a better plan than `b`: fewer jobs outside their SLA, then the objective.
+bool better(const Kpis& a, const Kpis& b, PlanObjective objective)
+{
+    if (violations(a) != violations(b))
+        return violations(a) < violations(b);
+    constexpr double eps = 1e-9;
+    if (objective == PlanObjective::Cost) {
+        if (std::abs(a.costPerMonthUsd - b.costPerMonthUsd) > 1e-6)
+            return a.costPerMonthUsd < b.costPerMonthUsd;
+        return a.vramUtilization > b.vramUtilization + eps;
+    }
+    if (std::abs(a.vramUtilization - b.vramUtilization) > eps)
+        return a.vramUtilization > b.vramUtilization;
+    return a.costPerMonthUsd < b.costPerMonthUsd - 1e-6;
+}
+
+/// Admissible plan `a` beats `b` on every Pareto axis and strictly on one.
+bool dominates(const Kpis& a, const Kpis& b)
+{
+    const auto axes = [](const Kpis& k) {
+        return std::array<double, 4>{-k.vramUtilization, k.maxPenalty, k.costPerMonthUsd, k.fragmentation};
+    };
+    const auto x = axes(a), y = axes(b);
+    bool strict = false;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        if (x[i] > y[i] + 1e-9)
+            return false;
+        strict = strict || x[i] < y[i] - 1e-9;
+    }
+    return strict;
+}
+
+/// Equal on every Pareto axis.
+bool alike(const Kpis& a, const Kpis& b) { return !dominates(a, b) && !dominates(b, a) && std::abs(a.vramUtilization - b.vramUtilization) < 1e-9 && std::abs(a.maxPenalty - b.maxPenalty) < 1e-9 && std::abs(a.costPerMonthUsd - b.costPerMonthUsd) < 1e-6 && std::abs(a.fragmentation - b.fragmentation) < 1e-9; }
+
+} // namespace
+
+PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, const PlanSearchOptions& options)
+{
+    const auto start = std::chrono::steady_clock::now();
+    auto elapsedS = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    PlanSearchResult result;
+    result.current = {scenario, evaluate(scenario, catalog).kpis, {}};
+    result.evaluated = 1;
+
+    // The cost bound: the memory every unit of every job needs, on the GPU kind with the most
+    // usable memory, at the cheapest price of the scenario's GPU kinds.
+    double demand = 0.0, bestUsable = 0.0, cheapest = 0.0;
+    bool priced = false;
+    for (const Tenant& t : scenario.tenants)
+        for (const Job& j : t.jobs)
+            demand += jobMemoryNeed(j, scenario, catalog).demandBytes * std::max(j.parallelism.gpus(), 1);
+    for (const Node& n : scenario.topology.nodes)
+        if (const GpuSpec* g = catalog.gpu(n.gpuId)) {
+            bestUsable = std::max(bestUsable, g->memoryUsableGiB * kGiB);
+            if (const auto price = gpuHourPrice(scenario, catalog, n.gpuId); price && (!priced || *price < cheapest)) {
+                cheapest = *price;
+                priced = true;
+            }
+        }
+    if (bestUsable > 0)
+        result.costLowerBoundUsd = std::ceil(demand / bestUsable - 1e-9) * cheapest * Inventory::kHoursPerMonth;
+
+    // The groups and their options.
+    std::vector<NodeGroup> groups;
+    for (const Node& n : scenario.topology.nodes)
+        if (catalog.gpu(n.gpuId) && std::none_of(groups.begin(), groups.end(),
+                                                  [&](const NodeGroup& g) { return sameGroup(n, g); }))
+            groups.push_back({n.gpuId, n.gpuCount, n.templateId, {}});
+    std::vector<std::vector<Option>> optionsOf;
+    for (NodeGroup& g : groups) {
+        g.label = (g.templateId.empty() ? g.gpuId + " ×" + std::to_string(g.gpuCount) : g.templateId) + " nodes";
+        optionsOf.push_back(optionsFor(*catalog.gpu(g.gpuId)));
+    }
+
+    // Moves: (group, option) sets a group's sharing; (group, -1) removes one of its nodes.
+    std::vector<std::pair<int, int>> moves;
+    for (int g = 0; g < static_cast<int>(groups.size()); ++g) {
+        for (int o = 0; o < static_cast<int>(optionsOf[static_cast<std::size_t>(g)].size()); ++o)
+            moves.emplace_back(g, o);
+        moves.emplace_back(g, -1);
+    }
+    std::mt19937_64 rng(options.seed);
+    PlanCandidate best = result.current;
+    std::vector<PlanCandidate>& front = result.pareto;
+    auto archive = [&](const PlanCandidate& p) {
+        if (violations(p.kpis) > 0)
+            return;
+        if (std::any_of(front.begin(), front.end(), [&](const PlanCandidate& f) {
+                return dominates(f.kpis, p.kpis) || alike(f.kpis, p.kpis); // the first of equals stays
+            }))
+            return;
+        std::erase_if(front, [&](const PlanCandidate& f) { return dominates(p.kpis, f.kpis); });
+        front.push_back(p);
+    };
+    archive(best);
+    bool improved = true;
+    while (improved && !result.timedOut && !result.cancelled) {
+        improved = false;
+        std::shuffle(moves.begin(), moves.end(), rng);
+        for (const auto& [g, o] : moves) {
+            if (options.stop && options.stop->load()) {
+                result.cancelled = true;
+                break;
+            }
+            if (elapsedS() > options.timeLimitS) {
+                result.timedOut = true;
+                break;
+            }
+            const NodeGroup& group = groups[static_cast<std::size_t>(g)];
+            PlanCandidate next;
+            next.changes = best.changes;
+            if (o < 0) {
+                auto smaller = withoutOne(best.scenario, group);
+                if (!smaller)
+                    continue;
+                next.scenario = std::move(smaller->first);
+                next.changes.push_back("removed " + smaller->second);
+            } else {
+                const Option& opt = optionsOf[static_cast<std::size_t>(g)][static_cast<std::size_t>(o)];
+                bool unchanged = true;
+                for (const Node& n : best.scenario.topology.nodes)
+                    unchanged = unchanged && (!sameGroup(n, group) || (n.sharing == opt.config && n.gpuSharing.empty()));
+                if (unchanged)
+                    continue;
+                next.scenario = withSetting(best.scenario, group, opt.config);
+                std::erase_if(next.changes, [&](const std::string& c) { return c.rfind(group.label + ":", 0) == 0; });
+                next.changes.push_back(group.label + ": " + opt.label);
+            }
+            next.kpis = evaluate(next.scenario, catalog).kpis;
+            ++result.evaluated;
+            archive(next);
+            if (better(next.kpis, best.kpis, options.objective)) {
+                best = std::move(next);
+                improved = true;
+                if (options.progress)
+                    options.progress(result.evaluated, best);
+            }
+        }
+    }
+    const PlanObjective objective = options.objective;
+    std::sort(front.begin(), front.end(),
+              [&](const PlanCandidate& a, const PlanCandidate& b) { return better(a.kpis, b.kpis, objective); });
+    if (front.empty())
+        result.infeasibleReason = "no plan tried keeps every job placed and within its SLA; in the closest, " +
+                                  slaShortfall(best.scenario, evaluate(best.scenario, catalog)) + " (jobs unplaced or outside their SLA: " +
+                                  std::to_string(violations(best.kpis)) + "; in the scenario as given: " +
+                                  std::to_string(violations(result.current.kpis)) + ")";
+    result.elapsedMs = elapsedS() * 1000.0;
+    return result;
+}
+
+} // namespace gp::calc

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// The plan search (calc/plansearch.h) on the bundled samples: every plan it returns keeps every
+// job placed and within its SLA and is a valid scenario; it beats or equals the hand-made plan on
+// its objective; the cost bound holds; the same seed gives the same plans; a plan no setting can
+// rescue is said with the job and its shortfall; a stop flag ends it.
+#include "calc/evaluate.h"
+#include "calc/plansearch.h"
+#include "io/scenarioreader.h"
+#include "model/validation.h"
+#include "testsupport.h"
+
+#include <QTest>
+
+#include <atomic>
+
+using namespace gp;
+using namespace gp::calc;
+
+namespace {
+
+Scenario sample(int index)
+{
+    auto r = io::readScenarioFile(test::sampleFiles().at(index), test::bundledCatalog());
+    if (!r.ok())
+        qFatal("sample %d does not load", index);
+    return *r.value;
+}
+
+} // namespace
+
+class TestPlanSearch : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void plansMeetEverySlaAndBeatTheHandMadeOne_data()
+    {
+        QTest::addColumn<int>("index");
+        QTest::addColumn<int>("objective");
+        QTest::newRow("three tenants, cost") << 0 << static_cast<int>(PlanObjective::Cost);
+        QTest::newRow("three tenants, utilization") << 0 << static_cast<int>(PlanObjective::Utilization);
+        QTest::newRow("mixed sharing lab, cost") << 1 << static_cast<int>(PlanObjective::Cost);
+    }
+    void plansMeetEverySlaAndBeatTheHandMadeOne()
+    {
+        QFETCH(int, index);
+        QFETCH(int, objective);
+        const Scenario s = sample(index);
+        PlanSearchOptions o;
+        o.objective = static_cast<PlanObjective>(objective);
+        o.timeLimitS = 120.0;
+        const PlanSearchResult r = searchPlan(s, test::bundledCatalog(), o);
+        QVERIFY2(!r.pareto.empty(), r.infeasibleReason.c_str());
+        QVERIFY(!r.timedOut);
+        QVERIFY(r.evaluated > 10);
+        for (const PlanCandidate& p : r.pareto) {
+            QCOMPARE(p.kpis.unplacedJobs, 0);
+            QCOMPARE(p.kpis.slaViolations, 0);
+            for (const Issue& i : validateScenario(p.scenario, test::bundledCatalog()))
+                QVERIFY2(!i.isError(), i.toString().c_str());
+            const Evaluation ev = evaluate(p.scenario, test::bundledCatalog()); // the file is what was scored
+            QCOMPARE(ev.kpis.costPerMonthUsd, p.kpis.costPerMonthUsd);
+            QVERIFY(p.kpis.costPerMonthUsd >= r.costLowerBoundUsd - 1e-6);
+        }
+        const Kpis& best = r.pareto.front().kpis;
+        const Kpis& now = r.current.kpis;
+        if (now.unplacedJobs + now.slaViolations == 0) { // the hand-made plan is admissible: beat or equal it
+            if (o.objective == PlanObjective::Cost)
+                QVERIFY(best.costPerMonthUsd <= now.costPerMonthUsd + 1e-6);
+            else
+                QVERIFY(best.vramUtilization >= now.vramUtilization - 1e-9);
+        }
+        qInfo("sample %d: current $%.0f/month, VRAM %.3f, %d outside SLA; best $%.0f, VRAM %.3f; bound $%.0f; %d "
+              "plans in %.0f ms",
+              index, now.costPerMonthUsd, now.vramUtilization, now.slaViolations, best.costPerMonthUsd,
+              best.vramUtilization, r.costLowerBoundUsd, r.evaluated, r.elapsedMs);
+    }
+
+    /// The same seed, the same plans; another seed may walk another way but meets every SLA too.
+    void sameSeedSamePlans()
+    {
+        const Scenario s = sample(1);
+        PlanSearchOptions o;
+        o.timeLimitS = 120.0;
+        o.seed = 7;
+        const PlanSearchResult a = searchPlan(s, test::bundledCatalog(), o);
+        const PlanSearchResult b = searchPlan(s, test::bundledCatalog(), o);
+        QCOMPARE(a.evaluated, b.evaluated);
+        QCOMPARE(a.pareto.size(), b.pareto.size());
+        for (std::size_t i = 0; i < a.pareto.size(); ++i) {
+            QVERIFY(a.pareto[i].scenario == b.pareto[i].scenario);
+            QCOMPARE(a.pareto[i].changes, b.pareto[i].changes);
+        }
+    }
+
+    /// A deadline no sharing setting or cluster size meets (the 64-node sample's GPT-3 run):
+    /// nothing is offered, and the reason names the job and the days against the deadline.
+    void aPlanNoSettingRescuesIsSaid()
+    {
+        const Scenario s = sample(2);
+        PlanSearchOptions o;
+        o.timeLimitS = 120.0;
+        const PlanSearchResult r = searchPlan(s, test::bundledCatalog(), o);
+        QVERIFY(r.pareto.empty());
+        QVERIFY2(QString::fromStdString(r.infeasibleReason).contains("past its tenant's deadline"),
+                 r.infeasibleReason.c_str());
+    }
+
+    /// A stop flag read true ends the search at once, said as cancelled.
+    void stopsWhenAsked()
+    {
+        const Scenario s = sample(0);
+        std::atomic<bool> stop{true};
+        PlanSearchOptions o;
+        o.stop = &stop;
+        const PlanSearchResult r = searchPlan(s, test::bundledCatalog(), o);
+        QVERIFY(r.cancelled);
+        QCOMPARE(r.evaluated, 1); // the scenario as given only
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPlanSearch)
+#include "tst_plansearch.moc"
