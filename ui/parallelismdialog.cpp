@@ -155,22 +155,20 @@ void ParallelismDialog::search()
     long long configurations = 0, fit = 0;
     double ms = 0.0;
     std::string infeasible;
+    auto take = [&](const auto& result, auto cells) {
+        for (const auto& c : result.top)
+            rows.push_back(cells(c));
+        configurations = result.configurations;
+        fit = result.feasible;
+        ms = result.elapsedMs;
+        infeasible = result.infeasibleReason;
+    };
     if (serving()) {
         mServing = calc::searchServing(mSetup, {10, {}, nullptr});
-        for (const calc::ServingConfig& c : mServing.top)
-            rows.push_back(deploymentCells(c));
-        configurations = mServing.configurations;
-        fit = mServing.feasible;
-        ms = mServing.elapsedMs;
-        infeasible = mServing.infeasibleReason;
+        take(mServing, deploymentCells);
     } else {
         mResult = calc::searchJob(mSetup, {10, {}, nullptr});
-        for (const calc::JobConfig& c : mResult.top)
-            rows.push_back(configCells(c));
-        configurations = mResult.configurations;
-        fit = mResult.feasible;
-        ms = mResult.elapsedMs;
-        infeasible = mResult.infeasibleReason;
+        take(mResult, configCells);
     }
     QApplication::restoreOverrideCursor();
     mTable->setRowCount(static_cast<int>(rows.size()));

@@ -97,36 +97,79 @@ QString servingLine(const calc::ServingConfig& c)
         .arg(c.outputTokensPerSPerGpu, 7, 'f', 0);
 }
 
-int printServingSearch(const calc::ServingSearchResult& r, const calc::JobSearchSetup& setup, const Catalog& catalog,
-                       const GpuSpec* gpu, const NodeTemplate* node, const Node* scenarioNode, bool json)
+/// Where the searched GPUs sit, for the JSON.
+struct SearchPlace
 {
-    for (const calc::ServingConfig& c : r.top) // checked once more by a scenario job's rules
-        for (const Issue& i : validateJob(calc::withServingConfig(setup.job, c), Scenario{}, catalog, ""))
+    const GpuSpec* gpu;
+    const NodeTemplate* node;
+    const Node* scenarioNode;
+};
+
+/// What both searches print under --json (docs/cli.md): the counts, the GPUs, the best and the list;
+/// each adds its fronts.
+template <typename Result, typename ToJson>
+QJsonObject searchJson(const Result& r, ToJson toJson, const SearchPlace& where)
+{
+    QJsonArray top;
+    for (const auto& c : r.top)
+        top.append(toJson(c));
+    QJsonObject o{
+        {"configurations", static_cast<double>(r.configurations)},
+        {"feasible", static_cast<double>(r.feasible)},
+        {"elapsed_ms", r.elapsedMs},
+        {"configurations_per_s", r.configurationsPerS()},
+        {"gpu", QString::fromStdString(where.gpu->id)},
+        {"node_template", where.node ? QString::fromStdString(where.node->id) : QString()},
+        {"node", where.scenarioNode ? QString::fromStdString(where.scenarioNode->id) : QString()},
+        {"best", r.top.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(toJson(r.top.front()))},
+        {"top", top},
+    };
+    if (!r.infeasibleReason.empty())
+        o.insert("infeasible", QString::fromStdString(r.infeasibleReason));
+    return o;
+}
+
+template <typename Config, typename ToJson> QJsonArray jsonList(const std::vector<Config>& configs, ToJson toJson)
+{
+    QJsonArray out;
+    for (const auto& c : configs)
+        out.append(toJson(c));
+    return out;
+}
+
+/// What a search returns, checked once more by the rules a scenario's job must pass: false (and
+/// said) when one breaks a rule — a bug, never a user's input.
+template <typename Config, typename With>
+bool passesJobRules(const std::vector<Config>& configs, With with, const Catalog& catalog)
+{
+    for (const Config& c : configs)
+        for (const Issue& i : validateJob(with(c), Scenario{}, catalog, ""))
             if (i.isError()) {
                 err() << "gpuplan-cli optimize job: internal error, a configuration breaks a rule: "
                       << QString::fromStdString(i.toString()) << Qt::endl;
-                return kFailure;
+                return false;
             }
+    return true;
+}
+
+/// Exit status of a search: 1 with the reason when nothing qualifies.
+template <typename Result> int searchStatus(const Result& r)
+{
+    if (!r.top.empty())
+        return kOk;
+    err() << "gpuplan-cli optimize job: " << QString::fromStdString(r.infeasibleReason) << Qt::endl;
+    return kFailure;
+}
+
+int printServingSearch(const calc::ServingSearchResult& r, const calc::JobSearchSetup& setup, const Catalog& catalog,
+                       const SearchPlace& where, bool json)
+{
+    if (!passesJobRules(
+            r.top, [&](const calc::ServingConfig& c) { return calc::withServingConfig(setup.job, c); }, catalog))
+        return kFailure;
     if (json) {
-        QJsonArray top, front;
-        for (const auto& c : r.top)
-            top.append(servingToJson(c));
-        for (const auto& c : r.paretoGpus)
-            front.append(servingToJson(c));
-        QJsonObject o{
-            {"configurations", static_cast<double>(r.configurations)},
-            {"feasible", static_cast<double>(r.feasible)},
-            {"elapsed_ms", r.elapsedMs},
-            {"configurations_per_s", r.configurationsPerS()},
-            {"gpu", QString::fromStdString(gpu->id)},
-            {"node_template", node ? QString::fromStdString(node->id) : QString()},
-            {"node", scenarioNode ? QString::fromStdString(scenarioNode->id) : QString()},
-            {"best", r.top.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(servingToJson(r.top.front()))},
-            {"top", top},
-            {"pareto_gpus", front},
-        };
-        if (!r.infeasibleReason.empty())
-            o.insert("infeasible", QString::fromStdString(r.infeasibleReason));
+        QJsonObject o = searchJson(r, servingToJson, where);
+        o.insert("pareto_gpus", jsonList(r.paretoGpus, servingToJson));
         out() << QJsonDocument(o).toJson(QJsonDocument::Indented) << Qt::flush;
     } else if (!r.top.empty()) {
         out() << QString("%1 deployments, %2 meet the objectives, %3 ms\n")
@@ -141,11 +184,7 @@ int printServingSearch(const calc::ServingSearchResult& r, const calc::JobSearch
             out() << "  " << servingLine(c) << '\n';
         out() << Qt::flush;
     }
-    if (r.top.empty()) {
-        err() << "gpuplan-cli optimize job: " << QString::fromStdString(r.infeasibleReason) << Qt::endl;
-        return kFailure;
-    }
-    return kOk;
+    return searchStatus(r);
 }
 
 int runOptimizeJob(const QStringList& args)
@@ -335,43 +374,18 @@ int runOptimizeJob(const QStringList& args)
 
     calc::JobSearchOptions options;
     options.topK = *top;
+    const SearchPlace where{gpu, node, scenarioNode};
     if (!job.isTraining())
-        return printServingSearch(calc::searchServing(setup, options), setup, *catalog, gpu, node, scenarioNode,
-                                  p.isSet("json"));
+        return printServingSearch(calc::searchServing(setup, options), setup, *catalog, where, p.isSet("json"));
     const calc::JobSearchResult r = calc::searchJob(setup, options);
-    // What the search returns is checked once more by the rules a scenario's job must pass.
-    for (const calc::JobConfig& c : r.top)
-        for (const Issue& i : validateJob(calc::withConfig(setup.job, c), Scenario{}, *catalog, ""))
-            if (i.isError()) {
-                err() << "gpuplan-cli optimize job: internal error, a configuration breaks a rule: "
-                      << QString::fromStdString(i.toString()) << Qt::endl;
-                return kFailure;
-            }
-
+    if (!passesJobRules(
+            r.top, [&](const calc::JobConfig& c) { return calc::withConfig(setup.job, c); }, *catalog))
+        return kFailure;
     if (p.isSet("json")) {
-        QJsonArray best, memoryFront, gpuFront;
-        for (const auto& c : r.top)
-            best.append(configToJson(c));
-        for (const auto& c : r.paretoMemory)
-            memoryFront.append(configToJson(c));
-        for (const auto& c : r.paretoGpus)
-            gpuFront.append(configToJson(c));
-        QJsonObject o{
-            {"configurations", static_cast<double>(r.configurations)},
-            {"feasible", static_cast<double>(r.feasible)},
-            {"pruned", static_cast<double>(r.pruned)},
-            {"elapsed_ms", r.elapsedMs},
-            {"configurations_per_s", r.configurationsPerS()},
-            {"gpu", QString::fromStdString(gpu->id)},
-            {"node_template", node ? QString::fromStdString(node->id) : QString()},
-            {"node", scenarioNode ? QString::fromStdString(scenarioNode->id) : QString()},
-            {"best", r.top.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(configToJson(r.top.front()))},
-            {"top", best},
-            {"pareto_memory", memoryFront},
-            {"pareto_gpus", gpuFront},
-        };
-        if (!r.infeasibleReason.empty())
-            o.insert("infeasible", QString::fromStdString(r.infeasibleReason));
+        QJsonObject o = searchJson(r, configToJson, where);
+        o.insert("pruned", static_cast<double>(r.pruned));
+        o.insert("pareto_memory", jsonList(r.paretoMemory, configToJson));
+        o.insert("pareto_gpus", jsonList(r.paretoGpus, configToJson));
         out() << QJsonDocument(o).toJson(QJsonDocument::Indented) << Qt::flush;
     } else if (!r.top.empty()) {
         out() << QString("%1 configurations, %2 fit (%3 refused by the memory bound), %4 ms, %5 per second\n")
@@ -393,11 +407,7 @@ int runOptimizeJob(const QStringList& args)
         }
         out() << Qt::flush;
     }
-    if (r.top.empty()) {
-        err() << "gpuplan-cli optimize job: " << QString::fromStdString(r.infeasibleReason) << Qt::endl;
-        return kFailure;
-    }
-    return kOk;
+    return searchStatus(r);
 }
 
 int runOptimizeSize(const QStringList& args)

@@ -158,7 +158,12 @@ bool dominates(const Kpis& a, const Kpis& b)
 }
 
 /// Equal on every Pareto axis.
-bool alike(const Kpis& a, const Kpis& b) { return !dominates(a, b) && !dominates(b, a) && std::abs(a.vramUtilization - b.vramUtilization) < 1e-9 && std::abs(a.maxPenalty - b.maxPenalty) < 1e-9 && std::abs(a.costPerMonthUsd - b.costPerMonthUsd) < 1e-6 && std::abs(a.fragmentation - b.fragmentation) < 1e-9; }
+bool alike(const Kpis& a, const Kpis& b)
+{
+    return !dominates(a, b) && !dominates(b, a) && std::abs(a.vramUtilization - b.vramUtilization) < 1e-9 &&
+           std::abs(a.maxPenalty - b.maxPenalty) < 1e-9 && std::abs(a.costPerMonthUsd - b.costPerMonthUsd) < 1e-6 &&
+           std::abs(a.fragmentation - b.fragmentation) < 1e-9;
+}
 
 } // namespace
 
@@ -191,8 +196,8 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
     // The groups and their options.
     std::vector<NodeGroup> groups;
     for (const Node& n : scenario.topology.nodes)
-        if (catalog.gpu(n.gpuId) && std::none_of(groups.begin(), groups.end(),
-                                                  [&](const NodeGroup& g) { return sameGroup(n, g); }))
+        if (catalog.gpu(n.gpuId) &&
+            std::none_of(groups.begin(), groups.end(), [&](const NodeGroup& g) { return sameGroup(n, g); }))
             groups.push_back({n.gpuId, n.gpuCount, n.templateId, {}});
     std::vector<std::vector<Option>> optionsOf;
     for (NodeGroup& g : groups) {
@@ -247,7 +252,8 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
                 const Option& opt = optionsOf[static_cast<std::size_t>(g)][static_cast<std::size_t>(o)];
                 bool unchanged = true;
                 for (const Node& n : best.scenario.topology.nodes)
-                    unchanged = unchanged && (!sameGroup(n, group) || (n.sharing == opt.config && n.gpuSharing.empty()));
+                    unchanged =
+                        unchanged && (!sameGroup(n, group) || (n.sharing == opt.config && n.gpuSharing.empty()));
                 if (unchanged)
                     continue;
                 next.scenario = withSetting(best.scenario, group, opt.config);
@@ -270,9 +276,10 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
               [&](const PlanCandidate& a, const PlanCandidate& b) { return better(a.kpis, b.kpis, objective); });
     if (front.empty())
         result.infeasibleReason = "no plan tried keeps every job placed and within its SLA; in the closest, " +
-                                  slaShortfall(best.scenario, evaluate(best.scenario, catalog)) + " (jobs unplaced or outside their SLA: " +
-                                  std::to_string(violations(best.kpis)) + "; in the scenario as given: " +
-                                  std::to_string(violations(result.current.kpis)) + ")";
+                                  slaShortfall(best.scenario, evaluate(best.scenario, catalog)) +
+                                  " (jobs unplaced or outside their SLA: " + std::to_string(violations(best.kpis)) +
+                                  "; in the scenario as given: " + std::to_string(violations(result.current.kpis)) +
+                                  ")";
     result.elapsedMs = elapsedS() * 1000.0;
     return result;
 }

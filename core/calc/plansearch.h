@@ -42,7 +42,7 @@ struct PlanSearchOptions
 
 struct PlanSearchResult
 {
-    PlanCandidate current;            ///< the scenario as given
+    PlanCandidate current;             ///< the scenario as given
     std::vector<PlanCandidate> pareto; ///< plans within every SLA no other beats on utilization,
                                        ///< max penalty, $/month and fragmentation; best objective first
     int evaluated = 0;
