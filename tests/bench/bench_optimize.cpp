@@ -5,9 +5,14 @@
 // count and batch) and 175B over every GPU count from 64 to 1,024. Not a test: it measures and
 // prints configurations per second on one worker and on every core.
 //
-//   bench_optimize [--iterations I] [--fixtures DIR]   (DIR: tests/data, or GPUPLAN_TEST_DATA_DIR)
+// Then the plan search (calc/plansearch.h) on the 64-node and 250-node samples: plans evaluated,
+// time, and whether it reached a local optimum or the time limit.
+//
+//   bench_optimize [--iterations I] [--fixtures DIR] [--plan-time-limit S]
+//   (DIR: tests/data, or GPUPLAN_TEST_DATA_DIR; S: default 30)
 #include "calc/jobsearch.h"
 #include "calc/parallel.h"
+#include "calc/plansearch.h"
 #include "io/catalogreader.h"
 #include "io/datapaths.h"
 #include "io/scenarioreader.h"
@@ -24,6 +29,7 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     int iterations = 5;
+    double planLimit = 30.0;
     QString fixtures = qEnvironmentVariable("GPUPLAN_TEST_DATA_DIR");
     const QStringList args = QCoreApplication::arguments();
     for (int i = 1; i + 1 < args.size(); i += 2) {
@@ -31,6 +37,8 @@ int main(int argc, char** argv)
             iterations = std::max(1, args[i + 1].toInt());
         else if (args[i] == "--fixtures")
             fixtures = args[i + 1];
+        else if (args[i] == "--plan-time-limit")
+            planLimit = std::max(0.1, args[i + 1].toDouble());
     }
     auto catalog = gp::io::loadCatalog(gp::io::bundledDataDir(), {});
     if (!catalog) {
@@ -78,6 +86,22 @@ int main(int argc, char** argv)
                         sp.name, workers == 1 ? "1 worker " : "all cores", r.configurations, r.feasible, r.pruned,
                         ms[ms.size() / 2], rates[rates.size() / 2], rates.front(), rates.back());
         }
+    }
+    for (const QString& file :
+         {QString("03-fabric-64-node-infiniband.json"), QString("04-cluster-250-node-h100.json")}) {
+        const QString path = QDir(gp::io::bundledDataDir()).absoluteFilePath("samples/" + file);
+        auto scenario = gp::io::readScenarioFile(path, *catalog.value);
+        if (!scenario.ok()) {
+            std::fprintf(stderr, "%s: cannot read\n", qPrintable(path));
+            return 1;
+        }
+        gp::calc::PlanSearchOptions o;
+        o.timeLimitS = planLimit;
+        const gp::calc::PlanSearchResult r = gp::calc::searchPlan(*scenario.value, *catalog.value, o);
+        std::printf("plan search, %-34s %d plans in %.1f s (%.1f ms each), %s; %zu on the Pareto front%s\n",
+                    qPrintable(file), r.evaluated, r.elapsedMs / 1000.0, r.elapsedMs / std::max(r.evaluated, 1),
+                    r.timedOut ? "time limit" : "local optimum", r.pareto.size(),
+                    r.pareto.empty() ? (" — " + r.infeasibleReason).c_str() : "");
     }
     return 0;
 }
