@@ -71,6 +71,25 @@ class TestContextMenus : public QObject
         return table->visualItemRect(table->item(row, column)).center();
     }
 
+    /// Right-clicks the Workloads row, chooses Best Parallelism… and waits for its first results;
+    /// nullptr when the dialog or its results do not come.
+    static QDialog* openBestParallelism(ui::MainWindow* w, int row)
+    {
+        QTableWidget* table = w->workloads()->table();
+        rightClick(table->viewport(), rowAt(table, row, 1));
+        if (!clickMenuItem("Best Parallelism…"))
+            return nullptr;
+        QDialog* dialog = nullptr;
+        const bool shown = QTest::qWaitFor(
+            [&] {
+                dialog = w->findChild<QDialog*>("parallelismDialog");
+                return dialog && dialog->isVisible() &&
+                       dialog->findChild<QTableWidget*>("ParallelismTable")->rowCount() > 0;
+            },
+            5000);
+        return shown ? dialog : nullptr;
+    }
+
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
@@ -157,12 +176,9 @@ private Q_SLOTS:
         QVERIFY2(row >= 0, "the sample has a training job");
         const std::string jobId = table->item(row, 1)->data(Qt::UserRole).toString().toStdString();
         const Job original = *before.findJob(jobId);
-        rightClick(table->viewport(), rowAt(table, row, 1));
-        QVERIFY(clickMenuItem("Best Parallelism…"));
-        QDialog* dialog = nullptr;
-        QTRY_VERIFY((dialog = w->findChild<QDialog*>("parallelismDialog")) && dialog->isVisible());
+        QDialog* dialog = openBestParallelism(w.get(), row);
+        QVERIFY(dialog);
         auto* results = dialog->findChild<QTableWidget*>("ParallelismTable");
-        QTRY_VERIFY(results->rowCount() > 0);
         QVERIFY2(dialog->findChild<QLabel*>("ParallelismStatus")->text().contains("fit"),
                  qPrintable(dialog->findChild<QLabel*>("ParallelismStatus")->text()));
         if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR"))
@@ -202,12 +218,9 @@ private Q_SLOTS:
                 row = r;
         QVERIFY2(row >= 0, "the sample serves Llama 3 70B as chat-70b");
         const Job original = *w->currentDocument()->scenario().findJob("chat-70b");
-        rightClick(table->viewport(), rowAt(table, row, 1));
-        QVERIFY(clickMenuItem("Best Parallelism…"));
-        QDialog* dialog = nullptr;
-        QTRY_VERIFY((dialog = w->findChild<QDialog*>("parallelismDialog")) && dialog->isVisible());
+        QDialog* dialog = openBestParallelism(w.get(), row);
+        QVERIFY(dialog);
         auto* results = dialog->findChild<QTableWidget*>("ParallelismTable");
-        QTRY_VERIFY(results->rowCount() > 0);
         QCOMPARE(results->horizontalHeaderItem(2)->text(), QString("Replicas"));
         if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR"))
             dialog->grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("best-deployment.png"));

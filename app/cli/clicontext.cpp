@@ -7,6 +7,7 @@
 
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSaveFile>
 
 #include <cstdio>
 
@@ -42,6 +43,15 @@ void CommandLine::addDbOption()
 QString CommandLine::usageError(const QString& message) const
 {
     return "gpuplan-cli " + mName + ": " + message + "\nTry 'gpuplan-cli " + mName + " --help'.";
+}
+
+bool saveFileAtomically(const QString& path, const QByteArray& bytes)
+{
+    QSaveFile f(path);
+    if (f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size() && f.commit())
+        return true;
+    err() << path << ": cannot write: " << f.errorString() << Qt::endl;
+    return false;
 }
 
 int CommandLine::refuse(const QString& message) const

@@ -56,6 +56,10 @@ private:
 /// Problems are printed; nullopt when the catalog cannot be used.
 std::optional<Catalog> loadCatalogOrReport(const QCommandLineParser& parser);
 
+/// Writes `bytes` to `path` atomically (QSaveFile); on failure says "PATH: cannot write: why" and
+/// returns false.
+bool saveFileAtomically(const QString& path, const QByteArray& bytes);
+
 /// The library path: --db if given, else the default one in the app-data folder.
 QString libraryPath(const QCommandLineParser& parser);
 
@@ -67,6 +71,8 @@ int runFormat(const QStringList& args);
 int runEdit(const QStringList& args);
 int runMemory(const QStringList& args);
 int runOptimize(const QStringList& args);
+int runOptimizeSize(const QStringList& args); // optimize size
+int runOptimizePlan(const QStringList& args); // optimize plan
 int runEvaluate(const QStringList& args);
 int runReplay(const QStringList& args);
 int runSimulate(const QStringList& args);

@@ -11,7 +11,6 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 #include <map>
 
@@ -293,12 +292,8 @@ int runEdit(const QStringList& args)
         return kBadInput;
     }
     const QString target = p.isSet("in-place") ? file : p.value("output");
-    const QByteArray json = io::writeScenario(s);
-    QSaveFile f(target);
-    if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size() || !f.commit()) {
-        err() << target << ": cannot write: " << f.errorString() << Qt::endl;
+    if (!saveFileAtomically(target, io::writeScenario(s)))
         return kFailure;
-    }
     out() << Qt::flush;
     err() << Qt::flush;
     return kOk;

@@ -97,7 +97,6 @@ struct Found
     long long feasible = 0;
     long long pruned = 0;
     double leastNeed = std::numeric_limits<double>::infinity(); // least memory any configuration needed
-    JobConfig closest;
 };
 
 /// Configurations that differ only in settings the models score alike (ZeRO-3 and FSDP, or
@@ -470,18 +469,14 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
                                 const double bound = options.memoryBound ? lowerBound(c, s, dp) : 0.0;
                                 if (bound > setup.capacityBytes) {
                                     ++f.pruned;
-                                    if (bound < f.leastNeed) // the full model needs at least this
-                                        f.leastNeed = bound;
+                                    f.leastNeed = std::min(f.leastNeed, bound); // the full model needs at least this
                                     continue;
                                 }
                                 job.parallelism = {c.tp, c.pp, dp, s.zero, s.fsdp, spBit == 1, r, v};
                                 job.batch = {micro, global};
                                 const JobConfig cfg = scoreConfig(setup, job, comm);
                                 if (cfg.stepTimeS <= 0.0) { // does not fit
-                                    if (cfg.memoryBytes < f.leastNeed) {
-                                        f.leastNeed = cfg.memoryBytes;
-                                        f.closest = cfg;
-                                    }
+                                    f.leastNeed = std::min(f.leastNeed, cfg.memoryBytes);
                                     continue;
                                 }
                                 keep(f, cfg, topK);
@@ -508,10 +503,7 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
             addToFront(all.gpuFront, c, gpusOf, stepOf, faster);
         all.feasible += f.feasible;
         all.pruned += f.pruned;
-        if (f.leastNeed < all.leastNeed || (f.leastNeed == all.leastNeed && faster(f.closest, all.closest))) {
-            all.leastNeed = f.leastNeed;
-            all.closest = f.closest;
-        }
+        all.leastNeed = std::min(all.leastNeed, f.leastNeed);
     }
     result.configurations = done.load();
     result.feasible = all.feasible;

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// gpuplan-cli optimize size and optimize plan: the sizing (document/sizing.h) and the plan
+// search (calc/plansearch.h) of a whole scenario, from the command line.
+#include "clicontext.h"
+#include "jobmodeloptions.h"
+
+#include "calc/plansearch.h"
+#include "document/sizing.h"
+#include "io/scenarioreader.h"
+#include "io/scenariowriter.h"
+#include "model/format.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+
+namespace gp::cli {
+
+namespace {
+
+QJsonObject kpiSummary(const calc::Kpis& k)
+{
+    return QJsonObject{{"vram_utilization", k.vramUtilization}, {"mean_penalty", k.meanPenalty},
+                       {"max_penalty", k.maxPenalty},           {"cost_per_month_usd", k.costPerMonthUsd},
+                       {"fragmentation", k.fragmentation},      {"unplaced_jobs", k.unplacedJobs},
+                       {"sla_violations", k.slaViolations},     {"meets_target", k.meetsTarget}};
+}
+
+} // namespace
+
+int runOptimizeSize(const QStringList& args)
+{
+    CommandLine cl("optimize size",
+                   "The fewest nodes of a node template (the cheapest of several) that host every job of the scenario "
+                   "within its tenant's SLA, on whole GPUs under a non-blocking leaf-spine fabric; with --growth and "
+                   "--months, the nodes needed month by month and when the scenario's own cluster runs out "
+                   "(docs/model-reference.md, \"Sizing\"). Writes the sized scenario to OUT.json.");
+    auto& p = cl.parser();
+    p.addOptions({
+        {"template", "Candidate node templates (catalog ids), comma-separated.", "ID[,ID…]"},
+        {"growth", "A tenant's load growth, % per month (repeatable): tenant=PCT.", "TENANT=PCT"},
+        {"months", "Horizon of the capacity curve in months (default 0: none; at most 120).", "N"},
+        {{"o", "output"}, "Write the sized scenario here (atomically).", "OUT.json"},
+        {"json", "Print JSON."},
+    });
+    if (auto done = cl.parse(args))
+        return *done;
+    const QStringList files = p.positionalArguments();
+    if (files.size() != 1)
+        return cl.refuse("give one scenario FILE");
+    if (!p.isSet("template"))
+        return cl.refuse("give --template ID[,ID…]");
+    if (!p.isSet("output"))
+        return cl.refuse("give -o OUT.json");
+    auto catalog = loadCatalogOrReport(p);
+    if (!catalog)
+        return kFailure;
+    const io::ScenarioReadResult read = io::readScenarioFile(files.front(), *catalog);
+    if (!read.ok()) {
+        for (const Issue& i : read.issues)
+            err() << formatIssue(files.front(), i) << '\n';
+        err() << Qt::flush;
+        return kBadInput;
+    }
+    document::SizingRequest request;
+    for (const QString& id : p.value("template").split(',', Qt::SkipEmptyParts))
+        request.templates.push_back(id.trimmed().toStdString());
+    for (const QString& g : p.values("growth")) {
+        const int eq = g.indexOf('=');
+        bool ok = false;
+        const double pct = eq > 0 ? g.mid(eq + 1).toDouble(&ok) : 0.0;
+        if (eq <= 0 || !ok)
+            return cl.refuse("--growth must be TENANT=PCT, not '" + g + "'");
+        request.growthPct[g.left(eq).toStdString()] = pct;
+    }
+    const auto months = intOption(p, "months", 0, 0, 120, [&](const QString& m) { return cl.refuse(m); });
+    if (!months)
+        return kBadInput;
+    request.months = *months;
+    if (!request.growthPct.empty() && request.months == 0)
+        return cl.refuse("--growth needs --months N");
+
+    const Result<document::SizingResult> sized = document::sizeCluster(*read.value, *catalog, request);
+    if (!sized.ok()) { // a constraint that binds: what, and by how much (docs/cli.md: exit 1)
+        for (const Issue& i : sized.issues)
+            err() << "gpuplan-cli optimize size: " << QString::fromStdString(i.toString()) << '\n';
+        err() << Qt::flush;
+        return kFailure;
+    }
+    const document::SizingResult& r = *sized.value;
+    if (!saveFileAtomically(p.value("output"), io::writeScenario(r.sized)))
+        return kFailure;
+    if (p.isSet("json")) {
+        QJsonArray candidates, monthList;
+        for (const auto& c : r.candidates)
+            candidates.append(QJsonObject{{"node_template", QString::fromStdString(c.nodeTemplate)},
+                                          {"nodes", c.nodes ? QJsonValue(*c.nodes) : QJsonValue(QJsonValue::Null)},
+                                          {"cost_per_month_usd", c.costPerMonthUsd ? QJsonValue(*c.costPerMonthUsd)
+                                                                                   : QJsonValue(QJsonValue::Null)},
+                                          {"why", QString::fromStdString(c.why)}});
+        for (const auto& m : r.months)
+            monthList.append(QJsonObject{
+                {"month", m.month},
+                {"jobs", m.jobs},
+                {"nodes", m.nodes ? QJsonValue(*m.nodes) : QJsonValue(QJsonValue::Null)},
+                {"cost_per_month_usd", m.nodes ? QJsonValue(m.costPerMonthUsd) : QJsonValue(QJsonValue::Null)},
+                {"current_cluster_hosts", m.currentHosts}});
+        QJsonObject o{{"node_template", QString::fromStdString(r.nodeTemplate)},
+                      {"nodes", r.nodes},
+                      {"cost_per_month_usd", r.costPerMonthUsd},
+                      {"candidates", candidates},
+                      {"output", p.value("output")}};
+        if (request.months > 0) {
+            o.insert("months", monthList);
+            o.insert("current_runs_out_month",
+                     r.currentRunsOutMonth ? QJsonValue(*r.currentRunsOutMonth) : QJsonValue(QJsonValue::Null));
+        }
+        out() << QJsonDocument(o).toJson(QJsonDocument::Indented) << Qt::flush;
+        return kOk;
+    }
+    out() << QString("%1 × %2: %3 per month (%4)\n")
+                 .arg(r.nodes)
+                 .arg(QString::fromStdString(r.nodeTemplate))
+                 .arg(QString::fromStdString(fmt::usd(r.costPerMonthUsd)))
+                 .arg(p.value("output"));
+    for (const auto& c : r.candidates)
+        out() << "  " << QString::fromStdString(c.nodeTemplate) << ": "
+              << (!c.nodes            ? QString("hosts nothing — %1").arg(QString::fromStdString(c.why))
+                  : c.costPerMonthUsd ? QString("%1 nodes, %2 per month")
+                                            .arg(*c.nodes)
+                                            .arg(QString::fromStdString(fmt::usd(*c.costPerMonthUsd)))
+                                      : QString("%1 nodes; %2").arg(*c.nodes).arg(QString::fromStdString(c.why)))
+              << '\n';
+    for (const auto& m : r.months)
+        out() << QString("  month %1: %2 jobs, %3 nodes%4\n")
+                     .arg(m.month, 3)
+                     .arg(m.jobs, 5)
+                     .arg(m.nodes ? QString::number(*m.nodes) : QString("–"), 5)
+                     .arg(m.currentHosts ? "" : "   (the current cluster no longer hosts it)");
+    out() << Qt::flush;
+    return kOk;
+}
+
+int runOptimizePlan(const QStringList& args)
+{
+    CommandLine cl("optimize plan",
+                   "Sharing settings and cluster size for a scenario: per group of identical nodes every setting its "
+                   "GPU offers (bare metal, time-slicing, MPS, every maximal MIG layout, vGPU profiles) and fewer "
+                   "nodes, by a seeded local search with every plan scored by evaluate; writes the Pareto set of plans "
+                   "within every SLA (utilization, max penalty, $/month, fragmentation) as scenario files and "
+                   "pareto.json (docs/model-reference.md, \"Plan search\").");
+    auto& p = cl.parser();
+    p.addOptions({
+        {"objective", "What orders the plans within SLA (default cost).", "cost|utilization"},
+        {"time-limit", "Seconds the search may take (default 10).", "S"},
+        {{"o", "output"}, "Folder for plan-1.json … and pareto.json (created).", "OUT_DIR"},
+        {"json", "Print JSON."},
+    });
+    p.addOption({"seed", "Seed of the move order (default 1).", "N"});
+    if (auto done = cl.parse(args))
+        return *done;
+    const QStringList files = p.positionalArguments();
+    if (files.size() != 1)
+        return cl.refuse("give one scenario FILE");
+    if (!p.isSet("output"))
+        return cl.refuse("give -o OUT_DIR");
+    const QString objective = p.value("objective").isEmpty() ? "cost" : p.value("objective");
+    if (objective != "cost" && objective != "utilization")
+        return cl.refuse("--objective must be cost or utilization");
+    std::uint64_t seed = 1;
+    if (!cl.readSeed(seed))
+        return kBadInput;
+    double limit = 10.0;
+    if (p.isSet("time-limit")) {
+        bool ok = false;
+        limit = p.value("time-limit").toDouble(&ok);
+        if (!ok || !std::isfinite(limit))
+            return cl.refuse("--time-limit must be a number of seconds");
+        if (limit <= 0.0 || limit > 86400.0) {
+            err() << "gpuplan-cli optimize plan: a time limit of " << p.value("time-limit")
+                  << " s leaves no time to search; give 0 < S <= 86400" << Qt::endl;
+            return kFailure;
+        }
+    }
+    auto catalog = loadCatalogOrReport(p);
+    if (!catalog)
+        return kFailure;
+    const io::ScenarioReadResult read = io::readScenarioFile(files.front(), *catalog);
+    if (!read.ok()) {
+        for (const Issue& i : read.issues)
+            err() << formatIssue(files.front(), i) << '\n';
+        err() << Qt::flush;
+        return kBadInput;
+    }
+    calc::PlanSearchOptions o;
+    o.objective = objective == "cost" ? calc::PlanObjective::Cost : calc::PlanObjective::Utilization;
+    o.timeLimitS = limit;
+    o.seed = seed;
+    const calc::PlanSearchResult r = calc::searchPlan(*read.value, *catalog, o);
+    if (r.pareto.empty()) {
+        err() << "gpuplan-cli optimize plan: " << QString::fromStdString(r.infeasibleReason) << Qt::endl;
+        return kFailure;
+    }
+    const QDir dir(p.value("output"));
+    if (!QDir().mkpath(dir.absolutePath())) {
+        err() << dir.absolutePath() << ": cannot create the folder" << Qt::endl;
+        return kFailure;
+    }
+    QJsonArray plans;
+    for (std::size_t i = 0; i < r.pareto.size(); ++i) {
+        const calc::PlanCandidate& plan = r.pareto[i];
+        const QString name = QString("plan-%1.json").arg(i + 1);
+        Scenario named = plan.scenario;
+        named.name = read.value->name + " — plan " + std::to_string(i + 1);
+        const QByteArray json = io::writeScenario(named);
+        if (!saveFileAtomically(dir.filePath(name), json))
+            return kFailure;
+        QJsonArray changes;
+        for (const std::string& c : plan.changes)
+            changes.append(QString::fromStdString(c));
+        QJsonObject entry = kpiSummary(plan.kpis);
+        entry.insert("file", name);
+        entry.insert("changes", changes);
+        plans.append(entry);
+    }
+    const calc::Kpis& best = r.pareto.front().kpis;
+    const QJsonObject summary{
+        {"objective", objective},
+        {"seed", static_cast<double>(seed)},
+        {"evaluated", r.evaluated},
+        {"elapsed_ms", r.elapsedMs},
+        {"timed_out", r.timedOut},
+        {"current", kpiSummary(r.current.kpis)},
+        {"plans", plans},
+        {"cost_lower_bound_usd", r.costLowerBoundUsd},
+        {"cost_gap",
+         best.costPerMonthUsd > 0 ? (best.costPerMonthUsd - r.costLowerBoundUsd) / best.costPerMonthUsd : 0.0},
+    };
+    if (!saveFileAtomically(dir.filePath("pareto.json"), QJsonDocument(summary).toJson(QJsonDocument::Indented)))
+        return kFailure;
+    if (p.isSet("json")) {
+        out() << QJsonDocument(summary).toJson(QJsonDocument::Indented) << Qt::flush;
+        return kOk;
+    }
+    out() << QString("%1 plans evaluated in %2 s%3; %4 within every SLA on the Pareto front (%5):\n")
+                 .arg(r.evaluated)
+                 .arg(r.elapsedMs / 1000.0, 0, 'f', 1)
+                 .arg(r.timedOut ? " (time limit)" : "")
+                 .arg(r.pareto.size())
+                 .arg(dir.path());
+    auto line = [](const calc::Kpis& k) {
+        return QString("VRAM %1, max penalty %2, %3/month, fragmentation %4")
+            .arg(QString::fromStdString(fmt::percent(k.vramUtilization)))
+            .arg(QString::fromStdString(fmt::percent(k.maxPenalty)))
+            .arg(QString::fromStdString(fmt::usd(k.costPerMonthUsd)))
+            .arg(QString::fromStdString(fmt::percent(k.fragmentation)));
+    };
+    out() << "  current: " << line(r.current.kpis) << " (" << r.current.kpis.slaViolations << " outside SLA, "
+          << r.current.kpis.unplacedJobs << " unplaced)\n";
+    for (std::size_t i = 0; i < r.pareto.size(); ++i) {
+        out() << "  plan-" << i + 1 << ": " << line(r.pareto[i].kpis) << '\n';
+        for (const std::string& c : r.pareto[i].changes)
+            out() << "      " << QString::fromStdString(c) << '\n';
+    }
+    out() << QString("  no plan costs less than %1/month (the jobs' memory on the cheapest GPUs)\n")
+                 .arg(QString::fromStdString(fmt::usd(r.costLowerBoundUsd)))
+          << Qt::flush;
+    return kOk;
+}
+
+} // namespace gp::cli
