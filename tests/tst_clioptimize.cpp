@@ -184,7 +184,6 @@ private Q_SLOTS:
                 .code,
             2);
     }
-
 };
 
 QTEST_GUILESS_MAIN(TestCliOptimize)

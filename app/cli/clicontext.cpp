@@ -4,6 +4,7 @@
 
 #include "io/catalogreader.h"
 #include "io/datapaths.h"
+#include "io/scenarioreader.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -43,6 +44,17 @@ void CommandLine::addDbOption()
 QString CommandLine::usageError(const QString& message) const
 {
     return "gpuplan-cli " + mName + ": " + message + "\nTry 'gpuplan-cli " + mName + " --help'.";
+}
+
+std::optional<Scenario> readScenarioOrReport(const QString& file, const Catalog& catalog)
+{
+    io::ScenarioReadResult read = io::readScenarioFile(file, catalog);
+    if (read.ok())
+        return std::move(*read.value);
+    for (const Issue& i : read.issues)
+        err() << formatIssue(file, i) << '\n';
+    err() << Qt::flush;
+    return std::nullopt;
 }
 
 bool saveFileAtomically(const QString& path, const QByteArray& bytes)

@@ -4,6 +4,7 @@
 
 #include "model/catalog.h"
 #include "model/issue.h"
+#include "model/scenario.h"
 
 #include <QCommandLineParser>
 #include <QJsonObject>
@@ -55,6 +56,10 @@ private:
 /// The catalog every command needs: bundled data merged with the user's catalog file.
 /// Problems are printed; nullopt when the catalog cannot be used.
 std::optional<Catalog> loadCatalogOrReport(const QCommandLineParser& parser);
+
+/// The scenario in `file`; its problems printed as "FILE: PATH: message" and nullopt when it does
+/// not load.
+std::optional<Scenario> readScenarioOrReport(const QString& file, const Catalog& catalog);
 
 /// Writes `bytes` to `path` atomically (QSaveFile); on failure says "PATH: cannot write: why" and
 /// returns false.

@@ -6,7 +6,6 @@
 
 #include "calc/jobsearch.h"
 #include "calc/perfmodel.h"
-#include "io/scenarioreader.h"
 #include "model/assumptions.h"
 #include "model/enumnames.h"
 #include "model/format.h"
@@ -241,14 +240,9 @@ int runOptimizeJob(const QStringList& args)
     if (p.isSet("scenario")) {
         if (p.isSet("node"))
             return usage("--scenario gives the nodes; not with --node");
-        io::ScenarioReadResult read = io::readScenarioFile(p.value("scenario"), *catalog);
-        if (!read.ok()) {
-            for (const Issue& i : read.issues)
-                err() << formatIssue(p.value("scenario"), i) << '\n';
-            err() << Qt::flush;
+        scenario = readScenarioOrReport(p.value("scenario"), *catalog);
+        if (!scenario)
             return kBadInput;
-        }
-        scenario = std::move(*read.value);
         const GpuSpec* wanted = p.isSet("gpu") ? catalog->findGpu(p.value("gpu").toStdString()) : nullptr;
         if (p.isSet("gpu") && !wanted)
             return usage("--gpu: no GPU '" + p.value("gpu") + "' in the catalog (or more than one matches)");

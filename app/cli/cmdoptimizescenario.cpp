@@ -7,7 +7,6 @@
 
 #include "calc/plansearch.h"
 #include "document/sizing.h"
-#include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
 #include "model/format.h"
 
@@ -59,13 +58,9 @@ int runOptimizeSize(const QStringList& args)
     auto catalog = loadCatalogOrReport(p);
     if (!catalog)
         return kFailure;
-    const io::ScenarioReadResult read = io::readScenarioFile(files.front(), *catalog);
-    if (!read.ok()) {
-        for (const Issue& i : read.issues)
-            err() << formatIssue(files.front(), i) << '\n';
-        err() << Qt::flush;
+    const std::optional<Scenario> read = readScenarioOrReport(files.front(), *catalog);
+    if (!read)
         return kBadInput;
-    }
     document::SizingRequest request;
     for (const QString& id : p.value("template").split(',', Qt::SkipEmptyParts))
         request.templates.push_back(id.trimmed().toStdString());
@@ -84,7 +79,7 @@ int runOptimizeSize(const QStringList& args)
     if (!request.growthPct.empty() && request.months == 0)
         return cl.refuse("--growth needs --months N");
 
-    const Result<document::SizingResult> sized = document::sizeCluster(*read.value, *catalog, request);
+    const Result<document::SizingResult> sized = document::sizeCluster(*read, *catalog, request);
     if (!sized.ok()) { // a constraint that binds: what, and by how much (docs/cli.md: exit 1)
         for (const Issue& i : sized.issues)
             err() << "gpuplan-cli optimize size: " << QString::fromStdString(i.toString()) << '\n';
@@ -189,18 +184,14 @@ int runOptimizePlan(const QStringList& args)
     auto catalog = loadCatalogOrReport(p);
     if (!catalog)
         return kFailure;
-    const io::ScenarioReadResult read = io::readScenarioFile(files.front(), *catalog);
-    if (!read.ok()) {
-        for (const Issue& i : read.issues)
-            err() << formatIssue(files.front(), i) << '\n';
-        err() << Qt::flush;
+    const std::optional<Scenario> read = readScenarioOrReport(files.front(), *catalog);
+    if (!read)
         return kBadInput;
-    }
     calc::PlanSearchOptions o;
     o.objective = objective == "cost" ? calc::PlanObjective::Cost : calc::PlanObjective::Utilization;
     o.timeLimitS = limit;
     o.seed = seed;
-    const calc::PlanSearchResult r = calc::searchPlan(*read.value, *catalog, o);
+    const calc::PlanSearchResult r = calc::searchPlan(*read, *catalog, o);
     if (r.pareto.empty()) {
         err() << "gpuplan-cli optimize plan: " << QString::fromStdString(r.infeasibleReason) << Qt::endl;
         return kFailure;
@@ -215,7 +206,7 @@ int runOptimizePlan(const QStringList& args)
         const calc::PlanCandidate& plan = r.pareto[i];
         const QString name = QString("plan-%1.json").arg(i + 1);
         Scenario named = plan.scenario;
-        named.name = read.value->name + " — plan " + std::to_string(i + 1);
+        named.name = read->name + " — plan " + std::to_string(i + 1);
         const QByteArray json = io::writeScenario(named);
         if (!saveFileAtomically(dir.filePath(name), json))
             return kFailure;
