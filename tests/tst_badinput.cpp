@@ -96,6 +96,8 @@ private Q_SLOTS:
         QTest::newRow("bad enum") << "tenants[0].jobs[0].kind" << QJsonValue("pretrain")
                                   << "tenants[0].jobs[0].kind: 'pretrain' must be pretraining, full_finetune, lora, "
                                      "qlora or inference";
+        QTest::newRow("isolation") << "tenants[0].isolation" << QJsonValue("strict")
+                                   << "tenants[0].isolation: 'strict' must be none, memory or hardware";
         QTest::newRow("mig overlap") << "topology.nodes[6].sharing.mig[1].start" << QJsonValue(2)
                                      << "topology.nodes[6].sharing.mig[1]: start slice 2 is not allowed for 3g.40gb";
         QTest::newRow("mig on L40S-less field") << "topology.nodes[0].sharing.replicas" << QJsonValue(4)

@@ -177,6 +177,23 @@ private Q_SLOTS:
         r = cli({"optimize", "plan", samples + "03-fabric-64-node-infiniband.json", "-o", outDir}, mHome.path());
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("past its tenant's deadline"), qPrintable(r.err));
+        // Constraints: a penalty cap every plan keeps, and no node removed.
+        r = cli({"optimize", "plan", samples + "01-dgx-h100-three-tenants.json", "--max-penalty", "3", "--keep-nodes",
+                 "-o", mHome.filePath("capped"), "--json"},
+                mHome.path());
+        QCOMPARE(r.code, 0);
+        const QJsonArray capped = QJsonDocument::fromJson(r.out.toUtf8()).object().value("plans").toArray();
+        QVERIFY(!capped.isEmpty());
+        for (const auto& v : capped) {
+            QVERIFY(v.toObject().value("max_penalty").toDouble() <= 0.03 + 1e-12);
+            for (const auto& c : v.toObject().value("changes").toArray())
+                QVERIFY2(!c.toString().startsWith("removed"), qPrintable(c.toString()));
+        }
+        QCOMPARE(cli({"optimize", "plan", samples + "01-dgx-h100-three-tenants.json", "--max-penalty", "three", "-o",
+                      outDir},
+                     mHome.path())
+                     .code,
+                 2);
         QCOMPARE(cli({"optimize", "plan", samples + "01-dgx-h100-three-tenants.json"}, mHome.path()).code, 2);
         QCOMPARE(
             cli({"optimize", "plan", samples + "01-dgx-h100-three-tenants.json", "--objective", "speed", "-o", outDir},

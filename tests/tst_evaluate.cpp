@@ -202,6 +202,52 @@ private Q_SLOTS:
                  j.reason.c_str());
     }
 
+    /// A tenant's isolation keeps its jobs on shares that give it, under every policy: hardware on
+    /// whole GPUs (not time-slicing, not MPS), memory also on MPS clients with a memory limit; where
+    /// no share gives it, the job stays unplaced and says which demand binds.
+    void isolationKeepsJobsOnSharesThatGiveIt_data()
+    {
+        QTest::addColumn<int>("policy");
+        for (const auto& [policy, name] : EnumNames<PlacementPolicy>::table)
+            QTest::newRow(std::string(name).c_str()) << static_cast<int>(policy);
+    }
+    void isolationKeepsJobsOnSharesThatGiveIt()
+    {
+        QFETCH(int, policy);
+        SharingConfig ts = mode(SharingMode::TimeSlicing);
+        ts.replicas = 4;
+        SharingConfig mps = mode(SharingMode::Mps);
+        mps.mpsActiveThreadPct = 50;
+        mps.mpsMemoryLimitGiB = 38;
+        Scenario s = cluster(3, "dgx-h100", ts);
+        s.topology.nodes[1].sharing = mps;
+        s.topology.nodes[2].sharing = mode(SharingMode::Exclusive);
+        addTenant(s, "open", {job("open-serve", JobKind::Inference, "llama3-8b", 1, 4)});
+        addTenant(s, "bank", {job("bank-serve", JobKind::Inference, "llama3-8b", 1, 4)});
+        addTenant(s, "lab", {job("lab-serve", JobKind::Inference, "llama3-8b", 1, 4)});
+        s.tenants[1].isolation = Isolation::Hardware;
+        s.tenants[2].isolation = Isolation::Memory;
+        const Evaluation ev = run(s, static_cast<PlacementPolicy>(policy));
+        QVERIFY(find(ev, "open-serve").placed);
+        const JobResult& bank = find(ev, "bank-serve");
+        QVERIFY2(bank.placed, bank.reason.c_str());
+        for (const UnitLocation& u : bank.placement)
+            QCOMPARE(u.node, std::string("n2")); // only the bare-metal node is hardware-isolated
+        const JobResult& lab = find(ev, "lab-serve");
+        QVERIFY2(lab.placed, lab.reason.c_str());
+        for (const UnitLocation& u : lab.placement)
+            QVERIFY2(u.node != "n0", u.node.c_str()); // never a time-sliced replica
+
+        // Without the bare-metal node, nothing gives hardware isolation: unplaced, and why.
+        s.topology.nodes[2].sharing = ts;
+        const JobResult& refused = find(run(s, static_cast<PlacementPolicy>(policy)), "bank-serve");
+        QVERIFY(!refused.placed);
+        QVERIFY2(
+            QString::fromStdString(refused.reason)
+                .contains("its tenant demands hardware isolation (a whole GPU or a MIG instance); 0 slots give it"),
+            refused.reason.c_str());
+    }
+
     void penaltiesFollowTheSharingMode_data()
     {
         QTest::addColumn<int>("row");

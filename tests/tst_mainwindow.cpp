@@ -584,10 +584,10 @@ private Q_SLOTS:
 
     void describeSharingCoversEveryMode()
     {
-        QCOMPARE(ui::describeSharing({}), QString("bare metal (exclusive)"));
+        QCOMPARE(ui::describeGpuSharing({}), QString("bare metal (exclusive)"));
         SharingConfig p;
         p.mode = SharingMode::Passthrough;
-        QCOMPARE(ui::describeSharing(p), QString("passthrough VM"));
+        QCOMPARE(ui::describeGpuSharing(p), QString("passthrough VM"));
     }
 };
 

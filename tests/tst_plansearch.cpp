@@ -107,6 +107,41 @@ private Q_SLOTS:
                  r.infeasibleReason.c_str());
     }
 
+    /// A tenant's isolation binds the search: with the mixed lab's research tenant demanding
+    /// hardware isolation, every plan offered runs its jobs on whole GPUs or MIG instances only.
+    void isolationBindsThePlans()
+    {
+        Scenario s = sample(1);
+        Tenant* research = nullptr;
+        for (Tenant& t : s.tenants)
+            if (t.id == "research")
+                research = &t;
+        QVERIFY(research);
+        research->isolation = Isolation::Hardware;
+        PlanSearchOptions o;
+        o.timeLimitS = 120.0;
+        const PlanSearchResult r = searchPlan(s, test::bundledCatalog(), o);
+        QVERIFY2(!r.pareto.empty(), r.infeasibleReason.c_str());
+        for (const PlanCandidate& p : r.pareto) {
+            const Evaluation ev = evaluate(p.scenario, test::bundledCatalog());
+            int units = 0;
+            for (const JobResult& j : ev.jobs) {
+                if (j.tenant != "research")
+                    continue;
+                QVERIFY2(j.placed, j.reason.c_str());
+                for (const UnitLocation& u : j.placement) {
+                    const Node* n = p.scenario.topology.findNode(u.node);
+                    QVERIFY(n);
+                    const SharingMode m = n->sharingOf(u.gpu).mode;
+                    QVERIFY2(m == SharingMode::Exclusive || m == SharingMode::Passthrough || m == SharingMode::Mig,
+                             (u.node + " " + u.slot).c_str());
+                    ++units;
+                }
+            }
+            QVERIFY(units > 0);
+        }
+    }
+
     /// A stop flag read true ends the search at once, said as cancelled.
     void stopsWhenAsked()
     {

@@ -188,9 +188,10 @@ private Q_SLOTS:
         const Scenario a = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value;
         const Scenario b = *io::readScenarioFile(test::sampleFiles().at(1), test::bundledCatalog()).value;
         ui::SlideDeck deck({resultsOf(a, 50), resultsOf(b, 50)}, test::bundledCatalog(), "Keep A.");
-        QCOMPARE(deck.count(), 7);
+        QCOMPARE(deck.count(), 8);
         QCOMPARE(deck.title(0), QString("Comparing A vs B"));
         QCOMPARE(deck.title(1), QString("Which is better"));
+        QCOMPARE(deck.title(2), QString("Recommended vs current: B against A"));
         for (int i = 0; i < deck.count(); ++i) {
             QImage img(1600, 900, QImage::Format_RGB32);
             QPainter p(&img);
@@ -207,9 +208,13 @@ private Q_SLOTS:
         }
         const QString pdf = mDir.filePath("compare-slides.pdf");
         QVERIFY(deck.writePdf(pdf));
-        QCOMPARE(pages(pdf), 7);
+        QCOMPARE(pages(pdf), 8);
         const QString t = text(pdf);
         QVERIFY(t.contains("better") || t.contains("worse"));
+        // B against A: what it saves (or costs more), in penalty and predictability, what changes.
+        QVERIFY2(t.contains("What it saves"), qPrintable(t));
+        QVERIFY(t.contains("What it costs in penalty") && t.contains("What it costs in predictability"));
+        QVERIFY(t.contains("What changes"));
         QVERIFY(t.contains(QString::fromStdString(b.name)));
         const QStringList problems = test::renderingProblems(pdf, false);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
@@ -276,6 +281,20 @@ private Q_SLOTS:
         QCOMPARE(code, 0);
         QCOMPARE(pages(pdf), ui::kReportPages);
         QVERIFY(text(pdf).contains("DGX H100 pod: three tenants"));
+
+        // --current: the plan is a recommendation in place of that file; one more page says so.
+        const QString recommended = mDir.filePath("recommended.pdf");
+        run(cli,
+            {"report", test::sampleFiles().at(1), "--current", test::sampleFiles().front(), "-o", recommended,
+             "--trials", "100"},
+            &code);
+        QCOMPARE(code, 0);
+        QCOMPARE(pages(recommended), ui::kReportPages + 1);
+        const QString page = text(recommended);
+        QVERIFY2(page.contains("Recommended vs current") && page.contains("What it saves"), qPrintable(page));
+        run(cli, {"report", test::sampleFiles().at(1), "--current", mDir.filePath("missing.json"), "-o", recommended},
+            &code);
+        QCOMPARE(code, 2);
 
         // A library scenario by id.
         const QString db = mDir.filePath("lib.sqlite");

@@ -154,6 +154,8 @@ private Q_SLOTS:
         s.pricing.ownership = Ownership{25000.0, 5.0, 1.2, 0.08};
         s.placementPolicy = PlacementPolicy::FragmentationAware;
         s.tenants[1].arrivals = ArrivalProcess{"acme-lora", 3.5, 12.0, 0.25};
+        s.tenants[0].isolation = Isolation::Hardware;
+        s.tenants[1].isolation = Isolation::Memory;
         s.assumptions["achievable_mfu"] = 0.35;
         const QByteArray json = io::writeScenario(s);
         const auto r = io::readScenario(json, test::bundledCatalog());

@@ -7,11 +7,13 @@
 #include "charttheme.h"
 #include "model/scenariodiff.h"
 #include "presentationwindow.h"
+#include "recommendation.h"
 
 #include <QApplication>
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChartView>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -149,6 +151,33 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<std::shared_ptr
     mCompletion = addChart(charts, cv, tr("Completion of the slowest training job"));
     tabs->addTab(charts, tr("Charts"));
     tabs->addTab(mDiff, tr("What differs"));
+
+    // Recommended vs current: B (or the plan chosen) against A, in the figures a decision needs.
+    auto* verdict = new QWidget(tabs);
+    auto* vl = new QVBoxLayout(verdict);
+    auto* chooser = new QComboBox(verdict);
+    chooser->setObjectName("CompareRecommended");
+    for (std::size_t i = 1; i < mScenarios.size(); ++i)
+        chooser->addItem(
+            tr("Recommended: %1 (%2) — against A").arg(letter(i), QString::fromStdString(mScenarios[i].name)));
+    chooser->setVisible(mScenarios.size() > 2);
+    mRecommendation = new QLabel(verdict);
+    mRecommendation->setObjectName("CompareRecommendation");
+    mRecommendation->setWordWrap(true);
+    mRecommendation->setTextFormat(Qt::RichText);
+    mRecommendation->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    mRecommendation->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    vl->addWidget(chooser);
+    vl->addWidget(mRecommendation, 1);
+    auto showRecommendation = [this](int index) {
+        if (index >= 0 && static_cast<std::size_t>(index) + 1 < mResults.size())
+            mRecommendation->setText(
+                recommendationPageHtml(recommend(*mResults.front(), *mResults[static_cast<std::size_t>(index) + 1])));
+    };
+    connect(chooser, &QComboBox::currentIndexChanged, this, showRecommendation);
+    showRecommendation(0);
+    tabs->addTab(verdict, tr("Recommended vs current"));
+    mTabs = tabs;
 
     // Overlaid charts: one point, one bar and one curve per scenario, in the same colours.
     auto* x = new QValueAxis;

@@ -15,7 +15,9 @@
 #include <vector>
 
 class QChart;
+class QLabel;
 class QListWidget;
+class QTabWidget;
 class QTableWidget;
 
 namespace gp::ui {
@@ -41,6 +43,9 @@ public:
     QChart* costChart() const { return mCost; }
     QChart* completionChart() const { return mCompletion; }
     const std::vector<calc::KpiComparison>& rows() const { return mRows; }
+    /// The "Recommended vs current" page: B (or the chosen plan) against A.
+    QLabel* recommendation() const { return mRecommendation; }
+    QTabWidget* tabs() const { return mTabs; }
 
 private:
     const Catalog& mCatalog;
@@ -54,6 +59,8 @@ private:
     QChart* mTradeOff;
     QChart* mCost;
     QChart* mCompletion;
+    QLabel* mRecommendation = nullptr;
+    QTabWidget* mTabs = nullptr;
 };
 
 } // namespace gp::ui

@@ -332,6 +332,13 @@ CompareDialog* LibraryController::compareLibrary(const QList<std::pair<qint64, s
             r.value->name += tr(" (revision %1)").arg(*revision).toStdString();
         scenarios.push_back(std::move(*r.value));
     }
+    return comparePlans(std::move(scenarios));
+}
+
+CompareDialog* LibraryController::comparePlans(std::vector<Scenario> scenarios)
+{
+    if (scenarios.size() < 2 || scenarios.size() > 4)
+        return nullptr;
     using Plans = std::vector<std::shared_ptr<const sim::PlanResults>>;
     const std::optional<Plans> plans =
         runWithProgress<Plans>(mWindow, tr("Computing the plans to compare…"),
@@ -362,14 +369,20 @@ std::optional<qint64> LibraryController::duplicateScenario(qint64 id)
         return std::nullopt;
     }
     r.value->name += tr(" (variant)").toStdString();
-    auto newId = document::saveAsNew(mWorkbench.library(), *r.value, mWorkbench.catalog(),
-                                     tr("Variant of library scenario %1").arg(id));
+    return saveVariant(*r.value, tr("Variant of library scenario %1").arg(id));
+}
+
+std::optional<qint64> LibraryController::saveVariant(const Scenario& scenario, const QString& note)
+{
+    auto newId = document::saveAsNew(mWorkbench.library(), scenario, mWorkbench.catalog(), note);
     if (!newId) {
-        QMessageBox::critical(mWindow, tr("Cannot duplicate"), issuesText(newId.issues));
+        QMessageBox::critical(mWindow, tr("Cannot save the variant"), issuesText(newId.issues));
         return std::nullopt;
     }
     mPanel->reload(mWorkbench.library());
     mPanel->select({*newId});
+    Q_EMIT mWorkbench.message(
+        tr("Saved '%1' to the library as a new scenario").arg(QString::fromStdString(scenario.name)), 5000);
     return newId.value;
 }
 

@@ -64,6 +64,13 @@ public:
     /// Compares two to four revisions of one library scenario (non-modal), each named
     /// "<name> (revision N)"; null when one cannot be read.
     CompareDialog* compareRevisions(qint64 scenarioId, const QList<int>& revisions);
+    /// Compares two to four scenarios as they are (the first is the baseline), each computed on
+    /// the pool behind a progress dialog with Cancel; null when cancelled.
+    CompareDialog* comparePlans(std::vector<Scenario> scenarios);
+    /// Saves `scenario` (a plan the open one was not changed into) as a new library scenario with
+    /// `note` on its first revision, selects it in the library panel; its id, or nullopt with the
+    /// reason in a message box.
+    std::optional<qint64> saveVariant(const Scenario& scenario, const QString& note);
     /// Saves a copy of a library scenario as a new scenario named "<name> (variant)"; its id.
     std::optional<qint64> duplicateScenario(qint64 id);
     bool renameScenario(qint64 id, const QString& name);

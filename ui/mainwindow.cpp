@@ -20,6 +20,7 @@
 #include "librarycontroller.h"
 #include "librarypanel.h"
 #include "palette.h"
+#include "plancontroller.h"
 #include "plansummary.h"
 #include "propertiespanel.h"
 #include "recoverybar.h"
@@ -60,7 +61,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
       mCharts(new ResultsCharts(this, true)), mRecovery(new RecoveryBar(this)),
       mFiles(new LibraryController(*mWorkbench, mLibraryPanel, this)),
       mEdits(new EditController(*mWorkbench, mScene, mTree, mWorkloads, this)),
-      mExports(new ExportController(*mWorkbench, this)),
+      mExports(new ExportController(*mWorkbench, this)), mPlans(new PlanController(*mWorkbench, mScene, mFiles, this)),
       mRecoveryFlow(new RecoveryController(
           *mWorkbench, mRecovery, [this] { return mFiles->maybeSave(); }, this))
 {
@@ -236,6 +237,8 @@ void MainWindow::createActions()
     view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());
+
+    mPlans->addPlanActions(menuBar()->addMenu(tr("&Plan")));
 
     QMenu* results = menuBar()->addMenu(tr("&Results"));
     results->addAction(tr("Placement &Replay…"), this, &MainWindow::showPlacementReplay)

@@ -29,6 +29,7 @@ class Inspector;
 class KpiCards;
 class LibraryController;
 class LibraryPanel;
+class PlanController;
 class PlanSummary;
 class PropertiesPanel;
 class RecoveryBar;
@@ -62,6 +63,7 @@ public:
     LibraryController* files() const { return mFiles; }
     EditController* edits() const { return mEdits; }
     ExportController* exports() const { return mExports; }
+    PlanController* plans() const { return mPlans; }
     RecoveryController* recovery() const { return mRecoveryFlow; }
 
     const KpiCards* kpiCards() const { return mKpis; }
@@ -121,6 +123,7 @@ private:
     LibraryController* mFiles;
     EditController* mEdits;
     ExportController* mExports;
+    PlanController* mPlans;
     RecoveryController* mRecoveryFlow;
     ResultsController* mResults = nullptr;
     class CanvasNavigator* mNavigator = nullptr;

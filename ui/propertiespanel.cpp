@@ -290,6 +290,10 @@ void PropertiesPanel::showTenant(const Scenario& s, const QString& tenantId)
     addText("name", tr("Name"), t->name);
     addText("color", tr("Colour"), t->color);
     addInt("priority", tr("Priority"), t->priority, -1000, 1000, QString());
+    addEnum("isolation", tr("Isolation"), t->isolation)
+        ->setToolTip(tr("Where its jobs may run: none — any share; memory — only shares with memory of their own "
+                        "(not time-slicing, not MPS without a memory limit); hardware — only whole GPUs and MIG "
+                        "instances."));
     addDouble("sla.max_penalty_pct", tr("SLA: max penalty"), t->sla.maxPenaltyPct, 0, 1000, 1, tr(" %"));
     // Optional objectives: 0 = none (the field leaves the file).
     const NumberFieldOptions none{1.0, true, tr("none")};

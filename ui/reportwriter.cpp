@@ -4,6 +4,7 @@
 
 #include "canvas/canvasscene.h"
 #include "planfigures.h"
+#include "recommendation.h"
 #include "resultscharts.h"
 #include "simulationcharts.h"
 
@@ -36,7 +37,8 @@ void heading(QPainter& p, const QRectF& body, const QString& title, const QStrin
 
 } // namespace
 
-Status writeReport(const sim::PlanResults& results, const Catalog& catalog, const QString& pdfPath)
+Status writeReport(const sim::PlanResults& results, const Catalog& catalog, const QString& pdfPath,
+                   const sim::PlanResults* current)
 {
     const PlanFigures f(results, catalog);
     const Scenario& s = f.scenario;
@@ -121,6 +123,13 @@ Status writeReport(const sim::PlanResults& results, const Catalog& catalog, cons
         pdf.newPage();
         heading(p, body, QObject::tr("Assumptions"), name);
         drawHtml(p, content, f.assumptionsHtml());
+
+        // 7. Recommended vs current, when the plan is offered in place of another.
+        if (current) {
+            pdf.newPage();
+            heading(p, body, QObject::tr("Recommended vs current"), name);
+            drawHtml(p, content, recommendationPageHtml(recommend(*current, results), 20));
+        }
         p.end();
     }
     if (!file.commit())

@@ -19,10 +19,13 @@ namespace gp::ui {
 /// Written through QSaveFile, so `pdfPath` is the whole report or untouched.
 /// Returns the error text, empty on success.
 /// Writes the detailed PDF report of a plan from its results (the same figures the workbench
-/// shows); the error text, empty on success.
-Status writeReport(const sim::PlanResults& results, const Catalog& catalog, const QString& pdfPath);
+/// shows). With `current`, the plan is a recommendation in place of that one, and a seventh page,
+/// "Recommended vs current", says what changes, what it saves and what it costs in penalty and
+/// predictability (recommendation.h).
+Status writeReport(const sim::PlanResults& results, const Catalog& catalog, const QString& pdfPath,
+                   const sim::PlanResults* current = nullptr);
 
-/// The number of pages writeReport writes.
+/// The number of pages writeReport writes (one more with `current`).
 inline constexpr int kReportPages = 6;
 
 } // namespace gp::ui

@@ -19,7 +19,7 @@ template <typename E> QString n(E e) { return q(std::string(enumName(e))); }
 
 } // namespace
 
-QString describeSharing(const SharingConfig& c)
+QString describeGpuSharing(const SharingConfig& c)
 {
     switch (c.mode) {
     case SharingMode::Exclusive: return QObject::tr("bare metal (exclusive)");
@@ -93,7 +93,7 @@ void ScenarioTree::showScenario(const Scenario& s, const Catalog& catalog, const
         item->setData(0, Qt::UserRole, q(node.id));
         item->setSelected(selected.contains(q(node.id)));
         for (int g = 0; g < node.gpuCount; ++g)
-            new QTreeWidgetItem(item, {tr("GPU %1").arg(g), describeSharing(node.sharingOf(g))});
+            new QTreeWidgetItem(item, {tr("GPU %1").arg(g), describeGpuSharing(node.sharingOf(g))});
     }
     if (s.topology.nodes.size() > kMaxNodes)
         new QTreeWidgetItem(topo, {tr("…"), tr("%1 more nodes").arg(s.topology.nodes.size() - kMaxNodes)});

@@ -25,6 +25,6 @@ public:
 };
 
 /// "MIG 3g.40gb@0 + 4g.40gb@4", "time-slicing x4", ... for one GPU's sharing.
-QString describeSharing(const SharingConfig& sharing);
+QString describeGpuSharing(const SharingConfig& sharing);
 
 } // namespace gp::ui

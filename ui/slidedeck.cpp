@@ -3,6 +3,8 @@
 #include "slidedeck.h"
 #include "slidepainting.h"
 
+#include "recommendation.h"
+
 #include "calc/comparison.h"
 #include "canvas/canvasscene.h"
 #include "model/scenariodiff.h"
@@ -122,6 +124,8 @@ SlideDeck::SlideDeck(const std::vector<std::shared_ptr<const sim::PlanResults>>&
     for (const auto& r : results)
         mAll.push_back(std::make_unique<PlanFigures>(*r, catalog));
     mFigures = mAll.front().get();
+    if (results.size() > 1)
+        mVerdict = std::make_shared<const PlanRecommendation>(recommend(*results[0], *results[1]));
 }
 
 SlideDeck::~SlideDeck() = default;
@@ -137,6 +141,7 @@ QString SlideDeck::title(int slide) const
         switch (slide) {
         case CTitle: return QObject::tr("Comparing %1").arg(letters.join(QObject::tr(" vs ")));
         case CKpis: return QObject::tr("Which is better");
+        case CVerdict: return QObject::tr("Recommended vs current: B against A");
         case CDiff: return QObject::tr("What differs");
         case CTopology: return QObject::tr("The clusters and who runs where");
         case CCost: return QObject::tr("Where the money goes");

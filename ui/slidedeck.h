@@ -18,6 +18,7 @@ class QPainter;
 namespace gp::ui {
 
 struct PlanFigures;
+struct PlanRecommendation;
 
 /// The slides of a scenario, for stakeholders who will never open the tool: title, executive
 /// summary, topology, the sharing stack of the modes in use (GPU → partition or hypervisor →
@@ -49,6 +50,7 @@ private:
     std::vector<std::unique_ptr<PlanFigures>> mAll; ///< one per scenario
     PlanFigures* mFigures = nullptr;                ///< the first (the only one outside a comparison)
     QString mRecommendation;
+    std::shared_ptr<const PlanRecommendation> mVerdict; ///< B against A, when comparing
 };
 
 } // namespace gp::ui

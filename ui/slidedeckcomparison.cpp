@@ -9,6 +9,7 @@
 #include "canvas/canvasscene.h"
 #include "model/scenariodiff.h"
 #include "planfigures.h"
+#include "recommendation.h"
 #include "resultscharts.h"
 #include "simulationcharts.h"
 
@@ -85,6 +86,10 @@ void SlideDeck::paintComparison(QPainter& p, const QRectF& area, int slide) cons
         drawHtml(p, body, html + "</table>", text + 6);
         break;
     }
+    case CVerdict:
+        drawHtml(p, body, recommendationPageHtml(*mVerdict, 8).replace("<h2>", "<h3>").replace("</h2>", "</h3>"),
+                 text + 3);
+        break;
     case CDiff: {
         QString html;
         for (std::size_t i = 1; i < mAll.size(); ++i) {

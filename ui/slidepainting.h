@@ -17,6 +17,7 @@ enum ComparisonSlide
 {
     CTitle,
     CKpis,
+    CVerdict,
     CDiff,
     CTopology,
     CCost,

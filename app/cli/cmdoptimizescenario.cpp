@@ -156,6 +156,8 @@ int runOptimizePlan(const QStringList& args)
         {"json", "Print JSON."},
     });
     p.addOption({"seed", "Seed of the move order (default 1).", "N"});
+    p.addOption({"max-penalty", "Also refuse plans whose largest penalty passes PCT percent.", "PCT"});
+    p.addOption({"keep-nodes", "Search sharing settings only: remove no node."});
     if (auto done = cl.parse(args))
         return *done;
     const QStringList files = p.positionalArguments();
@@ -163,6 +165,14 @@ int runOptimizePlan(const QStringList& args)
         return cl.refuse("give one scenario FILE");
     if (!p.isSet("output"))
         return cl.refuse("give -o OUT_DIR");
+    std::optional<double> maxPenalty;
+    if (p.isSet("max-penalty")) {
+        bool ok = false;
+        const double pct = p.value("max-penalty").toDouble(&ok);
+        if (!ok || !std::isfinite(pct) || pct < 0.0 || pct > 1000.0)
+            return cl.refuse("--max-penalty must be a percentage from 0 to 1000, not '" + p.value("max-penalty") + "'");
+        maxPenalty = pct / 100.0;
+    }
     const QString objective = p.value("objective").isEmpty() ? "cost" : p.value("objective");
     if (objective != "cost" && objective != "utilization")
         return cl.refuse("--objective must be cost or utilization");
@@ -191,6 +201,8 @@ int runOptimizePlan(const QStringList& args)
     o.objective = objective == "cost" ? calc::PlanObjective::Cost : calc::PlanObjective::Utilization;
     o.timeLimitS = limit;
     o.seed = seed;
+    o.maxPenalty = maxPenalty;
+    o.removeNodes = !p.isSet("keep-nodes");
     const calc::PlanSearchResult r = calc::searchPlan(*read, *catalog, o);
     if (r.pareto.empty()) {
         err() << "gpuplan-cli optimize plan: " << QString::fromStdString(r.infeasibleReason) << Qt::endl;

@@ -27,6 +27,11 @@ int runReport(const QStringList& args)
                      .arg(sim::TrialCounts::kPlan),
                  "N"});
     p.addOption({"charts", "Also write every chart as PNG and SVG and the KPIs and jobs as CSV into DIR.", "DIR"});
+    p.addOption({"current",
+                 "The plan is recommended in place of this scenario file (e.g. optimize plan's plan-1.json in place "
+                 "of its input): adds the page \"Recommended vs current\" — what changes, what it saves per month, "
+                 "what it costs in penalty and predictability.",
+                 "FILE"});
     cl.addDbOption();
     if (auto done = cl.parse(args))
         return *done;
@@ -73,8 +78,16 @@ int runReport(const QStringList& args)
         err() << Qt::flush;
         return kBadInput;
     }
+    std::optional<sim::PlanResults> current;
+    if (p.isSet("current")) {
+        const std::optional<Scenario> was = readScenarioOrReport(p.value("current"), *catalog);
+        if (!was)
+            return kBadInput;
+        current = sim::computePlanResults(*was, *catalog, nullptr, 30.0, trials);
+    }
     const std::optional<sim::PlanResults> results = sim::computePlanResults(*r.value, *catalog, nullptr, 30.0, trials);
-    if (const Status written = ui::writeReport(*results, *catalog, p.value("output")); !written) {
+    if (const Status written = ui::writeReport(*results, *catalog, p.value("output"), current ? &*current : nullptr);
+        !written) {
         err() << "report: " << QString::fromStdString(written.errorText()) << Qt::endl;
         return kFailure;
     }

@@ -13,7 +13,7 @@
 
 namespace gp::calc {
 
-Isolation isolationOf(SharingMode mode)
+IsolationLevels isolationOf(SharingMode mode)
 {
     // NVIDIA MIG User Guide ("Introduction": dedicated memory, cache and SMs, error
     // containment per instance); vGPU software user guide (framebuffer statically split,

@@ -18,14 +18,14 @@ namespace gp::calc {
 /// How far a sharing mode keeps tenants apart, per NVIDIA's documentation
 /// (docs/model-reference.md, "Sharing trade-offs"). 2 = enforced by hardware or the
 /// hypervisor, 1 = partial (a limit that software sets, or a scheduler share), 0 = none.
-struct Isolation
+struct IsolationLevels
 {
     int memory = 0;
     int fault = 0;
     int performance = 0;
 };
 
-Isolation isolationOf(SharingMode mode);
+IsolationLevels isolationOf(SharingMode mode);
 
 /// The current tenant mix evaluated with every GPU shared one way.
 struct SharingAlternative
@@ -35,7 +35,7 @@ struct SharingAlternative
     bool offered = true;     ///< false when no GPU of the scenario supports the mode; kpis are then empty
     int candidatesTried = 0; ///< settings evaluated for this mode
     int nodesKept = 0;       ///< nodes whose GPU lacks the mode and keep their own sharing
-    Isolation isolation;
+    IsolationLevels isolation;
     /// Share of the usable VRAM the mode does not offer to jobs (offeredMemoryBytes of this
     /// setting against bare metal): MIG slices in no instance and instance rounding, vGPU
     /// framebuffers smaller than the GPU. 0 for bare metal, passthrough, time-slicing and MPS.

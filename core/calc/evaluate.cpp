@@ -81,7 +81,8 @@ Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<Placement
             JobRef r{t, j, need.arch, std::move(need.memory), need.servingFixedBytes, need.servingWantedKvBytes};
             const double demand = need.demandBytes;
             demands.push_back({t, j, std::max(job.parallelism.tp, 1),
-                               std::max(job.parallelism.pp, 1) * std::max(job.parallelism.dp, 1), demand, job.pin});
+                               std::max(job.parallelism.pp, 1) * std::max(job.parallelism.dp, 1), demand, job.pin,
+                               s.tenants[static_cast<std::size_t>(t)].isolation});
             refs.push_back(std::move(r));
         }
     // 2. Placement order: pinned jobs, then tenant priority, then larger jobs first.

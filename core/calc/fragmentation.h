@@ -24,6 +24,10 @@ struct JobDemand
     int groups = 1;
     double bytesPerUnit = 0.0;
     std::optional<Pin> pin;
+    Isolation isolation = Isolation::None; ///< its tenant's: which slots may hold it (slotGives)
+    /// Pinned or isolated: only some slots may hold it, so the searches that answer per node
+    /// state (the index, the memo of failures) do not apply.
+    bool constrained() const { return pin.has_value() || isolation != Isolation::None; }
 };
 
 /// The fragmentation measure of Weng et al. (USENIX ATC '23) as the authors' simulator computes

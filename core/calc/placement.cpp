@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "placer.h"
 
+#include "model/enumnames.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -299,12 +301,12 @@ const std::vector<int>& Placer::groupOn(const JobDemand& d, int node) const
 
 int Placer::chooseNode(const JobDemand& d, const std::vector<int>& used) const
 {
-    if (!d.pin)
+    if (!d.constrained())
         for (const Failure& f : mFailures)
             if (f.strict == mStrictMemory && d.tp >= f.tp && d.bytesPerUnit >= f.bytes)
                 return -1;
     const int n = searchNode(d, used);
-    if (n < 0 && !d.pin)
+    if (n < 0 && !d.constrained())
         mFailures.push_back({d.tp, d.bytesPerUnit, mStrictMemory});
     return n;
 }
@@ -376,6 +378,18 @@ std::string Placer::reasonFor(const JobDemand& d, int groupsPlaced) const
         return "pinned to " + d.pin->node + (d.pin->gpu ? " GPU " + std::to_string(*d.pin->gpu) : "") +
                ", where no free slot holds " + gib(d.bytesPerUnit) + " per GPU for all " + std::to_string(units) +
                " units";
+    if (d.isolation != Isolation::None) {
+        int giving = 0;
+        for (const Slot& sl : mSlots)
+            giving += slotGives(sl, d.isolation) && sl.capacityBytes >= d.bytesPerUnit;
+        return "its tenant demands " + std::string(enumName(d.isolation)) + " isolation (" +
+               (d.isolation == Isolation::Hardware ? "a whole GPU or a MIG instance"
+                                                   : "a share with its own memory: not time-slicing, not MPS without "
+                                                     "a memory limit") +
+               "); " + std::to_string(giving) + " slots give it and hold " + gib(d.bytesPerUnit) + ", and " +
+               std::to_string(groupsPlaced * d.tp) + " of its " + std::to_string(units) +
+               " units could be placed in free ones";
+    }
     if (fitting == 0)
         return "needs " + gib(d.bytesPerUnit) + " per GPU; the largest slot holds " + gib(largest) + " (" +
                largestLabel + ")";

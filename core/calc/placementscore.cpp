@@ -254,7 +254,7 @@ int Placer::leastScore(const JobDemand& d) const
             bestScore = sc;
         }
     };
-    if (mIndexed && !d.pin) {
+    if (mIndexed && !d.constrained()) {
         refileChanged();
         // The states' answers for this demand, kept from its last search: only the states nodes
         // left or entered since (the log of moves) are asked again, unless that is more than
@@ -303,9 +303,9 @@ const std::vector<int>& Placer::chosenGroup(const JobDemand& d, int node) const
 {
     if (mPolicy != PlacementPolicy::FragmentationAware || d.tp > 1)
         return groupOn(d, node);
-    if (mIndexed && !d.pin)
+    if (mIndexed && !d.constrained())
         refileChanged(); // a group before this one of the same job may have changed the node
-    const Score sc = mIndexed && !d.pin ? indexedScore(d, mStates.classOf(node), node) : scoreOf(d, node);
+    const Score sc = mIndexed && !d.constrained() ? indexedScore(d, mStates.classOf(node), node) : scoreOf(d, node);
     mScratch.assign(1, mNodeSlots[static_cast<std::size_t>(node)][static_cast<std::size_t>(sc.position)]);
     return mScratch;
 }

@@ -79,8 +79,11 @@ private:
         return s.capacityBytes >= bytes;
     }
 
+    /// Whether the demand's pin and its tenant's isolation let slot `s` hold it.
     bool pinAllows(const JobDemand& d, const Slot& s) const
     {
+        if (!slotGives(s, d.isolation))
+            return false;
         if (!d.pin)
             return true;
         if (mScenario.topology.nodes[static_cast<std::size_t>(s.node)].id != d.pin->node)

@@ -8,6 +8,7 @@
 #include "inventory.h"
 
 #include "model/enumnames.h"
+#include "model/format.h"
 #include "model/miglayout.h"
 #include "model/units.h"
 
@@ -123,13 +124,19 @@ std::optional<std::pair<Scenario, std::string>> withoutOne(const Scenario& s, co
     return std::make_pair(std::move(out), id);
 }
 
-int violations(const Kpis& k) { return k.unplacedJobs + k.slaViolations; }
-
-/// Whether `a` is a better plan than `b`: fewer jobs outside their SLA, then the objective.
-bool better(const Kpis& a, const Kpis& b, PlanObjective objective)
+/// Jobs unplaced or outside their SLA, and one more when the plan's largest penalty passes the
+/// search's cap.
+int violations(const Kpis& k, const std::optional<double>& maxPenalty)
 {
-    if (violations(a) != violations(b))
-        return violations(a) < violations(b);
+    return k.unplacedJobs + k.slaViolations + (maxPenalty && k.maxPenalty > *maxPenalty + 1e-12 ? 1 : 0);
+}
+
+/// Whether `a` is a better plan than `b`: fewer violations, then the objective.
+bool better(const Kpis& a, const Kpis& b, const PlanSearchOptions& o)
+{
+    const PlanObjective objective = o.objective;
+    if (violations(a, o.maxPenalty) != violations(b, o.maxPenalty))
+        return violations(a, o.maxPenalty) < violations(b, o.maxPenalty);
     constexpr double eps = 1e-9;
     if (objective == PlanObjective::Cost) {
         if (std::abs(a.costPerMonthUsd - b.costPerMonthUsd) > 1e-6)
@@ -210,13 +217,14 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
     for (int g = 0; g < static_cast<int>(groups.size()); ++g) {
         for (int o = 0; o < static_cast<int>(optionsOf[static_cast<std::size_t>(g)].size()); ++o)
             moves.emplace_back(g, o);
-        moves.emplace_back(g, -1);
+        if (options.removeNodes)
+            moves.emplace_back(g, -1);
     }
     std::mt19937_64 rng(options.seed);
     PlanCandidate best = result.current;
     std::vector<PlanCandidate>& front = result.pareto;
     auto archive = [&](const PlanCandidate& p) {
-        if (violations(p.kpis) > 0)
+        if (violations(p.kpis, options.maxPenalty) > 0)
             return;
         if (std::any_of(front.begin(), front.end(), [&](const PlanCandidate& f) {
                 return dominates(f.kpis, p.kpis) || alike(f.kpis, p.kpis); // the first of equals stays
@@ -263,7 +271,7 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
             next.kpis = evaluate(next.scenario, catalog).kpis;
             ++result.evaluated;
             archive(next);
-            if (better(next.kpis, best.kpis, options.objective)) {
+            if (better(next.kpis, best.kpis, options)) {
                 best = std::move(next);
                 improved = true;
                 if (options.progress)
@@ -271,15 +279,20 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
             }
         }
     }
-    const PlanObjective objective = options.objective;
     std::sort(front.begin(), front.end(),
-              [&](const PlanCandidate& a, const PlanCandidate& b) { return better(a.kpis, b.kpis, objective); });
-    if (front.empty())
-        result.infeasibleReason = "no plan tried keeps every job placed and within its SLA; in the closest, " +
-                                  slaShortfall(best.scenario, evaluate(best.scenario, catalog)) +
-                                  " (jobs unplaced or outside their SLA: " + std::to_string(violations(best.kpis)) +
-                                  "; in the scenario as given: " + std::to_string(violations(result.current.kpis)) +
-                                  ")";
+              [&](const PlanCandidate& a, const PlanCandidate& b) { return better(a.kpis, b.kpis, options); });
+    if (front.empty()) {
+        const Kpis& k = best.kpis;
+        const bool onlyCap = k.unplacedJobs + k.slaViolations == 0;
+        result.infeasibleReason =
+            onlyCap ? "no plan tried keeps the largest penalty within " + fmt::percent(*options.maxPenalty) +
+                          "; the closest reaches " + fmt::percent(k.maxPenalty)
+                    : "no plan tried keeps every job placed and within its SLA; in the closest, " +
+                          slaShortfall(best.scenario, evaluate(best.scenario, catalog)) +
+                          " (jobs unplaced or outside their SLA: " + std::to_string(k.unplacedJobs + k.slaViolations) +
+                          "; in the scenario as given: " +
+                          std::to_string(result.current.kpis.unplacedJobs + result.current.kpis.slaViolations) + ")";
+    }
     result.elapsedMs = elapsedS() * 1000.0;
     return result;
 }

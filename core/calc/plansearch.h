@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,10 @@ struct PlanSearchOptions
     PlanObjective objective = PlanObjective::Cost;
     double timeLimitS = 10.0;
     std::uint64_t seed = 1;
+    /// Constraints beyond every tenant's SLA: no plan whose largest penalty exceeds this
+    /// (a fraction: 0.03 for 3 %); whether nodes may be removed.
+    std::optional<double> maxPenalty;
+    bool removeNodes = true;
     /// Called after each improvement with the plans evaluated so far and the best one.
     std::function<void(int evaluated, const PlanCandidate& best)> progress;
     const std::atomic<bool>* stop = nullptr;

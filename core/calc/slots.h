@@ -34,6 +34,21 @@ struct Slot
     std::string label() const;
 };
 
+/// Whether a slot gives a tenant the isolation it demands (docs/model-reference.md, "Isolation"):
+/// memory — the slot's memory is its own (not time-slicing, not MPS without a memory limit);
+/// hardware — SMs, memory and faults are its own (a whole GPU, bare metal or passed through, or a
+/// MIG instance).
+inline bool slotGives(const Slot& s, Isolation isolation)
+{
+    switch (isolation) {
+    case Isolation::None: return true;
+    case Isolation::Memory: return s.memoryIsolated;
+    case Isolation::Hardware:
+        return s.mode == SharingMode::Exclusive || s.mode == SharingMode::Passthrough || s.mode == SharingMode::Mig;
+    }
+    return false;
+}
+
 /// Every slot of every GPU of the scenario, node by node, GPU by GPU.
 std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog);
 

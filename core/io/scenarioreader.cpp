@@ -257,6 +257,7 @@ Tenant Reader::tenant(const QJsonObject& o, const std::string& p)
     t.name = f.string("name", t.id);
     t.color = f.string("color", t.color);
     t.priority = f.integer("priority", 0);
+    t.isolation = f.enumValue("isolation", Isolation::None);
     if (auto sla = f.object("sla")) {
         JsonFields g(*sla, f.pathOf("sla"), mOut);
         t.sla.maxPenaltyPct = g.number("max_penalty_pct", t.sla.maxPenaltyPct);

@@ -200,6 +200,8 @@ QJsonObject toJson(const Tenant& t)
         jobs.append(toJson(j));
     QJsonObject o{{"id", str(t.id)},        {"name", str(t.name)}, {"color", str(t.color)},
                   {"priority", t.priority}, {"sla", sla},          {"jobs", jobs}};
+    if (t.isolation != Isolation::None) // absent means none: files without it stay as they were
+        o["isolation"] = str(std::string(enumName(t.isolation)));
     if (const auto& a = t.arrivals)
         o["arrivals"] = QJsonObject{{"template", str(a->templateJob)},
                                     {"jobs_per_day", a->jobsPerDay},

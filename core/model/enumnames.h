@@ -82,6 +82,15 @@ template <> struct EnumNames<ServingLoad>
     }};
 };
 
+template <> struct EnumNames<Isolation>
+{
+    static constexpr std::array<std::pair<Isolation, std::string_view>, 3> table{{
+        {Isolation::None, "none"},
+        {Isolation::Memory, "memory"},
+        {Isolation::Hardware, "hardware"},
+    }};
+};
+
 template <> struct EnumNames<PlacementPolicy>
 {
     static constexpr std::array<std::pair<PlacementPolicy, std::string_view>, 4> table{{

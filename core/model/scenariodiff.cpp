@@ -152,6 +152,8 @@ std::vector<std::string> diffScenarios(const Scenario& a, const Scenario& b)
         [](const Tenant& x, const Tenant& y, std::vector<std::string>& o) {
             changed(o, "tenant " + x.id + " name", x.name, y.name);
             changed(o, "tenant " + x.id + " priority", std::to_string(x.priority), std::to_string(y.priority));
+            changed(o, "tenant " + x.id + " isolation", std::string(enumName(x.isolation)),
+                    std::string(enumName(y.isolation)));
             changed(o, "tenant " + x.id + " SLA max penalty", num(x.sla.maxPenaltyPct) + " %",
                     num(y.sla.maxPenaltyPct) + " %");
             changed(o, "tenant " + x.id + " SLA deadline",

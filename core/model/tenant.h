@@ -20,6 +20,17 @@ struct Sla
     bool operator==(const Sla&) const = default;
 };
 
+/// How far a tenant's jobs must be kept apart from other work on the GPUs they run on
+/// (docs/model-reference.md, "Isolation"): `Memory` — only where the share has memory of its own
+/// (whole GPUs, MIG instances, vGPUs, MPS clients with a memory limit; not time-slicing);
+/// `Hardware` — only where the SMs, memory and faults are its own (whole GPUs, MIG instances).
+enum class Isolation
+{
+    None,
+    Memory,
+    Hardware
+};
+
 /// Jobs a tenant keeps submitting, for the timeline simulation: Poisson arrivals of copies of
 /// one of its jobs, with lognormal durations.
 struct ArrivalProcess
@@ -38,6 +49,7 @@ struct Tenant
     std::string color = "#4e79a7"; ///< #RRGGBB
     int priority = 0;              ///< higher is placed first
     Sla sla;
+    Isolation isolation = Isolation::None; ///< where its jobs may be placed
     std::vector<Job> jobs;
     std::optional<ArrivalProcess> arrivals;
     bool operator==(const Tenant&) const = default;

@@ -6,6 +6,7 @@
 #include "ui/textformat.h"
 
 #include "model/enumnames.h"
+#include "model/scenariodiff.h"
 
 #include <set>
 
@@ -399,6 +400,25 @@ void CanvasScene::decorate(const Scenario& s, const calc::Evaluation& ev)
         for (const calc::UnitLocation& u : j.placement)
             mJobGpus[j.id][u.node].insert(u.gpu);
     highlightJobs(mHighlightedJobs); // the jobs may run elsewhere now
+}
+
+QStringList CanvasScene::previewPlan(const Scenario& current, const Scenario* plan)
+{
+    QStringList marked;
+    for (const Node& n : current.topology.nodes) {
+        auto* item = dynamic_cast<NodeItem*>(mItems.value(q(n.id)));
+        if (!item)
+            continue;
+        const Node* next = plan ? plan->topology.findNode(n.id) : nullptr;
+        QString change;
+        const bool removed = plan && !next;
+        if (next && (next->sharing != n.sharing || next->gpuSharing != n.gpuSharing))
+            change = q(gp::describeSharing(next->sharing)) + (next->gpuSharing.empty() ? QString() : tr(" (per GPU)"));
+        item->setPreview(change, removed);
+        if (removed || !change.isEmpty())
+            marked << q(n.id);
+    }
+    return marked;
 }
 
 QRectF CanvasScene::jobsBounds(const QStringList& jobIds) const

@@ -56,6 +56,10 @@ public:
     /// empty clears it. Ids of jobs not placed are ignored.
     void highlightJobs(const QStringList& jobIds);
     QStringList highlightedJobs() const { return mHighlightedJobs; }
+    /// Marks on each node what `plan` (the same cluster, as a proposed plan) changes there: its
+    /// new sharing, or that it goes; nodes the plan keeps as they are stay unmarked. The nodes
+    /// marked, by id. A null plan clears every mark.
+    QStringList previewPlan(const Scenario& current, const Scenario* plan);
     /// The rectangle round the nodes these jobs run on (empty when none is placed).
     QRectF jobsBounds(const QStringList& jobIds) const;
 

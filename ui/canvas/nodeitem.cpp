@@ -138,6 +138,52 @@ void NodeItem::setHighlightedGpus(std::set<int> gpus)
     update();
 }
 
+void NodeItem::setPreview(QString change, bool removed)
+{
+    if (change == mPreviewChange && removed == mPreviewRemoved)
+        return;
+    mPreviewChange = std::move(change);
+    mPreviewRemoved = removed;
+    update();
+}
+
+void NodeItem::drawPreview(QPainter* p, const QRectF& r) const
+{
+    if (mPreviewChange.isEmpty() && !mPreviewRemoved)
+        return;
+    const QColor colour = mPreviewRemoved ? QColor("#c62828") : QColor("#e67e22");
+    p->setRenderHint(QPainter::Antialiasing, true);
+    if (mPreviewRemoved) { // greyed out and crossed: the plan goes without it
+        p->setPen(Qt::NoPen);
+        p->setBrush(QColor(120, 120, 120, 150));
+        p->drawRect(r);
+        QPen cross(colour, 4);
+        cross.setCosmetic(true);
+        p->setPen(cross);
+        p->drawLine(r.topLeft(), r.bottomRight());
+        p->drawLine(r.topRight(), r.bottomLeft());
+    }
+    QPen frame(colour, 3, Qt::DashLine); // stays visible zoomed out
+    frame.setCosmetic(true);
+    p->setPen(frame);
+    p->setBrush(Qt::NoBrush);
+    p->drawRect(r.adjusted(1.5, 1.5, -1.5, -1.5));
+    const QString text = mPreviewRemoved ? QObject::tr("removed") : QStringLiteral("→ ") + mPreviewChange;
+    QFont f = p->font();
+    f.setBold(true);
+    f.setPixelSize(13);
+    p->setFont(f);
+    const QFontMetricsF fm(f);
+    const double w = std::min(r.width() - 12, fm.horizontalAdvance(text) + 14);
+    const QRectF box(r.center().x() - w / 2, r.bottom() - 34, w, 22);
+    p->setPen(Qt::NoPen);
+    p->setBrush(colour);
+    p->drawRoundedRect(box, 4, 4);
+    p->setPen(Qt::white);
+    p->drawText(box.adjusted(6, 0, -6, 0), Qt::AlignCenter, fm.elidedText(text, Qt::ElideRight, w - 12));
+    p->setRenderHint(QPainter::Antialiasing, false);
+}
+
 void NodeItem::setGpus(std::vector<Gpu> gpus)
 {
     mGpus = std::move(gpus);
@@ -184,6 +230,7 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
             p->setBrush(Qt::NoBrush);
             p->drawRect(r);
         }
+        drawPreview(p, r);
         return;
     }
     p->setPen(border);
@@ -243,6 +290,7 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
         }
     }
     drawBadges(p, r);
+    drawPreview(p, r);
 }
 
 void NodeItem::drawOomMark(QPainter* p, const QRectF& cell)

@@ -70,6 +70,12 @@ public:
     /// GPUs framed in the highlight colour (where a job the user asked about runs).
     void setHighlightedGpus(std::set<int> gpus);
     const std::set<int>& highlightedGpus() const { return mHighlighted; }
+    /// A proposed plan's change to this node, drawn over it (the Optimize dialog's preview):
+    /// `change` names its new sharing ("MIG 3g.40gb ×2"), `removed` greys it out and crosses it;
+    /// both empty/false clear it.
+    void setPreview(QString change, bool removed);
+    const QString& previewChange() const { return mPreviewChange; }
+    bool previewRemoved() const { return mPreviewRemoved; }
     /// The GPU (and slot within it) under a point in item coordinates, if any.
     std::optional<std::pair<int, int>> slotAt(QPointF local) const;
     /// Where GPU `index` is drawn, in item coordinates.
@@ -86,12 +92,15 @@ private:
     QString nodeTip() const;
     static void drawOomMark(QPainter* p, const QRectF& cell);
     void drawBadges(QPainter* p, const QRectF& r);
+    void drawPreview(QPainter* p, const QRectF& r) const;
 
     QString mId, mName, mSubtitle;
     QStringList mNotes;
     std::vector<Gpu> mGpus;
     std::set<int> mHighlighted;
     std::vector<std::pair<QString, QColor>> mBadges;
+    QString mPreviewChange;
+    bool mPreviewRemoved = false;
 };
 
 /// A switch of the fabric on the canvas.

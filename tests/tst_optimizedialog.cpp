@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// Plan > Optimize… as a planner uses it: Ctrl+Shift+O on the first sample, a time limit typed,
+// Optimize clicked; the search runs in the background and ends with the Pareto set in the chart
+// (target zone, plans coloured by cost, the current plan) and the table; the selected plan is
+// previewed on the canvas; Save as Variant adds it to the library; Compare with Current opens the
+// compare view on its "Recommended vs current" page; the report gets that page; Apply is one
+// undoable edit; Cancel stops a search and shows what it found.
+#include "ui/canvas/nodeitem.h"
+#include "ui/comparedialog.h"
+#include "ui/librarypanel.h"
+#include "ui/optimizedialog.h"
+#include "ui/plancontroller.h"
+#include "ui/reportwriter.h"
+#include "windowfixture.h"
+
+#include "document/commands.h"
+#include "document/document.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QCheckBox>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace gp;
+
+namespace {
+
+template <typename T> T* child(QWidget* parent, const char* name)
+{
+    T* w = parent->findChild<T*>(name);
+    if (!w)
+        qFatal("no %s", name);
+    return w;
+}
+
+void typeInto(QSpinBox* box, const QString& text)
+{
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClicks(box, text);
+    QTest::keyClick(box, Qt::Key_Tab);
+}
+
+int pdfPages(const QString& pdf)
+{
+    QProcess p;
+    p.start("pdfinfo", {pdf});
+    p.waitForFinished(30000);
+    for (const QString& line : QString::fromUtf8(p.readAllStandardOutput()).split('\n'))
+        if (line.startsWith("Pages:"))
+            return line.section(':', 1).trimmed().toInt();
+    return -1;
+}
+
+QString pdfText(const QString& pdf)
+{
+    QProcess p;
+    p.start("pdftotext", {"-layout", pdf, "-"});
+    p.waitForFinished(30000);
+    return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+} // namespace
+
+class TestOptimizeDialog : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir mTmp;
+
+    static ui::OptimizeDialog* openOptimize(ui::MainWindow* w)
+    {
+        QApplication::setActiveWindow(w);
+        QTest::keyClick(w, Qt::Key_O, Qt::ControlModifier | Qt::ShiftModifier);
+        ui::OptimizeDialog* d = w->plans()->optimizeDialog();
+        if (!d || !QTest::qWaitForWindowExposed(d))
+            qFatal("Ctrl+Shift+O did not open Plan > Optimize");
+        return d;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void findsPreviewsSavesComparesReportsAndApplies()
+    {
+        const QString db = mTmp.filePath("lib.sqlite");
+        auto w = test::makeWindow(db);
+        w->resize(1366, 768);
+        w->show();
+        w->files()->openFirst();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        document::Document* doc = w->currentDocument();
+        const Scenario drawn = doc->scenario();
+        ui::OptimizeDialog* d = openOptimize(w.get());
+
+        typeInto(child<QSpinBox>(d, "OptimizeTimeLimit"), "60");
+        QSignalSpy done(d, &ui::OptimizeDialog::searchFinished);
+        QTest::mouseClick(child<QPushButton>(d, "OptimizeStart"), Qt::LeftButton);
+        QVERIFY(d->running());
+        QVERIFY(!child<QPushButton>(d, "OptimizeStart")->isEnabled()); // one search at a time
+        QVERIFY(done.wait(120000));
+        QVERIFY(!d->running());
+        const calc::PlanSearchResult& r = d->result();
+        QVERIFY2(!r.pareto.empty(), r.infeasibleReason.c_str());
+        QVERIFY(!r.timedOut);
+        QVERIFY(r.pareto.front().kpis.costPerMonthUsd < r.current.kpis.costPerMonthUsd);
+        QVERIFY2(d->status()->text().contains("no move improves"), qPrintable(d->status()->text()));
+        QVERIFY(d->status()->text().contains("No plan can cost less than"));
+
+        // The table: one row per plan, the best first, what each saves; the first is selected.
+        QTableWidget* table = d->table();
+        QCOMPARE(table->rowCount(), static_cast<int>(r.pareto.size()));
+        QCOMPARE(table->currentRow(), 0);
+        QVERIFY(d->selectedPlan() == &r.pareto.front());
+        // The chart: the target zone, one point per plan, the current plan.
+        const QList<QAbstractSeries*> series = d->chart()->series();
+        QCOMPARE(series.size(), static_cast<int>(r.pareto.size()) + 2);
+        QVERIFY(qobject_cast<QAreaSeries*>(series.front()));
+        QVERIFY(series.front()->name().contains("80 %"));
+        QVERIFY(series.back()->name().startsWith("Current plan"));
+        auto* best = qobject_cast<QScatterSeries*>(series.at(1));
+        QVERIFY(best);
+        QCOMPARE(best->at(0).x(), r.pareto.front().kpis.vramUtilization * 100.0);
+
+        // The canvas previews the plan: every node it changes or removes is marked.
+        int marked = 0;
+        for (const Node& n : drawn.topology.nodes) {
+            auto* item = dynamic_cast<ui::NodeItem*>(w->canvasScene()->item(QString::fromStdString(n.id)));
+            QVERIFY(item);
+            const Node* after = r.pareto.front().scenario.topology.findNode(n.id);
+            QCOMPARE(item->previewRemoved(), after == nullptr);
+            marked += item->previewRemoved() || !item->previewChange().isEmpty();
+        }
+        QVERIFY(marked > 0);
+        if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR")) {
+            QTest::qWait(200);
+            d->grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("optimize.png"));
+            w->grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("optimize-preview.png"));
+        }
+
+        // Save as Variant: a new library scenario; the open plan is untouched.
+        const int rows = w->findChild<ui::LibraryPanel*>()->rowCount();
+        QTest::mouseClick(child<QPushButton>(d, "OptimizeVariant"), Qt::LeftButton);
+        QCOMPARE(w->findChild<ui::LibraryPanel*>()->rowCount(), rows + 1);
+        const qint64 variant = test::libraryScenarioId(db, QString::fromStdString(drawn.name) + " — optimized (plan 1)");
+        QVERIFY(variant > 0);
+        QVERIFY(doc->scenario() == drawn);
+
+        // Compare with Current: the compare view on its recommended-vs-current page.
+        QTest::mouseClick(child<QPushButton>(d, "OptimizeCompare"), Qt::LeftButton);
+        ui::CompareDialog* compare = nullptr;
+        QTRY_VERIFY((compare = w->findChild<ui::CompareDialog*>()) != nullptr);
+        const QString verdict = compare->recommendation()->text();
+        QVERIFY2(verdict.contains("What it saves") && verdict.contains("per month"), qPrintable(verdict));
+        QVERIFY(verdict.contains("What it costs in predictability"));
+        QVERIFY(verdict.contains("What changes"));
+        if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR")) {
+            compare->tabs()->setCurrentIndex(compare->tabs()->count() - 1);
+            QTest::qWait(200);
+            compare->grab().save(
+                QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("compare-recommended.png"));
+        }
+        compare->close();
+
+        // The report on the recommended plan has the same page, the seventh.
+        const QString pdf = mTmp.filePath("recommended.pdf");
+        QVERIFY(w->plans()->writeRecommendationReport(r.pareto.front().scenario, pdf));
+        QCOMPARE(pdfPages(pdf), ui::kReportPages + 1);
+        QVERIFY(pdfText(pdf).contains("Recommended vs current"));
+
+        // Apply: one undoable edit that makes the open plan the chosen one; the dialog closes.
+        const Scenario chosen = r.pareto.front().scenario;
+        const int steps = doc->undoStack()->count();
+        QPointer<ui::OptimizeDialog> guard(d);
+        QTest::mouseClick(child<QPushButton>(d, "OptimizeApply"), Qt::LeftButton);
+        QTRY_VERIFY(guard.isNull());
+        QCOMPARE(doc->undoStack()->count(), steps + 1);
+        Scenario applied = doc->scenario();
+        applied.name = chosen.name;
+        QVERIFY(applied == chosen);
+        for (const Node& n : drawn.topology.nodes) // the preview is gone
+            if (auto* item = dynamic_cast<ui::NodeItem*>(w->canvasScene()->item(QString::fromStdString(n.id))))
+                QVERIFY(!item->previewRemoved() && item->previewChange().isEmpty());
+        QApplication::setActiveWindow(w.get());
+        QTest::keyClick(w.get(), Qt::Key_Z, Qt::ControlModifier);
+        QVERIFY(doc->scenario() == drawn);
+    }
+
+    /// Cancel ends a search at once and shows what it found; a search of a plan edited since
+    /// cannot be applied to it.
+    void cancelStopsAndAStaleSearchIsNotApplied()
+    {
+        auto w = test::makeWindow(mTmp.filePath("cancel.sqlite"));
+        w->resize(1366, 768);
+        w->show();
+        w->files()->openFirst();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        ui::OptimizeDialog* d = openOptimize(w.get());
+        typeInto(child<QSpinBox>(d, "OptimizeTimeLimit"), "600");
+        QSignalSpy done(d, &ui::OptimizeDialog::searchFinished);
+        QTest::mouseClick(child<QPushButton>(d, "OptimizeStart"), Qt::LeftButton);
+        QTest::mouseClick(child<QPushButton>(d, "OptimizeCancel"), Qt::LeftButton);
+        QVERIFY(done.wait(60000));
+        QVERIFY(d->result().cancelled);
+        QVERIFY2(d->status()->text().contains("cancelled"), qPrintable(d->status()->text()));
+
+        // A finished search of the plan as it was: after an edit it is not applied.
+        QTest::mouseClick(child<QPushButton>(d, "OptimizeStart"), Qt::LeftButton);
+        QVERIFY(done.wait(120000));
+        QVERIFY(!d->result().pareto.empty());
+        document::Document* doc = w->currentDocument();
+        Scenario edited = doc->scenario();
+        edited.tenants.front().priority += 1;
+        doc->push(*document::changeScenario(doc->scenario(), test::bundledCatalog(), edited, "priority"));
+        const int steps = doc->undoStack()->count();
+        QTimer::singleShot(200, [] { // the refusal's message box
+            if (QWidget* box = QApplication::activeModalWidget())
+                QTest::keyClick(box, Qt::Key_Escape);
+        });
+        QVERIFY(!w->plans()->applyPlan(d->result().pareto.front().scenario, {}));
+        QCOMPARE(doc->undoStack()->count(), steps);
+        QVERIFY(doc->scenario() == edited);
+    }
+};
+
+QTEST_MAIN(TestOptimizeDialog)
+#include "tst_optimizedialog.moc"

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "optimizedialog.h"
+
+#include "charttheme.h"
+#include "textformat.h"
+
+#include "document/threadhandoff.h"
+#include "model/planningtarget.h"
+
+#include <QAreaSeries>
+#include <QChartView>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+
+namespace gp::ui {
+
+using text::q;
+
+/// One search: its input, the stop flag, and what the search reports while it runs (read by the
+/// GUI's ticker under the mutex).
+struct OptimizeDialog::Job
+{
+    Scenario scenario;
+    const Catalog* catalog = nullptr;
+    calc::PlanSearchOptions options;
+    std::atomic<bool> stop{false};
+    std::mutex mutex;
+    int evaluated = 0;
+    std::optional<calc::Kpis> best;
+    calc::PlanSearchResult result;
+    std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+};
+
+namespace {
+
+/// Green for the cheapest plan, red for the dearest, through amber.
+QColor costColour(double cost, double cheapest, double dearest)
+{
+    const double t = dearest > cheapest ? std::clamp((cost - cheapest) / (dearest - cheapest), 0.0, 1.0) : 0.0;
+    const QColor a("#2e7d32"), b("#f2a900"), c("#c62828");
+    const auto mix = [](const QColor& x, const QColor& y, double u) {
+        return QColor::fromRgbF(static_cast<float>(x.redF() + (y.redF() - x.redF()) * u),
+                                static_cast<float>(x.greenF() + (y.greenF() - x.greenF()) * u),
+                                static_cast<float>(x.blueF() + (y.blueF() - x.blueF()) * u));
+    };
+    return t < 0.5 ? mix(a, b, t * 2) : mix(b, c, (t - 0.5) * 2);
+}
+
+QString kpiLine(const calc::Kpis& k)
+{
+    return QObject::tr("%1/month, VRAM %2, largest penalty %3")
+        .arg(text::usd(k.costPerMonthUsd), text::percent(k.vramUtilization), text::percent(k.maxPenalty));
+}
+
+} // namespace
+
+OptimizeDialog::OptimizeDialog(const Catalog& catalog, Scenario current, QWidget* parent)
+    : QDialog(parent), mCatalog(catalog), mCurrent(std::move(current))
+{
+    setObjectName("optimizeDialog");
+    setWindowTitle(tr("Optimize — %1").arg(q(mCurrent.name)));
+    auto* layout = new QVBoxLayout(this);
+    auto* intro = new QLabel(
+        tr("Searches every sharing setting of each group of identical nodes — bare metal, time-slicing, MPS, every "
+           "valid MIG layout, vGPU profiles — and fewer nodes, for plans that keep every job placed and within its "
+           "tenant's SLA and isolation. Each plan is scored by the same model as the canvas."),
+        this);
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
+
+    auto* settings = new QHBoxLayout;
+    auto* form = new QFormLayout;
+    mObjective = new QComboBox(this);
+    mObjective->setObjectName("OptimizeObjective");
+    mObjective->addItem(tr("Least cost, then highest VRAM utilization"));
+    mObjective->addItem(tr("Highest VRAM utilization, then least cost"));
+    form->addRow(tr("Objective"), mObjective);
+    auto* cap = new QHBoxLayout;
+    mCapPenalty = new QCheckBox(tr("Largest penalty at most"), this);
+    mCapPenalty->setObjectName("OptimizeCapPenalty");
+    mMaxPenalty = new QDoubleSpinBox(this);
+    mMaxPenalty->setObjectName("OptimizeMaxPenalty");
+    mMaxPenalty->setRange(0.0, 1000.0);
+    mMaxPenalty->setDecimals(1);
+    mMaxPenalty->setSuffix(tr(" %"));
+    mMaxPenalty->setValue(PlanningTarget::kMaxMeanPenalty * 100.0);
+    mMaxPenalty->setEnabled(false);
+    cap->addWidget(mCapPenalty);
+    cap->addWidget(mMaxPenalty);
+    cap->addStretch();
+    form->addRow(tr("Constraints"), cap);
+    mRemoveNodes = new QCheckBox(tr("May remove nodes"), this);
+    mRemoveNodes->setObjectName("OptimizeRemoveNodes");
+    mRemoveNodes->setChecked(true);
+    form->addRow(QString(), mRemoveNodes);
+    settings->addLayout(form, 2);
+    auto* form2 = new QFormLayout;
+    mTimeLimit = new QSpinBox(this);
+    mTimeLimit->setObjectName("OptimizeTimeLimit");
+    mTimeLimit->setRange(1, 3600);
+    mTimeLimit->setValue(10);
+    mTimeLimit->setSuffix(tr(" s"));
+    form2->addRow(tr("Time limit"), mTimeLimit);
+    mSeed = new QSpinBox(this);
+    mSeed->setObjectName("OptimizeSeed");
+    mSeed->setRange(1, 1000000);
+    form2->addRow(tr("Seed"), mSeed);
+    settings->addLayout(form2, 1);
+    auto* run = new QVBoxLayout;
+    mStart = new QPushButton(tr("&Optimize"), this);
+    mStart->setObjectName("OptimizeStart");
+    mStart->setDefault(true);
+    mCancel = new QPushButton(tr("Cancel"), this);
+    mCancel->setObjectName("OptimizeCancel");
+    run->addWidget(mStart);
+    run->addWidget(mCancel);
+    settings->addLayout(run);
+    layout->addLayout(settings);
+
+    mProgress = new QProgressBar(this);
+    mProgress->setObjectName("OptimizeProgress");
+    mProgress->setRange(0, 1000);
+    mProgress->setValue(0);
+    mProgress->setTextVisible(false);
+    layout->addWidget(mProgress);
+    mStatus = new QLabel(tr("Choose the objective and the constraints, then Optimize."), this);
+    mStatus->setObjectName("OptimizeStatus");
+    mStatus->setWordWrap(true);
+    layout->addWidget(mStatus);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    mChart = new QChart;
+    themeChart(mChart);
+    mChart->setTitle(tr("Plans within every SLA"));
+    auto* view = new QChartView(mChart, split);
+    view->setObjectName("OptimizeChart");
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(360, 300);
+    mTable = new QTableWidget(0, 8, split);
+    mTable->setObjectName("OptimizeTable");
+    mTable->setHorizontalHeaderLabels({tr("Plan"), tr("$/month"), tr("Saves/month"), tr("VRAM"), tr("Mean penalty"),
+                                       tr("Max penalty"), tr("Fragmentation"), tr("Changes")});
+    mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    mTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    mTable->verticalHeader()->setVisible(false);
+    mTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    mTable->horizontalHeader()->setStretchLastSection(true);
+    split->setSizes({540, 620});
+    layout->addWidget(split, 1);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    mApply = buttons->addButton(tr("&Apply to Plan"), QDialogButtonBox::ActionRole);
+    mApply->setObjectName("OptimizeApply");
+    mVariant = buttons->addButton(tr("Save as &Variant"), QDialogButtonBox::ActionRole);
+    mVariant->setObjectName("OptimizeVariant");
+    mCompare = buttons->addButton(tr("&Compare with Current…"), QDialogButtonBox::ActionRole);
+    mCompare->setObjectName("OptimizeCompare");
+    mReport = buttons->addButton(tr("&Report…"), QDialogButtonBox::ActionRole);
+    mReport->setObjectName("OptimizeReport");
+    layout->addWidget(buttons);
+
+    connect(mCapPenalty, &QCheckBox::toggled, mMaxPenalty, &QWidget::setEnabled);
+    connect(mStart, &QPushButton::clicked, this, &OptimizeDialog::start);
+    connect(mCancel, &QPushButton::clicked, this, &OptimizeDialog::cancel);
+    connect(&mWatcher, &QFutureWatcherBase::finished, this, &OptimizeDialog::finished);
+    connect(&mTicker, &QTimer::timeout, this, &OptimizeDialog::tick);
+    mTicker.setInterval(100);
+    connect(mTable, &QTableWidget::itemSelectionChanged, this, &OptimizeDialog::selectionChanged);
+    connect(mApply, &QPushButton::clicked, this, [this] {
+        if (const calc::PlanCandidate* p = selectedPlan()) {
+            QStringList changes;
+            for (const std::string& c : p->changes)
+                changes << q(c);
+            Q_EMIT applyRequested(p->scenario, changes.join("; "));
+        }
+    });
+    connect(mVariant, &QPushButton::clicked, this, [this] {
+        if (selectedPlan())
+            Q_EMIT saveVariantRequested(namedPlan(), tr("Optimized from '%1' (%2)")
+                                                         .arg(q(mCurrent.name), mObjective->currentText()));
+    });
+    connect(mCompare, &QPushButton::clicked, this, [this] {
+        if (selectedPlan())
+            Q_EMIT compareRequested(namedPlan());
+    });
+    connect(mReport, &QPushButton::clicked, this, [this] {
+        if (selectedPlan())
+            Q_EMIT reportRequested(namedPlan());
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    fillChart();
+    updateEnabled();
+    resize(1180, 720);
+}
+
+OptimizeDialog::~OptimizeDialog()
+{
+    if (mJob) { // stop the search and wait: it reads the job, which the dialog shares
+        mJob->stop = true;
+        mWatcher.waitForFinished();
+        GPUPLAN_HANDOFF_RECEIVE(&mWatcher);
+    }
+}
+
+void OptimizeDialog::closeEvent(QCloseEvent* event)
+{
+    cancel();
+    Q_EMIT previewChanged(nullptr);
+    QDialog::closeEvent(event);
+}
+
+void OptimizeDialog::start()
+{
+    if (mJob)
+        return;
+    auto job = std::make_shared<Job>();
+    job->scenario = mCurrent;
+    job->catalog = &mCatalog;
+    job->options.objective = mObjective->currentIndex() == 0 ? calc::PlanObjective::Cost
+                                                             : calc::PlanObjective::Utilization;
+    job->options.timeLimitS = mTimeLimit->value();
+    job->options.seed = static_cast<std::uint64_t>(mSeed->value());
+    if (mCapPenalty->isChecked())
+        job->options.maxPenalty = mMaxPenalty->value() / 100.0;
+    job->options.removeNodes = mRemoveNodes->isChecked();
+    Job* raw = job.get(); // the options live in the job: no shared_ptr cycle
+    job->options.progress = [raw](int evaluated, const calc::PlanCandidate& best) {
+        const std::lock_guard lock(raw->mutex);
+        raw->evaluated = evaluated;
+        raw->best = best.kpis;
+    };
+    job->options.stop = &job->stop;
+    mJob = job;
+    Q_EMIT previewChanged(nullptr);
+    mTable->setRowCount(0);
+    mResult = {};
+    fillChart();
+    mProgress->setValue(0);
+    mStatus->setStyleSheet({});
+    mStatus->setText(tr("Searching…"));
+    updateEnabled();
+    mTicker.start();
+    mWatcher.setFuture(document::runInBackground<bool>(&mWatcher, [job] {
+        job->result = calc::searchPlan(job->scenario, *job->catalog, job->options);
+        return true;
+    }));
+}
+
+void OptimizeDialog::cancel()
+{
+    if (!mJob)
+        return;
+    mJob->stop = true;
+    mStatus->setText(tr("Cancelling… the plans found so far will be shown."));
+    mCancel->setEnabled(false);
+}
+
+void OptimizeDialog::tick()
+{
+    if (!mJob)
+        return;
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - mJob->started).count();
+    mProgress->setValue(static_cast<int>(std::min(1.0, elapsed / mJob->options.timeLimitS) * 1000.0));
+    const std::lock_guard lock(mJob->mutex);
+    if (mJob->best && !mJob->stop)
+        mStatus->setText(tr("Searching… %1 plans evaluated; the best so far: %2.")
+                             .arg(text::grouped(mJob->evaluated), kpiLine(*mJob->best)));
+}
+
+void OptimizeDialog::finished()
+{
+    GPUPLAN_HANDOFF_RECEIVE(&mWatcher);
+    mTicker.stop();
+    const std::shared_ptr<Job> job = std::exchange(mJob, nullptr);
+    if (!job)
+        return;
+    mResult = std::move(job->result);
+    mProgress->setValue(1000);
+    showResult();
+    updateEnabled();
+    Q_EMIT searchFinished();
+}
+
+void OptimizeDialog::showResult()
+{
+    const calc::PlanSearchResult& r = mResult;
+    const QString how = r.cancelled ? tr("cancelled") : r.timedOut ? tr("at the time limit") : tr("no move improves");
+    if (r.pareto.empty()) {
+        mStatus->setStyleSheet("color: #c62828");
+        mStatus->setText(tr("<b>No plan found</b> (%1 plans, %2): %3.")
+                             .arg(text::grouped(r.evaluated), how, q(r.infeasibleReason).toHtmlEscaped()));
+    } else {
+        const calc::Kpis& best = r.pareto.front().kpis;
+        const double gap =
+            best.costPerMonthUsd > 0 ? (best.costPerMonthUsd - r.costLowerBoundUsd) / best.costPerMonthUsd : 0.0;
+        mStatus->setText(tr("%1 plans in %2 s (%3); %4 on the Pareto front. The best: %5 — now %6. No plan can "
+                            "cost less than %7/month, so the best is at most %8 above the optimum.")
+                             .arg(text::grouped(r.evaluated))
+                             .arg(r.elapsedMs / 1000.0, 0, 'f', 1)
+                             .arg(how)
+                             .arg(r.pareto.size())
+                             .arg(kpiLine(best), kpiLine(r.current.kpis), text::usd(r.costLowerBoundUsd),
+                                  text::percent(gap)));
+    }
+    mTable->setRowCount(static_cast<int>(r.pareto.size()));
+    for (std::size_t i = 0; i < r.pareto.size(); ++i) {
+        const calc::Kpis& k = r.pareto[i].kpis;
+        QStringList changes;
+        for (const std::string& c : r.pareto[i].changes)
+            changes << q(c);
+        const QStringList cells{QString::number(i + 1),
+                                text::usd(k.costPerMonthUsd),
+                                text::usd(r.current.kpis.costPerMonthUsd - k.costPerMonthUsd),
+                                text::percent(k.vramUtilization),
+                                text::percent(k.meanPenalty),
+                                text::percent(k.maxPenalty),
+                                text::percent(k.fragmentation),
+                                changes.isEmpty() ? tr("as drawn") : changes.join("; ")};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setTextAlignment((c == cells.size() - 1 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
+            if (c == cells.size() - 1)
+                item->setToolTip(changes.join('\n'));
+            mTable->setItem(static_cast<int>(i), c, item);
+        }
+    }
+    fillChart();
+    if (!r.pareto.empty())
+        mTable->selectRow(0);
+}
+
+void OptimizeDialog::fillChart()
+{
+    clearChart(mChart);
+    auto* x = new QValueAxis;
+    x->setTitleText(tr("VRAM utilization (%)"));
+    x->setRange(0, 100);
+    auto* y = new QValueAxis;
+    y->setTitleText(tr("largest penalty (%)"));
+    // The plans set the scale (the current plan may be far off it: it is then drawn on the top edge).
+    double top = 5.0;
+    for (const calc::PlanCandidate& p : mResult.pareto)
+        top = std::max(top, p.kpis.maxPenalty * 100.0 * 1.3);
+    y->setRange(0, std::min(top, 1000.0));
+    mChart->addAxis(x, Qt::AlignBottom);
+    mChart->addAxis(y, Qt::AlignLeft);
+    auto attach = [&](QAbstractSeries* s) {
+        mChart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+    };
+    // The field's benchmark: at least 80 % of VRAM in use, under 3 % penalty.
+    auto* upper = new QLineSeries;
+    upper->append(PlanningTarget::kMinVramUtilization * 100.0, PlanningTarget::kMaxMeanPenalty * 100.0);
+    upper->append(100.0, PlanningTarget::kMaxMeanPenalty * 100.0);
+    auto* zone = new QAreaSeries(upper);
+    zone->setName(tr("Target: %1").arg(q(PlanningTarget::text())));
+    zone->setColor(QColor(46, 125, 50, 50));
+    zone->setBorderColor(QColor(46, 125, 50, 140));
+    attach(zone);
+    const calc::PlanCandidate* selected = selectedPlan();
+    double cheapest = 0.0, dearest = 0.0;
+    for (std::size_t i = 0; i < mResult.pareto.size(); ++i) {
+        const double c = mResult.pareto[i].kpis.costPerMonthUsd;
+        cheapest = i == 0 ? c : std::min(cheapest, c);
+        dearest = i == 0 ? c : std::max(dearest, c);
+    }
+    for (std::size_t i = 0; i < mResult.pareto.size(); ++i) {
+        const calc::PlanCandidate& p = mResult.pareto[i];
+        auto* s = new QScatterSeries;
+        s->setName(tr("Plan %1").arg(i + 1));
+        s->setMarkerSize(&p == selected ? 18 : 12);
+        s->setColor(costColour(p.kpis.costPerMonthUsd, cheapest, dearest));
+        s->setBorderColor(&p == selected ? QColor("#1f3b57") : QColor(Qt::white));
+        s->append(p.kpis.vramUtilization * 100.0, p.kpis.maxPenalty * 100.0);
+        attach(s);
+        const int row = static_cast<int>(i);
+        connect(s, &QScatterSeries::clicked, this, [this, row] { mTable->selectRow(row); });
+        for (QLegendMarker* m : mChart->legend()->markers(s))
+            m->setVisible(false);
+    }
+    if (!mResult.pareto.empty()) { // the plan as drawn, for reference
+        const calc::Kpis& now = mResult.current.kpis;
+        auto* current = new QScatterSeries;
+        const bool above = now.maxPenalty * 100.0 > y->max();
+        current->setName(above ? tr("Current plan: %1/month, penalty %2 (above)")
+                                     .arg(text::usd(now.costPerMonthUsd), text::percent(now.maxPenalty))
+                               : tr("Current plan: %1/month").arg(text::usd(now.costPerMonthUsd)));
+        current->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+        current->setMarkerSize(13);
+        current->setColor(QColor("#1f3b57"));
+        current->setBorderColor(Qt::white);
+        current->append(now.vramUtilization * 100.0, std::min(now.maxPenalty * 100.0, y->max()));
+        attach(current);
+        mChart->setTitle(tr("Colour: $/month, green %1 … red %2").arg(text::usd(cheapest), text::usd(dearest)));
+    }
+    mChart->legend()->setAlignment(Qt::AlignBottom);
+}
+
+const calc::PlanCandidate* OptimizeDialog::selectedPlan() const
+{
+    const QList<QTableWidgetItem*> items = mTable->selectedItems();
+    if (items.isEmpty())
+        return nullptr;
+    const int row = items.front()->row();
+    return row >= 0 && row < static_cast<int>(mResult.pareto.size()) ? &mResult.pareto[static_cast<std::size_t>(row)]
+                                                                       : nullptr;
+}
+
+Scenario OptimizeDialog::namedPlan() const
+{
+    Scenario s = selectedPlan()->scenario;
+    s.name = tr("%1 — optimized (plan %2)").arg(q(mCurrent.name)).arg(mTable->currentRow() + 1).toStdString();
+    return s;
+}
+
+void OptimizeDialog::selectionChanged()
+{
+    fillChart();
+    updateEnabled();
+    const calc::PlanCandidate* p = selectedPlan();
+    Q_EMIT previewChanged(p ? &p->scenario : nullptr);
+}
+
+void OptimizeDialog::updateEnabled()
+{
+    const bool busy = running();
+    const bool chosen = !busy && selectedPlan();
+    for (QWidget* w : std::initializer_list<QWidget*>{mObjective, mCapPenalty, mRemoveNodes, mTimeLimit, mSeed, mStart})
+        w->setEnabled(!busy);
+    mMaxPenalty->setEnabled(!busy && mCapPenalty->isChecked());
+    mCancel->setEnabled(busy && !mJob->stop);
+    for (QPushButton* b : {mApply, mVariant, mCompare, mReport})
+        b->setEnabled(chosen);
+}
+
+} // namespace gp::ui

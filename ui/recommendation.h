@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#pragma once
+
+#include "sim/planresults.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace gp::ui {
+
+/// A recommended plan against the current one, in the figures a decision rests on: what
+/// changes, what it saves per month, and what it costs in penalty and predictability. The same
+/// page in the compare view ("Recommended vs current"), the comparison slides and the report.
+struct PlanRecommendation
+{
+    QString currentName, recommendedName;
+    QStringList changes;              ///< diffScenarios, one line each
+    double costNowUsd = 0.0;          ///< per month
+    double costThenUsd = 0.0;         ///< per month
+    double savingsPerMonthUsd = 0.0;  ///< now − then (negative: it costs more)
+    double meanPenaltyNow = 0.0, meanPenaltyThen = 0.0;
+    double maxPenaltyNow = 0.0, maxPenaltyThen = 0.0;
+    double vramNow = 0.0, vramThen = 0.0;
+    int outsideSlaNow = 0, outsideSlaThen = 0; ///< jobs unplaced or outside their tenant's SLA
+    double p95DaysNow = 0.0, p95DaysThen = 0.0; ///< the slowest job's P95 completion
+    /// The largest chance that a tenant misses its deadline (0 without deadlines).
+    double deadlineMissNow = 0.0, deadlineMissThen = 0.0;
+};
+
+/// From the two plans' results (complete or core: evaluation and Monte Carlo).
+PlanRecommendation recommend(const sim::PlanResults& current, const sim::PlanResults& recommended);
+
+/// The page as rich text (headings, one paragraph per question, the changes as a list of at most
+/// `maxChanges` lines, the rest counted).
+QString recommendationPageHtml(const PlanRecommendation& r, int maxChanges = 12);
+
+} // namespace gp::ui
