@@ -153,7 +153,8 @@ private Q_SLOTS:
         const int rows = w->findChild<ui::LibraryPanel*>()->rowCount();
         QTest::mouseClick(child<QPushButton>(d, "OptimizeVariant"), Qt::LeftButton);
         QCOMPARE(w->findChild<ui::LibraryPanel*>()->rowCount(), rows + 1);
-        const qint64 variant = test::libraryScenarioId(db, QString::fromStdString(drawn.name) + " — optimized (plan 1)");
+        const qint64 variant =
+            test::libraryScenarioId(db, QString::fromStdString(drawn.name) + " — optimized (plan 1)");
         QVERIFY(variant > 0);
         QVERIFY(doc->scenario() == drawn);
 

@@ -142,6 +142,33 @@ private Q_SLOTS:
         }
     }
 
+    /// Job moves: on the first sample the best plan runs some job another way than drawn, a plan
+    /// searched without them runs every job as drawn, and the job moves do not make it worse.
+    void jobMovesRunJobsAnotherWay()
+    {
+        const Scenario s = sample(0);
+        PlanSearchOptions o;
+        o.timeLimitS = 120.0;
+        const PlanSearchResult with = searchPlan(s, test::bundledCatalog(), o);
+        o.jobMoves = false;
+        const PlanSearchResult without = searchPlan(s, test::bundledCatalog(), o);
+        QVERIFY(!with.pareto.empty() && !without.pareto.empty());
+        auto jobsMoved = [&](const Scenario& plan) {
+            int moved = 0;
+            for (const Tenant& t : s.tenants)
+                for (const Job& j : t.jobs)
+                    moved += !(*plan.findJob(j.id) == j);
+            return moved;
+        };
+        QVERIFY(jobsMoved(with.pareto.front().scenario) > 0);
+        for (const PlanCandidate& p : without.pareto)
+            QCOMPARE(jobsMoved(p.scenario), 0);
+        const Kpis& a = with.pareto.front().kpis;
+        const Kpis& b = without.pareto.front().kpis;
+        QVERIFY(a.costPerMonthUsd < b.costPerMonthUsd - 1e-6 ||
+                (a.costPerMonthUsd <= b.costPerMonthUsd + 1e-6 && a.vramUtilization >= b.vramUtilization - 1e-9));
+    }
+
     /// A stop flag read true ends the search at once, said as cancelled.
     void stopsWhenAsked()
     {

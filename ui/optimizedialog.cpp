@@ -199,8 +199,8 @@ OptimizeDialog::OptimizeDialog(const Catalog& catalog, Scenario current, QWidget
     });
     connect(mVariant, &QPushButton::clicked, this, [this] {
         if (selectedPlan())
-            Q_EMIT saveVariantRequested(namedPlan(), tr("Optimized from '%1' (%2)")
-                                                         .arg(q(mCurrent.name), mObjective->currentText()));
+            Q_EMIT saveVariantRequested(
+                namedPlan(), tr("Optimized from '%1' (%2)").arg(q(mCurrent.name), mObjective->currentText()));
     });
     connect(mCompare, &QPushButton::clicked, this, [this] {
         if (selectedPlan())
@@ -239,8 +239,8 @@ void OptimizeDialog::start()
     auto job = std::make_shared<Job>();
     job->scenario = mCurrent;
     job->catalog = &mCatalog;
-    job->options.objective = mObjective->currentIndex() == 0 ? calc::PlanObjective::Cost
-                                                             : calc::PlanObjective::Utilization;
+    job->options.objective =
+        mObjective->currentIndex() == 0 ? calc::PlanObjective::Cost : calc::PlanObjective::Utilization;
     job->options.timeLimitS = mTimeLimit->value();
     job->options.seed = static_cast<std::uint64_t>(mSeed->value());
     if (mCapPenalty->isChecked())
@@ -282,8 +282,7 @@ void OptimizeDialog::tick()
 {
     if (!mJob)
         return;
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - mJob->started).count();
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - mJob->started).count();
     mProgress->setValue(static_cast<int>(std::min(1.0, elapsed / mJob->options.timeLimitS) * 1000.0));
     const std::lock_guard lock(mJob->mutex);
     if (mJob->best && !mJob->stop)
@@ -317,14 +316,14 @@ void OptimizeDialog::showResult()
         const calc::Kpis& best = r.pareto.front().kpis;
         const double gap =
             best.costPerMonthUsd > 0 ? (best.costPerMonthUsd - r.costLowerBoundUsd) / best.costPerMonthUsd : 0.0;
-        mStatus->setText(tr("%1 plans in %2 s (%3); %4 on the Pareto front. The best: %5 — now %6. No plan can "
-                            "cost less than %7/month, so the best is at most %8 above the optimum.")
-                             .arg(text::grouped(r.evaluated))
-                             .arg(r.elapsedMs / 1000.0, 0, 'f', 1)
-                             .arg(how)
-                             .arg(r.pareto.size())
-                             .arg(kpiLine(best), kpiLine(r.current.kpis), text::usd(r.costLowerBoundUsd),
-                                  text::percent(gap)));
+        mStatus->setText(
+            tr("%1 plans in %2 s (%3); %4 on the Pareto front. The best: %5 — now %6. No plan can "
+               "cost less than %7/month, so the best is at most %8 above the optimum.")
+                .arg(text::grouped(r.evaluated))
+                .arg(r.elapsedMs / 1000.0, 0, 'f', 1)
+                .arg(how)
+                .arg(r.pareto.size())
+                .arg(kpiLine(best), kpiLine(r.current.kpis), text::usd(r.costLowerBoundUsd), text::percent(gap)));
     }
     mTable->setRowCount(static_cast<int>(r.pareto.size()));
     for (std::size_t i = 0; i < r.pareto.size(); ++i) {
@@ -428,7 +427,7 @@ const calc::PlanCandidate* OptimizeDialog::selectedPlan() const
         return nullptr;
     const int row = items.front()->row();
     return row >= 0 && row < static_cast<int>(mResult.pareto.size()) ? &mResult.pareto[static_cast<std::size_t>(row)]
-                                                                       : nullptr;
+                                                                     : nullptr;
 }
 
 Scenario OptimizeDialog::namedPlan() const

@@ -116,16 +116,16 @@ bool PlanController::writeRecommendationReport(const Scenario& plan, const QStri
     if (!doc)
         return false;
     using Pair = std::pair<sim::PlanResults, sim::PlanResults>;
-    const std::optional<Pair> results = runWithProgress<Pair>(
-        mWindow, tr("Computing the plans for the report…"),
-        [current = doc->scenario(), plan, catalog = &mWorkbench.catalog()](
-            const std::atomic<bool>& stop) -> std::optional<Pair> {
-            auto now = sim::computePlanResults(current, *catalog, &stop);
-            auto then = now ? sim::computePlanResults(plan, *catalog, &stop) : std::nullopt;
-            if (!then)
-                return std::nullopt;
-            return Pair{std::move(*now), std::move(*then)};
-        });
+    const std::optional<Pair> results =
+        runWithProgress<Pair>(mWindow, tr("Computing the plans for the report…"),
+                              [current = doc->scenario(), plan,
+                               catalog = &mWorkbench.catalog()](const std::atomic<bool>& stop) -> std::optional<Pair> {
+                                  auto now = sim::computePlanResults(current, *catalog, &stop);
+                                  auto then = now ? sim::computePlanResults(plan, *catalog, &stop) : std::nullopt;
+                                  if (!then)
+                                      return std::nullopt;
+                                  return Pair{std::move(*now), std::move(*then)};
+                              });
     if (!results)
         return false;
     QApplication::setOverrideCursor(Qt::WaitCursor);

@@ -72,7 +72,8 @@ QString recommendationPageHtml(const PlanRecommendation& r, int maxChanges)
                        .arg(r.recommendedName.toHtmlEscaped(), r.currentName.toHtmlEscaped());
     const double save = r.savingsPerMonthUsd;
     if (std::abs(save) < 0.5)
-        html += QObject::tr("<p><b>What it saves:</b> nothing per month: both cost %1.</p>").arg(text::usd(r.costNowUsd));
+        html +=
+            QObject::tr("<p><b>What it saves:</b> nothing per month: both cost %1.</p>").arg(text::usd(r.costNowUsd));
     else if (save > 0)
         html += QObject::tr("<p><b>What it saves:</b> <span style='color:#2e7d32'>%1 per month</span> (%2 a year, "
                             "%3 of today's cost): %4 → %5.</p>")

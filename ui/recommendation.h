@@ -15,14 +15,14 @@ namespace gp::ui {
 struct PlanRecommendation
 {
     QString currentName, recommendedName;
-    QStringList changes;              ///< diffScenarios, one line each
-    double costNowUsd = 0.0;          ///< per month
-    double costThenUsd = 0.0;         ///< per month
-    double savingsPerMonthUsd = 0.0;  ///< now − then (negative: it costs more)
+    QStringList changes;             ///< diffScenarios, one line each
+    double costNowUsd = 0.0;         ///< per month
+    double costThenUsd = 0.0;        ///< per month
+    double savingsPerMonthUsd = 0.0; ///< now − then (negative: it costs more)
     double meanPenaltyNow = 0.0, meanPenaltyThen = 0.0;
     double maxPenaltyNow = 0.0, maxPenaltyThen = 0.0;
     double vramNow = 0.0, vramThen = 0.0;
-    int outsideSlaNow = 0, outsideSlaThen = 0; ///< jobs unplaced or outside their tenant's SLA
+    int outsideSlaNow = 0, outsideSlaThen = 0;  ///< jobs unplaced or outside their tenant's SLA
     double p95DaysNow = 0.0, p95DaysThen = 0.0; ///< the slowest job's P95 completion
     /// The largest chance that a tenant misses its deadline (0 without deadlines).
     double deadlineMissNow = 0.0, deadlineMissThen = 0.0;

@@ -6,11 +6,13 @@
 
 #include "evaluate.h"
 #include "inventory.h"
+#include "jobsearch.h"
 
 #include "model/enumnames.h"
 #include "model/format.h"
 #include "model/miglayout.h"
 #include "model/units.h"
+#include "model/validation.h"
 
 #include <algorithm>
 #include <chrono>
@@ -30,6 +32,7 @@ struct NodeGroup
     int gpuCount = 0;
     std::string templateId;
     std::string label; ///< "dgx-h100" (its template, else its GPU model)
+    int size = 0;      ///< its nodes in the scenario as given
 };
 
 struct Option
@@ -89,6 +92,12 @@ bool sameGroup(const Node& n, const NodeGroup& g)
     return n.gpuId == g.gpuId && n.gpuCount == g.gpuCount && n.templateId == g.templateId;
 }
 
+int countIn(const Scenario& s, const NodeGroup& g)
+{
+    return static_cast<int>(std::count_if(s.topology.nodes.begin(), s.topology.nodes.end(),
+                                          [&](const Node& n) { return sameGroup(n, g); }));
+}
+
 /// The scenario with every node of group `g` shared as `config` (per-GPU overrides dropped).
 Scenario withSetting(const Scenario& s, const NodeGroup& g, const SharingConfig& config)
 {
@@ -126,6 +135,100 @@ std::optional<std::pair<Scenario, std::string>> withoutOne(const Scenario& s, co
 
 /// Jobs unplaced or outside their SLA, and one more when the plan's largest penalty passes the
 /// search's cap.
+/// The scenario without the last `count` nodes of group `g` (a bigger step down for big groups).
+std::optional<std::pair<Scenario, std::string>> withoutSome(const Scenario& s, const NodeGroup& g, int count)
+{
+    std::optional<std::pair<Scenario, std::string>> out;
+    std::string first;
+    for (int i = 0; i < count; ++i) {
+        auto next = withoutOne(out ? out->first : s, g);
+        if (!next)
+            return std::nullopt;
+        if (i == 0)
+            first = next->second;
+        out = std::move(next);
+    }
+    if (out && count > 1)
+        out->second = std::to_string(count) + " nodes (" + first + " … " + out->second + ")";
+    return out;
+}
+
+/// Another way to run one job: its parallelism from the job search on the GPUs it runs on, or
+/// its deployment from the serving search.
+struct JobMove
+{
+    std::string jobId;
+    Job job;
+    std::string label;
+};
+
+std::string parallelismLabel(const Job& j)
+{
+    const Parallelism& p = j.parallelism;
+    return "TP" + std::to_string(p.tp) + " PP" + std::to_string(p.pp) + " DP" + std::to_string(p.dp) + " on " +
+           std::to_string(p.gpus()) + " GPUs";
+}
+
+/// For each placed job: the fastest parallelism the job search finds on its GPU kind at its own
+/// GPU count and at a half and a quarter of it (deadlines decide whether the slower ones do), or
+/// the three serving deployments on the fewest GPUs that meet its tenant's objectives.
+std::vector<JobMove> jobMoves(const Scenario& s, const Catalog& c, const Evaluation& ev, const std::atomic<bool>* stop)
+{
+    std::vector<JobMove> out;
+    for (const JobResult& r : ev.jobs) {
+        const Job* job = s.findJob(r.id);
+        const Node* node = r.placement.empty() ? nullptr : s.topology.findNode(r.placement.front().node);
+        if (!job || !node || !c.gpu(node->gpuId) || (stop && stop->load()))
+            continue;
+        const JobSearchSetup base = jobSearchSetup(s, c, *job, *node);
+        const int gpus = std::max(job->parallelism.gpus(), 1);
+        std::vector<Job> alternatives;
+        if (job->isTraining()) {
+            for (int count : {gpus, gpus / 2, gpus / 4}) {
+                if (count < 1 || (count < gpus && gpus % count != 0))
+                    continue;
+                JobSearchSetup setup = base;
+                setup.gpusMin = setup.gpusMax = count;
+                const JobSearchResult found = searchJob(setup, {1, {}, stop, true});
+                if (!found.top.empty())
+                    alternatives.push_back(withConfig(*job, found.top.front()));
+            }
+        } else if (job->inference) {
+            JobSearchSetup setup = base;
+            setup.gpusMin = 1;
+            setup.gpusMax = gpus;
+            const ServingSearchResult found = searchServing(setup, {3, {}, stop, true});
+            for (const ServingConfig& d : found.top)
+                alternatives.push_back(withServingConfig(*job, d));
+        }
+        for (Job& j : alternatives) {
+            if (j.parallelism == job->parallelism && j.batch == job->batch && j.precision == job->precision &&
+                j.inference == job->inference)
+                continue;
+            if (j.parallelism.gpus() != gpus && j.pin && (j.pin->gpu || j.pin->migInstance))
+                j.pin.reset(); // a pin to some of its GPUs no longer says where all of them go
+            const bool serving = !j.isTraining();
+            out.push_back({j.id, j,
+                           j.name + ": " + parallelismLabel(j) +
+                               (serving ? ", batch cap " + std::to_string(j.inference->concurrency) + ", " +
+                                              std::string(enumName(j.precision))
+                                        : std::string())});
+        }
+    }
+    return out;
+}
+
+/// The scenario with job `m.jobId` run as `m.job`.
+Scenario withJob(const Scenario& s, const JobMove& m)
+{
+    Scenario out = s;
+    for (Tenant& t : out.tenants)
+        for (Job& j : t.jobs)
+            if (j.id == m.jobId)
+                j = m.job;
+    return out;
+}
+
 int violations(const Kpis& k, const std::optional<double>& maxPenalty)
 {
     return k.unplacedJobs + k.slaViolations + (maxPenalty && k.maxPenalty > *maxPenalty + 1e-12 ? 1 : 0);
@@ -208,17 +311,28 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
             groups.push_back({n.gpuId, n.gpuCount, n.templateId, {}});
     std::vector<std::vector<Option>> optionsOf;
     for (NodeGroup& g : groups) {
+        g.size = countIn(scenario, g);
         g.label = (g.templateId.empty() ? g.gpuId + " ×" + std::to_string(g.gpuCount) : g.templateId) + " nodes";
         optionsOf.push_back(optionsFor(*catalog.gpu(g.gpuId)));
     }
 
-    // Moves: (group, option) sets a group's sharing; (group, -1) removes one of its nodes.
+    // Moves: (group, option) sets a group's sharing; (group, -1) removes one of its nodes and
+    // (group, -2) an eighth of them at once (groups of 16 nodes or more); (-1, j) runs job move j.
     std::vector<std::pair<int, int>> moves;
     for (int g = 0; g < static_cast<int>(groups.size()); ++g) {
         for (int o = 0; o < static_cast<int>(optionsOf[static_cast<std::size_t>(g)].size()); ++o)
             moves.emplace_back(g, o);
-        if (options.removeNodes)
+        if (options.removeNodes) {
             moves.emplace_back(g, -1);
+            if (groups[static_cast<std::size_t>(g)].size >= 16)
+                moves.emplace_back(g, -2);
+        }
+    }
+    std::vector<JobMove> byJob;
+    if (options.jobMoves) {
+        byJob = jobMoves(scenario, catalog, evaluate(scenario, catalog), options.stop);
+        for (int m = 0; m < static_cast<int>(byJob.size()); ++m)
+            moves.emplace_back(-1, m);
     }
     std::mt19937_64 rng(options.seed);
     PlanCandidate best = result.current;
@@ -247,16 +361,30 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
                 result.timedOut = true;
                 break;
             }
-            const NodeGroup& group = groups[static_cast<std::size_t>(g)];
             PlanCandidate next;
             next.changes = best.changes;
-            if (o < 0) {
-                auto smaller = withoutOne(best.scenario, group);
+            if (g < 0) {
+                const JobMove& m = byJob[static_cast<std::size_t>(o)];
+                const Job* now = best.scenario.findJob(m.jobId);
+                if (!now || *now == m.job)
+                    continue;
+                next.scenario = withJob(best.scenario, m);
+                const Issues issues = validateScenario(next.scenario, catalog);
+                if (std::any_of(issues.begin(), issues.end(), [](const Issue& i) { return i.isError(); }))
+                    continue;
+                const std::string prefix = m.job.name + ":";
+                std::erase_if(next.changes, [&](const std::string& c) { return c.rfind(prefix, 0) == 0; });
+                next.changes.push_back(m.label);
+            } else if (o < 0) {
+                const NodeGroup& group = groups[static_cast<std::size_t>(g)];
+                const int count = o == -1 ? 1 : std::max(2, countIn(best.scenario, group) / 8);
+                auto smaller = withoutSome(best.scenario, group, count);
                 if (!smaller)
                     continue;
                 next.scenario = std::move(smaller->first);
                 next.changes.push_back("removed " + smaller->second);
             } else {
+                const NodeGroup& group = groups[static_cast<std::size_t>(g)];
                 const Option& opt = optionsOf[static_cast<std::size_t>(g)][static_cast<std::size_t>(o)];
                 bool unchanged = true;
                 for (const Node& n : best.scenario.topology.nodes)

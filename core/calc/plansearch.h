@@ -40,6 +40,10 @@ struct PlanSearchOptions
     /// (a fraction: 0.03 for 3 %); whether nodes may be removed.
     std::optional<double> maxPenalty;
     bool removeNodes = true;
+    /// Also move jobs: each placed job's parallelism from the job search at its GPU count and at a
+    /// half and a quarter of it, each serving job's deployments on the fewest GPUs that meet its
+    /// objectives (jobsearch.h).
+    bool jobMoves = true;
     /// Called after each improvement with the plans evaluated so far and the best one.
     std::function<void(int evaluated, const PlanCandidate& best)> progress;
     const std::atomic<bool>* stop = nullptr;
@@ -63,8 +67,9 @@ struct PlanSearchResult
 /// Searches sharing settings and cluster size for a scenario (docs/model-reference.md, "Plan
 /// search"): per group of identical nodes (GPU model, count and template) every setting its GPU
 /// offers — bare metal, time-slicing 2/4/8 replicas, MPS at 50 % and 25 % of the SMs, every
-/// maximal valid MIG layout (mixed profiles included), every vGPU profile — and removing one of
-/// the group's nodes; a seeded first-improvement local search from the scenario as given, every
+/// maximal valid MIG layout (mixed profiles included), every vGPU profile — removing one of the
+/// group's nodes (an eighth of them at once in groups of 16 or more), and each job run another
+/// way (options.jobMoves); a seeded first-improvement local search from the scenario as given, every
 /// plan scored by evaluate. A plan is admissible when no job is unplaced and none misses its
 /// tenant's SLA; the objective then orders admissible plans. It ends at a local optimum (no
 /// move improves the best plan) or at the time limit; deterministic for a seed when it ends at
