@@ -123,6 +123,16 @@ private Q_SLOTS:
         r = cli({"optimize", "size", sample, "--template", "dgx-h100", "-o", sized, "--json"}, mHome.path());
         QCOMPARE(r.code, 0);
         QVERIFY(!QJsonDocument::fromJson(r.out.toUtf8()).object().contains("months"));
+        // Two templates whose mix is cheaper than either: the mix, by template.
+        const QString lab = QDir(gp::test::dataDir()).absoluteFilePath("samples/02-mixed-sharing-lab.json");
+        r = cli({"optimize", "size", lab, "--template", "dgx-h100,pcie-l40s-8", "-o", sized, "--json"}, mHome.path());
+        QCOMPARE(r.code, 0);
+        const QJsonObject mixed = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(mixed.value("node_template").toString(), QString("dgx-h100+pcie-l40s-8"));
+        const QJsonArray mix = mixed.value("mix").toArray();
+        QCOMPARE(mix.size(), 2);
+        QCOMPARE(mix[0].toObject().value("nodes").toInt() + mix[1].toObject().value("nodes").toInt(),
+                 mixed.value("nodes").toInt());
         r = cli({"optimize", "size", sample, "--template", "dgx-a100-640gb", "-o", sized}, mHome.path());
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("past its tenant's deadline"), qPrintable(r.err));

@@ -90,6 +90,34 @@ private Q_SLOTS:
                 QCOMPARE(*c.nodes, r.value->nodes);
     }
 
+    /// A mix of two templates wins where it costs less than any one: the mixed lab's Mixtral needs
+    /// NVLink pairs (DGX H100), the rest runs on cheaper L40S nodes. The mix hosts everything
+    /// within SLA and is minimal: without any one of its nodes some job is unplaced or outside
+    /// its SLA.
+    void aCheaperMixWins()
+    {
+        const Scenario s = sample(1);
+        const Result<SizingResult> r = sizeCluster(s, test::bundledCatalog(), {{"dgx-h100", "pcie-l40s-8"}, {}, 0});
+        QVERIFY2(r.ok(), r.errorText().c_str());
+        const SizingResult& sized = *r.value;
+        QCOMPARE(sized.mix.size(), std::size_t{2});
+        QCOMPARE(sized.mix[0].first, std::string("dgx-h100"));
+        QCOMPARE(sized.mix[1].first, std::string("pcie-l40s-8"));
+        QCOMPARE(sized.nodeTemplate, std::string("dgx-h100+pcie-l40s-8"));
+        QCOMPARE(sized.nodes, sized.mix[0].second + sized.mix[1].second);
+        QCOMPARE(static_cast<int>(sized.sized.topology.nodes.size()), sized.nodes);
+        double cheapestSingle = 1e300;
+        for (const SizedTemplate& c : sized.candidates)
+            if (c.nodes && c.costPerMonthUsd)
+                cheapestSingle = std::min(cheapestSingle, *c.costPerMonthUsd);
+        QVERIFY(sized.costPerMonthUsd < cheapestSingle);
+        QCOMPARE(calc::evaluate(sized.sized, test::bundledCatalog()).kpis.costPerMonthUsd, sized.costPerMonthUsd);
+        QVERIFY(checkHosting(sized.sized, test::bundledCatalog()).hosts);
+        for (const Node& n : sized.sized.topology.nodes)
+            QVERIFY2(!checkHosting(without(sized.sized, n.id), test::bundledCatalog()).hosts,
+                     qPrintable(QString::fromStdString("without " + n.id + " the mix still hosts everything")));
+    }
+
     /// Growth: the jobs and the nodes they need grow month by month; the month the scenario's
     /// own cluster runs out is the first it does not host.
     void growthGivesACapacityCurve()

@@ -104,8 +104,12 @@ int runOptimizeSize(const QStringList& args)
                 {"nodes", m.nodes ? QJsonValue(*m.nodes) : QJsonValue(QJsonValue::Null)},
                 {"cost_per_month_usd", m.nodes ? QJsonValue(m.costPerMonthUsd) : QJsonValue(QJsonValue::Null)},
                 {"current_cluster_hosts", m.currentHosts}});
+        QJsonArray mix;
+        for (const auto& [id, n] : r.mix)
+            mix.append(QJsonObject{{"node_template", QString::fromStdString(id)}, {"nodes", n}});
         QJsonObject o{{"node_template", QString::fromStdString(r.nodeTemplate)},
                       {"nodes", r.nodes},
+                      {"mix", mix},
                       {"cost_per_month_usd", r.costPerMonthUsd},
                       {"candidates", candidates},
                       {"output", p.value("output")}};
@@ -117,9 +121,11 @@ int runOptimizeSize(const QStringList& args)
         out() << QJsonDocument(o).toJson(QJsonDocument::Indented) << Qt::flush;
         return kOk;
     }
-    out() << QString("%1 × %2: %3 per month (%4)\n")
-                 .arg(r.nodes)
-                 .arg(QString::fromStdString(r.nodeTemplate))
+    QStringList parts;
+    for (const auto& [id, n] : r.mix)
+        parts << QString("%1 × %2").arg(n).arg(QString::fromStdString(id));
+    out() << QString("%1: %2 per month (%3)\n")
+                 .arg(parts.join(" + "))
                  .arg(QString::fromStdString(fmt::usd(r.costPerMonthUsd)))
                  .arg(p.value("output"));
     for (const auto& c : r.candidates)

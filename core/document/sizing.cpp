@@ -43,10 +43,85 @@ double gpuCountOf(const Scenario& s)
 
 } // namespace
 
+namespace {
+
+/// The cheapest mix of two priced templates that hosts the load, when it costs less than `bound`
+/// (the cheapest single template): for each count a of one template up to its own answer, the
+/// fewest b ≥ 1 of the other from the GPU lower bound up; then a node fewer of either while the
+/// mix still hosts the load.
+std::optional<std::pair<NodeMix, Scenario>> cheapestMix(const Scenario& s, const Catalog& catalog,
+                                                        const std::vector<SizedTemplate>& candidates, double bound)
+{
+    std::optional<std::pair<NodeMix, Scenario>> best;
+    double bestCost = bound - 1e-6;
+    auto hosts = [&](const NodeMix& mix) -> std::optional<Scenario> {
+        std::optional<Scenario> on = onNodeMix(s, catalog, mix);
+        if (on && checkHosting(*on, catalog).hosts)
+            return on;
+        return std::nullopt;
+    };
+    const double gpus = gpuCountOf(s);
+    for (const SizedTemplate& a : candidates)
+        for (const SizedTemplate& b : candidates) {
+            const NodeTemplate* ta = catalog.nodeTemplate(a.nodeTemplate);
+            const NodeTemplate* tb = catalog.nodeTemplate(b.nodeTemplate);
+            // b may host nothing alone (that is what a mix is for), but it must have a price.
+            if (&a == &b || !a.nodes || !a.costPerMonthUsd || !calc::gpuHourPrice(s, catalog, tb->gpuId))
+                continue;
+            const int limitB = b.nodes ? *b.nodes : std::max(1, static_cast<int>(std::ceil(gpus / tb->gpuCount)) * 4);
+            for (int na = 1; na < *a.nodes; ++na) {
+                const double rest = std::max(0.0, gpus - na * ta->gpuCount);
+                for (int nb = std::max(1, static_cast<int>(std::ceil(rest / tb->gpuCount - 1e-9))); nb <= limitB;
+                     ++nb) {
+                    std::optional<Scenario> on = hosts({{a.nodeTemplate, na}, {b.nodeTemplate, nb}});
+                    if (!on)
+                        continue;
+                    const double cost = calc::evaluate(*on, catalog).kpis.costPerMonthUsd;
+                    if (cost < bestCost) {
+                        bestCost = cost;
+                        best = std::make_pair(NodeMix{{a.nodeTemplate, na}, {b.nodeTemplate, nb}}, std::move(*on));
+                    }
+                    break; // more of b only costs more
+                }
+            }
+        }
+    if (!best)
+        return std::nullopt;
+    // Minimal: no node of either kind can go (placement is not monotone in every case).
+    for (bool shrunk = true; shrunk;) {
+        shrunk = false;
+        for (auto& [id, count] : best->first) {
+            if (count <= 1)
+                continue;
+            NodeMix fewer = best->first;
+            for (auto& [fid, fcount] : fewer)
+                fcount -= fid == id ? 1 : 0;
+            if (std::optional<Scenario> on = hosts(fewer)) {
+                best = std::make_pair(fewer, std::move(*on));
+                shrunk = true;
+                break;
+            }
+        }
+    }
+    return best;
+}
+
+} // namespace
+
 std::optional<Scenario> onNodes(const Scenario& s, const Catalog& catalog, const std::string& nodeTemplate, int nodes)
 {
-    const NodeTemplate* nt = catalog.nodeTemplate(nodeTemplate);
-    if (!nt || nodes < 1 || nodes > kMaxNodes)
+    return onNodeMix(s, catalog, {{nodeTemplate, nodes}});
+}
+
+std::optional<Scenario> onNodeMix(const Scenario& s, const Catalog& catalog, const NodeMix& mix)
+{
+    int total = 0;
+    for (const auto& [id, nodes] : mix) {
+        if (!catalog.nodeTemplate(id) || nodes < 0)
+            return std::nullopt;
+        total += nodes;
+    }
+    if (total < 1 || total > kMaxNodes)
         return std::nullopt;
     const SwitchTemplate* st = nullptr;
     for (const Switch& sw : s.topology.switches)
@@ -61,14 +136,37 @@ std::optional<Scenario> onNodes(const Scenario& s, const Catalog& catalog, const
     for (Tenant& t : out.tenants)
         for (Job& j : t.jobs)
             j.pin.reset();
-    const int perLeaf = std::min(nodesPerLeaf(*nt, *st), nodes);
-    const Result<TopologyItems> items = generateFabric({nt->id, nodes, st->id, perLeaf, 2, 1.0}, catalog, out);
-    if (!items.ok())
-        return std::nullopt;
-    out.topology.nodes = items.value->nodes;
-    out.topology.switches = items.value->switches;
-    out.topology.links = items.value->links;
-    out.topology.groups = items.value->groups;
+    // One leaf-spine fabric: each template's racks under leaves of their own, every leaf linked to
+    // the first template's spines (the later templates' spines are left out).
+    std::vector<std::string> spines;
+    for (const auto& [id, nodes] : mix) {
+        if (nodes == 0)
+            continue;
+        const NodeTemplate* nt = catalog.nodeTemplate(id);
+        const int perLeaf = std::min(nodesPerLeaf(*nt, *st), nodes);
+        const Result<TopologyItems> items = generateFabric({nt->id, nodes, st->id, perLeaf, 2, 1.0}, catalog, out);
+        if (!items.ok())
+            return std::nullopt;
+        std::vector<std::string> own;
+        for (const Switch& sw : items.value->switches)
+            if (sw.tier == "spine")
+                own.push_back(sw.id);
+        const bool first = spines.empty();
+        for (const Switch& sw : items.value->switches)
+            if (first || sw.tier != "spine")
+                out.topology.switches.push_back(sw);
+        for (Link l : items.value->links) {
+            if (!first) // re-point the uplinks to the first spines, by position
+                for (std::size_t k = 0; k < own.size() && k < spines.size(); ++k)
+                    if (l.to == own[k])
+                        l.to = spines[k];
+            out.topology.links.push_back(l);
+        }
+        if (first)
+            spines = own;
+        out.topology.nodes.insert(out.topology.nodes.end(), items.value->nodes.begin(), items.value->nodes.end());
+        out.topology.groups.insert(out.topology.groups.end(), items.value->groups.begin(), items.value->groups.end());
+    }
     return out;
 }
 
@@ -97,7 +195,7 @@ HostCheck checkHosting(const Scenario& s, const Catalog& catalog)
 {
     const calc::Evaluation ev = calc::evaluate(s, catalog);
     return {ev.kpis.unplacedJobs == 0 && ev.kpis.slaViolations == 0, ev.kpis.unplacedJobs == 0,
-            calc::slaShortfall(s, ev)};
+            calc::slaShortfall(s, ev), ev.kpis.unplacedJobs};
 }
 
 Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, const SizingRequest& request)
@@ -130,16 +228,21 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
         };
         int lo = std::max(1, static_cast<int>(std::ceil(gpuCountOf(load) / perNode - 1e-9))) - 1; // does not host
         int hi = lo + 1;
+        int unplacedBefore = -1;
         for (HostCheck c = check(hi); !c.hosts; c = check(hi)) {
             // Every job placed and still one outside its SLA: more nodes of this kind give it
-            // nothing (its GPUs, their sharing and its links stay the same).
-            if (c.allPlaced || hi >= kMaxNodes) {
+            // nothing (its GPUs, their sharing and its links stay the same). Twice the nodes
+            // placing no more jobs: what is left needs a GPU or a node this template has not.
+            const bool stuck = unplacedBefore >= 0 && c.unplaced >= unplacedBefore;
+            if (c.allPlaced || stuck || hi >= kMaxNodes) {
                 if (why)
                     *why = (c.allPlaced ? "every job placed on " + std::to_string(hi) + " nodes, but "
-                                        : "not on " + std::to_string(kMaxNodes) + " nodes either: ") +
+                            : stuck ? std::to_string(hi) + " nodes place no more jobs than " + std::to_string(lo) + ": "
+                                    : "not on " + std::to_string(kMaxNodes) + " nodes either: ") +
                            c.why;
                 return std::nullopt;
             }
+            unplacedBefore = c.unplaced;
             lo = hi;
             hi = std::min(kMaxNodes, hi * 2);
         }
@@ -189,8 +292,18 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
     }
     out.nodeTemplate = best->nodeTemplate;
     out.nodes = *best->nodes;
+    out.mix = {{out.nodeTemplate, out.nodes}};
     out.costPerMonthUsd = best->costPerMonthUsd.value_or(0.0);
     out.sized = *onNodes(s, catalog, out.nodeTemplate, out.nodes);
+    const std::string single = out.nodeTemplate;
+    if (best->costPerMonthUsd)
+        if (auto mixed = cheapestMix(s, catalog, out.candidates, out.costPerMonthUsd)) {
+            out.mix = mixed->first;
+            out.sized = std::move(mixed->second);
+            out.costPerMonthUsd = calc::evaluate(out.sized, catalog).kpis.costPerMonthUsd;
+            out.nodes = out.mix[0].second + out.mix[1].second;
+            out.nodeTemplate = out.mix[0].first + "+" + out.mix[1].first;
+        }
 
     if (request.months > 0) {
         for (int m = 0; m <= request.months; ++m) {
@@ -199,8 +312,8 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
             month.month = m;
             for (const Tenant& t : load.tenants)
                 month.jobs += static_cast<int>(t.jobs.size());
-            month.nodes = m == 0 ? std::optional<int>(out.nodes) : fewest(load, out.nodeTemplate, nullptr);
-            month.costPerMonthUsd = month.nodes ? costOf(load, out.nodeTemplate, *month.nodes) : 0.0;
+            month.nodes = m == 0 && out.mix.size() == 1 ? std::optional<int>(out.nodes) : fewest(load, single, nullptr);
+            month.costPerMonthUsd = month.nodes ? costOf(load, single, *month.nodes) : 0.0;
             month.currentHosts = checkHosting(load, catalog).hosts;
             if (!month.currentHosts && !out.currentRunsOutMonth)
                 out.currentRunsOutMonth = m;

@@ -40,11 +40,15 @@ struct SizingMonth
     bool currentHosts = false; ///< the scenario's own cluster hosts that month's load within SLA
 };
 
+/// Nodes by template: {"dgx-h100", 3}, {"pcie-l40s-8", 2}.
+using NodeMix = std::vector<std::pair<std::string, int>>;
+
 struct SizingResult
 {
-    Scenario sized; ///< the scenario on the fewest nodes of the cheapest template (month 0)
-    std::string nodeTemplate;
-    int nodes = 0;
+    Scenario sized;           ///< the scenario on the cheapest cluster found (month 0)
+    std::string nodeTemplate; ///< the chosen template; for a mix, their ids joined with "+"
+    int nodes = 0;            ///< all of them
+    NodeMix mix;              ///< the nodes by template (one entry when one template wins)
     double costPerMonthUsd = 0.0;
     std::vector<SizedTemplate> candidates;
     std::vector<SizingMonth> months;        ///< month 0 … months, with growth
@@ -55,6 +59,9 @@ struct SizingResult
 /// leaf-spine fabric (generateFabric with the scenario's first switch template, else the
 /// catalog's first), whole GPUs (the template's default sharing), jobs unpinned.
 std::optional<Scenario> onNodes(const Scenario& s, const Catalog& catalog, const std::string& nodeTemplate, int nodes);
+/// The same on a mix of templates: each template's nodes in racks under leaves of their own, all
+/// leaves linked to one pair of spines.
+std::optional<Scenario> onNodeMix(const Scenario& s, const Catalog& catalog, const NodeMix& mix);
 
 /// The load of month `month`: each tenant with growth g has ceil(jobs × (1 + g/100)^month) jobs,
 /// copies of its own in turn (ids "<job>-m<month>-<k>").
@@ -68,14 +75,18 @@ struct HostCheck
     bool hosts = false;
     bool allPlaced = false;
     std::string why;
+    int unplaced = 0; ///< jobs not placed
 };
 HostCheck checkHosting(const Scenario& s, const Catalog& catalog);
 
 /// Sizes the scenario (docs/model-reference.md, "Sizing"): per template the fewest nodes that host
 /// the load (exponential then binary search from the GPU-count lower bound, then down while one
 /// fewer still hosts it: the answer is minimal), the cheapest template's scenario (of those the
-/// scenario's pricing prices; the fewest GPUs when it prices none), and with a
-/// horizon the nodes needed month by month and when the scenario's own cluster runs out.
+/// scenario's pricing prices; the fewest GPUs when it prices none), then the cheapest mix of two
+/// priced templates that hosts the load if it costs less than any one template (for each count a
+/// of the one, the fewest b of the other; then down while a node fewer still hosts it, so the mix
+/// is minimal too), and with a horizon the nodes of the chosen template (the mix's first for a
+/// mix) month by month and when the scenario's own cluster runs out.
 /// Refused with the reason for no templates, unknown ones, a negative or absurd growth, or a load
 /// no candidate hosts.
 Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, const SizingRequest& request);
