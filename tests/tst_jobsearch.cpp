@@ -15,6 +15,8 @@
 #include <QDir>
 #include <QTest>
 
+#include <mutex>
+
 #include <atomic>
 #include <optional>
 
@@ -212,6 +214,20 @@ private Q_SLOTS:
             QVERIFY(r.paretoGpus[i].gpus > r.paretoGpus[i - 1].gpus);
             QVERIFY(r.paretoGpus[i].ttftP99S < r.paretoGpus[i - 1].ttftP99S);
         }
+        // Progress: the deployments scored so far against all of them, rising to the whole count.
+        std::mutex seenMutex;
+        std::vector<std::pair<long long, long long>> reports;
+        JobSearchOptions watched{10, {}, nullptr};
+        watched.progress = [&](long long done, long long all) {
+            const std::lock_guard lock(seenMutex);
+            reports.emplace_back(done, all);
+        };
+        const ServingSearchResult counted = searchServing(setup, watched);
+        QVERIFY(reports.size() > 1);
+        QCOMPARE(reports.back().first, counted.configurations);
+        QCOMPARE(reports.back().second, counted.configurations);
+        for (const auto& [done, all] : reports)
+            QVERIFY(done <= all);
         // The same answer on one worker.
         setParallelFor({}, 1);
         const ServingSearchResult one = searchServing(setup, {10, {}, nullptr});

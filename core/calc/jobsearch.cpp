@@ -270,10 +270,19 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
     std::vector<Part> parts(static_cast<std::size_t>(workers));
     std::atomic<std::size_t> nextCell{0};
     std::atomic<bool> cancelled{false};
+    long long total = 0; // for the progress callback: deployments over every cell
+    for (const Cell& c : cells)
+        total += static_cast<long long>(precisions.size() * capsFor(c.gpus / c.tp).size());
+    std::atomic<long long> done{0};
+    std::mutex progressMutex;
     runParts(workers, [&](int w) {
         Part& part = parts[static_cast<std::size_t>(w)];
         ServingCache cache;
         for (std::size_t i = nextCell++; i < cells.size(); i = nextCell++) {
+            if (options.progress && i > 0) { // the cells before this one's worker took it
+                const std::lock_guard lock(progressMutex);
+                options.progress(done.load(), total);
+            }
             if (options.stop && options.stop->load()) {
                 cancelled = true;
                 return;
@@ -321,8 +330,13 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
                     offerServing(part.top, cfg);
                     addToServingFront(part.front, cfg);
                 }
+            done += static_cast<long long>(precisions.size() * capsFor(replicas).size());
         }
     });
+    if (options.progress && !cancelled) {
+        const std::lock_guard lock(progressMutex);
+        options.progress(done.load(), total);
+    }
     Part all;
     for (const Part& part : parts) {
         all.configurations += part.configurations;
