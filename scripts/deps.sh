@@ -10,11 +10,12 @@
 set -euo pipefail
 
 # What ./scripts/run.sh needs: the compiler, CMake and Ninja, Qt 6 (Qt Charts needs
-# Qt6OpenGL's CMake files, which qt6-base-dev only recommends), Random123 (the simulation's
+# Qt6OpenGL's CMake files, which qt6-base-dev only recommends), Qt's SQLite and PostgreSQL
+# drivers (the library file, and a team library on a server), Random123 (the simulation's
 # Philox generator) and yaml-cpp (the cluster configuration's YAML).
 GPUPLAN_PACKAGES=(
   build-essential cmake ninja-build pkg-config
-  qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libqt6sql6-sqlite libgl1-mesa-dev
+  qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libqt6sql6-sqlite libqt6sql6-psql libgl1-mesa-dev
   librandom123-dev libyaml-cpp-dev
 )
 
@@ -22,10 +23,11 @@ GPUPLAN_PACKAGES=(
 # is read back), poppler-utils (pdfinfo, pdftotext for the report and slides), clang and its
 # runtime (libFuzzer, the fuzz stage), clang-format and clang-tidy (the main stage's format
 # check and lint), appstream and desktop-file-utils (metainfo and desktop entry validation),
-# file (CPack's .deb generator calls it), lld (links the suite's executables in half the time).
+# file (CPack's .deb generator calls it), lld (links the suite's executables in half the time),
+# PostgreSQL 15 (tst_teamlibrary starts a throwaway server of its own).
 GPUPLAN_TEST_PACKAGES=(
   python3 python3-yaml poppler-utils clang libclang-rt-14-dev clang-format clang-tidy appstream desktop-file-utils
-  file lld
+  file lld postgresql-15
 )
 
 gpuplan_install_deps() {

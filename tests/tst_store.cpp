@@ -210,7 +210,7 @@ private Q_SLOTS:
         const QByteArray before = fileHash(path);
         QString error;
         QVERIFY(!openLib(path, error));
-        QVERIFY2(error.contains("library schema 99 is newer than this gpuplan reads (3): it needs a newer gpuplan"),
+        QVERIFY2(error.contains("library schema 99 is newer than this gpuplan reads (4): it needs a newer gpuplan"),
                  qPrintable(error));
         QCOMPARE(fileHash(path), before);
     }

@@ -272,7 +272,7 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
     std::atomic<bool> cancelled{false};
     long long total = 0; // for the progress callback: deployments over every cell
     for (const Cell& c : cells)
-        total += static_cast<long long>(precisions.size() * capsFor(c.gpus / c.tp).size());
+        total += static_cast<long long>(precisions.size()) * static_cast<long long>(capsFor(c.gpus / c.tp).size());
     std::atomic<long long> done{0};
     std::mutex progressMutex;
     runParts(workers, [&](int w) {
@@ -330,7 +330,7 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
                     offerServing(part.top, cfg);
                     addToServingFront(part.front, cfg);
                 }
-            done += static_cast<long long>(precisions.size() * capsFor(replicas).size());
+            done += static_cast<long long>(precisions.size()) * static_cast<long long>(capsFor(replicas).size());
         }
     });
     if (options.progress && !cancelled) {

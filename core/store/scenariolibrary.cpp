@@ -3,6 +3,8 @@
 #include "scenariolibrary.h"
 
 #include "migrations.h"
+#include "serveraddress.h"
+#include "sqlsupport.h"
 
 #include <QAtomicInt>
 #include <QFileInfo>
@@ -13,94 +15,14 @@
 
 namespace gp::store {
 
+using detail::Dialect;
+using detail::explain;
+using detail::fail;
+using detail::now;
+using detail::parseTime;
+using detail::Statement;
+
 namespace {
-
-QAtomicInt gConnectionCounter;
-
-QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
-
-QDateTime parseTime(const QString& s) { return QDateTime::fromString(s, Qt::ISODateWithMs); }
-
-/// The driver's message, with what it means for the user where SQLite's words are terse.
-QString explain(const QString& driverError)
-{
-    if (driverError.contains("locked") || driverError.contains("busy"))
-        return driverError + " (another program is writing to the library; close it or try again)";
-    if (driverError.contains("malformed") || driverError.contains("not a database"))
-        return driverError + " (the file is damaged; restore it from a backup)";
-    if (driverError.contains("readonly") || driverError.contains("read-only"))
-        return driverError + " (the file or its folder cannot be written)";
-    return driverError;
-}
-
-/// One statement with bound values; exec() reports the driver's message on failure.
-class Statement
-{
-public:
-    Statement(const QString& connection, const QString& sql) : mQuery(QSqlDatabase::database(connection, false))
-    {
-        mOk = mQuery.prepare(sql);
-    }
-    Statement& bind(const QVariant& v)
-    {
-        mQuery.addBindValue(v);
-        return *this;
-    }
-    bool exec() { return mOk && mQuery.exec(); }
-    /// exec() for statements whose rows (if any) are not read: finishes at once, so no
-    /// statement is left in progress when the transaction commits.
-    bool run()
-    {
-        const bool ok = exec();
-        mQuery.finish();
-        return ok;
-    }
-    QString error() const { return explain(mQuery.lastError().text()); }
-    QSqlQuery& query() { return mQuery; }
-
-private:
-    QSqlQuery mQuery;
-    bool mOk = false;
-};
-
-/// One write transaction, rolled back unless commit() succeeded. BEGIN IMMEDIATE takes the
-/// write lock at once (waiting up to the busy timeout for another writer), so a transaction
-/// that reads before it writes cannot fail halfway on a lock.
-class Transaction
-{
-public:
-    explicit Transaction(const QString& connection) : mConnection(connection)
-    {
-        QSqlQuery q(QSqlDatabase::database(mConnection, false));
-        mActive = q.exec("BEGIN IMMEDIATE");
-        if (!mActive)
-            mError = q.lastError().text();
-    }
-    ~Transaction()
-    {
-        if (mActive)
-            QSqlQuery(QSqlDatabase::database(mConnection, false)).exec("ROLLBACK");
-    }
-    bool active() const { return mActive; }
-    bool commit()
-    {
-        if (!mActive)
-            return false;
-        QSqlQuery q(QSqlDatabase::database(mConnection, false));
-        if (!q.exec("COMMIT")) {
-            mError = q.lastError().text();
-            return false;
-        }
-        mActive = false;
-        return true;
-    }
-    QString error() const { return explain(mError); }
-
-private:
-    QString mConnection;
-    bool mActive = false;
-    QString mError;
-};
 
 /// Every line a checking PRAGMA (quick_check, integrity_check) returns; "ok" alone when sound.
 std::optional<QStringList> pragmaLines(const QString& connection, const QString& sql, QString& error)
@@ -129,16 +51,10 @@ bool writeKpis(const QString& connection, qint64 revisionId, const std::map<QStr
     return true;
 }
 
-/// What could not be done and why, as the issue every call of the library returns.
-Failure fail(const QString& what, const QString& why)
-{
-    return Failure{{Issue::error(what.toStdString(), why.toStdString())}};
-}
-
 } // namespace
 
-ScenarioLibrary::ScenarioLibrary(QString path, QString connection)
-    : mPath(std::move(path)), mConnection(std::move(connection))
+ScenarioLibrary::ScenarioLibrary(QString path, QString connection, Dialect dialect)
+    : mPath(std::move(path)), mConnection(std::move(connection)), mDialect(dialect)
 {
 }
 
@@ -154,6 +70,8 @@ ScenarioLibrary::~ScenarioLibrary()
 
 Result<std::unique_ptr<ScenarioLibrary>> ScenarioLibrary::open(const QString& path)
 {
+    if (isServerAddress(path))
+        return openServer(path);
     auto refuse = [&](const QString& why) { return fail(path, why); };
     const QFileInfo info(path);
     if (info.exists() && !info.isFile())
@@ -166,8 +84,9 @@ Result<std::unique_ptr<ScenarioLibrary>> ScenarioLibrary::open(const QString& pa
     if (info.exists() && !QFileInfo(info.absolutePath()).isWritable())
         return refuse("the folder " + info.absolutePath() +
                       " cannot be written; SQLite needs it for the library's journal");
-    const QString connection = QString("gpuplan-library-%1").arg(gConnectionCounter.fetchAndAddRelaxed(1));
-    std::unique_ptr<ScenarioLibrary> lib(new ScenarioLibrary(path, connection));
+    const QString connection = detail::nextConnectionName();
+    std::unique_ptr<ScenarioLibrary> lib(new ScenarioLibrary(path, connection, Dialect::Sqlite));
+    lib->mAuthor = detail::osUser();
     {
         QSqlDatabase db = QSqlDatabase::addDatabase("QSQLITE", connection);
         db.setDatabaseName(path);
@@ -175,7 +94,7 @@ Result<std::unique_ptr<ScenarioLibrary>> ScenarioLibrary::open(const QString& pa
         if (!db.open())
             return refuse("cannot open: " + explain(db.lastError().text()));
     }
-    if (Status migrated = lib->migrate(); !migrated) {
+    if (Status migrated = lib->migrateSqlite(); !migrated) {
         // "<path>: <what>: <why>", as every message about the file reads.
         for (Issue& i : migrated.issues)
             i.path = path.toStdString() + ": " + i.path;
@@ -184,7 +103,7 @@ Result<std::unique_ptr<ScenarioLibrary>> ScenarioLibrary::open(const QString& pa
     return Result<std::unique_ptr<ScenarioLibrary>>::success(std::move(lib));
 }
 
-Status ScenarioLibrary::migrate()
+Status ScenarioLibrary::migrateSqlite()
 {
     // Read the header first: a file that is not a database (or not ours) is refused before
     // anything is written to it. Each probe finishes its statement, so no read transaction
@@ -241,9 +160,9 @@ Status ScenarioLibrary::migrate()
     if (!wal.run())
         return fail("cannot enable write-ahead logging", wal.error());
 
-    const auto& steps = migrationSteps();
+    const auto& steps = migrationSteps(Dialect::Sqlite);
     for (int v = *current + 1; v <= kSchemaVersion; ++v) {
-        Transaction tx(mConnection);
+        detail::Transaction tx(mConnection, mDialect);
         if (!tx.active())
             return fail("cannot start migration to schema " + QString::number(v), tx.error());
         for (const QString& sql : steps[static_cast<std::size_t>(v - 1)]) {
@@ -275,21 +194,24 @@ Result<qint64> ScenarioLibrary::createScenario(const QString& name, const QStrin
                                                const QByteArray& document, const QString& note,
                                                const std::map<QString, double>& kpis)
 {
-    Transaction tx(mConnection);
+    detail::Transaction tx(mConnection, mDialect);
     if (!tx.active())
         return fail("cannot save", tx.error());
     const QString t = now();
-    Statement s(mConnection,
-                "INSERT INTO scenarios (name, description, tags, created_at, updated_at) VALUES (?, ?, '', ?, ?)");
-    if (!s.bind(name).bind(description).bind(t).bind(t).exec())
+    Statement s(mConnection, "INSERT INTO scenarios (name, description, tags, created_at, updated_at, latest_revision)"
+                             " VALUES (?, ?, '', ?, ?, 1) RETURNING id");
+    if (!s.bind(name).bind(description).bind(t).bind(t).exec() || !s.query().next())
         return fail("cannot save '" + name + "'", s.error());
-    const qint64 id = s.query().lastInsertId().toLongLong();
-    Statement r(mConnection,
-                "INSERT INTO revisions (scenario_id, number, note, created_at, document) VALUES (?, 1, ?, ?, ?)");
-    if (!r.bind(id).bind(note).bind(t).bind(QString::fromUtf8(document)).exec())
+    const qint64 id = s.query().value(0).toLongLong();
+    s.query().finish();
+    Statement r(mConnection, "INSERT INTO revisions (scenario_id, number, note, created_at, document, author)"
+                             " VALUES (?, 1, ?, ?, ?, ?) RETURNING id");
+    if (!r.bind(id).bind(note).bind(t).bind(QString::fromUtf8(document)).bind(mAuthor).exec() || !r.query().next())
         return fail("cannot save '" + name + "'", r.error());
+    const qint64 revisionId = r.query().value(0).toLongLong();
+    r.query().finish();
     QString err;
-    if (!writeKpis(mConnection, r.query().lastInsertId().toLongLong(), kpis, err))
+    if (!writeKpis(mConnection, revisionId, kpis, err))
         return fail("cannot save KPIs of '" + name + "'", err);
     if (!tx.commit())
         return fail("cannot save '" + name + "'", tx.error());
@@ -297,39 +219,74 @@ Result<qint64> ScenarioLibrary::createScenario(const QString& name, const QStrin
 }
 
 Result<int> ScenarioLibrary::addRevision(qint64 scenarioId, const QByteArray& document, const QString& note,
-                                         const std::map<QString, double>& kpis)
+                                         const std::map<QString, double>& kpis, std::optional<int> baseRevision)
 {
-    Transaction tx(mConnection);
+    detail::Transaction tx(mConnection, mDialect);
     if (!tx.active())
         return fail("cannot save", tx.error());
     if (Status e = exists(scenarioId); !e)
         return Failure{std::move(e.issues)};
-    Statement n(mConnection, "SELECT COALESCE(MAX(number), 0) + 1 FROM revisions WHERE scenario_id = ?");
-    if (!n.bind(scenarioId).exec() || !n.query().next())
-        return fail("cannot save revision", n.error());
-    const int number = n.query().value(0).toInt();
-    n.query().finish();
+    // One conditional update decides the number: the latest revision goes up by one only where it
+    // is still the one this save started from (the row stays locked to the end of the transaction,
+    // so of two saves from the same base one wins and the other finds its base gone).
     const QString t = now();
-    Statement r(mConnection,
-                "INSERT INTO revisions (scenario_id, number, note, created_at, document) VALUES (?, ?, ?, ?, ?)");
-    if (!r.bind(scenarioId).bind(number).bind(note).bind(t).bind(QString::fromUtf8(document)).exec())
-        return fail("cannot save revision", r.error());
-    QString err;
-    if (!writeKpis(mConnection, r.query().lastInsertId().toLongLong(), kpis, err))
-        return fail("cannot save KPIs", err);
-    Statement u(mConnection, "UPDATE scenarios SET updated_at = ? WHERE id = ?");
-    if (!u.bind(t).bind(scenarioId).exec())
+    Statement u(mConnection, "UPDATE scenarios SET latest_revision = latest_revision + 1, updated_at = ?"
+                             " WHERE id = ? AND (CAST(? AS INTEGER) IS NULL OR latest_revision = ?)"
+                             " RETURNING latest_revision");
+    const QVariant base = baseRevision ? QVariant(*baseRevision) : QVariant(QMetaType::fromType<int>());
+    if (!u.bind(t).bind(scenarioId).bind(base).bind(base).exec())
         return fail("cannot save revision", u.error());
+    if (!u.query().next()) {
+        u.query().finish();
+        return conflict(scenarioId, *baseRevision);
+    }
+    const int number = u.query().value(0).toInt();
+    u.query().finish();
+    Statement r(mConnection, "INSERT INTO revisions (scenario_id, number, note, created_at, document, author)"
+                             " VALUES (?, ?, ?, ?, ?, ?) RETURNING id");
+    if (!r.bind(scenarioId).bind(number).bind(note).bind(t).bind(QString::fromUtf8(document)).bind(mAuthor).exec() ||
+        !r.query().next())
+        return fail("cannot save revision", r.error());
+    const qint64 revisionId = r.query().value(0).toLongLong();
+    r.query().finish();
+    QString err;
+    if (!writeKpis(mConnection, revisionId, kpis, err))
+        return fail("cannot save KPIs", err);
     if (!tx.commit())
         return fail("cannot save revision", tx.error());
     return Result<int>::success(number);
+}
+
+Failure ScenarioLibrary::conflict(qint64 scenarioId, int baseRevision)
+{
+    // Read outside the failed transaction's locks: who saved the newer revision, and when.
+    Statement s(mConnection, "SELECT r.number, r.author, r.created_at FROM revisions r"
+                             " WHERE r.scenario_id = ? ORDER BY r.number DESC LIMIT 1");
+    QString who = "someone", when, latest = "a newer revision";
+    if (s.bind(scenarioId).exec() && s.query().next()) {
+        latest = "revision " + s.query().value(0).toString();
+        if (!s.query().value(1).toString().isEmpty())
+            who = s.query().value(1).toString();
+        when = " at " + parseTime(s.query().value(2).toString()).toLocalTime().toString("yyyy-MM-dd HH:mm");
+    }
+    s.query().finish();
+    return Failure{{Issue::error(kConflict, (who + " saved " + latest + when + " after revision " +
+                                             QString::number(baseRevision) + ", the one these edits started from")
+                                                .toStdString())}};
+}
+
+bool ScenarioLibrary::isServer() const { return mDialect == Dialect::Postgres; }
+
+bool ScenarioLibrary::isConflict(const Issues& issues)
+{
+    return std::any_of(issues.begin(), issues.end(), [](const Issue& i) { return i.path == kConflict; });
 }
 
 Result<std::vector<RevisionInfo>> ScenarioLibrary::revisions(qint64 scenarioId)
 {
     if (Status e = exists(scenarioId); !e)
         return Failure{std::move(e.issues)};
-    Statement s(mConnection, "SELECT r.id, r.number, r.note, r.created_at, k.kpi, k.value FROM revisions r"
+    Statement s(mConnection, "SELECT r.id, r.number, r.note, r.created_at, k.kpi, k.value, r.author FROM revisions r"
                              " LEFT JOIN revision_kpis k ON k.revision_id = r.id"
                              " WHERE r.scenario_id = ? ORDER BY r.number, k.kpi");
     if (!s.bind(scenarioId).exec())
@@ -343,6 +300,7 @@ Result<std::vector<RevisionInfo>> ScenarioLibrary::revisions(qint64 scenarioId)
             r.number = s.query().value(1).toInt();
             r.note = s.query().value(2).toString();
             r.createdAt = parseTime(s.query().value(3).toString());
+            r.author = s.query().value(6).toString();
             out.push_back(r);
         }
         if (!s.query().value(4).isNull())
@@ -357,7 +315,7 @@ Result<std::vector<ScenarioSummary>> ScenarioLibrary::summaries(std::optional<qi
 {
     Statement s(mConnection, "SELECT id, name, description, tags, created_at, updated_at,"
                              " (SELECT COUNT(*) FROM revisions r WHERE r.scenario_id = scenarios.id)"
-                             " FROM scenarios WHERE ? IS NULL OR id = ? ORDER BY id");
+                             " FROM scenarios WHERE CAST(? AS BIGINT) IS NULL OR id = ? ORDER BY id");
     const QVariant id = only ? QVariant(*only) : QVariant(QMetaType::fromType<qlonglong>());
     s.bind(id).bind(id);
     if (!s.exec())
@@ -418,7 +376,7 @@ Status ScenarioLibrary::rename(qint64 scenarioId, const QString& name)
 {
     if (name.trimmed().isEmpty())
         return fail("cannot rename", "the name must not be empty");
-    Transaction tx(mConnection);
+    detail::Transaction tx(mConnection, mDialect);
     if (!tx.active())
         return fail("cannot rename", tx.error());
     if (Status e = exists(scenarioId); !e)
@@ -436,7 +394,7 @@ Status ScenarioLibrary::setTags(qint64 scenarioId, const QStringList& tags)
     for (const QString& t : tags)
         if (t.contains(',') || t.trimmed().isEmpty())
             return fail("cannot tag", "tags must be non-empty and contain no comma");
-    Transaction tx(mConnection);
+    detail::Transaction tx(mConnection, mDialect);
     if (!tx.active())
         return fail("cannot tag", tx.error());
     if (Status e = exists(scenarioId); !e)
@@ -451,7 +409,7 @@ Status ScenarioLibrary::setTags(qint64 scenarioId, const QStringList& tags)
 
 Status ScenarioLibrary::deleteScenario(qint64 scenarioId)
 {
-    Transaction tx(mConnection);
+    detail::Transaction tx(mConnection, mDialect);
     if (!tx.active())
         return fail("cannot delete scenario " + QString::number(scenarioId), tx.error());
     if (Status e = exists(scenarioId); !e)
@@ -474,7 +432,7 @@ Result<int> ScenarioLibrary::scenarioCount()
 
 Status ScenarioLibrary::saveDraft(const Draft& draft)
 {
-    Transaction tx(mConnection);
+    detail::Transaction tx(mConnection, mDialect);
     if (!tx.active())
         return fail("cannot autosave", tx.error());
     Statement s(mConnection, "INSERT INTO drafts (session, scenario_id, base_revision, name, document, saved_at)"
@@ -521,7 +479,7 @@ Result<std::vector<Draft>> ScenarioLibrary::drafts()
 
 Status ScenarioLibrary::deleteDraft(const QString& session)
 {
-    Transaction tx(mConnection);
+    detail::Transaction tx(mConnection, mDialect);
     if (!tx.active())
         return fail("cannot remove the autosaved draft", tx.error());
     Statement s(mConnection, "DELETE FROM drafts WHERE session = ?");
@@ -534,6 +492,8 @@ Status ScenarioLibrary::deleteDraft(const QString& session)
 
 Result<QString> ScenarioLibrary::integrityCheck()
 {
+    if (mDialect == Dialect::Postgres) // the server keeps its own consistency; a reachable library is "ok"
+        return scenarioCount() ? Result<QString>::success("ok") : fail("cannot check the library", "no answer");
     QString error;
     const auto lines = pragmaLines(mConnection, "PRAGMA integrity_check", error);
     if (!lines)

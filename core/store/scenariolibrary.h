@@ -23,6 +23,7 @@ struct RevisionInfo
     QString note;
     QDateTime createdAt;
     std::map<QString, double> kpis;
+    QString author; ///< who saved it: the database role, or the OS user for a SQLite library
 };
 
 /// Unsaved work of one workbench session, written a few seconds after each edit so that a
@@ -49,27 +50,47 @@ struct ScenarioSummary
     RevisionInfo latest; ///< the newest revision, with its KPIs
 };
 
-/// The SQLite scenario library (architecture.md §6): scenarios with numbered, noted revisions
-/// that each keep the JSON document as it was saved, plus KPI values to sort and compare by.
-/// Versioned with PRAGMA user_version and one migration step per version; WAL; foreign
-/// keys on; every write in one transaction, so a failed write changes nothing.
+namespace detail {
+enum class Dialect;
+}
+
+/// The scenario library (architecture.md §6): scenarios with numbered, noted, authored revisions
+/// that each keep the JSON document as it was saved, plus KPI values to sort and compare by. One
+/// interface, two backends: a SQLite file (the default, no server; versioned with PRAGMA
+/// user_version, WAL, foreign keys on) or a team library on a PostgreSQL server through Qt's
+/// QPSQL driver (`postgresql://user@host:port/dbname`, docs/team-library.md; the version in the
+/// table gpuplan_schema). The same schema and migration steps on both; every write in one
+/// transaction, so a failed write changes nothing; a save that names the revision it started
+/// from is refused as a conflict when that is no longer the latest.
 class ScenarioLibrary
 {
 public:
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
+    /// The issue path of a save refused because another save came first (isConflict).
+    static constexpr const char* kConflict = "save conflict";
     static constexpr int kApplicationId = 0x47504c4e; // "GPLN"
     static constexpr int kBusyTimeoutMs = 3000;
 
-    /// Opens (creating if needed) and migrates the library at `path`. On failure the issue
-    /// names the file and says what and why; a damaged, newer, read-only or locked file is left
-    /// untouched. Writes wait up to `kBusyTimeoutMs` for another program's lock before they
-    /// fail with a message that says so.
+    /// Opens (creating if needed) and migrates the library at `path` — a file, or a server
+    /// address (`postgresql://…`, openServer). On failure the issue names the file or server and
+    /// says what and why; a damaged, newer, read-only or locked file is left untouched. Writes
+    /// wait up to `kBusyTimeoutMs` for another program's lock before they fail with a message that
+    /// says so.
     static Result<std::unique_ptr<ScenarioLibrary>> open(const QString& path);
+    /// Connects to a team library on a PostgreSQL server (serveraddress.h), creating the schema
+    /// in an empty database (or migrating an older one) when the role may; refuses a database
+    /// that holds other tables, a newer schema, an unreachable server or a wrong password with the
+    /// server and the reason. `password`: only when the user typed one (kept in memory only).
+    static Result<std::unique_ptr<ScenarioLibrary>> openServer(const QString& address, const QString& password = {});
     ~ScenarioLibrary();
     ScenarioLibrary(const ScenarioLibrary&) = delete;
     ScenarioLibrary& operator=(const ScenarioLibrary&) = delete;
 
+    /// The file, or the server address as given.
     QString path() const { return mPath; }
+    bool isServer() const;
+    /// Who the library records as the author of this program's saves.
+    QString author() const { return mAuthor; }
 
     // Every call returns its value, or an issue that says what could not be done and why
     // (Issue::path: "cannot save 'name'", "scenario 7"; Issue::message: the reason).
@@ -77,9 +98,13 @@ public:
     /// New scenario with its first revision; returns the scenario id.
     Result<qint64> createScenario(const QString& name, const QString& description, const QByteArray& document,
                                   const QString& note, const std::map<QString, double>& kpis);
-    /// New revision of an existing scenario; returns its number.
+    /// New revision of an existing scenario; returns its number. With `baseRevision` (the
+    /// revision the edits started from), refused as a conflict (isConflict: who saved which
+    /// revision when) unless that is still the latest.
     Result<int> addRevision(qint64 scenarioId, const QByteArray& document, const QString& note,
-                            const std::map<QString, double>& kpis);
+                            const std::map<QString, double>& kpis, std::optional<int> baseRevision = {});
+    /// Whether a save was refused because another save came first.
+    static bool isConflict(const Issues& issues);
 
     Result<std::vector<ScenarioSummary>> list();
     Result<ScenarioSummary> scenario(qint64 id);
@@ -102,14 +127,18 @@ public:
     Result<QString> integrityCheck();
 
 private:
-    explicit ScenarioLibrary(QString path, QString connection);
-    Status migrate();
+    ScenarioLibrary(QString path, QString connection, detail::Dialect dialect);
+    Status migrateSqlite();
+    Status migratePostgres();
+    Failure conflict(qint64 scenarioId, int baseRevision);
     Status exists(qint64 scenarioId);
     /// Every scenario's summary, or only `only`'s (empty when it does not exist).
     Result<std::vector<ScenarioSummary>> summaries(std::optional<qint64> only);
 
     QString mPath;
     QString mConnection;
+    detail::Dialect mDialect;
+    QString mAuthor;
 };
 
 } // namespace gp::store

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "serveraddress.h"
+
+#include <QUrl>
+#include <QUrlQuery>
+
+namespace gp::store {
+
+QString ServerAddress::display() const
+{
+    return (user.isEmpty() ? QString() : user + "@") + (host.isEmpty() ? QString("localhost") : host) + ":" +
+           QString::number(port) + "/" + database;
+}
+
+bool isServerAddress(const QString& text)
+{
+    return text.startsWith("postgresql://") || text.startsWith("postgres://");
+}
+
+Result<ServerAddress> parseServerAddress(const QString& text)
+{
+    using R = Result<ServerAddress>;
+    auto refuse = [&](const QString& why) { return R::failure(text.toStdString(), why.toStdString()); };
+    if (!isServerAddress(text))
+        return refuse("a team library is named postgresql://user@host:port/dbname");
+    const QUrl url(text, QUrl::StrictMode);
+    if (!url.isValid())
+        return refuse("not a valid address: " + url.errorString());
+    if (!url.password().isEmpty())
+        return R::failure("postgresql://" + url.userName().toStdString() + ":…@" + url.host().toStdString(),
+                          "give no password in the address: put it in ~/.pgpass or a service file, or let the "
+                          "workbench ask for it");
+    ServerAddress a;
+    a.host = url.host();
+    a.user = url.userName();
+    a.port = url.port(5432);
+    if (a.port < 1 || a.port > 65535)
+        return refuse("the port must be between 1 and 65535");
+    a.database = url.path().mid(1);
+    if (a.database.isEmpty() || a.database.contains('/'))
+        return refuse("name the database: postgresql://user@host:port/dbname");
+    const QUrlQuery query(url);
+    for (const auto& [key, value] : query.queryItems(QUrl::FullyDecoded)) {
+        if (key == "host")
+            a.host = value;
+        else if (key == "port") {
+            bool ok = false;
+            a.port = value.toInt(&ok);
+            if (!ok || a.port < 1 || a.port > 65535)
+                return refuse("the port must be between 1 and 65535");
+        } else if (key == "sslmode")
+            a.sslMode = value;
+        else if (key == "connect_timeout") {
+            bool ok = false;
+            a.connectTimeoutS = value.toInt(&ok);
+            if (!ok || a.connectTimeoutS < 1 || a.connectTimeoutS > 600)
+                return refuse("connect_timeout must be 1 to 600 seconds");
+        } else if (key == "password")
+            return refuse("give no password in the address: put it in ~/.pgpass or a service file");
+        else
+            return refuse("unknown parameter '" + key + "' (host, port, sslmode and connect_timeout are known)");
+    }
+    return R::success(std::move(a));
+}
+
+} // namespace gp::store

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#pragma once
+
+#include "model/issue.h"
+
+#include <QString>
+
+namespace gp::store {
+
+/// Where a team library lives on a PostgreSQL server, from
+/// `postgresql://user@host:port/dbname` (docs/team-library.md). The host may be a Unix-socket
+/// folder as libpq takes it (`postgresql://user@/dbname?host=/run/postgresql&port=5433`); `sslmode`
+/// and `connect_timeout` pass through. A password is never taken from the address: libpq finds it
+/// in ~/.pgpass or a service file, or the workbench asks for it and keeps it in memory only.
+struct ServerAddress
+{
+    QString host; ///< name, address, or a socket folder (starts with '/'); empty: libpq's default
+    int port = 5432;
+    QString user; ///< empty: libpq's default (the OS user)
+    QString database;
+    QString sslMode;
+    int connectTimeoutS = 10;
+    /// "user@host:port/dbname", for messages (never a password).
+    QString display() const;
+};
+
+/// Whether `text` names a server library (`postgresql://` or `postgres://`) rather than a file.
+bool isServerAddress(const QString& text);
+
+/// Parses a server address; refuses one with a password, no database, a bad port or an unknown
+/// parameter, saying which.
+Result<ServerAddress> parseServerAddress(const QString& text);
+
+} // namespace gp::store

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// The scenario library's statements and transactions over Qt SQL, for both of its backends
+// (SQLite and PostgreSQL). Internal to core/store.
+#pragma once
+
+#include "model/issue.h"
+
+#include <QAtomicInt>
+#include <QDateTime>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QString>
+#include <QVariant>
+
+namespace gp::store::detail {
+
+enum class Dialect
+{
+    Sqlite,
+    Postgres
+};
+
+/// A Qt SQL connection name of its own for each library object.
+inline QString nextConnectionName()
+{
+    static QAtomicInt counter;
+    return QString("gpuplan-library-%1").arg(counter.fetchAndAddRelaxed(1));
+}
+
+/// The OS user, recorded as the author of a SQLite library's revisions.
+inline QString osUser()
+{
+    const QString user = qEnvironmentVariable("USER", qEnvironmentVariable("LOGNAME"));
+    return user.isEmpty() ? QStringLiteral("unknown") : user;
+}
+
+inline QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
+
+inline QDateTime parseTime(const QString& s) { return QDateTime::fromString(s, Qt::ISODateWithMs); }
+
+/// The driver's message, with what it means for the user where the drivers' words are terse.
+inline QString explain(const QString& driverError)
+{
+    if (driverError.contains("locked") || driverError.contains("busy"))
+        return driverError + " (another program is writing to the library; close it or try again)";
+    if (driverError.contains("malformed") || driverError.contains("not a database"))
+        return driverError + " (the file is damaged; restore it from a backup)";
+    if (driverError.contains("readonly") || driverError.contains("read-only"))
+        return driverError + " (the file or its folder cannot be written)";
+    if (driverError.contains("permission denied"))
+        return driverError + " (this database role may only read the library)";
+    if (driverError.contains("server closed the connection") || driverError.contains("no connection"))
+        return driverError + " (the connection to the server was lost; nothing of this save was kept)";
+    return driverError;
+}
+
+/// One statement with bound values; exec() reports the driver's message on failure.
+class Statement
+{
+public:
+    Statement(const QString& connection, const QString& sql) : mQuery(QSqlDatabase::database(connection, false))
+    {
+        mOk = mQuery.prepare(sql);
+    }
+    Statement& bind(const QVariant& v)
+    {
+        mQuery.addBindValue(v);
+        return *this;
+    }
+    bool exec() { return mOk && mQuery.exec(); }
+    /// exec() for statements whose rows (if any) are not read: finishes at once, so no
+    /// statement is left in progress when the transaction commits.
+    bool run()
+    {
+        const bool ok = exec();
+        mQuery.finish();
+        return ok;
+    }
+    QString error() const { return explain(mQuery.lastError().text()); }
+    QSqlQuery& query() { return mQuery; }
+
+private:
+    QSqlQuery mQuery;
+    bool mOk = false;
+};
+
+/// Runs a statement without preparing it: schema changes (PostgreSQL does not prepare them)
+/// and statements without values. False with the driver's message in `error`.
+inline bool execDirect(const QString& connection, const QString& sql, QString& error)
+{
+    QSqlQuery q(QSqlDatabase::database(connection, false));
+    if (q.exec(sql))
+        return true;
+    error = explain(q.lastError().text());
+    return false;
+}
+
+/// One write transaction, rolled back unless commit() succeeded. On SQLite, BEGIN IMMEDIATE
+/// takes the write lock at once (waiting up to the busy timeout for another writer), so a
+/// transaction that reads before it writes cannot fail halfway on a lock; on PostgreSQL the
+/// rows a statement changes are locked by it, and the conditional updates decide conflicts.
+class Transaction
+{
+public:
+    Transaction(const QString& connection, Dialect dialect) : mConnection(connection)
+    {
+        QSqlQuery q(QSqlDatabase::database(mConnection, false));
+        mActive = q.exec(dialect == Dialect::Sqlite ? "BEGIN IMMEDIATE" : "BEGIN");
+        if (!mActive)
+            mError = q.lastError().text();
+    }
+    ~Transaction()
+    {
+        if (mActive)
+            QSqlQuery(QSqlDatabase::database(mConnection, false)).exec("ROLLBACK");
+    }
+    Transaction(const Transaction&) = delete;
+    Transaction& operator=(const Transaction&) = delete;
+    bool active() const { return mActive; }
+    bool commit()
+    {
+        if (!mActive)
+            return false;
+        QSqlQuery q(QSqlDatabase::database(mConnection, false));
+        if (!q.exec("COMMIT")) {
+            mError = q.lastError().text();
+            return false;
+        }
+        mActive = false;
+        return true;
+    }
+    QString error() const { return explain(mError); }
+
+private:
+    QString mConnection;
+    bool mActive = false;
+    QString mError;
+};
+
+/// What could not be done and why, as the issue every call of the library returns.
+inline Failure fail(const QString& what, const QString& why)
+{
+    return Failure{{Issue::error(what.toStdString(), why.toStdString())}};
+}
+
+} // namespace gp::store::detail

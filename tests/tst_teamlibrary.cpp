@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// The scenario library on both backends (issue 20): a throwaway PostgreSQL 15 server started here
+// (pgserver.h) and a SQLite file run the same behaviours — schema created on an empty database,
+// revisions with KPIs and authors, tags, drafts, cascades — and the same optimistic concurrency:
+// of two saves from one base revision the second is refused as a conflict that names who saved
+// what, and nothing of it is written. PostgreSQL only: a newer schema and a database with other
+// tables are refused untouched; an unreachable server, a password in the address and an unknown
+// parameter are refused with a message naming the server, within the connect timeout.
+#include "pgserver.h"
+#include "store/scenariolibrary.h"
+#include "store/serveraddress.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+
+using namespace gp;
+using store::ScenarioLibrary;
+
+class TestTeamLibrary : public QObject
+{
+    Q_OBJECT
+
+    test::PostgresServer mServer;
+    QTemporaryDir mTmp;
+    int mDatabases = 0;
+
+    /// A library on a fresh database of the server, or a fresh SQLite file.
+    QString freshLibrary(bool server)
+    {
+        const QString name = QString("lib%1").arg(++mDatabases);
+        if (!server)
+            return mTmp.filePath(name + ".sqlite");
+        if (!mServer.sql("postgres", "CREATE DATABASE " + name))
+            qFatal("%s", qPrintable(mServer.error()));
+        return mServer.address(name);
+    }
+
+    static std::unique_ptr<ScenarioLibrary> open(const QString& where)
+    {
+        auto lib = ScenarioLibrary::open(where);
+        if (!lib)
+            qFatal("%s", lib.errorText().c_str());
+        return std::move(*lib);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(mTmp.isValid());
+        QVERIFY2(mServer.start(), qPrintable(mServer.error()));
+    }
+
+    void sameBehaviourOnBothBackends_data()
+    {
+        QTest::addColumn<bool>("server");
+        QTest::newRow("PostgreSQL") << true;
+        QTest::newRow("SQLite") << false;
+    }
+    void sameBehaviourOnBothBackends()
+    {
+        QFETCH(bool, server);
+        auto lib = open(freshLibrary(server));
+        QCOMPARE(lib->isServer(), server);
+        QCOMPARE(lib->scenarioCount().value.value(), 0);
+        const QByteArray doc1 = "{\"format_version\": 1, \"name\": \"a\", \"note\": \"it's \\\"quoted\\\"\"}\n";
+        const QByteArray doc2 = "{\"format_version\": 1, \"name\": \"a, revised\"}\n";
+        auto id = lib->createScenario("Plan A", "first try", doc1, "initial",
+                                      {{"gpus", 64}, {"cost_per_month_usd", 139693.123456789}});
+        QVERIFY2(id, id.errorText().c_str());
+        QCOMPARE(lib->addRevision(*id, doc2, "after review", {{"gpus", 72}}, 1).value.value(), 2);
+        QCOMPARE(lib->document(*id).value.value(), doc2);
+        QCOMPARE(lib->document(*id, 1).value.value(), doc1);
+        const auto revs = lib->revisions(*id).value.value();
+        QCOMPARE(revs.size(), std::size_t{2});
+        QCOMPARE(revs[0].kpis.at("cost_per_month_usd"), 139693.123456789); // doubles, not 4-byte reals
+        QCOMPARE(revs[1].note, QString("after review"));
+        QCOMPARE(revs[1].author, lib->author());
+        QVERIFY(!lib->author().isEmpty());
+        if (server)
+            QCOMPARE(lib->author(), QString("gpuplan")); // the database role
+        QVERIFY(lib->setTags(*id, {"mig", "q3"}));
+        QVERIFY(lib->rename(*id, "Plan A (final)"));
+        const auto summary = lib->scenario(*id).value.value();
+        QCOMPARE(summary.name, QString("Plan A (final)"));
+        QCOMPARE(summary.tags, (QStringList{"mig", "q3"}));
+        QCOMPARE(summary.latest.number, 2);
+        QCOMPARE(lib->list().value.value().size(), std::size_t{1});
+        // Drafts: one per session, replaced in place.
+        store::Draft d{"session-1", *id, 2, "Plan A", doc2, {}};
+        QVERIFY(lib->saveDraft(d));
+        d.document = doc1;
+        QVERIFY(lib->saveDraft(d));
+        QCOMPARE(lib->drafts().value.value().size(), std::size_t{1});
+        QCOMPARE(lib->drafts().value.value().front().document, doc1);
+        QVERIFY(lib->deleteDraft("session-1"));
+        // Delete cascades to revisions.
+        QVERIFY(lib->deleteScenario(*id));
+        QVERIFY(!lib->document(*id));
+        QCOMPARE(lib->integrityCheck().value.value(), QString("ok"));
+    }
+
+    /// Two programs start from revision 1; the first save wins, the second is refused as a
+    /// conflict naming who saved which revision, and nothing of it is written; saving on top of
+    /// the latest (after looking) then works.
+    void aSecondSaveFromTheSameBaseIsAConflict_data() { sameBehaviourOnBothBackends_data(); }
+    void aSecondSaveFromTheSameBaseIsAConflict()
+    {
+        QFETCH(bool, server);
+        const QString where = freshLibrary(server);
+        auto alice = open(where);
+        auto bob = open(where);
+        const qint64 id = alice->createScenario("Shared plan", "", "{}", "first", {}).value.value();
+        QCOMPARE(alice->addRevision(id, "{\"by\": \"alice\"}", "alice's", {}, 1).value.value(), 2);
+        const Result<int> refused = bob->addRevision(id, "{\"by\": \"bob\"}", "bob's", {}, 1);
+        QVERIFY(!refused);
+        QVERIFY(ScenarioLibrary::isConflict(refused.issues));
+        const QString why = QString::fromStdString(refused.errorText());
+        QVERIFY2(why.contains(alice->author() + " saved revision 2 at ") &&
+                     why.contains("after revision 1, the one these edits started from"),
+                 qPrintable(why));
+        QCOMPARE(bob->revisions(id).value.value().size(), std::size_t{2});
+        QCOMPARE(bob->document(id).value.value(), QByteArray("{\"by\": \"alice\"}"));
+        QCOMPARE(bob->addRevision(id, "{\"by\": \"bob\"}", "bob's, on top", {}, 2).value.value(), 3);
+        QVERIFY(!ScenarioLibrary::isConflict(bob->addRevision(999999, "{}", "", {}, 1).issues)); // not a conflict
+    }
+
+    void newerSchemaAndForeignDatabasesAreRefused()
+    {
+        const QString newer = freshLibrary(true);
+        open(newer);
+        const QString db = newer.section('/', 3).section('?', 0, 0);
+        QVERIFY2(mServer.sql(db, "UPDATE gpuplan_schema SET version = 99"), qPrintable(mServer.error()));
+        auto refused = ScenarioLibrary::open(newer);
+        QVERIFY(!refused);
+        QVERIFY2(QString::fromStdString(refused.errorText())
+                     .contains("library schema 99 is newer than this gpuplan reads (4): it needs a newer gpuplan"),
+                 refused.errorText().c_str());
+        QVERIFY(mServer.sql("postgres", "CREATE DATABASE other"));
+        QVERIFY(mServer.sql("other", "CREATE TABLE invoices (id int)"));
+        auto foreign = ScenarioLibrary::open(mServer.address("other"));
+        QVERIFY(!foreign);
+        QVERIFY2(QString::fromStdString(foreign.errorText()).contains("not a gpuplan library"),
+                 foreign.errorText().c_str());
+        QVERIFY(mServer.sql("other", "SELECT 1 FROM invoices")); // untouched: still there, nothing added
+        QVERIFY(!mServer.sql("other", "SELECT 1 FROM scenarios"));
+    }
+
+    void badAddressesAndUnreachableServersAreSaid()
+    {
+        auto withPassword = ScenarioLibrary::open("postgresql://alice:secret@db.example:5432/plans");
+        QVERIFY(!withPassword);
+        QVERIFY(QString::fromStdString(withPassword.errorText()).contains("give no password in the address"));
+        QVERIFY(!QString::fromStdString(withPassword.errorText()).contains("secret"));
+        auto noDb = ScenarioLibrary::open("postgresql://alice@db.example:5432/");
+        QVERIFY(!noDb);
+        QVERIFY(QString::fromStdString(noDb.errorText()).contains("name the database"));
+        auto unknown = ScenarioLibrary::open("postgresql://alice@db.example/plans?colour=blue");
+        QVERIFY(!unknown);
+        QVERIFY(QString::fromStdString(unknown.errorText()).contains("unknown parameter 'colour'"));
+        // A socket folder where no server listens: refused at once, naming the server.
+        QElapsedTimer t;
+        t.start();
+        auto nobody = ScenarioLibrary::open(QString("postgresql://gpuplan@/plans?host=%1&port=%2&connect_timeout=3")
+                                                .arg(mTmp.path())
+                                                .arg(mServer.port()));
+        QVERIFY(!nobody);
+        QVERIFY2(QString::fromStdString(nobody.errorText()).startsWith("team library gpuplan@" + mTmp.path()),
+                 nobody.errorText().c_str());
+        QVERIFY(QString::fromStdString(nobody.errorText()).contains("cannot connect"));
+        QVERIFY(t.elapsed() < 10000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTeamLibrary)
+#include "tst_teamlibrary.moc"
