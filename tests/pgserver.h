@@ -5,8 +5,8 @@
 // A throwaway PostgreSQL 15 server for the team-library tests: initdb into a temporary folder,
 // a Unix socket in that folder (no TCP), trust authentication for the
 // superuser "gpuplan"; stopped (immediate shutdown) and removed when the object goes, whatever
-// the outcome (a watchdog stops it if the test process dies first). The server refuses to run as root, so under root it runs as the "postgres" user
-// the Debian package creates.
+// the outcome (a watchdog stops it if the test process dies first). The server refuses to run as root, so under root it
+// runs as the "postgres" user the Debian package creates.
 #include <QCoreApplication>
 #include <QDir>
 #include <QProcess>
@@ -41,23 +41,24 @@ public:
         if (mRoot && !run("chown", {"-R", "postgres:postgres", mDir.path()}, 10))
             return failed("cannot give the temporary folder to the postgres user: " + mLastOutput);
         QFile::setPermissions(mDir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
-                                               QFileDevice::ReadGroup | QFileDevice::ExeGroup |
-                                               QFileDevice::ReadOther | QFileDevice::ExeOther);
+                                               QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                                               QFileDevice::ExeOther);
         // No TCP: the port only names the socket file, and the folder is this server's own, so
         // any number is free; one per process keeps the log lines apart.
         mPort = 40000 + static_cast<int>(::getpid() % 20000);
         if (!pg("initdb", {"-D", data(), "-U", "gpuplan", "--auth=trust", "-E", "UTF8", "--no-sync"}, 120))
             return failed("initdb failed: " + mLastOutput);
-        const QString options =
-            QString("-k %1 -p %2 -c listen_addresses='' -c fsync=off -c max_connections=40").arg(mDir.path()).arg(mPort);
+        const QString options = QString("-k %1 -p %2 -c listen_addresses='' -c fsync=off -c max_connections=40")
+                                    .arg(mDir.path())
+                                    .arg(mPort);
         if (!pg("pg_ctl", {"-D", data(), "-o", options, "-l", mDir.filePath("server.log"), "-w", "-t", "60", "start"},
                 90))
             return failed("pg_ctl start failed: " + mLastOutput + log());
         mRunning = true;
         // A watchdog that stops the server when this process ends without stopping it (a
         // failed check that aborts, a kill -9): whatever the outcome, no server is left behind.
-        const QString stopCommand = (mRoot ? QString("runuser -u postgres -- ") : QString()) + mBin +
-                                    "/pg_ctl -D '" + data() + "' -m immediate -w -t 30 stop";
+        const QString stopCommand = (mRoot ? QString("runuser -u postgres -- ") : QString()) + mBin + "/pg_ctl -D '" +
+                                    data() + "' -m immediate -w -t 30 stop";
         QProcess::startDetached(
             "sh", {"-c", QString("while kill -0 %1 2>/dev/null; do sleep 1; done; %2 >/dev/null 2>&1; rm -rf '%3'")
                              .arg(QCoreApplication::applicationPid())
@@ -77,8 +78,9 @@ public:
     /// Runs SQL as the superuser in `database` through psql; false with the output in error().
     bool sql(const QString& database, const QString& statement)
     {
-        return pg("psql", {"-h", mDir.path(), "-p", QString::number(mPort), "-U", "gpuplan", "-d", database,
-                           "-v", "ON_ERROR_STOP=1", "-q", "-c", statement},
+        return pg("psql",
+                  {"-h", mDir.path(), "-p", QString::number(mPort), "-U", "gpuplan", "-d", database, "-v",
+                   "ON_ERROR_STOP=1", "-q", "-c", statement},
                   30) ||
                failed(mLastOutput);
     }

@@ -226,8 +226,12 @@ bool LibraryController::saveRevision(const QString& note)
     if (!id || doc->isReadOnly()) // a past revision is saved as a new scenario
         return saveAsNewScenario(QString::fromStdString(s.name) +
                                  (doc->isReadOnly() ? tr(" (from a revision)") : QString()));
-    auto rev =
-        mWorkbench.library().addRevision(*id, io::writeScenario(s), note, document::kpisOf(s, mWorkbench.catalog()));
+    // The save names the revision these edits started from: if a teammate saved since, it is
+    // refused as a conflict and nothing of it is written.
+    auto rev = mWorkbench.library().addRevision(*id, io::writeScenario(s), note,
+                                                document::kpisOf(s, mWorkbench.catalog()), doc->revision());
+    if (!rev && store::ScenarioLibrary::isConflict(rev.issues))
+        return resolveConflict(note, QString::fromStdString(rev.errorText()));
     if (!rev) {
         QMessageBox::critical(mWindow, tr("Cannot save"), issuesText(rev.issues));
         return false;

@@ -83,6 +83,12 @@ public:
     /// File > Import Scenario JSON: asks for a file, checks it and adds it to the library.
     void importJson();
 
+    /// A save refused because a teammate saved first (`why`: who saved which revision when):
+    /// asks whether to compare the two, save the edits as a new scenario, or save them on top of
+    /// the latest revision after all; the edits stay open (and in the autosaved draft) whatever the
+    /// answer. True when they were saved.
+    bool resolveConflict(const QString& note, const QString& why);
+
 private:
     CompareDialog* compareLibrary(const QList<std::pair<qint64, std::optional<int>>>& refs);
     void rememberRecent(qint64 id);

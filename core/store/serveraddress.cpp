@@ -13,10 +13,7 @@ QString ServerAddress::display() const
            QString::number(port) + "/" + database;
 }
 
-bool isServerAddress(const QString& text)
-{
-    return text.startsWith("postgresql://") || text.startsWith("postgres://");
-}
+bool isServerAddress(const QString& text) { return text.startsWith("postgresql://") || text.startsWith("postgres://"); }
 
 Result<ServerAddress> parseServerAddress(const QString& text)
 {

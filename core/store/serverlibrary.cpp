@@ -40,9 +40,9 @@ Result<std::unique_ptr<ScenarioLibrary>> ScenarioLibrary::openServer(const QStri
         if (!db.open()) {
             const QString why = db.lastError().text().trimmed();
             return fail(where, why.contains("password") ? "cannot connect: " + why +
-                                                               " (give the password in ~/.pgpass, a service file, or "
-                                                               "when the workbench asks)"
-                                                         : "cannot connect: " + why);
+                                                              " (give the password in ~/.pgpass, a service file, or "
+                                                              "when the workbench asks)"
+                                                        : "cannot connect: " + why);
         }
     }
     Statement who(connection, "SELECT current_user");

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// Two workbenches on one library (issue 20: no lost work between teammates): both open the same
+// scenario and edit it; the first Ctrl+S saves revision 2; the second is refused as a conflict
+// that names who saved which revision, and its edits stay open — Save on Top saves them as
+// revision 3, Save as New Scenario as a scenario of their own, Cancel keeps them unsaved.
+#include "document/commands.h"
+#include "document/document.h"
+#include "store/scenariolibrary.h"
+#include "ui/librarypanel.h"
+#include "windowfixture.h"
+
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace gp;
+
+namespace {
+
+/// Changes the first tenant's priority in the window's open scenario (one undoable edit).
+void edit(ui::MainWindow* w, int priority)
+{
+    document::Document* doc = w->currentDocument();
+    Scenario s = doc->scenario();
+    s.tenants.front().priority = priority;
+    doc->push(*document::changeScenario(doc->scenario(), test::bundledCatalog(), s, "priority"));
+}
+
+/// Presses Ctrl+S in `w`; when the conflict box comes up, records its text and clicks the button
+/// called `answer` (or Cancel when empty).
+QString saveAnswering(ui::MainWindow* w, const QString& answer)
+{
+    auto text = std::make_shared<QString>();
+    auto looked = std::make_shared<bool>(false);
+    QTimer::singleShot(300, [text, answer, looked] {
+        *looked = true;
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box || box->objectName() != "saveConflictBox")
+            return;
+        *text = box->text();
+        if (answer.isEmpty())
+            QTest::keyClick(box, Qt::Key_Escape);
+        else
+            QTest::mouseClick(box->findChild<QPushButton*>(answer), Qt::LeftButton);
+    });
+    w->raise();
+    w->activateWindow();
+    QApplication::setActiveWindow(w);
+    if (!QTest::qWaitForWindowActive(w))
+        qWarning("the window did not become active");
+    QTest::keyClick(w, Qt::Key_S, Qt::ControlModifier);
+    if (!QTest::qWaitFor([looked] { return *looked; }, 5000))
+        qWarning("the save did not come back");
+    QTest::qWait(50); // the save goes on after the box
+    return *text;
+}
+
+} // namespace
+
+class TestTeamWorkbench : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir mTmp;
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void aConflictingSaveLosesNothing()
+    {
+        const QString db = mTmp.filePath("team.sqlite");
+        auto alice = test::makeWindow(db);
+        auto bob = test::makeWindow(db);
+        for (ui::MainWindow* w : {alice.get(), bob.get()}) {
+            w->resize(1366, 768);
+            w->show();
+            w->files()->openFirst();
+            QVERIFY(QTest::qWaitForWindowExposed(w));
+        }
+        const qint64 id = *alice->currentDocument()->libraryId();
+        QCOMPARE(*bob->currentDocument()->libraryId(), id);
+        store::ScenarioLibrary& lib = *alice->library();
+        const int revisions = lib.scenario(id)->revisionCount;
+
+        edit(alice.get(), 7);
+        QVERIFY(saveAnswering(alice.get(), {}).isEmpty()); // no conflict: saved
+        QCOMPARE(lib.scenario(id)->revisionCount, revisions + 1);
+
+        // Bob started from the same revision: refused, said, his edit still open.
+        edit(bob.get(), 9);
+        const QString said = saveAnswering(bob.get(), {});
+        QVERIFY2(said.contains(lib.author() + " saved revision " + QString::number(revisions + 1)),
+                 qPrintable(said + " / revisions " + QString::number(lib.scenario(id)->revisionCount)));
+        QVERIFY(said.contains("Your edits are not lost"));
+        QCOMPARE(lib.scenario(id)->revisionCount, revisions + 1);
+        QVERIFY(bob->currentDocument()->isModified());
+        QCOMPARE(bob->currentDocument()->scenario().tenants.front().priority, 9);
+
+        // Save on Top: his edits become the latest revision.
+        QVERIFY(!saveAnswering(bob.get(), "conflictSaveOnTop").isEmpty());
+        QCOMPARE(lib.scenario(id)->revisionCount, revisions + 2);
+        QCOMPARE(*bob->currentDocument()->revision(), revisions + 2);
+        QVERIFY(!bob->currentDocument()->isModified());
+        QVERIFY(lib.document(id)->contains("\"priority\": 9"));
+
+        // Alice again from her (now old) revision: Save as New Scenario keeps hers apart.
+        edit(alice.get(), 11);
+        const int scenarios = *lib.scenarioCount();
+        QVERIFY(!saveAnswering(alice.get(), "conflictSaveAsNew").isEmpty());
+        QCOMPARE(*lib.scenarioCount(), scenarios + 1);
+        QCOMPARE(lib.scenario(id)->revisionCount, revisions + 2); // the shared one untouched
+        QVERIFY(alice->currentDocument()->libraryId() != id);
+        QVERIFY(QString::fromStdString(alice->currentDocument()->scenario().name).endsWith("(my edits)"));
+    }
+};
+
+QTEST_MAIN(TestTeamWorkbench)
+#include "tst_teamworkbench.moc"
