@@ -10,8 +10,10 @@
 #include "pgserver.h"
 #include "store/scenariolibrary.h"
 #include "store/serveraddress.h"
+#include "testsupport.h"
 
 #include <QElapsedTimer>
+#include <QProcess>
 #include <QTest>
 
 using namespace gp;
@@ -144,6 +146,78 @@ private Q_SLOTS:
                  foreign.errorText().c_str());
         QVERIFY(mServer.sql("other", "SELECT 1 FROM invoices")); // untouched: still there, nothing added
         QVERIFY(!mServer.sql("other", "SELECT 1 FROM scenarios"));
+    }
+
+    /// A role that may only read: it opens the library and reads it; a save is refused with the
+    /// server's reason and what it means, and nothing is written.
+    void aReadOnlyRoleCannotWrite()
+    {
+        const QString where = freshLibrary(true);
+        const qint64 id = open(where)->createScenario("Shared", "", "{}", "first", {}).value.value();
+        const QString db = where.section('/', 3).section('?', 0, 0);
+        QVERIFY2(mServer.sql(db, "CREATE ROLE viewer LOGIN; GRANT SELECT ON ALL TABLES IN SCHEMA public TO viewer"),
+                 qPrintable(mServer.error()));
+        auto viewer = open(mServer.address(db, "viewer"));
+        QCOMPARE(viewer->author(), QString("viewer"));
+        QCOMPARE(viewer->document(id).value.value(), QByteArray("{}"));
+        const Result<int> refused = viewer->addRevision(id, "{\"x\": 1}", "", {}, 1);
+        QVERIFY(!refused);
+        QVERIFY2(QString::fromStdString(refused.errorText()).contains("permission denied") &&
+                     QString::fromStdString(refused.errorText()).contains("may only read the library"),
+                 refused.errorText().c_str());
+        QCOMPARE(viewer->revisions(id).value.value().size(), std::size_t{1});
+    }
+
+    /// The command line takes a server address wherever it takes a library file.
+    void theCommandLineUsesTheServer()
+    {
+        const QString where = freshLibrary(true);
+        const QString cli = qEnvironmentVariable("GPUPLAN_CLI");
+        auto run = [&](const QStringList& args, QString* out = nullptr) {
+            QProcess p;
+            p.start(cli, args);
+            p.waitForFinished(60000);
+            if (out)
+                *out = QString::fromUtf8(p.readAllStandardOutput());
+            return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        };
+        const QString sample = QDir(test::dataDir()).absoluteFilePath("samples/01-dgx-h100-three-tenants.json");
+        QCOMPARE(run({"library", "import", sample, "--db", where}), 0);
+        QString listed;
+        QCOMPARE(run({"library", "list", "--json", "--db", where}, &listed), 0);
+        QVERIFY2(listed.contains("DGX H100 pod: three tenants"), qPrintable(listed));
+        QString checked;
+        QCOMPARE(run({"library", "check", "--db", where}, &checked), 0);
+        QVERIFY2(checked.contains(": ok (1 scenarios"), qPrintable(checked));
+        QCOMPARE(run({"library", "list", "--db", "postgresql://alice:pw@/x"}), 1);
+    }
+
+    /// init-server: the schema and the two roles; a planner saves, a viewer reads and may not
+    /// write (canWrite false, a save refused, nothing written).
+    void initServerCreatesPlannerAndViewerRoles()
+    {
+        const QString where = freshLibrary(true);
+        const QString db = where.section('/', 3).section('?', 0, 0);
+        QProcess p;
+        p.start(qEnvironmentVariable("GPUPLAN_CLI"), {"library", "init-server", "--db", where});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(QString::fromUtf8(p.readAllStandardOutput()).contains("roles gpuplan_planner (read and write)"));
+        QVERIFY(mServer.sql(db, "CREATE ROLE alice LOGIN IN ROLE gpuplan_planner;"
+                                "CREATE ROLE victor LOGIN IN ROLE gpuplan_viewer"));
+        auto alice = open(mServer.address(db, "alice"));
+        QVERIFY(alice->canWrite());
+        const qint64 id = alice->createScenario("Plan", "", "{}", "first", {{"gpus", 8}}).value.value();
+        QCOMPARE(alice->addRevision(id, "{\"a\": 2}", "second", {}, 1).value.value(), 2);
+        QVERIFY(alice->saveDraft({"s", id, 2, "Plan", "{}", {}}));
+        auto victor = open(mServer.address(db, "victor"));
+        QVERIFY(!victor->canWrite());
+        QCOMPARE(victor->revisions(id).value.value().back().author, QString("alice"));
+        QVERIFY(!victor->addRevision(id, "{}", "", {}, 2));
+        QVERIFY(!victor->createScenario("Mine", "", "{}", "", {}));
+        QCOMPARE(victor->scenarioCount().value.value(), 1);
+        // A SQLite file has no roles.
+        QVERIFY(!open(freshLibrary(false))->initServerRoles());
     }
 
     void badAddressesAndUnreachableServersAreSaid()

@@ -6,6 +6,7 @@
 // revision 3, Save as New Scenario as a scenario of their own, Cancel keeps them unsaved.
 #include "document/commands.h"
 #include "document/document.h"
+#include "pgserver.h"
 #include "store/scenariolibrary.h"
 #include "ui/librarypanel.h"
 #include "windowfixture.h"
@@ -13,6 +14,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -115,6 +117,40 @@ private Q_SLOTS:
         QCOMPARE(lib.scenario(id)->revisionCount, revisions + 2); // the shared one untouched
         QVERIFY(alice->currentDocument()->libraryId() != id);
         QVERIFY(QString::fromStdString(alice->currentDocument()->scenario().name).endsWith("(my edits)"));
+    }
+
+    /// A viewer of a team library: every scenario opens read-only and says for whom; an edit and
+    /// Ctrl+S change nothing and say why in the status bar.
+    void aViewerOpensEverythingReadOnly()
+    {
+        test::PostgresServer server;
+        QVERIFY2(server.start(), qPrintable(server.error()));
+        QVERIFY(server.sql("postgres", "CREATE DATABASE team"));
+        {
+            auto admin = store::ScenarioLibrary::open(server.address("team"));
+            QVERIFY2(admin, admin.errorText().c_str());
+            QVERIFY((*admin)->initServerRoles());
+            QFile sample(test::sampleFiles().front());
+            QVERIFY(sample.open(QIODevice::ReadOnly));
+            QVERIFY((*admin)->createScenario("Shared plan", "", sample.readAll(), "first", {}));
+        }
+        QVERIFY(server.sql("team", "CREATE ROLE victor LOGIN IN ROLE gpuplan_viewer"));
+        auto w = test::makeWindow(server.address("team", "victor"));
+        w->resize(1366, 768);
+        w->show();
+        w->files()->openFirst();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        document::Document* doc = w->currentDocument();
+        QVERIFY(doc->isReadOnly());
+        QVERIFY2(w->windowTitle().contains("read-only for victor"), qPrintable(w->windowTitle()));
+        QVERIFY(!w->workbench().editable());
+        QSignalSpy said(&w->workbench(), &ui::Workbench::message);
+        QApplication::setActiveWindow(w.get());
+        QTest::keyClick(w.get(), Qt::Key_S, Qt::ControlModifier);
+        QTRY_VERIFY(!said.isEmpty());
+        QVERIFY2(said.last().at(0).toString().contains("may only read this team library"),
+                 qPrintable(said.last().at(0).toString()));
+        QCOMPARE(w->library()->scenario(1)->revisionCount, 1);
     }
 };
 

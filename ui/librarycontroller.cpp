@@ -202,8 +202,20 @@ bool LibraryController::maybeSave()
     return answer == QMessageBox::Discard;
 }
 
+bool LibraryController::writable()
+{
+    if (mWorkbench.library().canWrite())
+        return true;
+    Q_EMIT mWorkbench.message(tr("Not saved: your role %1 may only read this team library (a planner role can save)")
+                                  .arg(mWorkbench.library().author()),
+                              8000);
+    return false;
+}
+
 bool LibraryController::save()
 {
+    if (!writable())
+        return false;
     document::Document* doc = mWorkbench.document();
     if (!doc)
         return false;
@@ -218,6 +230,8 @@ bool LibraryController::save()
 
 bool LibraryController::saveRevision(const QString& note)
 {
+    if (!writable())
+        return false;
     document::Document* doc = mWorkbench.document();
     if (!doc)
         return false;
@@ -245,6 +259,8 @@ bool LibraryController::saveRevision(const QString& note)
 
 bool LibraryController::saveAsNewScenario(const QString& name)
 {
+    if (!writable())
+        return false;
     document::Document* doc = mWorkbench.document();
     if (!doc || name.trimmed().isEmpty())
         return false;

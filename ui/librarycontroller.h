@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "model/scenario.h"
+
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -90,6 +92,8 @@ public:
     bool resolveConflict(const QString& note, const QString& why);
 
 private:
+    /// Whether the library takes saves; for a viewer's team library, says why not.
+    bool writable();
     CompareDialog* compareLibrary(const QList<std::pair<qint64, std::optional<int>>>& refs);
     void rememberRecent(qint64 id);
     void askRename(qint64 id);

@@ -6,6 +6,8 @@
 
 #include "model/scenariodiff.h"
 
+#include <QObject>
+
 #include <algorithm>
 #include <cmath>
 
@@ -67,7 +69,6 @@ PlanRecommendation recommend(const sim::PlanResults& current, const sim::PlanRes
 
 QString recommendationPageHtml(const PlanRecommendation& r, int maxChanges)
 {
-    using QObject = ::QObject;
     QString html = QObject::tr("<h2>Recommended: %1 instead of %2</h2>")
                        .arg(r.recommendedName.toHtmlEscaped(), r.currentName.toHtmlEscaped());
     const double save = r.savingsPerMonthUsd;

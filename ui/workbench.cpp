@@ -39,6 +39,8 @@ Workbench::~Workbench() = default;
 void Workbench::setDocument(std::unique_ptr<document::Document> doc)
 {
     // The old document lives until every view has moved to the new one.
+    if (doc && !mLibrary->canWrite()) // a viewer of a team library: everything opens read-only
+        doc->setReadOnly(true, tr("read-only for %1").arg(mLibrary->author()));
     const std::unique_ptr<document::Document> old = std::exchange(mDocument, std::move(doc));
     mAutosaver->watch(mDocument.get());
     Q_EMIT documentReplaced();
@@ -50,6 +52,13 @@ bool Workbench::editable()
         return false;
     if (!mDocument->isReadOnly())
         return true;
+    if (!mLibrary->canWrite()) {
+        Q_EMIT message(tr("Your role %1 may only read this team library: nothing can be changed or saved (a "
+                          "planner role can)")
+                           .arg(mLibrary->author()),
+                       8000);
+        return false;
+    }
     Q_EMIT message(tr("This revision is read-only: File > Save as New Scenario to edit it"), 5000);
     return false;
 }

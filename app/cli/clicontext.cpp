@@ -38,7 +38,10 @@ CommandLine::CommandLine(const QString& name, const QString& description) : mNam
 
 void CommandLine::addDbOption()
 {
-    mParser.addOption({"db", "Scenario library file (default: library.sqlite in the app-data folder).", "PATH"});
+    mParser.addOption({"db",
+                       "Scenario library: a file (default: library.sqlite in the app-data folder), or a team "
+                       "library postgresql://user@host:port/dbname (docs/team-library.md).",
+                       "PATH|URL"});
 }
 
 QString CommandLine::usageError(const QString& message) const

@@ -5,6 +5,7 @@
 #include "document/librarygateway.h"
 #include "io/datapaths.h"
 #include "io/scenarioreader.h"
+#include "store/serveraddress.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -138,10 +139,13 @@ int runLibrary(const QStringList& args)
                               "  import FILE          validate FILE, then add it as a new scenario\n"
                               "  export ID -o FILE    write the scenario's JSON exactly as stored\n"
                               "  delete ID            remove a scenario and all its revisions\n"
-                              "  check                SQLite's integrity check, scenarios and autosaved drafts");
+                              "  check                SQLite's integrity check, scenarios and autosaved drafts\n"
+                              "  init-server          a team library: its schema and the roles gpuplan_planner and\n"
+                              "                       gpuplan_viewer (--db postgresql://…)");
     auto& p = cl.parser();
     cl.addDbOption();
-    p.addPositionalArgument("action", "list, import, export, delete or check.", "list|import|export|delete|check");
+    p.addPositionalArgument("action", "list, import, export, delete, check or init-server.",
+                            "list|import|export|delete|check|init-server");
     p.addPositionalArgument("arg", "FILE for import, ID for export and delete.", "[FILE|ID]");
     p.addOption({{"o", "output"}, "export: the file to write.", "FILE"});
     p.addOption({"revision", "export: this revision number instead of the latest.", "N"});
@@ -151,8 +155,9 @@ int runLibrary(const QStringList& args)
         return *done;
     const QStringList pos = p.positionalArguments();
     const QString action = pos.value(0);
-    const int wantArgs = action == "list" || action == "check" ? 1 : 2;
-    if (action.isEmpty() || !QStringList{"list", "import", "export", "delete", "check"}.contains(action)) {
+    const int wantArgs = action == "list" || action == "check" || action == "init-server" ? 1 : 2;
+    if (action.isEmpty() ||
+        !QStringList{"list", "import", "export", "delete", "check", "init-server"}.contains(action)) {
         err() << cl.usageError(action.isEmpty() ? "no action given" : "unknown action '" + action + "'") << Qt::endl;
         return kBadInput;
     }
@@ -181,6 +186,11 @@ int runLibrary(const QStringList& args)
         err() << cl.usageError("export needs -o FILE") << Qt::endl;
         return kBadInput;
     }
+    if (action == "init-server" && !store::isServerAddress(p.value("db"))) {
+        err() << cl.usageError("init-server sets up a team library: give --db postgresql://user@host:port/dbname")
+              << Qt::endl;
+        return kBadInput;
+    }
     auto catalog = loadCatalogOrReport(p);
     if (!catalog)
         return kFailure;
@@ -196,6 +206,18 @@ int runLibrary(const QStringList& args)
         return list(*lib, p.isSet("json"));
     if (action == "check")
         return check(*lib);
+    if (action == "init-server") {
+        if (Status roles = lib->initServerRoles(); !roles) {
+            err() << QString::fromStdString(roles.errorText()) << Qt::endl;
+            return kFailure;
+        }
+        out() << "team library " << p.value("db") << ": schema " << store::ScenarioLibrary::kSchemaVersion << ", roles "
+              << store::ScenarioLibrary::kPlannerRole << " (read and write) and " << store::ScenarioLibrary::kViewerRole
+              << " (read only)\n"
+              << "give people one: CREATE ROLE alice LOGIN IN ROLE " << store::ScenarioLibrary::kPlannerRole << ";\n"
+              << Qt::flush;
+        return kOk;
+    }
     if (action == "import")
         return import(*lib, *catalog, pos[1], p.value("note"));
     if (action == "export")

@@ -72,7 +72,10 @@ int main(int argc, char** argv)
     parser.setApplicationDescription("gpuplan: capacity planning for shared GPU clusters.");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addOption({"db", "Scenario library file (default: library.sqlite in the app-data folder).", "PATH"});
+    parser.addOption({"db",
+                      "Scenario library: a file (default: library.sqlite in the app-data folder), or a team library "
+                      "postgresql://user@host:port/dbname (docs/team-library.md).",
+                      "PATH|URL"});
     parser.addOption({"catalog", "User catalog merged over the bundled one.", "PATH"});
     parser.addOption({"screenshot", "Save a picture of the window to FILE and quit (for docs and checks).", "FILE"});
     parser.addOption({"scenario", "Open this library scenario (its id, as gpuplan-cli library list shows).", "ID"});

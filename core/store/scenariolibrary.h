@@ -91,6 +91,16 @@ public:
     bool isServer() const;
     /// Who the library records as the author of this program's saves.
     QString author() const { return mAuthor; }
+    /// Whether this program may save to the library: false for a team library whose role may
+    /// only read it (a viewer); the workbench then opens everything read-only and says why.
+    bool canWrite() const { return mCanWrite; }
+    /// The two roles of a team library (docs/team-library.md): gpuplan_planner (read and write)
+    /// and gpuplan_viewer (read only), created where missing and granted on every table; people
+    /// get one with `CREATE ROLE alice LOGIN IN ROLE gpuplan_planner`. Needs a role that may
+    /// create roles; refused on a SQLite file.
+    Status initServerRoles();
+    static constexpr const char* kPlannerRole = "gpuplan_planner";
+    static constexpr const char* kViewerRole = "gpuplan_viewer";
 
     // Every call returns its value, or an issue that says what could not be done and why
     // (Issue::path: "cannot save 'name'", "scenario 7"; Issue::message: the reason).
@@ -139,6 +149,7 @@ private:
     QString mConnection;
     detail::Dialect mDialect;
     QString mAuthor;
+    bool mCanWrite = true;
 };
 
 } // namespace gp::store

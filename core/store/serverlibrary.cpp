@@ -55,7 +55,41 @@ Result<std::unique_ptr<ScenarioLibrary>> ScenarioLibrary::openServer(const QStri
             i.path = where.toStdString() + ": " + i.path;
         return Failure{std::move(migrated.issues)};
     }
+    Statement rights(connection, "SELECT has_table_privilege('revisions', 'INSERT')"
+                                 " AND has_table_privilege('scenarios', 'UPDATE')");
+    if (!rights.exec() || !rights.query().next())
+        return fail(where, rights.error());
+    lib->mCanWrite = rights.query().value(0).toBool();
+    rights.query().finish();
     return Result<std::unique_ptr<ScenarioLibrary>>::success(std::move(lib));
+}
+
+Status ScenarioLibrary::initServerRoles()
+{
+    if (mDialect != Dialect::Postgres)
+        return fail(mPath, "roles belong to a team library on a server (--db postgresql://…)");
+    const QString tables = "gpuplan_schema, scenarios, revisions, revision_kpis, drafts";
+    QString error;
+    detail::Transaction tx(mConnection, mDialect);
+    if (!tx.active())
+        return fail("cannot set up the roles", tx.error());
+    const QStringList steps = {
+        QString("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '%1') THEN CREATE ROLE %1 NOLOGIN; "
+                "END IF; IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '%2') THEN CREATE ROLE %2 NOLOGIN; END "
+                "IF; END $$")
+            .arg(kPlannerRole, kViewerRole),
+        QString("GRANT USAGE ON SCHEMA public TO %1, %2").arg(kPlannerRole, kViewerRole),
+        QString("GRANT SELECT ON %1 TO %2").arg(tables, kViewerRole),
+        QString("GRANT SELECT, INSERT, UPDATE, DELETE ON %1 TO %2").arg(tables, kPlannerRole),
+        QString("REVOKE INSERT, UPDATE, DELETE ON gpuplan_schema FROM %1").arg(kPlannerRole),
+        QString("GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO %1").arg(kPlannerRole),
+    };
+    for (const QString& sql : steps)
+        if (!detail::execDirect(mConnection, sql, error))
+            return fail("cannot set up the roles", error);
+    if (!tx.commit())
+        return fail("cannot set up the roles", tx.error());
+    return done();
 }
 
 Status ScenarioLibrary::migratePostgres()
