@@ -9,12 +9,14 @@
 #include "pgserver.h"
 #include "store/scenariolibrary.h"
 #include "ui/librarypanel.h"
+#include "ui/livelibrary.h"
 #include "windowfixture.h"
 
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -151,6 +153,58 @@ private Q_SLOTS:
         QVERIFY2(said.last().at(0).toString().contains("may only read this team library"),
                  qPrintable(said.last().at(0).toString()));
         QCOMPARE(w->library()->scenario(1)->revisionCount, 1);
+    }
+
+    /// Two workbenches on one team library see each other's work live: a rename shows in the
+    /// other's library panel within a second, a save of the open scenario raises the banner
+    /// "alice saved revision 2 at …" whose Reload opens it; after the server drops the watcher's
+    /// connection it reconnects and the next save is seen too.
+    void twoWorkbenchesSeeEachOthersSavesLive()
+    {
+        test::PostgresServer server;
+        QVERIFY2(server.start(), qPrintable(server.error()));
+        QVERIFY(server.sql("postgres", "CREATE DATABASE team"));
+        {
+            auto admin = store::ScenarioLibrary::open(server.address("team"));
+            QVERIFY2(admin, admin.errorText().c_str());
+            QVERIFY((*admin)->initServerRoles());
+            QFile sample(test::sampleFiles().front());
+            QVERIFY(sample.open(QIODevice::ReadOnly));
+            QVERIFY((*admin)->createScenario("Shared plan", "", sample.readAll(), "first", {}));
+        }
+        QVERIFY(server.sql("team", "CREATE ROLE alice LOGIN IN ROLE gpuplan_planner;"
+                                   "CREATE ROLE bob LOGIN IN ROLE gpuplan_planner"));
+        auto alice = test::makeWindow(server.address("team", "alice"));
+        auto bob = test::makeWindow(server.address("team", "bob"));
+        for (ui::MainWindow* w : {alice.get(), bob.get()}) {
+            w->resize(1366, 768);
+            w->show();
+            w->files()->openFirst();
+            QVERIFY(QTest::qWaitForWindowExposed(w));
+        }
+        const qint64 id = *alice->currentDocument()->libraryId();
+        QTableWidget* bobsPanel = bob->findChild<ui::LibraryPanel*>()->table();
+
+        QVERIFY(alice->files()->renameScenario(id, "Shared plan (Q3)"));
+        QTRY_VERIFY_WITH_TIMEOUT(!bobsPanel->findItems("Shared plan (Q3)", Qt::MatchExactly).isEmpty(), 3000);
+
+        edit(alice.get(), 5);
+        saveAnswering(alice.get(), {});
+        QTRY_VERIFY_WITH_TIMEOUT(bob->liveLibrary()->text().contains("alice</b> saved revision 2 at"), 3000);
+        if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR"))
+            bob->grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("live-library.png"));
+        QTest::mouseClick(bob->liveLibrary()->findChild<QPushButton*>("liveReload"), Qt::LeftButton);
+        QCOMPARE(*bob->currentDocument()->revision(), 2);
+        QCOMPARE(bob->currentDocument()->scenario().tenants.front().priority, 5);
+        QVERIFY(bob->liveLibrary()->text().isEmpty());
+
+        // The server drops every watcher's connection: each comes back and sees the next save.
+        QVERIFY(server.sql("team", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                                   " WHERE application_name = 'gpuplan-watch'"));
+        QTest::qWait(2500);
+        edit(alice.get(), 6);
+        saveAnswering(alice.get(), {});
+        QTRY_VERIFY_WITH_TIMEOUT(bob->liveLibrary()->text().contains("saved revision 3"), 5000);
     }
 };
 

@@ -19,6 +19,7 @@
 #include "kpicards.h"
 #include "librarycontroller.h"
 #include "librarypanel.h"
+#include "livelibrary.h"
 #include "palette.h"
 #include "plancontroller.h"
 #include "plansummary.h"
@@ -74,6 +75,8 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     layout->addWidget(mRecovery);
+    mLive = new LiveLibrary(*mWorkbench, mLibraryPanel, mFiles, central);
+    layout->addWidget(mLive);
     layout->addWidget(mSummary);
     layout->addWidget(mKpis);
     layout->addWidget(mCanvas, 1);

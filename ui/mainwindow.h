@@ -76,6 +76,8 @@ public:
     ResultsCharts* charts() const { return mCharts; }
     class CanvasNavigator* navigator() const { return mNavigator; }
     const RecoveryBar* recoveryBar() const { return mRecovery; }
+    /// The live library's banner above the canvas (a teammate saved the open scenario).
+    class LiveLibrary* liveLibrary() const { return mLive; }
 
     /// Shows a dock by its title, or a results tab by its label (raising the Results dock);
     /// what `gpuplan --show NAME` asks for.
@@ -119,6 +121,7 @@ private:
     QUndoView* mHistory;
     ResultsCharts* mCharts;
     RecoveryBar* mRecovery;
+    class LiveLibrary* mLive = nullptr;
     ReplayDialog* mReplay = nullptr;
     LibraryController* mFiles;
     EditController* mEdits;

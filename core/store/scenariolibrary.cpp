@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "scenariolibrary.h"
 
+#include "librarywatcher.h"
 #include "migrations.h"
 #include "serveraddress.h"
 #include "sqlsupport.h"
@@ -213,6 +214,8 @@ Result<qint64> ScenarioLibrary::createScenario(const QString& name, const QStrin
     QString err;
     if (!writeKpis(mConnection, revisionId, kpis, err))
         return fail("cannot save KPIs of '" + name + "'", err);
+    if (Status told = notifyChange(id); !told)
+        return Failure{std::move(told.issues)};
     if (!tx.commit())
         return fail("cannot save '" + name + "'", tx.error());
     return Result<qint64>::success(id);
@@ -252,6 +255,8 @@ Result<int> ScenarioLibrary::addRevision(qint64 scenarioId, const QByteArray& do
     QString err;
     if (!writeKpis(mConnection, revisionId, kpis, err))
         return fail("cannot save KPIs", err);
+    if (Status told = notifyChange(scenarioId); !told)
+        return Failure{std::move(told.issues)};
     if (!tx.commit())
         return fail("cannot save revision", tx.error());
     return Result<int>::success(number);
@@ -273,6 +278,16 @@ Failure ScenarioLibrary::conflict(qint64 scenarioId, int baseRevision)
     return Failure{{Issue::error(kConflict, (who + " saved " + latest + when + " after revision " +
                                              QString::number(baseRevision) + ", the one these edits started from")
                                                 .toStdString())}};
+}
+
+Status ScenarioLibrary::notifyChange(qint64 scenarioId)
+{
+    if (mDialect != Dialect::Postgres)
+        return done();                                  // a SQLite file's watchers read its data_version
+    Statement n(mConnection, "SELECT pg_notify(?, ?)"); // delivered when the transaction commits
+    if (!n.bind(QString(kLibraryChannel)).bind(QString::number(scenarioId)).run())
+        return fail("cannot tell the team about the change", n.error());
+    return done();
 }
 
 bool ScenarioLibrary::isServer() const { return mDialect == Dialect::Postgres; }
@@ -384,6 +399,8 @@ Status ScenarioLibrary::rename(qint64 scenarioId, const QString& name)
     Statement s(mConnection, "UPDATE scenarios SET name = ?, updated_at = ? WHERE id = ?");
     if (!s.bind(name).bind(now()).bind(scenarioId).exec())
         return fail("cannot rename", s.error());
+    if (Status told = notifyChange(scenarioId); !told)
+        return Failure{std::move(told.issues)};
     if (!tx.commit())
         return fail("cannot rename", tx.error());
     return done();
@@ -402,6 +419,8 @@ Status ScenarioLibrary::setTags(qint64 scenarioId, const QStringList& tags)
     Statement s(mConnection, "UPDATE scenarios SET tags = ?, updated_at = ? WHERE id = ?");
     if (!s.bind(tags.join(',')).bind(now()).bind(scenarioId).exec())
         return fail("cannot tag", s.error());
+    if (Status told = notifyChange(scenarioId); !told)
+        return Failure{std::move(told.issues)};
     if (!tx.commit())
         return fail("cannot tag", tx.error());
     return done();
@@ -417,6 +436,8 @@ Status ScenarioLibrary::deleteScenario(qint64 scenarioId)
     Statement s(mConnection, "DELETE FROM scenarios WHERE id = ?");
     if (!s.bind(scenarioId).exec())
         return fail("cannot delete scenario " + QString::number(scenarioId), s.error());
+    if (Status told = notifyChange(scenarioId); !told)
+        return Failure{std::move(told.issues)};
     if (!tx.commit())
         return fail("cannot delete", tx.error());
     return done();

@@ -141,6 +141,8 @@ private:
     Status migrateSqlite();
     Status migratePostgres();
     Failure conflict(qint64 scenarioId, int baseRevision);
+    /// On a team library, NOTIFY gpuplan_library with the scenario id (sent at commit).
+    Status notifyChange(qint64 scenarioId);
     Status exists(qint64 scenarioId);
     /// Every scenario's summary, or only `only`'s (empty when it does not exist).
     Result<std::vector<ScenarioSummary>> summaries(std::optional<qint64> only);
