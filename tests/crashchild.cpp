@@ -6,6 +6,9 @@
 //                             "draft N" each time the library's draft holds N nodes
 //   crashchild saves DB       adds revisions to scenario 1 of DB without pause; prints
 //                             "committed N" after revision N is committed
+//   crashchild team DB W N    teammate W: N saves to scenario 1 of DB (a file or a server),
+//                             each from the latest revision it read; prints "committed R W S"
+//                             for step S saved as revision R, "conflict W S" for one refused
 #include "crashprotocol.h"
 #include "document/autosaver.h"
 #include "document/librarygateway.h"
@@ -85,6 +88,36 @@ int saves(const QString& db)
     }
 }
 
+int teammate(const QString& db, int worker, int steps)
+{
+    auto opened = gp::store::ScenarioLibrary::open(db);
+    if (!opened) {
+        std::fprintf(stderr, "%s\n", opened.errorText().c_str());
+        return 1;
+    }
+    gp::store::ScenarioLibrary* lib = opened->get();
+    for (int step = 1; step <= steps; ++step) {
+        const auto summary = lib->scenario(1);
+        if (!summary) {
+            std::fprintf(stderr, "%s\n", summary.errorText().c_str());
+            return 1;
+        }
+        const QByteArray doc = QString("{\"worker\": %1, \"step\": %2}").arg(worker).arg(step).toUtf8();
+        const auto n = lib->addRevision(1, doc, QString("%1/%2").arg(worker).arg(step), {{"worker", worker}},
+                                        summary->latest.number);
+        if (n)
+            std::printf("committed %d %d %d\n", *n, worker, step);
+        else if (gp::store::ScenarioLibrary::isConflict(n.issues))
+            std::printf("conflict %d %d\n", worker, step);
+        else {
+            std::fprintf(stderr, "%s\n", n.errorText().c_str());
+            return 1;
+        }
+        std::fflush(stdout);
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -95,6 +128,8 @@ int main(int argc, char** argv)
         return workbench(args[2]);
     if (args.size() == 3 && args[1] == "saves")
         return saves(args[2]);
-    std::fprintf(stderr, "usage: crashchild workbench|saves DB\n");
+    if (args.size() == 5 && args[1] == "team")
+        return teammate(args[2], args[3].toInt(), args[4].toInt());
+    std::fprintf(stderr, "usage: crashchild workbench|saves DB, or crashchild team DB WORKER STEPS\n");
     return 2;
 }
