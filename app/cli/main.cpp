@@ -28,13 +28,14 @@ const char* kUsage =
     "  optimize plan FILE      sharing settings and size: the Pareto set of plans within SLA\n"
     "  optimize size FILE      the fewest nodes that host a scenario within SLA, month by month\n"
     "  mig-layouts --gpu NAME  enumerate the valid MIG layouts of a GPU\n"
-    "  library ACTION          list, import, export or delete library scenarios\n"
+    "  library ACTION          list, import, export, delete, check; init-server for a team library\n"
     "  replay --nodes --tasks  replay the Alibaba GPU-sharing trace with a scheduling policy\n"
     "  format FILE...          validate and rewrite scenarios in canonical form\n"
     "  edit FILE -o OUT        the workbench's edits by id: --set nodes[ID].FIELD=VALUE, --link, --pin, ...\n"
     "  compare A B [C D]       KPIs side by side with deltas, and what differs in the plans\n"
     "  report FILE -o OUT.pdf  the detailed PDF report (also --scenario ID [--db PATH])\n"
     "  export-config FILE -o DIR  GPU Operator configuration: mig-parted, time-slicing, labels, pods\n"
+    "  sweep SPEC -o DIR       a grid of what-ifs, whole or one shard (--shard I/N); sweep merge DIR...\n"
     "\n"
     "Every command takes --help. Exit status: 0 success, 1 runtime failure, 2 bad input or usage.\n"
     "Options for all commands: --catalog PATH (user catalog merged over the bundled one).\n";
@@ -57,13 +58,21 @@ int main(int argc, char** argv)
     QCoreApplication::setApplicationVersion(GPUPLAN_VERSION);
 
     const std::map<QString, int (*)(const QStringList&)> commands{
-        {"validate", gp::cli::runValidate},      {"summary", gp::cli::runSummary},
-        {"mig-layouts", gp::cli::runMigLayouts}, {"library", gp::cli::runLibrary},
-        {"format", gp::cli::runFormat},          {"edit", gp::cli::runEdit},
-        {"memory", gp::cli::runMemory},          {"optimize", gp::cli::runOptimize},
-        {"evaluate", gp::cli::runEvaluate},      {"replay", gp::cli::runReplay},
-        {"simulate", gp::cli::runSimulate},      {"export-config", gp::cli::runExportConfig},
-        {"compare", gp::cli::runCompare},        {"report", gp::cli::runReport},
+        {"validate", gp::cli::runValidate},
+        {"summary", gp::cli::runSummary},
+        {"mig-layouts", gp::cli::runMigLayouts},
+        {"library", gp::cli::runLibrary},
+        {"format", gp::cli::runFormat},
+        {"edit", gp::cli::runEdit},
+        {"memory", gp::cli::runMemory},
+        {"optimize", gp::cli::runOptimize},
+        {"evaluate", gp::cli::runEvaluate},
+        {"replay", gp::cli::runReplay},
+        {"simulate", gp::cli::runSimulate},
+        {"export-config", gp::cli::runExportConfig},
+        {"compare", gp::cli::runCompare},
+        {"report", gp::cli::runReport},
+        {"sweep", gp::cli::runSweep},
     };
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// gpuplan-cli sweep: a grid of what-ifs, whole or one shard of it, and the merge of shards
+// (docs/sweeps.md).
+#include "clicontext.h"
+
+#include "document/sweep.h"
+#include "io/scenarioreader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <map>
+#include <set>
+
+namespace gp::cli {
+
+namespace {
+
+/// The summary beside results.csv: the same for a whole run and the merge of its shards.
+QByteArray summaryJson(const document::SweepSpec& spec, std::optional<std::pair<int, int>> shard, long long rows)
+{
+    QJsonObject o{{"format_version", 1},
+                  {"spec_sha256", QString::fromLatin1(spec.digest)},
+                  {"points", static_cast<double>(spec.points())},
+                  {"rows", static_cast<double>(rows)}};
+    if (shard)
+        o.insert("shard", QString("%1/%2").arg(shard->first).arg(shard->second));
+    return QJsonDocument(o).toJson(QJsonDocument::Indented);
+}
+
+/// The shard from --shard I/N, else from a Slurm job array or a Kubernetes Indexed Job; nullopt
+/// for the whole grid; an error text when it is malformed or out of range.
+std::optional<std::pair<int, int>> shardOf(const QCommandLineParser& p, QString& error)
+{
+    auto parse = [&](const QString& text, const QString& from) -> std::optional<std::pair<int, int>> {
+        const QStringList parts = text.split('/');
+        bool okI = false, okN = false;
+        const int i = parts.value(0).toInt(&okI), n = parts.value(1).toInt(&okN);
+        if (parts.size() != 2 || !okI || !okN || n < 1 || n > 100000 || i < 1 || i > n) {
+            error = from + " '" + text + "' is not a shard I/N with 1 <= I <= N";
+            return std::nullopt;
+        }
+        return std::make_pair(i, n);
+    };
+    if (p.isSet("shard"))
+        return parse(p.value("shard"), "--shard");
+    const auto env = QProcessEnvironment::systemEnvironment();
+    if (env.contains("SLURM_ARRAY_TASK_ID") && env.contains("SLURM_ARRAY_TASK_COUNT")) {
+        const int id = env.value("SLURM_ARRAY_TASK_ID").toInt();
+        const int min = env.value("SLURM_ARRAY_TASK_MIN", "0").toInt();
+        return parse(QString("%1/%2").arg(id - min + 1).arg(env.value("SLURM_ARRAY_TASK_COUNT")),
+                     "SLURM_ARRAY_TASK_ID/COUNT");
+    }
+    if (env.contains("JOB_COMPLETION_INDEX") && env.contains("GPUPLAN_SHARD_COUNT"))
+        return parse(QString("%1/%2")
+                         .arg(env.value("JOB_COMPLETION_INDEX").toInt() + 1)
+                         .arg(env.value("GPUPLAN_SHARD_COUNT")),
+                     "JOB_COMPLETION_INDEX/GPUPLAN_SHARD_COUNT");
+    return std::nullopt;
+}
+
+int merge(const QStringList& dirs, const QString& outDir)
+{
+    QByteArray header, digest;
+    long long points = -1;
+    int count = 0;
+    std::set<int> shards;
+    std::map<long long, QByteArray> rows;
+    for (const QString& dir : dirs) {
+        QFile summary(QDir(dir).filePath("sweep.json"));
+        QFile results(QDir(dir).filePath("results.csv"));
+        if (!summary.open(QIODevice::ReadOnly) || !results.open(QIODevice::ReadOnly)) {
+            err() << dir << ": no sweep.json and results.csv: not a sweep's output" << Qt::endl;
+            return kBadInput;
+        }
+        const QJsonObject o = QJsonDocument::fromJson(summary.readAll()).object();
+        const QStringList shard = o.value("shard").toString().split('/');
+        if (shard.size() != 2) {
+            err() << dir << ": not a shard (its sweep.json has no \"shard\")" << Qt::endl;
+            return kBadInput;
+        }
+        if (!digest.isEmpty() && o.value("spec_sha256").toString().toLatin1() != digest) {
+            err() << dir << ": a shard of another spec (spec_sha256 differs from " << dirs.front() << "'s)" << Qt::endl;
+            return kBadInput;
+        }
+        if (count && shard[1].toInt() != count) {
+            err() << dir << ": shard " << shard.join('/') << " of a split into " << shard[1] << ", not " << count
+                  << Qt::endl;
+            return kBadInput;
+        }
+        digest = o.value("spec_sha256").toString().toLatin1();
+        points = static_cast<long long>(o.value("points").toDouble());
+        count = shard[1].toInt();
+        if (!shards.insert(shard[0].toInt()).second) {
+            err() << dir << ": shard " << shard.join('/') << " given twice" << Qt::endl;
+            return kBadInput;
+        }
+        const QList<QByteArray> lines = results.readAll().split('\n');
+        if (!header.isEmpty() && lines.value(0) != header) {
+            err() << dir << ": results.csv has another header" << Qt::endl;
+            return kBadInput;
+        }
+        header = lines.value(0);
+        for (int i = 1; i < lines.size(); ++i)
+            if (!lines[i].isEmpty())
+                rows[lines[i].left(lines[i].indexOf(',')).toLongLong()] = lines[i];
+    }
+    if (static_cast<int>(shards.size()) != count) {
+        QStringList missing;
+        for (int i = 1; i <= count; ++i)
+            if (!shards.count(i))
+                missing << QString("%1/%2").arg(i).arg(count);
+        err() << "sweep merge: missing shard(s) " << missing.join(", ") << Qt::endl;
+        return kFailure;
+    }
+    if (static_cast<long long>(rows.size()) != points) {
+        err() << "sweep merge: the shards hold " << rows.size() << " of " << points << " points" << Qt::endl;
+        return kFailure;
+    }
+    QByteArray csv = header + "\n";
+    for (const auto& [index, line] : rows)
+        csv += line + "\n";
+    QJsonObject o{{"format_version", 1},
+                  {"spec_sha256", QString::fromLatin1(digest)},
+                  {"points", static_cast<double>(points)},
+                  {"rows", static_cast<double>(rows.size())}};
+    if (!QDir().mkpath(outDir) || !saveFileAtomically(QDir(outDir).filePath("results.csv"), csv) ||
+        !saveFileAtomically(QDir(outDir).filePath("sweep.json"), QJsonDocument(o).toJson(QJsonDocument::Indented)))
+        return kFailure;
+    out() << "merged " << count << " shards: " << rows.size() << " points into " << outDir << Qt::endl;
+    return kOk;
+}
+
+} // namespace
+
+int runSweep(const QStringList& args)
+{
+    CommandLine cl("sweep", "A grid of what-ifs over a base scenario (docs/sweeps.md): one result row per point in "
+                            "OUT_DIR/results.csv with OUT_DIR/sweep.json; --shard I/N (or a Slurm job array, or a "
+                            "Kubernetes Indexed Job) computes one shard, and 'sweep merge DIR... -o OUT_DIR' joins "
+                            "the shards into what the whole run writes, byte for byte.");
+    auto& p = cl.parser();
+    p.addPositionalArgument("SPEC", "The sweep spec (JSON), or 'merge' and the shards' folders.", "SPEC|merge DIR...");
+    p.addOption({{"o", "output"}, "The folder to write results.csv and sweep.json into (created).", "OUT_DIR"});
+    p.addOption({"shard", "Compute only shard I of N (1 <= I <= N; default: SLURM_ARRAY_TASK_ID/COUNT, or "
+                          "JOB_COMPLETION_INDEX with GPUPLAN_SHARD_COUNT, else the whole grid).",
+                 "I/N"});
+    if (auto done = cl.parse(args))
+        return *done;
+    const QStringList pos = p.positionalArguments();
+    if (!p.isSet("output"))
+        return cl.refuse("give -o OUT_DIR");
+    if (pos.value(0) == "merge") {
+        if (pos.size() < 2)
+            return cl.refuse("merge needs the shards' folders");
+        return merge(pos.mid(1), p.value("output"));
+    }
+    if (pos.size() != 1)
+        return cl.refuse("give one SPEC file");
+    QString shardError;
+    const std::optional<std::pair<int, int>> shard = shardOf(p, shardError);
+    if (!shardError.isEmpty())
+        return cl.refuse(shardError);
+    QFile specFile(pos.front());
+    if (!specFile.open(QIODevice::ReadOnly)) {
+        err() << pos.front() << ": cannot read: " << specFile.errorString() << Qt::endl;
+        return kBadInput;
+    }
+    const Result<document::SweepSpec> spec =
+        document::readSweepSpec(specFile.readAll(), QFileInfo(pos.front()).absolutePath());
+    if (!spec) {
+        for (const Issue& i : spec.issues)
+            err() << formatIssue(pos.front(), i) << '\n';
+        err() << Qt::flush;
+        return kBadInput;
+    }
+    auto catalog = loadCatalogOrReport(p);
+    if (!catalog)
+        return kFailure;
+    const std::optional<Scenario> base = readScenarioOrReport(spec->base, *catalog);
+    if (!base)
+        return kBadInput;
+    QByteArray csv = document::sweepCsvHeader(*spec);
+    long long rows = 0;
+    for (long long i = 0; i < spec->points(); ++i)
+        if (!shard || document::inSweepShard(i, shard->first, shard->second)) {
+            csv += document::sweepCsvRow(*base, *catalog, *spec, i);
+            ++rows;
+        }
+    const QString outDir = p.value("output");
+    if (!QDir().mkpath(outDir) || !saveFileAtomically(QDir(outDir).filePath("results.csv"), csv) ||
+        !saveFileAtomically(QDir(outDir).filePath("sweep.json"), summaryJson(*spec, shard, rows)))
+        return kFailure;
+    out() << rows << " of " << spec->points() << " points"
+          << (shard ? QString(" (shard %1/%2)").arg(shard->first).arg(shard->second) : QString()) << " into "
+          << outDir << Qt::endl;
+    return kOk;
+}
+
+} // namespace gp::cli
