@@ -69,7 +69,8 @@ public:
         QProcess::startDetached("sh", {"-c", QString("while kill -0 %1 2>/dev/null; do sleep 1; done; %2")
                                                  .arg(QCoreApplication::applicationPid())
                                                  .arg(stopCommand())});
-        if (!run("/usr/sbin/slurmctld", {"-f", d + "/slurm.conf"}) || !run("/usr/sbin/slurmd", {"-f", d + "/slurm.conf"}))
+        if (!run("/usr/sbin/slurmctld", {"-f", d + "/slurm.conf"}) ||
+            !run("/usr/sbin/slurmd", {"-f", d + "/slurm.conf"}))
             return failed("slurmctld or slurmd did not start: " + mOutput + log());
         for (int i = 0; i < 60; ++i) { // the node registers within seconds
             run("/usr/bin/sinfo", {"-h", "-o", "%T"});

@@ -86,8 +86,8 @@ private Q_SLOTS:
             {"axis": "pricing", "values": ["aws-on-demand-2024", "lambda-on-demand-2025"]},
             {"axis": "field", "path": "tenants[acme].sla.max_penalty_pct", "values": [5, 20]},
             {"axis": "seed", "values": [1, 2]}]})")
-                                              .arg(base)
-                                              .toUtf8());
+                                           .arg(base)
+                                           .toUtf8());
         const Run whole = cli({"sweep", mSpec, "-o", mTmp.filePath("whole")});
         QVERIFY2(whole.code == 0, qPrintable(whole.err));
     }
@@ -112,8 +112,8 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("env");
         QTest::addColumn<bool>("slurm");
         QTest::newRow("--shard") << QStringList{} << false;
-        QTest::newRow("Slurm array variables") << QStringList{"SLURM_ARRAY_TASK_COUNT=4", "SLURM_ARRAY_TASK_MIN=0"}
-                                               << true;
+        QTest::newRow("Slurm array variables")
+            << QStringList{"SLURM_ARRAY_TASK_COUNT=4", "SLURM_ARRAY_TASK_MIN=0"} << true;
         QTest::newRow("Kubernetes Indexed Job") << QStringList{"GPUPLAN_SHARD_COUNT=4"} << false;
     }
     void shardsMergeIntoTheWholeRun()
@@ -178,7 +178,9 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("spec");
         QTest::addColumn<QString>("said");
-        const QByteArray base = "\"base\": \"" + QDir(test::dataDir()).absoluteFilePath("samples/01-dgx-h100-three-tenants.json").toUtf8() + "\"";
+        const QByteArray base =
+            "\"base\": \"" + QDir(test::dataDir()).absoluteFilePath("samples/01-dgx-h100-three-tenants.json").toUtf8() +
+            "\"";
         QTest::newRow("unknown axis") << "{" + base + ", \"axes\": [{\"axis\": \"colour\", \"values\": [1]}]}"
                                       << "axes[0].axis: unknown axis 'colour'";
         QTest::newRow("empty values") << "{" + base + ", \"axes\": [{\"axis\": \"nodes\", \"values\": []}]}"

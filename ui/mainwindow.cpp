@@ -30,6 +30,7 @@
 #include "resultscontroller.h"
 #include "scenariotree.h"
 #include "sim/simbackend.h"
+#include "sweepdialog.h"
 #include "welcomepanel.h"
 #include "wheelguard.h"
 #include "workloadspanel.h"
@@ -38,6 +39,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QGroupBox>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -246,6 +248,11 @@ void MainWindow::createActions()
     QMenu* results = menuBar()->addMenu(tr("&Results"));
     results->addAction(tr("Placement &Replay…"), this, &MainWindow::showPlacementReplay)
         ->setShortcut(QKeySequence(tr("Ctrl+Shift+R")));
+    results->addAction(tr("Open &Sweep…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a Sweep's Output Folder"));
+        if (!dir.isEmpty())
+            openSweep(dir);
+    });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Welcome"), this, &MainWindow::showWelcome);
@@ -257,6 +264,26 @@ void MainWindow::createActions()
     tb->addActions(fileActions);
     tb->addAction(mUndo);
     tb->addAction(mRedo);
+}
+
+SweepDialog* MainWindow::openSweep(const QString& folder)
+{
+    QString error;
+    SweepDialog* dialog = SweepDialog::open(folder, mWorkbench->catalog(), error, this);
+    if (!dialog) {
+        QMessageBox::warning(this, tr("Cannot open the sweep"), error);
+        return nullptr;
+    }
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &SweepDialog::pointOpened, this, [this](const Scenario& s) {
+        if (!mFiles->maybeSave())
+            return;
+        mWorkbench->setDocument(std::make_unique<document::Document>(s));
+        Q_EMIT mWorkbench->message(
+            tr("Opened '%1': not in the library until you save it").arg(QString::fromStdString(s.name)), 8000);
+    });
+    dialog->show();
+    return dialog;
 }
 
 void MainWindow::showPlacementReplay()

@@ -88,6 +88,9 @@ public:
     /// Results > Placement Replay: the trace replay's dialog (one per window, kept open).
     void showPlacementReplay();
     ReplayDialog* placementReplay() const { return mReplay; }
+    /// Results > Open Sweep…: a sweep's output folder as charts and points (docs/sweeps.md); null,
+    /// with the reason in a message box, when the folder is not one.
+    class SweepDialog* openSweep(const QString& folder);
 
     /// Below this window height (a 1366×768 screen) the summary and KPI cards go compact so
     /// the canvas keeps its height.

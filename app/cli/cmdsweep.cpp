@@ -5,8 +5,12 @@
 #include "clicontext.h"
 
 #include "document/sweep.h"
+#include "io/clusterconfigwriter.h"
 #include "io/scenarioreader.h"
+#include "io/scenariowriter.h"
+#include "ui/sweepcharts.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -18,6 +22,21 @@
 namespace gp::cli {
 
 namespace {
+
+/// The charts along each axis into OUT_DIR/charts (a whole run and a merge; not a shard).
+bool writeCharts(const QString& outDir, const QByteArray& csv)
+{
+    const Result<document::SweepTable> table = document::readSweepResults(csv);
+    if (!table) {
+        err() << outDir << ": " << QString::fromStdString(table.errorText()) << Qt::endl;
+        return false;
+    }
+    if (const Status written = io::writeFiles(QDir(outDir).filePath("charts"), ui::sweepChartFiles(*table)); !written) {
+        err() << QString::fromStdString(written.errorText()) << Qt::endl;
+        return false;
+    }
+    return true;
+}
 
 /// The summary beside results.csv: the same for a whole run and the merge of its shards.
 QByteArray summaryJson(const document::SweepSpec& spec, std::optional<std::pair<int, int>> shard, long long rows)
@@ -55,11 +74,16 @@ std::optional<std::pair<int, int>> shardOf(const QCommandLineParser& p, QString&
                      "SLURM_ARRAY_TASK_ID/COUNT");
     }
     if (env.contains("JOB_COMPLETION_INDEX") && env.contains("GPUPLAN_SHARD_COUNT"))
-        return parse(QString("%1/%2")
-                         .arg(env.value("JOB_COMPLETION_INDEX").toInt() + 1)
-                         .arg(env.value("GPUPLAN_SHARD_COUNT")),
-                     "JOB_COMPLETION_INDEX/GPUPLAN_SHARD_COUNT");
+        return parse(
+            QString("%1/%2").arg(env.value("JOB_COMPLETION_INDEX").toInt() + 1).arg(env.value("GPUPLAN_SHARD_COUNT")),
+            "JOB_COMPLETION_INDEX/GPUPLAN_SHARD_COUNT");
     return std::nullopt;
+}
+
+QByteArray readAll(const QString& file)
+{
+    QFile f(file);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 int merge(const QStringList& dirs, const QString& outDir)
@@ -127,8 +151,12 @@ int merge(const QStringList& dirs, const QString& outDir)
                   {"spec_sha256", QString::fromLatin1(digest)},
                   {"points", static_cast<double>(points)},
                   {"rows", static_cast<double>(rows.size())}};
+    const QByteArray specCopy = readAll(QDir(dirs.front()).filePath("spec.json"));
+    const QByteArray baseCopy = readAll(QDir(dirs.front()).filePath("base.json"));
     if (!QDir().mkpath(outDir) || !saveFileAtomically(QDir(outDir).filePath("results.csv"), csv) ||
-        !saveFileAtomically(QDir(outDir).filePath("sweep.json"), QJsonDocument(o).toJson(QJsonDocument::Indented)))
+        !saveFileAtomically(QDir(outDir).filePath("sweep.json"), QJsonDocument(o).toJson(QJsonDocument::Indented)) ||
+        !saveFileAtomically(QDir(outDir).filePath("spec.json"), specCopy) ||
+        !saveFileAtomically(QDir(outDir).filePath("base.json"), baseCopy) || !writeCharts(outDir, csv))
         return kFailure;
     out() << "merged " << count << " shards: " << rows.size() << " points into " << outDir << Qt::endl;
     return kOk;
@@ -145,8 +173,9 @@ int runSweep(const QStringList& args)
     auto& p = cl.parser();
     p.addPositionalArgument("SPEC", "The sweep spec (JSON), or 'merge' and the shards' folders.", "SPEC|merge DIR...");
     p.addOption({{"o", "output"}, "The folder to write results.csv and sweep.json into (created).", "OUT_DIR"});
-    p.addOption({"shard", "Compute only shard I of N (1 <= I <= N; default: SLURM_ARRAY_TASK_ID/COUNT, or "
-                          "JOB_COMPLETION_INDEX with GPUPLAN_SHARD_COUNT, else the whole grid).",
+    p.addOption({"shard",
+                 "Compute only shard I of N (1 <= I <= N; default: SLURM_ARRAY_TASK_ID/COUNT, or "
+                 "JOB_COMPLETION_INDEX with GPUPLAN_SHARD_COUNT, else the whole grid).",
                  "I/N"});
     if (auto done = cl.parse(args))
         return *done;
@@ -169,8 +198,8 @@ int runSweep(const QStringList& args)
         err() << pos.front() << ": cannot read: " << specFile.errorString() << Qt::endl;
         return kBadInput;
     }
-    const Result<document::SweepSpec> spec =
-        document::readSweepSpec(specFile.readAll(), QFileInfo(pos.front()).absolutePath());
+    const QByteArray specBytes = specFile.readAll();
+    Result<document::SweepSpec> spec = document::readSweepSpec(specBytes, QFileInfo(pos.front()).absolutePath());
     if (!spec) {
         for (const Issue& i : spec.issues)
             err() << formatIssue(pos.front(), i) << '\n';
@@ -183,6 +212,9 @@ int runSweep(const QStringList& args)
     const std::optional<Scenario> base = readScenarioOrReport(spec->base, *catalog);
     if (!base)
         return kBadInput;
+    // Shards of one spec on another base scenario are another sweep: the digest covers both.
+    const QByteArray baseBytes = io::writeScenario(*base);
+    spec->digest = QCryptographicHash::hash(spec->digest + baseBytes, QCryptographicHash::Sha256).toHex();
     QByteArray csv = document::sweepCsvHeader(*spec);
     long long rows = 0;
     for (long long i = 0; i < spec->points(); ++i)
@@ -192,11 +224,13 @@ int runSweep(const QStringList& args)
         }
     const QString outDir = p.value("output");
     if (!QDir().mkpath(outDir) || !saveFileAtomically(QDir(outDir).filePath("results.csv"), csv) ||
-        !saveFileAtomically(QDir(outDir).filePath("sweep.json"), summaryJson(*spec, shard, rows)))
+        !saveFileAtomically(QDir(outDir).filePath("sweep.json"), summaryJson(*spec, shard, rows)) ||
+        !saveFileAtomically(QDir(outDir).filePath("spec.json"), specBytes) ||
+        !saveFileAtomically(QDir(outDir).filePath("base.json"), baseBytes) || (!shard && !writeCharts(outDir, csv)))
         return kFailure;
     out() << rows << " of " << spec->points() << " points"
-          << (shard ? QString(" (shard %1/%2)").arg(shard->first).arg(shard->second) : QString()) << " into "
-          << outDir << Qt::endl;
+          << (shard ? QString(" (shard %1/%2)").arg(shard->first).arg(shard->second) : QString()) << " into " << outDir
+          << Qt::endl;
     return kOk;
 }
 

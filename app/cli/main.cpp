@@ -44,9 +44,9 @@ const char* kUsage =
 
 int main(int argc, char** argv)
 {
-    // Only the report and replay --charts draw (charts, topology through widgets): they get a QApplication, on
+    // Only the report, sweep and replay --charts draw (charts, topology through widgets): they get a QApplication, on
     // the offscreen platform when no display is set, so it runs headless too.
-    bool drawing = argc > 1 && std::strcmp(argv[1], "report") == 0;
+    bool drawing = argc > 1 && (std::strcmp(argv[1], "report") == 0 || std::strcmp(argv[1], "sweep") == 0);
     for (int i = 2; argc > 1 && std::strcmp(argv[1], "replay") == 0 && i < argc; ++i)
         drawing = drawing || std::strncmp(argv[i], "--charts", 8) == 0; // replay --charts draws too
     if (drawing && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&

@@ -13,6 +13,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,7 +36,7 @@ struct SweepAxis
 
 struct SweepSpec
 {
-    QString base;    ///< the base scenario file (resolved against the spec's folder)
+    QString base;     ///< the base scenario file (resolved against the spec's folder)
     int trials = 200; ///< Monte Carlo trials per point (0: none)
     std::vector<SweepAxis> axes;
     QByteArray digest; ///< SHA-256 of the spec file as read, hex: shards of one spec share it
@@ -66,5 +67,27 @@ inline bool inSweepShard(long long index, int shard, int count) { return index %
 /// point's seed) as one CSV row; a point that does not apply is a row with its reason.
 QByteArray sweepCsvHeader(const SweepSpec& spec);
 QByteArray sweepCsvRow(const Scenario& base, const Catalog& catalog, const SweepSpec& spec, long long index);
+
+/// A sweep's results.csv read back (the workbench's sweep view, the charts): the axis columns'
+/// names, and per row its point, axis values (as written) and figures by column name.
+struct SweepTable
+{
+    std::vector<std::string> axes;
+    struct Row
+    {
+        long long point = 0;
+        std::vector<std::string> values;       ///< one per axis
+        std::map<std::string, double> figures; ///< cost_per_month_usd, vram_utilization, … (empty on error)
+        std::string error;
+    };
+    std::vector<Row> rows;
+};
+/// Reads results.csv; refused with the line and what is wrong.
+Result<SweepTable> readSweepResults(const QByteArray& csv);
+
+/// Per axis, per value of it (in first-seen order): the mean of `figure` over the rows with that
+/// value and no error — the curve a chart along that axis draws.
+std::vector<std::pair<std::string, double>> sweepMeans(const SweepTable& table, std::size_t axis,
+                                                       const std::string& figure);
 
 } // namespace gp::document

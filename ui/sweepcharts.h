@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#pragma once
+
+#include "document/sweep.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+class QChart;
+
+namespace gp::ui {
+
+/// One sweep chart (docs/sweeps.md): along one axis, per value, the mean over the grid's other
+/// axes of $/month (bars, left scale) and of VRAM utilization, the largest penalty and the serving
+/// SLO attainment (lines, right scale, %), over the points that applied.
+std::unique_ptr<QChart> sweepAxisChart(const document::SweepTable& table, std::size_t axis);
+
+/// Every axis's chart as PNG (1600 × 900) and SVG, named after the axis ("nodes.png",
+/// "sharing-dgx-h100.svg"), for io::writeFiles.
+std::vector<std::pair<QString, QByteArray>> sweepChartFiles(const document::SweepTable& table);
+
+} // namespace gp::ui
