@@ -48,6 +48,13 @@ public:
         mPort = 40000 + static_cast<int>(::getpid() % 20000);
         if (!pg("initdb", {"-D", data(), "-U", "gpuplan", "--auth=trust", "-E", "UTF8", "--no-sync"}, 120))
             return failed("initdb failed: " + mLastOutput);
+        // One role signs in with a password (the password tests); every other role is trusted.
+        {
+            QFile hba(data() + "/pg_hba.conf");
+            if (!hba.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                return failed("cannot write pg_hba.conf");
+            hba.write("local all pwuser scram-sha-256\nlocal all all trust\n");
+        }
         const QString options = QString("-k %1 -p %2 -c listen_addresses='' -c fsync=off -c max_connections=40")
                                     .arg(mDir.path())
                                     .arg(mPort);

@@ -277,6 +277,56 @@ private Q_SLOTS:
         QVERIFY(!open(freshLibrary(false))->initServerRoles());
     }
 
+    /// A role with a password: without one, and with a wrong one, refused with the server's reason
+    /// and where to put it; from a password file (libpq's own means) or typed, connected.
+    void passwordsComeFromLibpqOrTheUser()
+    {
+        const QString where = freshLibrary(true);
+        const QString db = where.section('/', 3).section('?', 0, 0);
+        open(where);
+        QVERIFY(mServer.sql(db, "CREATE ROLE pwuser LOGIN PASSWORD 'right'; GRANT SELECT, INSERT, UPDATE, DELETE ON "
+                                "ALL TABLES IN SCHEMA public TO pwuser"));
+        const QString address = mServer.address(db, "pwuser");
+        qunsetenv("PGPASSFILE");
+        qputenv("PGPASSFILE", mTmp.filePath("none").toUtf8()); // not the user's own ~/.pgpass
+        auto none = ScenarioLibrary::open(address);
+        QVERIFY(!none);
+        QVERIFY2(QString::fromStdString(none.errorText()).contains("~/.pgpass"), none.errorText().c_str());
+        auto wrong = ScenarioLibrary::openServer(address, "wrong");
+        QVERIFY(!wrong);
+        QVERIFY2(QString::fromStdString(wrong.errorText()).contains("password authentication failed"),
+                 wrong.errorText().c_str());
+        QVERIFY(ScenarioLibrary::openServer(address, "right"));
+        QFile pass(mTmp.filePath("pgpass"));
+        QVERIFY(pass.open(QIODevice::WriteOnly));
+        pass.write(QString("*:*:%1:pwuser:right\n").arg(db).toUtf8());
+        pass.close();
+        pass.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        qputenv("PGPASSFILE", pass.fileName().toUtf8());
+        auto fromFile = ScenarioLibrary::open(address);
+        QVERIFY2(fromFile, fromFile.errorText().c_str());
+        qunsetenv("PGPASSFILE");
+    }
+
+    /// The server drops the library's connection: the next read and save open it again, and the
+    /// save is whole.
+    void aDroppedConnectionIsOpenedAgain()
+    {
+        const QString where = freshLibrary(true);
+        const QString db = where.section('/', 3).section('?', 0, 0);
+        auto lib = open(where);
+        const qint64 id = lib->createScenario("Plan", "", "{}", "first", {}).value.value();
+        QVERIFY(mServer.sql(db, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = "
+                                "'gpuplan' AND pid <> pg_backend_pid()"));
+        QCOMPARE(lib->scenarioCount().value.value(), 1);
+        QVERIFY(mServer.sql(db, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = "
+                                "'gpuplan' AND pid <> pg_backend_pid()"));
+        const Result<int> saved = lib->addRevision(id, "{\"after\": 1}", "after the drop", {}, 1);
+        QVERIFY2(saved, saved.errorText().c_str());
+        QCOMPARE(*saved, 2);
+        QCOMPARE(lib->document(id).value.value(), QByteArray("{\"after\": 1}"));
+    }
+
     void badAddressesAndUnreachableServersAreSaid()
     {
         auto withPassword = ScenarioLibrary::open("postgresql://alice:secret@db.example:5432/plans");

@@ -86,9 +86,10 @@ std::unique_ptr<QChart> sweepAxisChart(const document::SweepTable& table, std::s
     percent->setTitleText(QObject::tr("%"));
     percent->setRange(0, 100);
     chart->addAxis(percent, Qt::AlignRight);
-    const std::pair<const char*, QString> lines[] = {{"vram_utilization", QObject::tr("VRAM utilization %")},
-                                                     {"max_penalty", QObject::tr("largest penalty %")},
-                                                     {"serving_slo_attainment", QObject::tr("serving SLO attainment %")}};
+    const std::pair<const char*, QString> lines[] = {
+        {"vram_utilization", QObject::tr("VRAM utilization %")},
+        {"max_penalty", QObject::tr("largest penalty %")},
+        {"serving_slo_attainment", QObject::tr("serving SLO attainment %")}};
     const QColor colours[] = {QColor("#59a14f"), QColor("#e15759"), QColor("#f28e2b")};
     double highest = 100.0;
     for (std::size_t l = 0; l < std::size(lines); ++l) {

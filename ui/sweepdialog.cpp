@@ -55,11 +55,10 @@ SweepDialog* SweepDialog::open(const QString& folder, const Catalog& catalog, QS
     Result<document::SweepSpec> spec = document::readSweepSpec(specJson, folder);
     io::ScenarioReadResult base = io::readScenario(baseJson, catalog);
     if (!table || !spec || !base.ok()) {
-        error = tr("%1: %2")
-                    .arg(folder,
-                         QString::fromStdString(!table  ? table.errorText()
-                                                : !spec ? "spec.json: " + spec.errorText()
-                                                        : "base.json: " + Result<int>(Failure{base.issues}).errorText()));
+        error = tr("%1: %2").arg(
+            folder, QString::fromStdString(!table  ? table.errorText()
+                                           : !spec ? "spec.json: " + spec.errorText()
+                                                   : "base.json: " + Result<int>(Failure{base.issues}).errorText()));
         return nullptr;
     }
     return new SweepDialog(folder, catalog, std::move(*table), std::move(*spec), std::move(*base.value), parent);
@@ -92,8 +91,8 @@ SweepDialog::SweepDialog(const QString& folder, const Catalog& catalog, document
         mTabs->addTab(view, QString::fromStdString(mResults.axes[a]));
     }
     // The points, one row each: the axis values, the figures, the reason where one did not apply.
-    const QStringList figures{"cost_per_month_usd", "vram_utilization", "max_penalty", "serving_slo_attainment",
-                              "sla_violations", "p95_completion_days"};
+    const QStringList figures{"cost_per_month_usd",     "vram_utilization", "max_penalty",
+                              "serving_slo_attainment", "sla_violations",   "p95_completion_days"};
     QStringList header{tr("Point")};
     for (const std::string& a : mResults.axes)
         header << QString::fromStdString(a);

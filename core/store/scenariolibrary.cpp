@@ -290,6 +290,15 @@ Status ScenarioLibrary::notifyChange(qint64 scenarioId)
     return done();
 }
 
+void ScenarioLibrary::reviveIfLost()
+{
+    if (mDialect != Dialect::Postgres)
+        return;
+    QSqlQuery ping(QSqlDatabase::database(mConnection, false));
+    if (!ping.exec("SELECT 1"))
+        detail::Transaction::reopen(mConnection);
+}
+
 bool ScenarioLibrary::isServer() const { return mDialect == Dialect::Postgres; }
 
 bool ScenarioLibrary::isConflict(const Issues& issues)
@@ -299,6 +308,7 @@ bool ScenarioLibrary::isConflict(const Issues& issues)
 
 Result<std::vector<RevisionInfo>> ScenarioLibrary::revisions(qint64 scenarioId)
 {
+    reviveIfLost();
     if (Status e = exists(scenarioId); !e)
         return Failure{std::move(e.issues)};
     Statement s(mConnection, "SELECT r.id, r.number, r.note, r.created_at, k.kpi, k.value, r.author FROM revisions r"
@@ -328,6 +338,7 @@ Result<std::vector<ScenarioSummary>> ScenarioLibrary::list() { return summaries(
 
 Result<std::vector<ScenarioSummary>> ScenarioLibrary::summaries(std::optional<qint64> only)
 {
+    reviveIfLost();
     Statement s(mConnection, "SELECT id, name, description, tags, created_at, updated_at,"
                              " (SELECT COUNT(*) FROM revisions r WHERE r.scenario_id = scenarios.id)"
                              " FROM scenarios WHERE CAST(? AS BIGINT) IS NULL OR id = ? ORDER BY id");
@@ -371,6 +382,7 @@ Result<ScenarioSummary> ScenarioLibrary::scenario(qint64 id)
 
 Result<QByteArray> ScenarioLibrary::document(qint64 scenarioId, std::optional<int> revision)
 {
+    reviveIfLost();
     if (Status e = exists(scenarioId); !e)
         return Failure{std::move(e.issues)};
     Statement s(mConnection, revision ? "SELECT document FROM revisions WHERE scenario_id = ? AND number = ?"
@@ -445,6 +457,7 @@ Status ScenarioLibrary::deleteScenario(qint64 scenarioId)
 
 Result<int> ScenarioLibrary::scenarioCount()
 {
+    reviveIfLost();
     Statement s(mConnection, "SELECT COUNT(*) FROM scenarios");
     if (!s.exec() || !s.query().next())
         return fail("cannot read the library", s.error());
@@ -478,6 +491,7 @@ Status ScenarioLibrary::saveDraft(const Draft& draft)
 
 Result<std::vector<Draft>> ScenarioLibrary::drafts()
 {
+    reviveIfLost();
     Statement s(mConnection, "SELECT session, scenario_id, base_revision, name, document, saved_at FROM drafts"
                              " ORDER BY saved_at DESC, session");
     if (!s.exec())

@@ -141,6 +141,9 @@ private:
     Status migrateSqlite();
     Status migratePostgres();
     Failure conflict(qint64 scenarioId, int baseRevision);
+    /// On a team library, a read first checks the connection and opens it again when the server
+    /// or the network dropped it (a write does so when its transaction begins).
+    void reviveIfLost();
     /// On a team library, NOTIFY gpuplan_library with the scenario id (sent at commit).
     Status notifyChange(qint64 scenarioId);
     Status exists(qint64 scenarioId);

@@ -106,10 +106,18 @@ class Transaction
 public:
     Transaction(const QString& connection, Dialect dialect) : mConnection(connection)
     {
-        QSqlQuery q(QSqlDatabase::database(mConnection, false));
-        mActive = q.exec(dialect == Dialect::Sqlite ? "BEGIN IMMEDIATE" : "BEGIN");
-        if (!mActive)
-            mError = q.lastError().text();
+        mActive = begin(dialect);
+        // A server connection the server or the network dropped: opened again once, before
+        // anything of this transaction was sent, so nothing is half-done either way.
+        if (!mActive && dialect == Dialect::Postgres && reopen(mConnection))
+            mActive = begin(dialect);
+    }
+    /// Opens a dropped server connection again (with the credentials it was opened with).
+    static bool reopen(const QString& connection)
+    {
+        QSqlDatabase db = QSqlDatabase::database(connection, false);
+        db.close();
+        return db.open();
     }
     ~Transaction()
     {
@@ -134,6 +142,15 @@ public:
     QString error() const { return explain(mError); }
 
 private:
+    bool begin(Dialect dialect)
+    {
+        QSqlQuery q(QSqlDatabase::database(mConnection, false));
+        if (q.exec(dialect == Dialect::Sqlite ? "BEGIN IMMEDIATE" : "BEGIN"))
+            return true;
+        mError = q.lastError().text();
+        return false;
+    }
+
     QString mConnection;
     bool mActive = false;
     QString mError;
