@@ -8,18 +8,25 @@
 #include "document/document.h"
 #include "pgserver.h"
 #include "store/scenariolibrary.h"
+#include "ui/connectdialog.h"
 #include "ui/librarypanel.h"
 #include "ui/livelibrary.h"
 #include "windowfixture.h"
 
+#include <QInputDialog>
+#include <QJsonDocument>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+
+#include <functional>
 
 using namespace gp;
 
@@ -61,6 +68,24 @@ QString saveAnswering(ui::MainWindow* w, const QString& answer)
         qWarning("the save did not come back");
     QTest::qWait(50); // the save goes on after the box
     return *text;
+}
+
+/// Runs `act` on the modal dialog of type T once it is up (polled every 50 ms, for up to 20 s).
+template <typename T> void whenModal(std::function<void(T*)> act)
+{
+    auto* poll = new QTimer;
+    auto tries = std::make_shared<int>(0);
+    QObject::connect(poll, &QTimer::timeout, [poll, tries, act] {
+        if (auto* dialog = qobject_cast<T*>(QApplication::activeModalWidget())) {
+            poll->stop();
+            poll->deleteLater();
+            act(dialog);
+        } else if (++*tries > 400) {
+            poll->stop();
+            poll->deleteLater();
+        }
+    });
+    poll->start(50);
 }
 
 } // namespace
@@ -205,6 +230,74 @@ private Q_SLOTS:
         edit(alice.get(), 6);
         saveAnswering(alice.get(), {});
         QTRY_VERIFY_WITH_TIMEOUT(bob->liveLibrary()->text().contains("saved revision 3"), 5000);
+    }
+
+    /// File > Connect to Team Library…: a profile typed and saved (name and address in the
+    /// settings, never a password), Connect, the password the server wants asked for and typed;
+    /// a workbench window of its own opens on the team library as that role.
+    void connectingSavesAProfileAndAsksForThePassword()
+    {
+        test::PostgresServer server;
+        QVERIFY2(server.start(), qPrintable(server.error()));
+        QVERIFY(server.sql("postgres", "CREATE DATABASE team"));
+        {
+            auto admin = store::ScenarioLibrary::open(server.address("team"));
+            QVERIFY2(admin, admin.errorText().c_str());
+            QVERIFY((*admin)->initServerRoles());
+            QFile sample(test::sampleFiles().front());
+            QVERIFY(sample.open(QIODevice::ReadOnly));
+            QVERIFY((*admin)->createScenario("Shared plan", "", sample.readAll(), "first", {}));
+        }
+        QVERIFY(server.sql("team", "CREATE ROLE pwuser LOGIN PASSWORD 'right' IN ROLE gpuplan_planner"));
+        qputenv("PGPASSFILE", mTmp.filePath("no-pgpass").toUtf8()); // libpq finds no password
+        QSettings().remove("teamLibrary/profiles");                 // a run before may have left one
+        auto w = test::makeWindow(mTmp.filePath("local.sqlite"));
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        const QString address = server.address("team", "pwuser");
+        whenModal<ui::ConnectDialog>([address](ui::ConnectDialog* dialog) {
+            auto* name = dialog->findChild<QLineEdit*>("ConnectName");
+            auto* where = dialog->findChild<QLineEdit*>("ConnectAddress");
+            name->clear();
+            where->clear();
+            QTest::keyClicks(name, "Team Q3");
+            QTest::keyClicks(where, address);
+            QTest::mouseClick(dialog->findChild<QPushButton*>("ConnectSaveProfile"), Qt::LeftButton);
+            if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR"))
+                dialog->grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("connect.png"));
+            whenModal<QInputDialog>([](QInputDialog* ask) { // the password the server asks for
+                QVERIFY(ask->labelText().contains("no password supplied") ||
+                        ask->labelText().contains("password authentication failed"));
+                QTest::keyClicks(ask->findChild<QLineEdit*>(), "right");
+                ask->accept();
+            });
+            QTest::mouseClick(dialog->findChild<QPushButton*>("ConnectButton"), Qt::LeftButton);
+        });
+        QAction* connectAction = nullptr;
+        for (QAction* a : w->findChildren<QAction*>())
+            if (a->text() == "Connect to &Team Library…")
+                connectAction = a;
+        QVERIFY(connectAction);
+        connectAction->trigger();
+        ui::MainWindow* team = nullptr;
+        for (QWidget* top : QApplication::topLevelWidgets())
+            if (auto* m = qobject_cast<ui::MainWindow*>(top); m && m != w.get() && m->library()->isServer())
+                team = m;
+        QVERIFY(team);
+        QCOMPARE(team->library()->author(), QString("pwuser"));
+        QVERIFY(team->library()->canWrite());
+        QCOMPARE(QString::fromStdString(team->currentDocument()->scenario().name), QString("Shared plan"));
+        const auto profiles = ui::ConnectDialog::profiles();
+        QCOMPARE(profiles.size(), std::size_t{1});
+        QCOMPARE(profiles.front().first, QString("Team Q3"));
+        QCOMPARE(profiles.front().second, address);
+        QSettings settings;
+        for (const QString& key : settings.allKeys())
+            QVERIFY2(!settings.value(key).toString().contains("right") &&
+                         !QString(QJsonDocument::fromVariant(settings.value(key)).toJson()).contains("right"),
+                     qPrintable(key));
+        team->close();
+        qunsetenv("PGPASSFILE");
     }
 };
 

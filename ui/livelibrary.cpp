@@ -21,8 +21,9 @@ namespace gp::ui {
 
 LiveLibrary::LiveLibrary(Workbench& workbench, LibraryPanel* panel, LibraryController* files, QWidget* parent)
     : QFrame(parent), mWorkbench(workbench), mPanel(panel), mFiles(files),
-      mWatcher(std::make_unique<store::LibraryWatcher>(workbench.library().path())), mText(new QLabel(this)),
-      mCompare(new QPushButton(tr("Compare"), this)), mReload(new QPushButton(tr("Reload"), this))
+      mWatcher(std::make_unique<store::LibraryWatcher>(workbench.library().path(), workbench.library().password())),
+      mText(new QLabel(this)), mCompare(new QPushButton(tr("Compare"), this)),
+      mReload(new QPushButton(tr("Reload"), this))
 {
     setObjectName("LiveLibraryBar");
     setFrameShape(QFrame::StyledPanel);

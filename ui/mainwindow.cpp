@@ -8,6 +8,7 @@
 #include "canvas/canvasscene.h"
 #include "canvas/canvasview.h"
 #include "canvasnavigator.h"
+#include "connectdialog.h"
 #include "contextmenus.h"
 #include "document/autosaver.h"
 #include "document/commands.h"
@@ -221,6 +222,11 @@ void MainWindow::createActions()
     const QList<QAction*> fileActions = mFiles->addFileActions(file);
     mExports->addExportActions(file);
     mFiles->addRecentMenu(file);
+    file->addAction(tr("Connect to &Team Library…"), this, [this] {
+        ConnectDialog dialog(this);
+        if (dialog.exec() == QDialog::Accepted)
+            openLibraryWindow(dialog.takeLibrary());
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
@@ -264,6 +270,20 @@ void MainWindow::createActions()
     tb->addActions(fileActions);
     tb->addAction(mUndo);
     tb->addAction(mRedo);
+}
+
+MainWindow* MainWindow::openLibraryWindow(std::unique_ptr<store::ScenarioLibrary> library)
+{
+    if (!library)
+        return nullptr;
+    const QString where = library->path().section('?', 0, 0);
+    auto* window = new MainWindow(mWorkbench->catalog(), std::move(library));
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->resize(size());
+    window->show();
+    window->files()->openFirst();
+    Q_EMIT window->mWorkbench->message(tr("Connected to %1 as %2").arg(where, window->library()->author()), 8000);
+    return window;
 }
 
 SweepDialog* MainWindow::openSweep(const QString& folder)

@@ -88,6 +88,9 @@ public:
     /// Results > Placement Replay: the trace replay's dialog (one per window, kept open).
     void showPlacementReplay();
     ReplayDialog* placementReplay() const { return mReplay; }
+    /// File > Connect to Team Library…: a workbench window of its own on `library` (the one the
+    /// connect dialog opened), its first scenario open; null for none.
+    MainWindow* openLibraryWindow(std::unique_ptr<store::ScenarioLibrary> library);
     /// Results > Open Sweep…: a sweep's output folder as charts and points (docs/sweeps.md); null,
     /// with the reason in a message box, when the folder is not one.
     class SweepDialog* openSweep(const QString& folder);

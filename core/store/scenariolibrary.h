@@ -91,6 +91,9 @@ public:
     bool isServer() const;
     /// Who the library records as the author of this program's saves.
     QString author() const { return mAuthor; }
+    /// The password the user typed for a team library, kept in memory only (the live library's
+    /// watcher connects with it too); empty when libpq found it itself or none is needed.
+    QString password() const { return mPassword; }
     /// Whether this program may save to the library: false for a team library whose role may
     /// only read it (a viewer); the workbench then opens everything read-only and says why.
     bool canWrite() const { return mCanWrite; }
@@ -154,6 +157,7 @@ private:
     QString mConnection;
     detail::Dialect mDialect;
     QString mAuthor;
+    QString mPassword;
     bool mCanWrite = true;
 };
 

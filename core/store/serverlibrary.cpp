@@ -49,6 +49,7 @@ Result<std::unique_ptr<ScenarioLibrary>> ScenarioLibrary::openServer(const QStri
     if (!who.exec() || !who.query().next())
         return fail(where, who.error());
     lib->mAuthor = who.query().value(0).toString();
+    lib->mPassword = password;
     who.query().finish();
     if (Status migrated = lib->migratePostgres(); !migrated) {
         for (Issue& i : migrated.issues)
