@@ -88,6 +88,18 @@ template <typename T> void whenModal(std::function<void(T*)> act)
     poll->start(50);
 }
 
+/// A server with the database "team" set up by init-server and holding one scenario, "Shared
+/// plan" (the first sample); false, with the reason in server.error(), when any step fails.
+bool teamLibrary(test::PostgresServer& server)
+{
+    if (!server.start() || !server.sql("postgres", "CREATE DATABASE team"))
+        return false;
+    auto admin = store::ScenarioLibrary::open(server.address("team"));
+    QFile sample(test::sampleFiles().front());
+    return admin && (*admin)->initServerRoles() && sample.open(QIODevice::ReadOnly) &&
+           (*admin)->createScenario("Shared plan", "", sample.readAll(), "first", {});
+}
+
 } // namespace
 
 class TestTeamWorkbench : public QObject
@@ -151,16 +163,7 @@ private Q_SLOTS:
     void aViewerOpensEverythingReadOnly()
     {
         test::PostgresServer server;
-        QVERIFY2(server.start(), qPrintable(server.error()));
-        QVERIFY(server.sql("postgres", "CREATE DATABASE team"));
-        {
-            auto admin = store::ScenarioLibrary::open(server.address("team"));
-            QVERIFY2(admin, admin.errorText().c_str());
-            QVERIFY((*admin)->initServerRoles());
-            QFile sample(test::sampleFiles().front());
-            QVERIFY(sample.open(QIODevice::ReadOnly));
-            QVERIFY((*admin)->createScenario("Shared plan", "", sample.readAll(), "first", {}));
-        }
+        QVERIFY2(teamLibrary(server), qPrintable(server.error()));
         QVERIFY(server.sql("team", "CREATE ROLE victor LOGIN IN ROLE gpuplan_viewer"));
         auto w = test::makeWindow(server.address("team", "victor"));
         w->resize(1366, 768);
@@ -187,16 +190,7 @@ private Q_SLOTS:
     void twoWorkbenchesSeeEachOthersSavesLive()
     {
         test::PostgresServer server;
-        QVERIFY2(server.start(), qPrintable(server.error()));
-        QVERIFY(server.sql("postgres", "CREATE DATABASE team"));
-        {
-            auto admin = store::ScenarioLibrary::open(server.address("team"));
-            QVERIFY2(admin, admin.errorText().c_str());
-            QVERIFY((*admin)->initServerRoles());
-            QFile sample(test::sampleFiles().front());
-            QVERIFY(sample.open(QIODevice::ReadOnly));
-            QVERIFY((*admin)->createScenario("Shared plan", "", sample.readAll(), "first", {}));
-        }
+        QVERIFY2(teamLibrary(server), qPrintable(server.error()));
         QVERIFY(server.sql("team", "CREATE ROLE alice LOGIN IN ROLE gpuplan_planner;"
                                    "CREATE ROLE bob LOGIN IN ROLE gpuplan_planner"));
         auto alice = test::makeWindow(server.address("team", "alice"));
@@ -238,16 +232,7 @@ private Q_SLOTS:
     void connectingSavesAProfileAndAsksForThePassword()
     {
         test::PostgresServer server;
-        QVERIFY2(server.start(), qPrintable(server.error()));
-        QVERIFY(server.sql("postgres", "CREATE DATABASE team"));
-        {
-            auto admin = store::ScenarioLibrary::open(server.address("team"));
-            QVERIFY2(admin, admin.errorText().c_str());
-            QVERIFY((*admin)->initServerRoles());
-            QFile sample(test::sampleFiles().front());
-            QVERIFY(sample.open(QIODevice::ReadOnly));
-            QVERIFY((*admin)->createScenario("Shared plan", "", sample.readAll(), "first", {}));
-        }
+        QVERIFY2(teamLibrary(server), qPrintable(server.error()));
         QVERIFY(server.sql("team", "CREATE ROLE pwuser LOGIN PASSWORD 'right' IN ROLE gpuplan_planner"));
         qputenv("PGPASSFILE", mTmp.filePath("no-pgpass").toUtf8()); // libpq finds no password
         QSettings().remove("teamLibrary/profiles");                 // a run before may have left one

@@ -37,21 +37,23 @@ Result<ServerAddress> parseServerAddress(const QString& text)
     a.database = url.path().mid(1);
     if (a.database.isEmpty() || a.database.contains('/'))
         return refuse("name the database: postgresql://user@host:port/dbname");
+    // A whole number within [low, high] into `out`, or false.
+    auto inRange = [](const QString& value, int low, int high, int& out) {
+        bool ok = false;
+        out = value.toInt(&ok);
+        return ok && out >= low && out <= high;
+    };
     const QUrlQuery query(url);
     for (const auto& [key, value] : query.queryItems(QUrl::FullyDecoded)) {
         if (key == "host")
             a.host = value;
         else if (key == "port") {
-            bool ok = false;
-            a.port = value.toInt(&ok);
-            if (!ok || a.port < 1 || a.port > 65535)
+            if (!inRange(value, 1, 65535, a.port))
                 return refuse("the port must be between 1 and 65535");
         } else if (key == "sslmode")
             a.sslMode = value;
         else if (key == "connect_timeout") {
-            bool ok = false;
-            a.connectTimeoutS = value.toInt(&ok);
-            if (!ok || a.connectTimeoutS < 1 || a.connectTimeoutS > 600)
+            if (!inRange(value, 1, 600, a.connectTimeoutS))
                 return refuse("connect_timeout must be 1 to 600 seconds");
         } else if (key == "password")
             return refuse("give no password in the address: put it in ~/.pgpass or a service file");
