@@ -241,7 +241,8 @@ Result<int> ScenarioLibrary::addRevision(qint64 scenarioId, const QByteArray& do
         return fail("cannot save revision", u.error());
     if (!u.query().next()) {
         u.query().finish();
-        return conflict(scenarioId, *baseRevision);
+        return baseRevision ? conflict(scenarioId, *baseRevision)
+                            : fail("scenario " + QString::number(scenarioId), "no such scenario in the library");
     }
     const int number = u.query().value(0).toInt();
     u.query().finish();
