@@ -97,11 +97,12 @@ std::unique_ptr<QChart> sweepAxisChart(const document::SweepTable& table, std::s
         s->setName(lines[l].second);
         s->setColor(colours[l]);
         const auto means = document::sweepMeans(table, axis, lines[l].first);
-        for (const auto& [value, mean] : means) {
-            const auto at = std::find_if(cost.begin(), cost.end(), [&](const auto& c) { return c.first == value; });
+        for (const auto& point : means) {
+            const auto at =
+                std::find_if(cost.begin(), cost.end(), [&point](const auto& c) { return c.first == point.first; });
             if (at != cost.end()) { // a line point at its bar's category (index on the category axis)
-                s->append(static_cast<double>(at - cost.begin()), mean * 100.0);
-                highest = std::max(highest, mean * 100.0);
+                s->append(static_cast<double>(at - cost.begin()), point.second * 100.0);
+                highest = std::max(highest, point.second * 100.0);
             }
         }
         chart->addSeries(s);

@@ -129,8 +129,8 @@ Result<SweepSpec> readSweepSpec(const QByteArray& json, const QString& specFolde
             if (auto values = a.array("values", true)) {
                 if (values->isEmpty())
                     issues.push_back(Issue::error(a.pathOf("values"), "give at least one value"));
-                for (const QJsonValue& v : *values)
-                    axis.values.push_back(v);
+                for (const auto& v : *values)
+                    axis.values.emplace_back(v);
             }
             a.finish();
             spec.axes.push_back(std::move(axis));
