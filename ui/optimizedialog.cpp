@@ -373,10 +373,11 @@ void OptimizeDialog::fillChart()
         s->attachAxis(y);
     };
     // The field's benchmark: at least 80 % of VRAM in use, under 3 % penalty.
-    auto* upper = new QLineSeries;
+    auto* zone = new QAreaSeries;
+    auto* upper = new QLineSeries(zone); // the area series does not own its bounds: its child does go with it
     upper->append(PlanningTarget::kMinVramUtilization * 100.0, PlanningTarget::kMaxMeanPenalty * 100.0);
     upper->append(100.0, PlanningTarget::kMaxMeanPenalty * 100.0);
-    auto* zone = new QAreaSeries(upper);
+    zone->setUpperSeries(upper);
     zone->setName(tr("Target: %1").arg(q(PlanningTarget::text())));
     zone->setColor(QColor(46, 125, 50, 50));
     zone->setBorderColor(QColor(46, 125, 50, 140));
