@@ -4,13 +4,17 @@
 // variables, from a Kubernetes Indexed Job's — merge into the whole run byte for byte; a real
 // single-node Slurm runs the shipped sbatch script as an array of 4 with the same result (or, where
 // Slurm cannot run, the test says why and runs the script with the array variables set); every
-// bad spec, shard and merge is refused with what and where.
+// bad spec, shard and merge is refused with what and where. Replay sweeps (traces × policies ×
+// seeds × inflate) replay each point as `gpuplan-cli replay` does and shard alike.
 #include "document/sweep.h"
 #include "slurmcluster.h"
 #include "testsupport.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -66,18 +70,49 @@ class TestSweep : public QObject
     }
 
     /// The whole run and a merge of `dirs` write the same files, byte for byte.
-    void sameAsWhole(const QStringList& dirs, const QString& merged)
+    void sameAsWhole(const QStringList& dirs, const QString& merged, const QString& whole = "whole")
     {
         const Run m = cli(QStringList{"sweep", "merge"} + dirs + QStringList{"-o", merged});
         QVERIFY2(m.code == 0, qPrintable(m.err));
-        QCOMPARE(read(merged + "/results.csv"), read(mTmp.filePath("whole/results.csv")));
-        QCOMPARE(read(merged + "/sweep.json"), read(mTmp.filePath("whole/sweep.json")));
+        QCOMPARE(read(merged + "/results.csv"), read(mTmp.filePath(whole + "/results.csv")));
+        QCOMPARE(read(merged + "/sweep.json"), read(mTmp.filePath(whole + "/sweep.json")));
+    }
+
+    /// A small trace of our own (the Alibaba files need not be here): 6 nodes of two GPU models,
+    /// GPU-sharing tasks and whole-GPU tasks.
+    QString mSample;
+    void writeTraces()
+    {
+        QByteArray nodes = "sn,cpu_milli,memory_mib,gpu,model\n";
+        for (int i = 0; i < 6; ++i)
+            nodes += QString("node-%1,32000,131072,%2,%3\n")
+                         .arg(i)
+                         .arg(i < 4 ? 8 : 4)
+                         .arg(i < 4 ? "V100M16" : "T4")
+                         .toUtf8();
+        writeSpec("traces/nodes.csv", nodes);
+        QByteArray share = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
+                           "deletion_time,scheduled_time\n";
+        QByteArray whole = share;
+        for (int i = 0; i < 40; ++i) {
+            share += QString("s-%1,2000,8192,1,%2,,LS,Running,0,1,0\n").arg(i).arg(150 + (i * 137) % 700).toUtf8();
+            whole += QString("w-%1,4000,16384,%2,1000,%3,LS,Running,0,1,0\n")
+                         .arg(i)
+                         .arg(1 + i % 3)
+                         .arg(i % 5 == 0 ? "T4" : "")
+                         .toUtf8();
+        }
+        writeSpec("traces/share.csv", share);
+        writeSpec("traces/whole.csv", whole);
+        mSample = QDir(test::dataDir()).absoluteFilePath("samples/01-dgx-h100-three-tenants.json");
     }
 
 private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(mTmp.isValid());
+        QVERIFY(QDir(mTmp.path()).mkpath("traces"));
+        writeTraces();
         const QString base = QDir(test::dataDir()).absoluteFilePath("samples/01-dgx-h100-three-tenants.json");
         mSpec = writeSpec("spec.json", QString(R"({"format_version": 1, "base": "%1", "trials": 50, "axes": [
             {"axis": "nodes", "values": [6, 7, 8]},
@@ -174,6 +209,127 @@ private Q_SLOTS:
         sameAsWhole(dirs, out + "/merged");
     }
 
+    /// Traces × policies × seeds × inflate: each row is what `gpuplan-cli replay` prints for the
+    /// point (the same replay, not a sweep's own); shards merge byte for byte; a trace file changed
+    /// between shards makes them another sweep.
+    void aReplaySweepReplaysEveryTracePolicyAndSeed()
+    {
+        const QString spec = writeSpec("traces/replay.json", QString(R"({"kind": "replay", "nodes": "nodes.csv",
+            "axes": [{"axis": "trace", "values": ["share.csv", {"nodes": "nodes.csv", "tasks": "whole.csv"},
+                                                  {"scenario": "%1"}]},
+                     {"axis": "policy", "values": ["fgd", "bestfit", "random"]},
+                     {"axis": "seed", "from": 41, "to": 42},
+                     {"axis": "inflate", "values": [1.0, 1.3]}]})")
+                                                                 .arg(mSample)
+                                                                 .toUtf8());
+        const Run whole = cli({"sweep", spec, "-o", mTmp.filePath("replay-whole")});
+        QVERIFY2(whole.code == 0, qPrintable(whole.err));
+        QVERIFY2(whole.out.contains("36 of 36 points"), qPrintable(whole.out));
+        const QList<QByteArray> lines = read(mTmp.filePath("replay-whole/results.csv")).split('\n');
+        QCOMPARE(lines.size(), 1 + 36 + 1);
+        QCOMPARE(lines[0], QByteArray("point,trace,policy,seed,inflate,node_count,gpu_count,tasks,failed_tasks,"
+                                      "allocation_pct_at_100,fragmentation_pct_at_100,fragmentation_rate_pct_at_100,"
+                                      "allocation_pct_at_end,unallocated_gpus_at_end,error"));
+        const QString traces = mTmp.filePath("traces");
+        const Result<document::SweepTable> table =
+            document::readSweepResults(read(mTmp.filePath("replay-whole/results.csv")));
+        QVERIFY(table);
+        QCOMPARE(table->kind, document::SweepKind::Replay);
+        int checked = 0;
+        for (int point : {0, 7, 14, 23, 29, 35}) {
+            const document::SweepTable::Row& row = table->rows.at(static_cast<std::size_t>(point));
+            QCOMPARE(row.point, point);
+            QVERIFY2(row.error.empty(), row.error.c_str());
+            // What the point is, from the grid's order (the last axis fastest).
+            const int trace = point / 12, policy = point / 4 % 3, seed = 41 + point / 2 % 2;
+            const QString inflate = point % 2 ? "1.3" : "1";
+            QCOMPARE(QString::fromStdString(row.values[2]), QString::number(seed));
+            QStringList args{"replay",
+                             "--policy",
+                             QStringList{"fgd", "bestfit", "random"}[policy],
+                             "--seed",
+                             QString::number(seed),
+                             "--inflate",
+                             inflate,
+                             "--json"};
+            if (trace == 2)
+                args << "--scenario" << mSample;
+            else
+                args << "--nodes" << traces + "/nodes.csv"
+                     << "--tasks" << traces + (trace == 0 ? "/share.csv" : "/whole.csv");
+            const Run r = cli(args);
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+            const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+            QCOMPARE(row.figures.at("tasks"), o.value("tasks").toDouble());
+            QCOMPARE(row.figures.at("failed_tasks"), o.value("failed_tasks").toDouble());
+            const QJsonArray allocation = o.value("allocation_pct").toArray();
+            const QJsonArray arrived = o.value("arrived_pct").toArray();
+            QVERIFY(!allocation.isEmpty());
+            auto tenDigits = [](const QJsonValue& v) { return QString::number(v.toDouble(), 'g', 10).toDouble(); };
+            QCOMPARE(row.figures.at("allocation_pct_at_end"), tenDigits(allocation.last()));
+            const auto at100 = std::find(arrived.begin(), arrived.end(), QJsonValue(100));
+            QVERIFY(at100 != arrived.end());
+            QCOMPARE(row.figures.at("allocation_pct_at_100"), tenDigits(allocation[at100 - arrived.begin()]));
+            ++checked;
+        }
+        QCOMPARE(checked, 6);
+        QVERIFY(QFileInfo::exists(mTmp.filePath("replay-whole/charts/1-trace.svg")));
+        QVERIFY(read(mTmp.filePath("replay-whole/charts/1-trace.svg")).contains("share")); // the trace's name
+
+        QStringList dirs;
+        for (int k = 1; k <= 3; ++k) {
+            dirs << mTmp.filePath(QString("replay-%1").arg(k));
+            const Run r = cli({"sweep", spec, "-o", dirs.back(), "--shard", QString("%1/3").arg(k)});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+        }
+        sameAsWhole(dirs, mTmp.filePath("replay-merged"), "replay-whole");
+
+        // The last shard run again over a changed task file: not the same sweep.
+        writeSpec("traces/share.csv",
+                  read(mTmp.filePath("traces/share.csv")) + "s-extra,1000,4096,1,500,,LS,Running,0,1,0\n");
+        const Run changed = cli({"sweep", spec, "-o", mTmp.filePath("replay-3b"), "--shard", "3/3"});
+        QCOMPARE(changed.code, 0);
+        const Run refused =
+            cli({"sweep", "merge", dirs[0], dirs[1], mTmp.filePath("replay-3b"), "-o", mTmp.filePath("replay-m2")});
+        QCOMPARE(refused.code, 2);
+        QVERIFY2(refused.err.contains("a shard of another spec"), qPrintable(refused.err));
+        writeTraces();
+    }
+
+    /// With the Alibaba trace at hand: a point of the paper's default task file under FGD, as
+    /// `gpuplan-cli replay` replays it.
+    void aReplaySweepOverTheAlibabaTrace()
+    {
+        const QString dir = qEnvironmentVariable("GPUPLAN_TRACE_DIR");
+        if (dir.isEmpty() || !QFileInfo::exists(dir + "/openb_pod_list_default.csv"))
+            QSKIP("GPUPLAN_TRACE_DIR does not hold the Alibaba GPU trace v2023");
+        const QString spec =
+            writeSpec("alibaba.json", QString(R"({"kind": "replay", "nodes": "%1/openb_node_list_gpu_node.csv",
+            "axes": [{"axis": "trace", "values": ["%1/openb_pod_list_default.csv"]},
+                     {"axis": "policy", "values": ["fgd", "packing"]}, {"axis": "seed", "values": [42]}]})")
+                                          .arg(dir)
+                                          .toUtf8());
+        const Run r = cli({"sweep", spec, "-o", mTmp.filePath("alibaba")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const Result<document::SweepTable> table =
+            document::readSweepResults(read(mTmp.filePath("alibaba/results.csv")));
+        QVERIFY(table);
+        QCOMPARE(table->rows.size(), std::size_t{2});
+        const Run one = cli({"replay", "--nodes", dir + "/openb_node_list_gpu_node.csv", "--tasks",
+                             dir + "/openb_pod_list_default.csv", "--policy", "fgd", "--seed", "42", "--json"});
+        QCOMPARE(one.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(one.out.toUtf8()).object();
+        const auto& fgd = table->rows[0].figures;
+        const auto& packing = table->rows[1].figures;
+        QCOMPARE(fgd.at("tasks"), o.value("tasks").toDouble());
+        QCOMPARE(fgd.at("allocation_pct_at_end"),
+                 QString::number(o.value("allocation_pct").toArray().last().toDouble(), 'g', 10).toDouble());
+        QVERIFY2(fgd.at("unallocated_gpus_at_end") < packing.at("unallocated_gpus_at_end"),
+                 qPrintable(QString("FGD %1 GPUs, packing %2")
+                                .arg(fgd.at("unallocated_gpus_at_end"))
+                                .arg(packing.at("unallocated_gpus_at_end"))));
+    }
+
     void badSpecsShardsAndMergesAreSaid_data()
     {
         QTest::addColumn<QByteArray>("spec");
@@ -195,6 +351,39 @@ private Q_SLOTS:
                                           "}, {\"axis\": \"nodes\", \"values\": " + values + "}]}"
                                    << "axes: the grid has more than 100000 points";
         QTest::newRow("not JSON") << QByteArray("{\"base\": ") << "not JSON";
+        const QByteArray traces = mTmp.filePath("traces").toUtf8();
+        const QByteArray replay = "\"kind\": \"replay\", \"nodes\": \"" + traces + "/nodes.csv\"";
+        const QByteArray trace = "{\"axis\": \"trace\", \"values\": [\"" + traces + "/share.csv\"]}";
+        QTest::newRow("bad kind") << "{\"kind\": \"grid\", " + base + ", \"axes\": []}"
+                                  << "kind: 'grid' must be what_if or replay";
+        QTest::newRow("a what-if axis in a replay sweep")
+            << "{" + replay + ", \"axes\": [" + trace + ", {\"axis\": \"nodes\", \"values\": [4]}]}"
+            << "axes[1].axis: 'nodes' is an axis of what-if sweeps; this spec's kind is replay";
+        QTest::newRow("a replay axis in a what-if sweep")
+            << "{" + base + ", \"axes\": [{\"axis\": \"policy\", \"values\": [\"fgd\"]}]}"
+            << "axes[0].axis: 'policy' is an axis of replay sweeps";
+        QTest::newRow("unknown policy") << "{" + replay + ", \"axes\": [" + trace +
+                                               ", {\"axis\": \"policy\", \"values\": [\"fgd\", \"tetris\"]}]}"
+                                        << "axes[1].values[1]: not a policy";
+        QTest::newRow("seed 0") << "{" + replay + ", \"axes\": [" + trace + ", {\"axis\": \"seed\", \"values\": [0]}]}"
+                                << "axes[1].values[0]: a seed is a whole number from 1";
+        QTest::newRow("a reversed seed range")
+            << "{" + replay + ", \"axes\": [" + trace + ", {\"axis\": \"seed\", \"from\": 9, \"to\": 3}]}"
+            << "axes[1].to: a seed range runs from 1";
+        QTest::newRow("a task file without a node file") << "{\"kind\": \"replay\", \"axes\": [" + trace + "]}"
+                                                         << "needs the spec's \"nodes\"";
+        QTest::newRow("a missing task file")
+            << "{" + replay + ", \"axes\": [{\"axis\": \"trace\", \"values\": [\"nowhere.csv\"]}]}"
+            << "nowhere.csv";
+        QTest::newRow("nothing to replay") << "{" + replay + ", \"axes\": [{\"axis\": \"seed\", \"values\": [1]}]}"
+                                           << "axes: a replay sweep needs a trace axis, or a base scenario";
+        QTest::newRow("trials in a replay sweep") << "{" + replay + ", \"trials\": 5, \"axes\": [" + trace + "]}"
+                                                  << "trials: unknown field";
+        QTest::newRow("an axis twice") << "{" + replay + ", \"axes\": [" + trace + ", " + trace + "]}"
+                                       << "axes[1]: a second trace axis";
+        QTest::newRow("inflate out of range")
+            << "{" + replay + ", \"axes\": [" + trace + ", {\"axis\": \"inflate\", \"values\": [12]}]}"
+            << "axes[1].values[0]: an inflate is a number above 0 and at most 10";
     }
     void badSpecsShardsAndMergesAreSaid()
     {

@@ -3,13 +3,15 @@
 // Results > Open Sweep…: a sweep run by gpuplan-cli opens as one chart per axis and a table of its
 // points; a point clicked in the table and "Open Point as Scenario" opens that what-if as an
 // unsaved scenario (its cluster rebuilt as the point says); a folder that is not a sweep's output
-// is refused with why.
+// is refused with why. A replay sweep's point replays again and shows its curves.
 #include "ui/mainwindow.h"
 #include "ui/sweepdialog.h"
 #include "windowfixture.h"
 
 #include "document/document.h"
 
+#include <QBarSeries>
+#include <QBarSet>
 #include <QChartView>
 #include <QMessageBox>
 #include <QProcess>
@@ -86,6 +88,89 @@ private Q_SLOTS:
             }
         });
         QVERIFY(!w->openSweep(mTmp.path() + "/nowhere"));
+    }
+
+    /// A replay sweep: its charts draw the unallocated GPUs and the allocation and fragmentation
+    /// along each axis; "Replay Point" replays the clicked point again (in the background) and
+    /// shows its curves in a tab of their own; a trace gone since the sweep ran is said.
+    void aReplaySweepReplaysAPointAgain()
+    {
+        const QString sample = QDir(test::dataDir()).absoluteFilePath("samples/02-mixed-sharing-lab.json");
+        QFile spec(mTmp.filePath("replay.json"));
+        QVERIFY(spec.open(QIODevice::WriteOnly));
+        spec.write(QString(R"({"kind": "replay", "axes": [{"axis": "trace", "values": [{"scenario": "lab.json"}]},
+            {"axis": "policy", "values": ["fgd", "packing", "random"]}, {"axis": "seed", "values": [1, 2]}]})")
+                       .toUtf8());
+        spec.close();
+        QVERIFY(QFile::copy(sample, mTmp.filePath("lab.json")));
+        QProcess p;
+        p.start(qEnvironmentVariable("GPUPLAN_CLI"), {"sweep", spec.fileName(), "-o", mTmp.filePath("replay-out")});
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+
+        auto w = test::makeWindow(mTmp.filePath("lib2.sqlite"));
+        w->resize(1366, 768);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        ui::SweepDialog* d = w->openSweep(mTmp.filePath("replay-out"));
+        QVERIFY(d);
+        QVERIFY(QTest::qWaitForWindowExposed(d));
+        QCOMPARE(d->tabs()->count(), 4); // trace, policy, seed, the points
+        auto* policyChart = qobject_cast<QChartView*>(d->tabs()->widget(1));
+        QVERIFY(policyChart);
+        QCOMPARE(policyChart->chart()->series().size(), 4); // unallocated GPUs, three lines
+        auto* bars = qobject_cast<QBarSeries*>(policyChart->chart()->series().at(0));
+        QVERIFY(bars && bars->count() == 1);
+        QCOMPARE(bars->barSets().at(0)->label(), QString("GPUs unallocated when all arrived"));
+        QCOMPARE(bars->barSets().at(0)->count(), 3); // fgd, packing, random
+        QTableWidget* table = d->table();
+        QCOMPARE(table->rowCount(), 6);
+        QCOMPARE(table->horizontalHeaderItem(4)->text(), QString("Tasks"));
+        QCOMPARE(d->pointButton()->text(), QString("&Replay Point"));
+        if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR")) {
+            d->tabs()->setCurrentIndex(1);
+            QTest::qWait(200);
+            d->grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("sweep-replay-policy.png"));
+        }
+
+        d->tabs()->setCurrentWidget(table);
+        QTest::qWait(50);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(3, 0)).center());
+        QVERIFY(d->pointButton()->isEnabled());
+        QTest::mouseClick(d->pointButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(d->tabs()->count(), 5, 20000);
+        QWidget* page = d->tabs()->currentWidget();
+        QCOMPARE(page->objectName(), QString("SweepPoint3"));
+        const QList<QChartView*> curves = page->findChildren<QChartView*>();
+        QCOMPARE(curves.size(), 2); // allocation, fragmentation
+        QVERIFY(curves[0]->chart()->title().contains("packing, seed 2"));
+        QVERIFY(!curves[0]->chart()->series().isEmpty());
+        if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR")) {
+            QTest::qWait(200);
+            d->grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("sweep-replay.png"));
+        }
+
+        // The scenario the trace came from is gone: the replay says which file.
+        QVERIFY(QFile::remove(mTmp.filePath("lab.json")));
+        QString said;
+        QTimer::singleShot(0, [&said] {
+            // The warning comes when the background replay fails; look for it until it does.
+            auto* poll = new QTimer;
+            QObject::connect(poll, &QTimer::timeout, poll, [poll, &said] {
+                if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                    said = box->text();
+                    box->accept();
+                    poll->deleteLater();
+                }
+            });
+            poll->start(50);
+        });
+        d->tabs()->setCurrentWidget(table);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(0, 0)).center());
+        QTest::mouseClick(d->pointButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!said.isEmpty(), 20000);
+        QVERIFY2(said.contains("lab.json") && said.contains("Point 0"), qPrintable(said));
+        QCOMPARE(d->tabs()->count(), 5); // nothing added
     }
 };
 

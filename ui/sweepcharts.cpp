@@ -9,6 +9,7 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QFileInfo>
 #include <QGraphicsScene>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -26,17 +27,23 @@ namespace gp::ui {
 namespace {
 
 /// An axis value as a category label: a sharing object as its scalars, the mode first
-/// ("time_slicing 4", "vgpu A100D-20C"); anything else as written.
+/// ("time_slicing 4", "vgpu A100D-20C"); a trace as its task file's or scenario's name
+/// ("openb_pod_list_default"); anything else as written.
 QString shortLabel(const std::string& value)
 {
     const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(value));
-    if (!doc.isObject())
-        return QString::fromStdString(value).left(28);
+    const QJsonObject o = doc.object();
+    if (doc.isObject() && (o.contains("tasks") || o.contains("scenario")))
+        return QFileInfo(o.value(o.contains("tasks") ? "tasks" : "scenario").toString()).completeBaseName().left(28);
+    if (!doc.isObject()) {
+        const QString text = QString::fromStdString(value);
+        return (text.endsWith(".csv") || text.endsWith(".json") ? QFileInfo(text).completeBaseName() : text).left(28);
+    }
     QStringList parts;
-    std::function<void(const QJsonObject&)> add = [&](const QJsonObject& o) {
-        if (o.contains("mode"))
-            parts << o.value("mode").toVariant().toString();
-        for (auto it = o.begin(); it != o.end(); ++it)
+    std::function<void(const QJsonObject&)> add = [&](const QJsonObject& object) {
+        if (object.contains("mode"))
+            parts << object.value("mode").toVariant().toString();
+        for (auto it = object.begin(); it != object.end(); ++it)
             if (it.key() != "mode") {
                 if (it->isObject())
                     add(it->toObject());
@@ -46,8 +53,42 @@ QString shortLabel(const std::string& value)
                     parts << QString("%1×%2").arg(it.key()).arg(it->toArray().size());
             }
     };
-    add(doc.object());
+    add(o);
     return parts.join(' ').left(28);
+}
+
+/// What a chart of the kind of sweep draws: the bars (left scale) and the lines (right scale, %;
+/// `scale` turns the column into percent).
+struct ChartFigures
+{
+    const char* bars;
+    QString barName, barAxis;
+    struct Line
+    {
+        const char* column;
+        QString name;
+        double scale;
+        QColor colour;
+    };
+    std::vector<Line> lines;
+};
+
+ChartFigures chartFigures(document::SweepKind kind)
+{
+    if (kind == document::SweepKind::Replay)
+        return {"unallocated_gpus_at_end",
+                QObject::tr("GPUs unallocated when all arrived"),
+                QObject::tr("GPUs"),
+                {{"allocation_pct_at_100", QObject::tr("allocated % at 100 % arrived"), 1.0, QColor("#59a14f")},
+                 {"fragmentation_rate_pct_at_100", QObject::tr("fragmented % of the free GPUs at 100 % arrived"), 1.0,
+                  QColor("#e15759")},
+                 {"allocation_pct_at_end", QObject::tr("allocated % when all arrived"), 1.0, QColor("#f28e2b")}}};
+    return {"cost_per_month_usd",
+            QObject::tr("$/month"),
+            QObject::tr("$ per month"),
+            {{"vram_utilization", QObject::tr("VRAM utilization %"), 100.0, QColor("#59a14f")},
+             {"max_penalty", QObject::tr("largest penalty %"), 100.0, QColor("#e15759")},
+             {"serving_slo_attainment", QObject::tr("serving SLO attainment %"), 100.0, QColor("#f28e2b")}}};
 }
 
 } // namespace
@@ -56,14 +97,15 @@ std::unique_ptr<QChart> sweepAxisChart(const document::SweepTable& table, std::s
 {
     auto chart = std::make_unique<QChart>();
     themeChart(chart.get());
+    const ChartFigures figures = chartFigures(table.kind);
     const QString name = QString::fromStdString(table.axes.at(axis));
     chart->setTitle(QObject::tr("Along %1 (the mean over the other axes)").arg(name));
-    const auto cost = document::sweepMeans(table, axis, "cost_per_month_usd");
+    const auto barMeans = document::sweepMeans(table, axis, figures.bars);
     QStringList categories;
-    auto* bars = new QBarSet(QObject::tr("$/month"));
+    auto* bars = new QBarSet(figures.barName);
     bars->setColor(QColor("#4e79a7"));
     double top = 0.0;
-    for (const auto& [value, mean] : cost) {
+    for (const auto& [value, mean] : barMeans) {
         categories << shortLabel(value);
         *bars << mean;
         top = std::max(top, mean);
@@ -76,33 +118,30 @@ std::unique_ptr<QChart> sweepAxisChart(const document::SweepTable& table, std::s
     x->setTitleText(name);
     chart->addAxis(x, Qt::AlignBottom);
     barSeries->attachAxis(x);
-    auto* dollars = new QValueAxis;
-    dollars->setTitleText(QObject::tr("$ per month"));
-    dollars->setLabelFormat("%.0f");
-    dollars->setRange(0, std::max(1.0, top * 1.1));
-    chart->addAxis(dollars, Qt::AlignLeft);
-    barSeries->attachAxis(dollars);
+    auto* left = new QValueAxis;
+    left->setTitleText(figures.barAxis);
+    left->setLabelFormat("%.0f");
+    left->setRange(0, std::max(1.0, top * 1.1));
+    left->applyNiceNumbers();
+    chart->addAxis(left, Qt::AlignLeft);
+    barSeries->attachAxis(left);
     auto* percent = new QValueAxis;
     percent->setTitleText(QObject::tr("%"));
+    percent->setLabelFormat("%.0f");
     percent->setRange(0, 100);
     chart->addAxis(percent, Qt::AlignRight);
-    const std::pair<const char*, QString> lines[] = {
-        {"vram_utilization", QObject::tr("VRAM utilization %")},
-        {"max_penalty", QObject::tr("largest penalty %")},
-        {"serving_slo_attainment", QObject::tr("serving SLO attainment %")}};
-    const QColor colours[] = {QColor("#59a14f"), QColor("#e15759"), QColor("#f28e2b")};
     double highest = 100.0;
-    for (std::size_t l = 0; l < std::size(lines); ++l) {
+    for (const ChartFigures::Line& line : figures.lines) {
         auto* s = new QLineSeries;
-        s->setName(lines[l].second);
-        s->setColor(colours[l]);
-        const auto means = document::sweepMeans(table, axis, lines[l].first);
+        s->setName(line.name);
+        s->setColor(line.colour);
+        const auto means = document::sweepMeans(table, axis, line.column);
         for (const auto& point : means) {
-            const auto at =
-                std::find_if(cost.begin(), cost.end(), [&point](const auto& c) { return c.first == point.first; });
-            if (at != cost.end()) { // a line point at its bar's category (index on the category axis)
-                s->append(static_cast<double>(at - cost.begin()), point.second * 100.0);
-                highest = std::max(highest, point.second * 100.0);
+            const auto at = std::find_if(barMeans.begin(), barMeans.end(),
+                                         [&point](const auto& c) { return c.first == point.first; });
+            if (at != barMeans.end()) { // a line point at its bar's category (index on the category axis)
+                s->append(static_cast<double>(at - barMeans.begin()), point.second * line.scale);
+                highest = std::max(highest, point.second * line.scale);
             }
         }
         chart->addSeries(s);
@@ -110,6 +149,7 @@ std::unique_ptr<QChart> sweepAxisChart(const document::SweepTable& table, std::s
         s->attachAxis(percent);
     }
     percent->setRange(0, std::min(highest * 1.05, 1000.0));
+    percent->applyNiceNumbers(); // steps of 20 or 25, not of 26.3
     chart->legend()->setAlignment(Qt::AlignBottom);
     return chart;
 }

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "sweepdialog.h"
 
+#include "replaycharts.h"
 #include "sweepcharts.h"
 #include "textformat.h"
 #include "workbench.h"
@@ -13,13 +14,17 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFile>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace gp::ui {
 
@@ -35,52 +40,93 @@ QByteArray readFile(const QString& path, QString& error)
     return f.readAll();
 }
 
+/// A column of the points table: the figure, its header and how it is written.
+struct Column
+{
+    const char* figure;
+    QString header;
+    QString (*write)(double);
+};
+
+std::vector<Column> columnsOf(document::SweepKind kind)
+{
+    auto count = [](double v) { return QString::number(v, 'f', 0); };
+    auto pct = [](double v) { return text::percent(v / 100.0); }; // a replay's figures are in %
+    if (kind == document::SweepKind::Replay)
+        return {{"tasks", SweepDialog::tr("Tasks"), count},
+                {"failed_tasks", SweepDialog::tr("Failed"), count},
+                {"allocation_pct_at_100", SweepDialog::tr("Allocated at 100 %"), pct},
+                {"fragmentation_rate_pct_at_100", SweepDialog::tr("Fragmented of free at 100 %"), pct},
+                {"allocation_pct_at_end", SweepDialog::tr("Allocated at the end"), pct},
+                {"unallocated_gpus_at_end", SweepDialog::tr("GPUs unallocated"), count}};
+    return {{"cost_per_month_usd", SweepDialog::tr("$/month"), [](double v) { return text::usd(v); }},
+            {"vram_utilization", SweepDialog::tr("VRAM"), [](double v) { return text::percent(v); }},
+            {"max_penalty", SweepDialog::tr("Max penalty"), [](double v) { return text::percent(v); }},
+            {"serving_slo_attainment", SweepDialog::tr("SLO attainment"), [](double v) { return text::percent(v); }},
+            {"sla_violations", SweepDialog::tr("Outside SLA"), count},
+            {"p95_completion_days", SweepDialog::tr("P95 days"), [](double v) { return text::days(v); }}};
+}
+
 } // namespace
 
 SweepDialog* SweepDialog::open(const QString& folder, const Catalog& catalog, QString& error, QWidget* parent)
 {
     const QDir dir(folder);
-    if (!dir.exists("results.csv") || !dir.exists("spec.json") || !dir.exists("base.json")) {
-        error = tr("%1 is not a sweep's output: it needs results.csv, spec.json and base.json "
+    if (!dir.exists("results.csv") || !dir.exists("spec.json") || !dir.exists("sweep.json")) {
+        error = tr("%1 is not a sweep's output: it needs results.csv, sweep.json and spec.json "
                    "(gpuplan-cli sweep or sweep merge writes them)")
                     .arg(folder);
         return nullptr;
     }
     const QByteArray csv = readFile(dir.filePath("results.csv"), error);
     const QByteArray specJson = readFile(dir.filePath("spec.json"), error);
-    const QByteArray baseJson = readFile(dir.filePath("base.json"), error);
+    const QByteArray summary = readFile(dir.filePath("sweep.json"), error);
     if (!error.isEmpty())
         return nullptr;
+    // A replay sweep's trace files are named relative to where its spec was.
+    const QString specFolder = QJsonDocument::fromJson(summary).object().value("spec_folder").toString(folder);
     Result<document::SweepTable> table = document::readSweepResults(csv);
-    Result<document::SweepSpec> spec = document::readSweepSpec(specJson, folder);
-    io::ScenarioReadResult base = io::readScenario(baseJson, catalog);
-    if (!table || !spec || !base.ok()) {
-        error = tr("%1: %2").arg(
-            folder, QString::fromStdString(!table  ? table.errorText()
-                                           : !spec ? "spec.json: " + spec.errorText()
-                                                   : "base.json: " + Result<int>(Failure{base.issues}).errorText()));
+    Result<document::SweepSpec> spec = document::readSweepSpec(specJson, specFolder);
+    if (!table || !spec) {
+        error = tr("%1: %2").arg(folder,
+                                 QString::fromStdString(!table ? table.errorText() : "spec.json: " + spec.errorText()));
         return nullptr;
     }
-    return new SweepDialog(folder, catalog, std::move(*table), std::move(*spec), std::move(*base.value), parent);
+    std::optional<Scenario> base;
+    if (spec->kind == document::SweepKind::WhatIf || dir.exists("base.json")) {
+        io::ScenarioReadResult read = io::readScenario(readFile(dir.filePath("base.json"), error), catalog);
+        if (!error.isEmpty() || !read.ok()) {
+            error = error.isEmpty()
+                        ? tr("%1: base.json: %2")
+                              .arg(folder, QString::fromStdString(Result<int>(Failure{read.issues}).errorText()))
+                        : tr("%1 is not a what-if sweep's whole output: %2").arg(folder, error);
+            return nullptr;
+        }
+        base = std::move(*read.value);
+    }
+    return new SweepDialog(folder, catalog, std::move(*table), std::move(*spec), std::move(base), parent);
 }
 
 SweepDialog::SweepDialog(const QString& folder, const Catalog& catalog, document::SweepTable results,
-                         document::SweepSpec spec, Scenario base, QWidget* parent)
+                         document::SweepSpec spec, std::optional<Scenario> base, QWidget* parent)
     : QDialog(parent), mCatalog(catalog), mResults(std::move(results)), mSpec(std::move(spec)), mBase(std::move(base))
 {
     setObjectName("sweepDialog");
     setWindowTitle(tr("Sweep — %1").arg(QDir(folder).dirName()));
     auto* layout = new QVBoxLayout(this);
-    auto* intro = new QLabel(tr("%n point(s) over %1 of <b>%2</b>; each chart shows the mean over the other axes.",
+    const bool replay = mSpec.kind == document::SweepKind::Replay;
+    std::string names;
+    for (const std::string& a : mResults.axes)
+        names += (names.empty() ? "" : ", ") + a;
+    auto* intro =
+        new QLabel((replay ? tr("%n placement replay(s) over %1; each chart shows the mean over the other axes.",
                                 nullptr, static_cast<int>(mResults.rows.size()))
-                                 .arg(QString::fromStdString([&] {
-                                     std::string names;
-                                     for (const std::string& a : mResults.axes)
-                                         names += (names.empty() ? "" : ", ") + a;
-                                     return names;
-                                 }()))
-                                 .arg(text::q(mBase.name).toHtmlEscaped()),
-                             this);
+                                 .arg(QString::fromStdString(names))
+                           : tr("%n point(s) over %1 of <b>%2</b>; each chart shows the mean over the other axes.",
+                                nullptr, static_cast<int>(mResults.rows.size()))
+                                 .arg(QString::fromStdString(names))
+                                 .arg(text::q(mBase ? mBase->name : std::string()).toHtmlEscaped())),
+                   this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
     mTabs = new QTabWidget(this);
@@ -90,14 +136,47 @@ SweepDialog::SweepDialog(const QString& folder, const Catalog& catalog, document
         view->setRenderHint(QPainter::Antialiasing);
         mTabs->addTab(view, QString::fromStdString(mResults.axes[a]));
     }
+    fillTable();
+    mTabs->addTab(mTable, tr("Points"));
+    layout->addWidget(mTabs, 1);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    mOpen =
+        buttons->addButton(replay ? tr("&Replay Point") : tr("&Open Point as Scenario"), QDialogButtonBox::ActionRole);
+    mOpen->setObjectName("SweepOpenPoint");
+    mOpen->setToolTip(replay ? tr("Replay the selected point again and show its allocation and fragmentation curves")
+                             : tr("Open the selected what-if as an unsaved scenario"));
+    mOpen->setEnabled(false);
+    connect(mTable, &QTableWidget::itemSelectionChanged, this,
+            [this] { mOpen->setEnabled(!mTable->selectedItems().isEmpty() && !mReplay.isRunning()); });
+    connect(mOpen, &QPushButton::clicked, this, replay ? &SweepDialog::replaySelected : &SweepDialog::openSelected);
+    connect(&mReplay, &QFutureWatcherBase::finished, this, [this] {
+        mOpen->setEnabled(!mTable->selectedItems().isEmpty());
+        unsetCursor();
+        const Result<sim::ReplaySummary> r = mReplay.result();
+        if (!r) {
+            QMessageBox::warning(this, tr("Cannot replay the point"),
+                                 tr("Point %1: %2").arg(mReplayPoint).arg(QString::fromStdString(r.errorText())));
+            return;
+        }
+        showReplay(*r);
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+    resize(1100, 680);
+}
+
+SweepDialog::~SweepDialog() { mReplay.waitForFinished(); }
+
+void SweepDialog::fillTable()
+{
     // The points, one row each: the axis values, the figures, the reason where one did not apply.
-    const QStringList figures{"cost_per_month_usd",     "vram_utilization", "max_penalty",
-                              "serving_slo_attainment", "sla_violations",   "p95_completion_days"};
+    const std::vector<Column> columns = columnsOf(mResults.kind);
     QStringList header{tr("Point")};
     for (const std::string& a : mResults.axes)
         header << QString::fromStdString(a);
-    header << tr("$/month") << tr("VRAM") << tr("Max penalty") << tr("SLO attainment") << tr("Outside SLA")
-           << tr("P95 days") << tr("Error");
+    for (const Column& c : columns)
+        header << c.header;
+    header << tr("Error");
     mTable = new QTableWidget(static_cast<int>(mResults.rows.size()), static_cast<int>(header.size()), mTabs);
     mTable->setObjectName("SweepTable");
     mTable->setHorizontalHeaderLabels(header);
@@ -110,42 +189,24 @@ SweepDialog::SweepDialog(const QString& folder, const Catalog& catalog, document
         QStringList cells{QString::number(row.point)};
         for (const std::string& v : row.values)
             cells << QString::fromStdString(v);
-        auto figure = [&](const char* key) {
-            const auto it = row.figures.find(key);
-            return it == row.figures.end() ? std::optional<double>() : std::optional<double>(it->second);
-        };
-        cells << (figure("cost_per_month_usd") ? text::usd(*figure("cost_per_month_usd")) : QString())
-              << (figure("vram_utilization") ? text::percent(*figure("vram_utilization")) : QString())
-              << (figure("max_penalty") ? text::percent(*figure("max_penalty")) : QString())
-              << (figure("serving_slo_attainment") ? text::percent(*figure("serving_slo_attainment")) : QString())
-              << (figure("sla_violations") ? QString::number(*figure("sla_violations")) : QString())
-              << (figure("p95_completion_days") ? text::days(*figure("p95_completion_days")) : QString())
-              << QString::fromStdString(row.error);
+        for (const Column& c : columns) {
+            const auto it = row.figures.find(c.figure);
+            cells << (it == row.figures.end() ? QString() : c.write(it->second));
+        }
+        cells << QString::fromStdString(row.error);
         for (int c = 0; c < cells.size(); ++c)
             mTable->setItem(static_cast<int>(r), c, new QTableWidgetItem(cells[c]));
     }
     mTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    mTabs->addTab(mTable, tr("Points"));
-    layout->addWidget(mTabs, 1);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    mOpen = buttons->addButton(tr("&Open Point as Scenario"), QDialogButtonBox::ActionRole);
-    mOpen->setObjectName("SweepOpenPoint");
-    mOpen->setEnabled(false);
-    connect(mTable, &QTableWidget::itemSelectionChanged, this,
-            [this] { mOpen->setEnabled(!mTable->selectedItems().isEmpty()); });
-    connect(mOpen, &QPushButton::clicked, this, &SweepDialog::openSelected);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    layout->addWidget(buttons);
-    resize(1100, 680);
 }
 
 void SweepDialog::openSelected()
 {
     const int r = mTable->currentRow();
-    if (r < 0 || r >= static_cast<int>(mResults.rows.size()))
+    if (r < 0 || r >= static_cast<int>(mResults.rows.size()) || !mBase)
         return;
     const long long point = mResults.rows[static_cast<std::size_t>(r)].point;
-    Result<Scenario> s = document::sweepPointScenario(mBase, mCatalog, mSpec, point);
+    Result<Scenario> s = document::sweepPointScenario(*mBase, mCatalog, mSpec, point);
     if (!s) {
         QMessageBox::warning(this, tr("Cannot open the point"),
                              tr("Point %1 does not apply to the base scenario: %2")
@@ -155,6 +216,51 @@ void SweepDialog::openSelected()
     }
     s->name += tr(" — sweep point %1").arg(point).toStdString();
     Q_EMIT pointOpened(*s);
+}
+
+void SweepDialog::replaySelected()
+{
+    const int r = mTable->currentRow();
+    if (r < 0 || r >= static_cast<int>(mResults.rows.size()) || mReplay.isRunning())
+        return;
+    mReplayPoint = mResults.rows[static_cast<std::size_t>(r)].point;
+    mOpen->setEnabled(false);
+    setCursor(Qt::BusyCursor);
+    // The spec's traces are read again (they may have moved since the sweep ran: said), then the
+    // point's one replay, off the window's thread.
+    mReplay.setFuture(QtConcurrent::run([spec = mSpec, catalog = &mCatalog, point = mReplayPoint] {
+        using R = Result<sim::ReplaySummary>;
+        const Result<document::SweepInputs> inputs = document::loadSweepInputs(spec, *catalog);
+        if (!inputs)
+            return R::failure(inputs.issues);
+        const document::SweepReplayPoint p = document::sweepReplayPoint(spec, point);
+        if (p.trace >= inputs->traces.size())
+            return R::failure("", "no trace to replay");
+        const document::ReplayInput& trace = inputs->traces[p.trace];
+        return R::success(sim::replaySeeds(trace.nodes, trace.tasks, p.config, {p.config.seed, p.config.seed}, 1));
+    }));
+}
+
+void SweepDialog::showReplay(const sim::ReplaySummary& summary)
+{
+    const document::SweepReplayPoint p = document::sweepReplayPoint(mSpec, mReplayPoint);
+    const QString title = tr("Point %1: %2, seed %3, inflate %4")
+                              .arg(mReplayPoint)
+                              .arg(p.policy)
+                              .arg(p.config.seed)
+                              .arg(p.config.inflate);
+    auto* page = new QWidget(mTabs);
+    page->setObjectName(QString("SweepPoint%1").arg(mReplayPoint));
+    auto* row = new QHBoxLayout(page);
+    const std::vector<std::pair<QString, sim::ReplaySummary>> runs{{p.policy, summary}};
+    for (const ReplayMeasure m : {ReplayMeasure::Allocation, ReplayMeasure::Fragmentation}) {
+        std::unique_ptr<QChart> chart = replayChart(runs, m, title);
+        chart->legend()->hide(); // one policy, named in the title
+        auto* view = new QChartView(chart.release(), page);
+        view->setRenderHint(QPainter::Antialiasing);
+        row->addWidget(view);
+    }
+    mTabs->setCurrentIndex(mTabs->addTab(page, tr("Point %1").arg(mReplayPoint)));
 }
 
 } // namespace gp::ui

@@ -4,7 +4,12 @@
 
 #include "document/sweep.h"
 
+#include "sim/replaysummary.h"
+
 #include <QDialog>
+#include <QFutureWatcher>
+
+#include <optional>
 
 class QPushButton;
 class QTabWidget;
@@ -13,9 +18,11 @@ class QTableWidget;
 namespace gp::ui {
 
 /// Results > Open Sweep…: a sweep's output folder (docs/sweeps.md) as charts — one tab per axis,
-/// the mean $/month, VRAM utilization, largest penalty and SLO attainment along it — and a table of
-/// its points; "Open Point as Scenario" rebuilds the selected point from the folder's spec and base
-/// scenario (sweepPointScenario) and asks the window to open it (pointOpened).
+/// the means along it (sweepAxisChart) — and a table of its points. Of a what-if sweep, "Open
+/// Point as Scenario" rebuilds the selected point from the folder's spec and base scenario
+/// (sweepPointScenario) and asks the window to open it (pointOpened); of a replay sweep, "Replay
+/// Point" replays the selected point again from the spec's traces, in the background, and shows its
+/// allocation and fragmentation curves in a tab of their own.
 class SweepDialog : public QDialog
 {
     Q_OBJECT
@@ -24,8 +31,11 @@ public:
     /// The folder's results, or null with the reason in `error` (not a sweep's output, a damaged
     /// file).
     static SweepDialog* open(const QString& folder, const Catalog& catalog, QString& error, QWidget* parent = nullptr);
+    ~SweepDialog() override;
 
     QTabWidget* tabs() const { return mTabs; }
+    /// The button that opens or replays the selected point.
+    QPushButton* pointButton() const { return mOpen; }
     QTableWidget* table() const { return mTable; }
     const document::SweepTable& results() const { return mResults; }
 
@@ -34,13 +44,18 @@ Q_SIGNALS:
 
 private:
     SweepDialog(const QString& folder, const Catalog& catalog, document::SweepTable results, document::SweepSpec spec,
-                Scenario base, QWidget* parent);
+                std::optional<Scenario> base, QWidget* parent);
+    void fillTable();
     void openSelected();
+    void replaySelected();
+    void showReplay(const sim::ReplaySummary& summary);
 
     const Catalog& mCatalog;
     document::SweepTable mResults;
     document::SweepSpec mSpec;
-    Scenario mBase;
+    std::optional<Scenario> mBase;
+    QFutureWatcher<Result<sim::ReplaySummary>> mReplay;
+    long long mReplayPoint = -1;
     QTabWidget* mTabs = nullptr;
     QTableWidget* mTable = nullptr;
     QPushButton* mOpen = nullptr;

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
-// gpuplan-cli sweep: a grid of what-ifs, whole or one shard of it, and the merge of shards
-// (docs/sweeps.md).
+// gpuplan-cli sweep: a grid of what-ifs or of placement replays, whole or one shard of it, and
+// the merge of shards (docs/sweeps.md).
 #include "clicontext.h"
 
 #include "document/sweep.h"
 #include "io/clusterconfigwriter.h"
-#include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
 #include "ui/sweepcharts.h"
 
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcessEnvironment>
@@ -46,6 +46,8 @@ QByteArray summaryJson(const document::SweepSpec& spec, std::optional<std::pair<
                   {"spec_sha256", QString::fromLatin1(spec.digest)},
                   {"points", static_cast<double>(spec.points())},
                   {"rows", static_cast<double>(rows)}};
+    if (spec.kind == document::SweepKind::Replay) // where the spec's trace files are, for the workbench
+        o.insert("spec_folder", QDir(spec.folder).absolutePath());
     if (shard)
         o.insert("shard", QString("%1/%2").arg(shard->first).arg(shard->second));
     return QJsonDocument(o).toJson(QJsonDocument::Indented);
@@ -90,6 +92,7 @@ QByteArray readAll(const QString& file)
 int merge(const QStringList& dirs, const QString& outDir)
 {
     QByteArray header, digest;
+    QString specFolder;
     long long points = -1;
     int count = 0;
     std::set<int> shards;
@@ -117,6 +120,7 @@ int merge(const QStringList& dirs, const QString& outDir)
             return kBadInput;
         }
         digest = o.value("spec_sha256").toString().toLatin1();
+        specFolder = o.value("spec_folder").toString();
         points = static_cast<long long>(o.value("points").toDouble());
         count = shard[1].toInt();
         if (!shards.insert(shard[0].toInt()).second) {
@@ -152,12 +156,15 @@ int merge(const QStringList& dirs, const QString& outDir)
                   {"spec_sha256", QString::fromLatin1(digest)},
                   {"points", static_cast<double>(points)},
                   {"rows", static_cast<double>(rows.size())}};
+    if (!specFolder.isEmpty())
+        o.insert("spec_folder", specFolder);
     const QByteArray specCopy = readAll(QDir(dirs.front()).filePath("spec.json"));
+    const bool hasBase = QFileInfo::exists(QDir(dirs.front()).filePath("base.json"));
     const QByteArray baseCopy = readAll(QDir(dirs.front()).filePath("base.json"));
     if (!QDir().mkpath(outDir) || !saveFileAtomically(QDir(outDir).filePath("results.csv"), csv) ||
         !saveFileAtomically(QDir(outDir).filePath("sweep.json"), QJsonDocument(o).toJson(QJsonDocument::Indented)) ||
         !saveFileAtomically(QDir(outDir).filePath("spec.json"), specCopy) ||
-        !saveFileAtomically(QDir(outDir).filePath("base.json"), baseCopy) || !writeCharts(outDir, csv))
+        (hasBase && !saveFileAtomically(QDir(outDir).filePath("base.json"), baseCopy)) || !writeCharts(outDir, csv))
         return kFailure;
     out() << "merged " << count << " shards: " << rows.size() << " points into " << outDir << Qt::endl;
     return kOk;
@@ -167,7 +174,8 @@ int merge(const QStringList& dirs, const QString& outDir)
 
 int runSweep(const QStringList& args)
 {
-    CommandLine cl("sweep", "A grid of what-ifs over a base scenario (docs/sweeps.md): one result row per point in "
+    CommandLine cl("sweep", "A grid of what-ifs over a base scenario, or of placement replays over traces, policies "
+                            "and seeds (docs/sweeps.md): one result row per point in "
                             "OUT_DIR/results.csv with OUT_DIR/sweep.json; --shard I/N (or a Slurm job array, or a "
                             "Kubernetes Indexed Job) computes one shard, and 'sweep merge DIR... -o OUT_DIR' joins "
                             "the shards into what the whole run writes, byte for byte.");
@@ -210,24 +218,26 @@ int runSweep(const QStringList& args)
     auto catalog = loadCatalogOrReport(p);
     if (!catalog)
         return kFailure;
-    const std::optional<Scenario> base = readScenarioOrReport(spec->base, *catalog);
-    if (!base)
+    const Result<document::SweepInputs> inputs = document::loadSweepInputs(*spec, *catalog);
+    for (const Issue& i : inputs.issues)
+        err() << formatIssue(pos.front(), i) << '\n';
+    err() << Qt::flush;
+    if (!inputs)
         return kBadInput;
-    // Shards of one spec on another base scenario are another sweep: the digest covers both.
-    const QByteArray baseBytes = io::writeScenario(*base);
-    spec->digest = QCryptographicHash::hash(spec->digest + baseBytes, QCryptographicHash::Sha256).toHex();
-    QByteArray csv = document::sweepCsvHeader(*spec);
+    // Shards of one spec over another base scenario or changed traces are another sweep: the
+    // digest covers them.
+    spec->digest = QCryptographicHash::hash(spec->digest + inputs->digest, QCryptographicHash::Sha256).toHex();
     long long rows = 0;
-    for (long long i = 0; i < spec->points(); ++i)
-        if (!shard || document::inSweepShard(i, shard->first, shard->second)) {
-            csv += document::sweepCsvRow(*base, *catalog, *spec, i);
-            ++rows;
-        }
+    const QByteArray csv =
+        document::sweepCsvHeader(*spec) +
+        document::sweepCsvRows(*inputs, *catalog, *spec, shard ? shard->first : 0, shard ? shard->second : 0, &rows);
     const QString outDir = p.value("output");
+    const QByteArray baseBytes = inputs->base ? io::writeScenario(*inputs->base) : QByteArray();
     if (!QDir().mkpath(outDir) || !saveFileAtomically(QDir(outDir).filePath("results.csv"), csv) ||
         !saveFileAtomically(QDir(outDir).filePath("sweep.json"), summaryJson(*spec, shard, rows)) ||
         !saveFileAtomically(QDir(outDir).filePath("spec.json"), specBytes) ||
-        !saveFileAtomically(QDir(outDir).filePath("base.json"), baseBytes) || (!shard && !writeCharts(outDir, csv)))
+        (inputs->base && !saveFileAtomically(QDir(outDir).filePath("base.json"), baseBytes)) ||
+        (!shard && !writeCharts(outDir, csv)))
         return kFailure;
     out() << rows << " of " << spec->points() << " points"
           << (shard ? QString(" (shard %1/%2)").arg(shard->first).arg(shard->second) : QString()) << " into " << outDir

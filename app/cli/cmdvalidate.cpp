@@ -9,7 +9,8 @@ namespace gp::cli {
 /// FILE: PATH: message, FILE: message for whole-file problems; warnings say so.
 QString formatIssue(const QString& file, const Issue& issue)
 {
-    QString line = file + ": ";
+    // An issue of another file the command read (a trace, a sweep's base) names that file.
+    QString line = (issue.file.empty() ? file : QString::fromStdString(issue.file)) + ": ";
     if (!issue.path.empty())
         line += QString::fromStdString(issue.path) + ": ";
     if (!issue.isError())

@@ -1,61 +1,99 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
+// A sweep's spec and the inputs its points run on (docs/sweeps.md); the points themselves are in
+// sweeprun.cpp, the results read back in sweepresults.cpp.
 #include "sweep.h"
 
-#include "commands.h"
-#include "edit.h"
-#include "sizing.h"
-
-#include "calc/evaluate.h"
 #include "io/jsonfields.h"
-#include "model/planningtarget.h"
-#include "sim/planresults.h"
-#include "sim/simulation.h"
+#include "io/scenarioreader.h"
+#include "io/scenariowriter.h"
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cmath>
 
 namespace gp::document {
 
 namespace {
 
-const std::vector<std::string> kAxisKinds = {"nodes", "node_template", "sharing", "growth", "pricing", "field", "seed"};
+const std::vector<std::string> kWhatIfAxes = {"nodes",   "node_template", "sharing", "growth",
+                                              "pricing", "field",         "seed"};
+const std::vector<std::string> kReplayAxes = {"trace", "policy", "seed", "inflate"};
 
-/// A value as one CSV cell: numbers and strings as they are, objects as compact JSON, quoted
-/// where they hold a comma or a quote.
-QByteArray cell(const QJsonValue& v)
+bool contains(const std::vector<std::string>& list, const std::string& s)
 {
-    QByteArray text;
-    if (v.isDouble())
-        text = QByteArray::number(v.toDouble(), 'g', 10);
-    else if (v.isString())
-        text = v.toString().toUtf8();
-    else if (v.isBool())
-        text = v.toBool() ? "true" : "false";
-    else if (v.isObject())
-        text = QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact);
-    else if (v.isArray())
-        text = QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact);
-    if (text.contains(',') || text.contains('"') || text.contains('\n'))
-        return '"' + text.replace("\"", "\"\"") + '"';
-    return text;
+    return std::find(list.begin(), list.end(), s) != list.end();
 }
 
-QByteArray number(double v) { return QByteArray::number(v, 'g', 10); }
-
-/// A field patch of the value, as `edit --set` applies it, pushed onto `s`.
-Status applyPatch(Scenario& s, const Catalog& catalog, const std::string& path, const QJsonValue& value)
+std::string joined(const std::vector<std::string>& list)
 {
-    const Result<Edit> edit = patchFields(s, catalog, {{path, value}});
-    if (!edit)
-        return Failure{edit.issues};
-    applyEdit(s, *edit, true);
-    return done();
+    std::string out;
+    for (std::size_t i = 0; i < list.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == list.size() ? " or " : ", ") + list[i];
+    return out;
+}
+
+/// The largest seed a JSON number carries exactly.
+constexpr double kMaxSeed = 9007199254740992.0; // 2^53
+
+/// What a value of the axis must be, beyond being there: an error message, or empty.
+std::string valueProblem(const SweepSpec& spec, const std::string& kind, const QJsonValue& v)
+{
+    if (kind == "seed" &&
+        (!v.isDouble() || v.toDouble() < 1 || v.toDouble() > kMaxSeed || std::floor(v.toDouble()) != v.toDouble()))
+        return "a seed is a whole number from 1 to 2^53";
+    if (kind == "inflate" && (!v.isDouble() || !(v.toDouble() > 0) || v.toDouble() > 10))
+        return "an inflate is a number above 0 and at most 10";
+    if (kind == "policy") {
+        for (const sim::ReplayPolicyName& p : sim::kReplayPolicies)
+            if (v.toString() == QLatin1String(p.key))
+                return {};
+        return "not a policy (random, dotprod, clustering, packing, bestfit or fgd)";
+    }
+    if (kind == "trace") {
+        if (v.isString())
+            return v.toString().isEmpty() ? "an empty file name"
+                   : spec.nodes.isEmpty()
+                       ? "a task file alone needs the spec's \"nodes\" (the node file), or give {\"nodes\", \"tasks\"}"
+                       : std::string();
+        const QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (it.key() != "nodes" && it.key() != "tasks" && it.key() != "scenario")
+                return "unknown key '" + it.key().toStdString() + "' (a trace is nodes and tasks, or a scenario)";
+        if (!v.isObject() || (o.contains("scenario") == o.contains("tasks")))
+            return "a trace is a task file, {\"nodes\": CSV, \"tasks\": CSV} or {\"scenario\": FILE}";
+        if (o.contains("scenario") ? !o.value("scenario").isString() || o.contains("nodes")
+                                   : !o.value("tasks").isString() ||
+                                         (o.contains("nodes") ? !o.value("nodes").isString() : spec.nodes.isEmpty()))
+            return o.contains("scenario") ? "a scenario trace is {\"scenario\": FILE} alone"
+                                          : "its files are strings, and without \"nodes\" the spec's node file is used "
+                                            "(the spec has none)";
+    }
+    return {};
+}
+
+/// The files a trace value names, resolved against the spec's folder.
+struct TraceFiles
+{
+    QString nodes, tasks, scenario;
+};
+
+TraceFiles traceFiles(const SweepSpec& spec, const QJsonValue& v)
+{
+    const QDir folder(spec.folder);
+    if (v.isString())
+        return {spec.nodes, folder.absoluteFilePath(v.toString()), {}};
+    const QJsonObject o = v.toObject();
+    if (o.contains("scenario"))
+        return {{}, {}, folder.absoluteFilePath(o.value("scenario").toString())};
+    return {o.contains("nodes") ? folder.absoluteFilePath(o.value("nodes").toString()) : spec.nodes,
+            folder.absoluteFilePath(o.value("tasks").toString()),
+            {}};
 }
 
 } // namespace
@@ -91,14 +129,29 @@ Result<SweepSpec> readSweepSpec(const QByteArray& json, const QString& specFolde
                                   : "a sweep spec is a JSON object");
     Issues issues;
     SweepSpec spec;
+    spec.folder = specFolder;
     io::JsonFields f(doc.object(), "", issues);
     if (const int version = f.integer("format_version", 1); version != 1)
         issues.push_back(Issue::error("format_version", std::to_string(version) + " is not 1"));
-    const std::string base = f.string("base", {}, true);
-    spec.base = QDir(specFolder).absoluteFilePath(QString::fromStdString(base));
-    spec.trials = f.integer("trials", spec.trials);
-    if (spec.trials < 0 || spec.trials > 100000)
-        issues.push_back(Issue::error("trials", std::to_string(spec.trials) + " must be between 0 and 100000"));
+    if (const std::string kind = f.string("kind", "what_if"); kind == "replay")
+        spec.kind = SweepKind::Replay;
+    else if (kind != "what_if")
+        issues.push_back(Issue::error("kind", "'" + kind + "' must be what_if or replay"));
+    const bool replay = spec.kind == SweepKind::Replay;
+    const std::vector<std::string>& axisKinds = replay ? kReplayAxes : kWhatIfAxes;
+    if (const std::string base = f.string("base", {}, !replay); !base.empty())
+        spec.base = QDir(specFolder).absoluteFilePath(QString::fromStdString(base));
+    if (!replay) {
+        spec.trials = f.integer("trials", spec.trials);
+        if (spec.trials < 0 || spec.trials > 100000)
+            issues.push_back(Issue::error("trials", std::to_string(spec.trials) + " must be between 0 and 100000"));
+    } else {
+        if (const std::string nodes = f.string("nodes"); !nodes.empty())
+            spec.nodes = QDir(specFolder).absoluteFilePath(QString::fromStdString(nodes));
+        spec.inflate = f.number("inflate", spec.inflate);
+        if (const std::string why = valueProblem(spec, "inflate", spec.inflate); !why.empty())
+            issues.push_back(Issue::error("inflate", why));
+    }
     if (auto axes = f.array("axes", true)) {
         if (axes->isEmpty())
             issues.push_back(Issue::error("axes", "give at least one axis"));
@@ -111,11 +164,13 @@ Result<SweepSpec> readSweepSpec(const QByteArray& json, const QString& specFolde
             io::JsonFields a(axes->at(i).toObject(), at, issues);
             SweepAxis axis;
             axis.kind = a.string("axis", {}, true);
-            if (!axis.kind.empty() && std::find(kAxisKinds.begin(), kAxisKinds.end(), axis.kind) == kAxisKinds.end())
-                issues.push_back(
-                    Issue::error(a.pathOf("axis"), "unknown axis '" + axis.kind +
-                                                       "' (nodes, node_template, sharing, growth, pricing, "
-                                                       "field or seed)"));
+            if (!axis.kind.empty() && !contains(axisKinds, axis.kind))
+                issues.push_back(Issue::error(
+                    a.pathOf("axis"), contains(replay ? kWhatIfAxes : kReplayAxes, axis.kind)
+                                          ? "'" + axis.kind + "' is an axis of " + (replay ? "what-if" : "replay") +
+                                                " sweeps; this spec's kind is " +
+                                                (replay ? "replay" : "what_if (give \"kind\": \"replay\")")
+                                          : "unknown axis '" + axis.kind + "' (" + joined(axisKinds) + ")"));
             if (axis.kind == "sharing")
                 axis.group = a.string("group");
             if (axis.kind == "growth") {
@@ -126,15 +181,37 @@ Result<SweepSpec> readSweepSpec(const QByteArray& json, const QString& specFolde
             }
             if (axis.kind == "field")
                 axis.path = a.string("path", {}, true);
-            if (auto values = a.array("values", true)) {
+            if (axis.kind == "seed" && !a.has("values")) { // a range: "from" and "to"
+                const int from = a.integer("from", 1, true), to = a.integer("to", 1, true);
+                if (from < 1 || to < from || to - from >= kMaxSweepPoints)
+                    issues.push_back(Issue::error(a.pathOf("to"), "a seed range runs from 1 or more up to at least "
+                                                                  "its start, over at most " +
+                                                                      std::to_string(kMaxSweepPoints) + " seeds"));
+                else
+                    for (int seed = from; seed <= to; ++seed)
+                        axis.values.emplace_back(seed);
+            } else if (auto values = a.array("values", true)) {
                 if (values->isEmpty())
                     issues.push_back(Issue::error(a.pathOf("values"), "give at least one value"));
-                for (const auto& v : *values)
-                    axis.values.emplace_back(v);
+                for (int v = 0; v < values->size(); ++v) {
+                    if (const std::string why = valueProblem(spec, axis.kind, values->at(v)); !why.empty())
+                        issues.push_back(Issue::error(a.pathOf("values") + "[" + std::to_string(v) + "]", why));
+                    axis.values.emplace_back(values->at(v));
+                }
             }
             a.finish();
+            for (const SweepAxis& other : spec.axes)
+                if (!axis.kind.empty() && other.name() == axis.name())
+                    issues.push_back(Issue::error(at, "a second " + axis.name() + " axis (give its values once)"));
             spec.axes.push_back(std::move(axis));
         }
+        if (replay && spec.base.isEmpty() &&
+            std::none_of(spec.axes.begin(), spec.axes.end(), [](const SweepAxis& x) { return x.kind == "trace"; }))
+            issues.push_back(Issue::error("axes", "a replay sweep needs a trace axis, or a base scenario to replay"));
+        if (replay && !spec.base.isEmpty() &&
+            std::any_of(spec.axes.begin(), spec.axes.end(), [](const SweepAxis& x) { return x.kind == "trace"; }))
+            issues.push_back(Issue::error("base", "a replay sweep with a trace axis replays its traces: leave base "
+                                                  "out, or give the scenario as a trace ({\"scenario\": FILE})"));
     }
     f.finish();
     if (std::any_of(issues.begin(), issues.end(), [](const Issue& i) { return i.isError(); }))
@@ -151,198 +228,58 @@ Result<SweepSpec> readSweepSpec(const QByteArray& json, const QString& specFolde
     return R::success(std::move(spec));
 }
 
-std::vector<QJsonValue> sweepPointValues(const SweepSpec& spec, long long index)
+Result<SweepInputs> loadSweepInputs(const SweepSpec& spec, const Catalog& catalog)
 {
-    std::vector<QJsonValue> out(spec.axes.size());
-    for (std::size_t a = spec.axes.size(); a-- > 0;) {
-        const auto n = static_cast<long long>(spec.axes[a].values.size());
-        out[a] = spec.axes[a].values[static_cast<std::size_t>(index % n)];
-        index /= n;
-    }
-    return out;
-}
-
-Result<Scenario> sweepPointScenario(const Scenario& base, const Catalog& catalog, const SweepSpec& spec,
-                                    long long index)
-{
-    using R = Result<Scenario>;
-    const std::vector<QJsonValue> values = sweepPointValues(spec, index);
-    Scenario s = base;
-    // The cluster first: its size and node kind.
-    std::optional<int> nodes;
-    std::optional<std::string> nodeTemplate;
-    for (std::size_t a = 0; a < spec.axes.size(); ++a) {
-        if (spec.axes[a].kind == "nodes")
-            nodes = values[a].toInt();
-        if (spec.axes[a].kind == "node_template")
-            nodeTemplate = values[a].toString().toStdString();
-    }
-    if (nodes || nodeTemplate) {
-        const std::string id =
-            nodeTemplate.value_or(s.topology.nodes.empty() ? std::string() : s.topology.nodes.front().templateId);
-        const int count = nodes.value_or(static_cast<int>(s.topology.nodes.size()));
-        std::optional<Scenario> rebuilt = onNodes(s, catalog, id, count);
-        if (!rebuilt)
-            return R::failure("nodes", "no cluster of " + std::to_string(count) + " nodes of template '" + id + "'");
-        s = std::move(*rebuilt);
-    }
-    for (std::size_t a = 0; a < spec.axes.size(); ++a) {
-        const SweepAxis& axis = spec.axes[a];
-        const QJsonValue& v = values[a];
-        const std::string at = axis.name() + " = " + cell(v).toStdString();
-        Status applied = done();
-        if (axis.kind == "sharing") {
-            const QJsonValue sharing = v.isString() ? QJsonValue(QJsonObject{{"mode", v.toString()}}) : v;
-            for (const Node& n : Scenario(s).topology.nodes)
-                if (axis.group.empty() || n.templateId == axis.group)
-                    if (applied = applyPatch(s, catalog, "nodes[" + n.id + "].sharing", sharing); !applied)
-                        break;
-        } else if (axis.kind == "growth") {
-            if (!s.findTenant(axis.tenant))
-                return R::failure(at, "no tenant '" + axis.tenant + "'");
-            s = grownLoad(s, {{axis.tenant, v.toDouble()}}, axis.months);
-        } else if (axis.kind == "pricing") {
-            applied = applyPatch(s, catalog, "pricing.preset", v);
-            s.pricing.gpuHourUsd.clear(); // the preset's prices, not the base's own
-        } else if (axis.kind == "field")
-            applied = applyPatch(s, catalog, axis.path, v);
-        if (!applied)
-            return R::failure(at, applied.issues.empty() ? "does not apply" : applied.issues.front().toString());
-    }
-    return R::success(std::move(s));
-}
-
-QByteArray sweepCsvHeader(const SweepSpec& spec)
-{
-    QByteArray h = "point";
-    for (const SweepAxis& a : spec.axes)
-        h += "," + cell(QString::fromStdString(a.name()));
-    h += ",node_count,gpu_count,cost_per_month_usd,vram_utilization,mean_penalty,max_penalty,serving_slo_attainment,"
-         "unplaced_jobs,sla_violations,meets_target,p95_completion_days,error\n";
-    return h;
-}
-
-QByteArray sweepCsvRow(const Scenario& base, const Catalog& catalog, const SweepSpec& spec, long long index)
-{
-    QByteArray row = QByteArray::number(index);
-    const std::vector<QJsonValue> values = sweepPointValues(spec, index);
-    std::uint64_t seed = 1;
-    for (std::size_t a = 0; a < values.size(); ++a) {
-        row += "," + cell(values[a]);
-        if (spec.axes[a].kind == "seed")
-            seed = static_cast<std::uint64_t>(std::max(1.0, values[a].toDouble()));
-    }
-    const Result<Scenario> s = sweepPointScenario(base, catalog, spec, index);
-    if (!s)
-        return row + ",,,,,,,,,,,," + cell(QString::fromStdString(s.errorText())) + "\n";
-    const calc::Evaluation ev = calc::evaluate(*s, catalog);
-    const calc::Kpis& k = ev.kpis;
-    int gpus = 0;
-    for (const Node& n : s->topology.nodes)
-        gpus += n.gpuCount;
-    QByteArray p95;
-    if (spec.trials > 0) {
-        sim::SimulationConfig config;
-        config.trials = spec.trials;
-        config.seed = seed;
-        config.backend = sim::Backend::Cpu; // the same numbers on every machine and shard
-        p95 = number(sim::simulate(*s, catalog, ev, config).clusterP95Days);
-    }
-    return row + "," + QByteArray::number(static_cast<qlonglong>(s->topology.nodes.size())) + "," +
-           QByteArray::number(gpus) + "," + number(k.costPerMonthUsd) + "," + number(k.vramUtilization) + "," +
-           number(k.meanPenalty) + "," + number(k.maxPenalty) + "," + number(k.servingSloAttainment) + "," +
-           QByteArray::number(k.unplacedJobs) + "," + QByteArray::number(k.slaViolations) + "," +
-           (PlanningTarget::met(k.vramUtilization, k.meanPenalty) ? "true" : "false") + "," + p95 + ",\n";
-}
-
-namespace {
-
-/// One CSV line into cells (quotes doubled inside quoted cells, as cell() writes them).
-QStringList csvCells(const QString& line)
-{
-    QStringList out;
-    QString cur;
-    bool quoted = false;
-    for (int i = 0; i < line.size(); ++i) {
-        const QChar c = line[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-                cur += '"';
-                ++i;
-            } else if (c == '"')
-                quoted = false;
-            else
-                cur += c;
-        } else if (c == '"')
-            quoted = true;
-        else if (c == ',') {
-            out << cur;
-            cur.clear();
-        } else
-            cur += c;
-    }
-    out << cur;
-    return out;
-}
-
-} // namespace
-
-Result<SweepTable> readSweepResults(const QByteArray& csv)
-{
-    using R = Result<SweepTable>;
-    const QStringList lines = QString::fromUtf8(csv).split('\n', Qt::SkipEmptyParts);
-    if (lines.isEmpty())
-        return R::failure("results.csv", "is empty");
-    const QStringList header = csvCells(lines.front());
-    const auto first = header.indexOf("node_count");
-    if (header.value(0) != "point" || first < 1 || header.back() != "error")
-        return R::failure("results.csv:1", "not a sweep's results (the header is not point, axes…, node_count, …)");
-    SweepTable t;
-    for (qsizetype c = 1; c < first; ++c)
-        t.axes.push_back(header[c].toStdString());
-    for (qsizetype l = 1; l < lines.size(); ++l) {
-        const QStringList cells = csvCells(lines[l]);
-        if (cells.size() != header.size())
-            return R::failure("results.csv:" + std::to_string(l + 1),
-                              std::to_string(cells.size()) + " cells, the header has " + std::to_string(header.size()));
-        SweepTable::Row row;
-        row.point = cells[0].toLongLong();
-        for (qsizetype c = 1; c < first; ++c)
-            row.values.push_back(cells[c].toStdString());
-        row.error = cells.back().toStdString();
-        if (row.error.empty())
-            for (qsizetype c = first; c + 1 < header.size(); ++c) {
-                bool ok = false;
-                const double v = cells[c] == "true" ? 1.0 : cells[c] == "false" ? 0.0 : cells[c].toDouble(&ok);
-                if (ok || cells[c] == "true" || cells[c] == "false")
-                    row.figures[header[c].toStdString()] = v;
+    SweepInputs in;
+    Issues issues;
+    QCryptographicHash digest(QCryptographicHash::Sha256);
+    auto readScenario = [&](const QString& file) -> std::optional<Scenario> {
+        io::ScenarioReadResult read = io::readScenarioFile(file, catalog);
+        const std::size_t from = issues.size();
+        issues.insert(issues.end(), read.issues.begin(), read.issues.end());
+        for (std::size_t i = from; i < issues.size(); ++i)
+            if (issues[i].file.empty())
+                issues[i].file = file.toStdString();
+        if (read.ok())
+            digest.addData(io::writeScenario(*read.value));
+        return read.ok() ? std::optional<Scenario>(std::move(*read.value)) : std::nullopt;
+    };
+    auto take = [&](ReplayInput input) {
+        issues.insert(issues.end(), input.issues.begin(), input.issues.end());
+        in.traces.push_back(std::move(input));
+    };
+    if (!spec.base.isEmpty())
+        in.base = readScenario(spec.base);
+    if (spec.kind == SweepKind::Replay) {
+        // The size check at the largest arrived request any point asks for.
+        double inflate = spec.inflate;
+        for (const SweepAxis& a : spec.axes)
+            if (a.kind == "inflate")
+                for (const QJsonValue& v : a.values)
+                    inflate = std::max(inflate, v.toDouble());
+        const auto trace =
+            std::find_if(spec.axes.begin(), spec.axes.end(), [](const SweepAxis& a) { return a.kind == "trace"; });
+        if (trace == spec.axes.end() && in.base)
+            take(scenarioInput(*in.base, catalog, spec.base, inflate));
+        for (std::size_t v = 0; trace != spec.axes.end() && v < trace->values.size(); ++v) {
+            const TraceFiles files = traceFiles(spec, trace->values[v]);
+            if (!files.scenario.isEmpty()) {
+                if (const std::optional<Scenario> s = readScenario(files.scenario))
+                    take(scenarioInput(*s, catalog, files.scenario, inflate));
+                else
+                    in.traces.emplace_back(); // keeps the positions; the issues say why
+                continue;
             }
-        t.rows.push_back(std::move(row));
-    }
-    return R::success(std::move(t));
-}
-
-std::vector<std::pair<std::string, double>> sweepMeans(const SweepTable& table, std::size_t axis,
-                                                       const std::string& figure)
-{
-    std::vector<std::pair<std::string, double>> out;
-    std::vector<int> counts;
-    for (const SweepTable::Row& r : table.rows) {
-        const auto f = r.figures.find(figure);
-        if (axis >= r.values.size() || f == r.figures.end())
-            continue;
-        auto it = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == r.values[axis]; });
-        if (it == out.end()) {
-            out.emplace_back(r.values[axis], 0.0);
-            counts.push_back(0);
-            it = out.end() - 1;
+            take(readTraceInput(files.nodes, files.tasks, inflate));
+            for (const QString& file : {files.nodes, files.tasks})
+                if (QFile f(file); f.open(QIODevice::ReadOnly))
+                    digest.addData(&f);
         }
-        it->second += f->second;
-        ++counts[static_cast<std::size_t>(it - out.begin())];
     }
-    for (std::size_t i = 0; i < out.size(); ++i)
-        out[i].second /= counts[i];
-    return out;
+    if (hasErrors(issues))
+        return Failure{std::move(issues)};
+    in.digest = digest.result().toHex();
+    return Result<SweepInputs>::success(std::move(in), std::move(issues));
 }
 
 } // namespace gp::document

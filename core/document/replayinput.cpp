@@ -10,7 +10,7 @@
 #include <QDir>
 #include <QFileInfo>
 
-namespace gp::ui {
+namespace gp::document {
 
 namespace {
 
@@ -90,4 +90,4 @@ QString defaultTraceDirectory()
     return {};
 }
 
-} // namespace gp::ui
+} // namespace gp::document
