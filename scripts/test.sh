@@ -48,15 +48,16 @@ for stage in $stages; do
       unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS ;;
     tsan)
       # The tests whose work runs on other threads: the simulation's worker threads, the
-      # workbench's background evaluation, simulation and trade-off matrix, and autosave.
-      tsan_tests=(tst_simulation tst_mainwindow tst_workbench tst_properties tst_recovery tst_replay tst_replaydialog tst_jobsearch)
+      # workbench's background evaluation, simulation and trade-off matrix, autosave, and the
+      # replay sweeps of the CLI that tst_sweepdialog starts (built here too).
+      tsan_tests=(tst_simulation tst_mainwindow tst_workbench tst_properties tst_recovery tst_replay tst_replaydialog tst_jobsearch tst_sweepdialog)
       # die_after_fork=0: the recovery tests start and kill child processes (QProcess forks and
       # execs) while the thread pool runs; TSan would otherwise stop at the fork.
       export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:die_after_fork=0:suppressions=$PWD/tests/sanitizers/tsan.supp"
       if [ ! -f build-tsan/build.ninja ]; then
         cmake -S . -B build-tsan -G Ninja -DGPUPLAN_SANITIZE=thread "${sanitizer_flags[@]}"
       fi
-      timed "tsan build" cmake --build build-tsan --parallel "$jobs" --target "${tsan_tests[@]}" crashchild
+      timed "tsan build" cmake --build build-tsan --parallel "$jobs" --target "${tsan_tests[@]}" crashchild gpuplan-cli
       timed "tsan tests" ctest --test-dir build-tsan --output-on-failure --parallel "$jobs" \
         -R "^($(IFS='|'; echo "${tsan_tests[*]}"))\$"
       unset TSAN_OPTIONS ;;

@@ -14,8 +14,8 @@
 namespace gp::document {
 
 /// What a placement replay runs on — a trace's node and task files, or a scenario's cluster and
-/// job mix — read and checked as `gpuplan-cli replay` and the workbench's Placement Replay both
-/// need it: every problem with file, line and column (or the scenario's path) and why; `ok()`
+/// job mix — read and checked as `gpuplan-cli replay`, the workbench's Placement Replay and replay
+/// sweeps need it: every problem with file, line and column (or the scenario's path) and why; `ok()`
 /// is false when one of them is an error.
 struct ReplayInput
 {
