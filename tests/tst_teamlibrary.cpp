@@ -14,6 +14,8 @@
 
 #include <QElapsedTimer>
 #include <QProcess>
+#include <QSqlError>
+#include <QSqlQuery>
 
 #include <QTest>
 #include <csignal>
@@ -325,6 +327,39 @@ private Q_SLOTS:
         QVERIFY2(saved, saved.errorText().c_str());
         QCOMPARE(*saved, 2);
         QCOMPARE(lib->document(id).value.value(), QByteArray("{\"after\": 1}"));
+    }
+
+    /// Another session holds a lock the save needs: the save gives up after the address's
+    /// statement_timeout, says so, writes nothing, and the next save after the lock goes works.
+    void aStatementThatWaitsTooLongIsCancelled()
+    {
+        const QString where = freshLibrary(true) + "&statement_timeout=1";
+        auto lib = open(where);
+        const qint64 id = lib->createScenario("Plan", "", "{}", "first", {}).value.value();
+        {
+            QSqlDatabase holder = store::parseServerAddress(where)->addConnection("holder", "tst-holder", {});
+            QVERIFY2(holder.open(), qPrintable(holder.lastError().text()));
+            QSqlQuery lock(holder);
+            QVERIFY(lock.exec("BEGIN"));
+            QVERIFY(lock.exec("LOCK TABLE scenarios IN ACCESS EXCLUSIVE MODE"));
+            QElapsedTimer t;
+            t.start();
+            const Result<int> blocked = lib->addRevision(id, "{\"blocked\": 1}", "blocked", {}, 1);
+            QVERIFY(!blocked);
+            QVERIFY2(t.elapsed() < 8000, qPrintable(QString::number(t.elapsed())));
+            QVERIFY2(QString::fromStdString(blocked.errorText()).contains("statement_timeout"),
+                     blocked.errorText().c_str());
+            QVERIFY(lock.exec("ROLLBACK"));
+            holder.close();
+        }
+        QSqlDatabase::removeDatabase("holder");
+        QCOMPARE(lib->revisions(id).value.value().size(), std::size_t{1}); // nothing half-written
+        const Result<int> saved = lib->addRevision(id, "{\"after\": 1}", "after the lock", {}, 1);
+        QVERIFY2(saved, saved.errorText().c_str());
+        QCOMPARE(*saved, 2);
+        auto zero = ScenarioLibrary::open("postgresql://alice@db.example/plans?statement_timeout=0");
+        QVERIFY(!zero);
+        QVERIFY(QString::fromStdString(zero.errorText()).contains("statement_timeout must be 1 to 3600 seconds"));
     }
 
     void badAddressesAndUnreachableServersAreSaid()

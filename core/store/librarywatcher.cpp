@@ -42,15 +42,7 @@ void LibraryWatcher::connectNow()
         const Result<ServerAddress> a = parseServerAddress(mLocation);
         if (!a)
             return;
-        db = QSqlDatabase::addDatabase("QPSQL", mConnection);
-        db.setHostName(a->host);
-        db.setPort(a->port);
-        db.setDatabaseName(a->database);
-        if (!a->user.isEmpty())
-            db.setUserName(a->user);
-        if (!mPassword.isEmpty())
-            db.setPassword(mPassword);
-        db.setConnectOptions(QString("connect_timeout=%1;application_name=gpuplan-watch").arg(a->connectTimeoutS));
+        db = a->addConnection(mConnection, "gpuplan-watch", mPassword);
     } else {
         db = QSqlDatabase::addDatabase("QSQLITE", mConnection);
         db.setDatabaseName(mLocation);

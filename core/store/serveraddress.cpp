@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "serveraddress.h"
 
+#include <QStringList>
 #include <QUrl>
 #include <QUrlQuery>
 
@@ -11,6 +12,27 @@ QString ServerAddress::display() const
 {
     return (user.isEmpty() ? QString() : user + "@") + (host.isEmpty() ? QString("localhost") : host) + ":" +
            QString::number(port) + "/" + database;
+}
+
+QSqlDatabase ServerAddress::addConnection(const QString& connection, const QString& application,
+                                          const QString& password) const
+{
+    QSqlDatabase db = QSqlDatabase::addDatabase("QPSQL", connection);
+    db.setHostName(host);
+    db.setPort(port);
+    db.setDatabaseName(database);
+    if (!user.isEmpty())
+        db.setUserName(user);
+    if (!password.isEmpty())
+        db.setPassword(password);
+    // QPSQL joins the options with spaces into libpq's conninfo; the server applies `options` to
+    // the session, so a reopened connection keeps the statement timeout.
+    QStringList options{QString("connect_timeout=%1").arg(connectTimeoutS), "application_name=" + application,
+                        QString("options='-c statement_timeout=%1'").arg(statementTimeoutS * 1000)};
+    if (!sslMode.isEmpty())
+        options << "sslmode=" + sslMode;
+    db.setConnectOptions(options.join(';'));
+    return db;
 }
 
 bool isServerAddress(const QString& text) { return text.startsWith("postgresql://") || text.startsWith("postgres://"); }
@@ -55,10 +77,14 @@ Result<ServerAddress> parseServerAddress(const QString& text)
         else if (key == "connect_timeout") {
             if (!inRange(value, 1, 600, a.connectTimeoutS))
                 return refuse("connect_timeout must be 1 to 600 seconds");
+        } else if (key == "statement_timeout") {
+            if (!inRange(value, 1, 3600, a.statementTimeoutS))
+                return refuse("statement_timeout must be 1 to 3600 seconds");
         } else if (key == "password")
             return refuse("give no password in the address: put it in ~/.pgpass or a service file");
         else
-            return refuse("unknown parameter '" + key + "' (host, port, sslmode and connect_timeout are known)");
+            return refuse("unknown parameter '" + key +
+                          "' (host, port, sslmode, connect_timeout and statement_timeout are known)");
     }
     return R::success(std::move(a));
 }

@@ -4,6 +4,7 @@
 
 #include "model/issue.h"
 
+#include <QSqlDatabase>
 #include <QString>
 
 namespace gp::store {
@@ -13,6 +14,7 @@ namespace gp::store {
 /// folder as libpq takes it (`postgresql://user@/dbname?host=/run/postgresql&port=5433`); `sslmode`
 /// and `connect_timeout` pass through. A password is never taken from the address: libpq finds it
 /// in ~/.pgpass or a service file, or the workbench asks for it and keeps it in memory only.
+/// `statement_timeout` (seconds) bounds every statement gpuplan sends, waits for locks included.
 struct ServerAddress
 {
     QString host; ///< name, address, or a socket folder (starts with '/'); empty: libpq's default
@@ -21,8 +23,12 @@ struct ServerAddress
     QString database;
     QString sslMode;
     int connectTimeoutS = 10;
+    int statementTimeoutS = 60;
     /// "user@host:port/dbname", for messages (never a password).
     QString display() const;
+    /// A QPSQL connection to it for `application` (its database, host, port, user and the
+    /// connect options: the timeouts, sslmode), added as `connection`, not yet open.
+    QSqlDatabase addConnection(const QString& connection, const QString& application, const QString& password) const;
 };
 
 /// Whether `text` names a server library (`postgresql://` or `postgres://`) rather than a file.

@@ -25,18 +25,7 @@ Result<std::unique_ptr<ScenarioLibrary>> ScenarioLibrary::openServer(const QStri
     const QString connection = detail::nextConnectionName();
     std::unique_ptr<ScenarioLibrary> lib(new ScenarioLibrary(address, connection, Dialect::Postgres));
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase("QPSQL", connection);
-        db.setHostName(a.host);
-        db.setPort(a.port);
-        db.setDatabaseName(a.database);
-        if (!a.user.isEmpty())
-            db.setUserName(a.user);
-        if (!password.isEmpty())
-            db.setPassword(password);
-        QStringList options{QString("connect_timeout=%1").arg(a.connectTimeoutS), "application_name=gpuplan"};
-        if (!a.sslMode.isEmpty())
-            options << "sslmode=" + a.sslMode;
-        db.setConnectOptions(options.join(';'));
+        QSqlDatabase db = a.addConnection(connection, "gpuplan", password);
         if (!db.open()) {
             const QString why = db.lastError().text().trimmed();
             return fail(where, why.contains("password") ? "cannot connect: " + why +

@@ -51,6 +51,10 @@ inline QString explain(const QString& driverError)
         return driverError + " (the file or its folder cannot be written)";
     if (driverError.contains("permission denied"))
         return driverError + " (this database role may only read the library)";
+    if (driverError.contains("statement timeout"))
+        return driverError.section('\n', 0, 0).trimmed() +
+               " (the server gave up after the library's statement_timeout — default 60 s, set it in the address "
+               "with ?statement_timeout=SECONDS; another session may hold a lock; nothing of this was kept)";
     if (driverError.contains("server closed the connection") || driverError.contains("no connection"))
         return driverError + " (the connection to the server was lost; nothing of this save was kept)";
     return driverError;
