@@ -30,23 +30,34 @@ class TestSweepDialog : public QObject
 
     QTemporaryDir mTmp;
 
+    /// Writes `json` as the spec `name` in the test's folder and runs `gpuplan-cli sweep` on it
+    /// into `out` there: what the CLI complained of, or empty.
+    QString sweep(const QString& name, const QByteArray& json, const QString& out)
+    {
+        QFile spec(mTmp.filePath(name));
+        if (!spec.open(QIODevice::WriteOnly) || spec.write(json) != json.size())
+            return "cannot write " + spec.fileName();
+        spec.close();
+        QProcess p;
+        p.start(qEnvironmentVariable("GPUPLAN_CLI"), {"sweep", spec.fileName(), "-o", mTmp.filePath(out)});
+        if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
+            return "gpuplan-cli sweep failed: " + QString::fromUtf8(p.readAllStandardError());
+        return {};
+    }
+
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void opensChartsPointsAndAPointAsAScenario()
     {
         const QString base = QDir(test::dataDir()).absoluteFilePath("samples/01-dgx-h100-three-tenants.json");
-        QFile spec(mTmp.filePath("spec.json"));
-        QVERIFY(spec.open(QIODevice::WriteOnly));
-        spec.write(QString(R"({"base": "%1", "trials": 20, "axes": [{"axis": "nodes", "values": [6, 8]},
+        const QString ran = sweep("spec.json",
+                                  QString(R"({"base": "%1", "trials": 20, "axes": [{"axis": "nodes", "values": [6, 8]},
             {"axis": "pricing", "values": ["aws-on-demand-2024", "lambda-on-demand-2025"]}]})")
-                       .arg(base)
-                       .toUtf8());
-        spec.close();
-        QProcess p;
-        p.start(qEnvironmentVariable("GPUPLAN_CLI"), {"sweep", spec.fileName(), "-o", mTmp.filePath("out")});
-        QVERIFY(p.waitForFinished(120000));
-        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+                                      .arg(base)
+                                      .toUtf8(),
+                                  "out");
+        QVERIFY2(ran.isEmpty(), qPrintable(ran));
 
         auto w = test::makeWindow(mTmp.filePath("lib.sqlite"));
         w->resize(1366, 768);
@@ -96,17 +107,12 @@ private Q_SLOTS:
     void aReplaySweepReplaysAPointAgain()
     {
         const QString sample = QDir(test::dataDir()).absoluteFilePath("samples/02-mixed-sharing-lab.json");
-        QFile spec(mTmp.filePath("replay.json"));
-        QVERIFY(spec.open(QIODevice::WriteOnly));
-        spec.write(QString(R"({"kind": "replay", "axes": [{"axis": "trace", "values": [{"scenario": "lab.json"}]},
-            {"axis": "policy", "values": ["fgd", "packing", "random"]}, {"axis": "seed", "values": [1, 2]}]})")
-                       .toUtf8());
-        spec.close();
         QVERIFY(QFile::copy(sample, mTmp.filePath("lab.json")));
-        QProcess p;
-        p.start(qEnvironmentVariable("GPUPLAN_CLI"), {"sweep", spec.fileName(), "-o", mTmp.filePath("replay-out")});
-        QVERIFY(p.waitForFinished(120000));
-        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const QString ran =
+            sweep("replay.json", R"({"kind": "replay", "axes": [{"axis": "trace", "values": [{"scenario": "lab.json"}]},
+            {"axis": "policy", "values": ["fgd", "packing", "random"]}, {"axis": "seed", "values": [1, 2]}]})",
+                  "replay-out");
+        QVERIFY2(ran.isEmpty(), qPrintable(ran));
 
         auto w = test::makeWindow(mTmp.filePath("lib2.sqlite"));
         w->resize(1366, 768);
