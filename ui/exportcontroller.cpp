@@ -5,6 +5,7 @@
 #include "calc/clusterconfig.h"
 #include "evaluationrunner.h"
 #include "io/clusterconfigwriter.h"
+#include "io/filewriter.h"
 #include "io/scenariowriter.h"
 #include "planfigures.h"
 #include "presentationwindow.h"
@@ -18,7 +19,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressDialog>
-#include <QSaveFile>
 #include <QSettings>
 
 namespace gp::ui {
@@ -127,10 +127,8 @@ void ExportController::exportJson()
                                                       tr("Scenario JSON (*.json)"));
     if (file.isEmpty())
         return;
-    QSaveFile f(file);
-    const QByteArray json = io::writeScenario(doc->scenario());
-    if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size() || !f.commit())
-        QMessageBox::critical(mWindow, tr("Cannot export"), tr("%1: %2").arg(file, f.errorString()));
+    if (const Status written = io::writeFileAtomically(file, io::writeScenario(doc->scenario())); !written)
+        QMessageBox::critical(mWindow, tr("Cannot export"), issuesText(written.issues));
 }
 
 void ExportController::exportCharts()

@@ -3,17 +3,18 @@
 #include "reportwriter.h"
 
 #include "canvas/canvasscene.h"
+#include "io/filewriter.h"
 #include "planfigures.h"
 #include "recommendation.h"
 #include "resultscharts.h"
 #include "simulationcharts.h"
 
+#include <QBuffer>
 #include <QChart>
 #include <QDateTime>
 #include <QLegend>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 
 namespace gp::ui {
 
@@ -43,10 +44,10 @@ Status writeReport(const sim::PlanResults& results, const Catalog& catalog, cons
     const PlanFigures f(results, catalog);
     const Scenario& s = f.scenario;
 
-    // Through QSaveFile: the target is the whole report or untouched.
-    QSaveFile file(pdfPath);
-    if (!file.open(QIODevice::WriteOnly))
-        return failure(pdfPath.toStdString(), file.errorString().toStdString());
+    // Drawn in memory, then through the one writer: the target is the whole report or untouched.
+    QByteArray bytes;
+    QBuffer file(&bytes);
+    file.open(QIODevice::WriteOnly);
     {
         QPdfWriter pdf(&file);
         pdf.setTitle(QObject::tr("gpuplan report: %1").arg(QString::fromStdString(s.name)));
@@ -56,10 +57,8 @@ Status writeReport(const sim::PlanResults& results, const Catalog& catalog, cons
         pdf.setPageMargins(QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter);
         pdf.setResolution(96);
         QPainter p(&pdf);
-        if (!p.isActive()) {
-            file.cancelWriting();
+        if (!p.isActive())
             return failure(pdfPath.toStdString(), QObject::tr("cannot start the PDF").toStdString());
-        }
         const QRectF body(0, 0, pdf.width(), pdf.height());
         const QRectF content = body.adjusted(0, 40, 0, 0);
         const QString name = QString::fromStdString(s.name);
@@ -132,9 +131,8 @@ Status writeReport(const sim::PlanResults& results, const Catalog& catalog, cons
         }
         p.end();
     }
-    if (!file.commit())
-        return failure(pdfPath.toStdString(), file.errorString().toStdString());
-    return done();
+    file.close();
+    return io::writeFileAtomically(pdfPath, bytes);
 }
 
 } // namespace gp::ui

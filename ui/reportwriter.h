@@ -16,7 +16,8 @@ namespace gp::ui {
 /// KPIs; topology; cost and memory; sharing trade-offs; predictability and jobs; assumptions.
 /// Evaluates the scenario, runs a Monte Carlo of `trials` (CPU, seed 1) and the sharing
 /// trade-off matrix. Needs a QApplication (widgets render the charts; offscreen works).
-/// Written through QSaveFile, so `pdfPath` is the whole report or untouched.
+/// Drawn in memory and written through io::writeFileAtomically, so `pdfPath` is the whole report
+/// or untouched.
 /// Returns the error text, empty on success.
 /// Writes the detailed PDF report of a plan from its results (the same figures the workbench
 /// shows). With `current`, the plan is a recommendation in place of that one, and a seventh page,

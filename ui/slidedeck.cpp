@@ -7,17 +7,18 @@
 
 #include "calc/comparison.h"
 #include "canvas/canvasscene.h"
+#include "io/filewriter.h"
 #include "model/scenariodiff.h"
 #include "planfigures.h"
 #include "resultscharts.h"
 #include "simulationcharts.h"
 
+#include <QBuffer>
 #include <QChart>
 #include <QDateTime>
 #include <QLegend>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 
 namespace gp::ui {
 
@@ -264,9 +265,10 @@ void SlideDeck::paintStack(QPainter& p, const QRectF& area) const
 
 Status SlideDeck::writePdf(const QString& path) const
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return failure(path.toStdString(), file.errorString().toStdString());
+    // Drawn in memory, then through the one writer: the target is the whole deck or untouched.
+    QByteArray bytes;
+    QBuffer file(&bytes);
+    file.open(QIODevice::WriteOnly);
     {
         QPdfWriter pdf(&file);
         pdf.setTitle(QObject::tr("gpuplan slides: %1")
@@ -276,19 +278,16 @@ Status SlideDeck::writePdf(const QString& path) const
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
         pdf.setResolution(96);
         QPainter p(&pdf);
-        if (!p.isActive()) {
-            file.cancelWriting();
+        if (!p.isActive())
             return failure(path.toStdString(), QObject::tr("cannot start the PDF").toStdString());
-        }
         for (int i = 0; i < count(); ++i) {
             if (i > 0)
                 pdf.newPage();
             paint(p, QRectF(0, 0, pdf.width(), pdf.height()), i);
         }
     }
-    if (!file.commit())
-        return failure(path.toStdString(), file.errorString().toStdString());
-    return done();
+    file.close();
+    return io::writeFileAtomically(path, bytes);
 }
 
 } // namespace gp::ui

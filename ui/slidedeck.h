@@ -39,7 +39,7 @@ public:
     QString title(int slide) const;
     /// Paints slide `slide` into `area` (16:9 looks best), on a white background.
     void paint(QPainter& painter, const QRectF& area, int slide) const;
-    /// Writes every slide to a PDF (one landscape page each) through QSaveFile.
+    /// Writes every slide to a PDF (one landscape page each) through io::writeFileAtomically.
     Status writePdf(const QString& path) const;
 
 private:

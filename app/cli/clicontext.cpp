@@ -4,11 +4,11 @@
 
 #include "io/catalogreader.h"
 #include "io/datapaths.h"
+#include "io/filewriter.h"
 #include "io/scenarioreader.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QSaveFile>
 
 #include <cstdio>
 
@@ -62,11 +62,30 @@ std::optional<Scenario> readScenarioOrReport(const QString& file, const Catalog&
 
 bool saveFileAtomically(const QString& path, const QByteArray& bytes)
 {
-    QSaveFile f(path);
-    if (f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size() && f.commit())
-        return true;
-    err() << path << ": cannot write: " << f.errorString() << Qt::endl;
-    return false;
+    const Status written = io::writeFileAtomically(path, bytes);
+    if (!written)
+        err() << QString::fromStdString(written.errorText()) << Qt::endl;
+    return written.ok();
+}
+
+bool outputIsNotAnInput(const QCommandLineParser& parser, const QString& output, QStringList inputs)
+{
+    for (const char* option : {"catalog", "db", "current"})
+        if (parser.optionNames().contains(option))
+            inputs << parser.value(option);
+    inputs.removeIf([](const QString& f) { return f.startsWith("postgresql://") || f.startsWith("postgres://"); });
+    const Status ok = io::checkOutputIsNotInput(output, inputs);
+    if (!ok)
+        err() << QString::fromStdString(ok.errorText()) << Qt::endl;
+    return ok.ok();
+}
+
+bool saveFilesAtomically(const QString& dir, const std::vector<std::pair<QString, QByteArray>>& files)
+{
+    const Status written = io::writeFiles(dir, files);
+    if (!written)
+        err() << QString::fromStdString(written.errorText()) << Qt::endl;
+    return written.ok();
 }
 
 int CommandLine::refuse(const QString& message) const

@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace gp::calc {
 struct Kpis;
@@ -61,9 +63,17 @@ std::optional<Catalog> loadCatalogOrReport(const QCommandLineParser& parser);
 /// not load.
 std::optional<Scenario> readScenarioOrReport(const QString& file, const Catalog& catalog);
 
-/// Writes `bytes` to `path` atomically (QSaveFile); on failure says "PATH: cannot write: why" and
-/// returns false.
+/// Writes `bytes` to `path` through io::writeFileAtomically; on failure says "PATH: cannot write:
+/// why" and returns false.
 bool saveFileAtomically(const QString& path, const QByteArray& bytes);
+
+/// Refuses an output file that is one of the command's inputs — `inputs`, and --catalog, --db
+/// (a file) and --current where given: says so and returns false (the caller exits with kBadInput).
+bool outputIsNotAnInput(const QCommandLineParser& parser, const QString& output, QStringList inputs);
+
+/// Writes `files` (relative paths) under `dir` all or none through io::writeFiles; on failure says
+/// which file and why and returns false.
+bool saveFilesAtomically(const QString& dir, const std::vector<std::pair<QString, QByteArray>>& files);
 
 /// The library path: --db if given, else the default one in the app-data folder.
 QString libraryPath(const QCommandLineParser& parser);

@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <cmath>
 #include <map>
 
 namespace gp::cli {
@@ -110,7 +111,7 @@ EditResult addJobEdit(const Scenario& s, const Catalog& catalog, const QString& 
         if (!ok)
             return EditResult::failure("--add-job " + k.toStdString(), "'" + v + "' is not a number");
     }
-    if (!haveKind || r.preset.empty() || !(r.amount > 0))
+    if (!haveKind || r.preset.empty() || !(r.amount > 0) || !std::isfinite(r.amount))
         return usage("add-job", value, "at least preset=ID, kind=KIND and amount=N (billions of tokens or requests/s)");
     if (r.tenantId.empty() && r.newTenantName.empty())
         return usage("add-job", value, "tenant=ID or new-tenant=NAME");
@@ -159,7 +160,7 @@ EditResult operation(const Scenario& s, const Catalog& catalog, const QString& o
         bool okX = false, okY = false;
         const double x = xy.size() == 2 ? xy[0].toDouble(&okX) : 0.0;
         const double y = xy.size() == 2 ? xy[1].toDouble(&okY) : 0.0;
-        if (!okX || !okY)
+        if (!okX || !okY || !std::isfinite(x) || !std::isfinite(y))
             return usage(option, value, "ID=X,Y");
         return document::moveItems(s, {{kv->first.toStdString(), Point{x, y}}});
     }
@@ -292,6 +293,8 @@ int runEdit(const QStringList& args)
         return kBadInput;
     }
     const QString target = p.isSet("in-place") ? file : p.value("output");
+    if (!outputIsNotAnInput(p, target, {})) // onto FILE itself is --in-place
+        return kBadInput;
     if (!saveFileAtomically(target, io::writeScenario(s)))
         return kFailure;
     out() << Qt::flush;

@@ -5,8 +5,6 @@
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
 
-#include <QSaveFile>
-
 namespace gp::cli {
 
 int runFormat(const QStringList& args)
@@ -45,11 +43,8 @@ int runFormat(const QStringList& args)
             out() << QString::fromUtf8(json) << Qt::flush;
             continue;
         }
-        QSaveFile f(file);
-        if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size() || !f.commit()) {
-            err() << file << ": cannot write: " << f.errorString() << '\n';
+        if (!saveFileAtomically(file, json))
             status = kFailure;
-        }
     }
     err() << Qt::flush;
     return status;

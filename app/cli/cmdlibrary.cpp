@@ -11,7 +11,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 
 namespace gp::cli {
 
@@ -98,11 +97,8 @@ int exportDoc(store::ScenarioLibrary& lib, qint64 id, std::optional<int> revisio
         err() << QString::fromStdString(doc.errorText()) << Qt::endl;
         return kBadInput;
     }
-    QSaveFile f(file);
-    if (!f.open(QIODevice::WriteOnly) || f.write(*doc) != doc->size() || !f.commit()) {
-        err() << file << ": cannot write: " << f.errorString() << Qt::endl;
+    if (!saveFileAtomically(file, *doc))
         return kFailure;
-    }
     out() << "exported scenario " << id << " to " << file << Qt::endl;
     return kOk;
 }
@@ -220,6 +216,8 @@ int runLibrary(const QStringList& args)
     }
     if (action == "import")
         return import(*lib, *catalog, pos[1], p.value("note"));
+    if (action == "export" && !outputIsNotAnInput(p, p.value("output"), {libraryPath(p)}))
+        return kBadInput;
     if (action == "export")
         return exportDoc(*lib, *id, revision, p.value("output"));
     if (Status deleted = lib->deleteScenario(*id); !deleted) {

@@ -55,6 +55,8 @@ int runOptimizeSize(const QStringList& args)
         return cl.refuse("give --template ID[,ID…]");
     if (!p.isSet("output"))
         return cl.refuse("give -o OUT.json");
+    if (!outputIsNotAnInput(p, p.value("output"), files))
+        return kBadInput;
     auto catalog = loadCatalogOrReport(p);
     if (!catalog)
         return kFailure;
@@ -214,20 +216,14 @@ int runOptimizePlan(const QStringList& args)
         err() << "gpuplan-cli optimize plan: " << QString::fromStdString(r.infeasibleReason) << Qt::endl;
         return kFailure;
     }
-    const QDir dir(p.value("output"));
-    if (!QDir().mkpath(dir.absolutePath())) {
-        err() << dir.absolutePath() << ": cannot create the folder" << Qt::endl;
-        return kFailure;
-    }
+    std::vector<std::pair<QString, QByteArray>> outputs; // written all or none
     QJsonArray plans;
     for (std::size_t i = 0; i < r.pareto.size(); ++i) {
         const calc::PlanCandidate& plan = r.pareto[i];
         const QString name = QString("plan-%1.json").arg(i + 1);
         Scenario named = plan.scenario;
         named.name = read->name + " — plan " + std::to_string(i + 1);
-        const QByteArray json = io::writeScenario(named);
-        if (!saveFileAtomically(dir.filePath(name), json))
-            return kFailure;
+        outputs.emplace_back(name, io::writeScenario(named));
         QJsonArray changes;
         for (const std::string& c : plan.changes)
             changes.append(QString::fromStdString(c));
@@ -249,7 +245,8 @@ int runOptimizePlan(const QStringList& args)
         {"cost_gap",
          best.costPerMonthUsd > 0 ? (best.costPerMonthUsd - r.costLowerBoundUsd) / best.costPerMonthUsd : 0.0},
     };
-    if (!saveFileAtomically(dir.filePath("pareto.json"), QJsonDocument(summary).toJson(QJsonDocument::Indented)))
+    outputs.emplace_back("pareto.json", QJsonDocument(summary).toJson(QJsonDocument::Indented));
+    if (!saveFilesAtomically(p.value("output"), outputs))
         return kFailure;
     if (p.isSet("json")) {
         out() << QJsonDocument(summary).toJson(QJsonDocument::Indented) << Qt::flush;
@@ -258,9 +255,9 @@ int runOptimizePlan(const QStringList& args)
     out() << QString("%1 plans evaluated in %2 s%3; %4 within every SLA on the Pareto front (%5):\n")
                  .arg(r.evaluated)
                  .arg(r.elapsedMs / 1000.0, 0, 'f', 1)
-                 .arg(r.timedOut ? " (time limit)" : "")
+                 .arg(r.timedOut ? " (stopped at the time limit)" : "")
                  .arg(r.pareto.size())
-                 .arg(dir.path());
+                 .arg(QDir(p.value("output")).path());
     auto line = [](const calc::Kpis& k) {
         return QString("VRAM %1, max penalty %2, %3/month, fragmentation %4")
             .arg(QString::fromStdString(fmt::percent(k.vramUtilization)))

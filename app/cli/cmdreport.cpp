@@ -20,7 +20,7 @@ int runReport(const QStringList& args)
                              "as the workbench's File > Export Report.");
     auto& p = cl.parser();
     p.addPositionalArgument("FILE", "Scenario JSON file (or use --scenario).", "[FILE]");
-    p.addOption({{"o", "output"}, "PDF file to write (replaced atomically).", "OUT.pdf"});
+    p.addOption({{"o", "output"}, "PDF file to write (replaced atomically; a FIFO or a character device is written into, - is standard output).", "OUT.pdf"});
     p.addOption({"scenario", "A library scenario by id instead of a FILE (gpuplan-cli library list).", "ID"});
     p.addOption({"trials",
                  QString("Monte Carlo trials for the predictability page (default %1, as the workbench).")
@@ -44,6 +44,8 @@ int runReport(const QStringList& args)
         err() << cl.usageError("-o OUT.pdf is required") << Qt::endl;
         return kBadInput;
     }
+    if (!outputIsNotAnInput(p, p.value("output"), files))
+        return kBadInput;
     bool ok = true;
     const int trials = p.isSet("trials") ? p.value("trials").toInt(&ok) : sim::TrialCounts::kPlan;
     if (!ok || trials < 1) {
@@ -91,7 +93,8 @@ int runReport(const QStringList& args)
         err() << "report: " << QString::fromStdString(written.errorText()) << Qt::endl;
         return kFailure;
     }
-    out() << p.value("output") << '\n';
+    if (p.value("output") != "-") // `-o -` is the PDF on standard output, nothing else
+        out() << p.value("output") << '\n';
     if (p.isSet("charts")) {
         const ui::PlanFigures figures(*results, *catalog);
         const auto files = figures.chartAndTableFiles();

@@ -24,19 +24,23 @@ namespace gp::cli {
 
 namespace {
 
-/// The charts along each axis into OUT_DIR/charts (a whole run and a merge; not a shard).
-bool writeCharts(const QString& outDir, const QByteArray& csv)
+using Files = std::vector<std::pair<QString, QByteArray>>;
+
+/// The files of a sweep's output folder, written all or none: results.csv, sweep.json,
+/// spec.json, base.json (if any) and, for a whole run or a merge (not a shard), the charts along
+/// each axis in charts/.
+bool writeSweepFolder(const QString& outDir, Files files, bool charts)
 {
-    const Result<document::SweepTable> table = document::readSweepResults(csv);
-    if (!table) {
-        err() << outDir << ": " << QString::fromStdString(table.errorText()) << Qt::endl;
-        return false;
+    if (charts) {
+        const Result<document::SweepTable> table = document::readSweepResults(files.front().second);
+        if (!table) {
+            err() << outDir << ": " << QString::fromStdString(table.errorText()) << Qt::endl;
+            return false;
+        }
+        for (auto& [name, bytes] : ui::sweepChartFiles(*table))
+            files.emplace_back("charts/" + name, std::move(bytes));
     }
-    if (const Status written = io::writeFiles(QDir(outDir).filePath("charts"), ui::sweepChartFiles(*table)); !written) {
-        err() << QString::fromStdString(written.errorText()) << Qt::endl;
-        return false;
-    }
-    return true;
+    return saveFilesAtomically(outDir, files);
 }
 
 /// The summary beside results.csv: the same for a whole run and the merge of its shards.
@@ -161,10 +165,12 @@ int merge(const QStringList& dirs, const QString& outDir)
     const QByteArray specCopy = readAll(QDir(dirs.front()).filePath("spec.json"));
     const bool hasBase = QFileInfo::exists(QDir(dirs.front()).filePath("base.json"));
     const QByteArray baseCopy = readAll(QDir(dirs.front()).filePath("base.json"));
-    if (!QDir().mkpath(outDir) || !saveFileAtomically(QDir(outDir).filePath("results.csv"), csv) ||
-        !saveFileAtomically(QDir(outDir).filePath("sweep.json"), QJsonDocument(o).toJson(QJsonDocument::Indented)) ||
-        !saveFileAtomically(QDir(outDir).filePath("spec.json"), specCopy) ||
-        (hasBase && !saveFileAtomically(QDir(outDir).filePath("base.json"), baseCopy)) || !writeCharts(outDir, csv))
+    Files files{{"results.csv", csv},
+                {"sweep.json", QJsonDocument(o).toJson(QJsonDocument::Indented)},
+                {"spec.json", specCopy}};
+    if (hasBase)
+        files.emplace_back("base.json", baseCopy);
+    if (!writeSweepFolder(outDir, std::move(files), true))
         return kFailure;
     out() << "merged " << count << " shards: " << rows.size() << " points into " << outDir << Qt::endl;
     return kOk;
@@ -233,11 +239,10 @@ int runSweep(const QStringList& args)
         document::sweepCsvRows(*inputs, *catalog, *spec, shard ? shard->first : 0, shard ? shard->second : 0, &rows);
     const QString outDir = p.value("output");
     const QByteArray baseBytes = inputs->base ? io::writeScenario(*inputs->base) : QByteArray();
-    if (!QDir().mkpath(outDir) || !saveFileAtomically(QDir(outDir).filePath("results.csv"), csv) ||
-        !saveFileAtomically(QDir(outDir).filePath("sweep.json"), summaryJson(*spec, shard, rows)) ||
-        !saveFileAtomically(QDir(outDir).filePath("spec.json"), specBytes) ||
-        (inputs->base && !saveFileAtomically(QDir(outDir).filePath("base.json"), baseBytes)) ||
-        (!shard && !writeCharts(outDir, csv)))
+    Files files{{"results.csv", csv}, {"sweep.json", summaryJson(*spec, shard, rows)}, {"spec.json", specBytes}};
+    if (inputs->base)
+        files.emplace_back("base.json", baseBytes);
+    if (!writeSweepFolder(outDir, std::move(files), !shard))
         return kFailure;
     out() << rows << " of " << spec->points() << " points"
           << (shard ? QString(" (shard %1/%2)").arg(shard->first).arg(shard->second) : QString()) << " into " << outDir

@@ -7,6 +7,8 @@
 #include <QApplication>
 #include <QCoreApplication>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -102,5 +104,20 @@ int main(int argc, char** argv)
         gp::cli::err() << "gpuplan-cli: unknown command '" << command << "'\n\n" << kUsage << Qt::flush;
         return gp::cli::kBadInput;
     }
-    return it->second(args);
+    const int code = it->second(args);
+    // Output on standard output is a file too (`gpuplan-cli format s.json > out.json`): a full
+    // disk or a closed pipe there is a failure, not a success with a truncated file.
+    gp::cli::out().flush();
+    errno = 0;
+    const bool failed = gp::cli::out().status() != QTextStream::Ok || std::fflush(stdout) != 0 || std::ferror(stdout);
+    if (failed) {
+        const int e = errno;
+        QString why = e != 0 ? QString::fromLocal8Bit(std::strerror(e)) : gp::cli::out().device()->errorString();
+        if (!why.isEmpty())
+            why[0] = why[0].toLower();
+        gp::cli::err() << "gpuplan-cli " << command << ": cannot write standard output"
+                       << (why.isEmpty() ? QString() : ": " + why) << Qt::endl;
+        return code == gp::cli::kOk ? gp::cli::kFailure : code;
+    }
+    return code;
 }

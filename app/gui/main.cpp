@@ -5,6 +5,7 @@
 #include "document/librarygateway.h"
 #include "io/catalogreader.h"
 #include "io/datapaths.h"
+#include "io/filewriter.h"
 #include "ui/canvas/canvasscene.h"
 #include "ui/librarycontroller.h"
 #include "ui/mainwindow.h"
@@ -12,10 +13,10 @@
 #include "ui/welcomepanel.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QMessageBox>
-#include <QSaveFile>
 #include <QScreen>
 #include <QStyle>
 #include <QStyleFactory>
@@ -130,10 +131,15 @@ int main(int argc, char** argv)
     if (parser.isSet("screenshot")) {
         const QString file = parser.value("screenshot");
         QTimer::singleShot(800, &window, [&window, file] {
-            // Through a temporary file like every export: never half a picture at `file`.
-            QSaveFile out(file);
-            const bool ok = out.open(QIODevice::WriteOnly) && window.grab().save(&out, "PNG") && out.commit();
-            QApplication::exit(ok ? 0 : 1);
+            // Through the one writer like every export: never half a picture at `file`.
+            QByteArray png;
+            QBuffer buffer(&png);
+            const bool drawn = buffer.open(QIODevice::WriteOnly) && window.grab().save(&buffer, "PNG");
+            const gp::Status written = drawn ? gp::io::writeFileAtomically(file, png)
+                                             : gp::failure(file.toStdString(), "cannot draw the window");
+            if (!written)
+                std::fprintf(stderr, "gpuplan: %s\n", written.errorText().c_str());
+            QApplication::exit(written ? 0 : 1);
         });
     }
     return QApplication::exec();

@@ -9,6 +9,7 @@
 
 #include "model/catalog.h"
 #include "model/issue.h"
+#include "model/limits.h"
 #include "model/scenario.h"
 #include "sim/replay.h"
 
@@ -63,7 +64,7 @@ struct SweepSpec
 };
 
 /// The most points one sweep may have (a larger grid is refused with this figure).
-inline constexpr long long kMaxSweepPoints = 100000;
+inline constexpr long long kMaxSweepPoints = limits::kMaxSweepPoints;
 
 /// Reads a spec (docs/sweeps.md); every problem with its JSON path: unknown axes or fields, an
 /// empty or non-list `values`, a grid over kMaxSweepPoints, a growth without a tenant, an axis

@@ -5,7 +5,6 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QStringList>
 
 #include <yaml-cpp/yaml.h>
@@ -236,30 +235,6 @@ std::vector<std::pair<QString, QByteArray>> clusterConfigFiles(const ClusterConf
     }
     files.push_back({"README.md", readme(plan, scenarioName, files)});
     return files;
-}
-
-Status writeFiles(const QString& dir, const std::vector<std::pair<QString, QByteArray>>& files)
-{
-    auto fail = [](const QString& where, const QString& why) {
-        return failure(where.toStdString(), why.toStdString());
-    };
-    const QDir root(dir);
-    if (QFileInfo(dir).exists() && !QFileInfo(dir).isDir())
-        return fail(dir, "exists and is not a folder");
-    if (!root.mkpath("."))
-        return fail(dir, "cannot create the folder");
-    const QString base = QDir::cleanPath(root.absolutePath()) + '/';
-    for (const auto& [relative, content] : files) {
-        const QString path = QDir::cleanPath(root.absoluteFilePath(relative));
-        if (QDir::isAbsolutePath(relative) || !path.startsWith(base))
-            return fail(relative, "refused, it is outside " + dir);
-        if (!QDir().mkpath(QFileInfo(path).absolutePath()))
-            return fail(path, "cannot create its folder");
-        QSaveFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(content) != content.size() || !f.commit())
-            return fail(path, f.errorString());
-    }
-    return done();
 }
 
 } // namespace gp::io

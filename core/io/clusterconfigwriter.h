@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/clusterconfig.h"
+#include "filewriter.h"
 #include "model/issue.h"
 
 #include <QByteArray>
@@ -21,10 +22,5 @@ namespace gp::io {
 /// ids are reduced to letters, digits, '-', '_' and '.'.
 std::vector<std::pair<QString, QByteArray>> clusterConfigFiles(const ClusterConfigPlan& plan,
                                                                const std::string& scenarioName);
-
-/// Writes `files` under `dir` (created if missing), each through QSaveFile so that a file is
-/// either the new one or untouched. Refuses any path that would leave `dir`. On failure the
-/// issue names the file and the reason; files written before stay.
-Status writeFiles(const QString& dir, const std::vector<std::pair<QString, QByteArray>>& files);
 
 } // namespace gp::io

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "model/limits.h"
 #include "model/trace.h"
 
 #include <cstddef>
@@ -39,7 +40,7 @@ inline constexpr ReplayPolicyName kReplayPolicies[] = {{"random", "Random", Repl
 
 /// The most tasks one replay places (the file's and the copies); `gpuplan-cli replay` refuses a
 /// trace and cluster that would need more (a tiny mean request against a huge cluster).
-inline constexpr std::size_t kMaxReplayTasks = 20'000'000;
+inline constexpr std::size_t kMaxReplayTasks = limits::kMaxReplayTasks;
 
 /// How many tasks the replay of `tasks` on a cluster of `gpuCapacityMilli` at `inflate` will
 /// place, about (the file's, or the copies reaching inflate x capacity at the file's mean request).

@@ -20,7 +20,7 @@ struct SeedRange
 };
 
 /// At most this many seeds in one range (a range is a sweep of replays, not a loop forever).
-inline constexpr std::uint64_t kMaxSeeds = 1000;
+inline constexpr std::uint64_t kMaxSeeds = limits::kMaxReplaySeeds;
 
 /// Reads "A-B" (or a single "A"); an error message when it is not two whole numbers, reversed
 /// or longer than kMaxSeeds.
