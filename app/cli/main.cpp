@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QIODevice>
 
 #include <cerrno>
 #include <cstdio>
