@@ -56,14 +56,20 @@ Result<std::unique_ptr<store::ScenarioLibrary>> openLibrary(const QString& path,
         return Failure{std::move(count.issues)};
     if (*count > 0 || samplesDir.isEmpty())
         return opened;
+    // Every sample in one transaction (seedIfEmpty): a start killed while seeding leaves no
+    // sample behind, and the next start seeds them all; of two first starts at once, one seeds.
     const QDir dir(samplesDir);
+    std::vector<store::NewScenario> samples;
     for (const QString& f : dir.entryList({"*.json"}, QDir::Files, QDir::Name)) {
         auto read = io::readScenarioFile(dir.absoluteFilePath(f), catalog);
         if (!read.ok())
             continue; // a broken sample is reported by `gpuplan-cli validate`, not here
-        if (auto saved = saveAsNew(*lib, *read.value, catalog, "Bundled sample " + f); !saved)
-            return Failure{std::move(saved.issues)};
+        const Scenario& s = *read.value;
+        samples.push_back({QString::fromStdString(s.name), QString::fromStdString(s.description), io::writeScenario(s),
+                           "Bundled sample " + f, kpisOf(s, catalog)});
     }
+    if (auto seeded = lib->seedIfEmpty(samples); !seeded)
+        return Failure{std::move(seeded.issues)};
     return opened;
 }
 

@@ -12,6 +12,7 @@
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QStorageInfo>
 #include <QVariant>
 
 namespace gp::store {
@@ -24,6 +25,10 @@ using detail::parseTime;
 using detail::Statement;
 
 namespace {
+
+/// Free bytes below which a disk I/O error while opening a library is taken for a full disk
+/// (the write-ahead log's shared-memory file alone needs 32 KiB).
+constexpr qint64 kFullDiskBytes = 1024 * 1024;
 
 /// Every line a checking PRAGMA (quick_check, integrity_check) returns; "ok" alone when sound.
 std::optional<QStringList> pragmaLines(const QString& connection, const QString& sql, QString& error)
@@ -96,9 +101,18 @@ Result<std::unique_ptr<ScenarioLibrary>> ScenarioLibrary::open(const QString& pa
             return refuse("cannot open: " + explain(db.lastError().text()));
     }
     if (Status migrated = lib->migrateSqlite(); !migrated) {
+        // SQLite says only "disk I/O error" when it cannot make the shared-memory file of the
+        // write-ahead log: on a full disk, say that the disk is full.
+        const bool full = QStorageInfo(info.absolutePath()).bytesAvailable() < kFullDiskBytes;
         // "<path>: <what>: <why>", as every message about the file reads.
-        for (Issue& i : migrated.issues)
+        for (Issue& i : migrated.issues) {
+            if (full && QString::fromStdString(i.message).contains("disk I/O error")) {
+                i.path = "no space left on device";
+                i.message += " (the disk holding the library is full: free some space on it and try again; "
+                             "gpuplan left the file as it was)";
+            }
             i.path = path.toStdString() + ": " + i.path;
+        }
         return Failure{std::move(migrated.issues)};
     }
     return Result<std::unique_ptr<ScenarioLibrary>>::success(std::move(lib));
@@ -106,66 +120,37 @@ Result<std::unique_ptr<ScenarioLibrary>> ScenarioLibrary::open(const QString& pa
 
 Status ScenarioLibrary::migrateSqlite()
 {
-    // Read the header first: a file that is not a database (or not ours) is refused before
-    // anything is written to it. Each probe finishes its statement, so no read transaction
-    // stays open when the journal mode changes below.
-    auto scalar = [this](const QString& sql, QString& error) -> std::optional<int> {
-        Statement s(mConnection, sql);
-        if (!s.exec() || !s.query().next()) {
-            error = s.error();
-            return std::nullopt;
-        }
-        const int v = s.query().value(0).toInt();
-        s.query().finish();
-        return v;
-    };
-    QString error;
-    // A SQLite file SQLite itself finds malformed is a damaged library, anything else that
-    // does not read is not a library at all.
-    auto refuse = [](const QString& why) {
-        return fail(why.contains("malformed") ? "the library is damaged" : "not a gpuplan library", why);
-    };
-    const auto current = scalar("PRAGMA user_version", error);
+    // Nothing is written to a file before it is known to be empty or a sound gpuplan library
+    // (not even its journal mode): another program's database stays byte for byte as it was.
+    Result<int> current = sqliteVersion();
     if (!current)
-        return refuse(error);
-    const auto appId = scalar("PRAGMA application_id", error);
-    if (!appId)
-        return refuse(error);
-    if (*appId != 0 && *appId != kApplicationId)
-        return fail("not a gpuplan library", "the file belongs to another application");
-    if (*current > kSchemaVersion)
-        return fail("library schema " + QString::number(*current) + " is newer than this gpuplan reads (" +
-                        QString::number(kSchemaVersion) + ")",
-                    "it needs a newer gpuplan");
-    if (*current == 0) {
-        const auto tables = scalar("SELECT count(*) FROM sqlite_master", error);
-        if (!tables)
-            return refuse(error);
-        if (*tables > 0)
-            return fail("not a gpuplan library", "the database has tables but no gpuplan schema version");
-    }
-    // A damaged file is refused before anything is written to it.
-    {
+        return Failure{std::move(current.issues)};
+    if (*current > 0) { // a damaged library is refused before anything is written to it
+        QString error;
         const auto problems = pragmaLines(mConnection, "PRAGMA quick_check", error);
         if (!problems)
-            return fail("the library is damaged", error);
+            return detail::failRead(error);
         if (*problems != QStringList{"ok"})
             return fail("the library is damaged",
                         problems->mid(0, 3).join("; ") + " (restore it from a backup; gpuplan left it as it was)");
     }
-
-    Statement fk(mConnection, "PRAGMA foreign_keys = ON");
-    if (!fk.run())
-        return fail("cannot enable foreign keys", fk.error());
     Statement wal(mConnection, "PRAGMA journal_mode = WAL");
     if (!wal.run())
         return fail("cannot enable write-ahead logging", wal.error());
 
+    // Each step in its own write transaction, the version read again inside it: of several
+    // programs opening a new library at once, one makes each step and the others find it made.
     const auto& steps = migrationSteps(Dialect::Sqlite);
-    for (int v = *current + 1; v <= kSchemaVersion; ++v) {
+    while (*current < kSchemaVersion) {
         detail::Transaction tx(mConnection, mDialect);
         if (!tx.active())
-            return fail("cannot start migration to schema " + QString::number(v), tx.error());
+            return fail("cannot start migration to schema " + QString::number(*current + 1), tx.error());
+        current = sqliteVersion();
+        if (!current)
+            return Failure{std::move(current.issues)};
+        if (*current >= kSchemaVersion)
+            break; // another program migrated it while this one waited (nothing to commit)
+        const int v = *current + 1;
         for (const QString& sql : steps[static_cast<std::size_t>(v - 1)]) {
             Statement s(mConnection, sql);
             if (!s.run())
@@ -177,8 +162,73 @@ Status ScenarioLibrary::migrateSqlite()
             return fail("cannot record schema " + QString::number(v), setVersion.error());
         if (!tx.commit())
             return fail("migration to schema " + QString::number(v) + " failed", tx.error());
+        current = Result<int>::success(v);
     }
+    // Only now: a step that copies a table (5) must not cascade the old table's deletion.
+    Statement fk(mConnection, "PRAGMA foreign_keys = ON");
+    if (!fk.run())
+        return fail("cannot enable foreign keys", fk.error());
     return done();
+}
+
+Result<int> ScenarioLibrary::sqliteVersion()
+{
+    // Reads only, in one statement: one snapshot of the file, so a program that is creating
+    // the library meanwhile is seen before or after its step, never halfway. The statement is
+    // finished, so no read transaction stays open when the journal mode changes.
+    Statement s(mConnection, "SELECT (SELECT user_version FROM pragma_user_version),"
+                             " (SELECT application_id FROM pragma_application_id),"
+                             " (SELECT count(*) FROM sqlite_master),"
+                             " (SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master"
+                             "  WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name))");
+    if (!s.exec() || !s.query().next())
+        return detail::failRead(s.error());
+    const qint64 version = s.query().value(0).toLongLong();
+    const qint64 appId = s.query().value(1).toLongLong();
+    const qint64 objects = s.query().value(2).toLongLong();
+    const QString names = s.query().value(3).toString();
+    const QStringList tables = names.isEmpty() ? QStringList() : names.split(',');
+    s.query().finish();
+    const QString what = QString("user_version %1, application id %2, tables: %3")
+                             .arg(version)
+                             .arg(appId)
+                             .arg(tables.isEmpty() ? QString("none") : tables.join(", "));
+    // An empty file, or a database with nothing in it, becomes a new library.
+    if (appId == 0 && version == 0 && objects == 0)
+        return Result<int>::success(0);
+    if (appId == 0 && version == 0)
+        return fail("not a gpuplan library",
+                    "the database has tables but no gpuplan schema version (" + what + "); gpuplan left it as it was");
+    // Every gpuplan library carries the application id from its first schema on (the first
+    // release wrote it, tests/data/library-v1.sqlite): without it the file is someone else's.
+    if (appId != kApplicationId)
+        return fail("not a gpuplan library",
+                    "the file is another program's SQLite database (" + what + "); gpuplan left it as it was");
+    if (version > kSchemaVersion)
+        return fail("library schema " + QString::number(version) + " is newer than this gpuplan reads (" +
+                        QString::number(kSchemaVersion) + ")",
+                    "it needs a newer gpuplan");
+    // And the tables its version has.
+    QStringList expected;
+    if (version >= 1)
+        expected << "revisions"
+                 << "scenarios";
+    if (version >= 2)
+        expected << "revision_kpis";
+    if (version >= 3)
+        expected << "drafts";
+    QStringList missing;
+    for (const QString& t : expected)
+        if (!tables.contains(t))
+            missing << t;
+    if (version == 0 && objects > 0)
+        return fail("not a gpuplan library",
+                    "the database has tables but no gpuplan schema version (" + what + "); gpuplan left it as it was");
+    if (!missing.isEmpty())
+        return fail("not a gpuplan library", "schema " + QString::number(version) + " has the tables " +
+                                                 missing.join(", ") + ", this file lacks them (" + what +
+                                                 "); gpuplan left it as it was");
+    return Result<int>::success(static_cast<int>(version));
 }
 
 Status ScenarioLibrary::exists(qint64 scenarioId)
@@ -191,6 +241,29 @@ Status ScenarioLibrary::exists(qint64 scenarioId)
     return done();
 }
 
+Result<qint64> ScenarioLibrary::insertScenario(const NewScenario& n)
+{
+    const QString t = now();
+    Statement s(mConnection, "INSERT INTO scenarios (name, description, tags, created_at, updated_at, latest_revision)"
+                             " VALUES (?, ?, '', ?, ?, 1) RETURNING id");
+    if (!s.bind(n.name).bind(n.description).bind(t).bind(t).exec() || !s.query().next())
+        return fail("cannot save '" + n.name + "'", s.error());
+    const qint64 id = s.query().value(0).toLongLong();
+    s.query().finish();
+    Statement r(mConnection, "INSERT INTO revisions (scenario_id, number, note, created_at, document, author)"
+                             " VALUES (?, 1, ?, ?, ?, ?) RETURNING id");
+    if (!r.bind(id).bind(n.note).bind(t).bind(QString::fromUtf8(n.document)).bind(mAuthor).exec() || !r.query().next())
+        return fail("cannot save '" + n.name + "'", r.error());
+    const qint64 revisionId = r.query().value(0).toLongLong();
+    r.query().finish();
+    QString err;
+    if (!writeKpis(mConnection, revisionId, n.kpis, err))
+        return fail("cannot save KPIs of '" + n.name + "'", err);
+    if (Status told = notifyChange(id); !told)
+        return Failure{std::move(told.issues)};
+    return Result<qint64>::success(id);
+}
+
 Result<qint64> ScenarioLibrary::createScenario(const QString& name, const QString& description,
                                                const QByteArray& document, const QString& note,
                                                const std::map<QString, double>& kpis)
@@ -198,27 +271,32 @@ Result<qint64> ScenarioLibrary::createScenario(const QString& name, const QStrin
     detail::Transaction tx(mConnection, mDialect);
     if (!tx.active())
         return fail("cannot save", tx.error());
-    const QString t = now();
-    Statement s(mConnection, "INSERT INTO scenarios (name, description, tags, created_at, updated_at, latest_revision)"
-                             " VALUES (?, ?, '', ?, ?, 1) RETURNING id");
-    if (!s.bind(name).bind(description).bind(t).bind(t).exec() || !s.query().next())
-        return fail("cannot save '" + name + "'", s.error());
-    const qint64 id = s.query().value(0).toLongLong();
-    s.query().finish();
-    Statement r(mConnection, "INSERT INTO revisions (scenario_id, number, note, created_at, document, author)"
-                             " VALUES (?, 1, ?, ?, ?, ?) RETURNING id");
-    if (!r.bind(id).bind(note).bind(t).bind(QString::fromUtf8(document)).bind(mAuthor).exec() || !r.query().next())
-        return fail("cannot save '" + name + "'", r.error());
-    const qint64 revisionId = r.query().value(0).toLongLong();
-    r.query().finish();
-    QString err;
-    if (!writeKpis(mConnection, revisionId, kpis, err))
-        return fail("cannot save KPIs of '" + name + "'", err);
-    if (Status told = notifyChange(id); !told)
-        return Failure{std::move(told.issues)};
+    auto id = insertScenario({name, description, document, note, kpis});
+    if (!id)
+        return id;
     if (!tx.commit())
         return fail("cannot save '" + name + "'", tx.error());
-    return Result<qint64>::success(id);
+    return id;
+}
+
+Result<int> ScenarioLibrary::seedIfEmpty(const std::vector<NewScenario>& scenarios)
+{
+    detail::Transaction tx(mConnection, mDialect);
+    if (!tx.active())
+        return fail("cannot add the samples", tx.error());
+    Statement count(mConnection, "SELECT COUNT(*) FROM scenarios");
+    if (!count.exec() || !count.query().next())
+        return fail("cannot read the library", count.error());
+    const bool empty = count.query().value(0).toLongLong() == 0;
+    count.query().finish();
+    if (!empty || scenarios.empty())
+        return Result<int>::success(0); // another program seeded it first, or nothing to seed
+    for (const NewScenario& n : scenarios)
+        if (auto id = insertScenario(n); !id)
+            return Failure{std::move(id.issues)};
+    if (!tx.commit())
+        return fail("cannot add the samples", tx.error());
+    return Result<int>::success(static_cast<int>(scenarios.size()));
 }
 
 Result<int> ScenarioLibrary::addRevision(qint64 scenarioId, const QByteArray& document, const QString& note,

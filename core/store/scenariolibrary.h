@@ -38,6 +38,16 @@ struct Draft
     QDateTime savedAt;
 };
 
+/// A scenario to create with its first revision (ScenarioLibrary::seedIfEmpty).
+struct NewScenario
+{
+    QString name;
+    QString description;
+    QByteArray document;
+    QString note;
+    std::map<QString, double> kpis;
+};
+
 struct ScenarioSummary
 {
     qint64 id = 0;
@@ -65,7 +75,7 @@ enum class Dialect;
 class ScenarioLibrary
 {
 public:
-    static constexpr int kSchemaVersion = 4;
+    static constexpr int kSchemaVersion = 5;
     /// The issue path of a save refused because another save came first (isConflict).
     static constexpr const char* kConflict = "save conflict";
     static constexpr int kApplicationId = 0x47504c4e; // "GPLN"
@@ -111,6 +121,11 @@ public:
     /// New scenario with its first revision; returns the scenario id.
     Result<qint64> createScenario(const QString& name, const QString& description, const QByteArray& document,
                                   const QString& note, const std::map<QString, double>& kpis);
+    /// Creates all of `scenarios` in one transaction if the library holds no scenario yet (the
+    /// bundled samples at first start), nothing otherwise; returns how many it created. Killed
+    /// or failed halfway, it leaves none of them, and the next start seeds again; two programs
+    /// starting at once seed once.
+    Result<int> seedIfEmpty(const std::vector<NewScenario>& scenarios);
     /// New revision of an existing scenario; returns its number. With `baseRevision` (the
     /// revision the edits started from), refused as a conflict (isConflict: who saved which
     /// revision when) unless that is still the latest.
@@ -142,8 +157,14 @@ public:
 private:
     ScenarioLibrary(QString path, QString connection, detail::Dialect dialect);
     Status migrateSqlite();
+    /// The schema version of the SQLite file (0: empty, a new library), read without writing
+    /// anything; refused unless the file is empty or carries gpuplan's application id and the
+    /// tables of its version.
+    Result<int> sqliteVersion();
     Status migratePostgres();
     Failure conflict(qint64 scenarioId, int baseRevision);
+    /// Inserts a scenario and its first revision inside the caller's transaction.
+    Result<qint64> insertScenario(const NewScenario& scenario);
     /// On a team library, a read first checks the connection and opens it again when the server
     /// or the network dropped it (a write does so when its transaction begins).
     void reviveIfLost();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "model/issue.h"
+#include "model/limits.h"
 
 #include <QAtomicInt>
 #include <QDateTime>
@@ -13,6 +14,9 @@
 #include <QSqlQuery>
 #include <QString>
 #include <QVariant>
+
+#include <pwd.h>
+#include <unistd.h>
 
 namespace gp::store::detail {
 
@@ -29,20 +33,56 @@ inline QString nextConnectionName()
     return QString("gpuplan-library-%1").arg(counter.fetchAndAddRelaxed(1));
 }
 
-/// The OS user, recorded as the author of a SQLite library's revisions.
+/// Whether `name` may be recorded as a revision's author: 1 to limits::kMaxAuthorChars
+/// characters, none of them a control, format or separator character (a terminal escape or a
+/// line break would reach every `library show` and the workbench's history), no blank at
+/// either end.
+inline bool isValidAuthor(const QString& name)
+{
+    const QList<uint> chars = name.toUcs4();
+    if (chars.isEmpty() || chars.size() > limits::kMaxAuthorChars || name.trimmed() != name)
+        return false;
+    for (const uint c : chars) {
+        const QChar::Category category = QChar::category(char32_t(c));
+        if (category == QChar::Other_Control || category == QChar::Other_Format || category == QChar::Other_Surrogate ||
+            category == QChar::Other_NotAssigned || category == QChar::Separator_Line ||
+            category == QChar::Separator_Paragraph || c == 0xfffd)
+            return false;
+    }
+    return true;
+}
+
+/// The OS user, recorded as the author of a SQLite library's revisions: $USER, else $LOGNAME,
+/// else the name of the process's user in the password database, whichever first is a valid
+/// name (isValidAuthor); "unknown" when none is.
 inline QString osUser()
 {
-    const QString user = qEnvironmentVariable("USER", qEnvironmentVariable("LOGNAME"));
-    return user.isEmpty() ? QStringLiteral("unknown") : user;
+    for (const char* variable : {"USER", "LOGNAME"})
+        if (const QString user = qEnvironmentVariable(variable); isValidAuthor(user))
+            return user;
+    if (const passwd* pw = ::getpwuid(::geteuid()); pw && pw->pw_name)
+        if (const QString user = QString::fromLocal8Bit(pw->pw_name); isValidAuthor(user))
+            return user;
+    return QStringLiteral("unknown");
 }
 
 inline QString now() { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
 
 inline QDateTime parseTime(const QString& s) { return QDateTime::fromString(s, Qt::ISODateWithMs); }
 
+/// Whether a driver's message means the disk (or the user's quota) has no room left.
+inline bool isDiskFull(const QString& driverError)
+{
+    return driverError.contains("disk is full") || driverError.contains("No space left on device") ||
+           driverError.contains("quota exceeded", Qt::CaseInsensitive);
+}
+
 /// The driver's message, with what it means for the user where the drivers' words are terse.
 inline QString explain(const QString& driverError)
 {
+    if (isDiskFull(driverError))
+        return driverError + " (no space left on device: free some space on the library's disk and try again; "
+                             "nothing of this was kept)";
     if (driverError.contains("locked") || driverError.contains("busy"))
         return driverError + " (another program is writing to the library; close it or try again)";
     if (driverError.contains("malformed") || driverError.contains("not a database"))
@@ -164,6 +204,19 @@ private:
 inline Failure fail(const QString& what, const QString& why)
 {
     return Failure{{Issue::error(what.toStdString(), why.toStdString())}};
+}
+
+/// A library file that could not be read while it was being recognised: damaged, not a
+/// database at all, a full disk, or another reason, each said as such.
+inline Failure failRead(const QString& why)
+{
+    if (why.contains("malformed"))
+        return fail("the library is damaged", why);
+    if (why.contains("not a database"))
+        return fail("not a gpuplan library", why);
+    if (isDiskFull(why))
+        return fail("no space left on device", why);
+    return fail("cannot read the library", why);
 }
 
 } // namespace gp::store::detail
