@@ -2,16 +2,22 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Each class of bad scenario input gives an error naming the JSON path, the value and the
 // reason, and nothing is half-loaded.
+#include "io/jsonfile.h"
 #include "io/scenarioreader.h"
+#include "model/limits.h"
 #include "testsupport.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <sys/stat.h>
 
 using namespace gp;
 
@@ -256,10 +262,133 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         QFile f(tmp.filePath("big.json"));
         QVERIFY(f.open(QIODevice::WriteOnly));
-        QVERIFY(f.resize(100ll * 1024 * 1024)); // sparse 100 MiB
+        QVERIFY(f.resize(300ll * 1024 * 1024)); // sparse 300 MiB
         f.close();
         const auto r = io::readScenarioFile(tmp.filePath("big.json"), test::bundledCatalog());
-        QVERIFY2(dump(r.issues).contains("file is 100 MiB; the limit is 64 MiB"), qPrintable(dump(r.issues)));
+        QVERIFY2(dump(r.issues).contains("file is 300 MiB; the limit is 256 MiB"), qPrintable(dump(r.issues)));
+    }
+
+    // Issue 34: a key given twice is refused at the second one's path (QJsonDocument would keep
+    // one of the two values without a word).
+    void duplicateKeysAreRefusedWithTheirPath_data()
+    {
+        QTest::addColumn<QByteArray>("from");
+        QTest::addColumn<QByteArray>("to");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("top level") << QByteArray("\"format_version\": 1,")
+                                   << QByteArray("\"format_version\": 1, \"format_version\": 1,")
+                                   << "format_version: duplicate key 'format_version'";
+        QTest::newRow("in a job") << QByteArray("\"kind\": \"pretraining\"")
+                                  << QByteArray("\"kind\": \"pretraining\", \"kind\": \"finetuning\"")
+                                  << "tenants[0].jobs[0].kind: duplicate key 'kind'";
+    }
+    void duplicateKeysAreRefusedWithTheirPath()
+    {
+        QFETCH(QByteArray, from);
+        QFETCH(QByteArray, to);
+        QFETCH(QString, expected);
+        QFile f(QDir(test::dataDir()).absoluteFilePath("samples/01-dgx-h100-three-tenants.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray text = f.readAll();
+        QVERIFY2(text.contains(from), from.constData());
+        text.replace(text.indexOf(from), from.size(), to);
+        const auto r = io::readScenario(text, test::bundledCatalog());
+        QVERIFY(!r.ok());
+        QVERIFY(!r.value.has_value());
+        QVERIFY2(dump(r.issues).contains(expected), qPrintable(dump(r.issues)));
+    }
+    void duplicateKeyScanFollowsNestingAndEscapes()
+    {
+        // Same key in different objects is fine; an escaped spelling of the same key is not;
+        // a quote or a brace inside a string value does not confuse the scan.
+        const QByteArray fine = "{\"a\": {\"a\": 1}, \"b\": [{\"a\": 1}, {\"a\": \"}{\\\"a\\\":\"}]}";
+        QVERIFY(io::duplicateJsonKeys(fine).empty());
+        const QByteArray escaped = "{\"x\": [1, {\"n\": 1, \"m\": [], \"\\u006e\": 2}]}";
+        const Issues twice = io::duplicateJsonKeys(escaped);
+        QCOMPARE(twice.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(twice.front().toString()),
+                 QString("x[1].n: duplicate key 'n': the object already "
+                         "has one (give each key once)"));
+    }
+
+    // Issue 34: names and ids have a length limit and hold no control characters, so a 10 MB
+    // name or an escape sequence never reaches a report, a terminal or an SVG.
+    void namesAndIdsAreBounded_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("long scenario name")
+            << "name" << QJsonValue(QString(257, 'x')) << "name: is 257 characters long; a name has at most 256";
+        QTest::newRow("long tenant id") << "tenants[1].id" << QJsonValue(QString(129, 'x'))
+                                        << "tenants[1].id: is 129 characters long; an id has at most 128";
+        QTest::newRow("10 MB job name") << "tenants[0].jobs[0].name" << QJsonValue(QString(10'000'000, 'x'))
+                                        << "tenants[0].jobs[0].name: is 10000000 characters long";
+        QTest::newRow("escape in a node name")
+            << "topology.nodes[0].name" << QJsonValue(QString("dgx\x1b[31m-01"))
+            << "topology.nodes[0].name: holds the control character U+001B at character 4";
+        QTest::newRow("newline in a tenant name") << "tenants[0].name" << QJsonValue(QString("a\nb"))
+                                                  << "tenants[0].name: holds the control character U+000A";
+        QTest::newRow("C1 control in a job id")
+            << "tenants[0].jobs[0].id" << QJsonValue(QString("a") + QChar(0x9b) + "b")
+            << "tenants[0].jobs[0].id: holds the control character U+009B";
+        QTest::newRow("U+0001 in the description") << "description"
+                                                   << QJsonValue(QString("a\x01"
+                                                                         "b"))
+                                                   << "description: holds the control character U+0001";
+    }
+    void namesAndIdsAreBounded()
+    {
+        QFETCH(QString, path);
+        QFETCH(QJsonValue, value);
+        QFETCH(QString, expected);
+        const auto r = io::readScenario(mutated(path, value), test::bundledCatalog());
+        QVERIFY(!r.ok());
+        QVERIFY(!r.value.has_value());
+        QVERIFY2(dump(r.issues).contains(expected), qPrintable(dump(r.issues).left(2000)));
+    }
+    void descriptionsMayBreakLinesAndNamesMayBeLong()
+    {
+        const auto lines = io::readScenario(mutated("description", "two\nlines\tand a tab"), test::bundledCatalog());
+        QVERIFY2(lines.ok(), qPrintable(dump(lines.issues)));
+        const auto longest = io::readScenario(mutated("name", QString(256, QChar(0x00e9))), test::bundledCatalog());
+        QVERIFY2(longest.ok(), qPrintable(dump(longest.issues))); // characters, not bytes
+    }
+
+    void nodeAndJobCountsAreBounded()
+    {
+        QByteArray json = "{\"format_version\": 1, \"name\": \"x\", \"topology\": {\"nodes\": [";
+        for (std::size_t i = 0; i <= limits::kMaxScenarioNodes; ++i)
+            json += i ? ",{}" : "{}";
+        json += "]}}";
+        auto r = io::readScenario(json, test::bundledCatalog());
+        QVERIFY2(dump(r.issues).contains("topology.nodes: 200001 nodes; a scenario has at most 200000"),
+                 qPrintable(dump(r.issues).left(500)));
+        QCOMPARE(r.issues.size(), std::size_t(1)); // refused before reading 200,001 nodes
+        json = "{\"format_version\": 1, \"name\": \"x\", \"topology\": {}, \"tenants\": [{\"id\": \"t\", \"jobs\": [";
+        for (std::size_t i = 0; i <= limits::kMaxScenarioJobs; ++i)
+            json += i ? ",1" : "1";
+        json += "]}]}";
+        r = io::readScenario(json, test::bundledCatalog());
+        QVERIFY2(dump(r.issues).contains("tenants[0].jobs: the scenario's tenants have 1000001 jobs"),
+                 qPrintable(dump(r.issues).left(500)));
+    }
+
+    void specialFilesAreRefusedWithoutReading()
+    {
+        QTemporaryDir tmp;
+        // A symlink to /dev/zero (only ever read) and a FIFO nobody writes to: refused at once,
+        // neither read forever nor waited on.
+        QVERIFY(QFile::link("/dev/zero", tmp.filePath("zero.json")));
+        auto r = io::readScenarioFile(tmp.filePath("zero.json"), test::bundledCatalog());
+        QVERIFY2(dump(r.issues).contains("not a regular file"), qPrintable(dump(r.issues)));
+        if (::mkfifo(QFile::encodeName(tmp.filePath("fifo.json")).constData(), 0600) != 0)
+            QSKIP("mkfifo is not available here");
+        QElapsedTimer clock;
+        clock.start();
+        r = io::readScenarioFile(tmp.filePath("fifo.json"), test::bundledCatalog());
+        QVERIFY2(dump(r.issues).contains("not a regular file"), qPrintable(dump(r.issues)));
+        QVERIFY(clock.elapsed() < 5000);
     }
 };
 

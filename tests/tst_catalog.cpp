@@ -220,6 +220,24 @@ private Q_SLOTS:
         QCOMPARE(r->nodeTemplates.size(), test::bundledCatalog().nodeTemplates.size());
     }
 
+    void userCatalogCannotGiveAnIdTwice()
+    {
+        // A user catalog may replace a bundled entry, but within the file each id is given once:
+        // the second of two is refused with its path, not silently kept.
+        QTemporaryDir tmp;
+        const QString user = tmp.filePath("user.json");
+        QFile f(user);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"json({"format_version": 1, "price_presets": [
+            {"id": "mine", "name": "A", "as_of": "2026-01-01", "source": "q", "gpu_hour_usd": {"h100-80gb": 1.0}},
+            {"id": "mine", "name": "B", "as_of": "2026-01-01", "source": "q", "gpu_hour_usd": {"h100-80gb": 2.0}}]})json");
+        f.close();
+        const auto r = io::loadCatalog(test::dataDir(), user);
+        QVERIFY(!r.ok());
+        QVERIFY2(hasIssue(r.issues, "price_presets[1].id: 'mine' is defined twice in this file"),
+                 qPrintable(dump(r.issues)));
+    }
+
     void impossibleValuesAreRefusedWithTheirPlace_data()
     {
         QTest::addColumn<QByteArray>("json");
@@ -230,6 +248,29 @@ private Q_SLOTS:
                 "fp8_dense_tflops":0,"scale_up_kind":"none","scale_up_bandwidth_gb_per_s":0,"pcie_gen":4,
                 "tdp_w":1,"sm_count":1}]})")
             << "extra.json: gpus[0].memory_gb: -5 must be between 1 and 10000";
+        // Issue 34: scale_up_kind is one of the kinds calc/slots.cpp knows, ids are bounded and a
+        // duplicate key is refused.
+        QTest::newRow("free-text GPU scale_up_kind")
+            << QByteArray(R"({"format_version":1,"gpus":[{"id":"x","name":"X","vendor":"v","architecture":"a",
+                "memory_gb":5,"memory_usable_gib":4,"hbm_bandwidth_gb_per_s":1,"bf16_dense_tflops":1,
+                "fp8_dense_tflops":0,"scale_up_kind":"nvlink9","scale_up_bandwidth_gb_per_s":0,"pcie_gen":4,
+                "tdp_w":1,"sm_count":1}]})")
+            << "extra.json: gpus[0].scale_up_kind: 'nvlink9' must be nvlink3, nvlink4, nvlink5, nvlink-bridge, "
+               "infinity-fabric or none";
+        QTest::newRow("free-text node scale_up_kind")
+            << QByteArray(R"({"format_version":1,"node_templates":[{"id":"n","name":"N","gpu":"h100-80gb",
+                "gpu_count":8,"scale_up_kind":"NVSwitch","nic_count":8,"nic_speed_gbps":400,"pcie_gen":5,
+                "sources":{}}]})")
+            << "extra.json: node_templates[0].scale_up_kind: 'NVSwitch' must be nvswitch, nvlink-bridge, "
+               "infinity-fabric or pcie";
+        QTest::newRow("control character in a name")
+            << QByteArray(R"({"format_version":1,"gpus":[{"id":"x","name":"X\u0007","vendor":"v","architecture":"a",
+                "memory_gb":5,"memory_usable_gib":4,"hbm_bandwidth_gb_per_s":1,"bf16_dense_tflops":1,
+                "fp8_dense_tflops":0,"scale_up_kind":"none","scale_up_bandwidth_gb_per_s":0,"pcie_gen":4,
+                "tdp_w":1,"sm_count":1}]})")
+            << "extra.json: gpus[0].name: holds the control character U+0007 at character 2";
+        QTest::newRow("duplicate key") << QByteArray(R"({"format_version":1,"format_version":1})")
+                                       << "extra.json: format_version: duplicate key";
         QTest::newRow("MIG instance bigger than the GPU")
             << QByteArray(R"({"format_version":1,"gpus":[{"id":"x","name":"X","vendor":"v","architecture":"a",
                 "memory_gb":10,"memory_usable_gib":9,"hbm_bandwidth_gb_per_s":1,"bf16_dense_tflops":1,

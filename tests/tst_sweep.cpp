@@ -351,6 +351,15 @@ private Q_SLOTS:
                                           "}, {\"axis\": \"nodes\", \"values\": " + values + "}]}"
                                    << "axes: the grid has more than 100000 points";
         QTest::newRow("not JSON") << QByteArray("{\"base\": ") << "not JSON";
+        // Issue 34: a key twice, a node count or a growth that would build gigabytes.
+        QTest::newRow("a key twice") << "{" + base + ", \"trials\": 1, \"trials\": 2, \"axes\": []}"
+                                     << "trials: duplicate key 'trials'";
+        QTest::newRow("a billion nodes") << "{" + base + ", \"axes\": [{\"axis\": \"nodes\", \"values\": [1e9]}]}"
+                                         << "axes[0].values[0]: a node count is a whole number from 1 to 200000";
+        QTest::newRow("growth x1000") << "{" + base +
+                                             ", \"axes\": [{\"axis\": \"growth\", \"tenant\": \"frontier\", "
+                                             "\"values\": [100000]}]}"
+                                      << "axes[0].values[0]: a growth is a number from 0 to 1000";
         const QByteArray traces = mTmp.filePath("traces").toUtf8();
         const QByteArray replay = "\"kind\": \"replay\", \"nodes\": \"" + traces + "/nodes.csv\"";
         const QByteArray trace = "{\"axis\": \"trace\", \"values\": [\"" + traces + "/share.csv\"]}";
@@ -393,6 +402,62 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(said), qPrintable(r.err));
         QVERIFY(!QFileInfo::exists(mTmp.filePath("bad/results.csv"))); // nothing half-written
+    }
+
+    void seedRangeEndingAtIntMax()
+    {
+        // `for (int seed = from; seed <= to; ++seed)` overflowed at INT_MAX (undefined behaviour).
+        const QByteArray spec =
+            "{\"base\": \"" +
+            QDir(test::dataDir()).absoluteFilePath("samples/01-dgx-h100-three-tenants.json").toUtf8() +
+            "\", \"axes\": [{\"axis\": \"seed\", \"from\": 2147483646, \"to\": 2147483647}]}";
+        const Result<document::SweepSpec> r = document::readSweepSpec(spec, mTmp.path());
+        QVERIFY2(r.ok(), r.errorText().c_str());
+        QCOMPARE(r->points(), 2LL);
+        QCOMPARE(r->axes.front().values.back().toDouble(), 2147483647.0);
+    }
+
+    void aGrowthThatWouldBuildGigabytesIsAPointsError()
+    {
+        // 1000 % a month for 120 months: far more jobs than a scenario may have; the point says so
+        // instead of copying jobs until memory runs out.
+        const QByteArray spec =
+            "{\"base\": \"" +
+            QDir(test::dataDir()).absoluteFilePath("samples/01-dgx-h100-three-tenants.json").toUtf8() +
+            "\", \"axes\": [{\"axis\": \"growth\", \"tenant\": \"frontier\", \"months\": 120, "
+            "\"values\": [1000]}]}";
+        const Result<document::SweepSpec> r = document::readSweepSpec(spec, mTmp.path());
+        QVERIFY2(r.ok(), r.errorText().c_str());
+        const Result<document::SweepInputs> in = document::loadSweepInputs(*r, test::bundledCatalog());
+        QVERIFY(in.ok());
+        const Result<Scenario> point = document::sweepPointScenario(*in->base, test::bundledCatalog(), *r, 0);
+        QVERIFY(!point.ok());
+        QVERIFY2(QString::fromStdString(point.errorText()).contains("jobs; a scenario has at most 1000000"),
+                 point.errorText().c_str());
+    }
+
+    void forgedMergeInputsAreRefused()
+    {
+        // A shard's sweep.json edited by hand: a split into two billion shards (the list of
+        // missing shards filled memory) and a point count of 1e300 (cast to an integer: UB).
+        QVERIFY(QDir().mkpath(mTmp.filePath("forged")));
+        QVERIFY(QFile::copy(mTmp.filePath("whole/results.csv"), mTmp.filePath("forged/results.csv")));
+        const QJsonObject whole = QJsonDocument::fromJson(read(mTmp.filePath("whole/sweep.json"))).object();
+        auto forge = [&](const char* key, const QJsonValue& value) {
+            QJsonObject o = whole;
+            o.insert("shard", "1/2");
+            o.insert(key, value);
+            QFile::remove(mTmp.filePath("forged/sweep.json"));
+            writeSpec("forged/sweep.json", QJsonDocument(o).toJson());
+            return cli({"sweep", "merge", mTmp.filePath("forged"), "-o", mTmp.filePath("forged-out")});
+        };
+        Run r = forge("shard", "1/2000000000");
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("shard '1/2000000000' is not I/N with 1 <= I <= N <= 100000"), qPrintable(r.err));
+        r = forge("points", 1e300);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("points must be a whole number from 0 to 100000"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(mTmp.filePath("forged-out")));
     }
 
     void badShardsAndMerges()

@@ -9,6 +9,7 @@
 #include "document/sizing.h"
 #include "io/scenariowriter.h"
 #include "model/format.h"
+#include "model/limits.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -70,8 +71,10 @@ int runOptimizeSize(const QStringList& args)
         const int eq = g.indexOf('=');
         bool ok = false;
         const double pct = eq > 0 ? g.mid(eq + 1).toDouble(&ok) : 0.0;
-        if (eq <= 0 || !ok)
-            return cl.refuse("--growth must be TENANT=PCT, not '" + g + "'");
+        if (eq <= 0 || !ok || !(pct >= 0.0 && pct <= limits::kMaxGrowthPctPerMonth))
+            return cl.refuse(QString("--growth must be TENANT=PCT with PCT from 0 to %1 (%% per month), not '%2'")
+                                 .arg(limits::kMaxGrowthPctPerMonth)
+                                 .arg(g));
         request.growthPct[g.left(eq).toStdString()] = pct;
     }
     const auto months = intOption(p, "months", 0, 0, 120, [&](const QString& m) { return cl.refuse(m); });
@@ -80,6 +83,19 @@ int runOptimizeSize(const QStringList& args)
     request.months = *months;
     if (!request.growthPct.empty() && request.months == 0)
         return cl.refuse("--growth needs --months N");
+    { // the last month's load, counted before it is made: a steep growth would copy jobs into gigabytes
+        double jobs = 0.0;
+        for (const Tenant& t : read->tenants) {
+            const auto g = request.growthPct.find(t.id);
+            jobs += static_cast<double>(t.jobs.size()) *
+                    (g == request.growthPct.end() ? 1.0 : std::pow(1.0 + g->second / 100.0, request.months));
+        }
+        if (!(jobs <= static_cast<double>(limits::kMaxScenarioJobs)))
+            return cl.refuse(QString("--growth over %1 months grows the load to about %2 jobs; a scenario has at most %3")
+                                 .arg(request.months)
+                                 .arg(jobs, 0, 'g', 3)
+                                 .arg(limits::kMaxScenarioJobs));
+    }
 
     const Result<document::SizingResult> sized = document::sizeCluster(*read, *catalog, request);
     if (!sized.ok()) { // a constraint that binds: what, and by how much (docs/cli.md: exit 1)

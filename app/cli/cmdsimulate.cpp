@@ -69,7 +69,7 @@ int runSimulate(const QStringList& args)
     if (p.isSet("defrag-threshold")) {
         bool ok = false;
         defrag = p.value("defrag-threshold").toDouble(&ok);
-        if (!ok || *defrag < 0 || *defrag > 1 || !timeline) {
+        if (!ok || !(*defrag >= 0 && *defrag <= 1) || !timeline) { // NaN fails every comparison
             err() << cl.usageError("--defrag-threshold needs --horizon-days and a fraction from 0 to 1") << Qt::endl;
             return kBadInput;
         }

@@ -6,6 +6,7 @@
 
 #include "document/sweep.h"
 #include "io/clusterconfigwriter.h"
+#include "io/jsonfile.h"
 #include "io/scenariowriter.h"
 #include "ui/sweepcharts.h"
 
@@ -17,6 +18,7 @@
 #include <QJsonObject>
 #include <QProcessEnvironment>
 
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -65,7 +67,7 @@ std::optional<std::pair<int, int>> shardOf(const QCommandLineParser& p, QString&
         const QStringList parts = text.split('/');
         bool okI = false, okN = false;
         const int i = parts.value(0).toInt(&okI), n = parts.value(1).toInt(&okN);
-        if (parts.size() != 2 || !okI || !okN || n < 1 || n > 100000 || i < 1 || i > n) {
+        if (parts.size() != 2 || !okI || !okN || n < 1 || n > limits::kMaxSweepShards || i < 1 || i > n) {
             error = from + " '" + text + "' is not a shard I/N with 1 <= I <= N";
             return std::nullopt;
         }
@@ -102,16 +104,42 @@ int merge(const QStringList& dirs, const QString& outDir)
     std::set<int> shards;
     std::map<long long, QByteArray> rows;
     for (const QString& dir : dirs) {
-        QFile summary(QDir(dir).filePath("sweep.json"));
-        QFile results(QDir(dir).filePath("results.csv"));
-        if (!summary.open(QIODevice::ReadOnly) || !results.open(QIODevice::ReadOnly)) {
+        const QString summaryFile = QDir(dir).filePath("sweep.json"), resultsFile = QDir(dir).filePath("results.csv");
+        if (!QFileInfo::exists(summaryFile) || !QFileInfo::exists(resultsFile)) {
             err() << dir << ": no sweep.json and results.csv: not a sweep's output" << Qt::endl;
             return kBadInput;
         }
-        const QJsonObject o = QJsonDocument::fromJson(summary.readAll()).object();
+        // Both read as every input is (regular files, bounded); the summary's figures checked
+        // before they size anything.
+        Issues read;
+        const std::optional<QByteArray> summaryBytes = io::readFileBytes(summaryFile, read);
+        const std::optional<QJsonObject> summary = summaryBytes ? io::parseJsonObject(*summaryBytes, read) : std::nullopt;
+        const std::optional<QByteArray> resultsBytes =
+            summary ? io::readFileBytes(resultsFile, read, limits::kMaxSweepResultsBytes) : std::nullopt;
+        if (!resultsBytes) {
+            for (const Issue& i : read)
+                err() << formatIssue(summary ? resultsFile : summaryFile, i) << '\n';
+            err() << Qt::flush;
+            return kBadInput;
+        }
+        const QJsonObject& o = *summary;
         const QStringList shard = o.value("shard").toString().split('/');
         if (shard.size() != 2) {
             err() << dir << ": not a shard (its sweep.json has no \"shard\")" << Qt::endl;
+            return kBadInput;
+        }
+        bool okI = false, okN = false;
+        const int shardIndex = shard[0].toInt(&okI), shardCount = shard[1].toInt(&okN);
+        if (!okI || !okN || shardCount < 1 || shardCount > limits::kMaxSweepShards || shardIndex < 1 ||
+            shardIndex > shardCount) {
+            err() << summaryFile << ": shard '" << shard.join('/') << "' is not I/N with 1 <= I <= N <= "
+                  << limits::kMaxSweepShards << Qt::endl;
+            return kBadInput;
+        }
+        const double pointsValue = o.value("points").toDouble(-1);
+        if (!(pointsValue >= 0 && pointsValue <= static_cast<double>(limits::kMaxSweepPoints)) ||
+            std::floor(pointsValue) != pointsValue) {
+            err() << summaryFile << ": points must be a whole number from 0 to " << limits::kMaxSweepPoints << Qt::endl;
             return kBadInput;
         }
         if (!digest.isEmpty() && o.value("spec_sha256").toString().toLatin1() != digest) {
@@ -125,21 +153,29 @@ int merge(const QStringList& dirs, const QString& outDir)
         }
         digest = o.value("spec_sha256").toString().toLatin1();
         specFolder = o.value("spec_folder").toString();
-        points = static_cast<long long>(o.value("points").toDouble());
-        count = shard[1].toInt();
-        if (!shards.insert(shard[0].toInt()).second) {
+        points = static_cast<long long>(pointsValue);
+        count = shardCount;
+        if (!shards.insert(shardIndex).second) {
             err() << dir << ": shard " << shard.join('/') << " given twice" << Qt::endl;
             return kBadInput;
         }
-        const QList<QByteArray> lines = results.readAll().split('\n');
+        const QList<QByteArray> lines = resultsBytes->split('\n');
         if (!header.isEmpty() && lines.value(0) != header) {
             err() << dir << ": results.csv has another header" << Qt::endl;
             return kBadInput;
         }
         header = lines.value(0);
         for (int i = 1; i < lines.size(); ++i)
-            if (!lines[i].isEmpty())
-                rows[lines[i].left(lines[i].indexOf(',')).toLongLong()] = lines[i];
+            if (!lines[i].isEmpty()) {
+                bool ok = false;
+                const long long point = lines[i].left(lines[i].indexOf(',')).toLongLong(&ok);
+                if (!ok || point < 0 || point >= points) {
+                    err() << resultsFile << ":" << i + 1 << ": not a point of this sweep (0 to " << points - 1 << ")"
+                          << Qt::endl;
+                    return kBadInput;
+                }
+                rows[point] = lines[i];
+            }
     }
     if (static_cast<int>(shards.size()) != count) {
         QStringList missing;
@@ -208,12 +244,15 @@ int runSweep(const QStringList& args)
     const std::optional<std::pair<int, int>> shard = shardOf(p, shardError);
     if (!shardError.isEmpty())
         return cl.refuse(shardError);
-    QFile specFile(pos.front());
-    if (!specFile.open(QIODevice::ReadOnly)) {
-        err() << pos.front() << ": cannot read: " << specFile.errorString() << Qt::endl;
+    Issues specRead;
+    const std::optional<QByteArray> specFileBytes = io::readFileBytes(pos.front(), specRead); // regular, bounded
+    if (!specFileBytes) {
+        for (const Issue& i : specRead)
+            err() << formatIssue(pos.front(), i) << '\n';
+        err() << Qt::flush;
         return kBadInput;
     }
-    const QByteArray specBytes = specFile.readAll();
+    const QByteArray& specBytes = *specFileBytes;
     Result<document::SweepSpec> spec = document::readSweepSpec(specBytes, QFileInfo(pos.front()).absolutePath());
     if (!spec) {
         for (const Issue& i : spec.issues)

@@ -5,6 +5,7 @@
 #include "sweep.h"
 
 #include "io/jsonfields.h"
+#include "io/jsonfile.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
 
@@ -50,6 +51,13 @@ std::string valueProblem(const SweepSpec& spec, const std::string& kind, const Q
         return "a seed is a whole number from 1 to 2^53";
     if (kind == "inflate" && (!v.isDouble() || !(v.toDouble() > 0) || v.toDouble() > 10))
         return "an inflate is a number above 0 and at most 10";
+    if (kind == "nodes" &&
+        (!v.isDouble() || !(v.toDouble() >= 1) || v.toDouble() > static_cast<double>(limits::kMaxScenarioNodes) ||
+         std::floor(v.toDouble()) != v.toDouble()))
+        return "a node count is a whole number from 1 to " + std::to_string(limits::kMaxScenarioNodes);
+    if (kind == "growth" && (!v.isDouble() || !(v.toDouble() >= 0) || v.toDouble() > limits::kMaxGrowthPctPerMonth))
+        return "a growth is a number from 0 to " + std::to_string(static_cast<int>(limits::kMaxGrowthPctPerMonth)) +
+               " (% per month)";
     if (kind == "policy") {
         for (const sim::ReplayPolicyName& p : sim::kReplayPolicies)
             if (v.toString() == QLatin1String(p.key))
@@ -128,6 +136,8 @@ Result<SweepSpec> readSweepSpec(const QByteArray& json, const QString& specFolde
                                   ? "not JSON: " + error.errorString().toStdString() + " at offset " +
                                         std::to_string(error.offset)
                                   : "a sweep spec is a JSON object");
+    if (Issues duplicates = io::duplicateJsonKeys(json); !duplicates.empty())
+        return R::failure(std::move(duplicates));
     Issues issues;
     SweepSpec spec;
     spec.folder = specFolder;
@@ -189,8 +199,8 @@ Result<SweepSpec> readSweepSpec(const QByteArray& json, const QString& specFolde
                                                                   "its start, over at most " +
                                                                       std::to_string(kMaxSweepPoints) + " seeds"));
                 else
-                    for (int seed = from; seed <= to; ++seed)
-                        axis.values.emplace_back(seed);
+                    for (long long seed = from; seed <= to; ++seed) // long long: `to` may be INT_MAX
+                        axis.values.emplace_back(static_cast<double>(seed));
             } else if (auto values = a.array("values", true)) {
                 if (values->isEmpty())
                     issues.push_back(Issue::error(a.pathOf("values"), "give at least one value"));
@@ -271,10 +281,17 @@ Result<SweepInputs> loadSweepInputs(const SweepSpec& spec, const Catalog& catalo
                     in.traces.emplace_back(); // keeps the positions; the issues say why
                 continue;
             }
-            take(readTraceInput(files.nodes, files.tasks, inflate));
-            for (const QString& file : {files.nodes, files.tasks})
-                if (QFile f(file); f.open(QIODevice::ReadOnly))
-                    digest.addData(&f);
+            ReplayInput input = readTraceInput(files.nodes, files.tasks, inflate);
+            // The files were read and checked (regular, within kMaxTraceBytes); their digest is
+            // read with the same checks and bound, so a file swapped or grown since cannot hang it.
+            if (input.ok())
+                for (const QString& file : {files.nodes, files.tasks}) {
+                    Issues read;
+                    io::addFileToHash(digest, file, read, limits::kMaxTraceBytes);
+                    inFile(read, file.toStdString());
+                    input.issues.insert(input.issues.end(), read.begin(), read.end());
+                }
+            take(std::move(input));
         }
     }
     if (hasErrors(issues))

@@ -18,6 +18,7 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <cmath>
 
 namespace gp::document {
 
@@ -113,8 +114,19 @@ Result<Scenario> sweepPointScenario(const Scenario& base, const Catalog& catalog
                     if (applied = applyPatch(s, catalog, "nodes[" + n.id + "].sharing", sharing); !applied)
                         break;
         } else if (axis.kind == "growth") {
-            if (!s.findTenant(axis.tenant))
+            const Tenant* tenant = s.findTenant(axis.tenant);
+            if (!tenant)
                 return R::failure(at, "no tenant '" + axis.tenant + "'");
+            // The jobs the grown load would have, before making them: a steep growth over many
+            // months would otherwise copy jobs into gigabytes.
+            double jobs = 0.0;
+            for (const Tenant& t : s.tenants)
+                jobs += static_cast<double>(t.jobs.size()) *
+                        (&t == tenant ? std::pow(1.0 + v.toDouble() / 100.0, axis.months) : 1.0);
+            if (!(jobs <= static_cast<double>(limits::kMaxScenarioJobs)))
+                return R::failure(at, "the grown load would have about " +
+                                          QByteArray::number(jobs, 'g', 3).toStdString() +
+                                          " jobs; a scenario has at most " + std::to_string(limits::kMaxScenarioJobs));
             s = grownLoad(s, {{axis.tenant, v.toDouble()}}, axis.months);
         } else if (axis.kind == "pricing") {
             applied = applyPatch(s, catalog, "pricing.preset", v);

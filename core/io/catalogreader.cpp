@@ -14,6 +14,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <set>
 
 namespace gp::io {
 
@@ -24,6 +25,21 @@ using checks::inRange;
 namespace {
 
 constexpr int kCatalogFormatVersion = 1;
+
+/// The scale-up links a GPU has, and how a node template joins its GPUs (docs/catalog.md);
+/// calc/slots.cpp decides from them which GPUs one job may span.
+const std::vector<std::string> kGpuScaleUpKinds = {"nvlink3",       "nvlink4",         "nvlink5",
+                                                   "nvlink-bridge", "infinity-fabric", "none"};
+const std::vector<std::string> kNodeScaleUpKinds = {"nvswitch", "nvlink-bridge", "infinity-fabric", "pcie"};
+
+/// "a, b or c".
+std::string choices(const std::vector<std::string>& list)
+{
+    std::string out;
+    for (std::size_t i = 0; i < list.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == list.size() ? " or " : ", ") + list[i];
+    return out;
+}
 
 /// Reads one kind of catalog entry, with the figures that need a source.
 class FragmentReader
@@ -58,6 +74,7 @@ private:
         auto arr = f.array(key);
         if (!arr)
             return;
+        std::set<std::string> seen;
         for (qsizetype i = 0; i < arr->size(); ++i) {
             const std::string p = idx(f.pathOf(key), static_cast<std::size_t>(i));
             auto o = asObject(arr->at(i), p, mOut);
@@ -66,6 +83,13 @@ private:
             JsonFields g(*o, p, mOut);
             T item = readOne(g);
             g.finish();
+            // Within one file an id is given once, whether or not the file may override others.
+            if (!item.id.empty() && !seen.insert(item.id).second) {
+                mOut.push_back(Issue::error(field(p, "id"), "'" + item.id +
+                                                                "' is defined twice in this file (an earlier " + key +
+                                                                " entry has the same id)"));
+                continue;
+            }
             auto existing = std::find_if(list.begin(), list.end(), [&](const T& t) { return t.id == item.id; });
             if (existing == list.end())
                 list.push_back(std::move(item));
@@ -74,6 +98,16 @@ private:
             else
                 mOut.push_back(Issue::error(field(p, "id"), "'" + item.id + "' is defined twice"));
         }
+    }
+
+    /// A required string that must be one of `allowed`; anything else is refused with the choices.
+    std::string oneOf(JsonFields& g, const char* key, const std::vector<std::string>& allowed)
+    {
+        const std::size_t before = mOut.size();
+        std::string s = g.string(key, {}, true, TextKind::Id);
+        if (mOut.size() == before && std::find(allowed.begin(), allowed.end(), s) == allowed.end())
+            mOut.push_back(Issue::error(g.pathOf(key), "'" + s + "' must be " + choices(allowed)));
+        return s;
     }
 
     /// Reads a figure and checks it has a source in `sources`.
@@ -121,7 +155,7 @@ private:
 
     std::string id(JsonFields& g)
     {
-        std::string s = g.string("id", {}, true);
+        std::string s = g.id("id");
         if (s.empty() && g.has("id"))
             mOut.push_back(Issue::error(g.pathOf("id"), "must not be empty"));
         return s;
@@ -131,16 +165,16 @@ private:
     {
         GpuSpec s;
         s.id = id(g);
-        s.name = g.string("name", s.id);
-        s.vendor = g.string("vendor", {}, true);
-        s.architecture = g.string("architecture", {}, true);
+        s.name = g.name("name", s.id);
+        s.vendor = g.string("vendor", {}, true, TextKind::Name);
+        s.architecture = g.string("architecture", {}, true, TextKind::Name);
         s.sources = sources(g);
         s.memoryGB = figure(g, s.sources, "memory_gb", 1, 10000);
         s.memoryUsableGiB = figure(g, s.sources, "memory_usable_gib", 1, s.memoryGB > 0 ? s.memoryGB : 10000);
         s.hbmBandwidthGBps = figure(g, s.sources, "hbm_bandwidth_gb_per_s", 1, 1e6);
         s.bf16DenseTflops = figure(g, s.sources, "bf16_dense_tflops", 1, 1e6);
         s.fp8DenseTflops = figure(g, s.sources, "fp8_dense_tflops", 0, 1e6);
-        s.scaleUpKind = g.string("scale_up_kind", {}, true);
+        s.scaleUpKind = oneOf(g, "scale_up_kind", kGpuScaleUpKinds);
         s.scaleUpBandwidthGBps = figure(g, s.sources, "scale_up_bandwidth_gb_per_s", 0, 1e6);
         s.pcieGen = countFigure(g, s.sources, "pcie_gen", 1, 8);
         s.tdpW = figure(g, s.sources, "tdp_w", 1, 1e5);
@@ -321,13 +355,13 @@ private:
     {
         NodeTemplate t;
         t.id = id(g);
-        t.name = g.string("name", t.id);
-        t.gpuId = g.string("gpu", {}, true);
+        t.name = g.name("name", t.id);
+        t.gpuId = g.string("gpu", {}, true, TextKind::Id);
         if (!mCatalog.gpu(t.gpuId))
             mOut.push_back(Issue::error(g.pathOf("gpu"), "'" + t.gpuId + "' is not a GPU in the catalog"));
         t.sources = sources(g);
         t.gpuCount = countFigure(g, t.sources, "gpu_count", 1, 64);
-        t.scaleUpKind = g.string("scale_up_kind", {}, true);
+        t.scaleUpKind = oneOf(g, "scale_up_kind", kNodeScaleUpKinds);
         t.scaleUpDomainGpus = g.integer("scale_up_domain_gpus", 1);
         inRange(mOut, g.pathOf("scale_up_domain_gpus"), t.scaleUpDomainGpus, 1, t.gpuCount < 1 ? 1 : t.gpuCount,
                 "at most gpu_count");
@@ -342,7 +376,7 @@ private:
     {
         SwitchTemplate t;
         t.id = id(g);
-        t.name = g.string("name", t.id);
+        t.name = g.name("name", t.id);
         t.fabric = g.string("fabric", {}, true);
         if (t.fabric != "infiniband" && t.fabric != "ethernet")
             mOut.push_back(Issue::error(g.pathOf("fabric"), "'" + t.fabric + "' must be infiniband or ethernet"));
@@ -357,7 +391,7 @@ private:
     {
         PricePreset p;
         p.id = id(g);
-        p.name = g.string("name", p.id);
+        p.name = g.name("name", p.id);
         p.asOf = g.string("as_of", {}, true);
         p.source = g.string("source", {}, true);
         if (p.source.empty())
@@ -380,7 +414,7 @@ private:
     {
         ModelPreset m;
         m.id = id(g);
-        m.name = g.string("name", m.id);
+        m.name = g.name("name", m.id);
         m.source = g.string("source", {}, true);
         if (m.source.empty())
             mOut.push_back(Issue::warning(g.pathOf("source"), "the model preset has no source"));

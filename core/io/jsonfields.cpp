@@ -50,7 +50,7 @@ const QJsonValue* JsonFields::fetch(const char* key, bool required, const char* 
     return &mCurrent;
 }
 
-std::string JsonFields::string(const char* key, const std::string& fallback, bool required)
+std::string JsonFields::string(const char* key, const std::string& fallback, bool required, TextKind kind)
 {
     const QJsonValue* v = fetch(key, required, "a string");
     if (!v)
@@ -59,7 +59,12 @@ std::string JsonFields::string(const char* key, const std::string& fallback, boo
         wrongType(key, *v, "a string");
         return fallback;
     }
-    return v->toString().toStdString();
+    std::string s = v->toString().toStdString();
+    if (std::string why = textProblem(s, kind); !why.empty()) {
+        mOut.push_back(Issue::error(pathOf(key), std::move(why)));
+        return fallback;
+    }
+    return s;
 }
 
 double JsonFields::number(const char* key, double fallback, bool required)

@@ -5,6 +5,7 @@
 #include "model/enumnames.h"
 #include "model/issue.h"
 #include "model/modelpreset.h"
+#include "model/validation.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -29,7 +30,15 @@ public:
     /// Marks a key as handled without reading it (the caller reports on it itself).
     void skip(const char* key) { mSeen.insert(QLatin1String(key)); }
 
-    std::string string(const char* key, const std::string& fallback = {}, bool required = false);
+    /// A string field; refused (with the fallback kept) when it breaks the rules of `kind`
+    /// (textProblem: length, control characters). Every string of a JSON input is at least Text.
+    std::string string(const char* key, const std::string& fallback = {}, bool required = false,
+                       TextKind kind = TextKind::Text);
+    std::string id(const char* key, bool required = true) { return string(key, {}, required, TextKind::Id); }
+    std::string name(const char* key, const std::string& fallback = {})
+    {
+        return string(key, fallback, false, TextKind::Name);
+    }
     int integer(const char* key, int fallback, bool required = false);
     double number(const char* key, double fallback, bool required = false);
     std::optional<double> optionalNumber(const char* key);

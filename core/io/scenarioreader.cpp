@@ -5,6 +5,7 @@
 #include "jsonfields.h"
 #include "jsonfile.h"
 #include "model/checks.h"
+#include "model/limits.h"
 #include "model/validation.h"
 
 namespace gp::io {
@@ -25,7 +26,7 @@ public:
         Scenario s;
         JsonFields f(root, "", mOut);
         f.integer("format_version", 0, true);
-        s.name = f.string("name", {}, true);
+        s.name = f.string("name", {}, true, TextKind::Name);
         s.description = f.string("description");
         if (auto topo = f.object("topology", true))
             s.topology = topology(*topo, "topology");
@@ -44,6 +45,16 @@ public:
     SharingConfig sharing(JsonFields& f);
 
 private:
+    /// Whether `arr` is within `limit` elements; reports it at `path` when not.
+    bool fewEnough(const QJsonArray& arr, const std::string& path, std::size_t limit, const char* what)
+    {
+        if (static_cast<std::size_t>(arr.size()) <= limit)
+            return true;
+        mOut.push_back(Issue::error(path, std::to_string(arr.size()) + " " + what + "; a scenario has at most " +
+                                              std::to_string(limit)));
+        return false;
+    }
+
     template <typename Fn> void forEach(const QJsonArray& arr, const std::string& path, Fn fn)
     {
         for (qsizetype i = 0; i < arr.size(); ++i) {
@@ -127,13 +138,13 @@ private:
     {
         JsonFields f(o, p, mOut);
         Node n;
-        n.id = f.string("id", {}, true);
-        n.name = f.string("name", n.id);
-        n.templateId = f.string("template");
+        n.id = f.id("id");
+        n.name = f.name("name", n.id);
+        n.templateId = f.string("template", {}, false, TextKind::Id);
         // A template fills what the node does not say itself.
         const NodeTemplate* t = mCatalog.nodeTemplate(n.templateId);
         const bool needGpu = !t;
-        n.gpuId = f.string("gpu", t ? t->gpuId : std::string(), needGpu);
+        n.gpuId = f.string("gpu", t ? t->gpuId : std::string(), needGpu, TextKind::Id);
         n.gpuCount = f.integer("gpu_count", t ? t->gpuCount : 0, needGpu);
         n.nics = t ? NicConfig{t->nicCount, t->nicSpeedGbps, t->gpudirectRdma} : NicConfig{};
         if (auto nics = f.object("nics")) {
@@ -143,7 +154,7 @@ private:
             n.nics.gpudirectRdma = g.boolean("gpudirect_rdma", n.nics.gpudirectRdma);
             g.finish();
         }
-        n.group = f.string("group");
+        n.group = f.string("group", {}, false, TextKind::Id);
         n.position = position(f);
         if (auto sh = f.object("sharing")) {
             JsonFields g(*sh, f.pathOf("sharing"), mOut);
@@ -168,14 +179,14 @@ private:
     {
         JsonFields f(o, p, mOut);
         Switch s;
-        s.id = f.string("id", {}, true);
-        s.name = f.string("name", s.id);
-        s.templateId = f.string("template");
+        s.id = f.id("id");
+        s.name = f.name("name", s.id);
+        s.templateId = f.string("template", {}, false, TextKind::Id);
         const SwitchTemplate* t = mCatalog.switchTemplate(s.templateId);
-        s.tier = f.string("tier", "leaf");
+        s.tier = f.string("tier", "leaf", false, TextKind::Name);
         s.ports = f.integer("ports", t ? t->ports : 0, !t);
         s.portSpeedGbps = f.number("port_speed_gbps", t ? t->portSpeedGbps : 0.0, !t);
-        s.group = f.string("group");
+        s.group = f.string("group", {}, false, TextKind::Id);
         s.position = position(f);
         f.finish();
         return s;
@@ -189,16 +200,19 @@ private:
             forEach(*arr, f.pathOf("groups"), [&](const QJsonObject& go, const std::string& gp) {
                 JsonFields g(go, gp, mOut);
                 Group grp;
-                grp.id = g.string("id", {}, true);
-                grp.name = g.string("name", grp.id);
-                grp.kind = g.string("kind", "rack");
-                grp.parent = g.string("parent");
+                grp.id = g.id("id");
+                grp.name = g.name("name", grp.id);
+                grp.kind = g.string("kind", "rack", false, TextKind::Name);
+                grp.parent = g.string("parent", {}, false, TextKind::Id);
                 g.finish();
                 t.groups.push_back(grp);
             });
-        if (auto arr = f.array("nodes"))
+        if (auto arr = f.array("nodes");
+            arr && fewEnough(*arr, f.pathOf("nodes"), limits::kMaxScenarioNodes, "nodes")) {
+            t.nodes.reserve(static_cast<std::size_t>(arr->size()));
             forEach(*arr, f.pathOf("nodes"),
                     [&](const QJsonObject& no, const std::string& np) { t.nodes.push_back(node(no, np)); });
+        }
         if (auto arr = f.array("switches"))
             forEach(*arr, f.pathOf("switches"),
                     [&](const QJsonObject& so, const std::string& sp) { t.switches.push_back(switchItem(so, sp)); });
@@ -206,9 +220,9 @@ private:
             forEach(*arr, f.pathOf("links"), [&](const QJsonObject& lo, const std::string& lp) {
                 JsonFields g(lo, lp, mOut);
                 Link l;
-                l.id = g.string("id", {}, true);
-                l.from = g.string("from", {}, true);
-                l.to = g.string("to", {}, true);
+                l.id = g.id("id");
+                l.from = g.id("from");
+                l.to = g.id("to");
                 l.bandwidthGbps = g.number("bandwidth_gbps", 0.0, true);
                 l.latencyUs = g.number("latency_us", 0.0);
                 g.finish();
@@ -244,6 +258,7 @@ private:
 
     const Catalog& mCatalog;
     Issues& mOut;
+    std::size_t mJobs = 0; ///< jobs of the tenants read so far (limits::kMaxScenarioJobs)
 };
 
 /// How a GPU is shared, from the fields of a "sharing" object.
@@ -253,9 +268,9 @@ Tenant Reader::tenant(const QJsonObject& o, const std::string& p)
 {
     JsonFields f(o, p, mOut);
     Tenant t;
-    t.id = f.string("id", {}, true);
-    t.name = f.string("name", t.id);
-    t.color = f.string("color", t.color);
+    t.id = f.id("id");
+    t.name = f.name("name", t.id);
+    t.color = f.string("color", t.color, false, TextKind::Name);
     t.priority = f.integer("priority", 0);
     t.isolation = f.enumValue("isolation", Isolation::None);
     if (auto sla = f.object("sla")) {
@@ -266,13 +281,20 @@ Tenant Reader::tenant(const QJsonObject& o, const std::string& p)
         t.sla.itlP99Ms = g.optionalNumber("itl_p99_ms");
         g.finish();
     }
-    if (auto jobs = f.array("jobs"))
-        forEach(*jobs, f.pathOf("jobs"),
-                [&](const QJsonObject& jo, const std::string& jp) { t.jobs.push_back(job(jo, jp)); });
+    if (auto jobs = f.array("jobs")) {
+        mJobs += static_cast<std::size_t>(jobs->size());
+        if (mJobs > limits::kMaxScenarioJobs)
+            mOut.push_back(Issue::error(f.pathOf("jobs"), "the scenario's tenants have " + std::to_string(mJobs) +
+                                                              " jobs up to here; a scenario has at most " +
+                                                              std::to_string(limits::kMaxScenarioJobs)));
+        else
+            forEach(*jobs, f.pathOf("jobs"),
+                    [&](const QJsonObject& jo, const std::string& jp) { t.jobs.push_back(job(jo, jp)); });
+    }
     if (auto a = f.object("arrivals")) {
         JsonFields g(*a, f.pathOf("arrivals"), mOut);
         ArrivalProcess p;
-        p.templateJob = g.string("template", {}, true);
+        p.templateJob = g.id("template");
         p.jobsPerDay = g.number("jobs_per_day", p.jobsPerDay, true);
         p.durationMedianH = g.number("duration_median_h", p.durationMedianH);
         p.durationSigma = g.number("duration_sigma", p.durationSigma);
@@ -287,12 +309,12 @@ Job Reader::job(const QJsonObject& o, const std::string& p)
 {
     JsonFields f(o, p, mOut);
     Job j;
-    j.id = f.string("id", {}, true);
-    j.name = f.string("name", j.id);
+    j.id = f.id("id");
+    j.name = f.name("name", j.id);
     j.kind = f.enumValue("kind", JobKind::Pretraining, true);
     if (auto m = f.object("model", true)) {
         JsonFields g(*m, f.pathOf("model"), mOut);
-        j.model.preset = g.string("preset");
+        j.model.preset = g.string("preset", {}, false, TextKind::Id);
         if (j.model.preset.empty()) {
             j.model.custom = readArchitecture(g);
         }
@@ -367,7 +389,7 @@ Job Reader::job(const QJsonObject& o, const std::string& p)
     if (auto pin = f.object("pin")) {
         JsonFields g(*pin, f.pathOf("pin"), mOut);
         Pin pn;
-        pn.node = g.string("node", {}, true);
+        pn.node = g.id("node");
         pn.gpu = g.optionalInteger("gpu");
         pn.migInstance = g.optionalInteger("mig_instance");
         g.finish();

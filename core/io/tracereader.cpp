@@ -2,91 +2,266 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "tracereader.h"
 
-#include <set>
-
 #include "jsonfile.h"
+#include "model/limits.h"
+#include "model/validation.h"
 
-#include <QStringList>
-
+#include <charconv>
+#include <functional>
 #include <map>
+#include <set>
 
 namespace gp::io {
 
 namespace {
 
-/// A CSV file split into a header map and rows (no quoting in the trace; LF or CRLF ends).
-struct Csv
+/// The next line of the input, without its line break: false at the end. A read error or a
+/// line or file over its limit ends the input with an issue.
+using LineSource = std::function<bool(QByteArray& line)>;
+
+/// Lines from bytes in memory (the fuzz targets, tests).
+LineSource bytesLines(const QByteArray& bytes)
 {
-    std::map<QString, int> columns;
-    std::vector<std::pair<int, QStringList>> rows; // line number, fields
+    auto pos = std::make_shared<qsizetype>(0);
+    return [&bytes, pos](QByteArray& line) {
+        if (*pos >= bytes.size())
+            return false;
+        qsizetype end = bytes.indexOf('\n', *pos);
+        if (end < 0)
+            end = bytes.size();
+        line = bytes.mid(*pos, end - *pos);
+        *pos = end + 1;
+        return true;
+    };
+}
+
+/// Lines read one by one from an open file, at most kMaxTraceBytes in all (the file may grow
+/// while it is read) and kMaxTraceLineBytes each: memory follows the rows kept, not the file.
+LineSource fileLines(QFile& file, Issues& issues)
+{
+    auto total = std::make_shared<qint64>(0);
+    auto number = std::make_shared<long long>(0);
+    auto buffer = std::make_shared<QByteArray>(static_cast<qsizetype>(limits::kMaxTraceLineBytes + 2), '\0');
+    return [&file, &issues, total, number, buffer](QByteArray& line) {
+        if (file.atEnd())
+            return false;
+        const qint64 n = file.readLine(buffer->data(), buffer->size());
+        if (n < 0) {
+            issues.push_back(Issue::error("", "cannot read: " + file.errorString().toStdString()));
+            return false;
+        }
+        ++*number;
+        *total += n;
+        if (*total > limits::kMaxTraceBytes) {
+            issues.push_back(Issue::error("", overLimitMessage(limits::kMaxTraceBytes)));
+            return false;
+        }
+        const bool complete = n > 0 && (*buffer)[n - 1] == '\n';
+        if (!complete && n > limits::kMaxTraceLineBytes) {
+            issues.push_back(Issue::error("line " + std::to_string(*number),
+                                          "longer than " + std::to_string(limits::kMaxTraceLineBytes / 1024) +
+                                              " KiB: not a trace row"));
+            return false;
+        }
+        line = QByteArray(buffer->constData(), static_cast<qsizetype>(complete ? n - 1 : n));
+        return true;
+    };
+}
+
+/// A CSV table read row by row (no quoting in the trace; LF or CRLF ends a line): the header's
+/// columns, then each row's fields with its line number.
+class CsvRows
+{
+public:
+    CsvRows(LineSource lines, Issues& issues) : mLines(std::move(lines)), mIssues(issues) {}
+
+    /// Reads the header; false (with an issue) when it lacks a required column.
+    bool header(const std::vector<const char*>& required)
+    {
+        QByteArray line;
+        if (!next(line) || line.trimmed().isEmpty()) {
+            if (!hasErrors(mIssues))
+                mIssues.push_back(Issue::error("line 1", "empty file: expected a header row"));
+            return false;
+        }
+        const QList<QByteArray> header = line.trimmed().split(',');
+        mWidth = header.size();
+        for (int i = 0; i < header.size(); ++i)
+            mColumns[header[i].trimmed().toStdString()] = i;
+        std::string missing;
+        for (const char* r : required)
+            if (!mColumns.count(r))
+                missing += (missing.empty() ? "" : ", ") + std::string(r);
+        if (!missing.empty()) {
+            mIssues.push_back(Issue::error("line 1", "missing column(s) " + missing +
+                                                         " (header: " + line.trimmed().left(200).toStdString() + ")"));
+            return false;
+        }
+        return true;
+    }
+
+    bool has(const char* column) const { return mColumns.count(column) > 0; }
+    int column(const char* name) const { return mColumns.at(name); }
+
+    /// The next non-empty row with the header's number of fields; rows of another width are
+    /// reported and skipped. False at the end, or once kMaxTraceErrors errors are reported.
+    bool row(QList<QByteArray>& fields)
+    {
+        QByteArray line;
+        while (!tooManyErrors() && next(line)) {
+            line = line.trimmed();
+            if (line.isEmpty())
+                continue;
+            fields = line.split(',');
+            if (fields.size() != mWidth) {
+                error("", std::to_string(fields.size()) + " fields, expected " + std::to_string(mWidth));
+                continue;
+            }
+            return true;
+        }
+        return false;
+    }
+
+    long long line() const { return mLine; }
+    std::string where(const char* column) const
+    {
+        return "line " + std::to_string(mLine) + (column ? std::string(", ") + column : std::string());
+    }
+    void error(const char* column, const std::string& why)
+    {
+        mIssues.push_back(Issue::error(where(*column ? column : nullptr), why));
+        ++mErrors;
+        if (tooManyErrors())
+            mIssues.push_back(Issue::error(where(nullptr), "stopped after " + std::to_string(limits::kMaxTraceErrors) +
+                                                               " errors (is this the right file?)"));
+    }
+    bool tooManyErrors() const { return mErrors >= limits::kMaxTraceErrors; }
+
+    /// A non-negative integer field, or an error naming line, column and value.
+    std::optional<long long> integer(const QList<QByteArray>& fields, const char* column, long long maxValue)
+    {
+        const QByteArray text = fields[mColumns.at(column)].trimmed();
+        long long v = 0;
+        const auto [end, ec] = std::from_chars(text.constData(), text.constData() + text.size(), v);
+        // QByteArray::toLongLong accepted a leading '+'; keep doing so.
+        bool ok = ec == std::errc() && end == text.constData() + text.size() && !text.isEmpty();
+        if (!ok && text.startsWith('+')) {
+            v = text.toLongLong(&ok);
+        }
+        if (!ok || v < 0 || v > maxValue) {
+            error(column,
+                  "'" + text.left(40).toStdString() + "' is not a whole number from 0 to " + std::to_string(maxValue));
+            return std::nullopt;
+        }
+        return v;
+    }
+
+    /// A name field (limits::kMaxNameChars, no control characters), or an error.
+    std::string name(const QList<QByteArray>& fields, const char* column)
+    {
+        std::string s = fields[mColumns.at(column)].trimmed().toStdString();
+        if (std::string why = textProblem(s, TextKind::Name); !why.empty()) {
+            error(column, why);
+            return {};
+        }
+        return s;
+    }
+
+private:
+    bool next(QByteArray& line)
+    {
+        if (!mLines(line))
+            return false;
+        ++mLine;
+        return true;
+    }
+
+    LineSource mLines;
+    Issues& mIssues;
+    std::map<std::string, int> mColumns;
+    qsizetype mWidth = 0;
+    long long mLine = 0;
+    std::size_t mErrors = 0;
 };
 
-std::optional<Csv> parseCsv(const QByteArray* bytes, const QStringList& required, Issues& issues)
+std::optional<std::vector<TraceNode>> nodesOf(CsvRows& csv, Issues& issues)
 {
-    Csv csv;
-    const QList<QByteArray> lines = bytes->split('\n');
-    if (lines.isEmpty() || lines.front().trimmed().isEmpty()) {
-        issues.push_back(Issue::error("line 1", "empty file: expected a header row"));
+    const std::size_t before = issues.size();
+    if (!csv.header({"sn", "cpu_milli", "memory_mib", "gpu", "model"}))
         return std::nullopt;
+    std::vector<TraceNode> nodes;
+    QList<QByteArray> row;
+    while (csv.row(row)) {
+        TraceNode n;
+        n.name = csv.name(row, "sn");
+        auto cpu = csv.integer(row, "cpu_milli", 100'000'000);
+        auto mem = csv.integer(row, "memory_mib", 1'000'000'000'000);
+        auto gpus = csv.integer(row, "gpu", 64);
+        n.model = csv.name(row, "model");
+        if (!cpu || !mem || !gpus)
+            continue;
+        n.cpuMilli = static_cast<int>(*cpu);
+        n.memoryMib = *mem;
+        n.gpus = static_cast<int>(*gpus);
+        if (n.gpus > 0 && n.model.empty() && row[csv.column("model")].trimmed().isEmpty())
+            csv.error("model", "a node with GPUs needs a GPU model");
+        if (!hasErrors(issues, before))
+            nodes.push_back(std::move(n));
     }
-    const QStringList header = QString::fromUtf8(lines.front()).trimmed().split(',');
-    for (int i = 0; i < header.size(); ++i)
-        csv.columns[header[i].trimmed()] = i;
-    QStringList missing;
-    for (const QString& r : required)
-        if (!csv.columns.count(r))
-            missing << r;
-    if (!missing.isEmpty()) {
-        issues.push_back(Issue::error("line 1", "missing column(s) " + missing.join(", ").toStdString() +
-                                                    " (header: " + header.join(",").toStdString() + ")"));
+    if (nodes.empty() && !hasErrors(issues, before))
+        issues.push_back(Issue::error("", "no nodes in the file"));
+    if (hasErrors(issues, before))
         return std::nullopt;
-    }
-    for (int i = 1; i < lines.size(); ++i) {
-        const QString line = QString::fromUtf8(lines[i]).trimmed();
-        if (line.isEmpty())
-            continue;
-        QStringList fields = line.split(',');
-        if (fields.size() != header.size()) {
-            issues.push_back(
-                Issue::error("line " + std::to_string(i + 1),
-                             std::to_string(fields.size()) + " fields, expected " + std::to_string(header.size())));
-            continue;
-        }
-        csv.rows.push_back({i + 1, fields});
-    }
-    return csv;
+    return nodes;
 }
 
-/// A non-negative integer field, or an error naming line, column and value.
-std::optional<long long> integer(const Csv& csv, const std::pair<int, QStringList>& row, const QString& column,
-                                 long long maxValue, Issues& issues)
+std::optional<std::vector<TraceTask>> tasksOf(CsvRows& csv, Issues& issues)
 {
-    const QString text = row.second[csv.columns.at(column)].trimmed();
-    bool ok = false;
-    const long long v = text.toLongLong(&ok);
-    if (!ok || v < 0 || v > maxValue) {
-        issues.push_back(
-            Issue::error("line " + std::to_string(row.first) + ", " + column.toStdString(),
-                         "'" + text.toStdString() + "' is not a whole number from 0 to " + std::to_string(maxValue)));
+    const std::size_t before = issues.size();
+    if (!csv.header({"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"}))
         return std::nullopt;
+    const bool hasSpec = csv.has("gpu_spec");
+    std::vector<TraceTask> tasks;
+    QList<QByteArray> row;
+    while (csv.row(row)) {
+        TraceTask t;
+        t.name = csv.name(row, "name");
+        t.line = static_cast<int>(std::min<long long>(csv.line(), std::numeric_limits<int>::max()));
+        auto cpu = csv.integer(row, "cpu_milli", 100'000'000);
+        auto mem = csv.integer(row, "memory_mib", 1'000'000'000'000);
+        auto num = csv.integer(row, "num_gpu", 64);
+        auto milli = csv.integer(row, "gpu_milli", 1000);
+        if (!cpu || !mem || !num || !milli)
+            continue;
+        t.cpuMilli = static_cast<int>(*cpu);
+        t.memoryMib = *mem;
+        t.numGpu = static_cast<int>(*num);
+        t.gpuMilli = static_cast<int>(*milli);
+        if (t.numGpu > 1 && t.gpuMilli != 1000)
+            csv.error("gpu_milli",
+                      "a multi-GPU task must ask for whole GPUs (1000), not " + std::to_string(t.gpuMilli));
+        if (t.numGpu >= 1 && t.gpuMilli == 0)
+            csv.error("gpu_milli", "a task with GPUs must ask for a share above 0");
+        if (t.numGpu == 0)
+            t.gpuMilli = 0;
+        if (hasSpec)
+            for (const QByteArray& m : row[csv.column("gpu_spec")].trimmed().split('|'))
+                if (!m.isEmpty()) {
+                    std::string model = m.toStdString();
+                    if (std::string why = textProblem(model, TextKind::Name); !why.empty())
+                        csv.error("gpu_spec", why);
+                    else
+                        t.gpuSpec.push_back(std::move(model));
+                }
+        // Once a row failed, nothing more is kept: the file is refused, memory stays small.
+        if (!hasErrors(issues, before))
+            tasks.push_back(std::move(t));
     }
-    return v;
-}
-
-} // namespace
-
-namespace {
-
-/// Reads `path` (at most 512 MiB) and parses it with `parse`, naming the file in every issue.
-template <typename T, typename Parse> Result<std::vector<T>> readTrace(const QString& path, Parse parse)
-{
-    Issues issues;
-    const auto bytes = readFileBytes(path, issues, 512ll * 1024 * 1024);
-    if (!bytes) {
-        inFile(issues, path.toStdString());
-        return Failure{std::move(issues)};
-    }
-    return parse(*bytes, path);
+    if (tasks.empty() && !hasErrors(issues, before))
+        issues.push_back(Issue::error("", "no tasks in the file"));
+    if (hasErrors(issues, before))
+        return std::nullopt;
+    return tasks;
 }
 
 /// The rows parsed into `out`, or every issue, each naming the file.
@@ -99,114 +274,40 @@ Result<std::vector<T>> finish(std::optional<std::vector<T>> out, Issues issues, 
     return Result<std::vector<T>>::success(std::move(*out), std::move(issues));
 }
 
-std::optional<std::vector<TraceNode>> nodesOf(const QByteArray& bytes, Issues& issues);
-std::optional<std::vector<TraceTask>> tasksOf(const QByteArray& bytes, Issues& issues);
+/// Reads `path` (a regular file of at most kMaxTraceBytes) line by line with `parse`, naming
+/// the file in every issue.
+template <typename T, typename Parse> Result<std::vector<T>> readTrace(const QString& path, Parse parse)
+{
+    Issues issues;
+    const std::unique_ptr<QFile> file = openRegularFile(path, issues, limits::kMaxTraceBytes);
+    if (!file)
+        return finish<T>(std::nullopt, std::move(issues), path);
+    CsvRows csv(fileLines(*file, issues), issues);
+    auto rows = parse(csv, issues);
+    return finish(std::move(rows), std::move(issues), path);
+}
 
 } // namespace
 
-Result<std::vector<TraceNode>> readTraceNodes(const QString& path)
-{
-    return readTrace<TraceNode>(path, parseTraceNodes);
-}
+Result<std::vector<TraceNode>> readTraceNodes(const QString& path) { return readTrace<TraceNode>(path, nodesOf); }
 
-Result<std::vector<TraceTask>> readTraceTasks(const QString& path)
-{
-    return readTrace<TraceTask>(path, parseTraceTasks);
-}
+Result<std::vector<TraceTask>> readTraceTasks(const QString& path) { return readTrace<TraceTask>(path, tasksOf); }
 
 Result<std::vector<TraceNode>> parseTraceNodes(const QByteArray& bytes, const QString& path)
 {
     Issues issues;
-    auto nodes = nodesOf(bytes, issues);
+    CsvRows csv(bytesLines(bytes), issues);
+    auto nodes = nodesOf(csv, issues);
     return finish(std::move(nodes), std::move(issues), path);
 }
 
 Result<std::vector<TraceTask>> parseTraceTasks(const QByteArray& bytes, const QString& path)
 {
     Issues issues;
-    auto tasks = tasksOf(bytes, issues);
+    CsvRows csv(bytesLines(bytes), issues);
+    auto tasks = tasksOf(csv, issues);
     return finish(std::move(tasks), std::move(issues), path);
 }
-
-namespace {
-
-std::optional<std::vector<TraceNode>> nodesOf(const QByteArray& bytes, Issues& issues)
-{
-    const std::size_t before = issues.size();
-    auto csv = parseCsv(&bytes, {"sn", "cpu_milli", "memory_mib", "gpu", "model"}, issues);
-    if (!csv)
-        return std::nullopt;
-    std::vector<TraceNode> nodes;
-    for (const auto& row : csv->rows) {
-        TraceNode n;
-        n.name = row.second[csv->columns.at("sn")].trimmed().toStdString();
-        auto cpu = integer(*csv, row, "cpu_milli", 100'000'000, issues);
-        auto mem = integer(*csv, row, "memory_mib", 1'000'000'000'000, issues);
-        auto gpus = integer(*csv, row, "gpu", 64, issues);
-        n.model = row.second[csv->columns.at("model")].trimmed().toStdString();
-        if (!cpu || !mem || !gpus)
-            continue;
-        n.cpuMilli = static_cast<int>(*cpu);
-        n.memoryMib = *mem;
-        n.gpus = static_cast<int>(*gpus);
-        if (n.gpus > 0 && n.model.empty())
-            issues.push_back(
-                Issue::error("line " + std::to_string(row.first) + ", model", "a node with GPUs needs a GPU model"));
-        nodes.push_back(n);
-    }
-    if (nodes.empty() && !hasErrors(issues, before))
-        issues.push_back(Issue::error("", "no nodes in the file"));
-    if (hasErrors(issues, before))
-        return std::nullopt;
-    return nodes;
-}
-
-std::optional<std::vector<TraceTask>> tasksOf(const QByteArray& bytes, Issues& issues)
-{
-    const std::size_t before = issues.size();
-    auto csv = parseCsv(&bytes, {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"}, issues);
-    if (!csv)
-        return std::nullopt;
-    const bool hasSpec = csv->columns.count("gpu_spec") > 0;
-    std::vector<TraceTask> tasks;
-    for (const auto& row : csv->rows) {
-        TraceTask t;
-        t.name = row.second[csv->columns.at("name")].trimmed().toStdString();
-        t.line = row.first;
-        auto cpu = integer(*csv, row, "cpu_milli", 100'000'000, issues);
-        auto mem = integer(*csv, row, "memory_mib", 1'000'000'000'000, issues);
-        auto num = integer(*csv, row, "num_gpu", 64, issues);
-        auto milli = integer(*csv, row, "gpu_milli", 1000, issues);
-        if (!cpu || !mem || !num || !milli)
-            continue;
-        t.cpuMilli = static_cast<int>(*cpu);
-        t.memoryMib = *mem;
-        t.numGpu = static_cast<int>(*num);
-        t.gpuMilli = static_cast<int>(*milli);
-        const std::string where = "line " + std::to_string(row.first);
-        if (t.numGpu > 1 && t.gpuMilli != 1000)
-            issues.push_back(Issue::error(where + ", gpu_milli", "a multi-GPU task must ask for whole GPUs "
-                                                                 "(1000), not " +
-                                                                     std::to_string(t.gpuMilli)));
-        if (t.numGpu >= 1 && t.gpuMilli == 0)
-            issues.push_back(Issue::error(where + ", gpu_milli", "a task with GPUs must ask for a share above 0"));
-        if (t.numGpu == 0)
-            t.gpuMilli = 0;
-        if (hasSpec) {
-            const QString spec = row.second[csv->columns.at("gpu_spec")].trimmed();
-            for (const QString& m : spec.split('|', Qt::SkipEmptyParts))
-                t.gpuSpec.push_back(m.toStdString());
-        }
-        tasks.push_back(t);
-    }
-    if (tasks.empty() && !hasErrors(issues, before))
-        issues.push_back(Issue::error("", "no tasks in the file"));
-    if (hasErrors(issues, before))
-        return std::nullopt;
-    return tasks;
-}
-
-} // namespace
 
 Issues checkTaskModels(const std::vector<TraceTask>& tasks, const std::vector<TraceNode>& nodes,
                        const QString& tasksPath)
@@ -221,10 +322,13 @@ Issues checkTaskModels(const std::vector<TraceTask>& tasks, const std::vector<Tr
     Issues issues;
     for (const TraceTask& t : tasks)
         for (const std::string& m : t.gpuSpec)
-            if (!models.count(m))
+            if (!models.count(m)) {
                 issues.push_back(Issue::error("line " + std::to_string(t.line) + ", gpu_spec",
                                               "'" + m + "' is the GPU model of no node in the node list (" +
                                                   (known.empty() ? std::string("none has GPUs") : known) + ")"));
+                if (issues.size() >= limits::kMaxTraceErrors)
+                    break;
+            }
     inFile(issues, tasksPath.toStdString());
     return issues;
 }

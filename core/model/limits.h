@@ -13,9 +13,11 @@ namespace gp::limits {
 
 // ---- File sizes -------------------------------------------------------------------------------
 
-/// Largest JSON file read whole (scenarios, catalogs, sweep specs): a 100,000-node scenario
-/// written by gpuplan is about 40 MiB.
-inline constexpr std::int64_t kMaxJsonBytes = 64ll * 1024 * 1024;
+/// Largest JSON file read whole (scenarios, catalogs, sweep specs). What gpuplan writes must read
+/// back: the canonical form of a scenario at the node limit (200,000 nodes, ~600 bytes each
+/// indented) is ~120 MiB, twice and more the compact file it was imported from (a 47 MB compact
+/// import exported as 115 MiB and was refused at the old 64 MiB). Reading 115 MiB took 640 MB of memory.
+inline constexpr std::int64_t kMaxJsonBytes = 256ll * 1024 * 1024;
 
 /// Largest trace file (the Alibaba node and task CSVs are a few MiB; 512 MiB is ~10 M rows).
 /// Read line by line: memory follows the rows kept, not the file's size.

@@ -5,9 +5,11 @@
 #include "assumptions.h"
 #include "checks.h"
 #include "enumnames.h"
+#include "limits.h"
 #include "miglayout.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <regex>
 #include <set>
 
@@ -72,7 +74,46 @@ Issues validateSharing(const SharingConfig& sharing, const GpuSpec& gpu, const s
     return out;
 }
 
+std::string textProblem(std::string_view text, TextKind kind)
+{
+    const std::size_t limit = kind == TextKind::Id     ? limits::kMaxIdChars
+                              : kind == TextKind::Name ? limits::kMaxNameChars
+                                                       : limits::kMaxTextChars;
+    const char* what = kind == TextKind::Id ? "an id" : kind == TextKind::Name ? "a name" : "a text";
+    std::size_t chars = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if ((c & 0xC0) != 0x80)
+            ++chars;
+        // C0 controls and DEL; C1 controls (U+0080..U+009F, UTF-8 C2 80..C2 9F) are terminal
+        // escapes too. Neither is valid in XML 1.0 (the SVG figures) except tab and line breaks.
+        const bool c1 = c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) <= 0x9F &&
+                        static_cast<unsigned char>(text[i + 1]) >= 0x80;
+        const bool lineBreak = c == '\t' || c == '\n' || c == '\r';
+        if (c < 0x20 || c == 0x7F || c1) {
+            if (lineBreak && kind == TextKind::Text)
+                continue;
+            char code[8];
+            std::snprintf(code, sizeof code, "U+%04X",
+                          c1 ? static_cast<unsigned>(static_cast<unsigned char>(text[i + 1]))
+                             : static_cast<unsigned>(c));
+            return std::string("holds the control character ") + code + " at character " + std::to_string(chars) +
+                   "; " + what + " cannot" + (kind == TextKind::Text ? "" : " (not even a tab or a line break)");
+        }
+    }
+    if (chars > limit)
+        return "is " + std::to_string(chars) + " characters long; " + what + " has at most " + std::to_string(limit);
+    return {};
+}
+
 namespace {
+
+/// Reports `text` at `path` when it breaks the rules of `kind` (textProblem).
+void checkText(Issues& out, const std::string& path, const std::string& text, TextKind kind)
+{
+    if (std::string why = textProblem(text, kind); !why.empty())
+        out.push_back(Issue::error(path, std::move(why)));
+}
 
 /// What nodes and switches share: a unique id among both, a known template, a known
 /// group and a finite position.
@@ -80,6 +121,8 @@ template <typename Item> void validateEndpoint(const Item& item, const std::stri
                                                const char* templateKind, const std::set<std::string>& groupIds,
                                                std::set<std::string>& endpointIds, Issues& out)
 {
+    checkText(out, field(p, "id"), item.id, TextKind::Id);
+    checkText(out, field(p, "name"), item.name, TextKind::Name);
     if (item.id.empty())
         out.push_back(Issue::error(field(p, "id"), "must not be empty"));
     else if (!endpointIds.insert(item.id).second)
@@ -100,6 +143,8 @@ void validateTopology(const Topology& topo, const Catalog& catalog, Issues& out)
     for (std::size_t i = 0; i < topo.groups.size(); ++i) {
         const Group& g = topo.groups[i];
         const std::string p = idx(base + ".groups", i);
+        checkText(out, field(p, "id"), g.id, TextKind::Id);
+        checkText(out, field(p, "name"), g.name, TextKind::Name);
         if (g.id.empty())
             out.push_back(Issue::error(field(p, "id"), "must not be empty"));
         else if (!groupIds.insert(g.id).second)
@@ -168,6 +213,7 @@ void validateTopology(const Topology& topo, const Catalog& catalog, Issues& out)
     for (std::size_t i = 0; i < topo.links.size(); ++i) {
         const Link& l = topo.links[i];
         const std::string p = idx(base + ".links", i);
+        checkText(out, field(p, "id"), l.id, TextKind::Id);
         if (l.id.empty())
             out.push_back(Issue::error(field(p, "id"), "must not be empty"));
         else if (!linkIds.insert(l.id).second)
@@ -273,6 +319,8 @@ void validateTenants(const Scenario& s, const Catalog& catalog, Issues& out)
     for (std::size_t i = 0; i < s.tenants.size(); ++i) {
         const Tenant& t = s.tenants[i];
         const std::string p = idx("tenants", i);
+        checkText(out, field(p, "id"), t.id, TextKind::Id);
+        checkText(out, field(p, "name"), t.name, TextKind::Name);
         if (t.id.empty())
             out.push_back(Issue::error(field(p, "id"), "must not be empty"));
         else if (!tenantIds.insert(t.id).second)
@@ -304,6 +352,8 @@ void validateTenants(const Scenario& s, const Catalog& catalog, Issues& out)
         for (std::size_t j = 0; j < t.jobs.size(); ++j) {
             const std::string q = idx(field(p, "jobs"), j);
             const Job& job = t.jobs[j];
+            checkText(out, field(q, "id"), job.id, TextKind::Id);
+            checkText(out, field(q, "name"), job.name, TextKind::Name);
             if (!job.id.empty() && !jobIds.insert(job.id).second)
                 out.push_back(Issue::error(field(q, "id"), "'" + job.id + "' is used by another job"));
             for (auto& e : validateJob(job, s, catalog, q))
@@ -325,6 +375,8 @@ Issues validateScenario(const Scenario& scenario, const Catalog& catalog)
     Issues out;
     if (scenario.name.empty())
         out.push_back(Issue::error("name", "must not be empty"));
+    checkText(out, "name", scenario.name, TextKind::Name);
+    checkText(out, "description", scenario.description, TextKind::Text);
     validateTopology(scenario.topology, catalog, out);
     validateTenants(scenario, catalog, out);
     validatePricing(scenario, catalog, out);

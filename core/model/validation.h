@@ -8,8 +8,23 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace gp {
+
+/// What a piece of text is, for its rules (model/limits.h): ids and names are short and hold no
+/// control character at all (not even a tab or a line break: they reach terminals, tables, SVG
+/// and file names); other text (descriptions, sources) is longer and may break lines.
+enum class TextKind
+{
+    Id,
+    Name,
+    Text
+};
+
+/// Why `text` cannot be a `kind` (too long, a control character, with its position), or an
+/// empty string when it can. `text` is UTF-8; lengths count characters.
+std::string textProblem(std::string_view text, TextKind kind);
 
 /// Every semantic rule a scenario must follow against a catalog (ids resolve, sharing
 /// configurations fit their GPU, parallelism fits the model, ...). Paths are JSON paths of
