@@ -33,7 +33,8 @@ io::ScenarioReadResult loadFromLibrary(store::ScenarioLibrary& lib, qint64 id, c
                                        std::optional<int> revision = {});
 
 /// Opens the library at `path` and, if it holds no scenario yet (first start), seeds it
-/// with every valid sample in `samplesDir`; or why it cannot.
+/// with every valid sample in `samplesDir` in one transaction (all of them or none, even when
+/// killed; ScenarioLibrary::seedIfEmpty); or why it cannot.
 Result<std::unique_ptr<store::ScenarioLibrary>> openLibrary(const QString& path, const Catalog& catalog,
                                                             const QString& samplesDir);
 

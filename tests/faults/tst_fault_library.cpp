@@ -328,7 +328,19 @@ private Q_SLOTS:
         const QString sample = sampleFiles().front();
         const QString existing = disk.filePath("existing.sqlite");
         QCOMPARE(cli({"library", "import", sample, "--db", existing, "--note", "before"}, mTmp.path()).code, 0);
+        // A library that is open (the workbench's) when the disk fills: the save says so and
+        // keeps nothing; once there is room the next save works.
+        auto open = store::ScenarioLibrary::open(disk.filePath("open.sqlite"));
+        QVERIFY2(open, open.errorText().c_str());
+        const qint64 id = (*open)->createScenario("plan", "", "{}", "first", {{"gpus", 8}}).value.value();
         QVERIFY(disk.fill());
+        const QByteArray big(256 * 1024, 'x'); // more than the write-ahead log has room for
+        const auto full = (*open)->addRevision(id, "{\"pad\": \"" + big + "\"}", "full", {{"gpus", 9}}, 1);
+        QVERIFY(!full);
+        QVERIFY2(QString::fromStdString(full.errorText()).contains("no space left on device"),
+                 full.errorText().c_str());
+        QCOMPARE((*open)->revisions(id).value.value().size(), std::size_t(1));
+        qInfo("save on a full disk: %s", full.errorText().c_str());
         const QByteArray bytes = readAll(existing);
 
         const QString fresh = disk.filePath("new.sqlite");
@@ -336,6 +348,7 @@ private Q_SLOTS:
         QCOMPARE(created.code, 1);
         QVERIFY2(created.err.contains("no space left on device"), qPrintable(created.err));
         QVERIFY2(!created.err.contains("not a gpuplan library"), qPrintable(created.err));
+        qInfo("new library on a full disk: %s", qPrintable(created.err.trimmed()));
         const auto api = store::ScenarioLibrary::open(disk.filePath("api.sqlite"));
         QVERIFY(!api);
         QVERIFY2(QString::fromStdString(api.errorText()).contains("no space left on device"), api.errorText().c_str());
@@ -344,8 +357,11 @@ private Q_SLOTS:
         QCOMPARE(saved.code, 1);
         QVERIFY2(saved.err.contains("no space left on device"), qPrintable(saved.err));
         QVERIFY2(!saved.err.contains("not a gpuplan library"), qPrintable(saved.err));
+        qInfo("closed library on a full disk: %s", qPrintable(saved.err.trimmed()));
 
         disk.unfill();
+        QCOMPARE((*open)->addRevision(id, "{}", "room again", {{"gpus", 9}}, 1).value.value(), 2);
+        open.value.reset(); // closed before the CLI checks the other library
         const Run after = cli({"library", "list", "--db", existing, "--json"}, mTmp.path());
         QVERIFY2(after.code == 0, qPrintable(after.err));
         QCOMPARE(query(existing, "SELECT note FROM revisions"), QStringList{"before"});
