@@ -3,9 +3,11 @@
 // MIG placement rules of NVIDIA's MIG User Guide ("Supported MIG Profiles"): 8 memory
 // slices and 7 compute slices; instances start at their profile's allowed placements;
 // no overlap; per-profile instance limits.
+#include "model/limits.h"
 #include "model/miglayout.h"
 #include "testsupport.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -191,6 +193,58 @@ private Q_SLOTS:
                 more.push_back({p, s});
                 QVERIFY2(!mig::check(*g, more).empty(), (key(l) + "+ " + p).c_str());
             }
+    }
+
+    /// A user catalog may define many small profiles: ten 1-slice ones have ~10^8 layouts (the
+    /// enumeration ran out of memory). It stops at limits::kMaxMigLayouts and says so, quickly.
+    void manySmallProfilesAreBounded()
+    {
+        GpuSpec g = *a100();
+        g.migProfiles.clear();
+        for (int i = 0; i < 10; ++i) {
+            MigProfile p;
+            p.name = "1g.p" + std::to_string(i);
+            p.profileId = 100 + i;
+            p.computeSlices = 1;
+            p.memorySlices = 1;
+            p.usableGiB = 4.75;
+            p.smCount = 14;
+            p.maxInstances = 7;
+            p.startSlices = {0, 1, 2, 3, 4, 5, 6};
+            g.migProfiles.push_back(p);
+        }
+        QElapsedTimer timer;
+        timer.start();
+        for (bool maximal : {false, true}) {
+            const mig::Enumeration e =
+                mig::enumerateBounded(g, {}, maximal, limits::kMaxMigLayouts, limits::kMaxMigSearchSteps);
+            QVERIFY(e.truncated);
+            QCOMPARE(e.layouts.size(), limits::kMaxMigLayouts);
+            QVERIFY2(QString::fromStdString(e.limitReason).contains("10,000 layouts"), e.limitReason.c_str());
+            for (std::size_t i = 0; i < e.layouts.size(); i += 97)
+                QVERIFY(mig::check(g, e.layouts[i]).empty());
+            QCOMPARE(mig::enumerate(g, {}, maximal).size(), limits::kMaxMigLayouts);
+        }
+        QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed())));
+        // The step bound stops a search whose layouts are few but whose partial layouts are many.
+        const mig::Enumeration steps = mig::enumerateBounded(g, {}, true, 1000000, 5000);
+        QVERIFY(steps.truncated);
+        QVERIFY2(QString::fromStdString(steps.limitReason).contains("5,000 partial layouts"),
+                 steps.limitReason.c_str());
+    }
+
+    /// At the limit exactly, the enumeration is complete and says so; one fewer, it is not.
+    void limitIsExact()
+    {
+        const std::size_t all = mig::enumerate(*a100(), {}, false).size();
+        QVERIFY(all > 10 && all < limits::kMaxMigLayouts);
+        const mig::Enumeration exact = mig::enumerateBounded(*a100(), {}, false, all, limits::kMaxMigSearchSteps);
+        QVERIFY(!exact.truncated);
+        QCOMPARE(exact.layouts.size(), all);
+        QVERIFY(exact.limitReason.empty());
+        const mig::Enumeration fewer = mig::enumerateBounded(*a100(), {}, false, all - 1, limits::kMaxMigSearchSteps);
+        QVERIFY(fewer.truncated);
+        QCOMPARE(fewer.layouts.size(), all - 1);
     }
 
     void profileRestriction()

@@ -5,14 +5,17 @@
 // its objective; the cost bound holds; the same seed gives the same plans; a plan no setting can
 // rescue is said with the job and its shortfall; a stop flag ends it.
 #include "calc/evaluate.h"
+#include "calc/jobsearch.h"
 #include "calc/plansearch.h"
 #include "io/scenarioreader.h"
 #include "model/validation.h"
 #include "testsupport.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 
 #include <atomic>
+#include <chrono>
 
 using namespace gp;
 using namespace gp::calc;
@@ -167,6 +170,57 @@ private Q_SLOTS:
         const Kpis& b = without.pareto.front().kpis;
         QVERIFY(a.costPerMonthUsd < b.costPerMonthUsd - 1e-6 ||
                 (a.costPerMonthUsd <= b.costPerMonthUsd + 1e-6 && a.vramUtilization >= b.vramUtilization - 1e-9));
+    }
+
+    /// The time limit reaches every inner search: on the 250-node sample with 1,200 jobs (its
+    /// three, copied), the job and serving searches of the job moves alone took far longer than
+    /// the limit; now the search ends within it + 10 % + 2 s, says it stopped at the time limit,
+    /// and still returns the plan as given scored.
+    void timeLimitReachesTheInnerSearches()
+    {
+        Scenario s = sample(3);
+        const std::vector<Tenant> tenants = s.tenants;
+        for (int copy = 0; copy < 400; ++copy)
+            for (std::size_t t = 0; t < tenants.size(); ++t)
+                for (const Job& j : tenants[t].jobs) {
+                    Job c = j;
+                    c.id = j.id + "-copy-" + std::to_string(copy);
+                    c.name = j.name + " copy " + std::to_string(copy);
+                    c.pin.reset();
+                    s.tenants[t].jobs.push_back(c);
+                }
+        PlanSearchOptions o;
+        o.timeLimitS = 1.0;
+        QElapsedTimer timer;
+        timer.start();
+        const PlanSearchResult r = searchPlan(s, test::bundledCatalog(), o);
+        const double wallS = timer.elapsed() / 1000.0;
+        QVERIFY(r.timedOut);
+        QVERIFY(!r.cancelled);
+        QVERIFY2(wallS <= o.timeLimitS * 1.1 + 2.0 + (test::kSanitized ? 10.0 : 0.0),
+                 qPrintable(QString("%1 s for a limit of %2 s").arg(wallS).arg(o.timeLimitS)));
+        QVERIFY(r.evaluated >= 1);
+        if (r.pareto.empty())
+            QVERIFY2(QString::fromStdString(r.infeasibleReason).startsWith("the search stopped at its time limit"),
+                     r.infeasibleReason.c_str());
+    }
+
+    /// A job search given a deadline already past stops at once, said as cancelled.
+    void jobSearchStopsAtItsDeadline()
+    {
+        const Scenario s = sample(3);
+        const Job& job = s.tenants.front().jobs.front();
+        JobSearchSetup setup = jobSearchSetup(s, test::bundledCatalog(), job, s.topology.nodes.front());
+        setup.gpusMin = 8;
+        setup.gpusMax = 1024;
+        JobSearchOptions o;
+        o.deadline = std::chrono::steady_clock::now();
+        QElapsedTimer timer;
+        timer.start();
+        const JobSearchResult r = searchJob(setup, o);
+        QVERIFY(r.cancelled);
+        QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY(r.infeasibleReason.empty()); // stopped, not found infeasible
     }
 
     /// A stop flag read true ends the search at once, said as cancelled.

@@ -8,7 +8,9 @@
 #include "document/librarygateway.h"
 #include "io/clusterconfigwriter.h"
 #include "io/scenarioreader.h"
+#include "model/limits.h"
 #include "testsupport.h"
+#include "ui/canvas/canvasscene.h"
 #include "ui/planfigures.h"
 #include "ui/presentationwindow.h"
 #include "ui/reportwriter.h"
@@ -118,6 +120,60 @@ private Q_SLOTS:
                  .value;
         const QString pdf = mDir.filePath("big.pdf");
         QVERIFY(ui::writeReport(*resultsOf(s, 50), test::bundledCatalog(), pdf));
+        const QStringList problems = test::renderingProblems(pdf, true);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
+    }
+
+    /// A plan of more nodes than limits::kReportTopologyMaxNodes (the 250-node sample four
+    /// times over, 36 jobs): the topology page draws its racks as blocks with counts instead
+    /// of a canvas item per node, GPU and slot, and the jobs table lists the first
+    /// limits::kReportMaxJobRows jobs and says how many more there are; the pages render
+    /// cleanly. The sample itself is still drawn node by node.
+    void largePlanTopologyIsSummarized()
+    {
+        const Scenario sample =
+            *io::readScenarioFile(QDir(test::dataDir()).absoluteFilePath("samples/04-cluster-250-node-h100.json"),
+                                  test::bundledCatalog())
+                 .value;
+        {
+            const ui::PlanFigures f(*resultsOf(sample, 10), test::bundledCatalog());
+            QVERIFY(!f.topologySummarized);
+            QVERIFY(!f.topology->items().isEmpty());
+        }
+        Scenario s = sample;
+        for (int copy = 1; copy < 4; ++copy)
+            for (const Node& n : sample.topology.nodes) {
+                Node c = n;
+                c.id = n.id + "-copy" + std::to_string(copy);
+                c.name = n.name + " copy " + std::to_string(copy);
+                c.position.y += 2000.0 * copy;
+                s.topology.nodes.push_back(c);
+            }
+        for (int copy = 1; copy < 12; ++copy)
+            for (Tenant& t : s.tenants) {
+                const Job j = t.jobs.front();
+                Job c = j;
+                c.id = j.id + "-copy" + std::to_string(copy);
+                c.name = j.name + " copy " + std::to_string(copy);
+                c.pin.reset();
+                t.jobs.push_back(c);
+            }
+        QVERIFY(s.topology.nodes.size() > limits::kReportTopologyMaxNodes);
+        const auto results = resultsOf(s, 10);
+        {
+            const ui::PlanFigures f(*results, test::bundledCatalog());
+            QVERIFY(f.topologySummarized);
+            QVERIFY(f.topology->items().isEmpty());
+            const QString jobs = f.jobsTableHtml();
+            QCOMPARE(jobs.count("<tr>"), static_cast<int>(limits::kReportMaxJobRows) + 1); // and the heading
+            QVERIFY2(jobs.contains(QString("The first %1 of %2 jobs").arg(limits::kReportMaxJobRows).arg(36)),
+                     qPrintable(jobs.right(300)));
+        }
+        const QString pdf = mDir.filePath("summarized.pdf");
+        QVERIFY(ui::writeReport(*results, test::bundledCatalog(), pdf));
+        const QString page2 = run("pdftotext", {"-f", "2", "-l", "2", "-layout", pdf, "-"});
+        QVERIFY2(page2.contains("each block stands for a rack"), qPrintable(page2.left(1500)));
+        QVERIFY2(page2.contains("1,000 nodes"), qPrintable(page2.left(1500)));
         const QStringList problems = test::renderingProblems(pdf, true);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
     }

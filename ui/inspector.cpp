@@ -4,6 +4,7 @@
 #include "miglayoutview.h"
 
 #include "model/enumnames.h"
+#include "model/limits.h"
 #include "model/miglayout.h"
 #include "model/validation.h"
 
@@ -210,9 +211,16 @@ void Inspector::rebuildChoices()
     }
     if (mode == SharingMode::Mig && mGpu) {
         // Only layouts the MIG placement rules allow, maximal ones (nothing more fits) first.
-        mLayouts = mig::enumerate(*mGpu, {}, true);
+        // Bounded (limits::kMaxMigLayouts): a user catalog with many small profiles has millions.
+        mig::Enumeration found =
+            mig::enumerateBounded(*mGpu, {}, true, limits::kMaxMigLayouts, limits::kMaxMigSearchSteps);
+        mLayouts = std::move(found.layouts);
         for (const auto& layout : mLayouts)
             mChoice->addItem(describe(layout));
+        mChoice->setToolTip(found.truncated ? tr("The first %1 layouts: %2")
+                                                  .arg(mLayouts.size())
+                                                  .arg(QString::fromStdString(found.limitReason))
+                                            : QString());
     } else if (mode == SharingMode::Vgpu && mGpu) {
         for (const auto& p : mGpu->vgpuProfiles)
             mChoice->addItem(tr("%1 (%2 GiB, %3 per GPU)")

@@ -42,7 +42,16 @@ struct PlanFigures
     std::vector<calc::SharingAlternative> alternatives;
     calc::Inventory inventory;
     std::unique_ptr<ResultsCharts> charts;
+    /// The canvas of the plan, up to limits::kReportTopologyMaxNodes nodes; empty beyond (then
+    /// `topologySummarized` and drawTopologyFigure draws racks as blocks with counts).
     std::unique_ptr<CanvasScene> topology;
+    bool topologySummarized = false;
+
+    /// The topology fitted into `area`: the canvas, or for a plan of more than
+    /// limits::kReportTopologyMaxNodes nodes its racks as blocks (drawTopologySummary).
+    void drawTopologyFigure(QPainter& p, const QRectF& area) const;
+    /// One line under the topology figure: what it shows.
+    QString topologyCaption() const;
 
     /// The executive summary in business terms ($ per month and wasted, days, P95, risks).
     QString summaryHtml() const;
@@ -75,5 +84,11 @@ void drawChartWithLegend(QPainter& p, const QRectF& area, QChart* chart, double 
 void appendChartPictures(std::vector<std::pair<QString, QByteArray>>& files, const QString& name, QChart* chart);
 /// Draws the topology (the canvas scene) fitted into `area`.
 void drawTopology(QPainter& p, const QRectF& area, CanvasScene& topology);
+/// Draws a large plan's topology as blocks fitted into `area`: its racks (a node's group, else
+/// the leaf switch it hangs off) in scenario order, consecutive ones merged into one block where
+/// there are more than limits::kReportTopologyMaxBlocks, each with its nodes, GPUs, a bar of the
+/// memory in use and the GPUs at risk of running out of memory. Time and memory grow with the
+/// nodes only through one pass over them.
+void drawTopologySummary(QPainter& p, const QRectF& area, const Scenario& scenario, const calc::Evaluation& evaluation);
 
 } // namespace gp::ui

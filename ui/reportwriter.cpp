@@ -78,17 +78,8 @@ Status writeReport(const sim::PlanResults& results, const Catalog& catalog, cons
         // 2. Topology: the canvas, every GPU's slots in its tenant's colour.
         pdf.newPage();
         heading(p, body, QObject::tr("Topology and placement"), name);
-        drawTopology(p, content.adjusted(0, 0, 0, -50), *f.topology);
-        drawHtml(
-            p, QRectF(content.left(), content.bottom() - 46, content.width(), 46),
-            QObject::tr(
-                "<p>%1 nodes, %2 switches, %3 links. Each GPU shows its slots (MIG instances at their slices, vGPU "
-                "and time-sliced replicas) in the colour of the tenant that holds them, a memory bar, and a "
-                "warning sign where memory may run out; badges name how a node is shared (MIG, vGPU, TS, MPS, VM); "
-                "links are coloured by load, spine-to-leaf links drawn as one bus per row of racks.</p>")
-                .arg(f.inventory.nodes)
-                .arg(f.inventory.switches)
-                .arg(f.inventory.links));
+        f.drawTopologyFigure(p, content.adjusted(0, 0, 0, -50));
+        drawHtml(p, QRectF(content.left(), content.bottom() - 46, content.width(), 46), f.topologyCaption());
 
         // 3. Where the money and the memory go.
         pdf.newPage();

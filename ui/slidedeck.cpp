@@ -204,7 +204,7 @@ void SlideDeck::paint(QPainter& p, const QRectF& area, int slide) const
         drawHtml(p, QRectF(body.left() + body.width() * 0.55, body.top(), body.width() * 0.45, body.height()),
                  f.kpiTableHtml(), text);
         break;
-    case Topology: drawTopology(p, body, *f.topology); break;
+    case Topology: f.drawTopologyFigure(p, body); break;
     case Stack: paintStack(p, body); break;
     case TradeOffs:
         drawChartWithLegend(p, QRectF(body.left(), body.top(), body.width() * 0.36, body.height()),

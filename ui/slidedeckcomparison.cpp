@@ -108,7 +108,7 @@ void SlideDeck::paintComparison(QPainter& p, const QRectF& area, int slide) cons
     case CTopology:
         columnHeads();
         for (std::size_t i = 0; i < mAll.size(); ++i)
-            drawTopology(p, column(i), *mAll[i]->topology);
+            mAll[i]->drawTopologyFigure(p, column(i));
         break;
     case CCost:
         columnHeads();

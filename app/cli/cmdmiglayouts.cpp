@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clicontext.h"
 
+#include "model/limits.h"
 #include "model/miglayout.h"
 
 #include <QJsonArray>
@@ -32,7 +33,8 @@ int runMigLayouts(const QStringList& args)
     p.addOption({"gpu", "GPU id or name from the catalog, case-insensitive (e.g. A100-40GB, H100-80GB).", "NAME"});
     p.addOption({"profiles", "Only use these profiles (comma-separated, e.g. 3g.40gb,2g.20gb).", "P1,P2"});
     p.addOption({"maximal", "Only layouts to which no further instance of the allowed profiles fits."});
-    p.addOption({"json", "Print JSON: {\"gpu\", \"count\", \"layouts\": [[{\"profile\", \"start\"}]]}."});
+    p.addOption({"json", "Print JSON: {\"gpu\", \"count\", \"truncated\", \"layouts\": [[{\"profile\", \"start\"}]]} "
+                         "(truncated: stopped at the limit on layouts, the first ones listed)."});
     if (auto done = cl.parse(args))
         return *done;
     if (!p.isSet("gpu")) {
@@ -76,7 +78,13 @@ int runMigLayouts(const QStringList& args)
             return kBadInput;
         }
     }
-    const auto layouts = mig::enumerate(*gpu, profiles, p.isSet("maximal"));
+    // Bounded (limits::kMaxMigLayouts, kMaxMigSearchSteps): a user catalog with many small
+    // profiles has hundreds of millions of layouts; the first ones are listed, and it says so.
+    const mig::Enumeration found =
+        mig::enumerateBounded(*gpu, profiles, p.isSet("maximal"), limits::kMaxMigLayouts, limits::kMaxMigSearchSteps);
+    const auto& layouts = found.layouts;
+    if (found.truncated)
+        err() << "gpuplan-cli mig-layouts: " << QString::fromStdString(found.limitReason) << Qt::endl;
     if (p.isSet("json")) {
         QJsonArray arr;
         for (const auto& layout : layouts) {
@@ -85,8 +93,10 @@ int runMigLayouts(const QStringList& args)
                 instances.append(QJsonObject{{"profile", QString::fromStdString(inst.profile)}, {"start", inst.start}});
             arr.append(instances);
         }
-        const QJsonObject root{
-            {"gpu", QString::fromStdString(gpu->id)}, {"count", static_cast<int>(layouts.size())}, {"layouts", arr}};
+        const QJsonObject root{{"gpu", QString::fromStdString(gpu->id)},
+                               {"count", static_cast<int>(layouts.size())},
+                               {"truncated", found.truncated},
+                               {"layouts", arr}};
         out() << QJsonDocument(root).toJson(QJsonDocument::Indented) << Qt::flush;
         return kOk;
     }
@@ -104,6 +114,8 @@ int runMigLayouts(const QStringList& args)
         }
         out() << "  " << parts.join(" + ") << "   [" << compute << "/7 compute, " << gib << " GiB]\n";
     }
+    if (found.truncated)
+        out() << "  … stopped at the limit: " << QString::fromStdString(found.limitReason) << '\n';
     out() << Qt::flush;
     return kOk;
 }

@@ -228,6 +228,9 @@ int runOptimizePlan(const QStringList& args)
     o.maxPenalty = maxPenalty;
     o.removeNodes = !p.isSet("keep-nodes");
     const calc::PlanSearchResult r = calc::searchPlan(*read, *catalog, o);
+    if (r.timedOut && !r.pareto.empty())
+        err() << "gpuplan-cli optimize plan: stopped at the time limit of " << limit << " s after " << r.evaluated
+              << " plans, with the best plans found so far (a longer --time-limit may find better ones)" << Qt::endl;
     if (r.pareto.empty()) {
         err() << "gpuplan-cli optimize plan: " << QString::fromStdString(r.infeasibleReason) << Qt::endl;
         return kFailure;

@@ -27,6 +27,12 @@ namespace gp::calc {
 
 namespace {
 
+/// Cancelled, or past the caller's deadline.
+bool stopRequested(const JobSearchOptions& o)
+{
+    return (o.stop && o.stop->load()) || (o.deadline && std::chrono::steady_clock::now() >= *o.deadline);
+}
+
 std::vector<int> divisorsOf(int n)
 {
     std::vector<int> out;
@@ -158,6 +164,15 @@ JobConfig scoreConfig(const JobSearchSetup& setup, const Job& job, const CommBan
 
 JobSearchSetup jobSearchSetup(const Scenario& s, const Catalog& c, const Job& job, const Node& node)
 {
+    for (const Tenant& t : s.tenants)
+        for (const Job& j : t.jobs)
+            if (j.id == job.id)
+                return jobSearchSetup(s, c, job, node, t.sla);
+    return jobSearchSetup(s, c, job, node, Sla{});
+}
+
+JobSearchSetup jobSearchSetup(const Scenario& s, const Catalog& c, const Job& job, const Node& node, const Sla& sla)
+{
     JobSearchSetup setup;
     const auto& A = s.assumptions;
     if (auto arch = architectureOf(job.model, c))
@@ -175,10 +190,7 @@ JobSearchSetup jobSearchSetup(const Scenario& s, const Catalog& c, const Job& jo
     setup.commOverlap = assumptionValue(A, "comm_overlap");
     setup.tpCommOverlap = assumptionValue(A, "tp_comm_overlap");
     setup.gpusMin = setup.gpusMax = std::max(job.parallelism.gpus(), 1);
-    for (const Tenant& t : s.tenants)
-        for (const Job& j : t.jobs)
-            if (j.id == job.id)
-                setup.sla = t.sla;
+    setup.sla = sla;
     setup.assumptions = A;
     return setup;
 }
@@ -283,7 +295,7 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
                 const std::lock_guard lock(progressMutex);
                 options.progress(done.load(), total);
             }
-            if (options.stop && options.stop->load()) {
+            if (stopRequested(options)) {
                 cancelled = true;
                 return;
             }
@@ -465,7 +477,7 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
         Job job = base;
         long long sinceReport = 0;
         for (std::size_t i = nextCell++; i < cells.size(); i = nextCell++) {
-            if (options.stop && options.stop->load()) {
+            if (stopRequested(options)) {
                 cancelled = true;
                 return;
             }

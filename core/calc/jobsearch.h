@@ -11,8 +11,10 @@
 #include "model/scenario.h"
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +67,9 @@ struct JobSearchOptions
     /// Refuse by the weights-only lower bound before the full memory model (off: every
     /// configuration gets the full model; the same answer, slower — what the tests compare).
     bool memoryBound = true;
+    /// Past this instant the search stops as if cancelled, with what it found so far (read with
+    /// `stop`; the plan search passes its time limit down).
+    std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt;
 };
 
 struct JobSearchResult
@@ -151,5 +156,8 @@ JobConfig scoreConfig(const JobSearchSetup& setup, const Job& job, const CommBan
 /// The search's setting for `job` on GPUs like those of `node` in scenario `s` (its assumptions;
 /// the node's GPU, NVLink domain and NICs), for the job's own GPU count.
 JobSearchSetup jobSearchSetup(const Scenario& s, const Catalog& c, const Job& job, const Node& node);
+/// The same with the job's tenant's SLA given (no search of the scenario's tenants for the job:
+/// what the plan search uses for every job of a large plan).
+JobSearchSetup jobSearchSetup(const Scenario& s, const Catalog& c, const Job& job, const Node& node, const Sla& sla);
 
 } // namespace gp::calc

@@ -20,6 +20,8 @@
 #include <map>
 #include <random>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace gp::calc {
 
@@ -115,42 +117,32 @@ Scenario withSetting(const Scenario& s, const NodeGroup& g, const SharingConfig&
     return out;
 }
 
-/// The scenario without the last node of group `g` (its links and the pins to it go too).
-std::optional<std::pair<Scenario, std::string>> withoutOne(const Scenario& s, const NodeGroup& g)
-{
-    const auto it = std::find_if(s.topology.nodes.rbegin(), s.topology.nodes.rend(),
-                                 [&](const Node& n) { return sameGroup(n, g); });
-    if (it == s.topology.nodes.rend())
-        return std::nullopt;
-    const std::string id = it->id;
-    Scenario out = s;
-    std::erase_if(out.topology.nodes, [&](const Node& n) { return n.id == id; });
-    std::erase_if(out.topology.links, [&](const Link& l) { return l.from == id || l.to == id; });
-    for (Tenant& t : out.tenants)
-        for (Job& j : t.jobs)
-            if (j.pin && j.pin->node == id)
-                j.pin.reset();
-    return std::make_pair(std::move(out), id);
-}
-
-/// Jobs unplaced or outside their SLA, and one more when the plan's largest penalty passes the
-/// search's cap.
-/// The scenario without the last `count` nodes of group `g` (a bigger step down for big groups).
+/// The scenario without the last `count` nodes of group `g` (their links and the pins to them
+/// go too; a bigger step down for big groups), and what it removed ("node-7", "3 nodes (node-9 …
+/// node-7)"). One pass over the scenario whatever `count` is: a large plan removes hundreds at once.
 std::optional<std::pair<Scenario, std::string>> withoutSome(const Scenario& s, const NodeGroup& g, int count)
 {
-    std::optional<std::pair<Scenario, std::string>> out;
-    std::string first;
-    for (int i = 0; i < count; ++i) {
-        auto next = withoutOne(out ? out->first : s, g);
-        if (!next)
-            return std::nullopt;
-        if (i == 0)
-            first = next->second;
-        out = std::move(next);
-    }
-    if (out && count > 1)
-        out->second = std::to_string(count) + " nodes (" + first + " … " + out->second + ")";
-    return out;
+    std::unordered_set<std::string> ids;
+    std::string first, last;
+    for (auto it = s.topology.nodes.rbegin(); it != s.topology.nodes.rend() && static_cast<int>(ids.size()) < count;
+         ++it)
+        if (sameGroup(*it, g)) {
+            ids.insert(it->id);
+            (first.empty() ? first : last) = it->id;
+        }
+    if (ids.empty() || static_cast<int>(ids.size()) < count)
+        return std::nullopt;
+    Scenario out = s;
+    std::erase_if(out.topology.nodes, [&](const Node& n) { return ids.count(n.id) > 0; });
+    std::erase_if(out.topology.links, [&](const Link& l) { return ids.count(l.from) > 0 || ids.count(l.to) > 0; });
+    for (Tenant& t : out.tenants)
+        for (Job& j : t.jobs)
+            if (j.pin && ids.count(j.pin->node) > 0)
+                j.pin.reset();
+    std::string what = first;
+    if (count > 1)
+        what = std::to_string(count) + " nodes (" + first + " … " + last + ")";
+    return std::make_pair(std::move(out), what);
 }
 
 /// Another way to run one job: its parallelism from the job search on the GPUs it runs on, or
@@ -169,18 +161,64 @@ std::string parallelismLabel(const Job& j)
            std::to_string(p.gpus()) + " GPUs";
 }
 
+/// Where each job sits in a scenario (tenant and job index), by id: built once, valid for every
+/// plan the search makes (moves change jobs and nodes, never which tenant holds which job), so a
+/// plan of 10,000 jobs looks each up in constant time, not by a scan of all of them.
+using JobIndex = std::unordered_map<std::string, std::pair<std::size_t, std::size_t>>;
+
+JobIndex indexJobs(const Scenario& s)
+{
+    JobIndex out;
+    for (std::size_t t = 0; t < s.tenants.size(); ++t)
+        for (std::size_t j = 0; j < s.tenants[t].jobs.size(); ++j)
+            out.emplace(s.tenants[t].jobs[j].id, std::make_pair(t, j));
+    return out;
+}
+
+const Job* findJob(const Scenario& s, const JobIndex& index, const std::string& id)
+{
+    const auto it = index.find(id);
+    if (it == index.end() || it->second.first >= s.tenants.size() ||
+        it->second.second >= s.tenants[it->second.first].jobs.size())
+        return nullptr;
+    const Job& j = s.tenants[it->second.first].jobs[it->second.second];
+    return j.id == id ? &j : nullptr;
+}
+
+/// The time limit as the searches see it.
+struct Deadline
+{
+    std::chrono::steady_clock::time_point at;
+    const std::atomic<bool>* stop = nullptr;
+    bool passed() const { return std::chrono::steady_clock::now() >= at; }
+    bool stopped() const { return stop && stop->load(); }
+};
+
 /// For each placed job: the fastest parallelism the job search finds on its GPU kind at its own
 /// GPU count and at a half and a quarter of it (deadlines decide whether the slower ones do), or
-/// the three serving deployments on the fewest GPUs that meet its tenant's objectives.
-std::vector<JobMove> jobMoves(const Scenario& s, const Catalog& c, const Evaluation& ev, const std::atomic<bool>* stop)
+/// the three serving deployments on the fewest GPUs that meet its tenant's objectives. Stops at
+/// the deadline (each inner search too) with the moves found so far.
+std::vector<JobMove> jobMoves(const Scenario& s, const Catalog& c, const Evaluation& ev, const JobIndex& index,
+                              const Deadline& deadline, bool& cut)
 {
+    std::unordered_map<std::string, const Node*> nodes;
+    for (const Node& n : s.topology.nodes)
+        nodes.emplace(n.id, &n);
+    JobSearchOptions training{1, {}, deadline.stop, true, deadline.at};
+    JobSearchOptions serving{3, {}, deadline.stop, true, deadline.at};
     std::vector<JobMove> out;
+    cut = false;
     for (const JobResult& r : ev.jobs) {
-        const Job* job = s.findJob(r.id);
-        const Node* node = r.placement.empty() ? nullptr : s.topology.findNode(r.placement.front().node);
-        if (!job || !node || !c.gpu(node->gpuId) || (stop && stop->load()))
+        if (deadline.stopped() || deadline.passed()) {
+            cut = true;
+            break;
+        }
+        const Job* job = findJob(s, index, r.id);
+        const auto node = r.placement.empty() ? nodes.end() : nodes.find(r.placement.front().node);
+        if (!job || node == nodes.end() || !c.gpu(node->second->gpuId))
             continue;
-        const JobSearchSetup base = jobSearchSetup(s, c, *job, *node);
+        const Tenant& tenant = s.tenants[index.at(r.id).first];
+        const JobSearchSetup base = jobSearchSetup(s, c, *job, *node->second, tenant.sla);
         const int gpus = std::max(job->parallelism.gpus(), 1);
         std::vector<Job> alternatives;
         if (job->isTraining()) {
@@ -189,7 +227,8 @@ std::vector<JobMove> jobMoves(const Scenario& s, const Catalog& c, const Evaluat
                     continue;
                 JobSearchSetup setup = base;
                 setup.gpusMin = setup.gpusMax = count;
-                const JobSearchResult found = searchJob(setup, {1, {}, stop, true});
+                const JobSearchResult found = searchJob(setup, training);
+                cut = cut || found.cancelled;
                 if (!found.top.empty())
                     alternatives.push_back(withConfig(*job, found.top.front()));
             }
@@ -197,7 +236,8 @@ std::vector<JobMove> jobMoves(const Scenario& s, const Catalog& c, const Evaluat
             JobSearchSetup setup = base;
             setup.gpusMin = 1;
             setup.gpusMax = gpus;
-            const ServingSearchResult found = searchServing(setup, {3, {}, stop, true});
+            const ServingSearchResult found = searchServing(setup, serving);
+            cut = cut || found.cancelled;
             for (const ServingConfig& d : found.top)
                 alternatives.push_back(withServingConfig(*job, d));
         }
@@ -207,28 +247,29 @@ std::vector<JobMove> jobMoves(const Scenario& s, const Catalog& c, const Evaluat
                 continue;
             if (j.parallelism.gpus() != gpus && j.pin && (j.pin->gpu || j.pin->migInstance))
                 j.pin.reset(); // a pin to some of its GPUs no longer says where all of them go
-            const bool serving = !j.isTraining();
+            const bool isServing = !j.isTraining();
             out.push_back({j.id, j,
                            j.name + ": " + parallelismLabel(j) +
-                               (serving ? ", batch cap " + std::to_string(j.inference->concurrency) + ", " +
-                                              std::string(enumName(j.precision))
-                                        : std::string())});
+                               (isServing ? ", batch cap " + std::to_string(j.inference->concurrency) + ", " +
+                                                std::string(enumName(j.precision))
+                                          : std::string())});
         }
     }
     return out;
 }
 
 /// The scenario with job `m.jobId` run as `m.job`.
-Scenario withJob(const Scenario& s, const JobMove& m)
+Scenario withJob(const Scenario& s, const JobIndex& index, const JobMove& m)
 {
     Scenario out = s;
-    for (Tenant& t : out.tenants)
-        for (Job& j : t.jobs)
-            if (j.id == m.jobId)
-                j = m.job;
+    const auto it = index.find(m.jobId);
+    if (it != index.end())
+        out.tenants[it->second.first].jobs[it->second.second] = m.job;
     return out;
 }
 
+/// Jobs unplaced or outside their SLA, and one more when the plan's largest penalty passes the
+/// search's cap.
 int violations(const Kpis& k, const std::optional<double>& maxPenalty)
 {
     return k.unplacedJobs + k.slaViolations + (maxPenalty && k.maxPenalty > *maxPenalty + 1e-12 ? 1 : 0);
@@ -281,9 +322,17 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
 {
     const auto start = std::chrono::steady_clock::now();
     auto elapsedS = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    // Every inner search (the job and serving searches of the job moves) stops at this instant
+    // too, and the loop checks it before each plan: the search ends within about one evaluation
+    // of its time limit however large the plan.
+    const Deadline deadline{start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                        std::chrono::duration<double>(std::max(options.timeLimitS, 0.0))),
+                            options.stop};
     PlanSearchResult result;
-    result.current = {scenario, evaluate(scenario, catalog).kpis, {}};
+    Evaluation bestEvaluation = evaluate(scenario, catalog);
+    result.current = {scenario, bestEvaluation.kpis, {}};
     result.evaluated = 1;
+    const JobIndex jobIndex = indexJobs(scenario);
 
     // The cost bound: the memory every unit of every job needs, on the GPU kind with the most
     // usable memory, at the cheapest price of the scenario's GPU kinds.
@@ -292,8 +341,9 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
     for (const Tenant& t : scenario.tenants)
         for (const Job& j : t.jobs)
             demand += jobMemoryNeed(j, scenario, catalog).demandBytes * std::max(j.parallelism.gpus(), 1);
+    std::unordered_set<std::string> pricedGpus; // each GPU kind once, not each node
     for (const Node& n : scenario.topology.nodes)
-        if (const GpuSpec* g = catalog.gpu(n.gpuId)) {
+        if (const GpuSpec* g = catalog.gpu(n.gpuId); g && pricedGpus.insert(n.gpuId).second) {
             bestUsable = std::max(bestUsable, g->memoryUsableGiB * kGiB);
             if (const auto price = gpuHourPrice(scenario, catalog, n.gpuId); price && (!priced || *price < cheapest)) {
                 cheapest = *price;
@@ -305,13 +355,15 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
 
     // The groups and their options.
     std::vector<NodeGroup> groups;
-    for (const Node& n : scenario.topology.nodes)
-        if (catalog.gpu(n.gpuId) &&
-            std::none_of(groups.begin(), groups.end(), [&](const NodeGroup& g) { return sameGroup(n, g); }))
-            groups.push_back({n.gpuId, n.gpuCount, n.templateId, {}});
+    for (const Node& n : scenario.topology.nodes) {
+        const auto in = std::find_if(groups.begin(), groups.end(), [&](const NodeGroup& g) { return sameGroup(n, g); });
+        if (in != groups.end())
+            ++in->size;
+        else if (catalog.gpu(n.gpuId))
+            groups.push_back({n.gpuId, n.gpuCount, n.templateId, {}, 1});
+    }
     std::vector<std::vector<Option>> optionsOf;
     for (NodeGroup& g : groups) {
-        g.size = countIn(scenario, g);
         g.label = (g.templateId.empty() ? g.gpuId + " ×" + std::to_string(g.gpuCount) : g.templateId) + " nodes";
         optionsOf.push_back(optionsFor(*catalog.gpu(g.gpuId)));
     }
@@ -329,8 +381,13 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
         }
     }
     std::vector<JobMove> byJob;
+    bool jobMovesCut = false; // the time limit stopped the job moves before every job had its own
     if (options.jobMoves) {
-        byJob = jobMoves(scenario, catalog, evaluate(scenario, catalog), options.stop);
+        // At most half the time limit, so that a plan of thousands of jobs still has time to try
+        // sharing settings and sizes; jobs it did not reach keep their parallelism.
+        Deadline half = deadline;
+        half.at = start + (deadline.at - start) / 2;
+        byJob = jobMoves(scenario, catalog, bestEvaluation, jobIndex, half, jobMovesCut);
         for (int m = 0; m < static_cast<int>(byJob.size()); ++m)
             moves.emplace_back(-1, m);
     }
@@ -349,6 +406,10 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
     };
     archive(best);
     bool improved = true;
+    if (deadline.stopped())
+        result.cancelled = true;
+    else if (deadline.passed())
+        result.timedOut = true;
     while (improved && !result.timedOut && !result.cancelled) {
         improved = false;
         std::shuffle(moves.begin(), moves.end(), rng);
@@ -357,7 +418,7 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
                 result.cancelled = true;
                 break;
             }
-            if (elapsedS() > options.timeLimitS) {
+            if (deadline.passed()) {
                 result.timedOut = true;
                 break;
             }
@@ -365,10 +426,10 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
             next.changes = best.changes;
             if (g < 0) {
                 const JobMove& m = byJob[static_cast<std::size_t>(o)];
-                const Job* now = best.scenario.findJob(m.jobId);
+                const Job* now = findJob(best.scenario, jobIndex, m.jobId);
                 if (!now || *now == m.job)
                     continue;
-                next.scenario = withJob(best.scenario, m);
+                next.scenario = withJob(best.scenario, jobIndex, m);
                 const Issues issues = validateScenario(next.scenario, catalog);
                 if (std::any_of(issues.begin(), issues.end(), [](const Issue& i) { return i.isError(); }))
                     continue;
@@ -396,17 +457,21 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
                 std::erase_if(next.changes, [&](const std::string& c) { return c.rfind(group.label + ":", 0) == 0; });
                 next.changes.push_back(group.label + ": " + opt.label);
             }
-            next.kpis = evaluate(next.scenario, catalog).kpis;
+            Evaluation evaluation = evaluate(next.scenario, catalog);
+            next.kpis = evaluation.kpis;
             ++result.evaluated;
             archive(next);
             if (better(next.kpis, best.kpis, options)) {
                 best = std::move(next);
+                bestEvaluation = std::move(evaluation);
                 improved = true;
                 if (options.progress)
                     options.progress(result.evaluated, best);
             }
         }
     }
+    if (jobMovesCut && !result.cancelled)
+        result.timedOut = true; // it ended short of its whole space: say so
     std::sort(front.begin(), front.end(),
               [&](const PlanCandidate& a, const PlanCandidate& b) { return better(a.kpis, b.kpis, options); });
     if (front.empty()) {
@@ -416,10 +481,14 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
             onlyCap ? "no plan tried keeps the largest penalty within " + fmt::percent(*options.maxPenalty) +
                           "; the closest reaches " + fmt::percent(k.maxPenalty)
                     : "no plan tried keeps every job placed and within its SLA; in the closest, " +
-                          slaShortfall(best.scenario, evaluate(best.scenario, catalog)) +
+                          slaShortfall(best.scenario, bestEvaluation) +
                           " (jobs unplaced or outside their SLA: " + std::to_string(k.unplacedJobs + k.slaViolations) +
                           "; in the scenario as given: " +
                           std::to_string(result.current.kpis.unplacedJobs + result.current.kpis.slaViolations) + ")";
+        if (result.timedOut)
+            result.infeasibleReason = "the search stopped at its time limit of " + fmt::fixed(options.timeLimitS, 1) +
+                                      " s after " + std::to_string(result.evaluated) + " plans; " +
+                                      result.infeasibleReason;
     }
     result.elapsedMs = elapsedS() * 1000.0;
     return result;

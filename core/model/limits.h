@@ -83,9 +83,9 @@ inline constexpr int kMaxAuthorChars = 128;
 // ---- Searches ---------------------------------------------------------------------------------
 
 /// MIG layouts one enumeration keeps (mig-layouts, the inspector's layout list, the plan search's
-/// and the alternatives' MIG options). NVIDIA's GPUs have a few hundred at most (H100: 410 in
-/// all, 24 maximal), but a user catalog may define more profiles: ten 1-slice profiles give
-/// ~10^8 layouts, gigabytes of memory; the enumeration stops at this many and says so.
+/// and the alternatives' MIG options). The bundled GPUs have 2,318 at most (239 maximal), but a
+/// user catalog may define more profiles: ten 1-slice profiles give ~10^8 layouts, gigabytes of
+/// memory; the enumeration stops at this many and says so.
 inline constexpr std::size_t kMaxMigLayouts = 10000;
 
 /// Partial layouts one MIG enumeration visits: bounds its time (about a second) where the
@@ -103,8 +103,8 @@ inline constexpr std::size_t kReportTopologyMaxNodes = 512;
 /// than this are merged, a few consecutive racks to a block.
 inline constexpr std::size_t kReportTopologyMaxBlocks = 240;
 
-/// Jobs the report's jobs table lists (half a page shows about twenty); past this it says how
-/// many more there are (the jobs.csv export has every job).
-inline constexpr std::size_t kReportMaxJobRows = 30;
+/// Jobs the report's jobs table lists (its half page shows about fourteen rows; the rest were
+/// cut off unsaid); past this it says how many more there are (the jobs.csv export has them all).
+inline constexpr std::size_t kReportMaxJobRows = 12;
 
 } // namespace gp::limits

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "miglayout.h"
 
+#include "limits.h"
+
 #include <algorithm>
 #include <array>
 #include <map>
@@ -76,10 +78,14 @@ struct Enumerator
     const GpuSpec& gpu;
     std::vector<const MigProfile*> profiles; // largest first
     bool maximalOnly;
+    std::size_t maxLayouts;
+    std::size_t maxSteps;
     std::vector<Layout> result;
     Layout current;
     std::map<std::string, int> counts;
     int compute = 0;
+    std::size_t steps = 0;
+    bool stopped = false;
 
     bool fits(const MigProfile& p, int start, const std::array<bool, kMemorySlices>& used) const
     {
@@ -107,12 +113,25 @@ struct Enumerator
 
     void walk(int slice, std::array<bool, kMemorySlices>& used)
     {
+        if (stopped)
+            return;
+        if (++steps > maxSteps) {
+            stopped = true;
+            return;
+        }
         if (slice == kMemorySlices) {
-            if (!current.empty() && (!maximalOnly || isMaximal(used)))
+            if (!current.empty() && (!maximalOnly || isMaximal(used))) {
+                if (result.size() >= maxLayouts) { // one more than it keeps: there are more
+                    stopped = true;
+                    return;
+                }
                 result.push_back(current);
+            }
             return;
         }
         for (const MigProfile* p : profiles) {
+            if (stopped)
+                return;
             if (!fits(*p, slice, used))
                 continue;
             for (int s = slice; s < slice + p->memorySlices; ++s)
@@ -131,11 +150,23 @@ struct Enumerator
     }
 };
 
+std::string withThousands(std::size_t n)
+{
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
 } // namespace
 
-std::vector<Layout> enumerate(const GpuSpec& gpu, const std::vector<std::string>& profiles, bool maximalOnly)
+Enumeration enumerateBounded(const GpuSpec& gpu, const std::vector<std::string>& profiles, bool maximalOnly,
+                             std::size_t maxLayouts, std::size_t maxSteps)
 {
-    Enumerator e{gpu, {}, maximalOnly, {}, {}, {}, 0};
+    Enumerator e{gpu, {}, maximalOnly, std::max<std::size_t>(maxLayouts, 1), maxSteps, {}, {}, {}, 0, 0, false};
     for (const auto& p : gpu.migProfiles)
         if (profiles.empty() || std::find(profiles.begin(), profiles.end(), p.name) != profiles.end())
             e.profiles.push_back(&p);
@@ -144,11 +175,28 @@ std::vector<Layout> enumerate(const GpuSpec& gpu, const std::vector<std::string>
             return a->memorySlices > b->memorySlices;
         return a->computeSlices > b->computeSlices;
     });
+    Enumeration out;
     if (e.profiles.empty())
-        return {};
+        return out;
     std::array<bool, kMemorySlices> used{};
     e.walk(0, used);
-    return std::move(e.result);
+    out.layouts = std::move(e.result);
+    if (e.stopped) {
+        out.truncated = true;
+        out.limitReason =
+            e.steps <= maxSteps
+                ? "stopped at " + withThousands(e.maxLayouts) + " layouts (the limit on MIG layouts; " + gpu.name +
+                      "'s " + std::to_string(e.profiles.size()) + " profiles allow more): give fewer profiles"
+                : "stopped after " + withThousands(maxSteps) + " partial layouts (the limit on one MIG search; " +
+                      gpu.name + "'s " + std::to_string(e.profiles.size()) + " profiles allow more), with the first " +
+                      withThousands(out.layouts.size()) + " layouts: give fewer profiles";
+    }
+    return out;
+}
+
+std::vector<Layout> enumerate(const GpuSpec& gpu, const std::vector<std::string>& profiles, bool maximalOnly)
+{
+    return enumerateBounded(gpu, profiles, maximalOnly, limits::kMaxMigLayouts, limits::kMaxMigSearchSteps).layouts;
 }
 
 } // namespace gp::mig

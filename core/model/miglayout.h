@@ -36,10 +36,26 @@ std::vector<Violation> check(const GpuSpec& gpu, const Layout& layout);
 /// placement rules allow for it.
 bool canAdd(const GpuSpec& gpu, const Layout& layout, const MigProfile& profile);
 
+/// What one enumeration found: its layouts, and whether it stopped at a limit before it had them
+/// all (then `layouts` are the first ones in its order and `limitReason` says which limit).
+struct Enumeration
+{
+    std::vector<Layout> layouts;
+    bool truncated = false;
+    std::string limitReason; ///< "" when complete
+};
+
 /// Every valid non-empty layout of `gpu` using only `profiles` (all when empty), instances
 /// ordered by start slice. With `maximalOnly`, only layouts to which no further instance
 /// of those profiles can be added. Deterministic order (depth-first over memory slices,
-/// larger instances first).
+/// larger instances first). Bounded: it keeps at most `maxLayouts` layouts and visits at most
+/// `maxSteps` partial layouts (limits::kMaxMigLayouts, kMaxMigSearchSteps; a user catalog with
+/// many small profiles has hundreds of millions of layouts), then stops and says so.
+Enumeration enumerateBounded(const GpuSpec& gpu, const std::vector<std::string>& profiles, bool maximalOnly,
+                             std::size_t maxLayouts, std::size_t maxSteps);
+
+/// enumerateBounded at the limits of core/model/limits.h, its layouts only (the first
+/// limits::kMaxMigLayouts where there are more).
 std::vector<Layout> enumerate(const GpuSpec& gpu, const std::vector<std::string>& profiles, bool maximalOnly);
 
 } // namespace mig

@@ -4,15 +4,19 @@
 // jobs across 50 tenants (docs/performance.md). Not a test: it measures and prints.
 //
 //   bench_evaluate [--nodes N] [--tenants T] [--jobs-per-tenant J] [--iterations I] [--policy P]
+//                  [--write FILE]   (writes the generated scenario with gpuplan's writer and exits:
+//                                    the large plans of docs/performance.md's CLI measurements)
 #include "calc/alternatives.h"
 #include "calc/evaluate.h"
 #include "io/catalogreader.h"
 #include "io/datapaths.h"
+#include "io/scenariowriter.h"
 #include "model/enumnames.h"
 #include "model/validation.h"
 #include "scenariogenerator.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QStringList>
 
 #include <algorithm>
@@ -25,6 +29,7 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     int nodes = 1024, tenants = 50, jobsPerTenant = 40, iterations = 20, alternatives = 0;
     std::optional<gp::PlacementPolicy> policy;
+    QString writeTo;
     const QStringList args = QCoreApplication::arguments();
     for (int i = 1; i + 1 < args.size(); i += 2) {
         const QString k = args[i], v = args[i + 1];
@@ -40,6 +45,8 @@ int main(int argc, char** argv)
             alternatives = std::max(0, v.toInt());
         else if (k == "--policy")
             policy = gp::enumFromName<gp::PlacementPolicy>(v.toStdString());
+        else if (k == "--write")
+            writeTo = v;
     }
     const auto cat = gp::io::loadCatalog(gp::io::bundledDataDir());
     if (!cat.ok()) {
@@ -52,6 +59,16 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "generated scenario invalid: %s\n", issue.toString().c_str());
             return 1;
         }
+    if (!writeTo.isEmpty()) {
+        QFile out(writeTo);
+        const QByteArray json = gp::io::writeScenario(s);
+        if (!out.open(QIODevice::WriteOnly) || out.write(json) != json.size()) {
+            std::fprintf(stderr, "%s: cannot write\n", qPrintable(writeTo));
+            return 1;
+        }
+        std::printf("wrote %s (%lld bytes)\n", qPrintable(writeTo), static_cast<long long>(json.size()));
+        return 0;
+    }
     std::vector<double> ms, placing;
     gp::calc::Evaluation last;
     for (int i = 0; i < iterations + 1; ++i) {
