@@ -49,8 +49,8 @@ std::string parseSeedRange(const std::string& text, SeedRange& range)
         return "'" + text + "' is not a seed range: give A-B with whole numbers, e.g. 42-51";
     if (r.last < r.first)
         return "'" + text + "' is reversed: the first seed must not be above the last";
-    if (r.last - r.first >= kMaxSeeds)
-        return "'" + text + "' has " + std::to_string(r.last - r.first + 1) + " seeds; at most " +
+    if (r.last - r.first >= kMaxSeeds) // 0-18446744073709551615 has 2^64 seeds: more than a uint64 counts
+        return "'" + text + "' has more than " + std::to_string(kMaxSeeds) + " seeds; at most " +
                std::to_string(kMaxSeeds) + " in one range";
     range = r;
     return {};
