@@ -422,6 +422,9 @@ private Q_SLOTS:
         const auto echoed = store::parseServerAddress("postgresql://alice@db.example/plans?password=s3cret");
         QVERIFY(!echoed);
         QVERIFY2(!QString::fromStdString(echoed.errorText()).contains("s3cret"), echoed.errorText().c_str());
+        const auto inHost = store::parseServerAddress("postgresql://alice@/plans?host=/run/pg%20password=s3cret");
+        QVERIFY2(inHost, inHost.errorText().c_str()); // one host name to libpq, but never shown
+        QVERIFY2(!inHost->display().contains("s3cret"), qPrintable(inHost->display()));
         const auto smuggled =
             store::parseServerAddress("postgresql://alice@db.example/plans?sslmode=disable%20password=s3cret");
         QVERIFY(!smuggled);

@@ -12,8 +12,9 @@ namespace gp::store {
 
 QString ServerAddress::display() const
 {
-    return (user.isEmpty() ? QString() : user + "@") + (host.isEmpty() ? QString("localhost") : host) + ":" +
-           QString::number(port) + "/" + database;
+    // Masked too: a host, user or database name may carry a "password=…" meant to be smuggled.
+    return maskPasswords((user.isEmpty() ? QString() : user + "@") + (host.isEmpty() ? QString("localhost") : host) +
+                         ":" + QString::number(port) + "/" + database);
 }
 
 QSqlDatabase ServerAddress::addConnection(const QString& connection, const QString& application,

@@ -27,7 +27,8 @@ Result<std::unique_ptr<ScenarioLibrary>> ScenarioLibrary::openServer(const QStri
     {
         QSqlDatabase db = a.addConnection(connection, "gpuplan", password);
         if (!db.open()) {
-            const QString why = db.lastError().text().trimmed();
+            // libpq's message names the host as given: masked like every address gpuplan shows.
+            const QString why = maskPasswords(db.lastError().text().trimmed());
             return fail(where, why.contains("password") ? "cannot connect: " + why +
                                                               " (give the password in ~/.pgpass, a service file, or "
                                                               "when the workbench asks)"

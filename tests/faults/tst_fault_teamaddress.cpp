@@ -90,6 +90,9 @@ private Q_SLOTS:
         QTest::newRow("database quote + user") << address("", "alice", "plans'%20user='gpuplan") << QString();
         QTest::newRow("user + user") << address("", "alice%20user=gpuplan") << QString();
         QTest::newRow("user quote + user") << address("", "alice'%20user='gpuplan") << QString();
+        QTest::newRow("host + password") << address("").replace("host=", "host=" + mServer.socketDir() +
+                                                                             "%20password=hunter2%20x=")
+                                         << QString();
     }
     void injectionsConnectAsTheAddressUserOrAreRefused()
     {
