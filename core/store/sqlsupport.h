@@ -58,10 +58,10 @@ inline bool isValidAuthor(const QString& name)
 inline QString osUser()
 {
     for (const char* variable : {"USER", "LOGNAME"})
-        if (const QString user = qEnvironmentVariable(variable); isValidAuthor(user))
+        if (QString user = qEnvironmentVariable(variable); isValidAuthor(user))
             return user;
     if (const passwd* pw = ::getpwuid(::geteuid()); pw && pw->pw_name)
-        if (const QString user = QString::fromLocal8Bit(pw->pw_name); isValidAuthor(user))
+        if (QString user = QString::fromLocal8Bit(pw->pw_name); isValidAuthor(user))
             return user;
     return QStringLiteral("unknown");
 }
