@@ -217,10 +217,10 @@ void Inspector::rebuildChoices()
         mLayouts = std::move(found.layouts);
         for (const auto& layout : mLayouts)
             mChoice->addItem(describe(layout));
-        mChoice->setToolTip(found.truncated ? tr("The first %1 layouts: %2")
-                                                  .arg(mLayouts.size())
-                                                  .arg(QString::fromStdString(found.limitReason))
-                                            : QString());
+        mChoice->setToolTip(
+            found.truncated
+                ? tr("The first %1 layouts: %2").arg(mLayouts.size()).arg(QString::fromStdString(found.limitReason))
+                : QString());
     } else if (mode == SharingMode::Vgpu && mGpu) {
         for (const auto& p : mGpu->vgpuProfiles)
             mChoice->addItem(tr("%1 (%2 GiB, %3 per GPU)")
