@@ -610,7 +610,7 @@ void drawTopologySummary(QPainter& p, const QRectF& area, const Scenario& scenar
         p.setBrush(QColor("#3b7dd8"));
         p.drawRect(QRectF(bar.left(), bar.top(), bar.width() * used, bar.height()));
         // Its text, as large as fits (no eliding: lines that do not fit are left out).
-        QStringList lines{b.racks > 1 ? QObject::tr("%1 +%2").arg(b.name).arg(b.racks - 1) : b.name,
+        QStringList lines{b.racks > 1 ? QObject::tr("%1 +%2").arg(b.name, QString::number(b.racks - 1)) : b.name,
                           QObject::tr("%1 nodes").arg(text::grouped(b.nodes)),
                           QObject::tr("%1 GPUs").arg(text::grouped(b.gpus)), QObject::tr("%1 mem").arg(pct(used))};
         if (b.oomGpus > 0)
