@@ -172,10 +172,11 @@ private Q_SLOTS:
                 (a.costPerMonthUsd <= b.costPerMonthUsd + 1e-6 && a.vramUtilization >= b.vramUtilization - 1e-9));
     }
 
-    /// The time limit reaches every inner search: on the 250-node sample with 1,200 jobs (its
-    /// three, copied), the job and serving searches of the job moves alone took far longer than
-    /// the limit; now the search ends within it + 10 % + 2 s, says it stopped at the time limit,
-    /// and still returns the plan as given scored.
+    /// The time limit reaches every inner search: on the 250-node sample with 800 more jobs (its
+    /// fine-tune and serving jobs, copied) and a 1 s limit, the search ends within the limit +
+    /// 10 % + 2 s, says it timed out, and when no plan is admissible says it stopped at the time
+    /// limit (that message is new; the CLI's 12,500-job plan, where the unbounded job moves took
+    /// 20 s at a 3 s limit, is tst_fault_bounds::optimizePlanEndsAtItsTimeLimit).
     void timeLimitReachesTheInnerSearches()
     {
         Scenario s = sample(3);
@@ -183,6 +184,8 @@ private Q_SLOTS:
         for (int copy = 0; copy < 400; ++copy)
             for (std::size_t t = 0; t < tenants.size(); ++t)
                 for (const Job& j : tenants[t].jobs) {
+                    if (j.kind == JobKind::Pretraining)
+                        continue; // the small jobs, so that hundreds are placed and searched
                     Job c = j;
                     c.id = j.id + "-copy-" + std::to_string(copy);
                     c.name = j.name + " copy " + std::to_string(copy);
