@@ -174,8 +174,9 @@ Status FileWriter::stage(const QString& path, const QByteArray& bytes)
         return failure(path.toStdString(),
                        "cannot write: it is " + kindOf(target->st.st_mode) + "; gpuplan never replaces one");
     const QFileInfo info(target->path);
-    if (Status folder = makeFolder(info.absolutePath()); !folder)
-        return folder;
+    if (mCreateFolders)
+        if (Status folder = makeFolder(info.absolutePath()); !folder)
+            return folder;
 
     // A new name beside the target (a rename is atomic only within one file system); created
     // with O_EXCL and mode 0666 so the umask applies as for any new file.
@@ -267,7 +268,7 @@ Status writeFiles(const QString& dir, const std::vector<std::pair<QString, QByte
         return failure(dir.toStdString(), "cannot write: exists and is not a folder");
     const QDir root(dir);
     const QString base = QDir::cleanPath(root.absolutePath()) + '/';
-    FileWriter w;
+    FileWriter w(true);
     for (const auto& [relative, content] : files) {
         const QString path = QDir::cleanPath(root.absoluteFilePath(relative));
         if (QDir::isAbsolutePath(relative) || !path.startsWith(base))

@@ -24,14 +24,15 @@ namespace gp::io {
 ///   output. A FIFO nobody reads is refused instead of waiting for a reader.
 /// - Any other existing target (a folder, a block device, a socket, a link to nothing) is
 ///   refused before anything is written.
-/// - Folders a stage creates are removed again if the batch is not committed, so a failed export
-///   leaves no partial folder behind.
+/// - A writer made with `createFolders` (a folder export) creates missing folders and removes
+///   them again if the batch is not committed, so a failed export leaves no partial folder
+///   behind; otherwise a missing folder is an error, as for any program writing one file.
 ///
 /// Every failure names the path and the reason ("no space left on device").
 class FileWriter
 {
 public:
-    FileWriter() = default;
+    explicit FileWriter(bool createFolders = false) : mCreateFolders(createFolders) {}
     FileWriter(const FileWriter&) = delete;
     FileWriter& operator=(const FileWriter&) = delete;
     /// Removes whatever was staged and not committed.
@@ -55,6 +56,7 @@ private:
 
     std::vector<Staged> mStaged;
     std::vector<QString> mCreatedFolders; ///< in the order created
+    bool mCreateFolders = false;
 };
 
 /// One file through FileWriter: stage and commit.
