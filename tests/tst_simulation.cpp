@@ -11,9 +11,11 @@
 #ifdef GPUPLAN_HAVE_CUDA
 #include "sim/cuda/simcuda.h"
 #endif
+#include "bench/scenariogenerator.h"
 #include "testsupport.h"
 
 #include <QSignalSpy>
+
 #include <QTest>
 
 using namespace gp;
@@ -257,6 +259,56 @@ private Q_SLOTS:
             return -1.0;
         };
         QVERIFY(fragAt(defrag, 2.0) < fragAt(plain, 2.0));
+    }
+
+    /// The timeline skips placing a queue that nothing has changed for since it last failed; it
+    /// must give what placing it at every event gives — every sample and every job's start,
+    /// end and migrations — on the samples and on generated clusters with a crowded queue,
+    /// with and without defragmentation, under every policy.
+    void skippedPlacementsChangeNothing()
+    {
+        std::vector<Scenario> plans;
+        for (const QString& f : test::sampleFiles())
+            plans.push_back(*io::readScenarioFile(f, test::bundledCatalog()).value);
+        for (unsigned seed = 1; seed <= 3; ++seed) {
+            Scenario g = bench::generateCluster(test::bundledCatalog(), 40, 6, 30, seed); // more jobs than GPUs
+            g.placementPolicy = static_cast<PlacementPolicy>(seed % 4);
+            for (Tenant& t : g.tenants)
+                for (std::size_t j = 0; j < t.jobs.size(); ++j)
+                    t.jobs[j].schedule = {static_cast<double>(j % 7) * 5.0, 6.0 + static_cast<double>(j % 5) * 9.0};
+            plans.push_back(g);
+        }
+        int queued = 0, migrations = 0;
+        for (const Scenario& s : plans) {
+            const calc::Evaluation ev = calc::evaluate(s, test::bundledCatalog());
+            for (const std::optional<double> defrag : {std::optional<double>(), std::optional<double>(0.05)}) {
+                TimelineConfig fast;
+                fast.horizonDays = 10;
+                fast.defragThreshold = defrag;
+                TimelineConfig reference = fast;
+                reference.retryUnchangedQueue = true;
+                const TimelineResult a = runTimeline(s, test::bundledCatalog(), ev, fast);
+                const TimelineResult b = runTimeline(s, test::bundledCatalog(), ev, reference);
+                QCOMPARE(a.series.size(), b.series.size());
+                for (std::size_t i = 0; i < a.series.size(); ++i) {
+                    QCOMPARE(a.series[i].allocation, b.series[i].allocation);
+                    QCOMPARE(a.series[i].fragmentation, b.series[i].fragmentation);
+                    QCOMPARE(a.series[i].queued, b.series[i].queued);
+                    QCOMPARE(a.series[i].running, b.series[i].running);
+                }
+                QCOMPARE(a.jobs.size(), b.jobs.size());
+                for (std::size_t i = 0; i < a.jobs.size(); ++i) {
+                    QCOMPARE(a.jobs[i].startH, b.jobs[i].startH);
+                    QCOMPARE(a.jobs[i].endH, b.jobs[i].endH);
+                    QCOMPARE(a.jobs[i].migrations, b.jobs[i].migrations);
+                }
+                QCOMPARE(a.migrations, b.migrations);
+                queued = std::max(queued, a.maxQueued);
+                migrations += a.migrations;
+            }
+        }
+        QVERIFY2(queued > 10, "some plan keeps a queue waiting (else nothing was skipped)");
+        QVERIFY2(migrations > 0, "some plan repacks (the skip is checked after a defragmentation too)");
     }
 
     /// A tenant submitting copies of a job at 24 a day for 2 days: about 48 arrivals (Poisson),

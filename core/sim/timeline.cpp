@@ -160,7 +160,7 @@ TimelineResult runTimeline(const Scenario& s, const Catalog& c, const calc::Eval
         queue = waiting;
         return started;
     };
-    // Repacks running jobs and the queue from scratch; kept only if it helps.
+    // Repacks running jobs and the queue from scratch; kept only if it helps (then true).
     auto defragment = [&](double t) {
         std::vector<int> running;
         for (int i = 0; i < static_cast<int>(runs.size()); ++i)
@@ -181,11 +181,11 @@ TimelineResult runTimeline(const Scenario& s, const Catalog& c, const calc::Eval
         int newlyStarted = 0;
         for (std::size_t k = 0; k < order.size(); ++k) {
             if (k < running.size() && !po.jobs[k].placed)
-                return; // a running job would lose its place: keep things as they are
+                return false; // a running job would lose its place: keep things as they are
             newlyStarted += k >= running.size() && po.jobs[k].placed ? 1 : 0;
         }
         if (newlyStarted == 0)
-            return;
+            return false;
         std::fill(owner.begin(), owner.end(), -1);
         std::vector<int> waiting;
         for (std::size_t k = 0; k < order.size(); ++k) {
@@ -207,6 +207,7 @@ TimelineResult runTimeline(const Scenario& s, const Catalog& c, const calc::Eval
             }
         }
         queue = waiting;
+        return true;
     };
 
     // Event loop: arrivals and completions, plus regular samples.
@@ -218,23 +219,32 @@ TimelineResult runTimeline(const Scenario& s, const Catalog& c, const calc::Eval
     std::size_t nextArrival = 0;
     double nextSample = 0.0;
     double t = 0.0;
+    // Whether a completion, an arrival or a repack happened since the queue last failed to place.
+    // Without one the same queue meets the same free slots and places nothing again (a job that
+    // did not fit did not fit on more free slots), so the placement is skipped: at 12,500 nodes it
+    // ran at every hourly sample over every slot of the cluster.
+    bool changed = true;
     while (t <= horizonH) {
         for (Run& r : runs) // completions
             if (!r.slots.empty() && r.record.endH && *r.record.endH <= t) {
                 for (int sIdx : r.slots)
                     owner[static_cast<std::size_t>(sIdx)] = -1;
                 r.slots.clear();
+                changed = true;
             }
-        while (nextArrival < byArrival.size() && runs[static_cast<std::size_t>(byArrival[nextArrival])].arrivalH <= t)
+        while (nextArrival < byArrival.size() && runs[static_cast<std::size_t>(byArrival[nextArrival])].arrivalH <= t) {
             queue.push_back(byArrival[nextArrival++]);
-        if (!queue.empty()) {
+            changed = true;
+        }
+        if (!queue.empty() && (changed || cfg.retryUnchangedQueue)) {
             placeQueue(t);
+            changed = false;
             if (!queue.empty() && cfg.defragThreshold) {
                 sample(t);
                 const double frag = out.series.back().fragmentation;
                 out.series.pop_back();
                 if (frag > *cfg.defragThreshold)
-                    defragment(t);
+                    changed = defragment(t);
             }
         }
         if (t >= nextSample - 1e-9) {

@@ -19,6 +19,9 @@ struct TimelineConfig
     double sampleHours = 1.0;              ///< spacing of the regular samples
     std::optional<double> defragThreshold; ///< fragmentation above which running jobs are repacked
     std::uint64_t seed = 1;                ///< for tenants' generated arrivals
+    /// Place the queue at every event even when nothing changed since it last failed (the
+    /// straightforward loop; tests compare the default, which skips those, with it).
+    bool retryUnchangedQueue = false;
 };
 
 struct TimelinePoint
