@@ -148,6 +148,18 @@ private Q_SLOTS:
     }
 
     // Views are told what changed, by kind, id and field, on the edit, its undo and its redo.
+    /// A value given with --set (or a form) that names a key twice is refused, as in a file:
+    /// Qt's parser would keep one of the two without a word.
+    void fieldPatchWithAKeyTwiceIsRefused()
+    {
+        const auto twice = parseFieldPatch(R"(nodes[node-003].sharing={"mode":"mps","mode":"mig"})");
+        QVERIFY(!twice);
+        QVERIFY2(twice.errorText().find("nodes[node-003].sharing: the value: duplicate key 'mode'") !=
+                     std::string::npos,
+                 twice.errorText().c_str());
+        QVERIFY(parseFieldPatch(R"(nodes[node-003].sharing={"mode":"mps","mps":{"mode":1}})"));
+    }
+
     void changesNameKindIdsAndFields()
     {
         Document doc(sample());

@@ -128,6 +128,11 @@ private Q_SLOTS:
         QCOMPARE(s.revisionCount, 2);
         QCOMPARE(s.latest.number, 2);
         QVERIFY(!lib->rename(*id, "  "));
+        const Status escape = lib->rename(*id, "Plan \x1b[31mB");
+        QVERIFY(!escape);
+        QVERIFY2(escape.errorText().find("control character U+001B") != std::string::npos, escape.errorText().c_str());
+        QVERIFY(!lib->rename(*id, QString(int(gp::limits::kMaxNameChars) + 1, 'x')));
+        QCOMPARE(lib->scenario(*id).value->name, QString("Plan A (final)"));
         QVERIFY(!lib->setTags(*id, {"a,b"}));
 
         QVERIFY(lib->deleteScenario(*id));
@@ -136,6 +141,33 @@ private Q_SLOTS:
         QVERIFY(!again);
         QCOMPARE(again.errorText(), "scenario " + std::to_string(*id) + ": no such scenario in the library");
         QVERIFY(!lib->addRevision(*id, doc1, "", {}));
+    }
+
+    /// A name another program wrote into the library that breaks the rules of a name (a control
+    /// character) is not used when the scenario is opened: it keeps its document's name, with a
+    /// warning.
+    void aForeignNameInTheLibraryIsNotUsed()
+    {
+        const QString path = mTmp.filePath("foreign-name.sqlite");
+        QString error;
+        qint64 id = 0;
+        {
+            auto lib = openLib(path, error);
+            QVERIFY2(lib, qPrintable(error));
+            const auto s = io::readScenarioFile(test::sampleFiles().at(1), test::bundledCatalog());
+            QVERIFY(s.ok());
+            auto created = lib->createScenario("Lab", "", io::writeScenario(*s.value), "", {});
+            QVERIFY(created);
+            id = *created;
+        }
+        pragma(path, QString("UPDATE scenarios SET name = 'Lab' || char(27) || '[2J' WHERE id = %1").arg(id));
+        auto lib = openLib(path, error);
+        QVERIFY2(lib, qPrintable(error));
+        const io::ScenarioReadResult read = document::loadFromLibrary(*lib, id, test::bundledCatalog());
+        QVERIFY(read.ok());
+        QCOMPARE(read.value->name, std::string("Mixed sharing lab"));
+        QVERIFY2(read.errorText().find("the library's name for scenario") != std::string::npos,
+                 read.errorText().c_str());
     }
 
     void deleteCascadesToRevisionsAndKpis()

@@ -7,13 +7,13 @@
 #include "textformat.h"
 #include "workbench.h"
 
+#include "io/jsonfile.h"
 #include "io/scenarioreader.h"
 
 #include <QChart>
 #include <QChartView>
 #include <QDialogButtonBox>
 #include <QDir>
-#include <QFile>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
@@ -30,14 +30,16 @@ namespace gp::ui {
 
 namespace {
 
-QByteArray readFile(const QString& path, QString& error)
+/// A file of the sweep's folder, read as every input is (a regular file within its limit).
+QByteArray readFile(const QString& path, QString& error, qint64 maxBytes = io::kMaxJsonBytes)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        error = path + ": " + f.errorString();
+    Issues issues;
+    const std::optional<QByteArray> bytes = io::readFileBytes(path, issues, maxBytes);
+    if (!bytes) {
+        error = path + ": " + QString::fromStdString(issueLines(issues, "; "));
         return {};
     }
-    return f.readAll();
+    return *bytes;
 }
 
 /// A column of the points table: the figure, its header and how it is written.
@@ -78,7 +80,7 @@ SweepDialog* SweepDialog::open(const QString& folder, const Catalog& catalog, QS
                     .arg(folder);
         return nullptr;
     }
-    const QByteArray csv = readFile(dir.filePath("results.csv"), error);
+    const QByteArray csv = readFile(dir.filePath("results.csv"), error, limits::kMaxSweepResultsBytes);
     const QByteArray specJson = readFile(dir.filePath("spec.json"), error);
     const QByteArray summary = readFile(dir.filePath("sweep.json"), error);
     if (!error.isEmpty())

@@ -4,6 +4,7 @@
 #include "fabriclayout.h"
 #include "rulesupport.h"
 
+#include "io/jsonfile.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
 #include "model/enumnames.h"
@@ -447,10 +448,14 @@ Result<FieldPatch> parseFieldPatch(const std::string& text)
     QJsonParseError err{};
     const QJsonDocument doc = QJsonDocument::fromJson("[" + raw + "]", &err);
     FieldPatch p{path, {}};
-    if (err.error == QJsonParseError::NoError && doc.isArray() && doc.array().size() == 1)
+    if (err.error == QJsonParseError::NoError && doc.isArray() && doc.array().size() == 1) {
+        // A key given twice in the value is refused as in a file (Qt would keep one of them).
+        if (const Issues twice = io::duplicateJsonKeys("[" + raw + "]", 1); !twice.empty())
+            return Result<FieldPatch>::failure(path, "the value: " + twice.front().message);
         p.value = doc.array().at(0);
-    else
+    } else {
         p.value = QString::fromUtf8(raw); // a bare word: a string
+    }
     return Result<FieldPatch>::success(std::move(p));
 }
 

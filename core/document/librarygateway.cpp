@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "document.h"
 #include "io/scenariowriter.h"
+#include "model/validation.h"
 
 #include <QDir>
 
@@ -38,9 +39,17 @@ io::ScenarioReadResult loadFromLibrary(store::ScenarioLibrary& lib, qint64 id, c
     io::ScenarioReadResult read = io::readScenario(*bytes, catalog);
     // The library's name is the scenario's name: a rename in the library applies to every
     // revision without rewriting them (the next save writes it into the JSON).
+    // A name another program wrote into the library is used only if it is a name by the rules
+    // of a file; else the document keeps its own, with a warning.
     if (read)
-        if (auto summary = lib.scenario(id))
-            read->name = summary->name.toStdString();
+        if (auto summary = lib.scenario(id)) {
+            const std::string name = summary->name.toStdString();
+            if (const std::string why = textProblem(name, TextKind::Name); why.empty())
+                read->name = name;
+            else
+                read.issues.push_back(Issue::warning("name", "the library's name for scenario " + std::to_string(id) +
+                                                                 " is not used: " + why));
+        }
     return read;
 }
 

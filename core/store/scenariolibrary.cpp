@@ -7,6 +7,8 @@
 #include "serveraddress.h"
 #include "sqlsupport.h"
 
+#include "model/validation.h"
+
 #include <QAtomicInt>
 #include <QFileInfo>
 #include <QSqlDatabase>
@@ -482,6 +484,8 @@ Status ScenarioLibrary::rename(qint64 scenarioId, const QString& name)
 {
     if (name.trimmed().isEmpty())
         return fail("cannot rename", "the name must not be empty");
+    if (const std::string why = textProblem(name.toStdString(), TextKind::Name); !why.empty())
+        return fail("cannot rename", QString::fromStdString(why)); // the rules of a name in a file
     detail::Transaction tx(mConnection, mDialect);
     if (!tx.active())
         return fail("cannot rename", tx.error());
