@@ -4,9 +4,12 @@
 // tmpfs that can be filled up, device nodes and FIFOs. Never the machine's own /dev.
 #pragma once
 
+#include "clirunner.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QProcess>
 #include <QString>
 #include <QTemporaryDir>
 
@@ -107,6 +110,28 @@ inline QStringList listing(const QString& dir)
         names << root.relativeFilePath(it.next());
     names.sort();
     return names;
+}
+
+/// gpuplan-cli under a virtual-memory ceiling of `limitMiB` (none in sanitizer builds), killed
+/// after `timeoutS`: a hang shows as code -2.
+inline Run cliLimited(const QStringList& args, const QString& home, int limitMiB = 2048, int timeoutS = 60)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("HOME", home);
+    env.insert("XDG_DATA_HOME", home + "/data");
+    p.setProcessEnvironment(env);
+    QStringList bashArgs{"-c", kSanitized ? QString("exec \"$0\" \"$@\"")
+                                          : QString("ulimit -v %1; exec \"$0\" \"$@\"").arg(limitMiB * 1024)};
+    bashArgs << qEnvironmentVariable("GPUPLAN_CLI") << args;
+    p.start("bash", bashArgs);
+    if (!p.waitForFinished(timeoutS * 1000)) {
+        p.kill();
+        p.waitForFinished();
+        return {-2, QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
 }
 
 } // namespace gp::test

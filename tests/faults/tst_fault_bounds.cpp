@@ -9,6 +9,7 @@
 // (ulimit -v; not in sanitizer builds, whose shadow memory needs terabytes of address space).
 // No input file changes.
 #include "clirunner.h"
+#include "faultsupport.h"
 #include "io/scenariowriter.h"
 #include "pdfcheck.h"
 #include "scenariogenerator.h"
@@ -27,28 +28,6 @@
 using namespace gp;
 
 namespace {
-
-/// gpuplan-cli under a virtual-memory ceiling of `limitMiB` (none in sanitizer builds), killed
-/// after `timeoutS`: a hang shows as code -2.
-test::Run cliLimited(const QStringList& args, const QString& home, int limitMiB, int timeoutS)
-{
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("HOME", home);
-    env.insert("XDG_DATA_HOME", home + "/data");
-    p.setProcessEnvironment(env);
-    QStringList bashArgs{"-c", test::kSanitized ? QString("exec \"$0\" \"$@\"")
-                                                : QString("ulimit -v %1; exec \"$0\" \"$@\"").arg(limitMiB * 1024)};
-    bashArgs << qEnvironmentVariable("GPUPLAN_CLI") << args;
-    p.start("bash", bashArgs);
-    if (!p.waitForFinished(timeoutS * 1000)) {
-        p.kill();
-        p.waitForFinished();
-        return {-2, QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
 
 bool writeFile(const QString& path, const QByteArray& bytes)
 {
@@ -109,8 +88,8 @@ private Q_SLOTS:
         const QByteArray before = test::hashOf(catalog);
         QElapsedTimer timer;
         timer.start();
-        const test::Run json = cliLimited({"mig-layouts", "--catalog", catalog, "--gpu", "ten-slice-gpu", "--json"},
-                                          mHome.path(), 1024, 60);
+        const test::Run json = test::cliLimited(
+            {"mig-layouts", "--catalog", catalog, "--gpu", "ten-slice-gpu", "--json"}, mHome.path(), 1024, 60);
         QVERIFY2(json.code == 0, qPrintable(QString("exit %1: %2").arg(json.code).arg(json.err.left(2000))));
         QVERIFY2(json.err.contains("stopped at 10,000 layouts") && json.err.contains("limit on MIG layouts"),
                  qPrintable(json.err));
@@ -118,15 +97,16 @@ private Q_SLOTS:
         QCOMPARE(root["count"].toInt(), 10000);
         QCOMPARE(root["truncated"].toBool(), true);
         QCOMPARE(root["layouts"].toArray().size(), 10000);
-        const test::Run text = cliLimited({"mig-layouts", "--catalog", catalog, "--gpu", "ten-slice-gpu", "--maximal"},
-                                          mHome.path(), 1024, 60);
+        const test::Run text = test::cliLimited(
+            {"mig-layouts", "--catalog", catalog, "--gpu", "ten-slice-gpu", "--maximal"}, mHome.path(), 1024, 60);
         QVERIFY2(text.code == 0, qPrintable(text.err));
         QVERIFY2(text.out.startsWith("10000 maximal MIG layout(s)"), qPrintable(text.out.left(200)));
         QVERIFY(text.out.contains("stopped at the limit"));
         QVERIFY2(timer.elapsed() < 30000, qPrintable(QString("%1 ms").arg(timer.elapsed())));
         QCOMPARE(test::hashOf(catalog), before);
         // A bundled GPU is listed whole, as before.
-        const test::Run a100 = cliLimited({"mig-layouts", "--gpu", "A100-40GB", "--json"}, mHome.path(), 1024, 60);
+        const test::Run a100 =
+            test::cliLimited({"mig-layouts", "--gpu", "A100-40GB", "--json"}, mHome.path(), 1024, 60);
         QCOMPARE(a100.code, 0);
         QCOMPARE(QJsonDocument::fromJson(a100.out.toUtf8()).object()["truncated"].toBool(), false);
         QVERIFY(a100.err.isEmpty());
@@ -146,7 +126,7 @@ private Q_SLOTS:
         const double limitS = 3.0;
         QElapsedTimer timer;
         timer.start();
-        const test::Run r = cliLimited(
+        const test::Run r = test::cliLimited(
             {"optimize", "plan", plan, "-o", dir.filePath("out"), "--time-limit", QString::number(limitS), "--json"},
             mHome.path(), 4096, 300);
         const double wallS = timer.elapsed() / 1000.0;
@@ -177,8 +157,8 @@ private Q_SLOTS:
         const QString pdf = dir.filePath("big.pdf");
         QElapsedTimer timer;
         timer.start();
-        const test::Run r =
-            cliLimited({"report", plan, "-o", pdf, "--trials", "20"}, mHome.path(), 3072, test::kSanitized ? 600 : 120);
+        const test::Run r = test::cliLimited({"report", plan, "-o", pdf, "--trials", "20"}, mHome.path(), 3072,
+                                             test::kSanitized ? 600 : 120);
         const double wallS = timer.elapsed() / 1000.0;
         QVERIFY2(r.code == 0, qPrintable(QString("exit %1: %2").arg(r.code).arg(r.err.left(2000))));
         QVERIFY2(test::kSanitized || wallS < 60.0, qPrintable(QString("%1 s").arg(wallS)));

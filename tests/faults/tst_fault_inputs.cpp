@@ -7,6 +7,7 @@
 // a message saying where and why, within seconds and under a memory ceiling (ulimit -v; not in
 // sanitizer builds, whose shadow memory needs terabytes of address space), and changes no file.
 #include "clirunner.h"
+#include "faultsupport.h"
 #include "testsupport.h"
 
 #include <QDir>
@@ -23,28 +24,6 @@
 using namespace gp;
 
 namespace {
-
-/// gpuplan-cli under a virtual-memory ceiling of `limitMiB` (none in sanitizer builds), killed
-/// after `timeoutS`: a hang shows as code -2.
-test::Run cliLimited(const QStringList& args, const QString& home, int limitMiB = 2048, int timeoutS = 60)
-{
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("HOME", home);
-    env.insert("XDG_DATA_HOME", home + "/data");
-    p.setProcessEnvironment(env);
-    QStringList bashArgs{"-c", test::kSanitized ? QString("exec \"$0\" \"$@\"")
-                                                : QString("ulimit -v %1; exec \"$0\" \"$@\"").arg(limitMiB * 1024)};
-    bashArgs << qEnvironmentVariable("GPUPLAN_CLI") << args;
-    p.start("bash", bashArgs);
-    if (!p.waitForFinished(timeoutS * 1000)) {
-        p.kill();
-        p.waitForFinished();
-        return {-2, QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
 
 /// Every regular file under `dir` with its SHA-256, to show that a refused input changed none.
 std::map<QString, QByteArray> hashes(const QString& dir)
@@ -85,7 +64,7 @@ private Q_SLOTS:
         // Read whole, /dev/zero never ends: std::bad_alloc, abort.
         const QString spec = mTmp.filePath("zero-spec.json");
         QVERIFY(QFile::link("/dev/zero", spec));
-        const test::Run r = cliLimited({"sweep", spec, "-o", mTmp.filePath("zero-out")}, mHome);
+        const test::Run r = test::cliLimited({"sweep", spec, "-o", mTmp.filePath("zero-out")}, mHome);
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("not a regular file"), qPrintable(r.err));
         QVERIFY(!QFileInfo::exists(mTmp.filePath("zero-out")));
@@ -99,7 +78,7 @@ private Q_SLOTS:
             QSKIP("mkfifo is not available in this temporary folder");
         QElapsedTimer clock;
         clock.start();
-        const test::Run r = cliLimited({"sweep", fifo, "-o", mTmp.filePath("fifo-out")}, mHome, 2048, 30);
+        const test::Run r = test::cliLimited({"sweep", fifo, "-o", mTmp.filePath("fifo-out")}, mHome, 2048, 30);
         QVERIFY2(r.code != -2, "gpuplan-cli hung on a FIFO");
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("not a regular file"), qPrintable(r.err));
@@ -117,7 +96,7 @@ private Q_SLOTS:
                                 "\"values\": [\"tasks.csv\"]}]}";
         QVERIFY(writeFile(dir + "/spec.json", spec));
         const auto before = hashes(dir);
-        const test::Run r = cliLimited({"sweep", dir + "/spec.json", "-o", dir + "/out"}, mHome, 2048, 30);
+        const test::Run r = test::cliLimited({"sweep", dir + "/spec.json", "-o", dir + "/out"}, mHome, 2048, 30);
         QVERIFY2(r.code != -2, "gpuplan-cli hung on /dev/zero as a trace");
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("nodes.csv") && r.err.contains("not a regular file"), qPrintable(r.err));
@@ -152,7 +131,7 @@ private Q_SLOTS:
         QElapsedTimer clock;
         clock.start();
         const test::Run r =
-            cliLimited({"replay", "--nodes", dir + "/nodes.csv", "--tasks", dir + "/tasks.csv"}, mHome, 768, 120);
+            test::cliLimited({"replay", "--nodes", dir + "/nodes.csv", "--tasks", dir + "/tasks.csv"}, mHome, 768, 120);
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(QString("tasks.csv: line %1, cpu_milli: 'x' is not a whole number").arg(rows + 2)),
                  qPrintable(r.err.left(2000)));
@@ -174,7 +153,8 @@ private Q_SLOTS:
         const QByteArray hash = test::hashOf(file);
         QElapsedTimer clock;
         clock.start();
-        const test::Run r = cliLimited({"report", file, "-o", mTmp.filePath("long-name-report")}, mHome, 2048, 60);
+        const test::Run r =
+            test::cliLimited({"report", file, "-o", mTmp.filePath("long-name-report")}, mHome, 2048, 60);
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("tenants[0].jobs[0].name: is 10000000 characters long; a name has at most 256") ||
                      r.out.contains("tenants[0].jobs[0].name: is 10000000 characters long; a name has at most 256"),
@@ -211,7 +191,7 @@ private Q_SLOTS:
         QFile::remove(file);
         QVERIFY(writeFile(file, json));
         const QByteArray hash = test::hashOf(file);
-        const test::Run r = cliLimited({"validate", file}, mHome);
+        const test::Run r = test::cliLimited({"validate", file}, mHome);
         QCOMPARE(r.code, 2);
         QVERIFY2((r.out + r.err).contains(said), qPrintable(r.out + r.err));
         QVERIFY(!(r.out + r.err).contains(QChar(0x1b))); // nothing raw reaches the terminal
@@ -240,7 +220,7 @@ private Q_SLOTS:
         QFETCH(QString, said);
         const QString out = mTmp.filePath("options-out.json");
         args.replaceInStrings(QRegularExpression("^OUT$"), out);
-        const test::Run r = cliLimited(args, mHome);
+        const test::Run r = test::cliLimited(args, mHome);
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(said), qPrintable(r.err));
         QVERIFY(!QFileInfo::exists(out));
