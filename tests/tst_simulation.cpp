@@ -270,7 +270,7 @@ private Q_SLOTS:
         std::vector<Scenario> plans;
         for (const QString& f : test::sampleFiles())
             plans.push_back(*io::readScenarioFile(f, test::bundledCatalog()).value);
-        for (unsigned seed = 1; seed <= 3; ++seed) {
+        for (unsigned seed = 1; seed <= 4; ++seed) {                                      // every policy once
             Scenario g = bench::generateCluster(test::bundledCatalog(), 40, 6, 30, seed); // more jobs than GPUs
             g.placementPolicy = static_cast<PlacementPolicy>(seed % 4);
             for (Tenant& t : g.tenants)

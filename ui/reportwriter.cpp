@@ -123,7 +123,7 @@ Status writeReport(const sim::PlanResults& results, const Catalog& catalog, cons
         p.end();
     }
     file.close();
-    return io::writeFileAtomically(pdfPath, bytes);
+    return io::writeFileAtomically(pdfPath, bytes, true); // `report -o -`: the PDF on standard output
 }
 
 } // namespace gp::ui

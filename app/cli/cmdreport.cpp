@@ -20,7 +20,10 @@ int runReport(const QStringList& args)
                              "as the workbench's File > Export Report.");
     auto& p = cl.parser();
     p.addPositionalArgument("FILE", "Scenario JSON file (or use --scenario).", "[FILE]");
-    p.addOption({{"o", "output"}, "PDF file to write (replaced atomically; a FIFO or a character device is written into, - is standard output).", "OUT.pdf"});
+    p.addOption(
+        {{"o", "output"},
+         "PDF file to write (replaced atomically; a FIFO or a character device is written into, - is standard output).",
+         "OUT.pdf"});
     p.addOption({"scenario", "A library scenario by id instead of a FILE (gpuplan-cli library list).", "ID"});
     p.addOption({"trials",
                  QString("Monte Carlo trials for the predictability page (default %1, as the workbench).")
@@ -88,6 +91,7 @@ int runReport(const QStringList& args)
         current = sim::computePlanResults(*was, *catalog, nullptr, 30.0, trials);
     }
     const std::optional<sim::PlanResults> results = sim::computePlanResults(*r.value, *catalog, nullptr, 30.0, trials);
+    out() << Qt::flush; // nothing printed may follow the PDF on standard output (-o -)
     if (const Status written = ui::writeReport(*results, *catalog, p.value("output"), current ? &*current : nullptr);
         !written) {
         err() << "report: " << QString::fromStdString(written.errorText()) << Qt::endl;
@@ -102,8 +106,9 @@ int runReport(const QStringList& args)
             err() << "report: " << QString::fromStdString(written.errorText()) << Qt::endl;
             return kFailure;
         }
-        for (const auto& [name, content] : files)
-            out() << QDir(p.value("charts")).filePath(name) << '\n';
+        if (p.value("output") != "-")
+            for (const auto& [name, content] : files)
+                out() << QDir(p.value("charts")).filePath(name) << '\n';
     }
     out() << Qt::flush;
     return kOk;

@@ -89,10 +89,16 @@ std::optional<std::pair<int, int>> shardOf(const QCommandLineParser& p, QString&
     return std::nullopt;
 }
 
-QByteArray readAll(const QString& file)
+/// A file of a shard's folder, read as every input is (a regular file within the JSON limit);
+/// nullopt after saying why.
+std::optional<QByteArray> readShardFile(const QString& file)
 {
-    QFile f(file);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    Issues issues;
+    std::optional<QByteArray> bytes = io::readFileBytes(file, issues);
+    for (const Issue& i : issues)
+        err() << formatIssue(file, i) << '\n';
+    err() << Qt::flush;
+    return bytes;
 }
 
 int merge(const QStringList& dirs, const QString& outDir)
@@ -113,7 +119,8 @@ int merge(const QStringList& dirs, const QString& outDir)
         // before they size anything.
         Issues read;
         const std::optional<QByteArray> summaryBytes = io::readFileBytes(summaryFile, read);
-        const std::optional<QJsonObject> summary = summaryBytes ? io::parseJsonObject(*summaryBytes, read) : std::nullopt;
+        const std::optional<QJsonObject> summary =
+            summaryBytes ? io::parseJsonObject(*summaryBytes, read) : std::nullopt;
         const std::optional<QByteArray> resultsBytes =
             summary ? io::readFileBytes(resultsFile, read, limits::kMaxSweepResultsBytes) : std::nullopt;
         if (!resultsBytes) {
@@ -132,8 +139,8 @@ int merge(const QStringList& dirs, const QString& outDir)
         const int shardIndex = shard[0].toInt(&okI), shardCount = shard[1].toInt(&okN);
         if (!okI || !okN || shardCount < 1 || shardCount > limits::kMaxSweepShards || shardIndex < 1 ||
             shardIndex > shardCount) {
-            err() << summaryFile << ": shard '" << shard.join('/') << "' is not I/N with 1 <= I <= N <= "
-                  << limits::kMaxSweepShards << Qt::endl;
+            err() << summaryFile << ": shard '" << shard.join('/')
+                  << "' is not I/N with 1 <= I <= N <= " << limits::kMaxSweepShards << Qt::endl;
             return kBadInput;
         }
         const double pointsValue = o.value("points").toDouble(-1);
@@ -198,14 +205,17 @@ int merge(const QStringList& dirs, const QString& outDir)
                   {"rows", static_cast<double>(rows.size())}};
     if (!specFolder.isEmpty())
         o.insert("spec_folder", specFolder);
-    const QByteArray specCopy = readAll(QDir(dirs.front()).filePath("spec.json"));
+    const std::optional<QByteArray> specCopy = readShardFile(QDir(dirs.front()).filePath("spec.json"));
     const bool hasBase = QFileInfo::exists(QDir(dirs.front()).filePath("base.json"));
-    const QByteArray baseCopy = readAll(QDir(dirs.front()).filePath("base.json"));
+    const std::optional<QByteArray> baseCopy =
+        hasBase ? readShardFile(QDir(dirs.front()).filePath("base.json")) : std::optional<QByteArray>(QByteArray());
+    if (!specCopy || !baseCopy)
+        return kBadInput;
     Files files{{"results.csv", csv},
                 {"sweep.json", QJsonDocument(o).toJson(QJsonDocument::Indented)},
-                {"spec.json", specCopy}};
+                {"spec.json", *specCopy}};
     if (hasBase)
-        files.emplace_back("base.json", baseCopy);
+        files.emplace_back("base.json", *baseCopy);
     if (!writeSweepFolder(outDir, std::move(files), true))
         return kFailure;
     out() << "merged " << count << " shards: " << rows.size() << " points into " << outDir << Qt::endl;

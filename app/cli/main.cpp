@@ -107,7 +107,8 @@ int main(int argc, char** argv)
     }
     const int code = it->second(args);
     // Output on standard output is a file too (`gpuplan-cli format s.json > out.json`): a full
-    // disk or a closed pipe there is a failure, not a success with a truncated file.
+    // disk there is a failure, not a success with a truncated file. (A reader that closes the
+    // pipe ends the process by SIGPIPE, as for any command-line tool.)
     gp::cli::out().flush();
     errno = 0;
     const bool failed = gp::cli::out().status() != QTextStream::Ok || std::fflush(stdout) != 0 || std::ferror(stdout);

@@ -325,9 +325,11 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
     // Every inner search (the job and serving searches of the job moves) stops at this instant
     // too, and the loop checks it before each plan: the search ends within about one evaluation
     // of its time limit however large the plan.
-    const Deadline deadline{start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                        std::chrono::duration<double>(std::max(options.timeLimitS, 0.0))),
-                            options.stop};
+    const Deadline deadline{
+        start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(
+                    // finite and far below the clock's range (NaN counts as 0)
+                    std::clamp(std::isnan(options.timeLimitS) ? 0.0 : options.timeLimitS, 0.0, 1e7))),
+        options.stop};
     PlanSearchResult result;
     Evaluation bestEvaluation = evaluate(scenario, catalog);
     result.current = {scenario, bestEvaluation.kpis, {}};

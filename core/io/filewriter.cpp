@@ -74,8 +74,12 @@ Status writeStream(const QString& path, const QByteArray& bytes)
     }
     // O_NONBLOCK: a FIFO without a reader fails with ENXIO at once instead of waiting forever.
     const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0)
-        return cannotWrite(path, errno == ENXIO ? "a FIFO that nobody reads" : reason(errno));
+    if (fd < 0) {
+        const int e = errno;
+        struct stat st = {};
+        const bool fifo = ::stat(QFile::encodeName(path).constData(), &st) == 0 && S_ISFIFO(st.st_mode);
+        return cannotWrite(path, e == ENXIO && fifo ? "a FIFO that nobody reads" : reason(e));
+    }
     const int flags = ::fcntl(fd, F_GETFL);
     if (flags >= 0)
         ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
@@ -103,16 +107,19 @@ Result<Target> resolve(const QString& path)
     {
     };
     if (::lstat(QFile::encodeName(path).constData(), &st) != 0) {
-        if (errno != ENOENT)
-            return failure(path.toStdString(), "cannot write: " + reason(errno));
+        const int e = errno;
+        if (e != ENOENT)
+            return cannotWrite(path, reason(e));
         return Result<Target>::success(t);
     }
     if (S_ISLNK(st.st_mode)) {
         t.path = QFileInfo(path).canonicalFilePath();
         if (t.path.isEmpty())
             return failure(path.toStdString(), "cannot write: a symbolic link to a file that does not exist");
-        if (::stat(QFile::encodeName(t.path).constData(), &st) != 0)
-            return failure(path.toStdString(), "cannot write: " + reason(errno));
+        if (::stat(QFile::encodeName(t.path).constData(), &st) != 0) {
+            const int e = errno;
+            return cannotWrite(path, reason(e));
+        }
     }
     t.exists = true;
     t.st = st;
@@ -150,8 +157,10 @@ Status FileWriter::makeFolder(const QString& dir)
     if (!QFileInfo(at).isDir())
         return failure(at.toStdString(), "cannot write: exists and is not a folder");
     for (const QString& d : missing) {
-        if (::mkdir(QFile::encodeName(d).constData(), 0777) != 0 && errno != EEXIST)
-            return failure(d.toStdString(), "cannot create the folder: " + reason(errno));
+        if (::mkdir(QFile::encodeName(d).constData(), 0777) != 0 && errno != EEXIST) {
+            const int e = errno;
+            return failure(d.toStdString(), "cannot create the folder: " + reason(e));
+        }
         mCreatedFolders.push_back(d);
     }
     return done();
@@ -159,7 +168,7 @@ Status FileWriter::makeFolder(const QString& dir)
 
 Status FileWriter::stage(const QString& path, const QByteArray& bytes)
 {
-    if (path == "-") {
+    if (path == "-" && mDashIsStandardOutput) {
         mStaged.push_back({path, {}, bytes});
         return done();
     }
@@ -173,6 +182,9 @@ Status FileWriter::stage(const QString& path, const QByteArray& bytes)
     if (target->exists && !S_ISREG(target->st.st_mode))
         return failure(path.toStdString(),
                        "cannot write: it is " + kindOf(target->st.st_mode) + "; gpuplan never replaces one");
+    // Write-protected by its owner: not replaced, even by root (a rename would ignore the mode).
+    if (target->exists && (target->st.st_mode & 0222) == 0)
+        return cannotWrite(path, "the file is read-only (no write permission for anyone)");
     const QFileInfo info(target->path);
     if (mCreateFolders)
         if (Status folder = makeFolder(info.absolutePath()); !folder)
@@ -186,14 +198,19 @@ Status FileWriter::stage(const QString& path, const QByteArray& bytes)
         temp = info.absolutePath() + "/." + info.fileName() + ".gpuplan-" +
                QString::number(QRandomGenerator::global()->generate64(), 36);
         fd = ::open(QFile::encodeName(temp).constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST)
-            return cannotWrite(path, reason(errno));
+        if (fd < 0 && errno != EEXIST) {
+            const int e = errno;
+            return cannotWrite(path, reason(e));
+        }
     }
     if (fd < 0)
         return cannotWrite(path, "no free temporary name beside it");
     mStaged.push_back({target->path, temp, {}});
 
-    int e = writeAll(fd, bytes);
+    // The permissions of the file it replaces, before a byte of the new contents is in it.
+    int e = target->exists && ::fchmod(fd, target->st.st_mode & 07777) != 0 ? errno : 0;
+    if (e == 0)
+        e = writeAll(fd, bytes);
     if (e == 0 && ::fsync(fd) != 0)
         e = errno;
     struct stat written
@@ -201,8 +218,6 @@ Status FileWriter::stage(const QString& path, const QByteArray& bytes)
     };
     if (e == 0 && ::fstat(fd, &written) != 0)
         e = errno;
-    if (e == 0 && target->exists) // keep the permissions of the file it replaces
-        ::fchmod(fd, target->st.st_mode & 07777);
     if (::close(fd) != 0 && e == 0)
         e = errno;
     if (e != 0)
@@ -215,6 +230,14 @@ Status FileWriter::stage(const QString& path, const QByteArray& bytes)
 
 Status FileWriter::commit()
 {
+    // Every target checked again before the first rename: one that became a device or a folder
+    // since it was staged is never replaced, and then none of the batch is.
+    for (const Staged& s : mStaged) {
+        struct stat st = {};
+        if (!s.temp.isEmpty() && ::lstat(QFile::encodeName(s.target).constData(), &st) == 0 && !S_ISREG(st.st_mode))
+            return failure(s.target.toStdString(),
+                           "cannot write: it is " + kindOf(st.st_mode) + "; gpuplan never replaces one");
+    }
     std::vector<QString> folders;
     for (std::size_t i = 0; i < mStaged.size(); ++i) {
         const Staged& s = mStaged[i];
@@ -223,17 +246,10 @@ Status FileWriter::commit()
                 return w;
             continue;
         }
-        // Checked again just before the rename: a target that became a device or a folder since
-        // it was staged is still never replaced.
-        struct stat st
-        {
-        };
-        const QByteArray target = QFile::encodeName(s.target);
-        if (::lstat(target.constData(), &st) == 0 && !S_ISREG(st.st_mode))
-            return failure(s.target.toStdString(),
-                           "cannot write: it is " + kindOf(st.st_mode) + "; gpuplan never replaces one");
-        if (::rename(QFile::encodeName(s.temp).constData(), target.constData()) != 0)
-            return cannotWrite(s.target, reason(errno));
+        if (::rename(QFile::encodeName(s.temp).constData(), QFile::encodeName(s.target).constData()) != 0) {
+            const int e = errno;
+            return cannotWrite(s.target, reason(e));
+        }
         mStaged[i].temp.clear();
         folders.push_back(QFileInfo(s.target).absolutePath());
     }
@@ -253,9 +269,9 @@ Status FileWriter::commit()
     return done();
 }
 
-Status writeFileAtomically(const QString& path, const QByteArray& bytes)
+Status writeFileAtomically(const QString& path, const QByteArray& bytes, bool dashIsStandardOutput)
 {
-    FileWriter w;
+    FileWriter w(false, dashIsStandardOutput);
     if (Status s = w.stage(path, bytes); !s)
         return s;
     return w.commit();

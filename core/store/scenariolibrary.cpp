@@ -143,6 +143,11 @@ Status ScenarioLibrary::migrateSqlite()
     // Each step in its own write transaction, the version read again inside it: of several
     // programs opening a new library at once, one makes each step and the others find it made.
     const auto& steps = migrationSteps(Dialect::Sqlite);
+    // Off, whatever SQLite was built to default to, while the steps run (a pragma outside any
+    // transaction): a step that copies a table (5) must not cascade the old table's deletion.
+    if (*current < kSchemaVersion)
+        if (Statement off(mConnection, "PRAGMA foreign_keys = OFF"); !off.run())
+            return fail("cannot turn foreign keys off to migrate", off.error());
     while (*current < kSchemaVersion) {
         detail::Transaction tx(mConnection, mDialect);
         if (!tx.active())
@@ -166,7 +171,7 @@ Status ScenarioLibrary::migrateSqlite()
             return fail("migration to schema " + QString::number(v) + " failed", tx.error());
         current = Result<int>::success(v);
     }
-    // Only now: a step that copies a table (5) must not cascade the old table's deletion.
+    // Only now (see above).
     Statement fk(mConnection, "PRAGMA foreign_keys = ON");
     if (!fk.run())
         return fail("cannot enable foreign keys", fk.error());

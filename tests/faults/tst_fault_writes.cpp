@@ -222,6 +222,32 @@ private Q_SLOTS:
         QCOMPARE(listing(dir.path()).filter(".gpuplan-").size(), 0); // no temporary file left
     }
 
+    /// A file its owner made read-only (no write bit) is not replaced, not even by root; `sweep
+    /// merge` reads a shard's files as every input is read (a FIFO there is refused at once).
+    void readOnlyTargetsAndShardFiles()
+    {
+        QTemporaryDir dir;
+        const QString s = dir.filePath("s.json");
+        QVERIFY(writeFile(s, compactSample(1).toUtf8()));
+        QVERIFY(QFile::setPermissions(s, QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther));
+        const QByteArray hash = hashOf(s);
+        const Run r = cli({"format", "--in-place", s}, mHome.path());
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("cannot write: the file is read-only"), qPrintable(r.err));
+        QCOMPARE(hashOf(s), hash);
+
+        const Run sweep =
+            cli({"sweep", mTmp.filePath("spec.json"), "--shard", "1/1", "-o", dir.filePath("shard")}, mHome.path());
+        QVERIFY2(sweep.code == 0, qPrintable(sweep.err));
+        QVERIFY(QFile::remove(dir.filePath("shard/spec.json")));
+        QVERIFY(makeFifo(dir.filePath("shard/spec.json")));
+        const Run merge =
+            cliLimited({"sweep", "merge", dir.filePath("shard"), "-o", dir.filePath("merged")}, mHome.path(), 2048, 30);
+        QCOMPARE(merge.code, 2);
+        QVERIFY2(merge.err.contains("not a regular file"), qPrintable(merge.err));
+        QVERIFY(!QFileInfo::exists(dir.filePath("merged")));
+    }
+
     /// An output that is an input is refused (exit 2) and the input keeps its bytes.
     void outputIsAnInput()
     {
