@@ -91,10 +91,11 @@ int runOptimizeSize(const QStringList& args)
                     (g == request.growthPct.end() ? 1.0 : std::pow(1.0 + g->second / 100.0, request.months));
         }
         if (!(jobs <= static_cast<double>(limits::kMaxScenarioJobs)))
-            return cl.refuse(QString("--growth over %1 months grows the load to about %2 jobs; a scenario has at most %3")
-                                 .arg(request.months)
-                                 .arg(jobs, 0, 'g', 3)
-                                 .arg(limits::kMaxScenarioJobs));
+            return cl.refuse(
+                QString("--growth over %1 months grows the load to about %2 jobs; a scenario has at most %3")
+                    .arg(request.months)
+                    .arg(jobs, 0, 'g', 3)
+                    .arg(limits::kMaxScenarioJobs));
     }
 
     const Result<document::SizingResult> sized = document::sizeCluster(*read, *catalog, request);

@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
-#include "model/clusterconfig.h"
 #include "filewriter.h"
+#include "model/clusterconfig.h"
 #include "model/issue.h"
 
 #include <QByteArray>
