@@ -137,11 +137,12 @@ private Q_SLOTS:
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("past its tenant's deadline"), qPrintable(r.err));
         QCOMPARE(cli({"optimize", "size", sample, "--template", ",", "-o", sized}, mHome.path()).code, 1);
+        // A negative growth is a usage error (exit 2): 0 to 1,000 % a month.
         QCOMPARE(cli({"optimize", "size", sample, "--template", "dgx-h100", "--growth", "acme=-3", "--months", "2",
                       "-o", sized},
                      mHome.path())
                      .code,
-                 1);
+                 2);
         QCOMPARE(cli({"optimize", "size", sample, "--template", "dgx-h100"}, mHome.path()).code, 2); // no -o
         QCOMPARE(cli({"optimize", "size", sample, "--template", "dgx-h100", "--growth", "acme", "--months", "2", "-o",
                       sized},

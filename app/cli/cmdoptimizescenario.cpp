@@ -72,7 +72,7 @@ int runOptimizeSize(const QStringList& args)
         bool ok = false;
         const double pct = eq > 0 ? g.mid(eq + 1).toDouble(&ok) : 0.0;
         if (eq <= 0 || !ok || !(pct >= 0.0 && pct <= limits::kMaxGrowthPctPerMonth))
-            return cl.refuse(QString("--growth must be TENANT=PCT with PCT from 0 to %1 (%% per month), not '%2'")
+            return cl.refuse(QString("--growth must be TENANT=PCT with PCT from 0 to %1 (% per month), not '%2'")
                                  .arg(limits::kMaxGrowthPctPerMonth)
                                  .arg(g));
         request.growthPct[g.left(eq).toStdString()] = pct;
@@ -84,12 +84,7 @@ int runOptimizeSize(const QStringList& args)
     if (!request.growthPct.empty() && request.months == 0)
         return cl.refuse("--growth needs --months N");
     { // the last month's load, counted before it is made: a steep growth would copy jobs into gigabytes
-        double jobs = 0.0;
-        for (const Tenant& t : read->tenants) {
-            const auto g = request.growthPct.find(t.id);
-            jobs += static_cast<double>(t.jobs.size()) *
-                    (g == request.growthPct.end() ? 1.0 : std::pow(1.0 + g->second / 100.0, request.months));
-        }
+        const double jobs = document::grownJobCount(*read, request.growthPct, request.months);
         if (!(jobs <= static_cast<double>(limits::kMaxScenarioJobs)))
             return cl.refuse(
                 QString("--growth over %1 months grows the load to about %2 jobs; a scenario has at most %3")

@@ -170,16 +170,34 @@ std::optional<Scenario> onNodeMix(const Scenario& s, const Catalog& catalog, con
     return out;
 }
 
+namespace {
+
+/// ceil(jobs × (1 + g/100)^month) of one tenant (its own count without growth).
+double grownTenantJobs(const Tenant& t, const std::map<std::string, double>& growthPct, int month)
+{
+    const auto g = growthPct.find(t.id);
+    const auto base = static_cast<double>(t.jobs.size());
+    if (g == growthPct.end() || month <= 0 || t.jobs.empty())
+        return base;
+    return std::ceil(base * std::pow(1.0 + g->second / 100.0, month) - 1e-9);
+}
+
+} // namespace
+
+double grownJobCount(const Scenario& s, const std::map<std::string, double>& growthPct, int month)
+{
+    double jobs = 0.0;
+    for (const Tenant& t : s.tenants)
+        jobs += grownTenantJobs(t, growthPct, month);
+    return jobs;
+}
+
 Scenario grownLoad(const Scenario& s, const std::map<std::string, double>& growthPct, int month)
 {
     Scenario out = s;
     for (Tenant& t : out.tenants) {
-        const auto g = growthPct.find(t.id);
-        if (g == growthPct.end() || month <= 0 || t.jobs.empty())
-            continue;
         const std::size_t base = t.jobs.size();
-        const auto want = static_cast<std::size_t>(
-            std::ceil(static_cast<double>(base) * std::pow(1.0 + g->second / 100.0, month) - 1e-9));
+        const auto want = static_cast<std::size_t>(grownTenantJobs(t, growthPct, month));
         for (std::size_t k = base; k < want; ++k) {
             Job copy = t.jobs[k % base];
             copy.id = t.jobs[k % base].id + "-m" + std::to_string(month) + "-" + std::to_string(k);

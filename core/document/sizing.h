@@ -66,6 +66,9 @@ std::optional<Scenario> onNodeMix(const Scenario& s, const Catalog& catalog, con
 /// The load of month `month`: each tenant with growth g has ceil(jobs × (1 + g/100)^month) jobs,
 /// copies of its own in turn (ids "<job>-m<month>-<k>").
 Scenario grownLoad(const Scenario& s, const std::map<std::string, double>& growthPct, int month);
+/// How many jobs grownLoad(s, growthPct, month) would have, counted without making them (as a
+/// double: a steep growth passes any integer); callers refuse a load over kMaxScenarioJobs.
+double grownJobCount(const Scenario& s, const std::map<std::string, double>& growthPct, int month);
 
 /// Whether the scenario hosts every job within its tenant's SLA (evaluate: no unplaced job, no
 /// SLA violation), whether every job is at least placed, and what does not meet its SLA: the

@@ -119,10 +119,7 @@ Result<Scenario> sweepPointScenario(const Scenario& base, const Catalog& catalog
                 return R::failure(at, "no tenant '" + axis.tenant + "'");
             // The jobs the grown load would have, before making them: a steep growth over many
             // months would otherwise copy jobs into gigabytes.
-            double jobs = 0.0;
-            for (const Tenant& t : s.tenants)
-                jobs += static_cast<double>(t.jobs.size()) *
-                        (&t == tenant ? std::pow(1.0 + v.toDouble() / 100.0, axis.months) : 1.0);
+            const double jobs = grownJobCount(s, {{axis.tenant, v.toDouble()}}, axis.months);
             if (!(jobs <= static_cast<double>(limits::kMaxScenarioJobs)))
                 return R::failure(at, "the grown load would have about " +
                                           QByteArray::number(jobs, 'g', 3).toStdString() +
