@@ -84,11 +84,5 @@ void drawChartWithLegend(QPainter& p, const QRectF& area, QChart* chart, double 
 void appendChartPictures(std::vector<std::pair<QString, QByteArray>>& files, const QString& name, QChart* chart);
 /// Draws the topology (the canvas scene) fitted into `area`.
 void drawTopology(QPainter& p, const QRectF& area, CanvasScene& topology);
-/// Draws a large plan's topology as blocks fitted into `area`: its racks (a node's group, else
-/// the leaf switch it hangs off) in scenario order, consecutive ones merged into one block where
-/// there are more than limits::kReportTopologyMaxBlocks, each with its nodes, GPUs, a bar of the
-/// memory in use and the GPUs at risk of running out of memory. Time and memory grow with the
-/// nodes only through one pass over them.
-void drawTopologySummary(QPainter& p, const QRectF& area, const Scenario& scenario, const calc::Evaluation& evaluation);
 
 } // namespace gp::ui
