@@ -219,4 +219,19 @@ inline Failure failRead(const QString& why)
     return fail("cannot read the library", why);
 }
 
+/// Every line a checking PRAGMA (quick_check, integrity_check) returns; "ok" alone when sound.
+inline std::optional<QStringList> pragmaLines(const QString& connection, const QString& sql, QString& error)
+{
+    Statement s(connection, sql);
+    if (!s.exec()) {
+        error = s.error();
+        return std::nullopt;
+    }
+    QStringList lines;
+    while (s.query().next())
+        lines << s.query().value(0).toString();
+    s.query().finish();
+    return lines;
+}
+
 } // namespace gp::store::detail
