@@ -9,11 +9,13 @@
 #include "serveraddress.h"
 #include "sqlsupport.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStorageInfo>
+#include <QThread>
 #include <QVariant>
 
 namespace gp::store {
@@ -92,9 +94,21 @@ Status ScenarioLibrary::migrateSqlite()
             return fail("the library is damaged",
                         problems->mid(0, 3).join("; ") + " (restore it from a backup; gpuplan left it as it was)");
     }
-    Statement wal(mConnection, "PRAGMA journal_mode = WAL");
-    if (!wal.run())
-        return fail("cannot enable write-ahead logging", wal.error());
+    // The switch to WAL needs the file to itself. SQLite does not wait for that (the busy
+    // handler is skipped where waiting could deadlock, as when another program opening the same
+    // new library holds its read lock): retry while the lock is busy, up to the usual timeout.
+    QElapsedTimer waited;
+    waited.start();
+    for (int attempt = 0;; ++attempt) {
+        Statement wal(mConnection, "PRAGMA journal_mode = WAL");
+        if (wal.run())
+            break;
+        const QString code = wal.query().lastError().nativeErrorCode();
+        const bool busy = code == "5" || code == "6"; // SQLITE_BUSY, SQLITE_LOCKED
+        if (!busy || waited.elapsed() >= kBusyTimeoutMs)
+            return fail("cannot enable write-ahead logging", wal.error());
+        QThread::msleep(static_cast<unsigned long>(5 + (attempt % 8) * 5));
+    }
 
     // Each step in its own write transaction, the version read again inside it: of several
     // programs opening a new library at once, one makes each step and the others find it made.
