@@ -6,7 +6,7 @@
 #include "canvas/canvasscene.h"
 #include "canvas/canvasview.h"
 #include "evaluationrunner.h"
-#include "textformat.h"
+#include "io/textformat.h"
 #include "workbench.h"
 #include "workloadspanel.h"
 

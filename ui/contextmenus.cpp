@@ -9,11 +9,11 @@
 #include "document/jobedits.h"
 #include "editcontroller.h"
 #include "evaluationrunner.h"
+#include "io/textformat.h"
 #include "parallelismdialog.h"
 #include "propertiespanel.h"
 #include "resultscontroller.h"
 #include "sim/planresults.h"
-#include "textformat.h"
 #include "workbench.h"
 #include "workloadspanel.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "librarypanel.h"
-#include "textformat.h"
+#include "io/textformat.h"
 
 #include <QAction>
 #include <QGridLayout>

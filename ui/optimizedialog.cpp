@@ -3,7 +3,7 @@
 #include "optimizedialog.h"
 
 #include "charttheme.h"
-#include "textformat.h"
+#include "io/textformat.h"
 
 #include "document/threadhandoff.h"
 #include "model/planningtarget.h"

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "palette.h"
 
-#include "textformat.h"
+#include "io/textformat.h"
 
 #include "calc/modelsize.h"
 

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "parallelismdialog.h"
 
-#include "textformat.h"
+#include "io/textformat.h"
 
 #include "model/enumnames.h"
 #include "model/format.h"

@@ -4,8 +4,8 @@
 
 #include "calc/inventory.h"
 #include "calc/kpiexplain.h"
+#include "io/textformat.h"
 #include "model/planningtarget.h"
-#include "textformat.h"
 
 #include <map>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "resultscharts.h"
+#include "io/textformat.h"
 #include "model/planningtarget.h"
 #include "model/units.h"
 #include "sim/planresults.h"
-#include "textformat.h"
 
 #include "calc/comparison.h"
 #include "model/enumnames.h"

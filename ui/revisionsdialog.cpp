@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "revisionsdialog.h"
 
-#include "textformat.h"
+#include "io/textformat.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>

@@ -2,9 +2,9 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "sweepdialog.h"
 
+#include "io/textformat.h"
 #include "replaycharts.h"
 #include "sweepcharts.h"
-#include "textformat.h"
 #include "workbench.h"
 
 #include "io/jsonfile.h"

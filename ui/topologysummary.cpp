@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 // The report's and the slides' topology of a large plan: its racks as blocks (planfigures.h).
 #include "topologysummary.h"
-#include "textformat.h"
+#include "io/textformat.h"
 
 #include "calc/evaluate.h"
 #include "model/limits.h"

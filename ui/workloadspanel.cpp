@@ -4,7 +4,7 @@
 #include "model/units.h"
 
 #include "calc/kpiexplain.h"
-#include "textformat.h"
+#include "io/textformat.h"
 
 #include "charttheme.h"
 

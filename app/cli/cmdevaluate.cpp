@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clicontext.h"
+#include "io/textformat.h"
 #include "model/planningtarget.h"
-#include "ui/textformat.h"
 
 #include "calc/alternatives.h"
 #include "calc/comparison.h"
@@ -19,9 +19,9 @@ namespace gp::cli {
 namespace {
 
 QJsonValue opt(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); }
-using ui::text::gib;
-using ui::text::usd;
-QString pct(double f) { return ui::text::percent(f); }
+using fmt::text::gib;
+using fmt::text::usd;
+QString pct(double f) { return fmt::text::percent(f); }
 
 /// A latency, or null when the queue grows without bound.
 QJsonValue latency(double s, bool saturated) { return saturated ? QJsonValue(QJsonValue::Null) : QJsonValue(s); }
@@ -45,7 +45,7 @@ QJsonValue servingJson(const calc::JobResult& j)
                        {"slo_attainment", v.sloAttainment}};
 }
 
-QString seconds(double s) { return ui::text::latency(s); }
+QString seconds(double s) { return fmt::text::latency(s); }
 
 QJsonObject toJson(const calc::Evaluation& ev)
 {

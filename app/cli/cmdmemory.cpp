@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clicontext.h"
+#include "io/textformat.h"
 #include "jobmodeloptions.h"
-#include "ui/textformat.h"
 
 #include "calc/memorymodel.h"
 #include "model/assumptions.h"
@@ -21,7 +21,7 @@ namespace {
 
 QJsonValue bytesOrNull(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); }
 
-QString gibUnit(double bytes) { return ui::text::gib(bytes, 2) + " GiB"; }
+QString gibUnit(double bytes) { return fmt::text::gib(bytes, 2) + " GiB"; }
 QString gibOr(const std::optional<double>& v) { return v ? gibUnit(*v) : QStringLiteral("unknown"); }
 
 } // namespace

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clicontext.h"
-#include "ui/textformat.h"
+#include "io/textformat.h"
 
 #include "calc/comparison.h"
 
@@ -239,9 +239,9 @@ int runSimulate(const QStringList& args)
                      .arg(j.training ? QString::number(j.completionDays.p50, 'f', 2) : "-", 8)
                      .arg(j.training ? QString::number(j.completionDays.p95, 'f', 2) : "-", 8)
                      .arg(j.training ? QString::number(j.completionDays.p99, 'f', 2) : "-", 8)
-                     .arg(j.training ? ui::text::percent(j.deadlineMissProbability) : "-", 7)
+                     .arg(j.training ? fmt::text::percent(j.deadlineMissProbability) : "-", 7)
                      .arg(QString::number(j.slowdown.p95, 'f', 3), 13);
-    const auto ms = [](double s) { return ui::text::latency(s); };
+    const auto ms = [](double s) { return fmt::text::latency(s); };
     for (const auto& j : res.jobs)
         if (j.serving)
             out() << "  " << QString::fromStdString(j.id) << ": TTFT P50/P95/P99 " << ms(j.ttftS.p50) << " / "

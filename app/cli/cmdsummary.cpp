@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clicontext.h"
+#include "io/textformat.h"
 #include "model/planningtarget.h"
-#include "ui/textformat.h"
 
 #include "calc/comparison.h"
 #include "calc/evaluate.h"
@@ -101,7 +101,7 @@ void printText(const QString& file, const Scenario& s, const calc::Inventory& in
           << kpiText("waste_per_month_usd", k.wastePerMonth.strandedUsd) << ", slowdown "
           << kpiText("waste_per_month_usd", k.wastePerMonth.overheadUsd) << ")\n";
     if (k.servingJobs > 0) {
-        const auto ms = [](double s) { return ui::text::latency(s); };
+        const auto ms = [](double s) { return fmt::text::latency(s); };
         out() << "  serving    " << k.servingJobs << " job(s): SLO attainment "
               << kpiText("serving_slo_attainment", k.servingSloAttainment) << ", worst P99 TTFT "
               << ms(k.servingTtftP99S) << ", ITL " << ms(k.servingItlP99S) << "\n";

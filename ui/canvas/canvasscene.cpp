@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "canvasscene.h"
 #include "document/fabriclayout.h"
+#include "io/textformat.h"
 #include "model/units.h"
-#include "ui/textformat.h"
 
 #include "model/enumnames.h"
 #include "model/scenariodiff.h"
