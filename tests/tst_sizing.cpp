@@ -4,8 +4,8 @@
 // removing any one of its nodes breaks an SLA or leaves a job unplaced; the cheapest candidate
 // wins; growth gives a capacity curve; every constraint that binds is said.
 #include "calc/evaluate.h"
-#include "document/sizing.h"
 #include "io/scenarioreader.h"
+#include "study/sizing.h"
 #include "testsupport.h"
 
 #include <QTest>
@@ -13,7 +13,7 @@
 #include <algorithm>
 
 using namespace gp;
-using namespace gp::document;
+using namespace gp::study;
 
 namespace {
 

@@ -6,8 +6,8 @@
 // Slurm cannot run, the test says why and runs the script with the array variables set); every
 // bad spec, shard and merge is refused with what and where. Replay sweeps (traces × policies ×
 // seeds × inflate) replay each point as `gpuplan-cli replay` does and shard alike.
-#include "document/sweep.h"
 #include "slurmcluster.h"
+#include "study/sweep.h"
 #include "testsupport.h"
 
 #include <QDir>
@@ -231,13 +231,13 @@ private Q_SLOTS:
                                       "allocation_pct_at_100,fragmentation_pct_at_100,fragmentation_rate_pct_at_100,"
                                       "allocation_pct_at_end,unallocated_gpus_at_end,error"));
         const QString traces = mTmp.filePath("traces");
-        const Result<document::SweepTable> table =
-            document::readSweepResults(read(mTmp.filePath("replay-whole/results.csv")));
+        const Result<study::SweepTable> table =
+            study::readSweepResults(read(mTmp.filePath("replay-whole/results.csv")));
         QVERIFY(table);
-        QCOMPARE(table->kind, document::SweepKind::Replay);
+        QCOMPARE(table->kind, study::SweepKind::Replay);
         int checked = 0;
         for (int point : {0, 7, 14, 23, 29, 35}) {
-            const document::SweepTable::Row& row = table->rows.at(static_cast<std::size_t>(point));
+            const study::SweepTable::Row& row = table->rows.at(static_cast<std::size_t>(point));
             QCOMPARE(row.point, point);
             QVERIFY2(row.error.empty(), row.error.c_str());
             // What the point is, from the grid's order (the last axis fastest).
@@ -311,8 +311,7 @@ private Q_SLOTS:
                                           .toUtf8());
         const Run r = cli({"sweep", spec, "-o", mTmp.filePath("alibaba")});
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        const Result<document::SweepTable> table =
-            document::readSweepResults(read(mTmp.filePath("alibaba/results.csv")));
+        const Result<study::SweepTable> table = study::readSweepResults(read(mTmp.filePath("alibaba/results.csv")));
         QVERIFY(table);
         QCOMPARE(table->rows.size(), std::size_t{2});
         const Run one = cli({"replay", "--nodes", dir + "/openb_node_list_gpu_node.csv", "--tasks",
@@ -411,7 +410,7 @@ private Q_SLOTS:
             "{\"base\": \"" +
             QDir(test::dataDir()).absoluteFilePath("samples/01-dgx-h100-three-tenants.json").toUtf8() +
             "\", \"axes\": [{\"axis\": \"seed\", \"from\": 2147483646, \"to\": 2147483647}]}";
-        const Result<document::SweepSpec> r = document::readSweepSpec(spec, mTmp.path());
+        const Result<study::SweepSpec> r = study::readSweepSpec(spec, mTmp.path());
         QVERIFY2(r.ok(), r.errorText().c_str());
         QCOMPARE(r->points(), 2LL);
         QCOMPARE(r->axes.front().values.back().toDouble(), 2147483647.0);
@@ -426,11 +425,11 @@ private Q_SLOTS:
             QDir(test::dataDir()).absoluteFilePath("samples/01-dgx-h100-three-tenants.json").toUtf8() +
             "\", \"axes\": [{\"axis\": \"growth\", \"tenant\": \"frontier\", \"months\": 120, "
             "\"values\": [1000]}]}";
-        const Result<document::SweepSpec> r = document::readSweepSpec(spec, mTmp.path());
+        const Result<study::SweepSpec> r = study::readSweepSpec(spec, mTmp.path());
         QVERIFY2(r.ok(), r.errorText().c_str());
-        const Result<document::SweepInputs> in = document::loadSweepInputs(*r, test::bundledCatalog());
+        const Result<study::SweepInputs> in = study::loadSweepInputs(*r, test::bundledCatalog());
         QVERIFY(in.ok());
-        const Result<Scenario> point = document::sweepPointScenario(*in->base, test::bundledCatalog(), *r, 0);
+        const Result<Scenario> point = study::sweepPointScenario(*in->base, test::bundledCatalog(), *r, 0);
         QVERIFY(!point.ok());
         QVERIFY2(QString::fromStdString(point.errorText()).contains("jobs; a scenario has at most 1000000"),
                  point.errorText().c_str());

@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "replaydialog.h"
 
-#include "document/replayinput.h"
 #include "replaycharts.h"
+#include "study/replayinput.h"
 #include "workbench.h"
 
 #include "document/threadhandoff.h"
@@ -43,7 +43,7 @@ namespace gp::ui {
 /// One run in the background: its input, what it replays, and what it found.
 struct ReplayDialog::Job
 {
-    document::ReplayInput input;
+    study::ReplayInput input;
     sim::ReplayConfig config;
     sim::SeedRange seeds;
     std::vector<std::pair<QString, sim::ReplayPolicy>> policies;
@@ -90,7 +90,7 @@ ReplayDialog::ReplayDialog(const Catalog& catalog, std::function<std::pair<const
     mTasks->setObjectName("ReplayTasks");
     mTasks->setEditable(false);
     mNodes->setObjectName("ReplayNodes");
-    if (const QString dir = document::defaultTraceDirectory(); !dir.isEmpty()) {
+    if (const QString dir = study::defaultTraceDirectory(); !dir.isEmpty()) {
         QStringList files = QDir(dir).entryList({"openb_pod_list_*.csv"}, QDir::Files, QDir::Name);
         files.removeAll("openb_pod_list_default.csv");
         files.prepend("openb_pod_list_default.csv");
@@ -255,12 +255,12 @@ void ReplayDialog::run()
         const auto [scenario, name] = mScenario();
         if (!scenario)
             return fail(tr("No scenario is open."));
-        job->input = document::scenarioInput(*scenario, mCatalog, name, job->config.inflate);
+        job->input = study::scenarioInput(*scenario, mCatalog, name, job->config.inflate);
     } else {
         if (mTasks->currentIndex() < 0 || mNodes->text().trimmed().isEmpty())
             return fail(tr("Choose the task file and the node file of a trace."));
         job->input =
-            document::readTraceInput(mNodes->text().trimmed(), mTasks->currentData().toString(), job->config.inflate);
+            study::readTraceInput(mNodes->text().trimmed(), mTasks->currentData().toString(), job->config.inflate);
     }
     if (!job->input.ok())
         return fail(issuesText(job->input.issues));

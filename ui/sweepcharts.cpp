@@ -73,9 +73,9 @@ struct ChartFigures
     std::vector<Line> lines;
 };
 
-ChartFigures chartFigures(document::SweepKind kind)
+ChartFigures chartFigures(study::SweepKind kind)
 {
-    if (kind == document::SweepKind::Replay)
+    if (kind == study::SweepKind::Replay)
         return {"unallocated_gpus_at_end",
                 QObject::tr("GPUs unallocated when all arrived"),
                 QObject::tr("GPUs"),
@@ -93,14 +93,14 @@ ChartFigures chartFigures(document::SweepKind kind)
 
 } // namespace
 
-std::unique_ptr<QChart> sweepAxisChart(const document::SweepTable& table, std::size_t axis)
+std::unique_ptr<QChart> sweepAxisChart(const study::SweepTable& table, std::size_t axis)
 {
     auto chart = std::make_unique<QChart>();
     themeChart(chart.get());
     const ChartFigures figures = chartFigures(table.kind);
     const QString name = QString::fromStdString(table.axes.at(axis));
     chart->setTitle(QObject::tr("Along %1 (the mean over the other axes)").arg(name));
-    const auto barMeans = document::sweepMeans(table, axis, figures.bars);
+    const auto barMeans = study::sweepMeans(table, axis, figures.bars);
     QStringList categories;
     auto* bars = new QBarSet(figures.barName);
     bars->setColor(QColor("#4e79a7"));
@@ -135,7 +135,7 @@ std::unique_ptr<QChart> sweepAxisChart(const document::SweepTable& table, std::s
         auto* s = new QLineSeries;
         s->setName(line.name);
         s->setColor(line.colour);
-        const auto means = document::sweepMeans(table, axis, line.column);
+        const auto means = study::sweepMeans(table, axis, line.column);
         for (const auto& point : means) {
             const auto at = std::find_if(barMeans.begin(), barMeans.end(),
                                          [&point](const auto& c) { return c.first == point.first; });
@@ -154,7 +154,7 @@ std::unique_ptr<QChart> sweepAxisChart(const document::SweepTable& table, std::s
     return chart;
 }
 
-std::vector<std::pair<QString, QByteArray>> sweepChartFiles(const document::SweepTable& table)
+std::vector<std::pair<QString, QByteArray>> sweepChartFiles(const study::SweepTable& table)
 {
     std::vector<std::pair<QString, QByteArray>> files;
     for (std::size_t a = 0; a < table.axes.size(); ++a) {

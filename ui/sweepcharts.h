@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
-#include "document/sweep.h"
+#include "study/sweep.h"
 
 #include <QByteArray>
 #include <QString>
@@ -20,10 +20,10 @@ namespace gp::ui {
 /// utilization, the largest penalty and the serving SLO attainment (lines, right scale, %); of a
 /// replay sweep the GPUs left unallocated when all tasks arrived (bars) and the allocation and
 /// fragmentation at 100 % arrived and the allocation at the end (lines, %).
-std::unique_ptr<QChart> sweepAxisChart(const document::SweepTable& table, std::size_t axis);
+std::unique_ptr<QChart> sweepAxisChart(const study::SweepTable& table, std::size_t axis);
 
 /// Every axis's chart as PNG (1600 × 900) and SVG, named after the axis ("nodes.png",
 /// "sharing-dgx-h100.svg"), for io::writeFiles.
-std::vector<std::pair<QString, QByteArray>> sweepChartFiles(const document::SweepTable& table);
+std::vector<std::pair<QString, QByteArray>> sweepChartFiles(const study::SweepTable& table);
 
 } // namespace gp::ui

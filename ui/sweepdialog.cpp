@@ -50,11 +50,11 @@ struct Column
     QString (*write)(double);
 };
 
-std::vector<Column> columnsOf(document::SweepKind kind)
+std::vector<Column> columnsOf(study::SweepKind kind)
 {
     auto count = [](double v) { return QString::number(v, 'f', 0); };
     auto pct = [](double v) { return text::percent(v / 100.0); }; // a replay's figures are in %
-    if (kind == document::SweepKind::Replay)
+    if (kind == study::SweepKind::Replay)
         return {{"tasks", SweepDialog::tr("Tasks"), count},
                 {"failed_tasks", SweepDialog::tr("Failed"), count},
                 {"allocation_pct_at_100", SweepDialog::tr("Allocated at 100 %"), pct},
@@ -87,15 +87,15 @@ SweepDialog* SweepDialog::open(const QString& folder, const Catalog& catalog, QS
         return nullptr;
     // A replay sweep's trace files are named relative to where its spec was.
     const QString specFolder = QJsonDocument::fromJson(summary).object().value("spec_folder").toString(folder);
-    Result<document::SweepTable> table = document::readSweepResults(csv);
-    Result<document::SweepSpec> spec = document::readSweepSpec(specJson, specFolder);
+    Result<study::SweepTable> table = study::readSweepResults(csv);
+    Result<study::SweepSpec> spec = study::readSweepSpec(specJson, specFolder);
     if (!table || !spec) {
         error = tr("%1: %2").arg(folder,
                                  QString::fromStdString(!table ? table.errorText() : "spec.json: " + spec.errorText()));
         return nullptr;
     }
     std::optional<Scenario> base;
-    if (spec->kind == document::SweepKind::WhatIf || dir.exists("base.json")) {
+    if (spec->kind == study::SweepKind::WhatIf || dir.exists("base.json")) {
         io::ScenarioReadResult read = io::readScenario(readFile(dir.filePath("base.json"), error), catalog);
         if (!error.isEmpty() || !read.ok()) {
             error = error.isEmpty()
@@ -109,14 +109,14 @@ SweepDialog* SweepDialog::open(const QString& folder, const Catalog& catalog, QS
     return new SweepDialog(folder, catalog, std::move(*table), std::move(*spec), std::move(base), parent);
 }
 
-SweepDialog::SweepDialog(const QString& folder, const Catalog& catalog, document::SweepTable results,
-                         document::SweepSpec spec, std::optional<Scenario> base, QWidget* parent)
+SweepDialog::SweepDialog(const QString& folder, const Catalog& catalog, study::SweepTable results,
+                         study::SweepSpec spec, std::optional<Scenario> base, QWidget* parent)
     : QDialog(parent), mCatalog(catalog), mResults(std::move(results)), mSpec(std::move(spec)), mBase(std::move(base))
 {
     setObjectName("sweepDialog");
     setWindowTitle(tr("Sweep — %1").arg(QDir(folder).dirName()));
     auto* layout = new QVBoxLayout(this);
-    const bool replay = mSpec.kind == document::SweepKind::Replay;
+    const bool replay = mSpec.kind == study::SweepKind::Replay;
     std::string names;
     for (const std::string& a : mResults.axes)
         names += (names.empty() ? "" : ", ") + a;
@@ -187,7 +187,7 @@ void SweepDialog::fillTable()
     mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mTable->verticalHeader()->setVisible(false);
     for (std::size_t r = 0; r < mResults.rows.size(); ++r) {
-        const document::SweepTable::Row& row = mResults.rows[r];
+        const study::SweepTable::Row& row = mResults.rows[r];
         QStringList cells{QString::number(row.point)};
         for (const std::string& v : row.values)
             cells << QString::fromStdString(v);
@@ -208,7 +208,7 @@ void SweepDialog::openSelected()
     if (r < 0 || r >= static_cast<int>(mResults.rows.size()) || !mBase)
         return;
     const long long point = mResults.rows[static_cast<std::size_t>(r)].point;
-    Result<Scenario> s = document::sweepPointScenario(*mBase, mCatalog, mSpec, point);
+    Result<Scenario> s = study::sweepPointScenario(*mBase, mCatalog, mSpec, point);
     if (!s) {
         QMessageBox::warning(this, tr("Cannot open the point"),
                              tr("Point %1 does not apply to the base scenario: %2")
@@ -232,20 +232,20 @@ void SweepDialog::replaySelected()
     // point's one replay, off the window's thread.
     mReplay.setFuture(QtConcurrent::run([spec = mSpec, catalog = &mCatalog, point = mReplayPoint] {
         using R = Result<sim::ReplaySummary>;
-        const Result<document::SweepInputs> inputs = document::loadSweepInputs(spec, *catalog);
+        const Result<study::SweepInputs> inputs = study::loadSweepInputs(spec, *catalog);
         if (!inputs)
             return R::failure(inputs.issues);
-        const document::SweepReplayPoint p = document::sweepReplayPoint(spec, point);
+        const study::SweepReplayPoint p = study::sweepReplayPoint(spec, point);
         if (p.trace >= inputs->traces.size())
             return R::failure("", "no trace to replay");
-        const document::ReplayInput& trace = inputs->traces[p.trace];
+        const study::ReplayInput& trace = inputs->traces[p.trace];
         return R::success(sim::replaySeeds(trace.nodes, trace.tasks, p.config, {p.config.seed, p.config.seed}, 1));
     }));
 }
 
 void SweepDialog::showReplay(const sim::ReplaySummary& summary)
 {
-    const document::SweepReplayPoint p = document::sweepReplayPoint(mSpec, mReplayPoint);
+    const study::SweepReplayPoint p = study::sweepReplayPoint(mSpec, mReplayPoint);
     const QString title = tr("Point %1: %2, seed %3, inflate %4")
                               .arg(mReplayPoint)
                               .arg(p.policy)

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
-#include "document/sweep.h"
+#include "study/sweep.h"
 
 #include "sim/replaysummary.h"
 
@@ -37,13 +37,13 @@ public:
     /// The button that opens or replays the selected point.
     QPushButton* pointButton() const { return mOpen; }
     QTableWidget* table() const { return mTable; }
-    const document::SweepTable& results() const { return mResults; }
+    const study::SweepTable& results() const { return mResults; }
 
 Q_SIGNALS:
     void pointOpened(const gp::Scenario& scenario);
 
 private:
-    SweepDialog(const QString& folder, const Catalog& catalog, document::SweepTable results, document::SweepSpec spec,
+    SweepDialog(const QString& folder, const Catalog& catalog, study::SweepTable results, study::SweepSpec spec,
                 std::optional<Scenario> base, QWidget* parent);
     void fillTable();
     void openSelected();
@@ -51,8 +51,8 @@ private:
     void showReplay(const sim::ReplaySummary& summary);
 
     const Catalog& mCatalog;
-    document::SweepTable mResults;
-    document::SweepSpec mSpec;
+    study::SweepTable mResults;
+    study::SweepSpec mSpec;
     std::optional<Scenario> mBase;
     QFutureWatcher<Result<sim::ReplaySummary>> mReplay;
     long long mReplayPoint = -1;

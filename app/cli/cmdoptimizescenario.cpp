@@ -6,10 +6,10 @@
 #include "jobmodeloptions.h"
 
 #include "calc/plansearch.h"
-#include "document/sizing.h"
 #include "io/scenariowriter.h"
 #include "model/format.h"
 #include "model/limits.h"
+#include "study/sizing.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -64,7 +64,7 @@ int runOptimizeSize(const QStringList& args)
     const std::optional<Scenario> read = readScenarioOrReport(files.front(), *catalog);
     if (!read)
         return kBadInput;
-    document::SizingRequest request;
+    study::SizingRequest request;
     for (const QString& id : p.value("template").split(',', Qt::SkipEmptyParts))
         request.templates.push_back(id.trimmed().toStdString());
     for (const QString& g : p.values("growth")) {
@@ -84,7 +84,7 @@ int runOptimizeSize(const QStringList& args)
     if (!request.growthPct.empty() && request.months == 0)
         return cl.refuse("--growth needs --months N");
     { // the last month's load, counted before it is made: a steep growth would copy jobs into gigabytes
-        const double jobs = document::grownJobCount(*read, request.growthPct, request.months);
+        const double jobs = study::grownJobCount(*read, request.growthPct, request.months);
         if (!(jobs <= static_cast<double>(limits::kMaxScenarioJobs)))
             return cl.refuse(
                 QString("--growth over %1 months grows the load to about %2 jobs; a scenario has at most %3")
@@ -93,14 +93,14 @@ int runOptimizeSize(const QStringList& args)
                     .arg(limits::kMaxScenarioJobs));
     }
 
-    const Result<document::SizingResult> sized = document::sizeCluster(*read, *catalog, request);
+    const Result<study::SizingResult> sized = study::sizeCluster(*read, *catalog, request);
     if (!sized.ok()) { // a constraint that binds: what, and by how much (docs/cli.md: exit 1)
         for (const Issue& i : sized.issues)
             err() << "gpuplan-cli optimize size: " << QString::fromStdString(i.toString()) << '\n';
         err() << Qt::flush;
         return kFailure;
     }
-    const document::SizingResult& r = *sized.value;
+    const study::SizingResult& r = *sized.value;
     if (!saveFileAtomically(p.value("output"), io::writeScenario(r.sized)))
         return kFailure;
     if (p.isSet("json")) {

@@ -2,11 +2,11 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clicontext.h"
 
-#include "document/replayinput.h"
 #include "io/clusterconfigwriter.h"
 #include "io/scenarioreader.h"
 #include "sim/replay.h"
 #include "sim/replaysummary.h"
+#include "study/replayinput.h"
 #include "ui/replaycharts.h"
 
 #include <QFileInfo>
@@ -161,7 +161,7 @@ int runReplay(const QStringList& args)
         }
         seeds = range;
     }
-    document::ReplayInput input;
+    study::ReplayInput input;
     if (p.isSet("scenario")) {
         auto catalog = loadCatalogOrReport(p);
         if (!catalog)
@@ -173,9 +173,9 @@ int runReplay(const QStringList& args)
             err() << Qt::flush;
             return kBadInput;
         }
-        input = document::scenarioInput(*read.value, *catalog, p.value("scenario"), cfg.inflate);
+        input = study::scenarioInput(*read.value, *catalog, p.value("scenario"), cfg.inflate);
     } else {
-        input = document::readTraceInput(p.value("nodes"), p.value("tasks"), cfg.inflate);
+        input = study::readTraceInput(p.value("nodes"), p.value("tasks"), cfg.inflate);
     }
     for (const Issue& i : input.issues)
         err() << QString::fromStdString(i.toString()) << '\n';

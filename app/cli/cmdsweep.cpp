@@ -4,10 +4,10 @@
 // the merge of shards (docs/sweeps.md).
 #include "clicontext.h"
 
-#include "document/sweep.h"
 #include "io/clusterconfigwriter.h"
 #include "io/jsonfile.h"
 #include "io/scenariowriter.h"
+#include "study/sweep.h"
 #include "ui/sweepcharts.h"
 
 #include <QCryptographicHash>
@@ -34,7 +34,7 @@ using Files = std::vector<std::pair<QString, QByteArray>>;
 bool writeSweepFolder(const QString& outDir, Files files, bool charts)
 {
     if (charts) {
-        const Result<document::SweepTable> table = document::readSweepResults(files.front().second);
+        const Result<study::SweepTable> table = study::readSweepResults(files.front().second);
         if (!table) {
             err() << outDir << ": " << QString::fromStdString(table.errorText()) << Qt::endl;
             return false;
@@ -46,13 +46,13 @@ bool writeSweepFolder(const QString& outDir, Files files, bool charts)
 }
 
 /// The summary beside results.csv: the same for a whole run and the merge of its shards.
-QByteArray summaryJson(const document::SweepSpec& spec, std::optional<std::pair<int, int>> shard, long long rows)
+QByteArray summaryJson(const study::SweepSpec& spec, std::optional<std::pair<int, int>> shard, long long rows)
 {
     QJsonObject o{{"format_version", 1},
                   {"spec_sha256", QString::fromLatin1(spec.digest)},
                   {"points", static_cast<double>(spec.points())},
                   {"rows", static_cast<double>(rows)}};
-    if (spec.kind == document::SweepKind::Replay) // where the spec's trace files are, for the workbench
+    if (spec.kind == study::SweepKind::Replay) // where the spec's trace files are, for the workbench
         o.insert("spec_folder", QDir(spec.folder).absolutePath());
     if (shard)
         o.insert("shard", QString("%1/%2").arg(shard->first).arg(shard->second));
@@ -263,7 +263,7 @@ int runSweep(const QStringList& args)
         return kBadInput;
     }
     const QByteArray& specBytes = *specFileBytes;
-    Result<document::SweepSpec> spec = document::readSweepSpec(specBytes, QFileInfo(pos.front()).absolutePath());
+    Result<study::SweepSpec> spec = study::readSweepSpec(specBytes, QFileInfo(pos.front()).absolutePath());
     if (!spec) {
         for (const Issue& i : spec.issues)
             err() << formatIssue(pos.front(), i) << '\n';
@@ -273,7 +273,7 @@ int runSweep(const QStringList& args)
     auto catalog = loadCatalogOrReport(p);
     if (!catalog)
         return kFailure;
-    const Result<document::SweepInputs> inputs = document::loadSweepInputs(*spec, *catalog);
+    const Result<study::SweepInputs> inputs = study::loadSweepInputs(*spec, *catalog);
     for (const Issue& i : inputs.issues)
         err() << formatIssue(pos.front(), i) << '\n';
     err() << Qt::flush;
@@ -284,8 +284,8 @@ int runSweep(const QStringList& args)
     spec->digest = QCryptographicHash::hash(spec->digest + inputs->digest, QCryptographicHash::Sha256).toHex();
     long long rows = 0;
     const QByteArray csv =
-        document::sweepCsvHeader(*spec) +
-        document::sweepCsvRows(*inputs, *catalog, *spec, shard ? shard->first : 0, shard ? shard->second : 0, &rows);
+        study::sweepCsvHeader(*spec) +
+        study::sweepCsvRows(*inputs, *catalog, *spec, shard ? shard->first : 0, shard ? shard->second : 0, &rows);
     const QString outDir = p.value("output");
     const QByteArray baseBytes = inputs->base ? io::writeScenario(*inputs->base) : QByteArray();
     Files files{{"results.csv", csv}, {"sweep.json", summaryJson(*spec, shard, rows)}, {"spec.json", specBytes}};

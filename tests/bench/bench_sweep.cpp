@@ -8,9 +8,9 @@
 //
 //   bench_sweep [--seeds N] [--iterations I]
 #include "calc/parallel.h"
-#include "document/sweep.h"
 #include "io/catalogreader.h"
 #include "io/datapaths.h"
+#include "study/sweep.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -69,12 +69,12 @@ int main(int argc, char** argv)
              .toUtf8()}};
     std::printf("%-34s %-9s %7s %10s %12s\n", "sweep", "workers", "points", "median s", "points/s");
     for (const Space& space : spaces) {
-        const gp::Result<gp::document::SweepSpec> spec = gp::document::readSweepSpec(space.spec, QDir::currentPath());
+        const gp::Result<gp::study::SweepSpec> spec = gp::study::readSweepSpec(space.spec, QDir::currentPath());
         if (!spec) {
             std::fprintf(stderr, "%s: %s\n", space.name, spec.errorText().c_str());
             return 1;
         }
-        const gp::Result<gp::document::SweepInputs> inputs = gp::document::loadSweepInputs(*spec, *catalog);
+        const gp::Result<gp::study::SweepInputs> inputs = gp::study::loadSweepInputs(*spec, *catalog);
         if (!inputs) {
             std::fprintf(stderr, "%s: %s\n", space.name, inputs.errorText().c_str());
             return 1;
@@ -84,7 +84,7 @@ int main(int argc, char** argv)
             std::vector<double> seconds;
             for (int i = 0; i < iterations; ++i) {
                 const auto t0 = std::chrono::steady_clock::now();
-                const QByteArray rows = gp::document::sweepCsvRows(*inputs, *catalog, *spec, 0, 0);
+                const QByteArray rows = gp::study::sweepCsvRows(*inputs, *catalog, *spec, 0, 0);
                 seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
                 if (rows.isEmpty())
                     return 1;

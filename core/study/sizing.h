@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace gp::document {
+namespace gp::study {
 
 struct SizingRequest
 {
@@ -94,4 +94,4 @@ HostCheck checkHosting(const Scenario& s, const Catalog& catalog);
 /// no candidate hosts.
 Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, const SizingRequest& request);
 
-} // namespace gp::document
+} // namespace gp::study

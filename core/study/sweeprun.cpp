@@ -3,8 +3,8 @@
 // A sweep's points (docs/sweeps.md): each what-if's scenario, and every point as a CSV row.
 #include "sweep.h"
 
-#include "commands.h"
-#include "edit.h"
+#include "document/commands.h"
+#include "document/edit.h"
 #include "sizing.h"
 
 #include "calc/evaluate.h"
@@ -20,7 +20,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace gp::document {
+namespace gp::study {
 
 namespace {
 
@@ -49,10 +49,10 @@ QByteArray number(double v) { return QByteArray::number(v, 'g', 10); }
 /// A field patch of the value, as `edit --set` applies it, pushed onto `s`.
 Status applyPatch(Scenario& s, const Catalog& catalog, const std::string& path, const QJsonValue& value)
 {
-    const Result<Edit> edit = patchFields(s, catalog, {{path, value}});
+    const Result<document::Edit> edit = document::patchFields(s, catalog, {{path, value}});
     if (!edit)
         return Failure{edit.issues};
-    applyEdit(s, *edit, true);
+    document::applyEdit(s, *edit, true);
     return done();
 }
 
@@ -274,4 +274,4 @@ QByteArray sweepCsvRows(const SweepInputs& inputs, const Catalog& catalog, const
     return out;
 }
 
-} // namespace gp::document
+} // namespace gp::study

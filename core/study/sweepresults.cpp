@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-namespace gp::document {
+namespace gp::study {
 
 namespace {
 
@@ -100,4 +100,4 @@ std::vector<std::pair<std::string, double>> sweepMeans(const SweepTable& table, 
     return out;
 }
 
-} // namespace gp::document
+} // namespace gp::study

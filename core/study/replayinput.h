@@ -11,7 +11,7 @@
 
 #include <vector>
 
-namespace gp::document {
+namespace gp::study {
 
 /// What a placement replay runs on — a trace's node and task files, or a scenario's cluster and
 /// job mix — read and checked as `gpuplan-cli replay`, the workbench's Placement Replay and replay
@@ -38,4 +38,4 @@ ReplayInput scenarioInput(const Scenario& scenario, const Catalog& catalog, cons
 /// shared data folder beside the program's source or installation (empty when none).
 QString defaultTraceDirectory();
 
-} // namespace gp::document
+} // namespace gp::study

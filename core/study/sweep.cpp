@@ -19,7 +19,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace gp::document {
+namespace gp::study {
 
 namespace {
 
@@ -300,4 +300,4 @@ Result<SweepInputs> loadSweepInputs(const SweepSpec& spec, const Catalog& catalo
     return Result<SweepInputs>::success(std::move(in), std::move(issues));
 }
 
-} // namespace gp::document
+} // namespace gp::study

@@ -10,7 +10,7 @@
 #include <QDir>
 #include <QFileInfo>
 
-namespace gp::document {
+namespace gp::study {
 
 namespace {
 
@@ -90,4 +90,4 @@ QString defaultTraceDirectory()
     return {};
 }
 
-} // namespace gp::document
+} // namespace gp::study

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-namespace gp::document {
+namespace gp::study {
 
 /// What a sweep's points are: what-ifs of a base scenario (evaluated, and simulated), or
 /// placement replays (sim::replayTrace) of traces under policies and seeds.
@@ -144,4 +144,4 @@ Result<SweepTable> readSweepResults(const QByteArray& csv);
 std::vector<std::pair<std::string, double>> sweepMeans(const SweepTable& table, std::size_t axis,
                                                        const std::string& figure);
 
-} // namespace gp::document
+} // namespace gp::study

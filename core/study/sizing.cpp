@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "sizing.h"
 
-#include "topologyedits.h"
+#include "document/topologyedits.h"
 
 #include "calc/evaluate.h"
 #include "calc/inventory.h"
@@ -12,11 +12,11 @@
 #include <algorithm>
 #include <cmath>
 
-namespace gp::document {
+namespace gp::study {
 
 namespace {
 
-constexpr int kMaxNodes = 10000; // generateFabric's limit
+constexpr int kMaxNodes = 10000; // document::generateFabric's limit
 
 /// The most nodes a leaf of `st` takes under a non-blocking fabric of `nt`'s NICs (a port per
 /// NIC below, as many ports' worth of uplink above).
@@ -144,7 +144,8 @@ std::optional<Scenario> onNodeMix(const Scenario& s, const Catalog& catalog, con
             continue;
         const NodeTemplate* nt = catalog.nodeTemplate(id);
         const int perLeaf = std::min(nodesPerLeaf(*nt, *st), nodes);
-        const Result<TopologyItems> items = generateFabric({nt->id, nodes, st->id, perLeaf, 2, 1.0}, catalog, out);
+        const Result<document::TopologyItems> items =
+            document::generateFabric({nt->id, nodes, st->id, perLeaf, 2, 1.0}, catalog, out);
         if (!items.ok())
             return std::nullopt;
         std::vector<std::string> own;
@@ -341,4 +342,4 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
     return R::success(std::move(out));
 }
 
-} // namespace gp::document
+} // namespace gp::study
