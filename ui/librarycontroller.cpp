@@ -7,7 +7,6 @@
 #include "document/document.h"
 #include "document/librarygateway.h"
 #include "io/scenarioreader.h"
-#include "io/scenariowriter.h"
 #include "librarypanel.h"
 #include "progress.h"
 #include "revisionsdialog.h"
@@ -242,8 +241,7 @@ bool LibraryController::saveRevision(const QString& note)
                                  (doc->isReadOnly() ? tr(" (from a revision)") : QString()));
     // The save names the revision these edits started from: if a teammate saved since, it is
     // refused as a conflict and nothing of it is written.
-    auto rev = mWorkbench.library().addRevision(*id, io::writeScenario(s), note,
-                                                document::kpisOf(s, mWorkbench.catalog()), doc->revision());
+    auto rev = document::saveRevision(mWorkbench.library(), *id, s, mWorkbench.catalog(), note, doc->revision());
     if (!rev && store::ScenarioLibrary::isConflict(rev.issues))
         return resolveConflict(note, QString::fromStdString(rev.errorText()));
     if (!rev) {

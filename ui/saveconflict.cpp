@@ -4,7 +4,6 @@
 #include "comparedialog.h"
 #include "document/document.h"
 #include "document/librarygateway.h"
-#include "io/scenariowriter.h"
 #include "librarycontroller.h"
 #include "librarypanel.h"
 #include "workbench.h"
@@ -61,8 +60,8 @@ bool LibraryController::resolveConflict(const QString& note, const QString& why)
         QMessageBox::critical(mWindow, tr("Cannot save"), issuesText(summary.issues));
         return false;
     }
-    auto rev = mWorkbench.library().addRevision(id, io::writeScenario(mine), note,
-                                                document::kpisOf(mine, mWorkbench.catalog()), summary->latest.number);
+    auto rev =
+        document::saveRevision(mWorkbench.library(), id, mine, mWorkbench.catalog(), note, summary->latest.number);
     if (!rev && store::ScenarioLibrary::isConflict(rev.issues))
         return resolveConflict(note, QString::fromStdString(rev.errorText()));
     if (!rev) {

@@ -90,6 +90,38 @@ int import(store::ScenarioLibrary& lib, const Catalog& catalog, const QString& f
     return kOk;
 }
 
+/// A revision of library scenario `id` from FILE, through the workbench's one save path
+/// (document::saveRevision): with `base`, refused as a conflict when another save came after it.
+int save(store::ScenarioLibrary& lib, const Catalog& catalog, const QString& file, qint64 id, std::optional<int> base,
+         const QString& note)
+{
+    const io::ScenarioReadResult r = io::readScenarioFile(file, catalog);
+    for (const Issue& i : r.issues)
+        out() << formatIssue(file, i) << '\n';
+    out() << Qt::flush;
+    if (!r.ok()) {
+        err() << file << ": not saved (fix the problems above)" << Qt::endl;
+        return kBadInput;
+    }
+    if (auto known = lib.scenario(id); !known) { // as export and delete: an unknown id is bad input
+        err() << QString::fromStdString(known.errorText()) << Qt::endl;
+        return kBadInput;
+    }
+    auto rev = document::saveRevision(lib, id, *r.value, catalog, note.isEmpty() ? "Saved from " + file : note, base);
+    if (!rev && store::ScenarioLibrary::isConflict(rev.issues)) {
+        err() << file << ": not saved: " << QString::fromStdString(rev.issues.front().message)
+              << " (export the latest revision, carry your edits over and save with its number as --base)" << Qt::endl;
+        return kFailure;
+    }
+    if (!rev) {
+        err() << QString::fromStdString(rev.errorText()) << Qt::endl;
+        return kFailure;
+    }
+    out() << "saved '" << QString::fromStdString(r.value->name) << "' as revision " << *rev << " of scenario " << id
+          << Qt::endl;
+    return kOk;
+}
+
 int exportDoc(store::ScenarioLibrary& lib, qint64 id, std::optional<int> revision, const QString& file)
 {
     auto doc = lib.document(id, revision);
@@ -133,6 +165,9 @@ int runLibrary(const QStringList& args)
     CommandLine cl("library", "Manage the scenario library.\n"
                               "  list                 every scenario with its KPIs\n"
                               "  import FILE          validate FILE, then add it as a new scenario\n"
+                              "  save FILE --scenario ID [--base N]\n"
+                              "                       validate FILE, then add it as the next revision of scenario\n"
+                              "                       ID; refused (nothing saved) when N is not the latest revision\n"
                               "  export ID -o FILE    write the scenario's JSON exactly as stored\n"
                               "  delete ID            remove a scenario and all its revisions\n"
                               "  check                SQLite's integrity check, scenarios and autosaved drafts\n"
@@ -140,12 +175,14 @@ int runLibrary(const QStringList& args)
                               "                       gpuplan_viewer (--db postgresql://…)");
     auto& p = cl.parser();
     cl.addDbOption();
-    p.addPositionalArgument("action", "list, import, export, delete, check or init-server.",
-                            "list|import|export|delete|check|init-server");
-    p.addPositionalArgument("arg", "FILE for import, ID for export and delete.", "[FILE|ID]");
+    p.addPositionalArgument("action", "list, import, save, export, delete, check or init-server.",
+                            "list|import|save|export|delete|check|init-server");
+    p.addPositionalArgument("arg", "FILE for import and save, ID for export and delete.", "[FILE|ID]");
     p.addOption({{"o", "output"}, "export: the file to write.", "FILE"});
     p.addOption({"revision", "export: this revision number instead of the latest.", "N"});
-    p.addOption({"note", "import: the revision note.", "TEXT"});
+    p.addOption({"scenario", "save: the library scenario that gets the revision.", "ID"});
+    p.addOption({"base", "save: the revision FILE's edits started from; refused unless it is still the latest.", "N"});
+    p.addOption({"note", "import and save: the revision note.", "TEXT"});
     p.addOption({"json", "list: print JSON."});
     if (auto done = cl.parse(args))
         return *done;
@@ -153,7 +190,7 @@ int runLibrary(const QStringList& args)
     const QString action = pos.value(0);
     const int wantArgs = action == "list" || action == "check" || action == "init-server" ? 1 : 2;
     if (action.isEmpty() ||
-        !QStringList{"list", "import", "export", "delete", "check", "init-server"}.contains(action)) {
+        !QStringList{"list", "import", "save", "export", "delete", "check", "init-server"}.contains(action)) {
         err() << cl.usageError(action.isEmpty() ? "no action given" : "unknown action '" + action + "'") << Qt::endl;
         return kBadInput;
     }
@@ -169,15 +206,28 @@ int runLibrary(const QStringList& args)
             return kBadInput;
         }
     }
-    std::optional<int> revision;
-    if (p.isSet("revision")) {
-        bool ok = false;
-        revision = p.value("revision").toInt(&ok);
-        if (!ok || *revision < 1) {
-            err() << cl.usageError("--revision must be a positive number") << Qt::endl;
+    if (action == "save") {
+        if (!p.isSet("scenario")) {
+            err() << cl.usageError("save needs --scenario ID") << Qt::endl;
+            return kBadInput;
+        }
+        id = parseId(p.value("scenario"));
+        if (!id) {
+            err() << cl.usageError("'" + p.value("scenario") + "' is not a scenario id") << Qt::endl;
             return kBadInput;
         }
     }
+    std::optional<int> revision;
+    std::optional<int> base;
+    for (const auto& [option, value] : {std::pair{"revision", &revision}, std::pair{"base", &base}})
+        if (p.isSet(option)) {
+            bool ok = false;
+            *value = p.value(option).toInt(&ok);
+            if (!ok || **value < 1) {
+                err() << cl.usageError(QString("--%1 must be a positive number").arg(option)) << Qt::endl;
+                return kBadInput;
+            }
+        }
     if (action == "export" && !p.isSet("output")) {
         err() << cl.usageError("export needs -o FILE") << Qt::endl;
         return kBadInput;
@@ -216,6 +266,8 @@ int runLibrary(const QStringList& args)
     }
     if (action == "import")
         return import(*lib, *catalog, pos[1], p.value("note"));
+    if (action == "save")
+        return save(*lib, *catalog, pos[1], *id, base, p.value("note"));
     if (action == "export" && !outputIsNotAnInput(p, p.value("output"), {libraryPath(p)}))
         return kBadInput;
     if (action == "export")

@@ -30,6 +30,12 @@ Result<qint64> saveAsNew(store::ScenarioLibrary& lib, const Scenario& scenario, 
                               io::writeScenario(scenario), note, kpisOf(scenario, catalog));
 }
 
+Result<int> saveRevision(store::ScenarioLibrary& lib, qint64 id, const Scenario& scenario, const Catalog& catalog,
+                         const QString& note, std::optional<int> baseRevision)
+{
+    return lib.addRevision(id, io::writeScenario(scenario), note, kpisOf(scenario, catalog), baseRevision);
+}
+
 io::ScenarioReadResult loadFromLibrary(store::ScenarioLibrary& lib, qint64 id, const Catalog& catalog,
                                        std::optional<int> revision)
 {

@@ -27,6 +27,14 @@ std::map<QString, double> kpisOf(const Scenario& scenario, const Catalog& catalo
 Result<qint64> saveAsNew(store::ScenarioLibrary& lib, const Scenario& scenario, const Catalog& catalog,
                          const QString& note);
 
+/// Saves `scenario` as the next revision of library scenario `id` (its JSON and KPI values in
+/// one transaction). `baseRevision` is the revision the edits started from: when another save
+/// came after it, nothing is written and the failure is a conflict (ScenarioLibrary::isConflict,
+/// saying who saved which revision when). The only path that adds a revision, for the workbench,
+/// its save-conflict box and `gpuplan-cli library save` alike.
+Result<int> saveRevision(store::ScenarioLibrary& lib, qint64 id, const Scenario& scenario, const Catalog& catalog,
+                         const QString& note, std::optional<int> baseRevision);
+
 /// Reads the JSON of a library scenario (latest, or `revision`) through the full validator,
 /// named as the library names it now.
 io::ScenarioReadResult loadFromLibrary(store::ScenarioLibrary& lib, qint64 id, const Catalog& catalog,
