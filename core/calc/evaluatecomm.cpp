@@ -52,9 +52,10 @@ CommBandwidth commBandwidth(const GpuSpec& gpu, bool oneNode, bool nvlink, doubl
 
 namespace detail {
 
-CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu, double linkEff,
-                      double noGdrFactor)
+CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu)
 {
+    const double linkEff = cx.params.linkEfficiency;
+    const double noGdrFactor = cx.params.noGpudirectFactor;
     std::vector<int> nodeList;
     nodeList.reserve(slots.size());
     bool allP2p = true;

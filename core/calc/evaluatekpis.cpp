@@ -12,19 +12,19 @@
 
 namespace gp::calc::detail {
 
-void finishEvaluation(Evaluation& ev, const Context& cx, const PlacementOutcome& po,
-                      const std::vector<JobDemand>& ordered, const JobTotals& totals)
+void clusterKpis(Evaluation& ev, const Context& cx, const PlacementOutcome& po, const Jobs& jobs, const GpuLoads& loads,
+                 const JobTotals& totals)
 {
     const Scenario& s = cx.s;
     const Catalog& c = cx.c;
-    const int gpus = static_cast<int>(cx.gpuUsed.size());
+    const int gpus = cx.gpus;
     for (std::size_t n = 0; n < s.topology.nodes.size(); ++n) {
         const Node& node = s.topology.nodes[n];
         const GpuSpec* g = c.gpu(node.gpuId);
         for (int i = 0; i < node.gpuCount; ++i) {
             const std::size_t gi = static_cast<std::size_t>(cx.gpuBase[n]) + static_cast<std::size_t>(i);
-            GpuResult r{node.id, i, cx.gpuUsed[gi], g ? g->memoryUsableGiB * kGiB : 0.0, false};
-            r.oomRisk = cx.gpuShared[gi] && r.usedBytes > r.capacityBytes * (1.0 + 1e-12);
+            GpuResult r{node.id, i, loads.usedBytes[gi], g ? g->memoryUsableGiB * kGiB : 0.0, false};
+            r.oomRisk = loads.shared[gi] && r.usedBytes > r.capacityBytes * (1.0 + 1e-12);
             ev.kpis.oomRiskGpus += r.oomRisk ? 1 : 0;
             ev.gpus.push_back(r);
         }
@@ -57,7 +57,7 @@ void finishEvaluation(Evaluation& ev, const Context& cx, const PlacementOutcome&
         allocated += sl.gpuFraction;
         if (!sl.memoryIsolated)
             sharedAllocated[gi] += sl.gpuFraction;
-        const double used = std::min(cx.slotUsed[i], sl.capacityBytes);
+        const double used = std::min(loads.slotUsedBytes[i], sl.capacityBytes);
         usedVram += sl.memoryIsolated ? used : 0.0;
         if (sl.memoryIsolated) {
             const double stranded = sl.capacityBytes - used;
@@ -72,7 +72,7 @@ void finishEvaluation(Evaluation& ev, const Context& cx, const PlacementOutcome&
     }
     // Memory on GPUs without isolation counts once per GPU.
     for (std::size_t g = 0; g < ev.gpus.size(); ++g)
-        if (cx.gpuShared[g]) {
+        if (loads.shared[g]) {
             const double used = std::min(ev.gpus[g].usedBytes, ev.gpus[g].capacityBytes);
             usedVram += used;
             const double stranded = std::max(0.0, ev.gpus[g].capacityBytes * sharedAllocated[g] - used);
@@ -82,11 +82,13 @@ void finishEvaluation(Evaluation& ev, const Context& cx, const PlacementOutcome&
     k.vramUtilization = totalVram > 0 ? usedVram / totalVram : 0.0;
     k.allocationRatio = gpus > 0 ? allocated / gpus : 0.0;
     // The share of the free GPU capacity the job mix cannot use (the FGD measure, fragmentation.h).
-    const FragmentationView::Totals frag = FragmentationView(s, c, cx.slots, ordered).cluster(po.owner, cx.slotUsed);
+    const FragmentationView::Totals frag =
+        FragmentationView(s, c, cx.slots, jobs.demands).cluster(po.owner, loads.slotUsedBytes);
     k.fragmentation = frag.free > 0 ? frag.unusable / frag.free : 0.0;
     k.computeUtilization = gpus > 0 ? totals.flopsShare / gpus : 0.0;
     k.meanPenalty = totals.placed > 0 ? totals.penaltySum / totals.placed : 0.0;
     k.meetsTarget = PlanningTarget::met(k.vramUtilization, k.meanPenalty);
+    k.migUnusableSlices = migUnusableSlices(s, c);
 }
 
 int migUnusableSlices(const Scenario& s, const Catalog& c)
