@@ -7,13 +7,13 @@
 #include "document/commands.h"
 #include "document/document.h"
 #include "document/fabriclayout.h"
+#include "document/plansession.h"
 #include "document/topologyedits.h"
 #include "io/scenarioreader.h"
 #include "ui/canvas/canvasoverlays.h"
 #include "ui/canvas/linklayer.h"
 #include "ui/canvas/nodeitem.h"
 #include "ui/canvasnavigator.h"
-#include "ui/evaluationrunner.h"
 #include "ui/workloadspanel.h"
 
 #include <QLineEdit>

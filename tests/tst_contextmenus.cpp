@@ -5,8 +5,8 @@
 #include "windowfixture.h"
 
 #include "document/document.h"
+#include "document/plansession.h"
 #include "ui/canvas/nodeitem.h"
-#include "ui/evaluationrunner.h"
 #include "ui/workloadspanel.h"
 
 #include <QContextMenuEvent>

@@ -4,6 +4,7 @@
 #include "calc/comparison.h"
 #include "document/commands.h"
 #include "document/librarygateway.h"
+#include "document/plansession.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
 #include "model/validation.h"
@@ -14,7 +15,6 @@
 #include "ui/canvas/nodeitem.h"
 #include "ui/charttheme.h"
 #include "ui/comparedialog.h"
-#include "ui/evaluationrunner.h"
 #include "ui/inspector.h"
 #include "ui/kpicards.h"
 #include "ui/librarypanel.h"
@@ -559,9 +559,18 @@ private Q_SLOTS:
 
     void newerRequestSupersedesOlder()
     {
-        ui::EvaluationRunner runner(test::bundledCatalog());
-        QSignalSpy spy(&runner, &ui::EvaluationRunner::evaluated);
-        QSignalSpy alternatives(&runner, &ui::EvaluationRunner::alternativesReady);
+        document::PlanSession runner(test::bundledCatalog());
+        QSignalSpy spy(&runner, &document::PlanSession::resultsChanged);
+        // The results come partial (evaluated) first, then complete (with the matrix).
+        auto published = [&spy](bool complete) {
+            std::vector<std::shared_ptr<const sim::PlanResults>> out;
+            for (const QList<QVariant>& args : spy)
+                if (auto r = args.front().value<std::shared_ptr<const sim::PlanResults>>(); r->complete() == complete)
+                    out.push_back(r);
+            return out;
+        };
+        auto evaluated = [&] { return published(false).size(); };
+        auto withMatrix = [&] { return published(true).size(); };
         Scenario big = *io::readScenarioFile(test::sampleFiles().back(), test::bundledCatalog()).value; // 2,000 GPUs
         Scenario other = big;
         other.tenants.clear();
@@ -569,14 +578,14 @@ private Q_SLOTS:
         QCoreApplication::processEvents(); // the debounce timer fires: the first request starts
         QVERIFY(runner.evaluating());
         runner.request(other, 0); // while the first one runs
-        QTRY_COMPARE(spy.count(), 1);
+        QTRY_COMPARE(evaluated(), std::size_t(1));
         QCOMPARE(runner.droppedResults(), 1); // the first one's result came back stale and was dropped
         QTest::qWait(200);
-        QCOMPARE(spy.count(), 1);
-        const auto ev = spy.front().front().value<std::shared_ptr<const calc::Evaluation>>();
-        QVERIFY(ev->jobs.empty());             // the newer scenario, without tenants
-        QTRY_COMPARE(alternatives.count(), 1); // the matrix follows, for the newer scenario only
-        const auto alts = alternatives.front().front().value<std::vector<calc::SharingAlternative>>();
+        QCOMPARE(evaluated(), std::size_t(1));
+        const auto ev = published(false).front()->evaluation;
+        QVERIFY(ev->jobs.empty());                  // the newer scenario, without tenants
+        QTRY_COMPARE(withMatrix(), std::size_t(1)); // the matrix follows, for the newer scenario only
+        const auto alts = *published(true).front()->alternatives;
         QCOMPARE(alts.size(), std::size_t(6));
         QCOMPARE(alts.front().kpis.allocationRatio, 0.0); // nothing to place
         QVERIFY(!runner.busy());

@@ -9,8 +9,8 @@
 #include "guidriver.h"
 
 #include "document/document.h"
+#include "document/plansession.h"
 #include "ui/addjobdialog.h"
-#include "ui/evaluationrunner.h"
 #include "ui/inspector.h"
 #include "ui/kpicards.h"
 #include "ui/miglayoutview.h"

@@ -7,6 +7,7 @@
 #include "calc/comparison.h"
 #include "document/commands.h"
 #include "document/librarygateway.h"
+#include "document/plansession.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
 #include "model/validation.h"
@@ -15,11 +16,11 @@
 #include "ui/addjobdialog.h"
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
+#include "ui/canvas/linkitem.h"
 #include "ui/canvas/linklayer.h"
 #include "ui/canvas/nodeitem.h"
 #include "ui/charttheme.h"
 #include "ui/comparedialog.h"
-#include "ui/evaluationrunner.h"
 #include "ui/inspector.h"
 #include "ui/kpicards.h"
 #include "ui/librarypanel.h"
@@ -107,7 +108,7 @@ private Q_SLOTS:
         QTRY_COMPARE(chart->series().size(), 3);
         // The full run replaces the preview with 10,000 trials.
         QTRY_VERIFY(!w->session()->busy());
-        QSignalSpy full(w->session(), &ui::EvaluationRunner::simulated);
+        QSignalSpy full(w->session(), &document::PlanSession::resultsChanged);
         Q_EMIT completion->fullSimulationRequested(10000);
         QTRY_VERIFY_WITH_TIMEOUT(completion->trialsShown() == 10000, 20000);
         QVERIFY(chart->title().contains("10,000 trials"));

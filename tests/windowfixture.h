@@ -4,6 +4,7 @@
 
 // A workbench window on a library seeded with the bundled samples, for the GUI tests.
 #include "document/librarygateway.h"
+#include "document/threadhandoff.h"
 #include "testsupport.h"
 #include "ui/canvas/canvaseditor.h"
 #include "ui/canvas/canvasscene.h"
@@ -25,6 +26,7 @@ namespace gp::test {
 /// `file` is the library's path; tests that delete scenarios give their own.
 inline std::unique_ptr<ui::MainWindow> makeWindow(const QString& file)
 {
+    document::installThreadPool(); // as the workbench's main() does
     auto lib = document::openLibrary(file, bundledCatalog(), QDir(dataDir()).absoluteFilePath("samples"));
     if (!lib)
         qFatal("%s", lib.errorText().c_str());

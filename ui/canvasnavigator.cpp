@@ -5,7 +5,7 @@
 #include "canvas/canvasoverlays.h"
 #include "canvas/canvasscene.h"
 #include "canvas/canvasview.h"
-#include "evaluationrunner.h"
+#include "document/plansession.h"
 #include "io/textformat.h"
 #include "workbench.h"
 #include "workloadspanel.h"
@@ -25,7 +25,7 @@ CanvasNavigator::CanvasNavigator(Workbench& workbench, CanvasScene* scene, Canva
     : QObject(parent), mWorkbench(workbench), mScene(scene), mView(view), mLegend(new CanvasLegend(view)),
       mMinimap(new CanvasMinimap(view)), mSearch(new CanvasSearch(view))
 {
-    connect(&mWorkbench.session(), &EvaluationRunner::evaluated, this, [this] { updateLegend(); });
+    connect(&mWorkbench.session(), &document::PlanSession::resultsChanged, this, [this] { updateLegend(); });
     connect(mSearch, &CanvasSearch::found, this, &CanvasNavigator::found);
     connect(workloads, &WorkloadsPanel::jobSelected, this,
             [this](const QString& id) { showJobs({id}, Framing::IfHidden); });

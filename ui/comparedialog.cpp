@@ -68,9 +68,7 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<std::shared_ptr
         mScenarios.push_back(*r->scenario);
         mEvaluations.push_back(*r->evaluation);
         mSimulations.push_back(*r->simulation);
-        std::map<std::string, double> v = calc::kpiValues(mEvaluations.back().kpis);
-        v["p95_completion_days"] = mSimulations.back().clusterP95Days;
-        values.push_back(std::move(v));
+        values.push_back(sim::kpiValues(*r));
     }
     mRows = calc::compareKpis(values);
 

@@ -3,7 +3,7 @@
 #include "exportcontroller.h"
 
 #include "calc/clusterconfig.h"
-#include "evaluationrunner.h"
+#include "document/plansession.h"
 #include "io/clusterconfigwriter.h"
 #include "io/filewriter.h"
 #include "io/scenariowriter.h"
@@ -33,16 +33,20 @@ std::shared_ptr<const sim::PlanResults> ExportController::planResults()
     const document::Document* doc = mWorkbench.document();
     if (!doc)
         return nullptr;
-    EvaluationRunner& session = mWorkbench.session();
+    document::PlanSession& session = mWorkbench.session();
     if (auto r = session.current())
         return r;
     if (!session.busy()) // nothing under way (the matrix was dropped): ask again
-        session.request(doc->scenario(), 0);
+        session.refresh(0);
     QEventLoop loop;
     QProgressDialog dialog(tr("Computing the plan's results…"), tr("Cancel"), 0, 0, mWindow);
     dialog.setWindowModality(Qt::WindowModal);
     dialog.setMinimumDuration(400);
-    connect(&session, &EvaluationRunner::resultsReady, &loop, &QEventLoop::quit);
+    connect(&session, &document::PlanSession::resultsChanged, &loop,
+            [&loop](const std::shared_ptr<const sim::PlanResults>& r) {
+                if (r->complete())
+                    loop.quit();
+            });
     connect(&dialog, &QProgressDialog::canceled, &loop, &QEventLoop::quit);
     loop.exec();
     return session.current();

@@ -121,17 +121,17 @@ void KpiCards::fitColumns(int width)
     reflow((cards + rows - 1) / rows); // balanced rows: 10 = 10, 5 + 5, 4 + 3 + 3
 }
 
-void KpiCards::showEvaluation(const calc::Evaluation& ev)
+void KpiCards::showResults(const sim::PlanResults& results)
 {
-    const std::map<std::string, double> values = calc::kpiValues(ev.kpis);
+    const calc::Kpis& kpis = results.evaluation->kpis;
+    const std::map<std::string, double> values = sim::kpiValues(results);
     for (const auto& [spec, title, label] : mCards) {
         const auto v = values.find(spec->key);
-        if (v == values.end()) // the plan's Monte Carlo: showPrediction
-            continue;
-        label->setText(spec->appliesTo(ev.kpis) ? QString::fromStdString(calc::formatKpiValue(*spec, v->second))
-                                                : QStringLiteral("–"));
+        // No value: not simulated, no serving job, or no training job (a P95 of 0 days).
+        const bool shown = v != values.end() && spec->appliesTo(kpis) && (spec->unit != "days" || v->second > 0);
+        label->setText(shown ? QString::fromStdString(calc::formatKpiText(*spec, v->second)) : QStringLiteral("–"));
         // Red where the value breaks a target or flags a problem.
-        label->setStyleSheet(spec->isFlagged(ev.kpis) ? QStringLiteral("color: #c0392b") : QString());
+        label->setStyleSheet(spec->isFlagged(kpis) ? QStringLiteral("color: #c0392b") : QString());
     }
 }
 
@@ -144,13 +144,6 @@ bool KpiCards::eventFilter(QObject* watched, QEvent* event)
                 return true;
             }
     return QWidget::eventFilter(watched, event);
-}
-
-void KpiCards::showPrediction(double days)
-{
-    for (const auto& [spec, title, label] : mCards)
-        if (spec->key == "p95_completion_days")
-            label->setText(days > 0 ? tr("%1 days").arg(days, 0, 'f', 1) : tr("–"));
 }
 
 QString KpiCards::valueOf(const QString& key) const

@@ -4,6 +4,7 @@
 
 #include "calc/evaluation.h"
 #include "calc/kpiregistry.h"
+#include "sim/planresults.h"
 
 #include <QWidget>
 
@@ -13,7 +14,7 @@ namespace gp::ui {
 
 /// The cluster KPIs as cards — the registry's KPIs that have a card label (calc/kpiregistry.h),
 /// each explaining its formula and sources in a tooltip, red where it misses the target. A
-/// view: shows the latest Evaluation, holds no numbers of its own. Card frames are named
+/// view: shows the latest PlanResults, holds no numbers of its own. Card frames are named
 /// "kpi-<key>".
 class KpiCards : public QWidget
 {
@@ -21,8 +22,9 @@ class KpiCards : public QWidget
 
 public:
     explicit KpiCards(QWidget* parent = nullptr);
-    void showEvaluation(const calc::Evaluation& evaluation);
-    void showPrediction(double clusterP95Days);
+    /// Every card from the plan's results (sim::kpiValues): the evaluation's KPIs and the P95
+    /// of its Monte Carlo, worded as the report words them (calc::formatKpiText).
+    void showResults(const sim::PlanResults& results);
     /// The value text of the card of the KPI `key` ("vram_utilization"; calc/kpiregistry.h).
     QString valueOf(const QString& key) const;
 

@@ -12,8 +12,8 @@
 #include "contextmenus.h"
 #include "document/autosaver.h"
 #include "document/commands.h"
+#include "document/plansession.h"
 #include "editcontroller.h"
-#include "evaluationrunner.h"
 #include "exportcontroller.h"
 #include "helpcontroller.h"
 #include "inspector.h"
@@ -350,7 +350,6 @@ void MainWindow::documentReplaced()
     mResults->requestFraming();
     mUndo->setEnabled(stack->canUndo());
     mRedo->setEnabled(stack->canRedo());
-    session()->request(doc->scenario()); // every change re-evaluates in the background
     updateTitle();
 }
 
@@ -374,8 +373,7 @@ void MainWindow::documentChanged(const document::Changes& changes)
     }
     mProperties->refresh(s);
     mInspector->showNodes(s, mScene->selectedIds());
-    updateTitle();         // a rename
-    session()->request(s); // debounced; a newer edit supersedes
+    updateTitle(); // a rename
 }
 
 bool MainWindow::raisePanel(const QString& name)

@@ -16,14 +16,14 @@ class QUndoView;
 
 namespace gp::document {
 class Autosaver;
-}
+class PlanSession;
+} // namespace gp::document
 
 namespace gp::ui {
 
 class CanvasScene;
 class CanvasView;
 class EditController;
-class EvaluationRunner;
 class ExportController;
 class Inspector;
 class KpiCards;
@@ -57,7 +57,7 @@ public:
     document::Document* currentDocument() { return mWorkbench->document(); }
     store::ScenarioLibrary* library() const { return &mWorkbench->library(); }
     /// The plan session: the open plan's results, computed in the background.
-    EvaluationRunner* session() const { return &mWorkbench->session(); }
+    document::PlanSession* session() const { return &mWorkbench->session(); }
     document::Autosaver* autosaver() const { return &mWorkbench->autosaver(); }
 
     LibraryController* files() const { return mFiles; }

@@ -5,7 +5,6 @@
 #include "charttheme.h"
 #include "io/textformat.h"
 
-#include "document/threadhandoff.h"
 #include "model/planningtarget.h"
 
 #include <QAreaSeries>
@@ -38,14 +37,13 @@ namespace gp::ui {
 
 using text::q;
 
-/// One search: its input, the stop flag, and what the search reports while it runs (read by the
-/// GUI's ticker under the mutex).
+/// One search: its input, and what the search reports while it runs (read by the GUI's ticker
+/// under the mutex); its stop flag is mRunner's.
 struct OptimizeDialog::Job
 {
     Scenario scenario;
     const Catalog* catalog = nullptr;
     calc::PlanSearchOptions options;
-    std::atomic<bool> stop{false};
     std::mutex mutex;
     int evaluated = 0;
     std::optional<calc::Kpis> best;
@@ -185,7 +183,6 @@ OptimizeDialog::OptimizeDialog(const Catalog& catalog, Scenario current, QWidget
     connect(mCapPenalty, &QCheckBox::toggled, mMaxPenalty, &QWidget::setEnabled);
     connect(mStart, &QPushButton::clicked, this, &OptimizeDialog::start);
     connect(mCancel, &QPushButton::clicked, this, &OptimizeDialog::cancel);
-    connect(&mWatcher, &QFutureWatcherBase::finished, this, &OptimizeDialog::finished);
     connect(&mTicker, &QTimer::timeout, this, &OptimizeDialog::tick);
     mTicker.setInterval(100);
     connect(mTable, &QTableWidget::itemSelectionChanged, this, &OptimizeDialog::selectionChanged);
@@ -216,14 +213,8 @@ OptimizeDialog::OptimizeDialog(const Catalog& catalog, Scenario current, QWidget
     resize(1180, 720);
 }
 
-OptimizeDialog::~OptimizeDialog()
-{
-    if (mJob) { // stop the search and wait: it reads the job, which the dialog shares
-        mJob->stop = true;
-        mWatcher.waitForFinished();
-        GPUPLAN_HANDOFF_RECEIVE(&mWatcher);
-    }
-}
+// mRunner stops the search and waits: it reads the job, which the dialog shares.
+OptimizeDialog::~OptimizeDialog() = default;
 
 void OptimizeDialog::closeEvent(QCloseEvent* event)
 {
@@ -252,7 +243,6 @@ void OptimizeDialog::start()
         raw->evaluated = evaluated;
         raw->best = best.kpis;
     };
-    job->options.stop = &job->stop;
     mJob = job;
     Q_EMIT previewChanged(nullptr);
     mTable->setRowCount(0);
@@ -263,17 +253,18 @@ void OptimizeDialog::start()
     mStatus->setText(tr("Searching…"));
     updateEnabled();
     mTicker.start();
-    mWatcher.setFuture(document::runInBackground<bool>(&mWatcher, [job] {
+    mRunner.start([job](const std::atomic<bool>& stop) {
+        job->options.stop = &stop;
         job->result = calc::searchPlan(job->scenario, *job->catalog, job->options);
         return true;
-    }));
+    });
 }
 
 void OptimizeDialog::cancel()
 {
     if (!mJob)
         return;
-    mJob->stop = true;
+    mRunner.stop();
     mStatus->setText(tr("Cancelling… the plans found so far will be shown."));
     mCancel->setEnabled(false);
 }
@@ -285,14 +276,13 @@ void OptimizeDialog::tick()
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - mJob->started).count();
     mProgress->setValue(static_cast<int>(std::min(1.0, elapsed / mJob->options.timeLimitS) * 1000.0));
     const std::lock_guard lock(mJob->mutex);
-    if (mJob->best && !mJob->stop)
+    if (mJob->best && !mRunner.stopping())
         mStatus->setText(tr("Searching… %1 plans evaluated; the best so far: %2.")
                              .arg(text::grouped(mJob->evaluated), kpiLine(*mJob->best)));
 }
 
 void OptimizeDialog::finished()
 {
-    GPUPLAN_HANDOFF_RECEIVE(&mWatcher);
     mTicker.stop();
     const std::shared_ptr<Job> job = std::exchange(mJob, nullptr);
     if (!job)
@@ -453,7 +443,7 @@ void OptimizeDialog::updateEnabled()
     for (QWidget* w : std::initializer_list<QWidget*>{mObjective, mCapPenalty, mRemoveNodes, mTimeLimit, mSeed, mStart})
         w->setEnabled(!busy);
     mMaxPenalty->setEnabled(!busy && mCapPenalty->isChecked());
-    mCancel->setEnabled(busy && !mJob->stop);
+    mCancel->setEnabled(busy && !mRunner.stopping());
     for (QPushButton* b : {mApply, mVariant, mCompare, mReport})
         b->setEnabled(chosen);
 }

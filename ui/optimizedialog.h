@@ -3,9 +3,9 @@
 #pragma once
 
 #include "calc/plansearch.h"
+#include "document/latestonly.h"
 
 #include <QDialog>
-#include <QFutureWatcher>
 #include <QTimer>
 
 #include <memory>
@@ -78,7 +78,7 @@ private:
     Scenario mCurrent;
     calc::PlanSearchResult mResult;
     std::shared_ptr<Job> mJob;
-    QFutureWatcher<bool> mWatcher;
+    document::LatestOnly<bool> mRunner{[this](std::optional<bool>) { finished(); }};
     QTimer mTicker;
     QComboBox* mObjective = nullptr;
     QCheckBox* mCapPenalty = nullptr;

@@ -145,8 +145,7 @@ QString PlanFigures::kpiTableHtml() const
     // Every KPI of the registry (calc/kpiregistry.h) with its label and format, as the cards
     // and the comparison show it; a few add their parts.
     const calc::Kpis& k = evaluation.kpis;
-    std::map<std::string, double> values = calc::kpiValues(k);
-    values["p95_completion_days"] = simulation->clusterP95Days;
+    const std::map<std::string, double> values = sim::kpiValues(evaluation, simulation.get());
     QString html = kTable;
     auto row = [&html](const QString& label, const QString& value) {
         html += QString("<tr><td>%1</td><td align='right'><b>%2</b></td></tr>")
@@ -154,7 +153,7 @@ QString PlanFigures::kpiTableHtml() const
     };
     for (const calc::KpiSpec& spec : calc::kpiRegistry()) {
         const double v = values.at(spec.key);
-        QString value = QString::fromStdString(calc::formatKpiValue(spec, v));
+        QString value = QString::fromStdString(calc::formatKpiText(spec, v)); // as its card says it
         if (!spec.appliesTo(k))
             value = QObject::tr("no serving job");
         else if (spec.key == "p95_completion_days" && v <= 0)
@@ -332,8 +331,7 @@ std::vector<std::pair<QString, QByteArray>> PlanFigures::chartAndTableFiles() co
         appendChartPictures(files, name, chart);
     QString kpis = "key,label,value\n";
     // The compared KPIs (calc::comparedKpis, the same keys and labels as compare), then the waste's parts.
-    std::map<std::string, double> values = calc::kpiValues(evaluation.kpis);
-    values["p95_completion_days"] = simulation->clusterP95Days;
+    const std::map<std::string, double> values = sim::kpiValues(evaluation, simulation.get());
     for (const calc::KpiSpec& spec : calc::comparedKpis())
         kpis += QString("%1,%2,%3\n")
                     .arg(QString::fromStdString(spec.key), csv(QString::fromStdString(spec.label)))

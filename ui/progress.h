@@ -2,10 +2,9 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
-#include "document/threadhandoff.h"
+#include "document/latestonly.h"
 
 #include <QEventLoop>
-#include <QFutureWatcher>
 #include <QProgressDialog>
 
 #include <atomic>
@@ -22,29 +21,26 @@ template <typename T>
 std::optional<T> runWithProgress(QWidget* parent, const QString& label,
                                  std::function<std::optional<T>(const std::atomic<bool>& stop)> work)
 {
-    auto stop = std::make_shared<std::atomic<bool>>(false);
-    // The result travels in a shared_ptr rather than in the future: the pool thread may destroy
-    // its promise (and with it the future's copy of a result) after this returns, through
-    // reference counts inside Qt that ThreadSanitizer cannot see; a shared_ptr's count it can.
-    auto result = std::make_shared<std::optional<T>>();
-    QFutureWatcher<bool> watcher;
     QEventLoop loop;
-    QObject::connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
+    std::optional<T> result;
+    document::LatestOnly<std::optional<T>> job([&loop, &result](std::optional<std::optional<T>> out) {
+        if (out)
+            result = std::move(*out);
+        loop.quit();
+    });
     QProgressDialog dialog(label, QObject::tr("Cancel"), 0, 0, parent);
     dialog.setWindowModality(Qt::WindowModal);
     dialog.setMinimumDuration(400); // quick work never flashes a dialog
-    QObject::connect(&dialog, &QProgressDialog::canceled, &loop, [stop] { stop->store(true); });
-    watcher.setFuture(document::runInBackground<bool>(&watcher, [work = std::move(work), stop, result] {
-        *result = work(*stop);
-        return true;
-    }));
-    if (!watcher.isFinished())
-        loop.exec(); // until the work ends; after Cancel it stops at its next check
-    watcher.waitForFinished();
-    GPUPLAN_HANDOFF_RECEIVE(&watcher);
-    if (stop->load())
+    bool cancelled = false;
+    QObject::connect(&dialog, &QProgressDialog::canceled, &loop, [&job, &cancelled] {
+        cancelled = true;
+        job.stop();
+    });
+    job.start(std::move(work));
+    loop.exec(); // until the work ends; after Cancel it stops at its next check
+    if (cancelled)
         return std::nullopt;
-    return std::move(*result);
+    return result;
 }
 
 } // namespace gp::ui

@@ -6,7 +6,6 @@
 #include "study/replayinput.h"
 #include "workbench.h"
 
-#include "document/threadhandoff.h"
 #include "io/clusterconfigwriter.h"
 #include "model/format.h"
 
@@ -47,7 +46,6 @@ struct ReplayDialog::Job
     sim::ReplayConfig config;
     sim::SeedRange seeds;
     std::vector<std::pair<QString, sim::ReplayPolicy>> policies;
-    std::atomic<bool> stop{false};
     std::atomic<std::size_t> done{0};
     std::vector<std::pair<QString, sim::ReplaySummary>> results;
 };
@@ -197,7 +195,6 @@ ReplayDialog::ReplayDialog(const Catalog& catalog, std::function<std::pair<const
         if (mJob)
             mProgress->setValue(static_cast<int>(mJob->done.load()));
     });
-    connect(&mWatcher, &QFutureWatcherBase::finished, this, &ReplayDialog::finished);
     if (mTasks->count() == 0 && mScenario().first)
         mScenarioSource->setChecked(true); // no trace here: the scenario is what there is
     mStatus->setText(mTasks->count() == 0 ? tr("No trace folder found (GPUPLAN_TRACE_DIR): browse for the node and "
@@ -206,14 +203,8 @@ ReplayDialog::ReplayDialog(const Catalog& catalog, std::function<std::pair<const
     updateEnabled();
 }
 
-ReplayDialog::~ReplayDialog()
-{
-    if (mJob) { // the job keeps its own data; stop it and wait, so nothing outlives the dialog
-        mJob->stop = true;
-        mWatcher.waitForFinished();
-        GPUPLAN_HANDOFF_RECEIVE(&mWatcher);
-    }
-}
+// The job keeps its own data; mRunner stops it and waits, so nothing outlives the dialog.
+ReplayDialog::~ReplayDialog() = default;
 
 void ReplayDialog::reject()
 {
@@ -271,40 +262,41 @@ void ReplayDialog::run()
     mProgress->setRange(0, static_cast<int>(job->policies.size() * seeds.count()));
     mProgress->setValue(0);
     mJob = job;
+    mCancelled = false;
     updateEnabled();
     mTicker.start();
-    mWatcher.setFuture(document::runInBackground<bool>(&mWatcher, [job] {
+    mRunner.start([job](const std::atomic<bool>& stop) {
         const unsigned threads = std::max(1U, std::thread::hardware_concurrency());
         for (const auto& [label, policy] : job->policies) {
             sim::ReplayConfig config = job->config;
             config.policy = policy;
-            sim::ReplaySummary s = sim::replaySeeds(job->input.nodes, job->input.tasks, config, job->seeds, threads,
-                                                    {&job->stop, &job->done});
-            if (job->stop)
+            sim::ReplaySummary s =
+                sim::replaySeeds(job->input.nodes, job->input.tasks, config, job->seeds, threads, {&stop, &job->done});
+            if (stop)
                 return false;
             job->results.emplace_back(label, std::move(s));
         }
         return true;
-    }));
+    });
 }
 
 void ReplayDialog::cancel()
 {
     if (!mJob)
         return;
-    mJob->stop = true;
+    mCancelled = true;
+    mRunner.stop();
     mStatus->setText(tr("Cancelling…"));
     mCancel->setEnabled(false);
 }
 
 void ReplayDialog::finished()
 {
-    GPUPLAN_HANDOFF_RECEIVE(&mWatcher);
     mTicker.stop();
     const std::shared_ptr<Job> job = std::exchange(mJob, nullptr);
     if (!job)
         return;
-    if (job->stop) {
+    if (mCancelled) {
         mStatus->setText(tr("Cancelled: %1 of %2 replays had run; nothing shown changed.")
                              .arg(job->done.load())
                              .arg(mProgress->maximum()));

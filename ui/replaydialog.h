@@ -2,13 +2,13 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "document/latestonly.h"
 #include "sim/replaysummary.h"
 
 #include "model/catalog.h"
 #include "model/scenario.h"
 
 #include <QDialog>
-#include <QFutureWatcher>
 #include <QTimer>
 
 #include <array>
@@ -87,9 +87,10 @@ private:
     QChartView* mAllocation;
     QChartView* mFragmentation;
     QTableWidget* mGap;
-    QFutureWatcher<bool> mWatcher;
     QTimer mTicker; // reads the job's progress
     std::shared_ptr<Job> mJob;
+    bool mCancelled = false; ///< of the running job
+    document::LatestOnly<bool> mRunner{[this](std::optional<bool>) { finished(); }};
     std::vector<std::pair<QString, sim::ReplaySummary>> mResults;
     double mGpus = 0.0; // the replayed cluster's GPUs
     QString mTitle;

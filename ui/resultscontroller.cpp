@@ -4,7 +4,7 @@
 
 #include "canvas/canvasscene.h"
 #include "canvas/canvasview.h"
-#include "evaluationrunner.h"
+#include "document/plansession.h"
 #include "explaindialog.h"
 #include "kpicards.h"
 #include "plansummary.h"
@@ -21,30 +21,18 @@ namespace gp::ui {
 ResultsController::ResultsController(Workbench& workbench, const Views& views, QObject* parent)
     : QObject(parent), mWorkbench(workbench), mViews(views)
 {
-    EvaluationRunner* session = &mWorkbench.session();
-    connect(session, &EvaluationRunner::evaluated, this,
-            [this](const std::shared_ptr<const calc::Evaluation>& ev) { showEvaluation(*ev); });
-    connect(session, &EvaluationRunner::predicted, mViews.kpis, &KpiCards::showPrediction);
-    connect(session, &EvaluationRunner::simulated, this, [this](std::shared_ptr<const sim::SimulationResult> r) {
-        if (const document::Document* doc = mWorkbench.document())
-            mViews.charts->completion()->showSimulation(doc->scenario(), std::move(r));
-    });
-    connect(session, &EvaluationRunner::timelineReady, this, [this](std::shared_ptr<const sim::TimelineResult> t) {
-        mViews.charts->timeline()->showTimeline(std::move(t), mWorkbench.session().timelineHorizon());
-    });
-    connect(session, &EvaluationRunner::alternativesReady, mViews.charts, &ResultsCharts::showAlternatives);
+    connect(&mWorkbench.session(), &document::PlanSession::resultsChanged, this, &ResultsController::showResults);
     connect(mViews.kpis, &KpiCards::explainRequested, this, [this](const QString& key) { explain(key); });
     connect(mViews.workloads, &WorkloadsPanel::explainRequested, this,
             [this](const QString& jobId, const QString& figure) { explainJob(jobId, figure); });
     connect(mViews.charts->completion(), &CompletionView::fullSimulationRequested, this, [this](int trials) {
-        EvaluationRunner& s = mWorkbench.session();
+        document::PlanSession& s = mWorkbench.session();
         if (!s.runFullSimulation(trials))
             mViews.charts->completion()->setRunning(s.fullSimulationRunning());
     });
     connect(mViews.charts->timeline(), &TimelineView::horizonChanged, this, [this](double days) {
         mWorkbench.session().setTimelineHorizon(days);
-        if (const document::Document* doc = mWorkbench.document())
-            mWorkbench.session().request(doc->scenario());
+        mWorkbench.session().refresh();
     });
 }
 
@@ -55,8 +43,9 @@ ExplainDialog* ResultsController::explain(const QString& key)
     if (!doc || !results || !results->evaluation)
         return nullptr;
     std::optional<double> p95;
-    if (results->simulation && results->simulation->clusterP95Days > 0)
-        p95 = results->simulation->clusterP95Days;
+    const std::map<std::string, double> values = sim::kpiValues(*results);
+    if (const auto v = values.find("p95_completion_days"); v != values.end() && v->second > 0)
+        p95 = v->second;
     return openExplanation(
         calc::explainKpi(key.toStdString(), *results->scenario, mWorkbench.catalog(), *results->evaluation, p95));
 }
@@ -102,23 +91,33 @@ void ResultsController::showJobs(const std::vector<std::string>& jobIds)
     Q_EMIT jobsToShow(ids);
 }
 
-void ResultsController::showEvaluation(const calc::Evaluation& ev)
+void ResultsController::showResults(const std::shared_ptr<const sim::PlanResults>& results)
 {
-    const document::Document* doc = mWorkbench.document();
-    if (!doc)
-        return;
-    const Scenario& s = doc->scenario();
-    mViews.outline->showScenario(s, mWorkbench.catalog(), ev);
-    mViews.kpis->showEvaluation(ev);
-    mViews.scene->decorate(s, ev);
-    mViews.workloads->showEvaluation(s, ev);
-    mViews.charts->showEvaluation(s, ev);
-    mViews.canvas->setWarnings(planWarnings(s, ev));
-    mViews.summary->showEvaluation(s, mWorkbench.catalog(), ev);
-    if (mFitPending) {
-        mFitPending = false;
-        mViews.canvas->fitAll();
+    // Each part is shown once: a complete or fully simulated copy of the same results shows
+    // only what it adds.
+    const Scenario& s = *results->scenario;
+    if (results->evaluation != mShown.evaluation) {
+        const calc::Evaluation& ev = *results->evaluation;
+        mViews.outline->showScenario(s, mWorkbench.catalog(), ev);
+        mViews.kpis->showResults(*results);
+        mViews.scene->decorate(s, ev);
+        mViews.workloads->showEvaluation(s, ev);
+        mViews.charts->showEvaluation(s, ev);
+        mViews.canvas->setWarnings(planWarnings(s, ev));
+        mViews.summary->showEvaluation(s, mWorkbench.catalog(), ev);
+        if (mFitPending) {
+            mFitPending = false;
+            mViews.canvas->fitAll();
+        }
     }
+    const auto simulation = results->fullSimulation ? results->fullSimulation : results->simulation;
+    if (simulation && simulation != mShown.simulation)
+        mViews.charts->completion()->showSimulation(s, simulation);
+    if (results->timeline && results->timeline != mShown.timeline)
+        mViews.charts->timeline()->showTimeline(results->timeline, results->timelineHorizonDays);
+    if (results->alternatives && results->alternatives != mShown.alternatives)
+        mViews.charts->showAlternatives(*results->alternatives);
+    mShown = {results->evaluation, simulation, results->timeline, results->alternatives};
 }
 
 } // namespace gp::ui

@@ -3,13 +3,10 @@
 #pragma once
 
 #include "calc/kpiexplain.h"
+#include "sim/planresults.h"
 
 #include <QObject>
 #include <QStringList>
-
-namespace gp::calc {
-struct Evaluation;
-}
 
 namespace gp::ui {
 
@@ -24,8 +21,8 @@ class Workbench;
 
 /// The views of the plan's results, kept in step with the plan session (docs/architecture.md
 /// §4): the summary, KPI cards, outline, canvas decorations and warnings, workloads and the
-/// Results charts show each evaluation, simulation, timeline and trade-off matrix as it
-/// arrives; the charts' requests (a full simulation, another timeline horizon) go back to it.
+/// Results charts show each part of the session's results (resultsChanged) as it arrives;
+/// the charts' requests (a full simulation, another timeline horizon) go back to it.
 class ResultsController : public QObject
 {
     Q_OBJECT
@@ -60,7 +57,8 @@ Q_SIGNALS:
 
 private:
     class ExplainDialog* openExplanation(const calc::KpiExplanation& explanation);
-    void showEvaluation(const calc::Evaluation& evaluation);
+    /// Shows what these results add to the ones shown before.
+    void showResults(const std::shared_ptr<const sim::PlanResults>& results);
 
     /// Asks for the jobs to be shown on the canvas (jobsToShow).
     void showJobs(const std::vector<std::string>& jobIds);
@@ -68,6 +66,13 @@ private:
     Workbench& mWorkbench;
     Views mViews;
     bool mFitPending = false;
+    struct Shown
+    {
+        std::shared_ptr<const calc::Evaluation> evaluation;
+        std::shared_ptr<const sim::SimulationResult> simulation;
+        std::shared_ptr<const sim::TimelineResult> timeline;
+        std::shared_ptr<const std::vector<calc::SharingAlternative>> alternatives;
+    } mShown; ///< the parts of the results the views show now
 };
 
 } // namespace gp::ui

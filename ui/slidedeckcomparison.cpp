@@ -60,9 +60,7 @@ void SlideDeck::paintComparison(QPainter& p, const QRectF& area, int slide) cons
     case CKpis: {
         std::vector<std::map<std::string, double>> values;
         for (const auto& f : mAll) {
-            std::map<std::string, double> v = calc::kpiValues(f->evaluation.kpis);
-            v["p95_completion_days"] = f->simulation->clusterP95Days;
-            values.push_back(std::move(v));
+            values.push_back(sim::kpiValues(f->evaluation, f->simulation.get()));
         }
         QString html =
             "<table cellspacing='0' cellpadding='4' border='1' style='border-collapse:collapse'><tr><th></th>";

@@ -24,7 +24,6 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace gp::ui {
 
@@ -149,25 +148,26 @@ SweepDialog::SweepDialog(const QString& folder, const Catalog& catalog, study::S
                              : tr("Open the selected what-if as an unsaved scenario"));
     mOpen->setEnabled(false);
     connect(mTable, &QTableWidget::itemSelectionChanged, this,
-            [this] { mOpen->setEnabled(!mTable->selectedItems().isEmpty() && !mReplay.isRunning()); });
+            [this] { mOpen->setEnabled(!mTable->selectedItems().isEmpty() && !mReplay.running()); });
     connect(mOpen, &QPushButton::clicked, this, replay ? &SweepDialog::replaySelected : &SweepDialog::openSelected);
-    connect(&mReplay, &QFutureWatcherBase::finished, this, [this] {
-        mOpen->setEnabled(!mTable->selectedItems().isEmpty());
-        unsetCursor();
-        const Result<sim::ReplaySummary> r = mReplay.result();
-        if (!r) {
-            QMessageBox::warning(this, tr("Cannot replay the point"),
-                                 tr("Point %1: %2").arg(mReplayPoint).arg(QString::fromStdString(r.errorText())));
-            return;
-        }
-        showReplay(*r);
-    });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
     resize(1100, 680);
 }
 
-SweepDialog::~SweepDialog() { mReplay.waitForFinished(); }
+SweepDialog::~SweepDialog() = default; // mReplay waits for a replay still running
+
+void SweepDialog::replayFinished(const Result<sim::ReplaySummary>& r)
+{
+    mOpen->setEnabled(!mTable->selectedItems().isEmpty());
+    unsetCursor();
+    if (!r) {
+        QMessageBox::warning(this, tr("Cannot replay the point"),
+                             tr("Point %1: %2").arg(mReplayPoint).arg(QString::fromStdString(r.errorText())));
+        return;
+    }
+    showReplay(*r);
+}
 
 void SweepDialog::fillTable()
 {
@@ -223,14 +223,14 @@ void SweepDialog::openSelected()
 void SweepDialog::replaySelected()
 {
     const int r = mTable->currentRow();
-    if (r < 0 || r >= static_cast<int>(mResults.rows.size()) || mReplay.isRunning())
+    if (r < 0 || r >= static_cast<int>(mResults.rows.size()) || mReplay.running())
         return;
     mReplayPoint = mResults.rows[static_cast<std::size_t>(r)].point;
     mOpen->setEnabled(false);
     setCursor(Qt::BusyCursor);
     // The spec's traces are read again (they may have moved since the sweep ran: said), then the
     // point's one replay, off the window's thread.
-    mReplay.setFuture(QtConcurrent::run([spec = mSpec, catalog = &mCatalog, point = mReplayPoint] {
+    mReplay.start([spec = mSpec, catalog = &mCatalog, point = mReplayPoint](const std::atomic<bool>&) {
         using R = Result<sim::ReplaySummary>;
         const Result<study::SweepInputs> inputs = study::loadSweepInputs(spec, *catalog);
         if (!inputs)
@@ -240,7 +240,7 @@ void SweepDialog::replaySelected()
             return R::failure("", "no trace to replay");
         const study::ReplayInput& trace = inputs->traces[p.trace];
         return R::success(sim::replaySeeds(trace.nodes, trace.tasks, p.config, {p.config.seed, p.config.seed}, 1));
-    }));
+    });
 }
 
 void SweepDialog::showReplay(const sim::ReplaySummary& summary)

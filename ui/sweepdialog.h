@@ -4,10 +4,10 @@
 
 #include "study/sweep.h"
 
+#include "document/latestonly.h"
 #include "sim/replaysummary.h"
 
 #include <QDialog>
-#include <QFutureWatcher>
 
 #include <optional>
 
@@ -49,13 +49,18 @@ private:
     void openSelected();
     void replaySelected();
     void showReplay(const sim::ReplaySummary& summary);
+    void replayFinished(const Result<sim::ReplaySummary>& result);
 
     const Catalog& mCatalog;
     study::SweepTable mResults;
     study::SweepSpec mSpec;
     std::optional<Scenario> mBase;
-    QFutureWatcher<Result<sim::ReplaySummary>> mReplay;
     long long mReplayPoint = -1;
+    /// The selected point's replay; the dialog waits for it when it closes.
+    document::LatestOnly<Result<sim::ReplaySummary>> mReplay{[this](std::optional<Result<sim::ReplaySummary>> r) {
+        if (r) // never superseded: one replay at a time
+            replayFinished(*r);
+    }};
     QTabWidget* mTabs = nullptr;
     QTableWidget* mTable = nullptr;
     QPushButton* mOpen = nullptr;

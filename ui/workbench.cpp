@@ -3,7 +3,7 @@
 #include "workbench.h"
 
 #include "document/autosaver.h"
-#include "evaluationrunner.h"
+#include "document/plansession.h"
 
 #include <QMessageBox>
 #include <QStringList>
@@ -27,7 +27,7 @@ QString issuesText(const Issues& issues, int max)
 
 Workbench::Workbench(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> library, QObject* parent)
     : QObject(parent), mCatalog(std::move(catalog)), mLibrary(std::move(library)),
-      mSession(std::make_unique<EvaluationRunner>(mCatalog)),
+      mSession(std::make_unique<document::PlanSession>(mCatalog)),
       mAutosaver(std::make_unique<document::Autosaver>(mLibrary.get()))
 {
 }
@@ -43,6 +43,7 @@ void Workbench::setDocument(std::unique_ptr<document::Document> doc)
         doc->setReadOnly(true, tr("read-only for %1").arg(mLibrary->author()));
     const std::unique_ptr<document::Document> old = std::exchange(mDocument, std::move(doc));
     mAutosaver->watch(mDocument.get());
+    mSession->watch(mDocument.get()); // every change but a move re-evaluates in the background
     Q_EMIT documentReplaced();
 }
 

@@ -17,11 +17,10 @@ class QWidget;
 
 namespace gp::document {
 class Autosaver;
-}
+class PlanSession;
+} // namespace gp::document
 
 namespace gp::ui {
-
-class EvaluationRunner;
 
 /// Issues as lines for a message box, at most `max` of them.
 QString issuesText(const Issues& issues, int max = 20);
@@ -45,7 +44,7 @@ public:
     document::Document* document() const { return mDocument.get(); }
     /// Replaces the open document (the caller asked about unsaved changes first).
     void setDocument(std::unique_ptr<document::Document> doc);
-    EvaluationRunner& session() const { return *mSession; }
+    document::PlanSession& session() const { return *mSession; }
     document::Autosaver& autosaver() const { return *mAutosaver; }
 
     /// True when a document is open and may be edited; a read-only revision says why.
@@ -64,7 +63,7 @@ private:
     Catalog mCatalog;
     std::unique_ptr<store::ScenarioLibrary> mLibrary;
     std::unique_ptr<document::Document> mDocument;
-    std::unique_ptr<EvaluationRunner> mSession;
+    std::unique_ptr<document::PlanSession> mSession;
     std::unique_ptr<document::Autosaver> mAutosaver;
 };
 

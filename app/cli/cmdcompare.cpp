@@ -97,11 +97,10 @@ int runCompare(const QStringList& args)
             continue;
         }
         const calc::Evaluation ev = calc::evaluate(*r.value, *catalog);
-        std::map<std::string, double> v = calc::kpiValues(ev.kpis);
-        if (trials > 0) {
-            v["p95_completion_days"] = sim::planSimulation(*r.value, *catalog, ev, trials).clusterP95Days;
-        }
-        values.push_back(std::move(v));
+        std::optional<sim::SimulationResult> simulated; // the P95 row, unless --trials 0
+        if (trials > 0)
+            simulated = sim::planSimulation(*r.value, *catalog, ev, trials);
+        values.push_back(sim::kpiValues(ev, simulated ? &*simulated : nullptr));
         scenarios.push_back(std::move(*r.value));
     }
     if (status != kOk) {

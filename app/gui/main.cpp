@@ -3,6 +3,7 @@
 // gpuplan: the workbench. Opens the scenario library (seeded with the samples on first
 // start) and the first scenario in it.
 #include "document/librarygateway.h"
+#include "document/threadhandoff.h"
 #include "io/catalogreader.h"
 #include "io/datapaths.h"
 #include "io/filewriter.h"
@@ -113,6 +114,8 @@ int main(int argc, char** argv)
         return refuseToStart(QObject::tr("The scenario library cannot be opened:\n\n%1")
                                  .arg(QString::fromStdString(library.errorText())));
 
+    // Every background job and the parts of the searches and the Monte Carlo share one pool.
+    gp::document::installThreadPool();
     gp::ui::MainWindow window(std::move(*cat.value), std::move(*library));
     window.show();
     if (!parser.isSet("scenario") || !window.files()->openFromLibrary(parser.value("scenario").toLongLong()))

@@ -155,6 +155,13 @@ std::map<std::string, double> kpiValues(const Kpis& k)
 
 std::string formatKpiValue(const KpiSpec& spec, double value) { return magnitude(spec, value); }
 
+std::string formatKpiText(const KpiSpec& spec, double value)
+{
+    if (spec.unit == "days")
+        return fmt::fixed(value, 1) + " days";
+    return magnitude(spec, value);
+}
+
 std::string formatKpiDelta(const KpiSpec& spec, double delta)
 {
     const std::string sign = delta > 0 ? "+" : delta < 0 ? "\u2212" : "";

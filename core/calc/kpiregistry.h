@@ -33,17 +33,21 @@ struct KpiSpec
     bool appliesTo(const Kpis& k) const { return !applies || applies(k); }
 };
 
-/// Every KPI in display order. `p95_completion_days` comes from a simulation, so a caller adds
-/// it to the values when it has simulated.
+/// Every KPI in display order. `p95_completion_days` comes from a simulation: sim::kpiValues
+/// (sim/planresults.h) gives all of them for a plan's results.
 const std::vector<KpiSpec>& kpiRegistry();
 /// The KPI with this key; null when there is none.
 const KpiSpec* findKpi(const std::string& key);
 
-/// A scenario's KPI values by key (all of kpiRegistry() but p95_completion_days).
+/// A scenario's KPI values by key (all of kpiRegistry() but p95_completion_days; with it:
+/// sim::kpiValues).
 std::map<std::string, double> kpiValues(const Kpis& kpis);
 
-/// A KPI value as every view shows it: "48.4 %", "$139,693", "25.8 d", "3".
+/// A KPI value in a table's column (the comparison, the slides): "48.4 %", "$139,693", "25.8 d", "3".
 std::string formatKpiValue(const KpiSpec& spec, double value);
+/// A KPI value where it stands alone — a KPI card, the report's KPI table: units spelled out
+/// ("25.8 days"), otherwise as formatKpiValue.
+std::string formatKpiText(const KpiSpec& spec, double value);
 /// A change of a KPI: "+3.7 pt", "−$49,290", "−0.5 d", "+2" (a minus sign, not a hyphen).
 std::string formatKpiDelta(const KpiSpec& spec, double delta);
 

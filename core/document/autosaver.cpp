@@ -4,7 +4,6 @@
 
 #include "document.h"
 #include "io/scenariowriter.h"
-#include "threadhandoff.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -14,25 +13,22 @@
 namespace gp::document {
 
 Autosaver::Autosaver(store::ScenarioLibrary* library, QObject* parent)
-    : QObject(parent), mLibrary(library), mSession(QUuid::createUuid().toString(QUuid::WithoutBraces))
+    : QObject(parent), mLibrary(library), mSession(QUuid::createUuid().toString(QUuid::WithoutBraces)),
+      mWriter([this](std::optional<QByteArray> json) {
+          // Another document since, or saved since (its draft already went): nothing to keep.
+          if (json && mDocument && mDocument->isModified()) {
+              mWriterDraft.document = *json;
+              storeDraft(mWriterDraft);
+          }
+          if (mWriteAgain) {
+              mWriteAgain = false;
+              saveInBackground();
+          }
+      })
 {
     mTimer.setSingleShot(true);
     mTimer.setInterval(kDefaultDelayMs);
     connect(&mTimer, &QTimer::timeout, this, &Autosaver::saveInBackground);
-    connect(&mWriter, &QFutureWatcherBase::finished, this, [this] {
-        GPUPLAN_HANDOFF_RECEIVE(&mWriter);
-        mWriting = false;
-        const QByteArray json = mWriter.result();
-        // Another document since, or saved since (its draft already went): nothing to keep.
-        if (mWriterEpoch == mEpoch && mDocument && mDocument->isModified()) {
-            mWriterDraft.document = json;
-            storeDraft(mWriterDraft);
-        }
-        if (mWriteAgain) {
-            mWriteAgain = false;
-            saveInBackground();
-        }
-    });
     if (QDir().mkpath(lockDir())) {
         mLock = std::make_unique<QLockFile>(QDir(lockDir()).absoluteFilePath(mSession + ".lock"));
         mLock->setStaleLockTime(0); // stale only when its process is gone, however old
@@ -44,12 +40,7 @@ Autosaver::Autosaver(store::ScenarioLibrary* library, QObject* parent)
 // The lock goes with the object. A draft still there (the window closed without asking,
 // or the process was killed) is then an orphan, offered at the next start. A JSON still
 // being written works on its own copy of the scenario; it is waited for, not stored.
-Autosaver::~Autosaver()
-{
-    mWriter.disconnect(this);
-    mWriter.waitForFinished();
-    GPUPLAN_HANDOFF_RECEIVE(&mWriter);
-}
+Autosaver::~Autosaver() = default;
 
 QString Autosaver::lockDir() const { return mLibrary->path() + ".sessions"; }
 
@@ -68,7 +59,7 @@ bool Autosaver::sessionIsAlive(const QString& session) const
 void Autosaver::watch(Document* doc)
 {
     mTimer.stop();
-    ++mEpoch;
+    mWriter.supersede();
     mWriteAgain = false;
     if (mDocument)
         disconnect(mDocument, nullptr, this, nullptr);
@@ -85,7 +76,7 @@ void Autosaver::watch(Document* doc)
     connect(doc, &Document::modifiedChanged, this, [this](bool modified) {
         if (modified)
             return;
-        ++mEpoch; // a JSON being written now is of a state the library already has
+        mWriter.supersede(); // a JSON being written now is of a state the library already has
         if (mHasDraft)
             discard();
     });
@@ -97,7 +88,7 @@ Status Autosaver::saveNow()
 {
     mTimer.stop();
     mWriteAgain = false;
-    ++mEpoch; // a JSON being written in the background is older than this one
+    mWriter.supersede(); // a JSON being written in the background is older than this one
     if (!hasWorkToKeep())
         return done();
     store::Draft d = draftOfDocument();
@@ -131,15 +122,14 @@ void Autosaver::saveInBackground()
 {
     if (!hasWorkToKeep())
         return;
-    if (mWriting) {
+    if (mWriter.running()) {
         mWriteAgain = true; // once this one is stored, write the newer state
         return;
     }
-    mWriting = true;
-    mWriterEpoch = mEpoch;
     mWriterDraft = draftOfDocument();
-    auto scenario = std::make_shared<const Scenario>(mDocument->scenario());
-    mWriter.setFuture(runInBackground<QByteArray>(&mWriter, [scenario] { return io::writeScenario(*scenario); }));
+    mWriter.start([scenario = std::make_shared<const Scenario>(mDocument->scenario())](const std::atomic<bool>&) {
+        return io::writeScenario(*scenario);
+    });
 }
 
 Status Autosaver::storeDraft(const store::Draft& d)

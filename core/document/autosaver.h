@@ -2,10 +2,11 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "latestonly.h"
+
 #include "store/scenariolibrary.h"
 
 #include <QByteArray>
-#include <QFutureWatcher>
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -56,7 +57,7 @@ public:
     Status removeDraft(const QString& session);
     /// A JSON is being written in the background (from the timer's start of it until its
     /// result has been stored or dropped).
-    bool isWriting() const { return mWriting; }
+    bool isWriting() const { return mWriter.running(); }
 
 Q_SIGNALS:
     /// After each write of the draft.
@@ -80,12 +81,10 @@ private:
     QString mSession;
     std::unique_ptr<QLockFile> mLock;
     QTimer mTimer;
-    QFutureWatcher<QByteArray> mWriter;
-    quint64 mEpoch = 0;        ///< bumped by watch(), saveNow() and a save: older JSON is dropped
-    quint64 mWriterEpoch = 0;  ///< the epoch the running writer started in
-    store::Draft mWriterDraft; ///< and the draft it writes the JSON for
+    /// The JSON of the draft; superseded by watch(), saveNow() and a save (older JSON is dropped).
+    LatestOnly<QByteArray> mWriter;
+    store::Draft mWriterDraft; ///< the draft the running writer writes the JSON for
     bool mWriteAgain = false;  ///< the timer fired while the writer ran
-    bool mWriting = false;
     bool mHasDraft = false;
 };
 

@@ -8,11 +8,14 @@
 // themselves as races. runInBackground() marks both edges on a token
 // (the watcher's address) and the receiver calls GPUPLAN_HANDOFF_RECEIVE(token) before it
 // reads the result. Outside TSan builds the marks compile to nothing.
+#include "calc/parallel.h"
+
 #include <QFuture>
 #include <QPromise>
 #include <QRunnable>
 #include <QThreadPool>
 
+#include <algorithm>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -115,6 +118,15 @@ inline void poolParallelFor(int n, const std::function<void(int)>& body)
             part->run();
     std::unique_lock<std::mutex> lock(shared->mutex);
     shared->done.wait(lock, [&] { return shared->left == 0; });
+}
+
+/// Makes the global thread pool the parallel-for of the searches and the Monte Carlo
+/// (calc::setParallelFor), so that the background work and its parts share one pool: the
+/// workbench's main() calls it once at start-up, before any such work runs; a test that
+/// wants the workbench's threads does the same.
+inline void installThreadPool()
+{
+    calc::setParallelFor(poolParallelFor, std::max(1, QThreadPool::globalInstance()->maxThreadCount()));
 }
 
 } // namespace gp::document

@@ -8,6 +8,19 @@
 
 namespace gp::sim {
 
+std::map<std::string, double> kpiValues(const calc::Evaluation& evaluation, const SimulationResult* simulation)
+{
+    std::map<std::string, double> values = calc::kpiValues(evaluation.kpis);
+    if (simulation)
+        values["p95_completion_days"] = simulation->clusterP95Days;
+    return values;
+}
+
+std::map<std::string, double> kpiValues(const PlanResults& results)
+{
+    return kpiValues(*results.evaluation, results.simulation.get());
+}
+
 SimulationResult planSimulation(const Scenario& scenario, const Catalog& catalog, const calc::Evaluation& evaluation,
                                 int trials)
 {

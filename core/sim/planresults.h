@@ -4,12 +4,14 @@
 
 #include "calc/alternatives.h"
 #include "calc/evaluation.h"
+#include "calc/kpiregistry.h"
 #include "model/catalog.h"
 #include "model/scenario.h"
 #include "simulation.h"
 #include "timeline.h"
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -32,7 +34,8 @@ struct TrialCounts
 
 /// Everything the workbench computes for one plan, immutable once made: the evaluation, the
 /// plan's Monte Carlo (TrialCounts::kPlan), the timeline, and the sharing trade-off matrix
-/// (null until it is computed: it costs one evaluation per setting).
+/// (null until it is computed: it costs one evaluation per setting). `scenario` is the one the
+/// numbers belong to.
 struct PlanResults
 {
     std::shared_ptr<const Scenario> scenario;
@@ -41,9 +44,17 @@ struct PlanResults
     std::shared_ptr<const TimelineResult> timeline;
     std::shared_ptr<const std::vector<calc::SharingAlternative>> alternatives;
     double timelineHorizonDays = 30.0;
+    /// A full Monte Carlo a user asked for (TrialCounts::kFull, the fastest backend): the
+    /// completion chart shows it instead of `simulation`; every KPI stays the plan's own.
+    std::shared_ptr<const SimulationResult> fullSimulation;
 
     bool complete() const { return scenario && evaluation && simulation && timeline && alternatives; }
 };
+
+/// Every KPI of calc::kpiRegistry() by key, the P95 completion included when the plan was
+/// simulated: what the cards, the report, the slides, the comparison and the CSV show.
+std::map<std::string, double> kpiValues(const calc::Evaluation& evaluation, const SimulationResult* simulation);
+std::map<std::string, double> kpiValues(const PlanResults& results);
 
 /// The plan's Monte Carlo as every screen runs it (CPU, seed 1); `trials` differs from
 /// TrialCounts::kPlan only where a user asks for it (`gpuplan-cli report --trials`).

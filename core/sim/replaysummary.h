@@ -49,7 +49,7 @@ struct ReplaySummary
 /// replays finished; when `stop` becomes true no further replay starts and the summary is empty.
 struct ReplayProgress
 {
-    std::atomic<bool>* stop = nullptr;
+    const std::atomic<bool>* stop = nullptr;
     std::atomic<std::size_t>* done = nullptr;
 };
 
