@@ -2,8 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "canvasnavigator.h"
 
-#include "canvas/canvasoverlays.h"
+#include "canvas/canvaslegend.h"
+#include "canvas/canvasminimap.h"
 #include "canvas/canvasscene.h"
+#include "canvas/canvassearch.h"
 #include "canvas/canvasview.h"
 #include "document/plansession.h"
 #include "io/textformat.h"

@@ -5,6 +5,7 @@
 #include "canvasscene.h"
 #include "canvasview.h"
 #include "nodeitem.h"
+#include "switchitem.h"
 
 #include "document/commands.h"
 #include "document/topologyedits.h"
@@ -68,7 +69,7 @@ bool CanvasEditor::pinJobAt(const QString& jobId, QPointF at)
         return false;
     NodeItem* target = nullptr;
     for (QGraphicsItem* item : mScene.items(at))
-        if ((target = dynamic_cast<NodeItem*>(item)))
+        if ((target = qgraphicsitem_cast<NodeItem*>(item)))
             break;
     if (!target) {
         Q_EMIT mWorkbench.message(tr("Drop the job on a node, a GPU or a MIG instance"), 5000);

@@ -11,7 +11,9 @@
 #include <set>
 
 #include "calc/slots.h"
+#include "linkitem.h"
 #include "nodeitem.h"
+#include "switchitem.h"
 
 #include <cmath>
 
@@ -27,9 +29,9 @@ using text::q;
 
 QString idOf(const QGraphicsItem* item)
 {
-    if (auto* n = dynamic_cast<const NodeItem*>(item))
+    if (auto* n = qgraphicsitem_cast<const NodeItem*>(item))
         return n->id();
-    if (auto* s = dynamic_cast<const SwitchItem*>(item))
+    if (auto* s = qgraphicsitem_cast<const SwitchItem*>(item))
         return s->id();
     return {};
 }
@@ -230,7 +232,7 @@ void CanvasScene::applyChanges(const Scenario& s, const document::Changes& chang
             const Node& n = *it->second;
             if (c.kind == ChangeKind::Added)
                 addNode(n);
-            else if (auto* item = dynamic_cast<NodeItem*>(mItems.value(q(n.id)))) {
+            else if (auto* item = qgraphicsitem_cast<NodeItem*>(mItems.value(q(n.id)))) {
                 item->setLabels(q(n.name), subtitleOf(n));
                 item->setSharingModes(sharingModesOf(n));
                 moved = moved || item->pos() != QPointF(n.position.x, n.position.y);
@@ -243,7 +245,7 @@ void CanvasScene::applyChanges(const Scenario& s, const document::Changes& chang
             const Switch& sw = *it->second;
             if (c.kind == ChangeKind::Added)
                 addSwitch(sw);
-            else if (auto* item = dynamic_cast<SwitchItem*>(mItems.value(q(sw.id)))) {
+            else if (auto* item = qgraphicsitem_cast<SwitchItem*>(mItems.value(q(sw.id)))) {
                 item->setLabels(q(sw.name), subtitleOf(sw));
                 moved = moved || item->pos() != QPointF(sw.position.x, sw.position.y);
                 item->setPos(sw.position.x, sw.position.y);
@@ -337,7 +339,7 @@ void CanvasScene::decorate(const Scenario& s, const calc::Evaluation& ev)
 
     Scenario one; // the slots of one node at a time, labelled as evaluate() labels them
     for (const Node& n : s.topology.nodes) {
-        auto* item = dynamic_cast<NodeItem*>(mItems.value(q(n.id)));
+        auto* item = qgraphicsitem_cast<NodeItem*>(mItems.value(q(n.id)));
         if (!item)
             continue;
         one.topology.nodes = {n};
@@ -406,7 +408,7 @@ QStringList CanvasScene::previewPlan(const Scenario& current, const Scenario* pl
 {
     QStringList marked;
     for (const Node& n : current.topology.nodes) {
-        auto* item = dynamic_cast<NodeItem*>(mItems.value(q(n.id)));
+        auto* item = qgraphicsitem_cast<NodeItem*>(mItems.value(q(n.id)));
         if (!item)
             continue;
         const Node* next = plan ? plan->topology.findNode(n.id) : nullptr;
@@ -441,7 +443,7 @@ void CanvasScene::highlightJobs(const QStringList& jobIds)
             for (const auto& [node, indices] : it->second)
                 gpus[node].insert(indices.begin(), indices.end());
     for (auto it = mItems.cbegin(); it != mItems.cend(); ++it)
-        if (auto* n = dynamic_cast<NodeItem*>(it.value())) {
+        if (auto* n = qgraphicsitem_cast<NodeItem*>(it.value())) {
             const auto found = gpus.find(it.key().toStdString());
             n->setHighlightedGpus(found == gpus.end() ? std::set<int>{} : found->second);
         }
@@ -496,7 +498,7 @@ QStringList CanvasScene::selectedIds() const
     for (QGraphicsItem* item : selectedItems())
         if (const QString id = idOf(item); !id.isEmpty())
             ids << id;
-        else if (auto* link = dynamic_cast<const LinkItem*>(item))
+        else if (auto* link = qgraphicsitem_cast<const LinkItem*>(item))
             ids << link->id();
     return ids;
 }

@@ -4,8 +4,12 @@
 
 #include "canvaseditor.h"
 #include "canvasscene.h"
-#include "canvastools.h"
+#include "connecttool.h"
+#include "linkitem.h"
 #include "nodeitem.h"
+#include "pantool.h"
+#include "selecttool.h"
+#include "switchitem.h"
 
 #include "ui/palette.h"
 
@@ -235,13 +239,13 @@ std::pair<QString, int> CanvasView::hit(QPoint at) const
 {
     const QPointF scenePos = mapToScene(at);
     for (QGraphicsItem* item : items(at)) {
-        if (auto* node = dynamic_cast<NodeItem*>(item)) {
+        if (auto* node = qgraphicsitem_cast<NodeItem*>(item)) {
             const auto slot = node->slotAt(node->mapFromScene(scenePos));
             return {node->id(), slot ? slot->first : -1};
         }
-        if (auto* sw = dynamic_cast<SwitchItem*>(item))
+        if (auto* sw = qgraphicsitem_cast<SwitchItem*>(item))
             return {sw->id(), -1};
-        if (auto* link = dynamic_cast<LinkItem*>(item); link && link->isVisible())
+        if (auto* link = qgraphicsitem_cast<LinkItem*>(item); link && link->isVisible())
             return {link->id(), -1};
     }
     return {QString(), -1};

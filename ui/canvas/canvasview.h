@@ -16,7 +16,7 @@ class CanvasEditor;
 class CanvasScene;
 class CanvasTool;
 
-/// The view onto the cluster canvas. Mouse gestures go to its tools (canvastools.h): pan
+/// The view onto the cluster canvas. Mouse gestures go to its tools (canvastool.h): pan
 /// (middle button), connect (Shift-drag between items) and select/move (left button: click,
 /// Ctrl-click, rubber band, drag = one snapped move command on release). The wheel zooms
 /// around the cursor, fitAll() frames everything. Finished gestures and drops of palette

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "linklayer.h"
 
-#include "nodeitem.h"
+#include "linkitem.h"
 
 #include <QGraphicsScene>
 #include <QLocale>

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "canvasitem.h"
+
 #include <QGraphicsItem>
 #include <QHash>
 #include <QLineF>
@@ -49,6 +51,12 @@ std::vector<LinkBundle> bundleLinks(const QHash<QString, LinkItem*>& links, cons
 class LinkLayerItem : public QGraphicsItem
 {
 public:
+    enum
+    {
+        Type = itemType(CanvasItemKind::LinkLayer)
+    };
+    int type() const override { return Type; }
+
     LinkLayerItem(const QHash<QString, LinkItem*>* links, const std::vector<LinkBundle>* bundles);
     QRectF boundingRect() const override { return mBounds; }
     void setBounds(const QRectF& bounds);

@@ -3,45 +3,15 @@
 #include "nodeitem.h"
 
 #include <QGraphicsSceneHoverEvent>
-
-#include <QPolygonF>
-
-#include <QPainterPathStroker>
-
-#include <QGraphicsScene>
 #include <QPaintEngine>
 #include <QPainter>
 #include <QPalette>
+#include <QPolygonF>
 #include <QStyleOptionGraphicsItem>
 
 #include <algorithm>
-#include <map>
 
 namespace gp::ui {
-
-namespace {
-
-/// The canvas view does not save and restore the painter around each item
-/// (QGraphicsView::DontSavePainterState, for speed with thousands of items): each paint()
-/// starts by setting what it relies on.
-void beginPaint(QPainter* p, const QGraphicsItem* item, bool antialias)
-{
-    p->setRenderHint(QPainter::Antialiasing, antialias);
-    p->setFont(item->scene() ? item->scene()->font() : QFont());
-}
-
-} // namespace
-
-QColor linkLoadColor(double u)
-{
-    if (u <= 0.0)
-        return QColor(150, 150, 150, 120);
-    if (u < 0.5)
-        return QColor("#59a14f");
-    if (u < 0.9)
-        return QColor("#f28e2b");
-    return QColor("#e15759");
-}
 
 NodeItem::NodeItem(QString id, QString name, QString subtitle)
     : mId(std::move(id)), mName(std::move(name)), mSubtitle(std::move(subtitle))
@@ -356,98 +326,5 @@ std::optional<std::pair<int, int>> NodeItem::slotAt(QPointF local) const
     }
     return std::nullopt;
 }
-
-void SwitchItem::setLabels(QString name, QString subtitle)
-{
-    mName = std::move(name);
-    mSubtitle = std::move(subtitle);
-    setToolTip(mName + "\n" + mSubtitle);
-    update();
-}
-
-SwitchItem::SwitchItem(QString id, QString name, QString subtitle)
-    : mId(std::move(id)), mName(std::move(name)), mSubtitle(std::move(subtitle))
-{
-    setFlags(ItemIsSelectable | ItemIsMovable);
-    setToolTip(mName + "\n" + mSubtitle);
-}
-
-QRectF SwitchItem::boundingRect() const { return {0, 0, kWidth, kHeight}; }
-
-void SwitchItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
-{
-    const QPalette pal = option->palette;
-    const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-    beginPaint(p, this, lod >= NodeItem::kSummaryScale);
-    p->setPen(QPen(isSelected() ? pal.highlight().color() : pal.mid().color(), isSelected() ? 4 : 1.5));
-    p->setBrush(pal.button());
-    p->drawRoundedRect(boundingRect(), 14, 14);
-    if (lod < NodeItem::kSummaryScale)
-        return;
-    p->setPen(pal.buttonText().color());
-    p->drawText(boundingRect().adjusted(8, 4, -8, -26), Qt::AlignCenter, mName);
-    QFont f = p->font();
-    f.setPointSizeF(f.pointSizeF() * 0.8);
-    p->setFont(f);
-    p->drawText(boundingRect().adjusted(8, 26, -8, -4), Qt::AlignCenter, mSubtitle);
-}
-
-LinkItem::LinkItem(QString id, QGraphicsItem* from, QGraphicsItem* to) : mId(std::move(id)), mFrom(from), mTo(to)
-{
-    setZValue(-1);
-    setFlag(ItemIsSelectable);
-    setUtilization(0.0);
-    updateEnds();
-}
-
-QPainterPath LinkItem::shape() const
-{
-    QPainterPath path(line().p1());
-    path.lineTo(line().p2());
-    QPainterPathStroker stroker;
-    stroker.setWidth(12.0);
-    return stroker.createStroke(path);
-}
-
-QRectF LinkItem::boundingRect() const
-{
-    // Cheap, since the scene index and every paint ask for it: the line's box with the click band.
-    return QRectF(line().p1(), line().p2()).normalized().adjusted(-6, -6, 6, 6);
-}
-
-void LinkItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget* widget)
-{
-    // Aliased: an antialiased wide line costs five times as much in the raster engine, and a
-    // one-pixel line three times as much as a 1.5-pixel one (measured with 2,048 long lines).
-    beginPaint(p, this, false);
-    if (isSelected() || mHighlighted) {
-        QPen halo(widget ? widget->palette().highlight().color() : QColor("#3daee9"), 9.0);
-        halo.setCosmetic(true);
-        halo.setCapStyle(Qt::RoundCap);
-        p->setPen(halo);
-        p->drawLine(line());
-    }
-    p->setPen(pen());
-    p->drawLine(line());
-}
-
-void LinkItem::setHighlighted(bool highlighted)
-{
-    if (highlighted == mHighlighted)
-        return;
-    mHighlighted = highlighted;
-    update();
-}
-
-void LinkItem::setUtilization(double u)
-{
-    mUtilization = u;
-    QPen pen(linkLoadColor(u), u > 0.0 ? 3.0 : 1.5);
-    pen.setCosmetic(true);
-    setPen(pen);
-    setToolTip(QObject::tr("%1: %2 % of its bandwidth in use").arg(mId).arg(u * 100.0, 0, 'f', 1));
-}
-
-void LinkItem::updateEnds() { setLine(QLineF(mFrom->sceneBoundingRect().center(), mTo->sceneBoundingRect().center())); }
 
 } // namespace gp::ui
