@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "kpiregistry.h"
 
+#include "evaluateparams.h"
 #include "model/format.h"
 #include "model/planningtarget.h"
 
@@ -71,8 +72,8 @@ std::vector<KpiSpec> makeRegistry()
         "step times within 10 % of Megatron-LM's published iterations (mean 8 %); sharing penalties within 3 % of "
         "the MPS and vGPU measurements used as checks, but time-slicing of small kernels is underestimated by up "
         "to half (Colfax 2024) and of a serving mix overestimated by 17 % (NVIDIA 2026); docs/validation.md";
-    const std::vector<std::string> memoryKeys = {"runtime_overhead_gib", "inference_prefill_chunk_tokens",
-                                                 "serving_memory_fraction"};
+    // What evaluate's memory figure reads, as it records it (evaluateparams.h).
+    const std::vector<std::string> memoryKeys = assumptionsReadBy(EvaluatedFigure::Memory);
     const std::vector<std::string> sharingKeys = {
         "time_slice_ms",         "time_slice_switch_us",           "time_slice_cache_refill_us",
         "mps_memory_contention", "virtualization_io_overhead_pct", "comm_overlap",
