@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
-// Sizing (document/sizing.h): the sized cluster hosts every job within its SLA and is minimal —
+// Sizing (study/sizing.h): the sized cluster hosts every job within its SLA and is minimal —
 // removing any one of its nodes breaks an SLA or leaves a job unplaced; the cheapest candidate
 // wins; growth gives a capacity curve; every constraint that binds is said.
 #include "calc/evaluate.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
-// gpuplan-cli optimize size and optimize plan: the sizing (document/sizing.h) and the plan
+// gpuplan-cli optimize size and optimize plan: the sizing (study/sizing.h) and the plan
 // search (calc/plansearch.h) of a whole scenario, from the command line.
 #include "clicontext.h"
 #include "jobmodeloptions.h"
