@@ -60,8 +60,8 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
     nodeList.reserve(slots.size());
     bool allP2p = true;
     for (int s : slots) {
-        nodeList.push_back(cx.slots[static_cast<std::size_t>(s)].node);
-        allP2p = allP2p && cx.slots[static_cast<std::size_t>(s)].peerToPeer;
+        nodeList.push_back(at(cx.slots, s).node);
+        allP2p = allP2p && at(cx.slots, s).peerToPeer;
     }
     const std::vector<int> nodes = distinct(std::move(nodeList));
     double network = 1e30;
@@ -70,7 +70,7 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
         const Node& node = cx.node(n);
         network = std::min(network, nicGBpsPerGpu(node.nics.count, node.nics.speedGbps, node.gpuCount,
                                                   node.nics.gpudirectRdma, linkEff, noGdrFactor));
-        leafList.push_back(cx.fabric.leafOfNode[static_cast<std::size_t>(n)]);
+        leafList.push_back(at(cx.fabric.leafOfNode, n));
     }
     const std::vector<int> leaves = distinct(std::move(leafList));
     // Across leaves, the fabric's oversubscription (uplinks / downlinks of the busiest leaf).
@@ -78,13 +78,13 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
     if (leaves.size() > 1)
         for (int l : leaves)
             if (l >= 0)
-                oversub = std::min(oversub, cx.fabric.leafOversubscription[static_cast<std::size_t>(l)]);
+                oversub = std::min(oversub, at(cx.fabric.leafOversubscription, l));
     bool oneDomain = true;
     if (nodes.size() == 1) {
         const int domain = nvlinkDomainGpus(cx.node(nodes.front()), cx.c);
-        const int first = cx.slots[static_cast<std::size_t>(slots.front())].gpu / domain;
+        const int first = at(cx.slots, slots.front()).gpu / domain;
         for (int s : slots)
-            oneDomain = oneDomain && cx.slots[static_cast<std::size_t>(s)].gpu / domain == first;
+            oneDomain = oneDomain && at(cx.slots, s).gpu / domain == first;
     }
     return commBandwidth(gpu, nodes.size() == 1, allP2p && oneDomain, linkEff, network * oversub);
 }
@@ -96,25 +96,25 @@ void addJobTraffic(const Context& cx, const std::vector<int>& slots, const std::
         return; // traffic inside one node stays on NVLink or PCIe
     std::map<int, int> unitsOnNode;
     for (int sIdx : slots)
-        ++unitsOnNode[cx.slots[static_cast<std::size_t>(sIdx)].node];
+        ++unitsOnNode[at(cx.slots, sIdx).node];
     std::map<int, int> nodesPerLeaf;
     for (int n : jobNodes)
-        ++nodesPerLeaf[cx.fabric.leafOfNode[static_cast<std::size_t>(n)]];
+        ++nodesPerLeaf[at(cx.fabric.leafOfNode, n)];
     for (const auto& [n, units] : unitsOnNode) {
         const double gbps =
             (r.perf.dataParallelBytesPerGpu + r.perf.pipelineBytesPerGpu) * units * 8.0 / 1e9 / r.perf.stepTimeS;
-        const auto& own = cx.fabric.nodeUplinks[static_cast<std::size_t>(n)];
+        const auto& own = at(cx.fabric.nodeUplinks, n);
         for (int l : own) {
-            linkLoadGbps[static_cast<std::size_t>(l)] += gbps / own.size();
+            at(linkLoadGbps, l) += gbps / own.size();
             r.linkGbps.push_back({l, gbps / own.size()});
         }
-        const int leaf = cx.fabric.leafOfNode[static_cast<std::size_t>(n)];
+        const int leaf = at(cx.fabric.leafOfNode, n);
         if (leaf < 0)
             continue;
-        const auto& up = cx.fabric.leafUplinks[static_cast<std::size_t>(leaf)];
+        const auto& up = at(cx.fabric.leafUplinks, leaf);
         const double leaving = 1.0 - static_cast<double>(nodesPerLeaf[leaf]) / jobNodes.size();
         for (int l : up) {
-            linkLoadGbps[static_cast<std::size_t>(l)] += gbps * leaving / up.size();
+            at(linkLoadGbps, l) += gbps * leaving / up.size();
             r.linkGbps.push_back({l, gbps * leaving / up.size()});
         }
     }

@@ -12,19 +12,20 @@
 
 namespace gp::calc::detail {
 
-void clusterKpis(Evaluation& ev, const Context& cx, const PlacementOutcome& po, const Jobs& jobs, const GpuLoads& loads,
-                 const JobTotals& totals)
+namespace {
+
+/// Each GPU's memory in use against what it offers (and its OOM risk), each link's load, each
+/// tenant's cost.
+void gpuLinkAndTenantResults(Evaluation& ev, const Context& cx, const GpuLoads& loads, const JobTotals& totals)
 {
     const Scenario& s = cx.s;
-    const Catalog& c = cx.c;
-    const int gpus = cx.gpus;
-    for (std::size_t n = 0; n < s.topology.nodes.size(); ++n) {
-        const Node& node = s.topology.nodes[n];
-        const GpuSpec* g = c.gpu(node.gpuId);
+    for (int n = 0; n < static_cast<int>(s.topology.nodes.size()); ++n) {
+        const Node& node = cx.node(n);
+        const GpuSpec* g = cx.c.gpu(node.gpuId);
         for (int i = 0; i < node.gpuCount; ++i) {
-            const std::size_t gi = static_cast<std::size_t>(cx.gpuBase[n]) + static_cast<std::size_t>(i);
-            GpuResult r{node.id, i, loads.usedBytes[gi], g ? g->memoryUsableGiB * kGiB : 0.0, false};
-            r.oomRisk = loads.shared[gi] && r.usedBytes > r.capacityBytes * (1.0 + 1e-12);
+            const int gi = at(cx.gpuBase, n) + i;
+            GpuResult r{node.id, i, at(loads.usedBytes, gi), g ? g->memoryUsableGiB * kGiB : 0.0, false};
+            r.oomRisk = at(loads.shared, gi) && r.usedBytes > r.capacityBytes * (1.0 + 1e-12);
             ev.kpis.oomRiskGpus += r.oomRisk ? 1 : 0;
             ev.gpus.push_back(r);
         }
@@ -37,8 +38,13 @@ void clusterKpis(Evaluation& ev, const Context& cx, const PlacementOutcome& po, 
     }
     for (std::size_t t = 0; t < s.tenants.size(); ++t)
         ev.tenantCostPerMonthUsd.push_back({s.tenants[t].id, totals.tenantCost[t]});
+}
 
-    // 5. Cluster KPIs and waste.
+/// The memory in use and stranded, the GPU share allocated, the cost and its waste: idle
+/// (GPU share no job holds) and stranded (allocated memory no job uses); the overhead part is
+/// summed per job (evaluatejobs.cpp). The GPU results must be in.
+void memoryCostAndWaste(Evaluation& ev, const Context& cx, const PlacementOutcome& po, const GpuLoads& loads)
+{
     Kpis& k = ev.kpis;
     double totalVram = 0.0, usedVram = 0.0, allocated = 0.0;
     std::vector<double> sharedAllocated(ev.gpus.size(), 0.0); // allocated GPU share of GPUs without isolation
@@ -46,18 +52,18 @@ void clusterKpis(Evaluation& ev, const Context& cx, const PlacementOutcome& po, 
     for (const GpuResult& g : ev.gpus)
         totalVram += g.capacityBytes;
     std::vector<double> allocatedShare(ev.gpus.size(), 0.0);
-    for (std::size_t i = 0; i < cx.slots.size(); ++i) {
-        const Slot& sl = cx.slots[i];
+    for (int i = 0; i < static_cast<int>(cx.slots.size()); ++i) {
+        const Slot& sl = at(cx.slots, i);
         const double price = cx.price(sl.node) * kHoursPerMonth;
-        const auto gi = static_cast<std::size_t>(cx.globalGpu(sl));
-        gpuPrice[gi] = price;
-        if (po.owner[i] < 0)
+        const int gi = cx.globalGpu(sl);
+        at(gpuPrice, gi) = price;
+        if (at(po.owner, i) < 0)
             continue;
-        allocatedShare[gi] += sl.gpuFraction;
+        at(allocatedShare, gi) += sl.gpuFraction;
         allocated += sl.gpuFraction;
         if (!sl.memoryIsolated)
-            sharedAllocated[gi] += sl.gpuFraction;
-        const double used = std::min(loads.slotUsedBytes[i], sl.capacityBytes);
+            at(sharedAllocated, gi) += sl.gpuFraction;
+        const double used = std::min(at(loads.slotUsedBytes, i), sl.capacityBytes);
         usedVram += sl.memoryIsolated ? used : 0.0;
         if (sl.memoryIsolated) {
             const double stranded = sl.capacityBytes - used;
@@ -80,15 +86,25 @@ void clusterKpis(Evaluation& ev, const Context& cx, const PlacementOutcome& po, 
             k.wastePerMonth.strandedUsd += gpuPrice[g] * stranded / ev.gpus[g].capacityBytes;
         }
     k.vramUtilization = totalVram > 0 ? usedVram / totalVram : 0.0;
-    k.allocationRatio = gpus > 0 ? allocated / gpus : 0.0;
+    k.allocationRatio = cx.gpus > 0 ? allocated / cx.gpus : 0.0;
+}
+
+} // namespace
+
+void clusterKpis(Evaluation& ev, const Context& cx, const PlacementOutcome& po, const Jobs& jobs, const GpuLoads& loads,
+                 const JobTotals& totals)
+{
+    gpuLinkAndTenantResults(ev, cx, loads, totals);
+    memoryCostAndWaste(ev, cx, po, loads);
+    Kpis& k = ev.kpis;
     // The share of the free GPU capacity the job mix cannot use (the FGD measure, fragmentation.h).
     const FragmentationView::Totals frag =
-        FragmentationView(s, c, cx.slots, jobs.demands).cluster(po.owner, loads.slotUsedBytes);
+        FragmentationView(cx.s, cx.c, cx.slots, jobs.demands).cluster(po.owner, loads.slotUsedBytes);
     k.fragmentation = frag.free > 0 ? frag.unusable / frag.free : 0.0;
-    k.computeUtilization = gpus > 0 ? totals.flopsShare / gpus : 0.0;
+    k.computeUtilization = cx.gpus > 0 ? totals.flopsShare / cx.gpus : 0.0;
     k.meanPenalty = totals.placed > 0 ? totals.penaltySum / totals.placed : 0.0;
     k.meetsTarget = PlanningTarget::met(k.vramUtilization, k.meanPenalty);
-    k.migUnusableSlices = migUnusableSlices(s, c);
+    k.migUnusableSlices = migUnusableSlices(cx.s, cx.c);
 }
 
 int migUnusableSlices(const Scenario& s, const Catalog& c)
