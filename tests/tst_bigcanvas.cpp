@@ -62,7 +62,7 @@ int visibleLinks(ui::CanvasScene* scene)
 {
     int n = 0;
     for (QGraphicsItem* item : scene->items())
-        if (dynamic_cast<ui::LinkItem*>(item) && item->isVisible())
+        if (qgraphicsitem_cast<ui::LinkItem*>(item) && item->isVisible())
             ++n;
     return n;
 }
@@ -233,7 +233,7 @@ private Q_SLOTS:
             if (j.name == "Llama 3 70B serving") {
                 QCOMPARE(scene->highlightedJobs().front(), QString::fromStdString(j.id));
                 const calc::UnitLocation& u = j.placement.front();
-                auto* n = dynamic_cast<ui::NodeItem*>(scene->item(QString::fromStdString(u.node)));
+                auto* n = qgraphicsitem_cast<ui::NodeItem*>(scene->item(QString::fromStdString(u.node)));
                 QVERIFY(n && n->highlightedGpus().count(u.gpu));
             }
 
@@ -267,14 +267,14 @@ private Q_SLOTS:
         for (const calc::JobResult& j : w->session()->latest()->evaluation->jobs)
             if (QString::fromStdString(j.id) == job)
                 for (const calc::UnitLocation& u : j.placement) {
-                    auto* n = dynamic_cast<ui::NodeItem*>(scene->item(QString::fromStdString(u.node)));
+                    auto* n = qgraphicsitem_cast<ui::NodeItem*>(scene->item(QString::fromStdString(u.node)));
                     QVERIFY(n && n->highlightedGpus().count(u.gpu));
                     ++framed;
                 }
         QVERIFY(framed > 0);
         bool linkShown = false;
         for (QGraphicsItem* item : scene->items())
-            if (auto* l = dynamic_cast<ui::LinkItem*>(item); l && l->highlighted())
+            if (auto* l = qgraphicsitem_cast<ui::LinkItem*>(item); l && l->highlighted())
                 linkShown = true;
         QVERIFY(linkShown);
         w->canvasView()->setFocus();
@@ -297,7 +297,8 @@ private Q_SLOTS:
         bool badged = false;
         for (const Node& n : w->currentDocument()->scenario().topology.nodes)
             if (n.sharing.mode == SharingMode::Mig)
-                if (auto* item = dynamic_cast<ui::NodeItem*>(w->canvasScene()->item(QString::fromStdString(n.id))))
+                if (auto* item =
+                        qgraphicsitem_cast<ui::NodeItem*>(w->canvasScene()->item(QString::fromStdString(n.id))))
                     badged = badged || (!item->badges().empty() && item->badges().front().first == "MIG");
         QVERIFY(badged);
         const bool wasFolded = legend->collapsed();

@@ -22,7 +22,8 @@ namespace gp::ui {
 std::vector<SharingMode> sharingModesOf(const Node& node);
 
 /// The cluster canvas: one item per node and switch id and one per link, built from the
-/// scenario; decorations (tenant colours, memory fill, link load) come from an Evaluation.
+/// scenario; decorations (tenant colours, memory fill, link load) come from an Evaluation
+/// (canvasdecorations.cpp: decorate, previewPlan, highlightJobs).
 class CanvasScene : public QGraphicsScene
 {
     Q_OBJECT
