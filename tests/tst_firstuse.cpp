@@ -297,7 +297,8 @@ private Q_SLOTS:
         for (const calc::JobResult& j : w->session()->latest()->evaluation->jobs)
             if (j.name == "Llama 3 8B chat API")
                 for (const calc::UnitLocation& u : j.placement) {
-                    auto* node = dynamic_cast<ui::NodeItem*>(w->canvasScene()->item(QString::fromStdString(u.node)));
+                    auto* node =
+                        qgraphicsitem_cast<ui::NodeItem*>(w->canvasScene()->item(QString::fromStdString(u.node)));
                     QVERIFY(node && node->highlightedGpus().count(u.gpu));
                     ++framed;
                 }
@@ -394,7 +395,7 @@ private Q_SLOTS:
         auto w = openSample();
         QTRY_VERIFY(w->session()->latest() && !w->session()->busy());
         ui::CanvasView* view = w->canvasView();
-        auto* node = dynamic_cast<ui::NodeItem*>(w->canvasScene()->item("node-007"));
+        auto* node = qgraphicsitem_cast<ui::NodeItem*>(w->canvasScene()->item("node-007"));
         QVERIFY(node);
         view->centerOn(node);
         const QPoint gpu0 = view->mapFromScene(node->mapToScene(ui::NodeItem::gpuCell(0).center()));

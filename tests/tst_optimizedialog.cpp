@@ -136,7 +136,7 @@ private Q_SLOTS:
         // The canvas previews the plan: every node it changes or removes is marked.
         int marked = 0;
         for (const Node& n : drawn.topology.nodes) {
-            auto* item = dynamic_cast<ui::NodeItem*>(w->canvasScene()->item(QString::fromStdString(n.id)));
+            auto* item = qgraphicsitem_cast<ui::NodeItem*>(w->canvasScene()->item(QString::fromStdString(n.id)));
             QVERIFY(item);
             const Node* after = r.pareto.front().scenario.topology.findNode(n.id);
             QCOMPARE(item->previewRemoved(), after == nullptr);
@@ -191,7 +191,7 @@ private Q_SLOTS:
         applied.name = chosen.name;
         QVERIFY(applied == chosen);
         for (const Node& n : drawn.topology.nodes) // the preview is gone
-            if (auto* item = dynamic_cast<ui::NodeItem*>(w->canvasScene()->item(QString::fromStdString(n.id))))
+            if (auto* item = qgraphicsitem_cast<ui::NodeItem*>(w->canvasScene()->item(QString::fromStdString(n.id))))
                 QVERIFY(!item->previewRemoved() && item->previewChange().isEmpty());
         QApplication::setActiveWindow(w.get());
         QTest::keyClick(w.get(), Qt::Key_Z, Qt::ControlModifier);

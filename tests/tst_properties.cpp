@@ -341,7 +341,7 @@ private Q_SLOTS:
                  qPrintable(workloads->penaltyLine()->text()));
         // On the canvas: node-002 GPU 0 carries one marked slot (each of the two is the other's
         // noisiest neighbour: both slots), other GPUs none.
-        auto* node = dynamic_cast<ui::NodeItem*>(w->canvasScene()->item("node-002"));
+        auto* node = qgraphicsitem_cast<ui::NodeItem*>(w->canvasScene()->item("node-002"));
         QVERIFY(node);
         QTRY_VERIFY(!node->gpus().empty());
         int marked = 0;

@@ -312,7 +312,7 @@ private Q_SLOTS:
         ui::CanvasScene* scene = w->canvasScene();
         auto layer = [&]() -> ui::LinkLayerItem* {
             for (QGraphicsItem* item : scene->items())
-                if (auto* l = dynamic_cast<ui::LinkLayerItem*>(item))
+                if (auto* l = qgraphicsitem_cast<ui::LinkLayerItem*>(item))
                     return l;
             return nullptr;
         };
@@ -323,7 +323,7 @@ private Q_SLOTS:
         const auto links = [&] {
             int visible = 0;
             for (QGraphicsItem* item : scene->items())
-                if (dynamic_cast<ui::LinkItem*>(item) && item->isVisible())
+                if (qgraphicsitem_cast<ui::LinkItem*>(item) && item->isVisible())
                     ++visible;
             return visible;
         };
