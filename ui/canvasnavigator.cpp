@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "canvasnavigator.h"
 
+#include "actionregistry.h"
 #include "canvas/canvaslegend.h"
 #include "canvas/canvasminimap.h"
 #include "canvas/canvasscene.h"
@@ -41,7 +42,9 @@ CanvasNavigator::CanvasNavigator(Workbench& workbench, CanvasScene* scene, Canva
 
 void CanvasNavigator::addViewActions(QMenu* view)
 {
-    view->addAction(tr("&Find on Canvas…"), this, &CanvasNavigator::openSearch)->setShortcut(QKeySequence::Find);
+    QAction* find = mWorkbench.actions().add(ActionId::FindOnCanvas, tr("&Find on Canvas…"), QKeySequence::Find, false);
+    connect(find, &QAction::triggered, this, &CanvasNavigator::openSearch);
+    view->addAction(find);
     addToggle(view, tr("Show &Legend"), "canvas/legend", [this](bool on) { mLegend->setVisible(on); });
     addToggle(view, tr("Show &Minimap"), "canvas/minimap", [this](bool on) { mMinimap->setWanted(on); });
 }

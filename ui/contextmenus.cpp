@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "contextmenus.h"
 
-#include "canvas/canvasscene.h"
+#include "actionregistry.h"
 #include "canvas/canvasview.h"
 #include "canvasnavigator.h"
 #include "document/commands.h"
@@ -41,6 +41,8 @@ ContextMenus::ContextMenus(Workbench& workbench, const Parts& parts, QObject* pa
             [this](const QString& node, int gpu) { mParts.results->explainGpu(node, gpu); });
 }
 
+QWidget* ContextMenus::window() const { return mParts.canvas->window(); }
+
 void ContextMenus::popup(QMenu* menu, const QPoint& globalPos)
 {
     if (!menu)
@@ -51,7 +53,7 @@ void ContextMenus::popup(QMenu* menu, const QPoint& globalPos)
 
 void ContextMenus::showProperties()
 {
-    if (auto* dock = mParts.window->findChild<QDockWidget*>("InspectorDock")) {
+    if (auto* dock = window()->findChild<QDockWidget*>("InspectorDock")) {
         dock->show();
         dock->raise();
     }
@@ -65,20 +67,13 @@ QMenu* ContextMenus::canvasMenu(const QString& id, int gpu)
         return nullptr;
     const Scenario& s = doc->scenario();
     const bool editable = mWorkbench.editable();
+    const ActionRegistry& actions = mWorkbench.actions();
     auto* menu = new QMenu(mParts.canvas);
     menu->setObjectName("CanvasContextMenu");
-    auto onCanvas = [this](auto act) {
-        return [this, act] {
-            mParts.canvas->setFocus(); // Delete and Copy act on the canvas's selection
-            act();
-        };
-    };
+    mParts.canvas->setFocus(); // Delete and Duplicate act on the canvas's selection
     if (id.isEmpty()) {
-        menu->addAction(tr("&Paste"), this, [this] { mParts.edits->paste(); })->setEnabled(editable);
-        menu->addAction(tr("&Arrange as Fabric"), this, [this] { mParts.edits->arrangeFabric(); })
-            ->setEnabled(editable);
-        menu->addAction(tr("&Fit to View"), this, [this] { mParts.canvas->fitAll(); });
-        menu->addAction(tr("&Find on Canvas…"), this, [this] { mParts.navigator->openSearch(); });
+        for (ActionId a : {ActionId::Paste, ActionId::ArrangeFabric, ActionId::FitToView, ActionId::FindOnCanvas})
+            menu->addAction(actions.action(a));
         return menu;
     }
     const Node* node = s.topology.findNode(id.toStdString());
@@ -99,13 +94,13 @@ QMenu* ContextMenus::canvasMenu(const QString& id, int gpu)
     if (node) {
         QMenu* sharing = menu->addMenu(tr("Set &Sharing"));
         sharing->setEnabled(editable);
-        sharing->addActions(mParts.edits->sharingActions());
+        for (ActionId a : EditController::kSharingActions)
+            sharing->addAction(actions.action(a));
     }
     if (node || s.topology.findSwitch(id.toStdString()))
-        menu->addAction(tr("D&uplicate"), this, onCanvas([this] { mParts.edits->duplicateSelection(); }))
-            ->setEnabled(editable);
+        menu->addAction(actions.action(ActionId::Duplicate));
     menu->addSeparator();
-    menu->addAction(tr("&Delete"), this, onCanvas([this] { mParts.edits->deleteSelection(); }))->setEnabled(editable);
+    menu->addAction(actions.action(ActionId::Delete));
     return menu;
 }
 
@@ -118,9 +113,6 @@ QMenu* ContextMenus::workloadsMenu(const QString& kind, const QString& id)
     const bool editable = mWorkbench.editable();
     auto* menu = new QMenu(mParts.workloads);
     menu->setObjectName(kind == "tenant" ? "TenantContextMenu" : "JobContextMenu");
-    auto push = [this](Result<document::Edit> edit, const QString& refusal) {
-        mWorkbench.push(std::move(edit), refusal, mParts.window);
-    };
     if (kind == "tenant") {
         const Tenant* t = s.findTenant(id.toStdString());
         if (!t)
@@ -133,7 +125,7 @@ QMenu* ContextMenus::workloadsMenu(const QString& kind, const QString& id)
         menu->addAction(tr("&Show Its Jobs on the Canvas"), this,
                         [this, id] { mParts.navigator->showTenant(id, CanvasNavigator::Framing::IfHidden); });
         menu->addSeparator();
-        menu->addAction(tr("&Delete Tenant and Its Jobs…"), this, [this, id] { deleteTenant(id); })
+        menu->addAction(tr("&Delete Tenant and Its Jobs…"), this, [this, id] { mParts.edits->deleteTenant(id); })
             ->setEnabled(editable);
         return menu;
     }
@@ -147,28 +139,12 @@ QMenu* ContextMenus::workloadsMenu(const QString& kind, const QString& id)
     menu->addAction(tr("&Show on Canvas"), this,
                     [this, id] { mParts.navigator->showJobs({id}, CanvasNavigator::Framing::IfHidden); });
     menu->addSeparator();
-    menu->addAction(tr("&Best Placement"), this,
-                    [this, jobId, push] {
-                        QApplication::setOverrideCursor(Qt::WaitCursor);
-                        Result<document::Edit> edit =
-                            document::placeJobBest(mWorkbench.document()->scenario(), mWorkbench.catalog(), jobId);
-                        QApplication::restoreOverrideCursor();
-                        push(std::move(edit), tr("No better placement"));
-                    })
+    menu->addAction(tr("&Best Placement"), this, [this, jobId] { mParts.edits->placeJobBest(jobId); })
         ->setEnabled(editable);
     menu->addAction(tr("Best Pa&rallelism…"), this, [this, jobId] { bestParallelism(jobId); })->setEnabled(editable);
-    menu->addAction(
-            tr("&Unpin"), this,
-            [this, jobId, push] {
-                push(document::pinJob(mWorkbench.document()->scenario(), mWorkbench.catalog(), jobId, std::nullopt),
-                     tr("Cannot unpin"));
-            })
+    menu->addAction(tr("&Unpin"), this, [this, jobId] { mParts.edits->unpinJob(jobId); })
         ->setEnabled(editable && job->pin.has_value());
-    menu->addAction(tr("D&uplicate Job"), this,
-                    [this, jobId, push] {
-                        push(document::duplicateJob(mWorkbench.document()->scenario(), mWorkbench.catalog(), jobId),
-                             tr("Cannot duplicate"));
-                    })
+    menu->addAction(tr("D&uplicate Job"), this, [this, jobId] { mParts.edits->duplicateJob(jobId); })
         ->setEnabled(editable);
     menu->addSeparator();
     menu->addAction(tr("&Delete Job…"), this,
@@ -199,7 +175,7 @@ ParallelismDialog* ContextMenus::bestParallelism(const std::string& jobId)
     const calc::JobSearchSetup setup =
         node ? calc::jobSearchSetup(s, mWorkbench.catalog(), *job, *node) : calc::JobSearchSetup{};
     if (!setup.gpu || setup.arch.layers <= 0) {
-        QMessageBox::information(mParts.window, tr("Best parallelism"),
+        QMessageBox::information(window(), tr("Best parallelism"),
                                  tr("The search needs the job's model shape and a node with a known GPU."));
         return nullptr;
     }
@@ -208,42 +184,15 @@ ParallelismDialog* ContextMenus::bestParallelism(const std::string& jobId)
         current = calc::scoreConfig(setup, *job, calc::jobSearchComm(setup, job->parallelism.gpus()));
     const QString where =
         tr("%1 GPUs (%2 per node, like %3)").arg(q(setup.gpu->name)).arg(setup.gpusPerNode).arg(q(node->name));
-    auto* dialog = new ParallelismDialog(setup, current, q(job->name), where, mParts.window);
+    auto* dialog = new ParallelismDialog(setup, current, q(job->name), where, window());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &ParallelismDialog::parallelismChosen, this, [this, jobId](const Parallelism& p, int micro) {
-        if (const document::Document* d = mWorkbench.document())
-            mWorkbench.push(document::setJobParallelism(d->scenario(), mWorkbench.catalog(), jobId, p, micro),
-                            tr("Cannot set the parallelism"), mParts.window);
-    });
-    connect(dialog, &ParallelismDialog::deploymentChosen, this, [this, jobId](const calc::ServingConfig& c) {
-        if (const document::Document* d = mWorkbench.document())
-            mWorkbench.push(document::setServingDeployment(d->scenario(), mWorkbench.catalog(), jobId, c.tp, c.replicas,
-                                                           c.batchCap, c.precision),
-                            tr("Cannot set the deployment"), mParts.window);
-    });
+    connect(dialog, &ParallelismDialog::parallelismChosen, this,
+            [this, jobId](const Parallelism& p, int micro) { mParts.edits->setJobParallelism(jobId, p, micro); });
+    connect(dialog, &ParallelismDialog::deploymentChosen, this,
+            [this, jobId](const calc::ServingConfig& c) { mParts.edits->setServingDeployment(jobId, c); });
     dialog->show();
     dialog->search();
     return dialog;
-}
-
-void ContextMenus::deleteTenant(const QString& tenantId)
-{
-    const document::Document* doc = mWorkbench.document();
-    const Tenant* t = doc ? doc->scenario().findTenant(tenantId.toStdString()) : nullptr;
-    if (!t)
-        return;
-    const QString name = q(t->name);
-    QMessageBox ask(QMessageBox::Question, tr("Delete tenant"),
-                    tr("Delete the tenant '%1' and its %n job(s)? Edit > Undo brings them back.", nullptr,
-                       static_cast<int>(t->jobs.size()))
-                        .arg(name),
-                    QMessageBox::Yes | QMessageBox::No, mParts.window);
-    ask.setObjectName("confirmDeleteTenant");
-    ask.setDefaultButton(QMessageBox::No);
-    if (ask.exec() == QMessageBox::Yes && mWorkbench.document()) // read again: the dialog ran an event loop
-        mWorkbench.push(
-            document::removeItems(mWorkbench.document()->scenario(), mWorkbench.catalog(), {tenantId.toStdString()}),
-            tr("Cannot delete %1").arg(name), mParts.window);
 }
 
 } // namespace gp::ui

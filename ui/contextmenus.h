@@ -15,7 +15,6 @@ namespace gp::ui {
 
 class CanvasNavigator;
 class ParallelismDialog;
-class CanvasScene;
 class CanvasView;
 class EditController;
 class PropertiesPanel;
@@ -27,7 +26,8 @@ class Workbench;
 /// the pointer, show its jobs, edit, sharing, duplicate, delete), a switch or link, empty
 /// canvas (paste, arrange, fit, find), a job (edit, explain its penalty and cost, show it,
 /// best placement, unpin, duplicate, delete) and a tenant (edit, show its jobs, delete with its
-/// jobs). Each entry does what the menus and panels do elsewhere, through the same controllers.
+/// jobs). The entries the menus and toolbar offer too are the same actions (ActionRegistry);
+/// every edit goes through the EditController, as from everywhere else.
 class ContextMenus : public QObject
 {
     Q_OBJECT
@@ -38,11 +38,9 @@ public:
         EditController* edits;
         ResultsController* results;
         CanvasNavigator* navigator;
-        CanvasScene* scene;
         CanvasView* canvas;
         WorkloadsPanel* workloads;
         PropertiesPanel* properties;
-        QWidget* window;
     };
     ContextMenus(Workbench& workbench, const Parts& parts, QObject* parent);
 
@@ -54,7 +52,8 @@ public:
 private:
     void popup(QMenu* menu, const QPoint& globalPos);
     void showProperties();
-    void deleteTenant(const QString& tenantId);
+    /// The window the menus' dialogs belong to.
+    QWidget* window() const;
     /// A job's Best Parallelism dialog (training or serving), searching at once; nullptr when the
     /// job or its model shape or GPUs are unknown (said in a message box).
     ParallelismDialog* bestParallelism(const std::string& jobId);

@@ -5,12 +5,14 @@
 #include "addjobdialog.h"
 #include "canvas/canvasscene.h"
 #include "document/commands.h"
+#include "document/jobedits.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
 #include "scenariotree.h"
 #include "workbench.h"
 #include "workloadspanel.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QGraphicsView>
@@ -39,53 +41,50 @@ EditController::EditController(Workbench& workbench, CanvasScene* scene, Scenari
     : QObject(window), mWorkbench(workbench), mScene(scene), mOutline(outline), mWorkloads(workloads), mWindow(window)
 {
     connect(mWorkloads, &WorkloadsPanel::editJobRequested, this, &EditController::editJob);
+    registerActions();
 }
 
-void EditController::addEditActions(QMenu* edit)
+void EditController::registerActions()
 {
-    edit->addAction(tr("Add &Job…"), this, [this] { addJob(); })->setShortcut(QKeySequence(tr("Ctrl+J")));
-    edit->addAction(tr("&Edit Job…"), this, [this] { editJob(mWorkloads->selectedJobId()); })
-        ->setShortcut(QKeySequence(tr("Ctrl+Shift+J")));
-    edit->addAction(tr("&Copy"), this, &EditController::copySelection)->setShortcut(QKeySequence::Copy);
-    edit->addAction(tr("&Paste"), this, &EditController::paste)->setShortcut(QKeySequence::Paste);
-    edit->addAction(tr("D&uplicate"), this, &EditController::duplicateSelection)
-        ->setShortcut(QKeySequence(tr("Ctrl+D")));
-    edit->addAction(tr("&Delete"), this, &EditController::deleteSelection)->setShortcut(QKeySequence::Delete);
-    edit->addAction(tr("&Generate Fabric…"), this,
-                    [this] {
-                        bool ok = false;
-                        const int nodes =
-                            QInputDialog::getInt(mWindow, tr("Generate Fabric"),
-                                                 tr("DGX H100 nodes under NDR leaf switches (4 per leaf, 2 spines, "
-                                                    "non-blocking):"),
-                                                 16, 1, 10000, 1, &ok);
-                        if (!ok)
-                            return;
-                        document::FabricSpec spec;
-                        spec.nodeTemplate = "dgx-h100";
-                        spec.switchTemplate = "qm9700";
-                        spec.nodes = nodes;
-                        addFabric(spec);
-                    })
-        ->setShortcut(QKeySequence(tr("Ctrl+G")));
-    edit->addAction(tr("&Arrange as Fabric"), this, &EditController::arrangeFabric)
-        ->setShortcut(QKeySequence(tr("Ctrl+Shift+L")));
-    QMenu* sharing = edit->addMenu(tr("Set &Sharing of Selected Nodes"));
-    auto addSharing = [&](const QString& label, const QKeySequence& key, const SharingConfig& cfg) {
-        QAction* a = sharing->addAction(label, this, [this, cfg] { setSharingOfSelection(cfg); });
-        a->setShortcut(key);
-        mSharingActions << a;
+    ActionRegistry& actions = mWorkbench.actions();
+    auto add = [&](ActionId id, const QString& text, const QKeySequence& key, auto slot) {
+        connect(actions.add(id, text, key), &QAction::triggered, this, slot);
     };
+    add(ActionId::AddJob, tr("Add &Job…"), QKeySequence(tr("Ctrl+J")), [this] { addJob(); });
+    add(ActionId::EditJob, tr("&Edit Job…"), QKeySequence(tr("Ctrl+Shift+J")),
+        [this] { editJob(mWorkloads->selectedJobId()); });
+    add(ActionId::Copy, tr("&Copy"), QKeySequence::Copy, [this] { copySelection(); });
+    add(ActionId::Paste, tr("&Paste"), QKeySequence::Paste, [this] { paste(); });
+    add(ActionId::Duplicate, tr("D&uplicate"), QKeySequence(tr("Ctrl+D")), [this] { duplicateSelection(); });
+    add(ActionId::Delete, tr("&Delete"), QKeySequence::Delete, [this] { deleteSelection(); });
+    add(ActionId::GenerateFabric, tr("&Generate Fabric…"), QKeySequence(tr("Ctrl+G")), [this] {
+        bool ok = false;
+        const int nodes = QInputDialog::getInt(
+            mWindow, tr("Generate Fabric"),
+            tr("DGX H100 nodes under NDR leaf switches (4 per leaf, 2 spines, non-blocking):"), 16, 1, 10000, 1, &ok);
+        if (!ok)
+            return;
+        document::FabricSpec spec;
+        spec.nodeTemplate = "dgx-h100";
+        spec.switchTemplate = "qm9700";
+        spec.nodes = nodes;
+        addFabric(spec);
+    });
+    add(ActionId::ArrangeFabric, tr("&Arrange as Fabric"), QKeySequence(tr("Ctrl+Shift+L")),
+        [this] { arrangeFabric(); });
     SharingConfig exclusive, passthrough, ts, mps;
     passthrough.mode = SharingMode::Passthrough;
     ts.mode = SharingMode::TimeSlicing;
     ts.replicas = 4;
     mps.mode = SharingMode::Mps;
     mps.mpsActiveThreadPct = 50;
-    addSharing(tr("Bare Metal (Exclusive)"), QKeySequence(tr("Ctrl+1")), exclusive);
-    addSharing(tr("Passthrough VM"), QKeySequence(tr("Ctrl+2")), passthrough);
-    addSharing(tr("Time-Slicing, 4 Replicas"), QKeySequence(tr("Ctrl+3")), ts);
-    addSharing(tr("MPS, 50 % Threads"), QKeySequence(tr("Ctrl+4")), mps);
+    auto sharing = [&](ActionId id, const QString& label, const QKeySequence& key, const SharingConfig& cfg) {
+        add(id, label, key, [this, cfg] { setSharingOfSelection(cfg); });
+    };
+    sharing(ActionId::SharingExclusive, tr("Bare Metal (Exclusive)"), QKeySequence(tr("Ctrl+1")), exclusive);
+    sharing(ActionId::SharingPassthrough, tr("Passthrough VM"), QKeySequence(tr("Ctrl+2")), passthrough);
+    sharing(ActionId::SharingTimeSlicing, tr("Time-Slicing, 4 Replicas"), QKeySequence(tr("Ctrl+3")), ts);
+    sharing(ActionId::SharingMps, tr("MPS, 50 % Threads"), QKeySequence(tr("Ctrl+4")), mps);
 }
 
 void EditController::addJob(const std::optional<QString>& preset, const std::string& pinNode)
@@ -271,8 +270,77 @@ void EditController::setSharingOfSelection(const SharingConfig& sharing)
         Q_EMIT mWorkbench.message(tr("Select nodes on the canvas or in the outline first"), 4000);
         return;
     }
-    mWorkbench.push(document::setNodeSharing(s, mWorkbench.catalog(), toStd(ids), sharing), tr("Cannot set sharing"),
-                    mWindow);
+    setSharingOfNodes(ids, sharing);
+}
+
+bool EditController::setSharingOfNodes(const QStringList& nodeIds, const SharingConfig& sharing)
+{
+    if (!mWorkbench.editable())
+        return false;
+    return mWorkbench.push(
+        document::setNodeSharing(mWorkbench.document()->scenario(), mWorkbench.catalog(), toStd(nodeIds), sharing),
+        tr("Cannot set sharing"), mWindow);
+}
+
+bool EditController::placeJobBest(const std::string& jobId)
+{
+    if (!mWorkbench.editable())
+        return false;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    Result<document::Edit> edit =
+        document::placeJobBest(mWorkbench.document()->scenario(), mWorkbench.catalog(), jobId);
+    QApplication::restoreOverrideCursor();
+    return mWorkbench.push(std::move(edit), tr("No better placement"), mWindow);
+}
+
+bool EditController::unpinJob(const std::string& jobId)
+{
+    return mWorkbench.editable() && mWorkbench.push(document::pinJob(mWorkbench.document()->scenario(),
+                                                                     mWorkbench.catalog(), jobId, std::nullopt),
+                                                    tr("Cannot unpin"), mWindow);
+}
+
+bool EditController::duplicateJob(const std::string& jobId)
+{
+    return mWorkbench.editable() &&
+           mWorkbench.push(document::duplicateJob(mWorkbench.document()->scenario(), mWorkbench.catalog(), jobId),
+                           tr("Cannot duplicate"), mWindow);
+}
+
+bool EditController::setJobParallelism(const std::string& jobId, const Parallelism& parallelism, int microBatch)
+{
+    const document::Document* d = mWorkbench.document();
+    return d && mWorkbench.push(
+                    document::setJobParallelism(d->scenario(), mWorkbench.catalog(), jobId, parallelism, microBatch),
+                    tr("Cannot set the parallelism"), mWindow);
+}
+
+bool EditController::setServingDeployment(const std::string& jobId, const calc::ServingConfig& c)
+{
+    const document::Document* d = mWorkbench.document();
+    return d && mWorkbench.push(document::setServingDeployment(d->scenario(), mWorkbench.catalog(), jobId, c.tp,
+                                                               c.replicas, c.batchCap, c.precision),
+                                tr("Cannot set the deployment"), mWindow);
+}
+
+void EditController::deleteTenant(const QString& tenantId)
+{
+    const document::Document* doc = mWorkbench.document();
+    const Tenant* t = doc ? doc->scenario().findTenant(tenantId.toStdString()) : nullptr;
+    if (!t)
+        return;
+    const QString name = QString::fromStdString(t->name);
+    QMessageBox ask(QMessageBox::Question, tr("Delete tenant"),
+                    tr("Delete the tenant '%1' and its %n job(s)? Edit > Undo brings them back.", nullptr,
+                       static_cast<int>(t->jobs.size()))
+                        .arg(name),
+                    QMessageBox::Yes | QMessageBox::No, mWindow);
+    ask.setObjectName("confirmDeleteTenant");
+    ask.setDefaultButton(QMessageBox::No);
+    if (ask.exec() == QMessageBox::Yes && mWorkbench.document()) // read again: the dialog ran an event loop
+        mWorkbench.push(
+            document::removeItems(mWorkbench.document()->scenario(), mWorkbench.catalog(), {tenantId.toStdString()}),
+            tr("Cannot delete %1").arg(name), mWindow);
 }
 
 } // namespace gp::ui

@@ -2,6 +2,9 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "actionregistry.h"
+
+#include "calc/jobsearch.h"
 #include "document/topologyedits.h"
 #include "model/sharing.h"
 
@@ -22,10 +25,13 @@ class ScenarioTree;
 class WorkloadsPanel;
 class Workbench;
 
-/// The Edit menu's changes to the open scenario (docs/workbench.md, "Editing"): jobs through
-/// the Add Job dialog, the clipboard, duplicate, delete, fabric generation and sharing of the
-/// selected nodes or of one GPU. The rules are the core's (document/commands.h); this class
-/// finds what the user selected, pushes the rule's edit, and says why when the core refuses it.
+/// The one door of the edits that menus, context menus and panels ask for (docs/workbench.md,
+/// "Editing"): jobs through the Add Job dialog, the clipboard, duplicate, delete, fabric
+/// generation, the sharing of nodes or of one GPU (the Edit menu, the canvas's menu and the
+/// inspector alike), a job's placement, pin, copy, parallelism and deployment, a tenant's
+/// removal. It registers the Edit menu's actions (ActionRegistry). The rules are the core's
+/// (document/commands.h); this class finds what the user selected, pushes the rule's edit, and
+/// says why when the core refuses it.
 class EditController : public QObject
 {
     Q_OBJECT
@@ -34,15 +40,14 @@ public:
     EditController(Workbench& workbench, CanvasScene* scene, ScenarioTree* outline, WorkloadsPanel* workloads,
                    QWidget* window);
 
-    /// Adds Add Job, Edit Job, Copy, Paste, Duplicate, Delete, Generate Fabric and the sharing
-    /// submenu to the Edit menu.
-    void addEditActions(QMenu* edit);
-    /// The quick sharing settings of Edit > Set Sharing of Selected Nodes (Ctrl+1…4), for the
-    /// canvas's context menu.
-    const QList<QAction*>& sharingActions() const { return mSharingActions; }
+    /// The quick sharing settings of Edit > Set Sharing of Selected Nodes (Ctrl+1…4).
+    static constexpr ActionId kSharingActions[] = {ActionId::SharingExclusive, ActionId::SharingPassthrough,
+                                                   ActionId::SharingTimeSlicing, ActionId::SharingMps};
 
     /// Sets the sharing of the nodes selected on the canvas or in the outline (one command).
     void setSharingOfSelection(const SharingConfig& sharing);
+    /// Sets the sharing of these nodes (one command; the inspector's Apply).
+    bool setSharingOfNodes(const QStringList& nodeIds, const SharingConfig& sharing);
     /// Gives one GPU of a node its own sharing (one command); false, with the core's reason in
     /// a message box, when the scenario would not be valid.
     bool setSharingOfGpu(const QString& nodeId, int gpuIndex, const SharingConfig& sharing);
@@ -67,11 +72,25 @@ public:
     /// it cannot be generated or added.
     bool addFabric(const document::FabricSpec& spec);
 
+    /// A job's best placement by the core's search (one command).
+    bool placeJobBest(const std::string& jobId);
+    /// Removes a job's pin (one command).
+    bool unpinJob(const std::string& jobId);
+    /// Adds a copy of a job (one command).
+    bool duplicateJob(const std::string& jobId);
+    /// A job's parallelism and micro-batch (Best Parallelism's choice; one command).
+    bool setJobParallelism(const std::string& jobId, const Parallelism& parallelism, int microBatch);
+    /// A serving job's deployment (Best Deployment's choice; one command).
+    bool setServingDeployment(const std::string& jobId, const calc::ServingConfig& deployment);
+    /// Deletes a tenant with its jobs after asking (one command).
+    void deleteTenant(const QString& tenantId);
+
 Q_SIGNALS:
     /// The canvas should frame everything once the plan is shown again (a generated fabric).
     void framingRequested();
 
 private:
+    void registerActions();
     /// Adds items as one undoable step and selects them, as paste and duplicate do.
     void addAndSelect(const document::TopologyItems& items, const QString& text);
 
@@ -80,7 +99,6 @@ private:
     ScenarioTree* mOutline;
     WorkloadsPanel* mWorkloads;
     QWidget* mWindow;
-    QList<QAction*> mSharingActions;
 };
 
 } // namespace gp::ui

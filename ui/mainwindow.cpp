@@ -4,6 +4,7 @@
 
 #include "replaydialog.h"
 
+#include "actionregistry.h"
 #include "canvas/canvaseditor.h"
 #include "canvas/canvasscene.h"
 #include "canvas/canvasview.h"
@@ -70,6 +71,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
           *mWorkbench, mRecovery, [this] { return mFiles->maybeSave(); }, this))
 {
     setObjectName("MainWindow");
+    mWorkbench->actions().setParent(this); // the window's actions, with it until its last menu goes
     setWindowIcon(QIcon(":/icons/gpuplan.svg"));
     auto* editor = new CanvasEditor(*mWorkbench, *mScene, this);
     mCanvas->setEditor(editor);
@@ -101,7 +103,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     mNavigator = new CanvasNavigator(*mWorkbench, mScene, mCanvas, mWorkloads, this);
     connect(mResults, &ResultsController::jobsToShow, mNavigator,
             [this](const QStringList& ids) { mNavigator->showJobs(ids, CanvasNavigator::Framing::Always); });
-    new ContextMenus(*mWorkbench, {mEdits, mResults, mNavigator, mScene, mCanvas, mWorkloads, mProperties, this}, this);
+    new ContextMenus(*mWorkbench, {mEdits, mResults, mNavigator, mCanvas, mWorkloads, mProperties}, this);
     connect(mScene, &QGraphicsScene::selectionChanged, this, [this] {
         const document::Document* doc = currentDocument();
         if (!doc)
@@ -113,16 +115,9 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
         else if (mProperties->showsCanvasItems())
             mProperties->clear();
     });
+    // One door for a sharing edit: the inspector's, the Edit menu's and the canvas menu's.
     connect(mInspector, &Inspector::applyGpuRequested, mEdits, &EditController::setSharingOfGpu);
-    connect(mInspector, &Inspector::applyRequested, this, [this](const QStringList& ids, const SharingConfig& cfg) {
-        if (!mWorkbench->editable())
-            return;
-        std::vector<std::string> nodes;
-        for (const QString& id : ids)
-            nodes.push_back(id.toStdString());
-        mWorkbench->push(document::setNodeSharing(currentDocument()->scenario(), mWorkbench->catalog(), nodes, cfg),
-                         tr("Cannot set sharing"), this);
-    });
+    connect(mInspector, &Inspector::applyRequested, mEdits, &EditController::setSharingOfNodes);
     connect(mWorkloads, &WorkloadsPanel::jobSelected, this, [this](const QString& id) {
         if (currentDocument())
             mProperties->showJob(currentDocument()->scenario(), id);
@@ -230,20 +225,28 @@ void MainWindow::createActions()
     file->addSeparator();
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
-    mEditMenu = menuBar()->addMenu(tr("&Edit"));
-    mUndo = mEditMenu->addAction(tr("&Undo"));
-    mUndo->setShortcut(QKeySequence::Undo);
+    ActionRegistry& actions = mWorkbench->actions();
+    mUndo = actions.add(ActionId::Undo, tr("&Undo"), QKeySequence::Undo, false);
     mUndo->setEnabled(false);
-    mRedo = mEditMenu->addAction(tr("&Redo"));
-    mRedo->setShortcut(QKeySequence::Redo);
+    mRedo = actions.add(ActionId::Redo, tr("&Redo"), QKeySequence::Redo, false);
     mRedo->setEnabled(false);
+    connect(actions.add(ActionId::ZoomIn, tr("Zoom &In"), QKeySequence::ZoomIn, false), &QAction::triggered, this,
+            [this] { mCanvas->zoomBy(1.25); });
+    connect(actions.add(ActionId::ZoomOut, tr("Zoom &Out"), QKeySequence::ZoomOut, false), &QAction::triggered, this,
+            [this] { mCanvas->zoomBy(0.8); });
+    connect(actions.add(ActionId::FitToView, tr("&Fit to View"), QKeySequence(tr("Ctrl+0")), false),
+            &QAction::triggered, this, [this] { mCanvas->fitAll(); });
+
+    mEditMenu = menuBar()->addMenu(tr("&Edit"));
+    fillMenu(mEditMenu, {ActionId::Undo, ActionId::Redo});
     mEditMenu->addSeparator();
-    mEdits->addEditActions(mEditMenu);
+    fillMenu(mEditMenu, {ActionId::AddJob, ActionId::EditJob, ActionId::Copy, ActionId::Paste, ActionId::Duplicate,
+                         ActionId::Delete, ActionId::GenerateFabric, ActionId::ArrangeFabric});
+    QMenu* sharing = mEditMenu->addMenu(tr("Set &Sharing of Selected Nodes"));
+    fillMenu(sharing, {std::begin(EditController::kSharingActions), std::end(EditController::kSharingActions)});
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("Zoom &In"), this, [this] { mCanvas->zoomBy(1.25); })->setShortcut(QKeySequence::ZoomIn);
-    view->addAction(tr("Zoom &Out"), this, [this] { mCanvas->zoomBy(0.8); })->setShortcut(QKeySequence::ZoomOut);
-    view->addAction(tr("&Fit to View"), this, [this] { mCanvas->fitAll(); })->setShortcut(QKeySequence(tr("Ctrl+0")));
+    fillMenu(view, {ActionId::ZoomIn, ActionId::ZoomOut, ActionId::FitToView});
     mNavigator->addViewActions(view);
     view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>())
@@ -325,6 +328,12 @@ void MainWindow::showPlacementReplay()
     mReplay->activateWindow();
 }
 
+void MainWindow::fillMenu(QMenu* menu, const std::vector<ActionId>& ids)
+{
+    for (ActionId id : ids)
+        menu->addAction(mWorkbench->actions().action(id));
+}
+
 void MainWindow::documentReplaced()
 {
     document::Document* doc = currentDocument();
@@ -356,6 +365,7 @@ void MainWindow::documentReplaced()
 void MainWindow::setEditingEnabled(bool enabled)
 {
     mEditMenu->setEnabled(enabled);
+    mWorkbench->actions().setEditingEnabled(enabled);
     mInspector->setEnabled(enabled && !mScene->selectedIds().isEmpty());
     mProperties->setEnabled(enabled);
     mCanvas->setInteractive(enabled);

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "actionregistry.h"
 #include "document/edit.h"
 #include "model/catalog.h"
 #include "store/scenariolibrary.h"
@@ -106,6 +107,8 @@ protected:
 private:
     void createDocks();
     void createActions();
+    /// Adds the registry's actions `ids` to `menu`, in order.
+    void fillMenu(QMenu* menu, const std::vector<ActionId>& ids);
     /// Points the views and the undo actions at the document the workbench opened.
     void documentReplaced();
     /// Brings the views in line with what an edit, undo or redo changed.

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "workbench.h"
 
+#include "actionregistry.h"
 #include "document/autosaver.h"
 #include "document/plansession.h"
 
@@ -28,7 +29,7 @@ QString issuesText(const Issues& issues, int max)
 Workbench::Workbench(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> library, QObject* parent)
     : QObject(parent), mCatalog(std::move(catalog)), mLibrary(std::move(library)),
       mSession(std::make_unique<document::PlanSession>(mCatalog)),
-      mAutosaver(std::make_unique<document::Autosaver>(mLibrary.get()))
+      mAutosaver(std::make_unique<document::Autosaver>(mLibrary.get())), mActions(new ActionRegistry(this))
 {
 }
 

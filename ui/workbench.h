@@ -22,11 +22,14 @@ class PlanSession;
 
 namespace gp::ui {
 
+class ActionRegistry;
+
 /// Issues as lines for a message box, at most `max` of them.
 QString issuesText(const Issues& issues, int max = 20);
 
 /// What one workbench window and its flows share (docs/architecture.md §3): the catalog, the
-/// library, the open document, the plan session that computes its results, and the autosaver.
+/// library, the open document, the plan session that computes its results, the autosaver and
+/// the window's actions.
 /// The flows (library, edits, exports, recovery) and the canvas editor work through it, so
 /// none of them needs the window. Members are declared in the order they depend on each
 /// other: the session and the autosaver go before the library and the catalog they use.
@@ -46,6 +49,8 @@ public:
     void setDocument(std::unique_ptr<document::Document> doc);
     document::PlanSession& session() const { return *mSession; }
     document::Autosaver& autosaver() const { return *mAutosaver; }
+    /// The window's actions by id, shared by its menus, toolbar and context menus.
+    ActionRegistry& actions() const { return *mActions; }
 
     /// True when a document is open and may be edited; a read-only revision says why.
     bool editable();
@@ -65,6 +70,7 @@ private:
     std::unique_ptr<document::Document> mDocument;
     std::unique_ptr<document::PlanSession> mSession;
     std::unique_ptr<document::Autosaver> mAutosaver;
+    ActionRegistry* mActions;
 };
 
 } // namespace gp::ui
