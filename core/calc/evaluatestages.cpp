@@ -57,7 +57,7 @@ Jobs jobDemands(const Context& cx)
             PlacedJob& r = jobs.records.emplace_back();
             r.tenant = &tenant;
             r.job = &job;
-            r.arch = std::move(need.arch);
+            r.arch = need.arch;
             r.memory = std::move(need.memory);
             r.servingFixedBytes = need.servingFixedBytes;
             r.servingWantedKvBytes = need.servingWantedKvBytes;
