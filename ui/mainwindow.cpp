@@ -2,8 +2,6 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "mainwindow.h"
 
-#include "replaydialog.h"
-
 #include "actionregistry.h"
 #include "canvas/canvaseditor.h"
 #include "canvas/canvasscene.h"
@@ -32,7 +30,7 @@
 #include "resultscontroller.h"
 #include "scenariotree.h"
 #include "sim/simbackend.h"
-#include "sweepdialog.h"
+#include "studycontroller.h"
 #include "welcomepanel.h"
 #include "wheelguard.h"
 #include "workloadspanel.h"
@@ -41,7 +39,6 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QGroupBox>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -67,6 +64,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
       mFiles(new LibraryController(*mWorkbench, mLibraryPanel, this)),
       mEdits(new EditController(*mWorkbench, mScene, mTree, mWorkloads, this)),
       mExports(new ExportController(*mWorkbench, this)), mPlans(new PlanController(*mWorkbench, mScene, mFiles, this)),
+      mStudies(new StudyController(*mWorkbench, mFiles, this)),
       mRecoveryFlow(new RecoveryController(
           *mWorkbench, mRecovery, [this] { return mFiles->maybeSave(); }, this))
 {
@@ -254,14 +252,7 @@ void MainWindow::createActions()
 
     mPlans->addPlanActions(menuBar()->addMenu(tr("&Plan")));
 
-    QMenu* results = menuBar()->addMenu(tr("&Results"));
-    results->addAction(tr("Placement &Replay…"), this, &MainWindow::showPlacementReplay)
-        ->setShortcut(QKeySequence(tr("Ctrl+Shift+R")));
-    results->addAction(tr("Open &Sweep…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a Sweep's Output Folder"));
-        if (!dir.isEmpty())
-            openSweep(dir);
-    });
+    mStudies->addStudyActions(menuBar()->addMenu(tr("&Results")));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Welcome"), this, &MainWindow::showWelcome);
@@ -289,44 +280,9 @@ MainWindow* MainWindow::openLibraryWindow(std::unique_ptr<store::ScenarioLibrary
     return window;
 }
 
-SweepDialog* MainWindow::openSweep(const QString& folder)
-{
-    QString error;
-    SweepDialog* dialog = SweepDialog::open(folder, mWorkbench->catalog(), error, this);
-    if (!dialog) {
-        QMessageBox::warning(this, tr("Cannot open the sweep"), error);
-        return nullptr;
-    }
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &SweepDialog::pointOpened, this, [this](const Scenario& s) {
-        if (!mFiles->maybeSave())
-            return;
-        mWorkbench->setDocument(std::make_unique<document::Document>(s));
-        Q_EMIT mWorkbench->message(
-            tr("Opened '%1': not in the library until you save it").arg(QString::fromStdString(s.name)), 8000);
-    });
-    dialog->show();
-    return dialog;
-}
+ReplayDialog* MainWindow::placementReplay() const { return mStudies->placementReplay(); }
 
-void MainWindow::showPlacementReplay()
-{
-    if (!mReplay) { // one, kept: its last results stay while the window lives
-        mReplay = new ui::ReplayDialog(
-            mWorkbench->catalog(),
-            [this]() -> std::pair<const Scenario*, QString> {
-                const document::Document* doc = currentDocument();
-                if (!doc)
-                    return {nullptr, {}};
-                return {&doc->scenario(), QString::fromStdString(doc->scenario().name)};
-            },
-            this);
-        mReplay->resize(std::min(1280, width() - 40), std::min(760, height() - 40));
-    }
-    mReplay->show();
-    mReplay->raise();
-    mReplay->activateWindow();
-}
+SweepDialog* MainWindow::openSweep(const QString& folder) { return mStudies->openSweep(folder); }
 
 void MainWindow::fillMenu(QMenu* menu, const std::vector<ActionId>& ids)
 {

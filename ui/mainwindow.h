@@ -39,6 +39,7 @@ class RecoveryController;
 class ResultsCharts;
 class ResultsController;
 class ScenarioTree;
+class StudyController;
 class WorkloadsPanel;
 
 /// The workbench window (docs/architecture.md §3): wiring only. It places the docks, views and
@@ -87,14 +88,14 @@ public:
     /// library's first scenarios, a blank plan, an import and the user guide.
     class WelcomePanel* showWelcome();
     /// Results > Placement Replay: the trace replay's dialog (one per window, kept open).
-    void showPlacementReplay();
-    ReplayDialog* placementReplay() const { return mReplay; }
+    ReplayDialog* placementReplay() const;
     /// File > Connect to Team Library…: a workbench window of its own on `library` (the one the
     /// connect dialog opened), its first scenario open; null for none.
     MainWindow* openLibraryWindow(std::unique_ptr<store::ScenarioLibrary> library);
     /// Results > Open Sweep…: a sweep's output folder as charts and points (docs/sweeps.md); null,
     /// with the reason in a message box, when the folder is not one.
     class SweepDialog* openSweep(const QString& folder);
+    StudyController* studies() const { return mStudies; }
 
     /// Below this window height (a 1366×768 screen) the summary and KPI cards go compact so
     /// the canvas keeps its height.
@@ -131,11 +132,11 @@ private:
     ResultsCharts* mCharts;
     RecoveryBar* mRecovery;
     class LiveLibrary* mLive = nullptr;
-    ReplayDialog* mReplay = nullptr;
     LibraryController* mFiles;
     EditController* mEdits;
     ExportController* mExports;
     PlanController* mPlans;
+    StudyController* mStudies;
     RecoveryController* mRecoveryFlow;
     ResultsController* mResults = nullptr;
     class CanvasNavigator* mNavigator = nullptr;

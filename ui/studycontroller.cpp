@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "studycontroller.h"
+
+#include "librarycontroller.h"
+#include "replaydialog.h"
+#include "sweepdialog.h"
+#include "workbench.h"
+
+#include <QFileDialog>
+#include <QKeySequence>
+#include <QMenu>
+#include <QMessageBox>
+
+namespace gp::ui {
+
+StudyController::StudyController(Workbench& workbench, LibraryController* files, QWidget* window)
+    : QObject(window), mWorkbench(workbench), mFiles(files), mWindow(window)
+{
+}
+
+void StudyController::addStudyActions(QMenu* results)
+{
+    results->addAction(tr("Placement &Replay…"), this, &StudyController::showPlacementReplay)
+        ->setShortcut(QKeySequence(tr("Ctrl+Shift+R")));
+    results->addAction(tr("Open &Sweep…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(mWindow, tr("Open a Sweep's Output Folder"));
+        if (!dir.isEmpty())
+            openSweep(dir);
+    });
+}
+
+SweepDialog* StudyController::openSweep(const QString& folder)
+{
+    QString error;
+    SweepDialog* dialog = SweepDialog::open(folder, mWorkbench.catalog(), error, mWindow);
+    if (!dialog) {
+        QMessageBox::warning(mWindow, tr("Cannot open the sweep"), error);
+        return nullptr;
+    }
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &SweepDialog::pointOpened, this, [this](const Scenario& s) {
+        if (!mFiles->maybeSave())
+            return;
+        mWorkbench.setDocument(std::make_unique<document::Document>(s));
+        Q_EMIT mWorkbench.message(
+            tr("Opened '%1': not in the library until you save it").arg(QString::fromStdString(s.name)), 8000);
+    });
+    dialog->show();
+    return dialog;
+}
+
+ReplayDialog* StudyController::placementReplay() const { return mReplay; }
+
+void StudyController::showPlacementReplay()
+{
+    if (!mReplay) { // one, kept: its last results stay while the window lives
+        mReplay = new ReplayDialog(
+            mWorkbench.catalog(),
+            [this]() -> std::pair<const Scenario*, QString> {
+                const document::Document* doc = mWorkbench.document();
+                if (!doc)
+                    return {nullptr, {}};
+                return {&doc->scenario(), QString::fromStdString(doc->scenario().name)};
+            },
+            mWindow);
+        mReplay->resize(std::min(1280, mWindow->width() - 40), std::min(760, mWindow->height() - 40));
+    }
+    mReplay->show();
+    mReplay->raise();
+    mReplay->activateWindow();
+}
+
+} // namespace gp::ui

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+class QMenu;
+class QWidget;
+
+namespace gp::ui {
+
+class LibraryController;
+class ReplayDialog;
+class SweepDialog;
+class Workbench;
+
+/// The Results menu's studies of many plans (docs/architecture.md §4): the Placement Replay
+/// (one dialog per window, kept with its last results) and a sweep's output folder opened as
+/// charts and points, a what-if point opened as an unsaved scenario.
+class StudyController : public QObject
+{
+    Q_OBJECT
+
+public:
+    StudyController(Workbench& workbench, LibraryController* files, QWidget* window);
+
+    /// Adds Placement Replay… (Ctrl+Shift+R) and Open Sweep… to the Results menu.
+    void addStudyActions(QMenu* results);
+    /// Results > Placement Replay: the trace replay's dialog, shown and raised.
+    void showPlacementReplay();
+    ReplayDialog* placementReplay() const;
+    /// Results > Open Sweep…: a sweep's output folder as charts and points (docs/sweeps.md); null,
+    /// with the reason in a message box, when the folder is not one.
+    SweepDialog* openSweep(const QString& folder);
+
+private:
+    Workbench& mWorkbench;
+    LibraryController* mFiles;
+    QWidget* mWindow;
+    QPointer<ReplayDialog> mReplay;
+};
+
+} // namespace gp::ui
