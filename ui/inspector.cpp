@@ -3,6 +3,9 @@
 #include "inspector.h"
 #include "miglayoutview.h"
 
+#include "canvas/canvasscene.h"
+#include "workbench.h"
+
 #include "model/enumnames.h"
 #include "model/limits.h"
 #include "model/miglayout.h"
@@ -40,6 +43,20 @@ QString describe(const std::vector<MigInstance>& layout)
 }
 
 } // namespace
+
+void Inspector::follow(Workbench& workbench, CanvasScene* scene)
+{
+    auto show = [this, &workbench, scene] {
+        if (const document::Document* doc = workbench.document())
+            showNodes(doc->scenario(), scene->selectedIds());
+    };
+    connect(&workbench, &Workbench::documentReplaced, this, show); // after the canvas rebuilt: nothing selected
+    connect(&workbench, &Workbench::documentChanged, this, [show](const document::Changes& changes) {
+        if (!document::onlyMoves(changes)) // a move changes nothing the inspector shows
+            show();
+    });
+    connect(scene, &QGraphicsScene::selectionChanged, this, show);
+}
 
 Inspector::Inspector(const Catalog& catalog, QWidget* parent)
     : QWidget(parent), mCatalog(catalog), mTitle(new QLabel(this)), mMode(new QComboBox(this)),

@@ -26,6 +26,8 @@ class Inspector : public QWidget
 
 public:
     Inspector(const Catalog& catalog, QWidget* parent = nullptr);
+    /// Follows the workbench's document and the nodes selected on `scene` from now on.
+    void follow(class Workbench& workbench, class CanvasScene* scene);
     /// Shows the nodes `ids` of `scenario` (several GPU models: only modes they all support).
     void showNodes(const Scenario& scenario, const QStringList& ids);
     /// The configuration the controls describe now.

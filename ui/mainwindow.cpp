@@ -93,6 +93,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
 
     Workbench* wb = mWorkbench.get();
     connect(wb, &Workbench::documentReplaced, this, &MainWindow::documentReplaced);
+    connect(wb, &Workbench::documentChanged, this, &MainWindow::documentChanged);
     connect(wb, &Workbench::message, statusBar(), &QStatusBar::showMessage);
     connect(&wb->autosaver(), &document::Autosaver::failed, this,
             [this](const QString& error) { statusBar()->showMessage(tr("Autosave failed: %1").arg(error), 10000); });
@@ -102,12 +103,12 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     connect(mResults, &ResultsController::jobsToShow, mNavigator,
             [this](const QStringList& ids) { mNavigator->showJobs(ids, CanvasNavigator::Framing::Always); });
     new ContextMenus(*mWorkbench, {mEdits, mResults, mNavigator, mCanvas, mWorkloads, mProperties}, this);
+    mInspector->follow(*mWorkbench, mScene); // after the canvas's and the panels' syncs above
     connect(mScene, &QGraphicsScene::selectionChanged, this, [this] {
         const document::Document* doc = currentDocument();
         if (!doc)
             return;
         const QStringList ids = mScene->selectedIds();
-        mInspector->showNodes(doc->scenario(), ids);
         if (!ids.isEmpty())
             mProperties->showItems(doc->scenario(), ids);
         else if (mProperties->showsCanvasItems())
@@ -143,6 +144,7 @@ MainWindow::~MainWindow()
     // signals (selection changes as its items go) from reaching this window, and the session's
     // from reaching any view.
     mScene->disconnect(this);
+    mScene->disconnect(mInspector);
     mWorkbench->session().disconnect();
 }
 
@@ -307,11 +309,9 @@ void MainWindow::documentReplaced()
             [this](const QString& t) { mRedo->setText(tr("&Redo %1").arg(t)); });
     connect(doc, &document::Document::modifiedChanged, this, &MainWindow::updateTitle);
     connect(doc, &document::Document::readOnlyChanged, this, [this](bool ro) { setEditingEnabled(!ro); });
-    connect(doc, &document::Document::changed, this, &MainWindow::documentChanged);
     mScene->rebuild(doc->scenario());
     setEditingEnabled(!doc->isReadOnly());
     mProperties->clear();
-    mInspector->showNodes(doc->scenario(), {});
     mResults->requestFraming();
     mUndo->setEnabled(stack->canUndo());
     mRedo->setEnabled(stack->canRedo());
@@ -338,7 +338,6 @@ void MainWindow::documentChanged(const document::Changes& changes)
         return;
     }
     mProperties->refresh(s);
-    mInspector->showNodes(s, mScene->selectedIds());
     updateTitle(); // a rename
 }
 

@@ -45,6 +45,8 @@ void Workbench::setDocument(std::unique_ptr<document::Document> doc)
     const std::unique_ptr<document::Document> old = std::exchange(mDocument, std::move(doc));
     mAutosaver->watch(mDocument.get());
     mSession->watch(mDocument.get()); // every change but a move re-evaluates in the background
+    if (mDocument)
+        connect(mDocument.get(), &document::Document::changed, this, &Workbench::documentChanged);
     Q_EMIT documentReplaced();
 }
 

@@ -61,6 +61,9 @@ public:
 Q_SIGNALS:
     /// A different document is open now (or the same one reopened).
     void documentReplaced();
+    /// What an edit, undo or redo of the open document changed (Document::changed): the views
+    /// subscribe here once instead of to each document.
+    void documentChanged(const gp::document::Changes& changes);
     /// A short message for the status bar.
     void message(const QString& text, int timeoutMs);
 
