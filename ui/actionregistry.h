@@ -7,6 +7,7 @@
 #include <QString>
 
 #include <map>
+#include <utility>
 
 class QAction;
 
@@ -36,6 +37,33 @@ enum class ActionId
     ZoomOut,
     FitToView,
     FindOnCanvas,
+    // Actions on the subject of a context menu (ActionRegistry::subject()), made by the flow
+    // that does them: the results (explain), the navigator (show), the properties panel (edit
+    // its fields) and the EditController (every change).
+    ExplainGpu,
+    ShowJobsHere,
+    EditProperties,
+    EditTenant,
+    ShowTenantJobs,
+    DeleteTenant,
+    EditThisJob,
+    ExplainPenalty,
+    ExplainCost,
+    ShowJob,
+    PlaceJobBest,
+    BestParallelism,
+    UnpinJob,
+    DuplicateJob,
+    DeleteJob,
+};
+
+/// What a context menu was opened on: a canvas item ("node", "switch", "link", with the GPU
+/// under the pointer or -1), a Workloads "job" or "tenant", or empty canvas (no kind).
+struct MenuSubject
+{
+    QString kind;
+    QString id;
+    int gpu = -1;
 };
 
 /// The workbench window's actions by ActionId (one registry per window).
@@ -54,8 +82,12 @@ public:
     QAction* action(ActionId id) const;
     /// Enables or disables every action that changes the plan.
     void setEditingEnabled(bool enabled);
+    /// What the subject actions act on: set by the context menu before it shows them.
+    void setSubject(MenuSubject subject) { mSubject = std::move(subject); }
+    const MenuSubject& subject() const { return mSubject; }
 
 private:
+    MenuSubject mSubject;
     std::map<ActionId, QAction*> mActions;
     std::map<ActionId, bool> mEdits;
 };

@@ -10,6 +10,7 @@
 #include "canvas/canvasview.h"
 #include "document/plansession.h"
 #include "io/textformat.h"
+#include "sim/planresults.h"
 #include "workbench.h"
 #include "workloadspanel.h"
 
@@ -36,6 +37,24 @@ CanvasNavigator::CanvasNavigator(Workbench& workbench, CanvasScene* scene, Canva
             [this](const QString& id) { showTenant(id, Framing::IfHidden); });
     connect(view, &CanvasView::highlightDismissed, this, [this] { mScene->highlightJobs({}); });
     connect(&mWorkbench, &Workbench::documentReplaced, this, [this] { mScene->highlightJobs({}); });
+    // The context menus' Show entries, on what the menu was opened on.
+    ActionRegistry& actions = mWorkbench.actions();
+    auto subject = [this] { return mWorkbench.actions().subject().id; };
+    connect(actions.add(ActionId::ShowJobsHere, tr("&Show Jobs Here"), {}, false), &QAction::triggered, this,
+            [this, subject] {
+                const QString node = subject();
+                QStringList jobs;
+                if (const auto results = mWorkbench.session().latest(); results && results->evaluation)
+                    for (const calc::JobResult& j : results->evaluation->jobs)
+                        for (const calc::UnitLocation& u : j.placement)
+                            if (q(u.node) == node && !jobs.contains(q(j.id)))
+                                jobs << q(j.id);
+                showJobs(jobs, Framing::Keep);
+            });
+    connect(actions.add(ActionId::ShowJob, tr("&Show on Canvas"), {}, false), &QAction::triggered, this,
+            [this, subject] { showJobs({subject()}, Framing::IfHidden); });
+    connect(actions.add(ActionId::ShowTenantJobs, tr("&Show Its Jobs on the Canvas"), {}, false), &QAction::triggered,
+            this, [this, subject] { showTenant(subject(), Framing::IfHidden); });
     mLegend->show();
     mLegend->place();
 }

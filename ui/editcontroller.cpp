@@ -42,6 +42,7 @@ EditController::EditController(Workbench& workbench, CanvasScene* scene, Scenari
 {
     connect(mWorkloads, &WorkloadsPanel::editJobRequested, this, &EditController::editJob);
     registerActions();
+    registerSubjectActions();
 }
 
 void EditController::registerActions()

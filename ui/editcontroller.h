@@ -21,6 +21,7 @@ class QWidget;
 namespace gp::ui {
 
 class CanvasScene;
+class ParallelismDialog;
 class ScenarioTree;
 class WorkloadsPanel;
 class Workbench;
@@ -29,9 +30,9 @@ class Workbench;
 /// "Editing"): jobs through the Add Job dialog, the clipboard, duplicate, delete, fabric
 /// generation, the sharing of nodes or of one GPU (the Edit menu, the canvas's menu and the
 /// inspector alike), a job's placement, pin, copy, parallelism and deployment, a tenant's
-/// removal. It registers the Edit menu's actions (ActionRegistry). The rules are the core's
-/// (document/commands.h); this class finds what the user selected, pushes the rule's edit, and
-/// says why when the core refuses it.
+/// removal. It registers the Edit menu's actions and the context menus' edits (ActionRegistry). The rules are the
+/// core's (document/commands.h); this class finds what the user selected, pushes the rule's edit, and says why when the
+/// core refuses it.
 class EditController : public QObject
 {
     Q_OBJECT
@@ -84,6 +85,9 @@ public:
     bool setServingDeployment(const std::string& jobId, const calc::ServingConfig& deployment);
     /// Deletes a tenant with its jobs after asking (one command).
     void deleteTenant(const QString& tenantId);
+    /// A job's Best Parallelism dialog (training or serving), searching at once; its choice is
+    /// one command. Null when the job or its model shape or GPUs are unknown (said in a box).
+    ParallelismDialog* bestParallelism(const std::string& jobId);
 
 Q_SIGNALS:
     /// The canvas should frame everything once the plan is shown again (a generated fabric).
@@ -91,6 +95,8 @@ Q_SIGNALS:
 
 private:
     void registerActions();
+    /// The context menus' actions on a job or tenant (ActionRegistry::subject(); editsubjects.cpp).
+    void registerSubjectActions();
     /// Adds items as one undoable step and selects them, as paste and duplicate do.
     void addAndSelect(const document::TopologyItems& items, const QString& text);
 

@@ -56,6 +56,8 @@ void Inspector::follow(Workbench& workbench, CanvasScene* scene)
             show();
     });
     connect(scene, &QGraphicsScene::selectionChanged, this, show);
+    connect(&workbench, &Workbench::editableChanged, this,
+            [this, scene](bool editable) { setEnabled(editable && !scene->selectedIds().isEmpty()); });
 }
 
 Inspector::Inspector(const Catalog& catalog, QWidget* parent)

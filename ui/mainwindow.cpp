@@ -92,8 +92,17 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     createDocks();
 
     Workbench* wb = mWorkbench.get();
+    // The views follow the workbench's document themselves, the canvas first (the inspector
+    // and the properties read its selection after it rebuilt).
+    mCanvas->follow(*wb);
     connect(wb, &Workbench::documentReplaced, this, &MainWindow::documentReplaced);
-    connect(wb, &Workbench::documentChanged, this, &MainWindow::documentChanged);
+    connect(wb, &Workbench::documentChanged, this, &MainWindow::updateTitle); // a rename
+    connect(wb, &Workbench::editableChanged, this, [this](bool editable) {
+        if (mEditMenu)
+            mEditMenu->setEnabled(editable);
+        if (auto* palette = findChild<QDockWidget*>("PaletteDock"))
+            palette->widget()->setEnabled(editable);
+    });
     connect(wb, &Workbench::message, statusBar(), &QStatusBar::showMessage);
     connect(&wb->autosaver(), &document::Autosaver::failed, this,
             [this](const QString& error) { statusBar()->showMessage(tr("Autosave failed: %1").arg(error), 10000); });
@@ -102,33 +111,12 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     mNavigator = new CanvasNavigator(*mWorkbench, mScene, mCanvas, mWorkloads, this);
     connect(mResults, &ResultsController::jobsToShow, mNavigator,
             [this](const QStringList& ids) { mNavigator->showJobs(ids, CanvasNavigator::Framing::Always); });
-    new ContextMenus(*mWorkbench, {mEdits, mResults, mNavigator, mCanvas, mWorkloads, mProperties}, this);
+    new ContextMenus(*mWorkbench, mCanvas, mWorkloads, this);
     mInspector->follow(*mWorkbench, mScene); // after the canvas's and the panels' syncs above
-    connect(mScene, &QGraphicsScene::selectionChanged, this, [this] {
-        const document::Document* doc = currentDocument();
-        if (!doc)
-            return;
-        const QStringList ids = mScene->selectedIds();
-        if (!ids.isEmpty())
-            mProperties->showItems(doc->scenario(), ids);
-        else if (mProperties->showsCanvasItems())
-            mProperties->clear();
-    });
+    mProperties->follow(*mWorkbench, mScene, mWorkloads);
     // One door for a sharing edit: the inspector's, the Edit menu's and the canvas menu's.
     connect(mInspector, &Inspector::applyGpuRequested, mEdits, &EditController::setSharingOfGpu);
     connect(mInspector, &Inspector::applyRequested, mEdits, &EditController::setSharingOfNodes);
-    connect(mWorkloads, &WorkloadsPanel::jobSelected, this, [this](const QString& id) {
-        if (currentDocument())
-            mProperties->showJob(currentDocument()->scenario(), id);
-    });
-    connect(mWorkloads, &WorkloadsPanel::tenantSelected, this, [this](const QString& id) {
-        if (currentDocument())
-            mProperties->showTenant(currentDocument()->scenario(), id);
-    });
-    connect(mProperties, &PropertiesPanel::editRequested, this, [this](const document::Edit& edit) {
-        if (mWorkbench->editable())
-            currentDocument()->push(edit);
-    });
 
     createActions();
     const sim::BackendInfo backend = sim::probeBackends();
@@ -141,10 +129,11 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
 MainWindow::~MainWindow()
 {
     // The views outlive the workbench while QObject deletes the children: stop the scene's
-    // signals (selection changes as its items go) from reaching this window, and the session's
-    // from reaching any view.
-    mScene->disconnect(this);
+    // signals (selection changes as its items go) and the workloads' from reaching the views
+    // that read the workbench, and the session's from reaching any view.
     mScene->disconnect(mInspector);
+    mScene->disconnect(mProperties);
+    mWorkloads->disconnect(mProperties);
     mWorkbench->session().disconnect();
 }
 
@@ -225,18 +214,6 @@ void MainWindow::createActions()
     file->addSeparator();
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
-    ActionRegistry& actions = mWorkbench->actions();
-    mUndo = actions.add(ActionId::Undo, tr("&Undo"), QKeySequence::Undo, false);
-    mUndo->setEnabled(false);
-    mRedo = actions.add(ActionId::Redo, tr("&Redo"), QKeySequence::Redo, false);
-    mRedo->setEnabled(false);
-    connect(actions.add(ActionId::ZoomIn, tr("Zoom &In"), QKeySequence::ZoomIn, false), &QAction::triggered, this,
-            [this] { mCanvas->zoomBy(1.25); });
-    connect(actions.add(ActionId::ZoomOut, tr("Zoom &Out"), QKeySequence::ZoomOut, false), &QAction::triggered, this,
-            [this] { mCanvas->zoomBy(0.8); });
-    connect(actions.add(ActionId::FitToView, tr("&Fit to View"), QKeySequence(tr("Ctrl+0")), false),
-            &QAction::triggered, this, [this] { mCanvas->fitAll(); });
-
     mEditMenu = menuBar()->addMenu(tr("&Edit"));
     fillMenu(mEditMenu, {ActionId::Undo, ActionId::Redo});
     mEditMenu->addSeparator();
@@ -264,8 +241,7 @@ void MainWindow::createActions()
     QToolBar* tb = addToolBar(tr("Main"));
     tb->setObjectName("MainToolBar");
     tb->addActions(fileActions);
-    tb->addAction(mUndo);
-    tb->addAction(mRedo);
+    fillMenu(tb, {ActionId::Undo, ActionId::Redo});
 }
 
 MainWindow* MainWindow::openLibraryWindow(std::unique_ptr<store::ScenarioLibrary> library)
@@ -286,7 +262,7 @@ ReplayDialog* MainWindow::placementReplay() const { return mStudies->placementRe
 
 SweepDialog* MainWindow::openSweep(const QString& folder) { return mStudies->openSweep(folder); }
 
-void MainWindow::fillMenu(QMenu* menu, const std::vector<ActionId>& ids)
+void MainWindow::fillMenu(QWidget* menu, const std::vector<ActionId>& ids)
 {
     for (ActionId id : ids)
         menu->addAction(mWorkbench->actions().action(id));
@@ -295,50 +271,10 @@ void MainWindow::fillMenu(QMenu* menu, const std::vector<ActionId>& ids)
 void MainWindow::documentReplaced()
 {
     document::Document* doc = currentDocument();
-    QUndoStack* stack = doc->undoStack();
-    mHistory->setStack(stack);
-    disconnect(mUndo, nullptr, nullptr, nullptr);
-    disconnect(mRedo, nullptr, nullptr, nullptr);
-    connect(mUndo, &QAction::triggered, stack, &QUndoStack::undo);
-    connect(mRedo, &QAction::triggered, stack, &QUndoStack::redo);
-    connect(stack, &QUndoStack::canUndoChanged, mUndo, &QAction::setEnabled);
-    connect(stack, &QUndoStack::canRedoChanged, mRedo, &QAction::setEnabled);
-    connect(stack, &QUndoStack::undoTextChanged, mUndo,
-            [this](const QString& t) { mUndo->setText(tr("&Undo %1").arg(t)); });
-    connect(stack, &QUndoStack::redoTextChanged, mRedo,
-            [this](const QString& t) { mRedo->setText(tr("&Redo %1").arg(t)); });
+    mHistory->setStack(doc->undoStack());
     connect(doc, &document::Document::modifiedChanged, this, &MainWindow::updateTitle);
-    connect(doc, &document::Document::readOnlyChanged, this, [this](bool ro) { setEditingEnabled(!ro); });
-    mScene->rebuild(doc->scenario());
-    setEditingEnabled(!doc->isReadOnly());
-    mProperties->clear();
     mResults->requestFraming();
-    mUndo->setEnabled(stack->canUndo());
-    mRedo->setEnabled(stack->canRedo());
     updateTitle();
-}
-
-void MainWindow::setEditingEnabled(bool enabled)
-{
-    mEditMenu->setEnabled(enabled);
-    mWorkbench->actions().setEditingEnabled(enabled);
-    mInspector->setEnabled(enabled && !mScene->selectedIds().isEmpty());
-    mProperties->setEnabled(enabled);
-    mCanvas->setInteractive(enabled);
-    if (auto* palette = findChild<QDockWidget*>("PaletteDock"))
-        palette->widget()->setEnabled(enabled);
-}
-
-void MainWindow::documentChanged(const document::Changes& changes)
-{
-    const Scenario& s = currentDocument()->scenario();
-    mScene->applyChanges(s, changes);
-    if (document::onlyMoves(changes)) { // positions change nothing the plan computes
-        mProperties->rebase(s);
-        return;
-    }
-    mProperties->refresh(s);
-    updateTitle(); // a rename
 }
 
 bool MainWindow::raisePanel(const QString& name)

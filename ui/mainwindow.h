@@ -108,14 +108,10 @@ protected:
 private:
     void createDocks();
     void createActions();
-    /// Adds the registry's actions `ids` to `menu`, in order.
-    void fillMenu(QMenu* menu, const std::vector<ActionId>& ids);
-    /// Points the views and the undo actions at the document the workbench opened.
+    /// Adds the registry's actions `ids` to a menu or toolbar, in order.
+    void fillMenu(QWidget* menu, const std::vector<ActionId>& ids);
+    /// Points the undo history and the title at the document the workbench opened.
     void documentReplaced();
-    /// Brings the views in line with what an edit, undo or redo changed.
-    void documentChanged(const document::Changes& changes);
-    /// Enables or disables every way of editing, for a read-only revision.
-    void setEditingEnabled(bool enabled);
     void updateTitle();
 
     std::unique_ptr<Workbench> mWorkbench;
@@ -143,8 +139,6 @@ private:
     class HelpController* mHelp = nullptr;
     QPointer<class WelcomePanel> mWelcome;
     QMenu* mEditMenu = nullptr;
-    QAction* mUndo = nullptr;
-    QAction* mRedo = nullptr;
 };
 
 } // namespace gp::ui

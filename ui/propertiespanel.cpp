@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "propertiespanel.h"
+
+#include "actionregistry.h"
+#include "canvas/canvasscene.h"
 #include "io/textformat.h"
+#include "workbench.h"
+#include "workloadspanel.h"
 
-#include "model/enumnames.h"
-
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -23,25 +28,6 @@ namespace gp::ui {
 namespace {
 
 using text::q;
-
-template <typename E> QStringList enumItems()
-{
-    QStringList out;
-    for (const auto& [value, name] : EnumNames<E>::table)
-        out << QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
-    return out;
-}
-
-template <typename E> QString nameOf(E value)
-{
-    const std::string_view n = enumName(value);
-    return QString::fromLatin1(n.data(), static_cast<qsizetype>(n.size()));
-}
-
-template <typename E> E valueOf(const QString& name, E fallback)
-{
-    return enumFromName<E>(name.toStdString()).value_or(fallback);
-}
 
 /// An integer field's value as JSON: a whole number, as the file writes it.
 QJsonValue whole(double v) { return QJsonValue(static_cast<qint64>(std::llround(v))); }
@@ -65,6 +51,61 @@ PropertiesPanel::PropertiesPanel(const Catalog& catalog, QWidget* parent)
     layout->addWidget(mApply);
     connect(mApply, &QPushButton::clicked, this, &PropertiesPanel::apply);
     clear();
+}
+
+void PropertiesPanel::follow(Workbench& workbench, CanvasScene* scene, WorkloadsPanel* workloads)
+{
+    connect(&workbench, &Workbench::documentReplaced, this, [this] { clear(); });
+    connect(&workbench, &Workbench::documentChanged, this, [this, &workbench](const document::Changes& changes) {
+        const Scenario& s = workbench.document()->scenario();
+        if (document::onlyMoves(changes)) // positions change nothing the form shows
+            rebase(s);
+        else
+            refresh(s);
+    });
+    connect(&workbench, &Workbench::editableChanged, this, &QWidget::setEnabled);
+    connect(scene, &QGraphicsScene::selectionChanged, this, [this, &workbench, scene] {
+        const document::Document* doc = workbench.document();
+        if (!doc)
+            return;
+        const QStringList ids = scene->selectedIds();
+        if (!ids.isEmpty())
+            showItems(doc->scenario(), ids);
+        else if (showsCanvasItems())
+            clear();
+    });
+    connect(workloads, &WorkloadsPanel::jobSelected, this, [this, &workbench](const QString& id) {
+        if (const document::Document* doc = workbench.document())
+            showJob(doc->scenario(), id);
+    });
+    connect(workloads, &WorkloadsPanel::tenantSelected, this, [this, &workbench](const QString& id) {
+        if (const document::Document* doc = workbench.document())
+            showTenant(doc->scenario(), id);
+    });
+    connect(this, &PropertiesPanel::editRequested, &workbench, [&workbench](const document::Edit& edit) {
+        if (workbench.editable())
+            workbench.document()->push(edit);
+    });
+    // The context menus' Edit entries: this panel, raised, on what the menu was opened on.
+    ActionRegistry& actions = workbench.actions();
+    connect(actions.add(ActionId::EditProperties, tr("&Edit Properties"), {}, false), &QAction::triggered, this,
+            [this] { showInDock(); });
+    connect(actions.add(ActionId::EditTenant, tr("&Edit Tenant"), {}, false), &QAction::triggered, this,
+            [this, &workbench] {
+                if (const document::Document* doc = workbench.document())
+                    showTenant(doc->scenario(), workbench.actions().subject().id);
+                showInDock();
+            });
+}
+
+void PropertiesPanel::showInDock()
+{
+    for (QWidget* w = parentWidget(); w; w = w->parentWidget())
+        if (auto* dock = qobject_cast<QDockWidget*>(w)) {
+            dock->show();
+            dock->raise();
+        }
+    setFocus();
 }
 
 void PropertiesPanel::clear(const QString& hint)
@@ -178,15 +219,6 @@ QComboBox* PropertiesPanel::addChoice(const QString& key, const QString& label, 
     return e;
 }
 
-template <typename E> QComboBox* PropertiesPanel::addEnum(const QString& key, const QString& label, E current)
-{
-    const QStringList items = enumItems<E>();
-    std::vector<QJsonValue> values;
-    for (const QString& item : items)
-        values.emplace_back(item);
-    return addChoice(key, label, items, static_cast<int>(items.indexOf(nameOf(current))), values);
-}
-
 void PropertiesPanel::refresh(const Scenario& scenario)
 {
     const QStringList ids = mSubjectIds;
@@ -201,164 +233,6 @@ void PropertiesPanel::refresh(const Scenario& scenario)
 void PropertiesPanel::rebase(const Scenario& scenario)
 {
     mBase = scenario;
-    revalidate();
-}
-
-void PropertiesPanel::showItems(const Scenario& s, const QStringList& ids)
-{
-    mSubject = Subject::Items;
-    mSubjectIds = ids;
-    std::set<std::string> wanted;
-    for (const QString& id : ids)
-        wanted.insert(id.toStdString());
-    std::vector<const Node*> nodes;
-    std::vector<const Switch*> switches;
-    std::vector<const Link*> links;
-    for (const Node& n : s.topology.nodes)
-        if (wanted.count(n.id))
-            nodes.push_back(&n);
-    for (const Switch& w : s.topology.switches)
-        if (wanted.count(w.id))
-            switches.push_back(&w);
-    for (const Link& l : s.topology.links)
-        if (wanted.count(l.id))
-            links.push_back(&l);
-    if (!nodes.empty() || !switches.empty())
-        links.clear(); // a rubber band catches the links between the boxes too: edit the boxes
-    const int kinds = int(!nodes.empty()) + int(!switches.empty()) + int(!links.empty());
-    if (kinds == 0)
-        return clear();
-    if (kinds > 1)
-        return resetForm(tr("The selection mixes nodes and switches: select items of one kind to edit their "
-                            "properties together."));
-
-    auto plural = [](std::size_t n, const QString& one, const QString& many) { return n == 1 ? one : many.arg(n); };
-    if (!nodes.empty()) {
-        QStringList targets;
-        for (const Node* n : nodes)
-            targets << q(n->id);
-        const Node& n = *nodes.front();
-        begin(s, "nodes", targets,
-              plural(nodes.size(), tr("<b>Node %1</b> (%2)").arg(q(n.id), q(n.templateId)), tr("<b>%1 nodes</b>")),
-              plural(nodes.size(), tr("Edit node %1").arg(q(n.id)), tr("Edit %1 nodes")));
-        if (nodes.size() == 1)
-            addText("name", tr("Name"), n.name);
-        addInt("nics.count", tr("NICs"), n.nics.count, 0, 64, QString());
-        addDouble("nics.speed_gbps", tr("NIC speed"), n.nics.speedGbps, 0, 3200, 0, tr(" Gb/s"));
-        addBool("nics.gpudirect_rdma", tr("GPUDirect RDMA"), n.nics.gpudirectRdma);
-    } else if (!switches.empty()) {
-        QStringList targets;
-        for (const Switch* w : switches)
-            targets << q(w->id);
-        const Switch& w = *switches.front();
-        begin(s, "switches", targets,
-              plural(switches.size(), tr("<b>Switch %1</b> (%2)").arg(q(w.id), q(w.templateId)),
-                     tr("<b>%1 switches</b>")),
-              plural(switches.size(), tr("Edit switch %1").arg(q(w.id)), tr("Edit %1 switches")));
-        if (switches.size() == 1)
-            addText("name", tr("Name"), w.name);
-        const QStringList tiers = {"leaf", "spine", "core"};
-        addChoice("tier", tr("Tier"), tiers, static_cast<int>(tiers.indexOf(q(w.tier))),
-                  {QJsonValue("leaf"), QJsonValue("spine"), QJsonValue("core")});
-        addInt("ports", tr("Ports"), w.ports, 0, 4096, QString());
-        addDouble("port_speed_gbps", tr("Port speed"), w.portSpeedGbps, 0, 3200, 0, tr(" Gb/s"));
-    } else {
-        QStringList targets;
-        for (const Link* l : links)
-            targets << q(l->id);
-        const Link& l = *links.front();
-        begin(
-            s, "links", targets,
-            plural(links.size(), tr("<b>Link %1</b>: %2 — %3").arg(q(l.id), q(l.from), q(l.to)), tr("<b>%1 links</b>")),
-            plural(links.size(), tr("Edit link %1").arg(q(l.id)), tr("Edit %1 links")));
-        addDouble("bandwidth_gbps", tr("Bandwidth"), l.bandwidthGbps, 0, 1e6, 0, tr(" Gb/s"));
-        addDouble("latency_us", tr("Latency"), l.latencyUs, 0, 1e6, 2, tr(" µs"));
-    }
-    revalidate();
-}
-
-void PropertiesPanel::showTenant(const Scenario& s, const QString& tenantId)
-{
-    mSubject = Subject::Tenant;
-    mSubjectIds = {tenantId};
-    const Tenant* t = s.findTenant(tenantId.toStdString());
-    if (!t)
-        return clear();
-    begin(s, "tenants", {tenantId},
-          tr("<b>Tenant %1</b> — %n job(s)", nullptr, static_cast<int>(t->jobs.size())).arg(q(t->name).toHtmlEscaped()),
-          tr("Edit tenant %1").arg(q(t->name)));
-    addText("name", tr("Name"), t->name);
-    addText("color", tr("Colour"), t->color);
-    addInt("priority", tr("Priority"), t->priority, -1000, 1000, QString());
-    addEnum("isolation", tr("Isolation"), t->isolation)
-        ->setToolTip(tr("Where its jobs may run: none — any share; memory — only shares with memory of their own "
-                        "(not time-slicing, not MPS without a memory limit); hardware — only whole GPUs and MIG "
-                        "instances."));
-    addDouble("sla.max_penalty_pct", tr("SLA: max penalty"), t->sla.maxPenaltyPct, 0, 1000, 1, tr(" %"));
-    // Optional objectives: 0 = none (the field leaves the file).
-    const NumberFieldOptions none{1.0, true, tr("none")};
-    addDouble("sla.deadline_days", tr("SLA: deadline"), t->sla.deadlineDays.value_or(0.0), 0, 3650, 1, tr(" days"),
-              none);
-    addDouble("sla.ttft_p99_ms", tr("SLA: TTFT P99"), t->sla.ttftP99Ms.value_or(0.0), 0, 1e7, 0, tr(" ms"), none);
-    addDouble("sla.itl_p99_ms", tr("SLA: ITL P99"), t->sla.itlP99Ms.value_or(0.0), 0, 1e7, 1, tr(" ms"), none);
-    revalidate();
-}
-
-void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
-{
-    mSubject = Subject::Job;
-    mSubjectIds = {jobId};
-    const Job* j = s.findJob(jobId.toStdString());
-    if (!j)
-        return clear();
-    begin(s, "jobs", {jobId},
-          tr("<b>Job %1</b> — %2, %3 GPUs")
-              .arg(q(j->name).toHtmlEscaped(), q(std::string(displayName(j->kind))))
-              .arg(j->parallelism.gpus()),
-          tr("Edit job %1").arg(q(j->name)));
-    addText("name", tr("Name"), j->name);
-    addEnum("precision", tr("Precision"), j->precision);
-    // Attention kernels: unset follows the model (flash unless it keeps dropout masks).
-    QComboBox* attention =
-        addChoice("flash_attention", tr("Attention"), {tr("As the model"), tr("Flash"), tr("Unfused")},
-                  !j->flashAttention   ? 0
-                  : *j->flashAttention ? 1
-                                       : 2,
-                  {QJsonValue(QJsonValue::Null), QJsonValue(true), QJsonValue(false)});
-    attention->setToolTip(tr("Fused (flash) attention keeps no s x s tensors and runs at the GPU's flash-attention "
-                             "efficiency; unfused runs softmax and dropout over the scores (Megatron-LM before 2023). "
-                             "\"As the model\": flash unless the model keeps dropout masks (GPT-3 era)."));
-    addInt("batch.micro", tr("Micro-batch"), j->batch.micro, 0, 1000000, tr(" seq"));
-    addInt("batch.global", tr("Global batch"), j->batch.global, 0, 1000000000, tr(" seq"));
-    if (j->isTraining()) {
-        addBool("main_grads_fp32", tr("fp32 main gradients"), j->mainGradsFp32);
-        addInt("parallelism.zero_stage", tr("ZeRO stage"), j->parallelism.zeroStage, 0, 3, QString());
-        addEnum("parallelism.recompute", tr("Recompute"), j->parallelism.recompute);
-        addBool("parallelism.sequence_parallel", tr("Sequence parallel"), j->parallelism.sequenceParallel);
-        addInt("parallelism.virtual_stages", tr("Virtual stages"), j->parallelism.virtualStages, 1, 1024, QString());
-        if (j->training) {
-            addDouble("training.tokens", tr("Tokens"), j->training->tokens, 0, 1e16, 3, tr(" billion"),
-                      NumberFieldOptions{1e9, false, {}});
-            addDouble("training.checkpoint_interval_min", tr("Checkpoint every"), j->training->checkpointIntervalMin, 0,
-                      100000, 0, tr(" min"));
-        }
-        if (j->lora)
-            addInt("lora.rank", tr("LoRA rank"), j->lora->rank, 0, 65536, QString());
-    } else if (j->inference) {
-        const InferenceSpec& in = *j->inference;
-        QComboBox* load = addEnum("inference.load", tr("Load"), in.load);
-        load->setToolTip(tr("closed: Concurrency users, each sending the next request when the last completes "
-                            "(how AIPerf and vLLM's benchmarks measure); open: Poisson arrivals at Requests, "
-                            "Concurrency the most sequences in flight"));
-        addDouble("inference.requests_per_s", tr("Requests"), in.requestsPerS, 0, 1e7, 2, tr(" /s"));
-        addDouble("inference.input_tokens", tr("Prompt"), in.promptTokens(), 0, 1e8, 0, tr(" tokens"));
-        addDouble("inference.context_tokens", tr("Context"), in.contextTokens, 0, 1e8, 0, tr(" tokens"));
-        addDouble("inference.output_tokens", tr("Output"), in.outputTokens, 0, 1e8, 0, tr(" tokens"));
-        addDouble("inference.concurrency", tr("Concurrency"), in.concurrency, 0, 1e6, 0, tr(" seq"));
-    }
-    addDouble("schedule.arrival_h", tr("Arrives at"), j->schedule.arrivalH, 0, 1e6, 1, tr(" h"));
-    addDouble("schedule.duration_h", tr("Runs for"), j->schedule.durationH, 0, 1e6, 1, tr(" h"),
-              NumberFieldOptions{1.0, false, tr("until done")});
     revalidate();
 }
 

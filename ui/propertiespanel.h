@@ -35,13 +35,16 @@ struct NumberFieldOptions
 /// named after it, "nics.count"); a change becomes field patches (`nodes[node-3].nics.count`,
 /// document::patchFields, the same as `gpuplan-cli edit --set`), read back with every check of
 /// the file format. Their issues show inline, by id path, and Apply stays off while they fail.
-/// Apply emits the patches' edit by id, which the window pushes as one undo step.
+/// Apply emits the patches' edit by id, which follow() pushes as one undo step.
 class PropertiesPanel : public QWidget
 {
     Q_OBJECT
 
 public:
     PropertiesPanel(const Catalog& catalog, QWidget* parent = nullptr);
+    /// Shows what is selected on the canvas or in the workloads panel of the workbench's open
+    /// document, refreshes it after every edit, undo or redo, and pushes Apply's edit onto it.
+    void follow(class Workbench& workbench, class CanvasScene* scene, class WorkloadsPanel* workloads);
     /// Nodes, switches and links of `scenario` by id (the kind of the first id wins).
     void showItems(const Scenario& scenario, const QStringList& ids);
     void showTenant(const Scenario& scenario, const QString& tenantId);
@@ -54,6 +57,8 @@ public:
     /// move is kept.
     void rebase(const Scenario& scenario);
     bool showsCanvasItems() const { return mSubject == Subject::Items; }
+    /// Shows the dock the panel is in and gives the panel the focus.
+    void showInDock();
 
     /// The editor of a field by its key in the item's JSON ("nics.count", "sla.deadline_days"):
     /// a QLineEdit, QSpinBox, QDoubleSpinBox, QCheckBox or QComboBox whose object name is the

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "resultscontroller.h"
 
+#include "actionregistry.h"
 #include "canvas/canvasscene.h"
 #include "canvas/canvasview.h"
 #include "document/plansession.h"
@@ -14,6 +15,8 @@
 #include "workbench.h"
 #include "workloadspanel.h"
 
+#include <QAction>
+
 #include <algorithm>
 
 namespace gp::ui {
@@ -25,6 +28,17 @@ ResultsController::ResultsController(Workbench& workbench, const Views& views, Q
     connect(mViews.kpis, &KpiCards::explainRequested, this, [this](const QString& key) { explain(key); });
     connect(mViews.workloads, &WorkloadsPanel::explainRequested, this,
             [this](const QString& jobId, const QString& figure) { explainJob(jobId, figure); });
+    connect(mViews.canvas, &CanvasView::gpuActivated, this, &ResultsController::explainGpu); // a double-click
+    // The context menus' Explain entries, on what the menu was opened on.
+    ActionRegistry& actions = mWorkbench.actions();
+    connect(actions.add(ActionId::ExplainGpu, tr("E&xplain GPU"), {}, false), &QAction::triggered, this, [this] {
+        const MenuSubject& s = mWorkbench.actions().subject();
+        explainGpu(s.id, s.gpu);
+    });
+    connect(actions.add(ActionId::ExplainPenalty, tr("Explain &Penalty"), {}, false), &QAction::triggered, this,
+            [this] { explainJob(mWorkbench.actions().subject().id, "penalty"); });
+    connect(actions.add(ActionId::ExplainCost, tr("Explain &Cost"), {}, false), &QAction::triggered, this,
+            [this] { explainJob(mWorkbench.actions().subject().id, "cost"); });
     connect(mViews.charts->completion(), &CompletionView::fullSimulationRequested, this, [this](int trials) {
         document::PlanSession& s = mWorkbench.session();
         if (!s.runFullSimulation(trials))

@@ -6,8 +6,10 @@
 #include "document/autosaver.h"
 #include "document/plansession.h"
 
+#include <QAction>
 #include <QMessageBox>
 #include <QStringList>
+#include <QUndoStack>
 
 #include <utility>
 
@@ -31,6 +33,9 @@ Workbench::Workbench(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> li
       mSession(std::make_unique<document::PlanSession>(mCatalog)),
       mAutosaver(std::make_unique<document::Autosaver>(mLibrary.get())), mActions(new ActionRegistry(this))
 {
+    mActions->add(ActionId::Undo, tr("&Undo"), QKeySequence::Undo, false)->setEnabled(false);
+    mActions->add(ActionId::Redo, tr("&Redo"), QKeySequence::Redo, false)->setEnabled(false);
+    connect(this, &Workbench::editableChanged, mActions, &ActionRegistry::setEditingEnabled);
 }
 
 // The session stops and waits for its background work (which reads the catalog) before the
@@ -45,9 +50,34 @@ void Workbench::setDocument(std::unique_ptr<document::Document> doc)
     const std::unique_ptr<document::Document> old = std::exchange(mDocument, std::move(doc));
     mAutosaver->watch(mDocument.get());
     mSession->watch(mDocument.get()); // every change but a move re-evaluates in the background
-    if (mDocument)
+    if (mDocument) {
         connect(mDocument.get(), &document::Document::changed, this, &Workbench::documentChanged);
+        connect(mDocument.get(), &document::Document::readOnlyChanged, this,
+                [this](bool readOnly) { Q_EMIT editableChanged(!readOnly); });
+        followUndoStack();
+    }
     Q_EMIT documentReplaced();
+    if (mDocument)
+        Q_EMIT editableChanged(!mDocument->isReadOnly());
+}
+
+void Workbench::followUndoStack()
+{
+    QUndoStack* stack = mDocument->undoStack();
+    QAction* undo = mActions->action(ActionId::Undo);
+    QAction* redo = mActions->action(ActionId::Redo);
+    disconnect(undo, nullptr, nullptr, nullptr);
+    disconnect(redo, nullptr, nullptr, nullptr);
+    connect(undo, &QAction::triggered, stack, &QUndoStack::undo);
+    connect(redo, &QAction::triggered, stack, &QUndoStack::redo);
+    connect(stack, &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
+    connect(stack, &QUndoStack::canRedoChanged, redo, &QAction::setEnabled);
+    connect(stack, &QUndoStack::undoTextChanged, undo,
+            [undo](const QString& t) { undo->setText(tr("&Undo %1").arg(t)); });
+    connect(stack, &QUndoStack::redoTextChanged, redo,
+            [redo](const QString& t) { redo->setText(tr("&Redo %1").arg(t)); });
+    undo->setEnabled(stack->canUndo());
+    redo->setEnabled(stack->canRedo());
 }
 
 bool Workbench::editable()

@@ -29,7 +29,7 @@ QString issuesText(const Issues& issues, int max = 20);
 
 /// What one workbench window and its flows share (docs/architecture.md §3): the catalog, the
 /// library, the open document, the plan session that computes its results, the autosaver and
-/// the window's actions.
+/// the window's actions (Undo and Redo among them, which follow the open document's stack).
 /// The flows (library, edits, exports, recovery) and the canvas editor work through it, so
 /// none of them needs the window. Members are declared in the order they depend on each
 /// other: the session and the autosaver go before the library and the catalog they use.
@@ -64,10 +64,16 @@ Q_SIGNALS:
     /// What an edit, undo or redo of the open document changed (Document::changed): the views
     /// subscribe here once instead of to each document.
     void documentChanged(const gp::document::Changes& changes);
+    /// The open document became editable or read-only (a new document, a revision made
+    /// read-only): every way of editing follows, the registry's editing actions first.
+    void editableChanged(bool editable);
     /// A short message for the status bar.
     void message(const QString& text, int timeoutMs);
 
 private:
+    /// Points the Undo and Redo actions (registered here) at the open document's stack.
+    void followUndoStack();
+
     Catalog mCatalog;
     std::unique_ptr<store::ScenarioLibrary> mLibrary;
     std::unique_ptr<document::Document> mDocument;

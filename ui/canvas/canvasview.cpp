@@ -11,8 +11,11 @@
 #include "selecttool.h"
 #include "switchitem.h"
 
+#include "ui/actionregistry.h"
 #include "ui/palette.h"
+#include "ui/workbench.h"
 
+#include <QAction>
 #include <QContextMenuEvent>
 #include <QKeyEvent>
 #include <QMimeData>
@@ -275,6 +278,25 @@ void CanvasView::contextMenuEvent(QContextMenuEvent* event)
 }
 
 void CanvasView::syncDetail() { mScene->setLinkDetail(transform().m11() >= kLinkDetailScale); }
+
+void CanvasView::follow(Workbench& workbench)
+{
+    connect(&workbench, &Workbench::documentReplaced, this, [this, &workbench] {
+        if (const document::Document* doc = workbench.document())
+            mScene->rebuild(doc->scenario());
+    });
+    connect(&workbench, &Workbench::documentChanged, this, [this, &workbench](const document::Changes& changes) {
+        mScene->applyChanges(workbench.document()->scenario(), changes);
+    });
+    ActionRegistry& actions = workbench.actions();
+    connect(actions.add(ActionId::ZoomIn, tr("Zoom &In"), QKeySequence::ZoomIn, false), &QAction::triggered, this,
+            [this] { zoomBy(1.25); });
+    connect(actions.add(ActionId::ZoomOut, tr("Zoom &Out"), QKeySequence::ZoomOut, false), &QAction::triggered, this,
+            [this] { zoomBy(0.8); });
+    connect(actions.add(ActionId::FitToView, tr("&Fit to View"), QKeySequence(tr("Ctrl+0")), false),
+            &QAction::triggered, this, [this] { fitAll(); });
+    connect(&workbench, &Workbench::editableChanged, this, &QGraphicsView::setInteractive);
+}
 
 void CanvasView::zoomBy(double factor)
 {

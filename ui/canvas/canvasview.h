@@ -40,6 +40,11 @@ public:
     /// What the tools change the document through; null in a view that only shows.
     CanvasEditor* editor() const { return mEditor; }
     void setEditor(CanvasEditor* editor) { mEditor = editor; }
+    /// Keeps its scene's items in step with the workbench's open document (rebuilt when another
+    /// one opens, changed where an edit, undo or redo changed it; the scene, below the workbench,
+    /// knows no workbench), registers the View menu's zoom and fit actions (ActionRegistry) and
+    /// takes gestures only while the document may be edited.
+    void follow(class Workbench& workbench);
     /// Frames every item, and keeps doing so when the view resizes until the user zooms or pans.
     void fitAll();
     void zoomBy(double factor);
