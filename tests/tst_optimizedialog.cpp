@@ -8,10 +8,10 @@
 // undoable edit; Cancel stops a search and shows what it found.
 #include "ui/canvas/nodeitem.h"
 #include "ui/comparedialog.h"
+#include "ui/figures/reportwriter.h"
 #include "ui/librarypanel.h"
 #include "ui/optimizedialog.h"
 #include "ui/plancontroller.h"
-#include "ui/reportwriter.h"
 #include "windowfixture.h"
 
 #include "document/commands.h"

@@ -11,9 +11,9 @@
 #include "model/limits.h"
 #include "testsupport.h"
 #include "ui/canvas/canvasscene.h"
-#include "ui/planfigures.h"
+#include "ui/figures/planfigures.h"
+#include "ui/figures/reportwriter.h"
 #include "ui/presentationwindow.h"
-#include "ui/reportwriter.h"
 
 #include <QDomDocument>
 #include <QImage>

@@ -4,10 +4,10 @@
 
 #include "calc/evaluate.h"
 #include "canvas/canvasscene.h"
-#include "charttheme.h"
+#include "figures/charttheme.h"
+#include "figures/recommendation.h"
 #include "model/scenariodiff.h"
 #include "presentationwindow.h"
-#include "recommendation.h"
 
 #include <QApplication>
 #include <QBarCategoryAxis>

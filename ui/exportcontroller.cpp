@@ -4,12 +4,12 @@
 
 #include "calc/clusterconfig.h"
 #include "document/plansession.h"
+#include "figures/planfigures.h"
+#include "figures/reportwriter.h"
 #include "io/clusterconfigwriter.h"
 #include "io/filewriter.h"
 #include "io/scenariowriter.h"
-#include "planfigures.h"
 #include "presentationwindow.h"
-#include "reportwriter.h"
 #include "workbench.h"
 
 #include <QApplication>

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "optimizedialog.h"
 
-#include "charttheme.h"
+#include "figures/charttheme.h"
 #include "io/textformat.h"
 
 #include "model/planningtarget.h"

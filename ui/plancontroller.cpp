@@ -4,10 +4,10 @@
 
 #include "canvas/canvasscene.h"
 #include "comparedialog.h"
+#include "figures/reportwriter.h"
 #include "librarycontroller.h"
 #include "optimizedialog.h"
 #include "progress.h"
-#include "reportwriter.h"
 #include "workbench.h"
 
 #include "document/commands.h"

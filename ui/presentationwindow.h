@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
-#include "slidedeck.h"
+#include "figures/slidedeck.h"
 
 #include <QWidget>
 

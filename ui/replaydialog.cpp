@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "replaydialog.h"
 
-#include "replaycharts.h"
+#include "figures/replaycharts.h"
 #include "study/replayinput.h"
 #include "workbench.h"
 

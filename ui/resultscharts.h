@@ -46,7 +46,6 @@ public:
 
 private:
     QChart* addChart(const QString& title);
-    int barsShown(std::size_t available) const;
     QChart* mCost;
     QChart* mMemory;
     QChart* mTradeOff;

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "figures/simulationfigures.h"
 #include "model/scenario.h"
 #include "sim/simulation.h"
 #include "sim/timeline.h"
@@ -44,8 +45,7 @@ private:
     void draw();
 
     std::shared_ptr<const sim::SimulationResult> mResult;
-    std::map<std::string, double> mDeadlines; ///< job id -> its tenant's deadline in days
-    std::map<std::string, std::string> mNames;
+    CompletionLabels mLabels; ///< names and deadlines of the scenario's jobs
     QComboBox* mJob;
     QLabel* mSummary;
     QPushButton* mFull;

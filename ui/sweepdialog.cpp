@@ -2,9 +2,9 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "sweepdialog.h"
 
+#include "figures/replaycharts.h"
+#include "figures/sweepcharts.h"
 #include "io/textformat.h"
-#include "replaycharts.h"
-#include "sweepcharts.h"
 #include "workbench.h"
 
 #include "io/jsonfile.h"

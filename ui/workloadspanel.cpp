@@ -6,7 +6,7 @@
 #include "calc/kpiexplain.h"
 #include "io/textformat.h"
 
-#include "charttheme.h"
+#include "figures/charttheme.h"
 
 #include "calc/comparison.h"
 #include "calc/evaluate.h"

@@ -7,7 +7,7 @@
 #include "sim/replay.h"
 #include "sim/replaysummary.h"
 #include "study/replayinput.h"
-#include "ui/replaycharts.h"
+#include "ui/figures/replaycharts.h"
 
 #include <QFileInfo>
 

@@ -6,8 +6,8 @@
 #include "document/librarygateway.h"
 #include "io/clusterconfigwriter.h"
 #include "io/scenarioreader.h"
-#include "ui/planfigures.h"
-#include "ui/reportwriter.h"
+#include "ui/figures/planfigures.h"
+#include "ui/figures/reportwriter.h"
 
 #include <QDir>
 

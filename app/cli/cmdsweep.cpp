@@ -8,7 +8,7 @@
 #include "io/jsonfile.h"
 #include "io/scenariowriter.h"
 #include "study/sweep.h"
-#include "ui/sweepcharts.h"
+#include "ui/figures/sweepcharts.h"
 
 #include <QCryptographicHash>
 #include <QDir>

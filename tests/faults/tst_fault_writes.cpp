@@ -9,7 +9,7 @@
 #include "io/filewriter.h"
 #include "io/scenarioreader.h"
 #include "sim/planresults.h"
-#include "ui/reportwriter.h"
+#include "ui/figures/reportwriter.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>

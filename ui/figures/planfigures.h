@@ -7,6 +7,7 @@
 #include "calc/inventory.h"
 #include "model/catalog.h"
 #include "model/scenario.h"
+#include "resultsfigures.h"
 #include "sim/planresults.h"
 #include "sim/simulation.h"
 
@@ -16,19 +17,20 @@
 #include <vector>
 
 class QChart;
+class QGraphicsScene;
 class QPainter;
 class QRectF;
 
 namespace gp::ui {
 
 class CanvasScene;
-class ResultsCharts;
 
 /// Everything a report page or a slide shows of one plan, from the plan's results
 /// (sim::PlanResults: the same evaluation, Monte Carlo and trade-off matrix the workbench
-/// shows), with the inventory and the workbench's own charts and canvas filled from them
-/// (rendered as vectors onto pages and slides). Computes nothing heavy itself. Needs a
-/// QApplication (the charts are widgets).
+/// shows), with the inventory, the charts (drawn by the same functions as the workbench's,
+/// resultsfigures.h and simulationfigures.h) and the canvas filled from them (rendered as vectors
+/// onto pages and slides). Computes nothing heavy itself. Needs a QApplication (the canvas and the
+/// charts are graphics items).
 struct PlanFigures
 {
     PlanFigures(const sim::PlanResults& results, const Catalog& catalog);
@@ -41,12 +43,27 @@ struct PlanFigures
     std::shared_ptr<const sim::SimulationResult> simulation;
     std::vector<calc::SharingAlternative> alternatives;
     calc::Inventory inventory;
-    std::unique_ptr<ResultsCharts> charts;
+    /// The charts, each in a scene of its own (drawChart renders the chart's scene), titled.
+    struct Charts
+    {
+        QChart* cost = nullptr;
+        QChart* memory = nullptr;
+        QChart* tradeOff = nullptr;
+        QChart* links = nullptr;
+        QChart* sharingModes = nullptr;
+        QChart* completion = nullptr;
+        QChart* timeline = nullptr;
+    } charts;
+    SharingMatrix matrix; ///< the sharing trade-off matrix of `alternatives`
     /// The canvas of the plan, up to limits::kReportTopologyMaxNodes nodes; empty beyond (then
     /// `topologySummarized` and drawTopologyFigure draws racks as blocks with counts).
     std::unique_ptr<CanvasScene> topology;
     bool topologySummarized = false;
 
+private:
+    std::vector<std::unique_ptr<QGraphicsScene>> mChartScenes;
+
+public:
     /// The topology fitted into `area`: the canvas, or for a plan of more than
     /// limits::kReportTopologyMaxNodes nodes its racks as blocks (drawTopologySummary).
     void drawTopologyFigure(QPainter& p, const QRectF& area) const;

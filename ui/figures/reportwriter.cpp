@@ -2,12 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "reportwriter.h"
 
-#include "canvas/canvasscene.h"
 #include "io/filewriter.h"
 #include "planfigures.h"
 #include "recommendation.h"
-#include "resultscharts.h"
-#include "simulationcharts.h"
+#include "ui/canvas/canvasscene.h"
 
 #include <QBuffer>
 #include <QChart>
@@ -85,14 +83,14 @@ Status writeReport(const sim::PlanResults& results, const Catalog& catalog, cons
         pdf.newPage();
         heading(p, body, QObject::tr("Cost and memory"), name);
         const double half = content.height() / 2 - 5;
-        drawChart(p, QRectF(content.left(), content.top(), content.width(), half), f.charts->costChart());
-        drawChart(p, QRectF(content.left(), content.top() + half + 10, content.width(), half), f.charts->memoryChart());
+        drawChart(p, QRectF(content.left(), content.top(), content.width(), half), f.charts.cost);
+        drawChart(p, QRectF(content.left(), content.top() + half + 10, content.width(), half), f.charts.memory);
 
         // 4. The sharing trade-offs.
         pdf.newPage();
         heading(p, body, QObject::tr("Sharing trade-offs"), name);
         drawChartWithLegend(p, QRectF(content.left(), content.top(), content.width() * 0.4, content.height()),
-                            f.charts->sharingModesChart(), 1.0, 8);
+                            f.charts.sharingModes, 1.0, 8);
         drawHtml(
             p, QRectF(content.left() + content.width() * 0.41, content.top(), content.width() * 0.59, content.height()),
             QObject::tr("<p>The same tenants with every GPU shared one way, each mode at its densest setting.</p>") +
@@ -103,7 +101,7 @@ Status writeReport(const sim::PlanResults& results, const Catalog& catalog, cons
         pdf.newPage();
         heading(p, body, QObject::tr("Predictability and jobs"), name);
         drawChart(p, QRectF(content.left(), content.top(), content.width(), content.height() * 0.45),
-                  f.charts->completion()->chart());
+                  f.charts.completion);
         drawHtml(
             p,
             QRectF(content.left(), content.top() + content.height() * 0.47, content.width(), content.height() * 0.53),

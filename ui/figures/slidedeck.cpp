@@ -6,12 +6,10 @@
 #include "recommendation.h"
 
 #include "calc/comparison.h"
-#include "canvas/canvasscene.h"
 #include "io/filewriter.h"
 #include "model/scenariodiff.h"
 #include "planfigures.h"
-#include "resultscharts.h"
-#include "simulationcharts.h"
+#include "ui/canvas/canvasscene.h"
 
 #include <QBuffer>
 #include <QChart>
@@ -208,16 +206,16 @@ void SlideDeck::paint(QPainter& p, const QRectF& area, int slide) const
     case Stack: paintStack(p, body); break;
     case TradeOffs:
         drawChartWithLegend(p, QRectF(body.left(), body.top(), body.width() * 0.36, body.height()),
-                            f.charts->sharingModesChart(), zoom, std::max(7, text - 3));
+                            f.charts.sharingModes, zoom, std::max(7, text - 3));
         drawHtml(p, QRectF(body.left() + body.width() * 0.38, body.top(), body.width() * 0.62, body.height()),
                  f.matrixHtml(), std::max(7, text - 4));
         break;
     case Cost:
-        drawChart(p, QRectF(body.left(), body.top(), body.width(), body.height() * 0.48), f.charts->costChart(), zoom);
+        drawChart(p, QRectF(body.left(), body.top(), body.width(), body.height() * 0.48), f.charts.cost, zoom);
         drawChart(p, QRectF(body.left(), body.top() + body.height() * 0.52, body.width(), body.height() * 0.48),
-                  f.charts->memoryChart(), zoom);
+                  f.charts.memory, zoom);
         break;
-    case Predictability: drawChart(p, body, f.charts->completion()->chart(), zoom); break;
+    case Predictability: drawChart(p, body, f.charts.completion, zoom); break;
     case Recommendation:
         drawHtml(p, body,
                  recommendationHtml(mRecommendation,

@@ -6,12 +6,10 @@
 #include "slidepainting.h"
 
 #include "calc/comparison.h"
-#include "canvas/canvasscene.h"
 #include "model/scenariodiff.h"
 #include "planfigures.h"
 #include "recommendation.h"
-#include "resultscharts.h"
-#include "simulationcharts.h"
+#include "ui/canvas/canvasscene.h"
 
 #include <QChart>
 #include <QDateTime>
@@ -111,12 +109,12 @@ void SlideDeck::paintComparison(QPainter& p, const QRectF& area, int slide) cons
     case CCost:
         columnHeads();
         for (std::size_t i = 0; i < mAll.size(); ++i)
-            drawChart(p, column(i), mAll[i]->charts->costChart(), zoom);
+            drawChart(p, column(i), mAll[i]->charts.cost, zoom);
         break;
     case CPredictability:
         columnHeads();
         for (std::size_t i = 0; i < mAll.size(); ++i)
-            drawChart(p, column(i), mAll[i]->charts->completion()->chart(), zoom);
+            drawChart(p, column(i), mAll[i]->charts.completion, zoom);
         break;
     case CRecommendation:
         drawHtml(p, body, recommendationHtml(mRecommendation, QObject::tr("(No recommendation written yet.)")),

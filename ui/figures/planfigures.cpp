@@ -9,11 +9,11 @@
 
 #include "calc/comparison.h"
 #include "calc/evaluate.h"
-#include "canvas/canvasscene.h"
+#include "charttheme.h"
 #include "model/enumnames.h"
-#include "resultscharts.h"
 #include "sim/timeline.h"
-#include "simulationcharts.h"
+#include "simulationfigures.h"
+#include "ui/canvas/canvasscene.h"
 
 #include <QAreaSeries>
 #include <QBuffer>
@@ -23,7 +23,6 @@
 #include <QImage>
 #include <QPainter>
 #include <QSvgGenerator>
-#include <QTableWidget>
 #include <QTextDocument>
 #include <QXYSeries>
 
@@ -47,14 +46,44 @@ const QString kTable = "<table cellspacing='0' cellpadding='3' border='1' style=
 PlanFigures::PlanFigures(const sim::PlanResults& r, const Catalog& catalog)
     : scenario(*r.scenario), evaluation(*r.evaluation), simulation(r.simulation),
       alternatives(r.alternatives ? *r.alternatives : std::vector<calc::SharingAlternative>{}),
-      inventory(calc::takeInventory(scenario, catalog)), charts(std::make_unique<ResultsCharts>()),
+      inventory(calc::takeInventory(scenario, catalog)), matrix(sharingMatrix(alternatives)),
       topology(std::make_unique<CanvasScene>(catalog))
 {
     const Scenario& s = scenario;
-    charts->showEvaluation(s, evaluation);
-    charts->showAlternatives(alternatives);
-    charts->completion()->showSimulation(s, simulation);
-    charts->timeline()->showTimeline(r.timeline, r.timelineHorizonDays);
+    // As the workbench's results panel lays them out undocked: every chart titled, up to twenty bars.
+    auto newChart = [this](const QString& title) {
+        auto* chart = new QChart;
+        themeChart(chart);
+        chart->setTitle(title);
+        mChartScenes.push_back(std::make_unique<QGraphicsScene>());
+        mChartScenes.back()->addItem(chart);
+        return chart;
+    };
+    charts.cost = newChart(resultsChartTitle(ResultsChart::Cost));
+    charts.memory = newChart(resultsChartTitle(ResultsChart::Memory));
+    charts.tradeOff = newChart(resultsChartTitle(ResultsChart::TradeOff));
+    charts.links = newChart(resultsChartTitle(ResultsChart::Links));
+    charts.completion = newChart(QString());
+    themeSimulationChart(charts.completion);
+    charts.timeline = newChart(QObject::tr("Allocation and fragmentation over time"));
+    themeSimulationChart(charts.timeline);
+    charts.sharingModes = newChart(resultsChartTitle(ResultsChart::SharingModes));
+    drawCostChart(charts.cost, evaluation);
+    drawMemoryChart(charts.memory, s, evaluation, false);
+    drawTradeOffChart(charts.tradeOff, s, evaluation, false);
+    drawLinksChart(charts.links, evaluation, false);
+    drawSharingModesChart(charts.sharingModes, alternatives, evaluation.kpis, false);
+    // The slowest training job's completion times, as the workbench's view first shows them.
+    const CompletionLabels labels = completionLabels(s);
+    const std::vector<const sim::JobSimulation*> jobs = completionJobs(*simulation);
+    const sim::JobSimulation* slowest = jobs.empty() ? nullptr : jobs.front();
+    QString name;
+    if (slowest) {
+        const auto known = labels.names.find(slowest->id);
+        name = QString::fromStdString(known != labels.names.end() ? known->second : slowest->id);
+    }
+    drawCompletionChart(charts.completion, simulation.get(), slowest, name, labels);
+    drawTimelineChart(charts.timeline, *r.timeline, r.timelineHorizonDays);
     // The canvas holds every node, GPU and slot as items (~55 KB a node): a large plan is drawn
     // as blocks of racks instead (drawTopologySummary).
     topologySummarized = s.topology.nodes.size() > limits::kReportTopologyMaxNodes;
@@ -174,16 +203,16 @@ QString PlanFigures::kpiTableHtml() const
 
 QString PlanFigures::matrixHtml() const
 {
-    const QTableWidget* m = charts->tradeOffMatrix();
+    const SharingMatrix& m = matrix;
     QString html = kTable + "<tr><th></th>";
-    for (int c = 0; c < m->columnCount(); ++c)
-        html += "<th style='white-space: nowrap'>" + m->horizontalHeaderItem(c)->text().toHtmlEscaped() + "</th>";
+    for (const QString& column : m.columns)
+        html += "<th style='white-space: nowrap'>" + column.toHtmlEscaped() + "</th>";
     html += "</tr>";
-    for (int r = 0; r < m->rowCount(); ++r) {
-        html += "<tr><td style='white-space: nowrap'>" + m->verticalHeaderItem(r)->text().trimmed().toHtmlEscaped() +
-                "</td>";
-        for (int c = 0; c < m->columnCount(); ++c)
-            html += "<td>" + (m->item(r, c) ? m->item(r, c)->text().toHtmlEscaped() : QString()) + "</td>";
+    for (std::size_t r = 0; r < m.cells.size(); ++r) {
+        html +=
+            "<tr><td style='white-space: nowrap'>" + m.rows[static_cast<int>(r)].trimmed().toHtmlEscaped() + "</td>";
+        for (const MatrixCell& cell : m.cells[r])
+            html += "<td>" + cell.text.toHtmlEscaped() + "</td>";
         html += "</tr>";
     }
     return html + "</table>";
@@ -319,13 +348,13 @@ std::vector<std::pair<QString, QByteArray>> PlanFigures::chartAndTableFiles() co
 {
     std::vector<std::pair<QString, QByteArray>> files;
     const std::vector<std::pair<QString, QChart*>> all = {
-        {"cost", charts->costChart()},
-        {"memory-per-job", charts->memoryChart()},
-        {"memory-vs-penalty", charts->tradeOffChart()},
-        {"busiest-links", charts->linksChart()},
-        {"sharing-modes", charts->sharingModesChart()},
-        {"completion-times", charts->completion()->chart()},
-        {"timeline", charts->timeline()->chart()},
+        {"cost", charts.cost},
+        {"memory-per-job", charts.memory},
+        {"memory-vs-penalty", charts.tradeOff},
+        {"busiest-links", charts.links},
+        {"sharing-modes", charts.sharingModes},
+        {"completion-times", charts.completion},
+        {"timeline", charts.timeline},
     };
     for (const auto& [name, chart] : all)
         appendChartPictures(files, name, chart);
