@@ -10,6 +10,8 @@
 #include <QDoubleSpinBox>
 #include <QJsonValue>
 
+#include <set>
+
 namespace gp::ui {
 
 namespace {

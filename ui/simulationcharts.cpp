@@ -128,7 +128,7 @@ TimelineView::TimelineView(QWidget* parent)
     connect(mHorizon, &QDoubleSpinBox::valueChanged, this, [this](double d) { Q_EMIT horizonChanged(d); });
 }
 
-void TimelineView::showTimeline(std::shared_ptr<const sim::TimelineResult> t, double horizonDays)
+void TimelineView::showTimeline(const std::shared_ptr<const sim::TimelineResult>& t, double horizonDays)
 {
     {
         QSignalBlocker block(mHorizon);

@@ -60,7 +60,7 @@ class TimelineView : public QWidget
 
 public:
     explicit TimelineView(QWidget* parent = nullptr);
-    void showTimeline(std::shared_ptr<const sim::TimelineResult> timeline, double horizonDays);
+    void showTimeline(const std::shared_ptr<const sim::TimelineResult>& timeline, double horizonDays);
     QChart* chart() const { return mChart; }
     QString summary() const;
 
