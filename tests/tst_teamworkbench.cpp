@@ -42,32 +42,34 @@ void edit(ui::MainWindow* w, int priority)
 }
 
 /// Presses Ctrl+S in `w`; when the conflict box comes up, records its text and clicks the button
-/// called `answer` (or Cancel when empty).
+/// called `answer` (or Cancel when empty). The box is looked for from the key press until the
+/// save returns (the save is synchronous: the key click returns once the box is answered), so a
+/// slow machine cannot let the look pass before the box is up and leave it waiting forever.
 QString saveAnswering(ui::MainWindow* w, const QString& answer)
 {
-    auto text = std::make_shared<QString>();
-    auto looked = std::make_shared<bool>(false);
-    QTimer::singleShot(300, [text, answer, looked] {
-        *looked = true;
-        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-        if (!box || box->objectName() != "saveConflictBox")
-            return;
-        *text = box->text();
-        if (answer.isEmpty())
-            QTest::keyClick(box, Qt::Key_Escape);
-        else
-            QTest::mouseClick(box->findChild<QPushButton*>(answer), Qt::LeftButton);
-    });
     w->raise();
     w->activateWindow();
     QApplication::setActiveWindow(w);
     if (!QTest::qWaitForWindowActive(w))
         qWarning("the window did not become active");
+    QString text;
+    QTimer look;
+    QObject::connect(&look, &QTimer::timeout, &look, [&text, &answer] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box || box->objectName() != "saveConflictBox")
+            return;
+        if (text.isEmpty())
+            text = box->text();
+        if (answer.isEmpty())
+            QTest::keyClick(box, Qt::Key_Escape);
+        else
+            QTest::mouseClick(box->findChild<QPushButton*>(answer), Qt::LeftButton);
+    });
+    look.start(20);
     QTest::keyClick(w, Qt::Key_S, Qt::ControlModifier);
-    if (!QTest::qWaitFor([looked] { return *looked; }, 5000))
-        qWarning("the save did not come back");
+    look.stop();
     QTest::qWait(50); // the save goes on after the box
-    return *text;
+    return text;
 }
 
 /// Runs `act` on the modal dialog of type T once it is up (polled every 50 ms, for up to 20 s).
