@@ -17,7 +17,7 @@
 #include "io/scenarioreader.h"
 #include "ui/canvas/canvaseditor.h"
 #include "ui/canvas/canvasview.h"
-#include "ui/librarycontroller.h"
+#include "ui/library/librarycontroller.h"
 #include "ui/mainwindow.h"
 
 #include <QApplication>

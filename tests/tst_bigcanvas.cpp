@@ -16,8 +16,8 @@
 #include "ui/canvas/linkitem.h"
 #include "ui/canvas/linklayer.h"
 #include "ui/canvas/nodeitem.h"
-#include "ui/canvasnavigator.h"
-#include "ui/workloadspanel.h"
+#include "ui/edit/canvasnavigator.h"
+#include "ui/edit/workloadspanel.h"
 
 #include <QLineEdit>
 #include <QStandardPaths>

@@ -8,8 +8,8 @@
 
 #include "document/document.h"
 #include "model/miglayout.h"
-#include "ui/inspector.h"
-#include "ui/miglayoutview.h"
+#include "ui/edit/inspector.h"
+#include "ui/edit/miglayoutview.h"
 #include "ui/palette.h"
 #include "ui/welcomepanel.h"
 

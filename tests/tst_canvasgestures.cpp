@@ -9,7 +9,7 @@
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
 #include "ui/canvas/nodeitem.h"
-#include "ui/workloadspanel.h"
+#include "ui/edit/workloadspanel.h"
 
 #include <QMimeData>
 #include <QTemporaryDir>

@@ -7,7 +7,7 @@
 #include "document/document.h"
 #include "document/plansession.h"
 #include "ui/canvas/nodeitem.h"
-#include "ui/workloadspanel.h"
+#include "ui/edit/workloadspanel.h"
 
 #include <QContextMenuEvent>
 #include <QDialog>

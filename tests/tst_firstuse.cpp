@@ -9,16 +9,16 @@
 #include "document/plansession.h"
 #include "io/scenarioreader.h"
 #include "sim/simulation.h"
-#include "ui/addjobdialog.h"
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
 #include "ui/canvas/nodeitem.h"
-#include "ui/kpicards.h"
-#include "ui/librarypanel.h"
+#include "ui/edit/addjobdialog.h"
+#include "ui/edit/workloadspanel.h"
+#include "ui/library/librarypanel.h"
+#include "ui/library/revisionsdialog.h"
 #include "ui/palette.h"
-#include "ui/resultscharts.h"
-#include "ui/revisionsdialog.h"
-#include "ui/workloadspanel.h"
+#include "ui/results/kpicards.h"
+#include "ui/results/resultscharts.h"
 
 #include <QAbstractButton>
 #include <QApplication>

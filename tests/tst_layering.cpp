@@ -215,10 +215,10 @@ private Q_SLOTS:
         QVERIFY(edgeProblem("app/gui/main.cpp", "ui/mainwindow.h").isEmpty());
         QVERIFY(edgeProblem("app/cli/cmdreport.cpp", "ui/figures/reportwriter.h").isEmpty());
         QVERIFY(edgeProblem("ui/figures/planfigures.cpp", "ui/canvas/canvasscene.h").isEmpty());
-        QVERIFY(!edgeProblem("app/cli/cmdreport.cpp", "ui/resultscharts.h").isEmpty());
+        QVERIFY(!edgeProblem("app/cli/cmdreport.cpp", "ui/results/resultscharts.h").isEmpty());
         QVERIFY(!edgeProblem("ui/canvas/nodeitem.cpp", "ui/palette.h").isEmpty()); // canvas sits below ui
         QVERIFY(!edgeProblem("ui/canvas/canvasscene.cpp", "ui/figures/planfigures.h").isEmpty());
-        QVERIFY(edgeProblem("ui/sweepdialog.cpp", "ui/figures/sweepfigures.h").isEmpty());
+        QVERIFY(edgeProblem("ui/studies/sweepdialog.cpp", "ui/figures/sweepfigures.h").isEmpty());
         const QString up = edgeProblem("core/calc/evaluate.cpp", "core/document/document.h");
         QCOMPARE(up,
                  QString("core/calc/evaluate.cpp: calc -> document (core/document/document.h) is not an allowed edge "

@@ -7,11 +7,11 @@
 // compare view on its "Recommended vs current" page; the report gets that page; Apply is one
 // undoable edit; Cancel stops a search and shows what it found.
 #include "ui/canvas/nodeitem.h"
-#include "ui/comparedialog.h"
 #include "ui/figures/reportwriter.h"
-#include "ui/librarypanel.h"
-#include "ui/optimizedialog.h"
-#include "ui/plancontroller.h"
+#include "ui/library/librarypanel.h"
+#include "ui/plan/optimizedialog.h"
+#include "ui/plan/plancontroller.h"
+#include "ui/results/comparedialog.h"
 #include "windowfixture.h"
 
 #include "document/commands.h"

@@ -8,10 +8,10 @@
 #include "testsupport.h"
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/nodeitem.h"
-#include "ui/kpicards.h"
+#include "ui/edit/propertiespanel.h"
+#include "ui/edit/workloadspanel.h"
 #include "ui/mainwindow.h"
-#include "ui/propertiespanel.h"
-#include "ui/workloadspanel.h"
+#include "ui/results/kpicards.h"
 #include "windowfixture.h"
 
 #include <QApplication>

@@ -6,9 +6,9 @@
 #include "windowfixture.h"
 
 #include "ui/canvas/canvasview.h"
-#include "ui/kpicards.h"
-#include "ui/resultscharts.h"
-#include "ui/workloadspanel.h"
+#include "ui/edit/workloadspanel.h"
+#include "ui/results/kpicards.h"
+#include "ui/results/resultscharts.h"
 
 #include <QBarCategoryAxis>
 #include <QChart>

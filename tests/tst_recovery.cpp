@@ -13,10 +13,10 @@
 #include "testsupport.h"
 #include "ui/canvas/canvaseditor.h"
 #include "ui/canvas/canvasview.h"
-#include "ui/librarycontroller.h"
+#include "ui/library/librarycontroller.h"
+#include "ui/library/recoverybar.h"
+#include "ui/library/recoverycontroller.h"
 #include "ui/mainwindow.h"
-#include "ui/recoverybar.h"
-#include "ui/recoverycontroller.h"
 
 #include <QProcess>
 #include <QPushButton>

@@ -5,7 +5,7 @@
 // export; bad seeds and a missing file refused with the reason; Cancel on the Alibaba trace.
 #include "windowfixture.h"
 
-#include "ui/replaydialog.h"
+#include "ui/studies/replaydialog.h"
 
 #include <QChart>
 #include <QChartView>

@@ -13,7 +13,7 @@
 #include "ui/canvas/canvasscene.h"
 #include "ui/figures/planfigures.h"
 #include "ui/figures/reportwriter.h"
-#include "ui/presentationwindow.h"
+#include "ui/results/presentationwindow.h"
 
 #include <QDomDocument>
 #include <QImage>

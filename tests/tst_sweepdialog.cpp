@@ -5,7 +5,7 @@
 // unsaved scenario (its cluster rebuilt as the point says); a folder that is not a sweep's output
 // is refused with why. A replay sweep's point replays again and shows its curves.
 #include "ui/mainwindow.h"
-#include "ui/sweepdialog.h"
+#include "ui/studies/sweepdialog.h"
 #include "windowfixture.h"
 
 #include "document/document.h"

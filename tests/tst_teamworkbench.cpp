@@ -8,9 +8,9 @@
 #include "document/document.h"
 #include "pgserver.h"
 #include "store/scenariolibrary.h"
-#include "ui/connectdialog.h"
-#include "ui/librarypanel.h"
-#include "ui/livelibrary.h"
+#include "ui/library/connectdialog.h"
+#include "ui/library/librarypanel.h"
+#include "ui/library/livelibrary.h"
 #include "windowfixture.h"
 
 #include <QInputDialog>

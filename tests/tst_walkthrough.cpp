@@ -10,12 +10,12 @@
 
 #include "document/document.h"
 #include "document/plansession.h"
-#include "ui/addjobdialog.h"
-#include "ui/inspector.h"
-#include "ui/kpicards.h"
-#include "ui/miglayoutview.h"
+#include "ui/edit/addjobdialog.h"
+#include "ui/edit/inspector.h"
+#include "ui/edit/miglayoutview.h"
+#include "ui/edit/workloadspanel.h"
 #include "ui/palette.h"
-#include "ui/workloadspanel.h"
+#include "ui/results/kpicards.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

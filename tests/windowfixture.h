@@ -9,11 +9,11 @@
 #include "ui/canvas/canvaseditor.h"
 #include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
-#include "ui/editcontroller.h"
-#include "ui/exportcontroller.h"
-#include "ui/librarycontroller.h"
+#include "ui/edit/editcontroller.h"
+#include "ui/library/librarycontroller.h"
+#include "ui/library/recoverycontroller.h"
 #include "ui/mainwindow.h"
-#include "ui/recoverycontroller.h"
+#include "ui/results/exportcontroller.h"
 
 #include <QApplication>
 #include <QDir>

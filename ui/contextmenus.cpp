@@ -3,9 +3,9 @@
 #include "contextmenus.h"
 
 #include "canvas/canvasview.h"
-#include "editcontroller.h"
+#include "ui/edit/editcontroller.h"
+#include "ui/edit/workloadspanel.h"
 #include "workbench.h"
-#include "workloadspanel.h"
 
 #include <QAction>
 #include <QMenu>

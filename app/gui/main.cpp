@@ -8,9 +8,9 @@
 #include "io/datapaths.h"
 #include "io/filewriter.h"
 #include "ui/canvas/canvasscene.h"
-#include "ui/librarycontroller.h"
+#include "ui/library/librarycontroller.h"
+#include "ui/library/recoverycontroller.h"
 #include "ui/mainwindow.h"
-#include "ui/recoverycontroller.h"
 #include "ui/welcomepanel.h"
 
 #include <QApplication>

@@ -4,7 +4,7 @@
 
 #include "librarycontroller.h"
 #include "librarypanel.h"
-#include "workbench.h"
+#include "ui/workbench.h"
 
 #include "document/document.h"
 #include "document/librarygateway.h"

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
-#include "actionregistry.h"
+#include "ui/actionregistry.h"
 
 #include "calc/jobsearch.h"
 #include "document/topologyedits.h"

@@ -2,10 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "propertiespanel.h"
 
-#include "actionregistry.h"
-#include "canvas/canvasscene.h"
 #include "io/textformat.h"
-#include "workbench.h"
+#include "ui/actionregistry.h"
+#include "ui/canvas/canvasscene.h"
+#include "ui/workbench.h"
 #include "workloadspanel.h"
 
 #include <QAction>

@@ -5,7 +5,7 @@
 #include "document/autosaver.h"
 #include "document/librarygateway.h"
 #include "recoverybar.h"
-#include "workbench.h"
+#include "ui/workbench.h"
 
 #include <QMessageBox>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 // A save that lost the race to a teammate's (issue 20: no lost work between teammates).
-#include "comparedialog.h"
 #include "document/document.h"
 #include "document/librarygateway.h"
 #include "librarycontroller.h"
 #include "librarypanel.h"
-#include "workbench.h"
+#include "ui/results/comparedialog.h"
+#include "ui/workbench.h"
 
 #include <QMessageBox>
 #include <QPushButton>

@@ -3,8 +3,8 @@
 #include "inspector.h"
 #include "miglayoutview.h"
 
-#include "canvas/canvasscene.h"
-#include "workbench.h"
+#include "ui/canvas/canvasscene.h"
+#include "ui/workbench.h"
 
 #include "model/enumnames.h"
 #include "model/limits.h"

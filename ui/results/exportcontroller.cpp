@@ -4,13 +4,13 @@
 
 #include "calc/clusterconfig.h"
 #include "document/plansession.h"
-#include "figures/planfigures.h"
-#include "figures/reportwriter.h"
 #include "io/clusterconfigwriter.h"
 #include "io/filewriter.h"
 #include "io/scenariowriter.h"
 #include "presentationwindow.h"
-#include "workbench.h"
+#include "ui/figures/planfigures.h"
+#include "ui/figures/reportwriter.h"
+#include "ui/workbench.h"
 
 #include <QApplication>
 #include <QEventLoop>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "resultscharts.h"
-#include "figures/charttheme.h"
-#include "figures/resultsfigures.h"
 #include "simulationcharts.h"
+#include "ui/figures/charttheme.h"
+#include "ui/figures/resultsfigures.h"
 
 #include <QChart>
 #include <QChartView>

@@ -2,16 +2,16 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "librarycontroller.h"
 
-#include "comparedialog.h"
 #include "document/commands.h"
 #include "document/document.h"
 #include "document/librarygateway.h"
 #include "io/scenarioreader.h"
 #include "librarypanel.h"
-#include "progress.h"
 #include "revisionsdialog.h"
 #include "sim/planresults.h"
-#include "workbench.h"
+#include "ui/progress.h"
+#include "ui/results/comparedialog.h"
+#include "ui/workbench.h"
 
 #include <QAction>
 #include <QFileDialog>

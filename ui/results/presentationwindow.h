@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
-#include "figures/slidedeck.h"
+#include "ui/figures/slidedeck.h"
 
 #include <QWidget>
 

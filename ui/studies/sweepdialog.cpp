@@ -2,10 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "sweepdialog.h"
 
-#include "figures/replaycharts.h"
-#include "figures/sweepcharts.h"
 #include "io/textformat.h"
-#include "workbench.h"
+#include "ui/figures/replaycharts.h"
+#include "ui/figures/sweepcharts.h"
+#include "ui/workbench.h"
 
 #include "io/jsonfile.h"
 #include "io/scenarioreader.h"

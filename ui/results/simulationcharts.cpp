@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "simulationcharts.h"
-#include "figures/simulationfigures.h"
 #include "sim/planresults.h"
+#include "ui/figures/simulationfigures.h"
 
 #include <QChart>
 #include <QChartView>

@@ -5,9 +5,9 @@
 #include "editcontroller.h"
 
 #include "io/textformat.h"
-#include "parallelismdialog.h"
 #include "sim/planresults.h"
-#include "workbench.h"
+#include "ui/plan/parallelismdialog.h"
+#include "ui/workbench.h"
 #include "workloadspanel.h"
 
 #include "document/plansession.h"

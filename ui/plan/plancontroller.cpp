@@ -2,13 +2,13 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "plancontroller.h"
 
-#include "canvas/canvasscene.h"
-#include "comparedialog.h"
-#include "figures/reportwriter.h"
-#include "librarycontroller.h"
 #include "optimizedialog.h"
-#include "progress.h"
-#include "workbench.h"
+#include "ui/canvas/canvasscene.h"
+#include "ui/figures/reportwriter.h"
+#include "ui/library/librarycontroller.h"
+#include "ui/progress.h"
+#include "ui/results/comparedialog.h"
+#include "ui/workbench.h"
 
 #include "document/commands.h"
 #include "document/document.h"

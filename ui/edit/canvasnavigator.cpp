@@ -2,16 +2,16 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "canvasnavigator.h"
 
-#include "actionregistry.h"
-#include "canvas/canvaslegend.h"
-#include "canvas/canvasminimap.h"
-#include "canvas/canvasscene.h"
-#include "canvas/canvassearch.h"
-#include "canvas/canvasview.h"
 #include "document/plansession.h"
 #include "io/textformat.h"
 #include "sim/planresults.h"
-#include "workbench.h"
+#include "ui/actionregistry.h"
+#include "ui/canvas/canvaslegend.h"
+#include "ui/canvas/canvasminimap.h"
+#include "ui/canvas/canvasscene.h"
+#include "ui/canvas/canvassearch.h"
+#include "ui/canvas/canvasview.h"
+#include "ui/workbench.h"
 #include "workloadspanel.h"
 
 #include <QAction>

@@ -2,10 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
-#include "figures/simulationfigures.h"
 #include "model/scenario.h"
 #include "sim/simulation.h"
 #include "sim/timeline.h"
+#include "ui/figures/simulationfigures.h"
 
 #include <QWidget>
 

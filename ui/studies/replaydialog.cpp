@@ -2,9 +2,9 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "replaydialog.h"
 
-#include "figures/replaycharts.h"
 #include "study/replayinput.h"
-#include "workbench.h"
+#include "ui/figures/replaycharts.h"
+#include "ui/workbench.h"
 
 #include "io/clusterconfigwriter.h"
 #include "model/format.h"

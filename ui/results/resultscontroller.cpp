@@ -2,18 +2,18 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "resultscontroller.h"
 
-#include "actionregistry.h"
-#include "canvas/canvasscene.h"
-#include "canvas/canvasview.h"
 #include "document/plansession.h"
 #include "explaindialog.h"
 #include "kpicards.h"
 #include "plansummary.h"
 #include "resultscharts.h"
-#include "scenariotree.h"
 #include "simulationcharts.h"
-#include "workbench.h"
-#include "workloadspanel.h"
+#include "ui/actionregistry.h"
+#include "ui/canvas/canvasscene.h"
+#include "ui/canvas/canvasview.h"
+#include "ui/edit/scenariotree.h"
+#include "ui/edit/workloadspanel.h"
+#include "ui/workbench.h"
 
 #include <QAction>
 

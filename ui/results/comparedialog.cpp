@@ -3,11 +3,11 @@
 #include "comparedialog.h"
 
 #include "calc/evaluate.h"
-#include "canvas/canvasscene.h"
-#include "figures/charttheme.h"
-#include "figures/recommendation.h"
 #include "model/scenariodiff.h"
 #include "presentationwindow.h"
+#include "ui/canvas/canvasscene.h"
+#include "ui/figures/charttheme.h"
+#include "ui/figures/recommendation.h"
 
 #include <QApplication>
 #include <QBarCategoryAxis>

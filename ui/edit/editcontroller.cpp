@@ -3,13 +3,13 @@
 #include "editcontroller.h"
 
 #include "addjobdialog.h"
-#include "canvas/canvasscene.h"
 #include "document/commands.h"
 #include "document/jobedits.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
 #include "scenariotree.h"
-#include "workbench.h"
+#include "ui/canvas/canvasscene.h"
+#include "ui/workbench.h"
 #include "workloadspanel.h"
 
 #include <QAction>

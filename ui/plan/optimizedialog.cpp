@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "optimizedialog.h"
 
-#include "figures/charttheme.h"
 #include "io/textformat.h"
+#include "ui/figures/charttheme.h"
 
 #include "model/planningtarget.h"
 

@@ -2,10 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "studycontroller.h"
 
-#include "librarycontroller.h"
 #include "replaydialog.h"
 #include "sweepdialog.h"
-#include "workbench.h"
+#include "ui/library/librarycontroller.h"
+#include "ui/workbench.h"
 
 #include <QFileDialog>
 #include <QKeySequence>

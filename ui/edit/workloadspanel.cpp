@@ -6,12 +6,12 @@
 #include "calc/kpiexplain.h"
 #include "io/textformat.h"
 
-#include "figures/charttheme.h"
+#include "ui/figures/charttheme.h"
 
 #include "calc/comparison.h"
 #include "calc/evaluate.h"
-#include "canvas/canvasview.h"
 #include "model/enumnames.h"
+#include "ui/canvas/canvasview.h"
 
 #include <QMimeData>
 
