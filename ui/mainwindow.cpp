@@ -33,17 +33,14 @@
 #include "ui/results/resultscontroller.h"
 #include "ui/studies/studycontroller.h"
 #include "welcomepanel.h"
-#include "wheelguard.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QGroupBox>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
-#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
@@ -140,29 +137,9 @@ MainWindow::~MainWindow()
 void MainWindow::createDocks()
 {
     auto* palette = new Palette(mWorkbench->catalog(), this);
-    connect(palette, &Palette::templateActivated, this, [this](const QString& key) {
-        if (key.startsWith("job:"))
-            mEdits->addJob(key.section(':', 1));
-        else if (currentDocument()) // a node or switch at the centre of the view
-            mCanvas->editor()->addFromTemplate(key, mCanvas->mapToScene(mCanvas->viewport()->rect().center()));
-    });
-    auto* inspectorHost = new QWidget;
-    {
-        auto* v = new QVBoxLayout(inspectorHost);
-        auto* props = new QGroupBox(tr("Properties"), inspectorHost);
-        (new QVBoxLayout(props))->addWidget(mProperties);
-        auto* sharingBox = new QGroupBox(tr("GPU sharing"), inspectorHost);
-        (new QVBoxLayout(sharingBox))->addWidget(mInspector);
-        v->addWidget(props);
-        v->addWidget(sharingBox);
-        v->addStretch(1);
-    }
-    auto* scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setWidget(inspectorHost);
-    scroll->setMinimumWidth(320); // the inspector's fields need it; the canvas gives way
-    WheelGuard::install(scroll);  // the wheel scrolls the inspector, not the field under it
+    connect(palette, &Palette::templateActivated, mEdits,
+            [this](const QString& key) { mEdits->addFromPalette(key, mCanvas); });
+    QWidget* inspectorPane = Inspector::pane(mProperties, mInspector);
 
     auto dock = [this](const QString& title, const char* name, QWidget* content, Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(title, this);
@@ -172,7 +149,7 @@ void MainWindow::createDocks()
         return d;
     };
     QDockWidget* outlineDock = dock(tr("Outline"), "OutlineDock", mTree, Qt::RightDockWidgetArea);
-    QDockWidget* inspectorDock = dock(tr("Inspector"), "InspectorDock", scroll, Qt::RightDockWidgetArea);
+    QDockWidget* inspectorDock = dock(tr("Inspector"), "InspectorDock", inspectorPane, Qt::RightDockWidgetArea);
     QDockWidget* historyDock = dock(tr("Undo History"), "HistoryDock", mHistory, Qt::RightDockWidgetArea);
     tabifyDockWidget(inspectorDock, historyDock);
     tabifyDockWidget(inspectorDock, outlineDock);
@@ -296,21 +273,7 @@ bool MainWindow::raisePanel(const QString& name)
 
 WelcomePanel* MainWindow::showWelcome()
 {
-    delete mWelcome; // the library may have changed since
-    std::vector<std::pair<qint64, QString>> offered;
-    if (auto all = mWorkbench->library().list())
-        for (const auto& entry : *all)
-            if (offered.size() < 6)
-                offered.emplace_back(entry.id, entry.name);
-    mWelcome = new WelcomePanel(offered, this);
-    connect(mWelcome, &WelcomePanel::scenarioChosen, mFiles, &LibraryController::openFromLibrary);
-    connect(mWelcome, &WelcomePanel::blankChosen, mFiles, [this] { mFiles->newScenario(); });
-    connect(mWelcome, &WelcomePanel::importChosen, mFiles, &LibraryController::importJson);
-    connect(mWelcome, &WelcomePanel::guideChosen, mHelp, [this] { mHelp->showUserGuide(); });
-    mWelcome->show();
-    mWelcome->raise();
-    mWelcome->setFocus();
-    return mWelcome;
+    return mFiles->showWelcome([this] { mHelp->showUserGuide(); });
 }
 
 void MainWindow::updateTitle()

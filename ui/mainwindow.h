@@ -9,7 +9,6 @@
 #include "workbench.h"
 
 #include <QMainWindow>
-#include <QPointer>
 
 #include <memory>
 
@@ -137,7 +136,6 @@ private:
     ResultsController* mResults = nullptr;
     class CanvasNavigator* mNavigator = nullptr;
     class HelpController* mHelp = nullptr;
-    QPointer<class WelcomePanel> mWelcome;
     QMenu* mEditMenu = nullptr;
 };
 

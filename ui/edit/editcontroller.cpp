@@ -8,7 +8,9 @@
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
 #include "scenariotree.h"
+#include "ui/canvas/canvaseditor.h"
 #include "ui/canvas/canvasscene.h"
+#include "ui/canvas/canvasview.h"
 #include "ui/workbench.h"
 #include "workloadspanel.h"
 
@@ -342,6 +344,14 @@ void EditController::deleteTenant(const QString& tenantId)
         mWorkbench.push(
             document::removeItems(mWorkbench.document()->scenario(), mWorkbench.catalog(), {tenantId.toStdString()}),
             tr("Cannot delete %1").arg(name), mWindow);
+}
+
+void EditController::addFromPalette(const QString& key, CanvasView* view)
+{
+    if (key.startsWith("job:"))
+        addJob(key.section(':', 1));
+    else if (mWorkbench.document())
+        view->editor()->addFromTemplate(key, view->mapToScene(view->viewport()->rect().center()));
 }
 
 } // namespace gp::ui

@@ -64,6 +64,9 @@ public:
     /// Opens the Add Job dialog (with a preset chosen, "" for a custom model, and a pin when
     /// given); OK pushes one undoable edit.
     void addJob(const std::optional<QString>& preset = std::nullopt, const std::string& pinNode = {});
+    /// A palette entry activated (double-click, Enter): a job template opens Add Job with it; a
+    /// node or switch is placed at the centre of `view`.
+    void addFromPalette(const QString& key, class CanvasView* view);
     /// Opens the job editor on a job; OK pushes one undoable edit.
     void editJob(const QString& jobId);
     /// Lays the canvas out as a layered fabric (Edit > Arrange as Fabric), one undo step, and

@@ -4,6 +4,7 @@
 #include "miglayoutview.h"
 
 #include "ui/canvas/canvasscene.h"
+#include "ui/wheelguard.h"
 #include "ui/workbench.h"
 
 #include "model/enumnames.h"
@@ -17,7 +18,9 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
+#include <QVBoxLayout>
 
 #include <algorithm>
 
@@ -58,6 +61,26 @@ void Inspector::follow(Workbench& workbench, CanvasScene* scene)
     connect(scene, &QGraphicsScene::selectionChanged, this, show);
     connect(&workbench, &Workbench::editableChanged, this,
             [this, scene](bool editable) { setEnabled(editable && !scene->selectedIds().isEmpty()); });
+}
+
+QWidget* Inspector::pane(QWidget* properties, Inspector* sharing)
+{
+    auto* host = new QWidget;
+    auto* v = new QVBoxLayout(host);
+    auto* props = new QGroupBox(tr("Properties"), host);
+    (new QVBoxLayout(props))->addWidget(properties);
+    auto* sharingBox = new QGroupBox(tr("GPU sharing"), host);
+    (new QVBoxLayout(sharingBox))->addWidget(sharing);
+    v->addWidget(props);
+    v->addWidget(sharingBox);
+    v->addStretch(1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(host);
+    scroll->setMinimumWidth(320); // the inspector's fields need it; the canvas gives way
+    WheelGuard::install(scroll);
+    return scroll;
 }
 
 Inspector::Inspector(const Catalog& catalog, QWidget* parent)

@@ -11,6 +11,7 @@
 #include "sim/planresults.h"
 #include "ui/progress.h"
 #include "ui/results/comparedialog.h"
+#include "ui/welcomepanel.h"
 #include "ui/workbench.h"
 
 #include <QAction>
@@ -454,6 +455,25 @@ bool LibraryController::deleteScenario(qint64 id, bool ask)
         doc->forgetLibraryId(); // still open, now as an unsaved scenario
     mPanel->reload(mWorkbench.library());
     return true;
+}
+
+WelcomePanel* LibraryController::showWelcome(const std::function<void()>& showGuide)
+{
+    delete mWelcome;
+    std::vector<std::pair<qint64, QString>> offered;
+    if (auto all = mWorkbench.library().list())
+        for (const auto& entry : *all)
+            if (offered.size() < 6)
+                offered.emplace_back(entry.id, entry.name);
+    mWelcome = new WelcomePanel(offered, mWindow);
+    connect(mWelcome, &WelcomePanel::scenarioChosen, this, &LibraryController::openFromLibrary);
+    connect(mWelcome, &WelcomePanel::blankChosen, this, [this] { newScenario(); });
+    connect(mWelcome, &WelcomePanel::importChosen, this, &LibraryController::importJson);
+    connect(mWelcome, &WelcomePanel::guideChosen, this, showGuide);
+    mWelcome->show();
+    mWelcome->raise();
+    mWelcome->setFocus();
+    return mWelcome;
 }
 
 } // namespace gp::ui

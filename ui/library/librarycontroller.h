@@ -6,9 +6,11 @@
 
 #include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -91,6 +93,11 @@ public:
     /// answer. True when they were saved.
     bool resolveConflict(const QString& note, const QString& why);
 
+    /// Shows the welcome panel over the window (first start, Help > Welcome), replacing the one
+    /// shown before (the library may have changed since): the library's first six scenarios, a
+    /// blank plan, an import, and the user guide through `showGuide`.
+    class WelcomePanel* showWelcome(const std::function<void()>& showGuide);
+
 private:
     /// Whether the library takes saves; for a viewer's team library, says why not.
     bool writable();
@@ -102,6 +109,7 @@ private:
     Workbench& mWorkbench;
     LibraryPanel* mPanel;
     QWidget* mWindow;
+    QPointer<class WelcomePanel> mWelcome;
 };
 
 } // namespace gp::ui
