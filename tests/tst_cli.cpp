@@ -444,29 +444,6 @@ private Q_SLOTS:
                  qPrintable(text.out));
     }
 
-    void saturatedServingJobHasNoTtft()
-    {
-        // chat-70b at 100 requests/s is far past what its four GPUs serve: the queue grows.
-        QTemporaryDir tmp;
-        const QString file = tmp.filePath("busy.json");
-        QVERIFY(writeEditedSample(file, "\"requests_per_s\": 1.5", "\"requests_per_s\": 100"));
-        const Run r = cli({"evaluate", file, "--json"}, mHome.path());
-        QCOMPARE(r.code, 0);
-        for (const auto& v : QJsonDocument::fromJson(r.out.toUtf8()).object().value("jobs").toArray()) {
-            const QJsonObject j = v.toObject();
-            if (j.value("id").toString() != "chat-70b")
-                continue;
-            const QJsonObject sv = j.value("serving").toObject();
-            QCOMPARE(sv.value("saturated").toBool(), true);
-            QVERIFY(sv.value("ttft_s").isNull() && sv.value("ttft_p99_s").isNull() && sv.value("queued").isNull());
-            QCOMPARE(sv.value("slo_attainment").toDouble(), 0.0);
-            QCOMPARE(j.value("meets_sla").toBool(), false);
-            QVERIFY(sv.value("output_tokens_per_s").toDouble() > 0);
-            return;
-        }
-        QFAIL("chat-70b not in the output");
-    }
-
     void evaluateAlternativesContract()
     {
         const QString sample = gp::test::sampleFiles().first();

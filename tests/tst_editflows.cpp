@@ -23,11 +23,13 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QGraphicsItem>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -144,6 +146,51 @@ private Q_SLOTS:
         QTRY_COMPARE(w->workloads()->rowCount(), 6);
         doc->undoStack()->undo();
         QTRY_COMPARE(w->workloads()->rowCount(), 5);
+    }
+
+    /// Issue 36: Add Job's defaults (10 req/s, 16 requests in flight) saturate a service; the
+    /// dialog says so with the cap, as it warns about memory, and offers Add Anyway; at a rate the
+    /// service keeps up with, it says what it serves.
+    void addJobWarnsWhenAServiceIsSaturated()
+    {
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value;
+        ui::AddJobDialog dialog(test::bundledCatalog(), s);
+        dialog.show();
+        dialog.set("Startup X", "llama3-8b", JobKind::Inference, 1, 1, 1);
+        QVERIFY2(dialog.message().contains("Saturated at this load"), qPrintable(dialog.message()));
+        QVERIFY2(dialog.message().contains("the concurrency cap is 16"), qPrintable(dialog.message()));
+        QPushButton* ok = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+        QCOMPARE(ok->text(), QString("Add Anyway"));
+        QVERIFY(ok->isEnabled());
+        auto* amount = dialog.findChild<QDoubleSpinBox*>("addJobAmount");
+        amount->setFocus();
+        QTest::keyClick(amount, Qt::Key_A, Qt::ControlModifier);
+        QTest::keyClicks(amount, "0.5");
+        QVERIFY2(dialog.message().contains("Serves 0.50 req/s"), qPrintable(dialog.message() + " / " + amount->text()));
+        QVERIFY(!dialog.message().contains("Saturated"));
+        QCOMPARE(ok->text(), QString("OK"));
+    }
+
+    /// Issue 36: where no tenant sets a serving objective the Serving SLO card reads "n/a (no
+    /// objective)", never 100 %; a saturated service reads 0 %.
+    void servingSloCardSaysWhenThereIsNoObjective()
+    {
+        auto w = makeWindow();
+        w->files()->openFirst();
+        document::Document* doc = w->currentDocument();
+        Scenario s = doc->scenario();
+        for (Tenant& t : s.tenants) {
+            t.sla.ttftP99Ms.reset();
+            t.sla.itlP99Ms.reset();
+        }
+        doc->push(*document::changeScenario(doc->scenario(), test::bundledCatalog(), s, "objectives"));
+        QTRY_COMPARE(w->kpiCards()->valueOf("serving_slo_attainment"), QString("n/a (no objective)"));
+        for (Tenant& t : s.tenants)
+            for (Job& j : t.jobs)
+                if (j.inference)
+                    j.inference->requestsPerS = 1000.0;
+        doc->push(*document::changeScenario(doc->scenario(), test::bundledCatalog(), s, "load"));
+        QTRY_COMPARE(w->kpiCards()->valueOf("serving_slo_attainment"), QString("0.0 %"));
     }
 
     void customModelsAndJobTemplatesFromThePalette()

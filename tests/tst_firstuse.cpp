@@ -187,7 +187,10 @@ private Q_SLOTS:
         // A serving job: the amount is requests per second.
         kind->setCurrentIndex(kind->findText("Inference"));
         QVERIFY2(message->text().contains("It fits one"), qPrintable(message->text()));
-        QCOMPARE(ok->text(), QString("OK"));
+        // At the default 10 req/s with 16 requests in flight it cannot keep up (issue 36): said,
+        // and it can still be added.
+        QVERIFY2(message->text().contains("Saturated at this load"), qPrintable(message->text()));
+        QCOMPARE(ok->text(), QString("Add Anyway"));
         auto* amount = dialog.findChild<QDoubleSpinBox*>("addJobAmount");
         QVERIFY(amount->suffix().contains("req/s"));
     }

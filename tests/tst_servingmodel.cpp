@@ -5,6 +5,7 @@
 // a MIG instance's SMs slow prefill and its memory slices slow decode, replicas add up, and
 // objectives turn into attainment.
 #include "calc/evaluate.h"
+#include "calc/kpiregistry.h"
 #include "calc/servingmodel.h"
 #include "io/scenarioreader.h"
 #include "model/units.h"
@@ -132,10 +133,19 @@ private Q_SLOTS:
         QVERIFY(below.ttftS < 10.0);
         QVERIFY(above.saturated);
         QVERIFY(above.ttftS >= 1e29);
-        QCOMPARE(above.sloAttainment, 1.0); // no objectives set: nothing to miss
+        // Issue 36: a saturated service meets no objective, set or not (it used to read 100 %);
+        // one without objectives that keeps up has no attainment at all ("n/a"), never 100 %.
+        QVERIFY(above.sloJudged);
+        QCOMPARE(above.sloAttainment, 0.0);
+        QVERIFY(!below.sloJudged);
+        QCOMPARE(formatSloAttainment(below), std::string("n/a (no objective)"));
+        QCOMPARE(formatSloAttainment(above), std::string("0.0 %"));
         ServingInputs withSlo = llama8b(ServingLoad::Open, 1000, 1.2 * most.requestsPerS);
         withSlo.ttftSloS = 1.0;
         QCOMPARE(estimateServing(withSlo).sloAttainment, 0.0);
+        ServingInputs itlOnly = llama8b(ServingLoad::Open, 1000, 1.2 * most.requestsPerS);
+        itlOnly.itlSloS = 10.0; // every token gap within it, yet the queue grows without bound
+        QCOMPARE(estimateServing(itlOnly).sloAttainment, 0.0);
         // A higher rate below capacity waits longer for its first token.
         const ServingResult busier = estimateServing(llama8b(ServingLoad::Open, 1000, 0.9 * most.requestsPerS));
         QVERIFY(busier.ttftS > below.ttftS);
@@ -200,7 +210,9 @@ private Q_SLOTS:
     {
         ServingInputs in = llama8b(ServingLoad::Closed, 16);
         const ServingResult free = estimateServing(in);
+        QVERIFY(!free.sloJudged);
         in.itlSloS = free.itlS * 0.5;
+        QVERIFY(estimateServing(in).sloJudged);
         QCOMPARE(estimateServing(in).sloAttainment, 0.0);
         in.itlSloS = free.itlP99S * 2.0;
         in.ttftSloS = free.ttftP99S * 2.0;

@@ -7,6 +7,7 @@
 #include "calc/alternatives.h"
 #include "calc/comparison.h"
 #include "calc/evaluate.h"
+#include "calc/kpiregistry.h"
 #include "io/scenarioreader.h"
 #include "model/enumnames.h"
 
@@ -42,7 +43,7 @@ QJsonValue servingJson(const calc::JobResult& j)
                        {"kv_cache_bytes_per_gpu", v.kvCacheBytesPerGpu},
                        {"ttft_p99_s", latency(v.ttftP99S, v.saturated)},
                        {"itl_p99_s", v.itlP99S},
-                       {"slo_attainment", v.sloAttainment}};
+                       {"slo_attainment", v.sloJudged ? QJsonValue(v.sloAttainment) : QJsonValue(QJsonValue::Null)}};
 }
 
 QString seconds(double s) { return fmt::text::latency(s); }
@@ -118,7 +119,7 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
     out() << "\n  penalty mean " << pct(k.meanPenalty) << ", max " << pct(k.maxPenalty) << "; target ("
           << QString::fromStdString(PlanningTarget::text(true)) << ") " << (k.meetsTarget ? "met" : "not met");
     if (k.servingJobs > 0)
-        out() << "; serving SLO attainment " << pct(k.servingSloAttainment) << " (worst P99 TTFT "
+        out() << "; serving SLO attainment " << QString::fromStdString(calc::formatServingSlo(k)) << " (worst P99 TTFT "
               << seconds(k.servingTtftP99S) << ", ITL " << seconds(k.servingItlP99S) << ")";
     out() << "\n";
     out() << "  cost " << usd(k.costPerMonthUsd) << "/month, waste " << usd(k.wastePerMonth.total()) << " (idle "
@@ -171,7 +172,7 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
                   << (v.saturated       ? ", SATURATED: the queue grows"
                       : v.queued >= 0.5 ? ", " + QString::number(v.queued, 'f', 0) + " queued"
                                         : QString())
-                  << ", SLO attainment " << pct(v.sloAttainment) << '\n';
+                  << ", SLO attainment " << QString::fromStdString(calc::formatSloAttainment(v)) << '\n';
         }
     }
     int busy = 0;
@@ -236,7 +237,10 @@ void printAlternatives(const std::vector<calc::SharingAlternative>& alts)
                   << QString(" %1 %2 %3")
                          .arg(a.kpis.servingJobs > 0 ? seconds(a.kpis.servingTtftP99S) : "-", 10)
                          .arg(a.kpis.servingJobs > 0 ? seconds(a.kpis.servingItlP99S) : "-", 9)
-                         .arg(a.kpis.servingJobs > 0 ? pct(a.kpis.servingSloAttainment) : "-", 7);
+                         .arg(a.kpis.servingJobsJudged > 0 ? pct(a.kpis.servingSloAttainment)
+                              : a.kpis.servingJobs > 0     ? QString("n/a")
+                                                           : QString("-"),
+                              7);
         out() << '\n';
     }
     out() << '\n';
@@ -265,7 +269,9 @@ QJsonObject kpisToJson(const calc::Kpis& k)
         {"sla_violations", k.slaViolations},
         {"oom_risk_gpus", k.oomRiskGpus},
         {"serving_jobs", k.servingJobs},
-        {"serving_slo_attainment", k.servingSloAttainment},
+        {"serving_slo_attainment",
+         k.servingJobsJudged > 0 ? QJsonValue(k.servingSloAttainment) : QJsonValue(QJsonValue::Null)},
+        {"serving_jobs_judged", k.servingJobsJudged},
         {"serving_ttft_p99_s",
          k.servingJobs > 0 && k.servingTtftP99S < 1e29 ? QJsonValue(k.servingTtftP99S) : QJsonValue(QJsonValue::Null)},
         {"serving_itl_p99_s",

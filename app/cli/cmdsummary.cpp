@@ -7,6 +7,7 @@
 #include "calc/comparison.h"
 #include "calc/evaluate.h"
 #include "calc/inventory.h"
+#include "calc/kpiregistry.h"
 #include "io/datapaths.h"
 #include "io/scenarioreader.h"
 #include "model/enumnames.h"
@@ -103,8 +104,8 @@ void printText(const QString& file, const Scenario& s, const calc::Inventory& in
     if (k.servingJobs > 0) {
         const auto ms = [](double s) { return fmt::text::latency(s); };
         out() << "  serving    " << k.servingJobs << " job(s): SLO attainment "
-              << kpiText("serving_slo_attainment", k.servingSloAttainment) << ", worst P99 TTFT "
-              << ms(k.servingTtftP99S) << ", ITL " << ms(k.servingItlP99S) << "\n";
+              << QString::fromStdString(calc::formatServingSlo(k)) << ", worst P99 TTFT " << ms(k.servingTtftP99S)
+              << ", ITL " << ms(k.servingItlP99S) << "\n";
     }
     out() << "\n";
 }

@@ -112,8 +112,10 @@ struct JobTotals
     std::vector<double> linkLoadGbps; ///< per topology link
     std::vector<double> tenantCost;   ///< $/month per tenant
     double penaltySum = 0.0;
-    double flopsShare = 0.0; ///< GPU share × MFU over placed jobs
-    double servingAttainment = 0.0;
+    double flopsShare = 0.0;        ///< GPU share × MFU over placed jobs
+    double servingAttainment = 0.0; ///< over the judged placed serving jobs
+    int servingJudged = 0;          ///< placed serving jobs with a judged SLO attainment
+    int servingPlaced = 0;
     int placed = 0;
 };
 

@@ -82,7 +82,11 @@ void tally(const PlacedJob& job, const JobResult& r, Kpis& kpis, JobTotals& tota
 {
     if (r.serving) {
         const ServingResult& sv = *r.serving;
-        totals.servingAttainment += sv.sloAttainment;
+        ++totals.servingPlaced;
+        if (sv.sloJudged) {
+            totals.servingAttainment += sv.sloAttainment;
+            ++totals.servingJudged;
+        }
         kpis.servingTtftP99S = std::max(kpis.servingTtftP99S, sv.fits ? sv.ttftP99S : 1e30);
         kpis.servingItlP99S = std::max(kpis.servingItlP99S, sv.itlP99S);
     }

@@ -30,7 +30,10 @@ void gpuLinkAndTenantResults(Evaluation& ev, const Context& cx, const GpuLoads& 
             ev.gpus.push_back(r);
         }
     }
-    ev.kpis.servingSloAttainment = ev.kpis.servingJobs > 0 ? totals.servingAttainment / ev.kpis.servingJobs : 1.0;
+    // A serving job not placed counts as 0; one without objectives that keeps up is not judged.
+    ev.kpis.servingJobsJudged = totals.servingJudged + (ev.kpis.servingJobs - totals.servingPlaced);
+    ev.kpis.servingSloAttainment =
+        ev.kpis.servingJobsJudged > 0 ? totals.servingAttainment / ev.kpis.servingJobsJudged : 1.0;
     for (std::size_t i = 0; i < s.topology.links.size(); ++i) {
         const Link& l = s.topology.links[i];
         ev.links.push_back(

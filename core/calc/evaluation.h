@@ -90,10 +90,14 @@ struct Kpis
     int unplacedJobs = 0;
     int slaViolations = 0; ///< jobs missing their tenant's SLA: not placed, too slow or past the deadline
     int oomRiskGpus = 0;
-    int servingJobs = 0;               ///< placed inference jobs
-    double servingSloAttainment = 1.0; ///< mean over serving jobs of their slo_attainment (0 for one not placed)
-    double servingTtftP99S = 0.0;      ///< the worst P99 TTFT of the serving jobs (1e30: one saturated or not placed)
-    double servingItlP99S = 0.0;       ///< the worst P99 inter-token latency of the serving jobs (1e30: one not placed)
+    int servingJobs = 0; ///< inference jobs, placed or not
+    /// Serving jobs whose SLO attainment has a value: with an objective, saturated, or not placed.
+    int servingJobsJudged = 0;
+    /// Mean over the judged serving jobs of their slo_attainment (0 for one saturated or not
+    /// placed); n/a (1, not shown) without a judged job.
+    double servingSloAttainment = 1.0;
+    double servingTtftP99S = 0.0; ///< the worst P99 TTFT of the serving jobs (1e30: one saturated or not placed)
+    double servingItlP99S = 0.0;  ///< the worst P99 inter-token latency of the serving jobs (1e30: one not placed)
 };
 
 /// Everything evaluate() computes for one scenario: a value the views and the CLI publish.

@@ -118,8 +118,10 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catal
     std::map<std::string, double> values = kpiValues(k);
     if (p95Days)
         values["p95_completion_days"] = *p95Days;
-    if (const auto v = values.find(key); v != values.end())
-        x.value = spec->appliesTo(k) ? formatKpiValue(*spec, v->second) : "–";
+    if (const auto v = values.find(key); v != values.end() && spec->appliesTo(k))
+        x.value = formatKpiValue(*spec, v->second);
+    else if (!spec->appliesTo(k))
+        x.value = spec->noValue(k).empty() ? std::string("–") : spec->noValue(k);
     const int gpus = static_cast<int>(ev.gpus.size());
     double capacity = 0.0;
     for (const GpuResult& g : ev.gpus)
@@ -219,12 +221,12 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catal
                 x.lines.push_back(g.node + " GPU " + std::to_string(g.gpu) + ": " + fmt::gib(g.usedBytes) + " of " +
                                   fmt::gib(g.capacityBytes) + " GiB");
     } else if (key == "serving_slo_attainment") {
-        x.formula = "mean over serving jobs of (share of requests within the TTFT P99 objective × share of token "
-                    "gaps within the ITL P99 objective) = " +
+        x.formula = "mean over serving jobs with an objective, saturated or not placed (0 for these two) of (share "
+                    "of requests within the TTFT P99 objective × share of token gaps within the ITL P99 objective) = " +
                     x.value;
         for (const JobResult& j : ev.jobs)
             if (j.serving) {
-                x.lines.push_back(j.name + ": " + percent(j.serving->sloAttainment) + " (P99 TTFT " +
+                x.lines.push_back(j.name + ": " + formatSloAttainment(*j.serving) + " (P99 TTFT " +
                                   fmt::latency(j.serving->ttftP99S) + ", ITL " + fmt::latency(j.serving->itlP99S) +
                                   ")");
                 x.jobIds.push_back(j.id);

@@ -57,10 +57,13 @@ std::vector<KpiSpec> makeRegistry()
                  [](const Kpis& k) { return k.oomRiskGpus > 0; }});
     r.push_back({"serving_slo_attainment", "Serving SLO attainment", "fraction", true, "Serving SLO",
                  "Mean over serving jobs of the share of requests within their tenant's TTFT P99 objective "
-                 "times the share of token gaps within its ITL P99 objective (1 where a tenant sets none; 0 "
-                 "for a serving job not placed).",
-                 [](const Kpis& k) { return k.servingJobs > 0 && k.servingSloAttainment < 0.99; },
-                 [](const Kpis& k) { return k.servingJobs > 0; }});
+                 "times the share of token gaps within its ITL P99 objective; a saturated service or one not "
+                 "placed meets none (0); a service whose tenant sets no objective is not counted (n/a).",
+                 [](const Kpis& k) { return k.servingJobsJudged > 0 && k.servingSloAttainment < 0.99; },
+                 [](const Kpis& k) { return k.servingJobsJudged > 0; }});
+    r.back().noValueText = [](const Kpis& k) {
+        return k.servingJobs > 0 ? std::string("n/a (no objective)") : std::string();
+    };
     r.push_back({"p95_completion_days", "P95 completion", "days", false, "P95 completion",
                  "The slowest training job's 95th-percentile completion time, from the plan's Monte Carlo "
                  "(run-to-run jitter, co-tenant bursts, out-of-memory kills, link congestion, hardware "
@@ -140,18 +143,24 @@ const KpiSpec* findKpi(const std::string& key)
 
 std::map<std::string, double> kpiValues(const Kpis& k)
 {
-    return {{"vram_utilization", k.vramUtilization},
-            {"allocation_ratio", k.allocationRatio},
-            {"compute_utilization", k.computeUtilization},
-            {"fragmentation", k.fragmentation},
-            {"mean_penalty", k.meanPenalty},
-            {"max_penalty", k.maxPenalty},
-            {"unplaced_jobs", static_cast<double>(k.unplacedJobs)},
-            {"sla_violations", static_cast<double>(k.slaViolations)},
-            {"serving_slo_attainment", k.servingSloAttainment},
-            {"oom_risk_gpus", static_cast<double>(k.oomRiskGpus)},
-            {"cost_per_month_usd", k.costPerMonthUsd},
-            {"waste_per_month_usd", k.wastePerMonth.total()}};
+    std::map<std::string, double> values{{"vram_utilization", k.vramUtilization},
+                                         {"allocation_ratio", k.allocationRatio},
+                                         {"compute_utilization", k.computeUtilization},
+                                         {"fragmentation", k.fragmentation},
+                                         {"mean_penalty", k.meanPenalty},
+                                         {"max_penalty", k.maxPenalty},
+                                         {"unplaced_jobs", static_cast<double>(k.unplacedJobs)},
+                                         {"sla_violations", static_cast<double>(k.slaViolations)},
+                                         {"serving_slo_attainment", k.servingSloAttainment},
+                                         {"oom_risk_gpus", static_cast<double>(k.oomRiskGpus)},
+                                         {"cost_per_month_usd", k.costPerMonthUsd},
+                                         {"waste_per_month_usd", k.wastePerMonth.total()}};
+    // A KPI without a value for this plan (no judged serving job) has none here either, so that
+    // no view or comparison shows a made-up 100 %.
+    for (const KpiSpec& spec : kpiRegistry())
+        if (!spec.appliesTo(k))
+            values.erase(spec.key);
+    return values;
 }
 
 std::string formatKpiValue(const KpiSpec& spec, double value) { return magnitude(spec, value); }
@@ -170,6 +179,18 @@ std::string formatKpiDelta(const KpiSpec& spec, double delta)
     if (spec.unit == "fraction")
         text = fmt::points(delta);
     return sign + text;
+}
+
+std::string formatSloAttainment(const ServingResult& sv)
+{
+    return sv.sloJudged ? fmt::percent(sv.sloAttainment) : std::string("n/a (no objective)");
+}
+
+std::string formatServingSlo(const Kpis& k)
+{
+    if (k.servingJobsJudged > 0)
+        return fmt::percent(k.servingSloAttainment);
+    return k.servingJobs > 0 ? std::string("n/a (no objective)") : std::string("\u2013");
 }
 
 } // namespace gp::calc

@@ -28,6 +28,12 @@ struct KpiSpec
     std::vector<std::string> assumptions = {};
     /// How far the model is known to be off for this figure, from docs/validation.md.
     std::string errorBand = {};
+    /// What is shown instead of a value where it does not apply and the reason is worth saying
+    /// ("n/a (no objective)"); empty: a dash.
+    std::string (*noValueText)(const Kpis&) = nullptr;
+
+    /// The text where the KPI has no value: the reason, or an empty string for a plain dash.
+    std::string noValue(const Kpis& k) const { return noValueText ? noValueText(k) : std::string(); }
 
     bool isFlagged(const Kpis& k) const { return flagged && flagged(k); }
     bool appliesTo(const Kpis& k) const { return !applies || applies(k); }
@@ -50,5 +56,12 @@ std::string formatKpiValue(const KpiSpec& spec, double value);
 std::string formatKpiText(const KpiSpec& spec, double value);
 /// A change of a KPI: "+3.7 pt", "−$49,290", "−0.5 d", "+2" (a minus sign, not a hyphen).
 std::string formatKpiDelta(const KpiSpec& spec, double delta);
+
+/// A serving job's SLO attainment in words: "97.3 %" (0 % saturated), or "n/a (no objective)"
+/// where its tenant sets none and it keeps up.
+std::string formatSloAttainment(const ServingResult& sv);
+/// The plan's serving SLO attainment in words: a percentage, "n/a (no objective)", or "–"
+/// without serving jobs.
+std::string formatServingSlo(const Kpis& k);
 
 } // namespace gp::calc

@@ -247,6 +247,7 @@ ServingResult estimateServing(const ServingInputs& in)
     if (!r.fits) {
         r.saturated = true;
         r.sloAttainment = 0.0;
+        r.sloJudged = true;
         return r;
     }
     const Iteration it(in);
@@ -357,7 +358,9 @@ ServingResult estimateServing(const ServingInputs& in)
         };
         attain *= (1.0 - chunkShare) * share(gap) + chunkShare * share(chunkGap);
     }
-    r.sloAttainment = attain;
+    // A saturated service meets no objective, whichever the tenant sets, or none.
+    r.sloJudged = in.ttftSloS || in.itlSloS || r.saturated;
+    r.sloAttainment = r.saturated ? 0.0 : attain;
     return r;
 }
 

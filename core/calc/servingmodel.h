@@ -66,9 +66,13 @@ struct ServingResult
     double itlS = 0.0;               ///< mean inter-token latency (one iteration with the others' prefill)
     double ttftP99S = 0.0;
     double itlP99S = 0.0;
-    double outputTokensPerS = 0.0;  ///< all replicas
-    double requestsPerS = 0.0;      ///< all replicas
-    double sloAttainment = 1.0;     ///< share of requests within both objectives (1 without objectives)
+    double outputTokensPerS = 0.0; ///< all replicas
+    double requestsPerS = 0.0;     ///< all replicas
+    double sloAttainment = 1.0;    ///< share of requests within both objectives (0 saturated; n/a unless judged)
+    /// Whether SLO attainment has a value: the tenant sets a TTFT or ITL objective, or the
+    /// service is saturated or does not fit (it then meets no objective, 0). A service without
+    /// objectives that keeps up is "n/a (no objective)", never 100 %.
+    bool sloJudged = false;
     double computeBoundShare = 1.0; ///< share of the iterations' kernel time bound by the SMs
     double decodeIterationS = 0.0;  ///< an iteration of the running batch without prefill
     double prefillS = 0.0;          ///< the own prompt's prefill at this load, without queueing

@@ -177,8 +177,8 @@ QByteArray whatIfFigures(const Scenario& base, const Catalog& catalog, const Swe
     }
     return "," + QByteArray::number(static_cast<qlonglong>(s->topology.nodes.size())) + "," + QByteArray::number(gpus) +
            "," + number(k.costPerMonthUsd) + "," + number(k.vramUtilization) + "," + number(k.meanPenalty) + "," +
-           number(k.maxPenalty) + "," + number(k.servingSloAttainment) + "," + QByteArray::number(k.unplacedJobs) +
-           "," + QByteArray::number(k.slaViolations) + "," +
+           number(k.maxPenalty) + "," + (k.servingJobsJudged > 0 ? number(k.servingSloAttainment) : QByteArray()) +
+           "," + QByteArray::number(k.unplacedJobs) + "," + QByteArray::number(k.slaViolations) + "," +
            (PlanningTarget::met(k.vramUtilization, k.meanPenalty) ? "true" : "false") + "," + p95 + ",\n";
 }
 

@@ -6,6 +6,7 @@
 #include "calc/evaluate.h"
 #include "document/commands.h"
 #include "model/enumnames.h"
+#include "model/format.h"
 #include "model/validation.h"
 
 #include <QCheckBox>
@@ -185,7 +186,10 @@ void AddJobDialog::revalidate()
     mNewTenant->setEnabled(newTenant);
     const bool serving = static_cast<JobKind>(mKind->currentData().toInt()) == JobKind::Inference;
     mAmountLabel->setText(serving ? tr("Requests per second") : tr("Tokens to train (billions)"));
-    mAmount->setSuffix(serving ? tr(" req/s") : tr(" B tokens"));
+    // Only when the kind changes: setting it re-formats the text, which would undo what the
+    // user is typing ("0" becomes "0.00" and the ".5" that follows is refused).
+    if (const QString suffix = serving ? tr(" req/s") : tr(" B tokens"); mAmount->suffix() != suffix)
+        mAmount->setSuffix(suffix);
     const Result<document::Edit> e = edit();
     QStringList problems;
     for (const Issue& i : e.issues)
@@ -196,8 +200,12 @@ void AddJobDialog::revalidate()
     QString text = problems.join('\n');
     bool fits = true;
     if (problems.isEmpty()) {
-        const std::optional<QString> estimate = memoryEstimate(resultOf(e), fits);
+        const Scenario after = resultOf(e);
+        const std::optional<QString> estimate = memoryEstimate(after, fits);
         text = estimate ? *estimate : tr("The job is valid.");
+        if (fits)
+            if (const std::optional<QString> serving = servingEstimate(after, fits))
+                text += "\n" + *serving;
     }
     mMessage->setText(text);
     mMessage->setStyleSheet(!problems.isEmpty() ? QStringLiteral("color: #c0392b")
@@ -234,7 +242,7 @@ QString AddJobDialog::fieldLabel(const std::string& path)
     return it == labels.end() ? QString() : tr(it->second) + ": ";
 }
 
-std::optional<QString> AddJobDialog::memoryEstimate(const Scenario& after, bool& fits) const
+const Job* AddJobDialog::jobIn(const Scenario& after) const
 {
     std::set<std::string> before;
     for (const Tenant& t : mScenario.tenants)
@@ -245,6 +253,50 @@ std::optional<QString> AddJobDialog::memoryEstimate(const Scenario& after, bool&
         for (const Job& j : t.jobs)
             if (mEditJob.empty() ? !before.count(j.id) : j.id == mEditJob)
                 job = &j;
+    return job;
+}
+
+std::optional<QString> AddJobDialog::servingEstimate(const Scenario& after, bool& fits) const
+{
+    const Job* job = jobIn(after);
+    if (!job || job->kind != JobKind::Inference || !job->inference)
+        return std::nullopt;
+    int gpus = 0;
+    for (const Node& n : after.topology.nodes)
+        gpus += n.gpuCount;
+    if (gpus > kMaxEstimateGpus)
+        return std::nullopt;
+    const calc::Evaluation ev = calc::evaluate(after, mCatalog);
+    for (const calc::JobResult& r : ev.jobs) {
+        if (r.id != job->id || !r.placed || !r.serving)
+            continue;
+        const calc::ServingResult& sv = *r.serving;
+        const int cap = job->inference->concurrency;
+        if (sv.saturated) {
+            fits = false;
+            return tr("Saturated at this load: at most %1 requests run at once (the concurrency cap is %2, the KV "
+                      "cache holds %3) and it serves %4 req/s of the %5 asked, so the queue grows without bound and "
+                      "it meets no objective. Lower the rate, raise the cap, or add replicas (data parallel).")
+                .arg(std::min(cap, sv.maxBatch))
+                .arg(cap)
+                .arg(sv.maxBatch)
+                .arg(sv.requestsPerS, 0, 'f', 2)
+                .arg(job->inference->requestsPerS, 0, 'g', 4);
+        }
+        return tr("Serves %1 req/s with about %2 requests running (concurrency cap %3, KV cache room for %4); "
+                  "P99 time to first token %5.")
+            .arg(sv.requestsPerS, 0, 'f', 2)
+            .arg(sv.running, 0, 'f', 0)
+            .arg(cap)
+            .arg(sv.maxBatch)
+            .arg(QString::fromStdString(fmt::latency(sv.ttftP99S)));
+    }
+    return std::nullopt;
+}
+
+std::optional<QString> AddJobDialog::memoryEstimate(const Scenario& after, bool& fits) const
+{
+    const Job* job = jobIn(after);
     if (!job)
         return std::nullopt;
     const calc::JobMemoryNeed need = calc::jobMemoryNeed(*job, after, mCatalog);

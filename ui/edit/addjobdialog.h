@@ -54,6 +54,14 @@ private:
     /// the cluster, in words; `fits` says whether any GPU holds it. nullopt when the job's shape
     /// is unknown.
     std::optional<QString> memoryEstimate(const Scenario& after, bool& fits) const;
+    /// For a serving job: what it serves at its load in `after`, evaluated with the plan (issue
+    /// 36), and a warning when it is saturated there (`fits` false: the queue grows without
+    /// bound). nullopt for other jobs, one not placed, or a plan over kMaxEstimateGpus.
+    std::optional<QString> servingEstimate(const Scenario& after, bool& fits) const;
+    /// The job the dialog adds or edits, in `after`; null when there is none.
+    const Job* jobIn(const Scenario& after) const;
+    /// Plans up to this many GPUs are evaluated as the form changes (a few milliseconds each).
+    static constexpr int kMaxEstimateGpus = 8192;
     /// "Hidden size: " for an issue at `…hidden_size`: the form's label of a field path.
     static QString fieldLabel(const std::string& path);
     document::JobRequest request() const;

@@ -10,6 +10,7 @@
 
 #include "calc/comparison.h"
 #include "calc/evaluate.h"
+#include "calc/kpiregistry.h"
 #include "model/enumnames.h"
 #include "ui/canvas/canvasview.h"
 
@@ -243,7 +244,7 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
                                    r.serving ? latency(r.serving->itlS) : "–",
                                    r.serving ? latency(r.serving->ttftP99S) : "–",
                                    r.serving ? latency(r.serving->itlP99S) : "–",
-                                   r.serving ? percent(r.serving->sloAttainment) : "–",
+                                   r.serving ? QString::fromStdString(calc::formatSloAttainment(*r.serving)) : "–",
                                    r.placed ? percent(r.perf.mfu) : "–",
                                    r.placed && r.perf.daysToComplete ? QString::number(*r.perf.daysToComplete, 'f', 1)
                                                                      : "–",

@@ -9,6 +9,7 @@
 
 #include "calc/comparison.h"
 #include "calc/evaluate.h"
+#include "calc/kpiregistry.h"
 #include "charttheme.h"
 #include "model/enumnames.h"
 #include "sim/timeline.h"
@@ -181,10 +182,11 @@ QString PlanFigures::kpiTableHtml() const
                     .arg(label.toHtmlEscaped(), value.toHtmlEscaped());
     };
     for (const calc::KpiSpec& spec : calc::kpiRegistry()) {
-        const double v = values.at(spec.key);
+        const auto found = values.find(spec.key);
+        const double v = found != values.end() ? found->second : 0.0;
         QString value = QString::fromStdString(calc::formatKpiText(spec, v)); // as its card says it
         if (!spec.appliesTo(k))
-            value = QObject::tr("no serving job");
+            value = spec.noValue(k).empty() ? QObject::tr("no serving job") : QString::fromStdString(spec.noValue(k));
         else if (spec.key == "p95_completion_days" && v <= 0)
             value = QObject::tr("no training job");
         else if (spec.key == "waste_per_month_usd")
@@ -246,7 +248,7 @@ QString PlanFigures::jobsTableHtml() const
                              ? QString::number(sj->second->completionDays.p95, 'f', 1)
                              : "-",
                          j.serving ? latencyText(j.serving->ttftP99S) + " / " + latencyText(j.serving->itlP99S) : "-",
-                         j.serving ? pct(j.serving->sloAttainment) : "-")
+                         j.serving ? QString::fromStdString(calc::formatSloAttainment(*j.serving)) : "-")
                     .arg(usd(j.costPerMonthUsd));
     }
     html += "</table>";
@@ -361,10 +363,12 @@ std::vector<std::pair<QString, QByteArray>> PlanFigures::chartAndTableFiles() co
     QString kpis = "key,label,value\n";
     // The compared KPIs (calc::comparedKpis, the same keys and labels as compare), then the waste's parts.
     const std::map<std::string, double> values = sim::kpiValues(evaluation, simulation.get());
-    for (const calc::KpiSpec& spec : calc::comparedKpis())
+    for (const calc::KpiSpec& spec : calc::comparedKpis()) {
+        const auto v = values.find(spec.key); // none: no value for this plan, an empty cell
         kpis += QString("%1,%2,%3\n")
                     .arg(QString::fromStdString(spec.key), csv(QString::fromStdString(spec.label)))
-                    .arg(values.at(spec.key), 0, 'g', 12);
+                    .arg(v != values.end() ? QString::number(v->second, 'g', 12) : QString());
+    }
     const calc::WasteBreakdown& w = evaluation.kpis.wastePerMonth;
     for (const auto& [key, label, value] :
          {std::tuple{"idle_usd", "idle", w.idleUsd}, std::tuple{"stranded_usd", "stranded", w.strandedUsd},
@@ -398,7 +402,7 @@ std::vector<std::pair<QString, QByteArray>> PlanFigures::chartAndTableFiles() co
                 csv(QString::fromStdString(j.reason)),
                 j.serving && j.serving->ttftP99S < 1e29 ? QString::number(j.serving->ttftP99S, 'g', 6) : QString(),
                 j.serving ? QString::number(j.serving->itlP99S, 'g', 6) : QString(),
-                j.serving ? QString::number(j.serving->sloAttainment, 'g', 6) : QString()}
+                j.serving && j.serving->sloJudged ? QString::number(j.serving->sloAttainment, 'g', 6) : QString()}
                 .join(',') +
             '\n';
     }

@@ -4,6 +4,7 @@
 #include "charttheme.h"
 
 #include "calc/comparison.h"
+#include "calc/kpiregistry.h"
 #include "io/textformat.h"
 #include "model/enumnames.h"
 #include "model/planningtarget.h"
@@ -124,12 +125,14 @@ SharingMatrix sharingMatrix(const std::vector<calc::SharingAlternative>& alts)
         const QString noneRun = ResultsTr::tr("no job placed");
         if (a.offered && placed == 0)
             v << noneRun << noneRun << latency(k.servingTtftP99S) << latency(k.servingItlP99S)
-              << (k.servingJobs > 0 ? pct(k.servingSloAttainment) : ResultsTr::tr("no serving job"))
+              << (k.servingJobs > 0 ? QString::fromStdString(calc::formatServingSlo(k))
+                                    : ResultsTr::tr("no serving job"))
               << pct(k.vramUtilization) << pct(k.fragmentation) << pct(k.allocationRatio)
               << QString::number(k.unplacedJobs);
         else if (a.offered)
             v << pct(k.meanPenalty) << pct(k.maxPenalty) << latency(k.servingTtftP99S) << latency(k.servingItlP99S)
-              << (k.servingJobs > 0 ? pct(k.servingSloAttainment) : ResultsTr::tr("no serving job"))
+              << (k.servingJobs > 0 ? QString::fromStdString(calc::formatServingSlo(k))
+                                    : ResultsTr::tr("no serving job"))
               << pct(k.vramUtilization) << pct(k.fragmentation) << pct(k.allocationRatio)
               << QString::number(k.unplacedJobs);
         else
@@ -181,7 +184,7 @@ SharingMatrix sharingMatrix(const std::vector<calc::SharingAlternative>& alts)
             }
             if (a.offered && r == 9 && k.unplacedJobs > 0)
                 item.colour = QColor("#c62828");
-            if (a.offered && r == 5 && k.servingJobs > 0 && k.servingSloAttainment < 0.99)
+            if (a.offered && r == 5 && k.servingJobsJudged > 0 && k.servingSloAttainment < 0.99)
                 item.colour = QColor("#c62828");
             if (r >= 3 && r <= 5)
                 item.toolTip =

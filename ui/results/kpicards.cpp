@@ -129,9 +129,15 @@ void KpiCards::showResults(const sim::PlanResults& results)
         const auto v = values.find(spec->key);
         // No value: not simulated, no serving job, or no training job (a P95 of 0 days).
         const bool shown = v != values.end() && spec->appliesTo(kpis) && (spec->unit != "days" || v->second > 0);
-        label->setText(shown ? QString::fromStdString(calc::formatKpiText(*spec, v->second)) : QStringLiteral("–"));
+        // Without a value, the reason where it is worth saying ("n/a (no objective)"), in grey.
+        const QString noValue = QString::fromStdString(spec->noValue(kpis));
+        label->setText(shown               ? QString::fromStdString(calc::formatKpiText(*spec, v->second))
+                       : noValue.isEmpty() ? QStringLiteral("–")
+                                           : noValue);
         // Red where the value breaks a target or flags a problem.
-        label->setStyleSheet(spec->isFlagged(kpis) ? QStringLiteral("color: #c0392b") : QString());
+        label->setStyleSheet(spec->isFlagged(kpis)          ? QStringLiteral("color: #c0392b")
+                             : !shown && !noValue.isEmpty() ? QStringLiteral("color: #7f8c8d")
+                                                            : QString());
     }
 }
 
