@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
-// Sizing (study/sizing.h): the sized cluster hosts every job within its SLA and is minimal —
-// removing any one of its nodes breaks an SLA or leaves a job unplaced; the cheapest candidate
-// wins; growth gives a capacity curve; every constraint that binds is said.
+// Sizing (study/sizing.h): the sized cluster hosts every job within its SLA and keeps the headroom
+// free, and is minimal — removing any one of its nodes breaks an SLA, leaves a job unplaced or
+// takes the headroom; the cheapest candidate wins; growth gives a capacity curve; every
+// constraint that binds is said.
 #include "calc/evaluate.h"
 #include "io/scenarioreader.h"
 #include "study/sizing.h"
@@ -51,9 +52,11 @@ private Q_SLOTS:
         const SizingResult& sized = *r.value;
         QCOMPARE(sized.nodeTemplate, std::string("dgx-h100"));
         QCOMPARE(static_cast<int>(sized.sized.topology.nodes.size()), sized.nodes);
-        QVERIFY(checkHosting(sized.sized, test::bundledCatalog()).hosts);
+        QVERIFY(checkHosting(sized.sized, test::bundledCatalog(), 10.0).hosts); // the default headroom
         const calc::Evaluation ev = calc::evaluate(sized.sized, test::bundledCatalog());
         QCOMPARE(ev.kpis.costPerMonthUsd, sized.costPerMonthUsd);
+        QCOMPARE(ev.kpis.allocationRatio, sized.allocationRatio);
+        QVERIFY(sized.allocationRatio <= 0.9 + 1e-9);
         int jobs = 0;
         for (const Tenant& t : sized.sized.tenants)
             for (const Job& j : t.jobs) {
@@ -62,7 +65,7 @@ private Q_SLOTS:
             }
         QCOMPARE(jobs, 5);
         for (const Node& n : sized.sized.topology.nodes) {
-            const HostCheck c = checkHosting(without(sized.sized, n.id), test::bundledCatalog());
+            const HostCheck c = checkHosting(without(sized.sized, n.id), test::bundledCatalog(), 10.0);
             QVERIFY2(!c.hosts, qPrintable(QString::fromStdString("without " + n.id + " it still hosts everything")));
             QVERIFY(!c.why.empty());
         }
@@ -112,9 +115,9 @@ private Q_SLOTS:
                 cheapestSingle = std::min(cheapestSingle, *c.costPerMonthUsd);
         QVERIFY(sized.costPerMonthUsd < cheapestSingle);
         QCOMPARE(calc::evaluate(sized.sized, test::bundledCatalog()).kpis.costPerMonthUsd, sized.costPerMonthUsd);
-        QVERIFY(checkHosting(sized.sized, test::bundledCatalog()).hosts);
+        QVERIFY(checkHosting(sized.sized, test::bundledCatalog(), 10.0).hosts);
         for (const Node& n : sized.sized.topology.nodes)
-            QVERIFY2(!checkHosting(without(sized.sized, n.id), test::bundledCatalog()).hosts,
+            QVERIFY2(!checkHosting(without(sized.sized, n.id), test::bundledCatalog(), 10.0).hosts,
                      qPrintable(QString::fromStdString("without " + n.id + " the mix still hosts everything")));
     }
 
@@ -145,6 +148,34 @@ private Q_SLOTS:
             for (int m = 0; m < out; ++m)
                 QVERIFY(months[static_cast<std::size_t>(m)].currentHosts);
         }
+    }
+
+    /// The headroom (issue 36, default 10 %): sizing adds nodes until at most 90 % of the GPUs are
+    /// allocated. The 250-node sample's jobs fill 190 DGX H100s to the last GPU with no headroom;
+    /// with the default the sized cluster keeps at least 10 % of its GPUs free, and one node
+    /// fewer would not.
+    void theHeadroomAddsNodes()
+    {
+        const Scenario s = sample(3);
+        SizingRequest request{{"dgx-h100"}, {}, 0};
+        request.headroomPct = 0.0;
+        const Result<SizingResult> full = sizeCluster(s, test::bundledCatalog(), request);
+        QVERIFY2(full.ok(), full.errorText().c_str());
+        const Result<SizingResult> kept = sizeCluster(s, test::bundledCatalog(), {{"dgx-h100"}, {}, 0});
+        QVERIFY2(kept.ok(), kept.errorText().c_str());
+        QVERIFY(kept.value->nodes > full.value->nodes);
+        QVERIFY2(kept.value->allocationRatio <= 0.9 + 1e-9, qPrintable(QString::number(kept.value->allocationRatio)));
+        const HostCheck fewer = checkHosting(without(kept.value->sized, kept.value->sized.topology.nodes.back().id),
+                                             test::bundledCatalog(), 10.0);
+        QVERIFY(!fewer.hosts);
+        QVERIFY2(QString::fromStdString(fewer.why).contains("headroom"), fewer.why.c_str());
+        qInfo("250-node sample on DGX H100: %d nodes with no headroom (%.1f %% free), %d with 10 %% (%.1f %% free)",
+              full.value->nodes, 100.0 * (1.0 - full.value->allocationRatio), kept.value->nodes,
+              100.0 * (1.0 - kept.value->allocationRatio));
+        request.headroomPct = 95.0;
+        const Result<SizingResult> absurd = sizeCluster(s, test::bundledCatalog(), request);
+        QVERIFY(!absurd.ok());
+        QVERIFY2(absurd.errorText().find("between 0 and 90") != std::string::npos, absurd.errorText().c_str());
     }
 
     /// Every constraint that binds is said, with where and by how much.

@@ -30,6 +30,34 @@ QJsonObject kpiSummary(const calc::Kpis& k)
                        {"sla_violations", k.slaViolations},     {"meets_target", k.meetsTarget}};
 }
 
+/// --headroom-pct: a percentage from 0 to 90 (default 10); nullopt (said) otherwise.
+std::optional<double> headroomOption(CommandLine& cl)
+{
+    const QCommandLineParser& p = cl.parser();
+    if (!p.isSet("headroom-pct"))
+        return 10.0;
+    bool ok = false;
+    const double pct = p.value("headroom-pct").toDouble(&ok);
+    if (!ok || !std::isfinite(pct) || pct < 0.0 || pct > 90.0) {
+        cl.refuse("--headroom-pct must be a percentage from 0 to 90, not '" + p.value("headroom-pct") + "'");
+        return std::nullopt;
+    }
+    return pct;
+}
+
+const char* kHeadroomHelp = "Spare capacity kept free for failures and growth, % of the GPUs (default 10): a plan is "
+                            "acceptable only if at most 100 − P % of its GPUs are allocated to jobs (its "
+                            "allocation_ratio at most 1 − P/100).";
+
+QJsonObject changeJson(const calc::PlanChange& c)
+{
+    return QJsonObject{{"job", QString::fromStdString(c.job)},
+                       {"field", QString::fromStdString(c.field)},
+                       {"from", QString::fromStdString(c.from)},
+                       {"to", QString::fromStdString(c.to)},
+                       {"reason", QString::fromStdString(c.reason)}};
+}
+
 } // namespace
 
 int runOptimizeSize(const QStringList& args)
@@ -44,6 +72,10 @@ int runOptimizeSize(const QStringList& args)
         {"template", "Candidate node templates (catalog ids), comma-separated.", "ID[,ID…]"},
         {"growth", "A tenant's load growth, % per month (repeatable): tenant=PCT.", "TENANT=PCT"},
         {"months", "Horizon of the capacity curve in months (default 0: none; at most 120).", "N"},
+        {"headroom-pct",
+         QString(kHeadroomHelp) + " Sizing adds nodes until that holds (and the current cluster runs out when it no "
+                                  "longer does).",
+         "P"},
         {{"o", "output"}, "Write the sized scenario here (atomically).", "OUT.json"},
         {"json", "Print JSON."},
     });
@@ -81,6 +113,10 @@ int runOptimizeSize(const QStringList& args)
     if (!months)
         return kBadInput;
     request.months = *months;
+    const auto headroom = headroomOption(cl);
+    if (!headroom)
+        return kBadInput;
+    request.headroomPct = *headroom;
     if (!request.growthPct.empty() && request.months == 0)
         return cl.refuse("--growth needs --months N");
     { // the last month's load, counted before it is made: a steep growth would copy jobs into gigabytes
@@ -125,6 +161,8 @@ int runOptimizeSize(const QStringList& args)
                       {"nodes", r.nodes},
                       {"mix", mix},
                       {"cost_per_month_usd", r.costPerMonthUsd},
+                      {"headroom_pct", request.headroomPct},
+                      {"allocation_ratio", r.allocationRatio},
                       {"candidates", candidates},
                       {"output", p.value("output")}};
         if (request.months > 0) {
@@ -138,9 +176,11 @@ int runOptimizeSize(const QStringList& args)
     QStringList parts;
     for (const auto& [id, n] : r.mix)
         parts << QString("%1 × %2").arg(n).arg(QString::fromStdString(id));
-    out() << QString("%1: %2 per month (%3)\n")
+    out() << QString("%1: %2 per month, %3 of the GPUs free (headroom %4 %) (%5)\n")
                  .arg(parts.join(" + "))
                  .arg(QString::fromStdString(fmt::usd(r.costPerMonthUsd)))
+                 .arg(QString::fromStdString(fmt::percent(1.0 - r.allocationRatio)))
+                 .arg(request.headroomPct)
                  .arg(p.value("output"));
     for (const auto& c : r.candidates)
         out() << "  " << QString::fromStdString(c.nodeTemplate) << ": "
@@ -165,9 +205,11 @@ int runOptimizePlan(const QStringList& args)
     CommandLine cl("optimize plan",
                    "Sharing settings and cluster size for a scenario: per group of identical nodes every setting its "
                    "GPU offers (bare metal, time-slicing, MPS, every maximal MIG layout, vGPU profiles) and fewer "
-                   "nodes, by a seeded local search with every plan scored by evaluate; writes the Pareto set of plans "
-                   "within every SLA (utilization, max penalty, $/month, fragmentation) as scenario files and "
-                   "pareto.json (docs/model-reference.md, \"Plan search\").");
+                   "nodes, and — within --allow — each job's parallelism and batch, by a seeded local search with "
+                   "every plan scored by evaluate; writes the Pareto set of plans within every SLA and the headroom "
+                   "(utilization, max penalty, $/month, fragmentation, number of changes) as scenario files and "
+                   "pareto.json, each with its changes: what, from, to and why (docs/model-reference.md, \"Plan "
+                   "search\"). Of plans equal in cost and SLA outcome, the one with the fewest changes comes first.");
     auto& p = cl.parser();
     p.addOptions({
         {"objective", "What orders the plans within SLA (default cost).", "cost|utilization"},
@@ -178,6 +220,12 @@ int runOptimizePlan(const QStringList& args)
     p.addOption({"seed", "Seed of the move order (default 1).", "N"});
     p.addOption({"max-penalty", "Also refuse plans whose largest penalty passes PCT percent.", "PCT"});
     p.addOption({"keep-nodes", "Search sharing settings only: remove no node."});
+    p.addOption({"keep-jobs", "Change no job at all (parallelism, batch, precision and pins stay as given)."});
+    p.addOption({"allow",
+                 "What the search may change in the jobs, a comma list of parallelism, batch and precision "
+                 "(default parallelism,batch; precision changes a serving model's quality, so only when listed).",
+                 "KINDS"});
+    p.addOption({"headroom-pct", kHeadroomHelp, "P"});
     if (auto done = cl.parse(args))
         return *done;
     const QStringList files = p.positionalArguments();
@@ -193,6 +241,23 @@ int runOptimizePlan(const QStringList& args)
             return cl.refuse("--max-penalty must be a percentage from 0 to 1000, not '" + p.value("max-penalty") + "'");
         maxPenalty = pct / 100.0;
     }
+    if (p.isSet("keep-jobs") && p.isSet("allow"))
+        return cl.refuse("--keep-jobs changes no job; it cannot go with --allow");
+    calc::JobChangeKinds allow;
+    if (p.isSet("allow")) {
+        std::string bad;
+        const auto kinds = calc::parseJobChangeKinds(p.value("allow").toStdString(), &bad);
+        if (!kinds)
+            return cl.refuse(bad.empty() ? QString("--allow needs at least one of parallelism, batch, precision")
+                                         : "--allow: '" + QString::fromStdString(bad) +
+                                               "' is not a kind of change (parallelism, batch, precision)");
+        allow = *kinds;
+    }
+    if (p.isSet("keep-jobs"))
+        allow = calc::JobChangeKinds{false, false, false};
+    const auto headroom = headroomOption(cl);
+    if (!headroom)
+        return kBadInput;
     const QString objective = p.value("objective").isEmpty() ? "cost" : p.value("objective");
     if (objective != "cost" && objective != "utilization")
         return cl.refuse("--objective must be cost or utilization");
@@ -223,6 +288,8 @@ int runOptimizePlan(const QStringList& args)
     o.seed = seed;
     o.maxPenalty = maxPenalty;
     o.removeNodes = !p.isSet("keep-nodes");
+    o.allow = allow;
+    o.headroom = *headroom / 100.0;
     const calc::PlanSearchResult r = calc::searchPlan(*read, *catalog, o);
     if (r.timedOut && !r.pareto.empty())
         err() << "gpuplan-cli optimize plan: stopped at the time limit of " << limit << " s after " << r.evaluated
@@ -240,8 +307,8 @@ int runOptimizePlan(const QStringList& args)
         named.name = read->name + " — plan " + std::to_string(i + 1);
         outputs.emplace_back(name, io::writeScenario(named));
         QJsonArray changes;
-        for (const std::string& c : plan.changes)
-            changes.append(QString::fromStdString(c));
+        for (const calc::PlanChange& c : plan.changes)
+            changes.append(changeJson(c));
         QJsonObject entry = kpiSummary(plan.kpis);
         entry.insert("file", name);
         entry.insert("changes", changes);
@@ -251,6 +318,9 @@ int runOptimizePlan(const QStringList& args)
     const QJsonObject summary{
         {"objective", objective},
         {"seed", static_cast<double>(seed)},
+        {"allow", QString::fromStdString(calc::jobChangeKindsText(allow))},
+        {"headroom_pct", *headroom},
+        {"allocation_limit", r.allocationLimit},
         {"evaluated", r.evaluated},
         {"elapsed_ms", r.elapsedMs},
         {"timed_out", r.timedOut},
@@ -267,6 +337,9 @@ int runOptimizePlan(const QStringList& args)
         out() << QJsonDocument(summary).toJson(QJsonDocument::Indented) << Qt::flush;
         return kOk;
     }
+    out() << QString("Jobs may change: %1; headroom kept: at least %2 of the GPUs free.\n")
+                 .arg(QString::fromStdString(calc::jobChangeKindsText(allow)))
+                 .arg(QString::fromStdString(fmt::percent(1.0 - r.allocationLimit)));
     out() << QString("%1 plans evaluated in %2 s%3; %4 within every SLA on the Pareto front (%5):\n")
                  .arg(r.evaluated)
                  .arg(r.elapsedMs / 1000.0, 0, 'f', 1)
@@ -274,18 +347,21 @@ int runOptimizePlan(const QStringList& args)
                  .arg(r.pareto.size())
                  .arg(QDir(p.value("output")).path());
     auto line = [](const calc::Kpis& k) {
-        return QString("VRAM %1, max penalty %2, %3/month, fragmentation %4")
+        return QString("VRAM %1, max penalty %2, %3/month, fragmentation %4, %5 of GPUs free")
             .arg(QString::fromStdString(fmt::percent(k.vramUtilization)))
             .arg(QString::fromStdString(fmt::percent(k.maxPenalty)))
             .arg(QString::fromStdString(fmt::usd(k.costPerMonthUsd)))
-            .arg(QString::fromStdString(fmt::percent(k.fragmentation)));
+            .arg(QString::fromStdString(fmt::percent(k.fragmentation)))
+            .arg(QString::fromStdString(fmt::percent(1.0 - k.allocationRatio)));
     };
     out() << "  current: " << line(r.current.kpis) << " (" << r.current.kpis.slaViolations << " outside SLA, "
           << r.current.kpis.unplacedJobs << " unplaced)\n";
     for (std::size_t i = 0; i < r.pareto.size(); ++i) {
         out() << "  plan-" << i + 1 << ": " << line(r.pareto[i].kpis) << '\n';
-        for (const std::string& c : r.pareto[i].changes)
-            out() << "      " << QString::fromStdString(c) << '\n';
+        for (const calc::PlanChange& c : r.pareto[i].changes)
+            out() << "      " << QString::fromStdString(calc::changeText(c)) << '\n';
+        if (r.pareto[i].changes.empty())
+            out() << "      (no change: the plan as given)\n";
     }
     out() << QString("  no plan costs less than %1/month (the jobs' memory on the cheapest GPUs)\n")
                  .arg(QString::fromStdString(fmt::usd(r.costLowerBoundUsd)))

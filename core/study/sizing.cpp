@@ -50,13 +50,14 @@ namespace {
 /// fewest b ≥ 1 of the other from the GPU lower bound up; then a node fewer of either while the
 /// mix still hosts the load.
 std::optional<std::pair<NodeMix, Scenario>> cheapestMix(const Scenario& s, const Catalog& catalog,
-                                                        const std::vector<SizedTemplate>& candidates, double bound)
+                                                        const std::vector<SizedTemplate>& candidates, double bound,
+                                                        double headroomPct)
 {
     std::optional<std::pair<NodeMix, Scenario>> best;
     double bestCost = bound - 1e-6;
     auto hosts = [&](const NodeMix& mix) -> std::optional<Scenario> {
         std::optional<Scenario> on = onNodeMix(s, catalog, mix);
-        if (on && checkHosting(*on, catalog).hosts)
+        if (on && checkHosting(*on, catalog, headroomPct).hosts)
             return on;
         return std::nullopt;
     };
@@ -210,11 +211,21 @@ Scenario grownLoad(const Scenario& s, const std::map<std::string, double>& growt
     return out;
 }
 
-HostCheck checkHosting(const Scenario& s, const Catalog& catalog)
+HostCheck checkHosting(const Scenario& s, const Catalog& catalog, double headroomPct)
 {
     const calc::Evaluation ev = calc::evaluate(s, catalog);
-    return {ev.kpis.unplacedJobs == 0 && ev.kpis.slaViolations == 0, ev.kpis.unplacedJobs == 0,
-            calc::slaShortfall(s, ev), ev.kpis.unplacedJobs};
+    HostCheck c;
+    c.withinSla = ev.kpis.unplacedJobs == 0 && ev.kpis.slaViolations == 0;
+    c.allPlaced = ev.kpis.unplacedJobs == 0;
+    c.unplaced = ev.kpis.unplacedJobs;
+    c.allocationRatio = ev.kpis.allocationRatio;
+    const double limit = 1.0 - std::clamp(headroomPct, 0.0, 100.0) / 100.0;
+    c.hosts = c.withinSla && c.allocationRatio <= limit + 1e-9;
+    c.why = !c.withinSla ? calc::slaShortfall(s, ev)
+            : !c.hosts   ? "only " + fmt::percent(1.0 - c.allocationRatio) + " of the GPUs stay free, under the " +
+                             fmt::percent(1.0 - limit) + " headroom"
+                       : std::string();
+    return c;
 }
 
 Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, const SizingRequest& request)
@@ -231,6 +242,8 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
         if (!std::isfinite(pct) || pct < 0.0 || pct > 1000.0)
             return R::failure("growth." + tenant, fmt::fixed(pct, 1) + " % per month must be between 0 and 1,000");
     }
+    if (!std::isfinite(request.headroomPct) || request.headroomPct < 0.0 || request.headroomPct > 90.0)
+        return R::failure("headroom_pct", "must be between 0 and 90, not " + fmt::fixed(request.headroomPct, 1));
     if (request.months < 0 || request.months > 120)
         return R::failure("months", "must be between 0 and 120, not " + std::to_string(request.months));
     if (gpuCountOf(s) <= 0)
@@ -243,7 +256,8 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
         const int perNode = std::max(nt->gpuCount, 1);
         auto check = [&](int n) {
             const std::optional<Scenario> on = onNodes(load, catalog, id, n);
-            return on ? checkHosting(*on, catalog) : HostCheck{false, false, "the fabric cannot be built"};
+            return on ? checkHosting(*on, catalog, request.headroomPct)
+                      : HostCheck{false, false, "the fabric cannot be built"};
         };
         int lo = std::max(1, static_cast<int>(std::ceil(gpuCountOf(load) / perNode - 1e-9))) - 1; // does not host
         int hi = lo + 1;
@@ -252,10 +266,12 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
             // Every job placed and still one outside its SLA: more nodes of this kind give it
             // nothing (its GPUs, their sharing and its links stay the same). Twice the nodes
             // placing no more jobs: what is left needs a GPU or a node this template has not.
-            const bool stuck = unplacedBefore >= 0 && c.unplaced >= unplacedBefore;
-            if (c.allPlaced || stuck || hi >= kMaxNodes) {
+            // Within every SLA and short of headroom only: more nodes give it.
+            const bool stuck = !c.withinSla && unplacedBefore >= 0 && c.unplaced >= unplacedBefore;
+            const bool slaBinds = c.allPlaced && !c.withinSla;
+            if (slaBinds || stuck || hi >= kMaxNodes) {
                 if (why)
-                    *why = (c.allPlaced ? "every job placed on " + std::to_string(hi) + " nodes, but "
+                    *why = (slaBinds ? "every job placed on " + std::to_string(hi) + " nodes, but "
                             : stuck ? std::to_string(hi) + " nodes place no more jobs than " + std::to_string(lo) + ": "
                                     : "not on " + std::to_string(kMaxNodes) + " nodes either: ") +
                            c.why;
@@ -316,13 +332,14 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
     out.sized = *onNodes(s, catalog, out.nodeTemplate, out.nodes);
     const std::string single = out.nodeTemplate;
     if (best->costPerMonthUsd)
-        if (auto mixed = cheapestMix(s, catalog, out.candidates, out.costPerMonthUsd)) {
+        if (auto mixed = cheapestMix(s, catalog, out.candidates, out.costPerMonthUsd, request.headroomPct)) {
             out.mix = mixed->first;
             out.sized = std::move(mixed->second);
             out.costPerMonthUsd = calc::evaluate(out.sized, catalog).kpis.costPerMonthUsd;
             out.nodes = out.mix[0].second + out.mix[1].second;
             out.nodeTemplate = out.mix[0].first + "+" + out.mix[1].first;
         }
+    out.allocationRatio = calc::evaluate(out.sized, catalog).kpis.allocationRatio;
 
     if (request.months > 0) {
         for (int m = 0; m <= request.months; ++m) {
@@ -333,7 +350,7 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
                 month.jobs += static_cast<int>(t.jobs.size());
             month.nodes = m == 0 && out.mix.size() == 1 ? std::optional<int>(out.nodes) : fewest(load, single, nullptr);
             month.costPerMonthUsd = month.nodes ? costOf(load, single, *month.nodes) : 0.0;
-            month.currentHosts = checkHosting(load, catalog).hosts;
+            month.currentHosts = checkHosting(load, catalog, request.headroomPct).hosts;
             if (!month.currentHosts && !out.currentRunsOutMonth)
                 out.currentRunsOutMonth = m;
             out.months.push_back(month);

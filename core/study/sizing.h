@@ -20,6 +20,9 @@ struct SizingRequest
     std::vector<std::string> templates;      ///< candidate node templates (catalog ids)
     std::map<std::string, double> growthPct; ///< tenant id -> load growth, % per month
     int months = 0;                          ///< horizon of the capacity curve (0: none)
+    /// Spare capacity kept free for failures and growth, % of the GPUs: a cluster hosts the load
+    /// only if at most 100 − headroomPct % of its GPUs are allocated (calc's allocation ratio).
+    double headroomPct = 10.0;
 };
 
 /// One candidate template's answer (for the load of month 0).
@@ -50,6 +53,7 @@ struct SizingResult
     int nodes = 0;            ///< all of them
     NodeMix mix;              ///< the nodes by template (one entry when one template wins)
     double costPerMonthUsd = 0.0;
+    double allocationRatio = 0.0; ///< of the sized scenario: at most 1 − headroomPct / 100
     std::vector<SizedTemplate> candidates;
     std::vector<SizingMonth> months;        ///< month 0 … months, with growth
     std::optional<int> currentRunsOutMonth; ///< the first month the scenario's own cluster does not host
@@ -71,16 +75,19 @@ Scenario grownLoad(const Scenario& s, const std::map<std::string, double>& growt
 double grownJobCount(const Scenario& s, const std::map<std::string, double>& growthPct, int month);
 
 /// Whether the scenario hosts every job within its tenant's SLA (evaluate: no unplaced job, no
-/// SLA violation), whether every job is at least placed, and what does not meet its SLA: the
-/// first job not placed and why, else the first outside its SLA and by how much.
+/// SLA violation) and keeps the headroom (at most 100 − headroomPct % of its GPUs allocated),
+/// whether every job is at least placed, and what does not: the first job not placed and why,
+/// else the first outside its SLA and by how much, else the headroom it keeps.
 struct HostCheck
 {
     bool hosts = false;
     bool allPlaced = false;
     std::string why;
-    int unplaced = 0; ///< jobs not placed
+    int unplaced = 0;       ///< jobs not placed
+    bool withinSla = false; ///< every job placed and within its SLA (more nodes may still be needed for headroom)
+    double allocationRatio = 0.0;
 };
-HostCheck checkHosting(const Scenario& s, const Catalog& catalog);
+HostCheck checkHosting(const Scenario& s, const Catalog& catalog, double headroomPct = 0.0);
 
 /// Sizes the scenario (docs/model-reference.md, "Sizing"): per template the fewest nodes that host
 /// the load (exponential then binary search from the GPU-count lower bound, then down while one
@@ -88,10 +95,9 @@ HostCheck checkHosting(const Scenario& s, const Catalog& catalog);
 /// scenario's pricing prices; the fewest GPUs when it prices none), then the cheapest mix of two
 /// priced templates that hosts the load if it costs less than any one template (for each count a
 /// of the one, the fewest b of the other; then down while a node fewer still hosts it, so the mix
-/// is minimal too), and with a horizon the nodes of the chosen template (the mix's first for a
-/// mix) month by month and when the scenario's own cluster runs out.
-/// Refused with the reason for no templates, unknown ones, a negative or absurd growth, or a load
-/// no candidate hosts.
+/// is minimal too), every count keeping the request's headroom, and with a horizon the nodes of the chosen template
+/// (the mix's first for a mix) month by month and when the scenario's own cluster runs out. Refused with the reason for
+/// no templates, unknown ones, a negative or absurd growth, or a load no candidate hosts.
 Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, const SizingRequest& request);
 
 } // namespace gp::study

@@ -82,8 +82,12 @@ OptimizeDialog::OptimizeDialog(const Catalog& catalog, Scenario current, QWidget
     auto* layout = new QVBoxLayout(this);
     auto* intro = new QLabel(
         tr("Searches every sharing setting of each group of identical nodes — bare metal, time-slicing, MPS, every "
-           "valid MIG layout, vGPU profiles — and fewer nodes, for plans that keep every job placed and within its "
-           "tenant's SLA and isolation. Each plan is scored by the same model as the canvas."),
+           "valid MIG layout, vGPU profiles — fewer nodes and, where you allow it, other ways to run the tenants' "
+           "jobs (their parallelism, batch or precision: these change the tenants' own jobs, and precision changes "
+           "a model's quality). A plan must keep every job placed and within its tenant's SLA and isolation, and "
+           "keep the headroom free: at most 100 % − headroom of its GPUs allocated to jobs. Of plans equal in cost "
+           "and SLA outcome, the one with the fewest changes comes first; each plan lists its changes below. Each "
+           "plan is scored by the same model as the canvas."),
         this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
@@ -113,6 +117,33 @@ OptimizeDialog::OptimizeDialog(const Catalog& catalog, Scenario current, QWidget
     mRemoveNodes->setObjectName("OptimizeRemoveNodes");
     mRemoveNodes->setChecked(true);
     form->addRow(QString(), mRemoveNodes);
+    auto* jobs = new QHBoxLayout;
+    mAllowParallelism = new QCheckBox(tr("Change parallelism"), this);
+    mAllowParallelism->setObjectName("OptimizeAllowParallelism");
+    mAllowBatch = new QCheckBox(tr("Change batch"), this);
+    mAllowBatch->setObjectName("OptimizeAllowBatch");
+    mAllowPrecision = new QCheckBox(tr("Change precision (changes model quality)"), this);
+    mAllowPrecision->setObjectName("OptimizeAllowPrecision");
+    const calc::JobChangeKinds defaults; // the CLI's default: parallelism and batch
+    mAllowParallelism->setChecked(defaults.parallelism);
+    mAllowBatch->setChecked(defaults.batch);
+    mAllowPrecision->setChecked(defaults.precision);
+    for (QCheckBox* b : {mAllowParallelism, mAllowBatch, mAllowPrecision}) {
+        b->setToolTip(tr("Untick all three to keep every job exactly as given."));
+        jobs->addWidget(b);
+    }
+    jobs->addStretch();
+    form->addRow(tr("Jobs"), jobs);
+    mHeadroom = new QDoubleSpinBox(this);
+    mHeadroom->setObjectName("OptimizeHeadroom");
+    mHeadroom->setRange(0.0, 90.0);
+    mHeadroom->setDecimals(0);
+    mHeadroom->setSuffix(tr(" % of GPUs free"));
+    mHeadroom->setValue(calc::PlanSearchOptions{}.headroom * 100.0);
+    mHeadroom->setToolTip(tr("Spare capacity kept free for failures and growth: a plan is acceptable only if at most "
+                             "100 % − this of its GPUs are allocated to jobs (where the plan as drawn already "
+                             "keeps less free, no less than it does)."));
+    form->addRow(tr("Headroom"), mHeadroom);
     settings->addLayout(form, 2);
     auto* form2 = new QFormLayout;
     mTimeLimit = new QSpinBox(this);
@@ -156,6 +187,9 @@ OptimizeDialog::OptimizeDialog(const Catalog& catalog, Scenario current, QWidget
     view->setObjectName("OptimizeChart");
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(360, 300);
+    auto* plans = new QSplitter(Qt::Vertical, this);
+    split->setParent(plans);
+    plans->addWidget(split);
     mTable = new QTableWidget(0, 8, split);
     mTable->setObjectName("OptimizeTable");
     mTable->setHorizontalHeaderLabels({tr("Plan"), tr("$/month"), tr("Saves/month"), tr("VRAM"), tr("Mean penalty"),
@@ -167,7 +201,19 @@ OptimizeDialog::OptimizeDialog(const Catalog& catalog, Scenario current, QWidget
     mTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     mTable->horizontalHeader()->setStretchLastSection(true);
     split->setSizes({540, 620});
-    layout->addWidget(split, 1);
+    mChanges = new QTableWidget(0, 4, plans);
+    mChanges->setObjectName("OptimizeChanges");
+    mChanges->setHorizontalHeaderLabels({tr("What"), tr("From"), tr("To"), tr("Why it helps")});
+    mChanges->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    mChanges->setSelectionBehavior(QAbstractItemView::SelectRows);
+    mChanges->setWordWrap(true);
+    mChanges->verticalHeader()->setVisible(false);
+    mChanges->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    mChanges->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    mChanges->setToolTip(tr("What the selected plan changes against the plan as drawn, and why it helps"));
+    plans->addWidget(mChanges);
+    plans->setSizes({420, 200});
+    layout->addWidget(plans, 1);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     mApply = buttons->addButton(tr("&Apply to Plan"), QDialogButtonBox::ActionRole);
@@ -189,8 +235,8 @@ OptimizeDialog::OptimizeDialog(const Catalog& catalog, Scenario current, QWidget
     connect(mApply, &QPushButton::clicked, this, [this] {
         if (const calc::PlanCandidate* p = selectedPlan()) {
             QStringList changes;
-            for (const std::string& c : p->changes)
-                changes << q(c);
+            for (const calc::PlanChange& c : p->changes)
+                changes << q(calc::changeText(c));
             Q_EMIT applyRequested(p->scenario, changes.join("; "));
         }
     });
@@ -237,6 +283,8 @@ void OptimizeDialog::start()
     if (mCapPenalty->isChecked())
         job->options.maxPenalty = mMaxPenalty->value() / 100.0;
     job->options.removeNodes = mRemoveNodes->isChecked();
+    job->options.allow = {mAllowParallelism->isChecked(), mAllowBatch->isChecked(), mAllowPrecision->isChecked()};
+    job->options.headroom = mHeadroom->value() / 100.0;
     Job* raw = job.get(); // the options live in the job: no shared_ptr cycle
     job->options.progress = [raw](int evaluated, const calc::PlanCandidate& best) {
         const std::lock_guard lock(raw->mutex);
@@ -246,6 +294,7 @@ void OptimizeDialog::start()
     mJob = job;
     Q_EMIT previewChanged(nullptr);
     mTable->setRowCount(0);
+    mChanges->setRowCount(0);
     mResult = {};
     fillChart();
     mProgress->setValue(0);
@@ -319,8 +368,8 @@ void OptimizeDialog::showResult()
     for (std::size_t i = 0; i < r.pareto.size(); ++i) {
         const calc::Kpis& k = r.pareto[i].kpis;
         QStringList changes;
-        for (const std::string& c : r.pareto[i].changes)
-            changes << q(c);
+        for (const calc::PlanChange& c : r.pareto[i].changes)
+            changes << q(calc::changeText(c));
         const QStringList cells{QString::number(i + 1),
                                 text::usd(k.costPerMonthUsd),
                                 text::usd(r.current.kpis.costPerMonthUsd - k.costPerMonthUsd),
@@ -328,7 +377,7 @@ void OptimizeDialog::showResult()
                                 text::percent(k.meanPenalty),
                                 text::percent(k.maxPenalty),
                                 text::percent(k.fragmentation),
-                                changes.isEmpty() ? tr("as drawn") : changes.join("; ")};
+                                changes.isEmpty() ? tr("none: as drawn") : tr("%n change(s)", nullptr, changes.size())};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setTextAlignment((c == cells.size() - 1 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
@@ -428,8 +477,35 @@ Scenario OptimizeDialog::namedPlan() const
     return s;
 }
 
+void OptimizeDialog::fillChanges()
+{
+    const calc::PlanCandidate* p = selectedPlan();
+    mChanges->setRowCount(0);
+    if (!p)
+        return;
+    mChanges->setRowCount(static_cast<int>(p->changes.size()));
+    for (std::size_t i = 0; i < p->changes.size(); ++i) {
+        const calc::PlanChange& c = p->changes[i];
+        QString what = q(c.field);
+        if (!c.job.empty()) {
+            const gp::Job* job = mCurrent.findJob(c.job);
+            what = tr("%1 — %2").arg(job ? q(job->name) : q(c.job), what);
+        } else if (!what.isEmpty()) {
+            what[0] = what[0].toUpper();
+        }
+        const QStringList cells{what, q(c.from), q(c.to), q(c.reason)};
+        for (int col = 0; col < cells.size(); ++col) {
+            auto* item = new QTableWidgetItem(cells[col]);
+            item->setToolTip(cells[col]);
+            mChanges->setItem(static_cast<int>(i), col, item);
+        }
+    }
+    mChanges->resizeRowsToContents();
+}
+
 void OptimizeDialog::selectionChanged()
 {
+    fillChanges();
     fillChart();
     updateEnabled();
     const calc::PlanCandidate* p = selectedPlan();
@@ -440,7 +516,9 @@ void OptimizeDialog::updateEnabled()
 {
     const bool busy = running();
     const bool chosen = !busy && selectedPlan();
-    for (QWidget* w : std::initializer_list<QWidget*>{mObjective, mCapPenalty, mRemoveNodes, mTimeLimit, mSeed, mStart})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{mObjective, mCapPenalty, mRemoveNodes, mAllowParallelism, mAllowBatch,
+                                         mAllowPrecision, mHeadroom, mTimeLimit, mSeed, mStart})
         w->setEnabled(!busy);
     mMaxPenalty->setEnabled(!busy && mCapPenalty->isChecked());
     mCancel->setEnabled(busy && !mRunner.stopping());

@@ -26,8 +26,10 @@ namespace gp::ui {
 /// with a progress bar, the best plan so far and Cancel. It shows the Pareto set of plans within
 /// every SLA as a chart (VRAM utilization against the largest penalty, cost as colour, the
 /// 80 % / 3 % target zone, the current plan marked) and a table; the plan selected is previewed
-/// on the canvas (previewChanged) and can be applied as one undoable edit, saved to the library
-/// as a variant, compared with the current plan or reported on.
+/// on the canvas (previewChanged), its changes listed in a table (what, from, to, why), and it
+/// can be applied as one undoable edit, saved to the library as a variant, compared with the
+/// current plan or reported on. What the search may change in the jobs (parallelism, batch,
+/// precision) and the headroom it keeps are set in the dialog (issue 36).
 class OptimizeDialog : public QDialog
 {
     Q_OBJECT
@@ -47,6 +49,8 @@ public:
     /// The plan selected in the table, or null.
     const calc::PlanCandidate* selectedPlan() const;
     QTableWidget* table() const { return mTable; }
+    /// The selected plan's changes: what, from, to, why.
+    QTableWidget* changesTable() const { return mChanges; }
     QChart* chart() const { return mChart; }
     QLabel* status() const { return mStatus; }
 
@@ -69,6 +73,7 @@ private:
     void tick();
     void showResult();
     void fillChart();
+    void fillChanges();
     void selectionChanged();
     void updateEnabled();
     /// The selected plan named for the library or a comparison: "<scenario> — optimized (plan N)".
@@ -84,6 +89,10 @@ private:
     QCheckBox* mCapPenalty = nullptr;
     QDoubleSpinBox* mMaxPenalty = nullptr;
     QCheckBox* mRemoveNodes = nullptr;
+    QCheckBox* mAllowParallelism = nullptr;
+    QCheckBox* mAllowBatch = nullptr;
+    QCheckBox* mAllowPrecision = nullptr;
+    QDoubleSpinBox* mHeadroom = nullptr;
     QSpinBox* mTimeLimit = nullptr;
     QSpinBox* mSeed = nullptr;
     QPushButton* mStart = nullptr;
@@ -92,6 +101,7 @@ private:
     QLabel* mStatus = nullptr;
     QChart* mChart = nullptr;
     QTableWidget* mTable = nullptr;
+    QTableWidget* mChanges = nullptr;
     QPushButton* mApply = nullptr;
     QPushButton* mVariant = nullptr;
     QPushButton* mCompare = nullptr;
