@@ -195,6 +195,48 @@ private Q_SLOTS:
         QVERIFY(amount->suffix().contains("req/s"));
     }
 
+    /// Issue 36: the job detail pane went on showing a job of another plan after its job was
+    /// deleted, after switching scenarios and after a new plan; it follows the selection of the
+    /// plan shown, or is empty.
+    void theDetailPaneNeverShowsAnotherPlansJob()
+    {
+        auto w = openSample();
+        document::Document* doc = w->currentDocument();
+        ui::WorkloadsPanel* workloads = w->workloads();
+        QTRY_COMPARE(workloads->rowCount(), 5);
+        QTableWidget* table = workloads->table();
+        const auto click = [&](const QString& id) {
+            const int row = rowOf(table, id);
+            QVERIFY(row >= 0);
+            QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
+                              table->visualItemRect(table->item(row, 1)).center());
+        };
+        click("acme-lora");
+        QVERIFY2(workloads->detailText().contains("acme-lora"), qPrintable(workloads->detailText()));
+        // The job deleted: the pane empties.
+        auto asked = answerNext("confirmDeleteJob", QMessageBox::Yes);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Delete);
+        QVERIFY(*asked);
+        QTRY_COMPARE(workloads->rowCount(), 4);
+        QVERIFY2(workloads->detailText().isEmpty(), qPrintable(workloads->detailText()));
+        doc->undoStack()->undo();
+        QTRY_COMPARE(workloads->rowCount(), 5);
+        QApplication::setActiveWindow(w.get());
+        // Another scenario: its own jobs only.
+        click("acme-lora");
+        QVERIFY(workloads->detailText().contains("acme-lora"));
+        QVERIFY(w->files()->openFromLibrary(test::libraryScenarioId(mTmp.filePath("lib.sqlite"), "Mixed sharing lab")));
+        QTRY_VERIFY(workloads->rowCount() > 0 && rowOf(table, "acme-lora") < 0);
+        QVERIFY2(!workloads->detailText().contains("acme-lora"), qPrintable(workloads->detailText()));
+        // A new plan has no job: nothing shown.
+        click("mixtral");
+        QVERIFY(workloads->detailText().contains("mixtral"));
+        QApplication::setActiveWindow(w.get());
+        QTest::keyClick(w.get(), Qt::Key_N, Qt::ControlModifier);
+        QTRY_COMPARE(workloads->rowCount(), 0);
+        QVERIFY2(workloads->detailText().isEmpty(), qPrintable(workloads->detailText()));
+    }
+
     /// Ctrl+S saved a new plan as "Untitled cluster" without asking; the first save now asks
     /// for a name, and Ctrl+Shift+S saves a copy under a new one.
     void theFirstSaveAsksForAName()

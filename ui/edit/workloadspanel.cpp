@@ -289,10 +289,18 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
         mTable->item(row, 0)->setData(Qt::UserRole, q(r.tenant));
         mTable->item(row, 1)->setData(Qt::UserRole, q(r.id));
     }
-    if (!current.isEmpty())
-        selectJob(current);
-    else if (mTable->rowCount() > 0)
+    // The detail pane follows the selection in this plan: the job chosen before if this plan has
+    // it, else nothing — never a job of the plan shown before (another scenario, a deleted job).
+    if (!current.isEmpty()) {
+        if (!selectJob(current)) {
+            mTable->setCurrentCell(-1, -1);
+            showProfile(-1);
+        }
+    } else if (mTable->rowCount() > 0) {
         showProfile(mTable->currentRow() >= 0 ? mTable->currentRow() : 0);
+    } else {
+        showProfile(-1);
+    }
 }
 
 QString WorkloadsPanel::cell(const QString& jobId, const QString& column) const
@@ -304,14 +312,17 @@ QString WorkloadsPanel::cell(const QString& jobId, const QString& column) const
     return {};
 }
 
-void WorkloadsPanel::selectJob(const QString& jobId)
+QString WorkloadsPanel::detailText() const { return mBreakdown->text(); }
+
+bool WorkloadsPanel::selectJob(const QString& jobId)
 {
     for (int row = 0; row < mTable->rowCount(); ++row)
         if (mTable->item(row, 1)->data(Qt::UserRole).toString() == jobId) {
             mTable->setCurrentCell(row, 1);
             showProfile(row);
-            return;
+            return true;
         }
+    return false;
 }
 
 void WorkloadsPanel::showSteps(const calc::JobResult& r)
@@ -452,6 +463,11 @@ void WorkloadsPanel::showProfile(int row)
         mBreakdown->clear();
         mPenalty->clear();
         clearChart(mStepChart);
+        clearChart(mServingChart);
+        mStepLegend->clear();
+        mServingView->hide();
+        mChartView->show();
+        mStepView->show();
         return;
     }
     const calc::JobResult& r = mEvaluation.jobs[static_cast<std::size_t>(row)];

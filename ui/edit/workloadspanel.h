@@ -33,8 +33,11 @@ public:
     int rowCount() const;
     /// The text of a cell, for tests: row by job id, column by header.
     QString cell(const QString& jobId, const QString& column) const;
-    /// Shows the memory profile of a job (as selecting its row does).
-    void selectJob(const QString& jobId);
+    /// Shows the memory profile of a job (as selecting its row does); false when the plan has no
+    /// such job (nothing changes then).
+    bool selectJob(const QString& jobId);
+    /// The detail pane's heading: the job it shows, or empty (for tests and the status line).
+    QString detailText() const;
     QChart* profileChart() const { return mChart; }
     QChart* stepChart() const { return mStepChart; }
     /// The selected serving job's latency-throughput curve (hidden for other jobs).
