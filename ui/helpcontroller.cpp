@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "helpcontroller.h"
 
+#include "guidebrowser.h"
 #include "io/datapaths.h"
 
 #include <QAction>
@@ -9,13 +10,14 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QStatusBar>
 #include <QTableWidget>
-#include <QTextBrowser>
 #include <QVBoxLayout>
 
 #include <functional>
@@ -72,10 +74,12 @@ QDialog* HelpController::showUserGuide()
                                 "next to the program)."));
         return nullptr;
     }
-    auto* browser = new QTextBrowser;
+    const QFileInfo guide(file.fileName());
+    auto* browser = new GuideBrowser(guide.absolutePath());
     browser->setObjectName("userGuide");
-    browser->setOpenExternalLinks(true);
-    browser->setMarkdown(QString::fromUtf8(file.readAll()));
+    browser->openPage(guide.fileName());
+    connect(browser, &GuideBrowser::message, mWindow->statusBar(),
+            [this](const QString& text) { mWindow->statusBar()->showMessage(text, 8000); });
     return dialogWith(mWindow, "userGuideDialog", tr("gpuplan User Guide"), browser, QSize(900, 800));
 }
 
