@@ -6,6 +6,7 @@
 // points and on the benchmark generator's random clusters.
 #include "bench/scenariogenerator.h"
 #include "calc/evaluate.h"
+#include "calc/kpiexplain.h"
 #include "calc/kpiregistry.h"
 #include "io/scenarioreader.h"
 #include "model/enumnames.h"
@@ -164,6 +165,21 @@ private Q_SLOTS:
         QVERIFY(ev.kpis.unusedMemoryBytes > 0);
         QVERIFY(ev.kpis.unusedMemoryFraction() > 0.0 && ev.kpis.unusedMemoryFraction() < 1.0);
         QVERIFY2(addsUp(ev).isEmpty(), qPrintable(addsUp(ev)));
+        // The explanation window words it as every view does, with this plan's figures.
+        const KpiExplanation waste = explainKpi("waste_per_month_usd", s, cat, ev);
+        QVERIFY2(waste.formula.find("Idle + Sharing overhead + Stranded = $2,086 + ") == 0, waste.formula.c_str());
+        QVERIFY2(waste.formula.find(" of $4,380 (Useful ") != std::string::npos, waste.formula.c_str());
+        const KpiExplanation cost = explainKpi("cost_per_month_usd", s, cat, ev);
+        auto has = [](const KpiExplanation& x, const std::string& start) {
+            return std::any_of(x.lines.begin(), x.lines.end(),
+                               [&](const std::string& l) { return l.rfind(start, 0) == 0; });
+        };
+        for (const KpiExplanation* x : {&waste, &cost}) {
+            QVERIFY(has(*x, "tenant t1: $1,460 (Useful "));
+            QVERIFY(has(*x, "not allocated: $2,294 (Idle $2,086, Stranded $209)"));
+            QVERIFY(has(*x, "unused memory on the jobs' GPUs: "));
+        }
+        QVERIFY(has(cost, "where it goes: Useful $"));
     }
 
     void everySampleUnderEveryPolicyAddsUp()
