@@ -21,7 +21,7 @@
 namespace gp::calc {
 struct Kpis;
 struct CostBreakdown;
-}
+} // namespace gp::calc
 
 namespace gp::cli {
 
