@@ -243,6 +243,11 @@ private Q_SLOTS:
         QCOMPARE(text.code, 0);
         const int table = text.out.indexOf("KPIs of every scenario");
         QVERIFY2(table > 0, qPrintable(text.out));
+        // The cost's one decomposition, per scenario, and unused memory as headroom (issue 36).
+        QCOMPARE(text.out.count(QRegularExpression("cost = useful \\$[0-9,]+ \\+ idle \\$[0-9,]+ \\+ sharing "
+                                                   "overhead \\$[0-9,]+ \\+ stranded \\$[0-9,]+")),
+                 arr.size());
+        QCOMPARE(text.out.count("unused memory on the jobs' GPUs"), arr.size());
         QVERIFY(
             text.out.indexOf(QRegularExpression("SCENARIO +VRAM +PENALTY +SLA MISS +\\$/MONTH +WASTE/MONTH +TARGET"),
                              table) > table);
@@ -383,6 +388,37 @@ private Q_SLOTS:
         const QJsonObject w = k.value("waste_breakdown_usd").toObject();
         QVERIFY(qAbs(w.value("idle").toDouble() + w.value("stranded").toDouble() + w.value("overhead").toDouble() -
                      k.value("waste_per_month_usd").toDouble()) < 1e-6);
+        // One cost decomposition (issue 36): exactly four parts that add up to the bill; the
+        // waste is three of them, so it never exceeds the cost.
+        const QJsonObject parts = k.value("cost_breakdown_usd").toObject();
+        QCOMPARE(parts.keys(), QStringList({"idle", "overhead", "stranded", "useful"}));
+        double sum = 0.0;
+        for (const QString& part : parts.keys()) {
+            QVERIFY2(parts.value(part).toDouble() >= 0.0, qPrintable(part));
+            sum += parts.value(part).toDouble();
+        }
+        const double cost = k.value("cost_per_month_usd").toDouble();
+        QVERIFY(qAbs(sum - cost) < 0.01);
+        QVERIFY(qAbs(parts.value("idle").toDouble() + parts.value("overhead").toDouble() +
+                     parts.value("stranded").toDouble() - k.value("waste_per_month_usd").toDouble()) < 1e-6);
+        QVERIFY(k.value("waste_per_month_usd").toDouble() <= cost);
+        QVERIFY(k.value("unused_memory_bytes").toDouble() > 0);
+        QVERIFY(k.value("unused_memory_fraction").toDouble() > 0 && k.value("unused_memory_fraction").toDouble() < 1);
+        QCOMPARE(k.value("stranded_bytes").toDouble(), k.value("unused_memory_bytes").toDouble());
+        // Each tenant's parts add up to its cost; with what no tenant holds, to the bill.
+        const QJsonObject tenantCost = o.value("tenant_cost_per_month_usd").toObject();
+        const QJsonObject tenantParts = o.value("tenant_cost_breakdown_usd").toObject();
+        QCOMPARE(tenantParts.keys(), tenantCost.keys());
+        double tenants = 0.0;
+        for (const QString& t : tenantParts.keys()) {
+            const QJsonObject p = tenantParts.value(t).toObject();
+            QCOMPARE(p.keys(), parts.keys());
+            const double total = p.value("useful").toDouble() + p.value("overhead").toDouble() +
+                                 p.value("idle").toDouble() + p.value("stranded").toDouble();
+            QVERIFY(qAbs(total - tenantCost.value(t).toDouble()) < 0.01);
+            tenants += total;
+        }
+        QVERIFY(qAbs(tenants + parts.value("idle").toDouble() + parts.value("stranded").toDouble() - cost) < 0.01);
         const QJsonArray jobs = o.value("jobs").toArray();
         QCOMPARE(jobs.size(), 5);
         for (const auto& v : jobs) {

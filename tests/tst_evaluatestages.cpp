@@ -122,19 +122,18 @@ private Q_SLOTS:
             const QJsonObject want = o["kpis"].toObject();
             const QString where = file + " / " + policy + ": ";
             std::map<std::string, double> got = kpiValues(k);
-            got["stranded_bytes"] = k.strandedBytes;
+            got["allocated_memory_bytes"] = k.allocatedMemoryBytes;
+            got["unused_memory_bytes"] = k.unusedMemoryBytes;
             got["mig_unusable_slices"] = k.migUnusableSlices;
             got["serving_jobs"] = k.servingJobs;
             got["serving_ttft_p99_s"] = k.servingTtftP99S;
             got["serving_itl_p99_s"] = k.servingItlP99S;
-            got["waste_idle"] = k.wastePerMonth.idleUsd;
-            got["waste_stranded"] = k.wastePerMonth.strandedUsd;
-            got["waste_overhead"] = k.wastePerMonth.overheadUsd;
-            const QJsonObject waste = o["waste"].toObject();
+            for (const CostPart& part : costParts())
+                got[std::string("part_") + part.key] = k.costBreakdown.*part.value;
+            const QJsonObject cost = o["cost"].toObject();
             for (const auto& [key, value] : got) {
                 const QString name = QString::fromStdString(key);
-                const QJsonValue w =
-                    name.startsWith("waste_") && name != "waste_per_month_usd" ? waste[name.mid(6)] : want[name];
+                const QJsonValue w = name.startsWith("part_") ? cost[name.mid(5)] : want[name];
                 if (w.isNull() && name.startsWith("serving_")) { // no serving job, or one without GPUs
                     QVERIFY2(k.servingJobs == 0 || value >= 1e29, qPrintable(where + name + " has a value now"));
                     continue;

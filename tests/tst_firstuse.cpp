@@ -6,6 +6,7 @@
 #include "windowfixture.h"
 
 #include "calc/alternatives.h"
+#include "document/librarygateway.h"
 #include "document/plansession.h"
 #include "io/scenarioreader.h"
 #include "sim/simulation.h"
@@ -422,6 +423,10 @@ private Q_SLOTS:
         auto* table = dialog.findChild<QTableWidget*>("revisionTable");
         QCOMPARE(table->rowCount(), 2);
         QCOMPARE(table->item(1, 2)->text(), QString("one more node"));
+        // The waste each revision stored under the one cost decomposition (issue 36).
+        QCOMPARE(table->horizontalHeaderItem(4)->text(), QString("$ wasted/month"));
+        QVERIFY2(QRegularExpression("^[0-9,]+$").match(table->item(1, 4)->text()).hasMatch(),
+                 qPrintable(table->item(1, 4)->text()));
         QCOMPARE(dialog.chosen(), std::optional<int>(2)); // the latest, until the user picks
         const QPoint first = table->visualItemRect(table->item(0, 0)).center();
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, first);
@@ -431,6 +436,26 @@ private Q_SLOTS:
         QVERIFY(w->files()->openRevision(id, *dialog.chosen()));
         QVERIFY(w->currentDocument()->isReadOnly());
         QVERIFY2(w->windowTitle().contains("revision 1 of 2"), qPrintable(w->windowTitle()));
+    }
+
+    /// Revisions saved under the old definition of waste keep their figure, labelled; those that
+    /// stored none say so (issue 36).
+    void revisionsLabelTheOldWasteDefinition()
+    {
+        store::RevisionInfo old, none, now;
+        old.number = 1;
+        old.kpis = {{"cost_per_month_usd", 90403.0}, {"waste_per_month_usd", 93145.0}};
+        none.number = 2;
+        none.kpis = {{"cost_per_month_usd", 90403.0}};
+        now.number = 3;
+        now.kpis = {{"cost_per_month_usd", 90403.0},
+                    {"waste_per_month_usd", 86336.0},
+                    {"cost_definition", double(document::kCostDefinition)}};
+        ui::RevisionsDialog dialog("lab", {old, none, now});
+        auto* table = dialog.findChild<QTableWidget*>("revisionTable");
+        QCOMPARE(table->item(0, 4)->text(), QString("93,145 (old definition)"));
+        QCOMPARE(table->item(1, 4)->text(), QString("not stored"));
+        QCOMPARE(table->item(2, 4)->text(), QString("86,336"));
     }
 
     /// GPU tooltips named only the node type; over a GPU the tooltip now says its model and

@@ -276,7 +276,8 @@ private Q_SLOTS:
         w->files()->openFirst();
         QTRY_COMPARE(w->charts()->costChart()->series().size(), 1);
         auto* cost = qobject_cast<QAbstractBarSeries*>(w->charts()->costChart()->series().front());
-        QCOMPARE(cost->barSets().size(), 4); // useful, idle, stranded, overhead
+        QCOMPARE(cost->barSets().size(), 4); // Useful, Idle, Sharing overhead, Stranded (calc::costParts)
+        QVERIFY(cost->barSets().front()->label().startsWith("Useful"));
         double sum = 0;
         for (QBarSet* set : cost->barSets())
             sum += set->at(0);

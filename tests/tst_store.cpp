@@ -262,6 +262,8 @@ private Q_SLOTS:
         QCOMPARE(all[0].latest.kpis.at("gpus"), 32.0);
         QVERIFY(document::loadFromLibrary(*lib, all[0].id, test::bundledCatalog()).ok());
         QVERIFY(lib->drafts().value.value().empty()); // schema 3's table is there
+        // Saved before revisions stored the cost's parts: it keeps what it had (issue 36).
+        QCOMPARE(document::storedWaste(all[0].latest.kpis), document::StoredWaste::None);
     }
 
     void draftsAreOnePerSessionAndOutliveTheirScenario()
@@ -404,9 +406,23 @@ private Q_SLOTS:
             auto all = (*lib)->list().value.value();
             QCOMPARE(all.size(), static_cast<std::size_t>(test::sampleFiles().size()));
             bool big = false;
-            for (const auto& s : all)
+            for (const auto& s : all) {
                 big |= s.latest.kpis.at("gpus") == 2000.0;
+                // New revisions store the one cost decomposition (issue 36): four parts that add
+                // up to the cost, the waste three of them, under the current definition.
+                const auto& k = s.latest.kpis;
+                QCOMPARE(k.at("cost_definition"), double(document::kCostDefinition));
+                QCOMPARE(document::storedWaste(k), document::StoredWaste::Current);
+                const double parts = k.at("cost_useful_usd") + k.at("cost_idle_usd") + k.at("cost_overhead_usd") +
+                                     k.at("cost_stranded_usd");
+                QVERIFY(qAbs(parts - k.at("cost_per_month_usd")) < 0.01);
+                QVERIFY(qAbs(k.at("waste_per_month_usd") - parts + k.at("cost_useful_usd")) < 0.01);
+                QVERIFY(k.at("waste_per_month_usd") <= k.at("cost_per_month_usd"));
+                QVERIFY(k.at("unused_memory_bytes") > 0);
+            }
             QVERIFY(big);
+            // A revision another tool saved with a waste figure but no definition is the old one.
+            QCOMPARE(document::storedWaste({{"waste_per_month_usd", 93145.0}}), document::StoredWaste::OldDefinition);
         }
         auto again = document::openLibrary(path, test::bundledCatalog(), samples);
         QCOMPARE((*again)->scenarioCount().value.value(), test::sampleFiles().size());

@@ -5,11 +5,13 @@
 // from tst_mainwindow.cpp, which keeps the shell, canvas and charts; the properties panel's
 // tests are in tst_properties.cpp).
 #include "calc/comparison.h"
+#include "calc/kpiregistry.h"
 #include "document/commands.h"
 #include "document/librarygateway.h"
 #include "document/plansession.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
+#include "model/format.h"
 #include "model/validation.h"
 #include "sim/planresults.h"
 #include "testsupport.h"
@@ -382,7 +384,18 @@ private Q_SLOTS:
         QCOMPARE(cost.verdicts[1], cost.deltas[1] < 0 ? calc::Verdict::Better : calc::Verdict::Worse);
         QVERIFY(dialog->kpiTable()->item(costRow, 1)->text().contains(cost.deltas[1] < 0 ? "better" : "worse"));
         QCOMPARE(dialog->tradeOffChart()->series().size(), 2);
-        QCOMPARE(qobject_cast<QAbstractBarSeries*>(dialog->costChart()->series().front())->barSets().size(), 4);
+        const auto* costBars = qobject_cast<QAbstractBarSeries*>(dialog->costChart()->series().front());
+        QCOMPARE(costBars->barSets().size(), 4);
+        // Each stacked bar is exactly its plan's cost (issue 36: the Mixed sharing lab's stood
+        // taller than its bill), in the parts' words.
+        QCOMPARE(costBars->barSets().front()->label(), QString("Useful"));
+        for (int plan = 0; plan < 2; ++plan) {
+            double stacked = 0.0;
+            for (const QBarSet* set : costBars->barSets())
+                stacked += set->at(plan);
+            QVERIFY2(qAbs(stacked - cost.values[static_cast<std::size_t>(plan)] / 1000.0) < 1e-5,
+                     qPrintable(QString::number(stacked)));
+        }
         QVERIFY(dialog->completionChart()->series().size() >= 1);
         QVERIFY(dialog->differences()->count() > 5);
         QVERIFY(dialog->differences()->item(0)->text().startsWith("A → B"));
@@ -513,6 +526,30 @@ private Q_SLOTS:
         cards.resize(500, 200);
         QTRY_COMPARE(cards.columns(), 4); // three rows (4 + 4 + 2) on a small screen
         QVERIFY(cards.minimumSizeHint().width() < 500);
+    }
+
+    /// The $/month and $ wasted cards say where the money goes: the four parts that add up to the
+    /// cost, in the words every view uses, and unused memory as headroom (issue 36).
+    void costCardsShowTheDecomposition()
+    {
+        const auto read = io::readScenarioFile(
+            QDir(test::dataDir()).absoluteFilePath("samples/02-mixed-sharing-lab.json"), test::bundledCatalog());
+        QVERIFY(read.ok());
+        const sim::PlanResults results =
+            sim::computeCoreResults(std::make_shared<const Scenario>(*read.value), test::bundledCatalog(), 30.0, 16);
+        ui::KpiCards cards;
+        cards.showResults(results);
+        const calc::Kpis& k = results.evaluation->kpis;
+        QVERIFY(k.wastePerMonthUsd() <= k.costPerMonthUsd);
+        for (const char* card : {"kpi-cost_per_month_usd", "kpi-waste_per_month_usd"}) {
+            const QString tip = cards.findChild<QWidget*>(card)->toolTip();
+            for (const calc::CostPart& part : calc::costParts())
+                QVERIFY2(tip.contains(QString::fromUtf8(part.label) + ": " +
+                                      QString::fromStdString(fmt::usd(k.costBreakdown.*part.value))),
+                         qPrintable(tip));
+            QVERIFY2(tip.contains("Unused memory"), qPrintable(tip));
+        }
+        QCOMPARE(cards.valueOf("waste_per_month_usd"), QString::fromStdString(fmt::usd(k.wastePerMonthUsd())));
     }
 
     void newScenarioAndSaveVariants()

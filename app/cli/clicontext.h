@@ -20,7 +20,8 @@
 
 namespace gp::calc {
 struct Kpis;
-}
+struct CostBreakdown;
+} // namespace gp::calc
 
 namespace gp::cli {
 
@@ -98,6 +99,10 @@ int runSweep(const QStringList& args);
 
 /// The cluster KPIs as `evaluate --json` prints them (docs/cli.md#evaluate); summary reuses it.
 QJsonObject kpisToJson(const calc::Kpis& kpis);
+/// A cost decomposition as `evaluate --json` prints it: {useful, idle, overhead, stranded}.
+QJsonObject costBreakdownToJson(const calc::CostBreakdown& parts);
+/// The same in words: "useful $… + idle $… + sharing overhead $… + stranded $…".
+QString costBreakdownText(const calc::CostBreakdown& parts);
 
 /// One problem as validate prints it: "FILE: PATH: message".
 QString formatIssue(const QString& file, const Issue& issue);

@@ -90,6 +90,7 @@ QJsonObject toJson(const calc::Evaluation& ev)
                         {"oom_risk", j.oomRisk},
                         {"cost_usd", opt(j.costUsd)},
                         {"cost_per_month_usd", j.costPerMonthUsd},
+                        {"overhead_per_month_usd", j.overheadPerMonthUsd},
                         {"extra_days", opt(j.extraDays)},
                         {"serving", servingJson(j)},
                         {"meets_sla", j.meetsSla}});
@@ -101,10 +102,14 @@ QJsonObject toJson(const calc::Evaluation& ev)
     QJsonObject tenants;
     for (const auto& [id, cost] : ev.tenantCostPerMonthUsd)
         tenants[QString::fromStdString(id)] = cost;
+    QJsonObject tenantBreakdown;
+    for (const auto& [id, parts] : ev.tenantCostBreakdown)
+        tenantBreakdown[QString::fromStdString(id)] = costBreakdownToJson(parts);
     return {{"kpis", kpis},
             {"jobs", jobs},
             {"links", links},
             {"tenant_cost_per_month_usd", tenants},
+            {"tenant_cost_breakdown_usd", tenantBreakdown},
             {"elapsed_ms", ev.elapsedMs}};
 }
 
@@ -113,7 +118,8 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
     const calc::Kpis& k = ev.kpis;
     out() << QString::fromStdString(s.name) << "  (" << file << ")\n";
     out() << "  VRAM utilization " << pct(k.vramUtilization) << ", allocation " << pct(k.allocationRatio)
-          << ", stranded " << gib(k.strandedBytes) << " GiB, fragmentation " << pct(k.fragmentation);
+          << ", unused memory " << gib(k.unusedMemoryBytes) << " GiB (" << pct(k.unusedMemoryFraction())
+          << " of allocated), fragmentation " << pct(k.fragmentation);
     if (k.migUnusableSlices > 0)
         out() << ", " << k.migUnusableSlices << " unusable MIG slices";
     out() << "\n  penalty mean " << pct(k.meanPenalty) << ", max " << pct(k.maxPenalty) << "; target ("
@@ -122,9 +128,8 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
         out() << "; serving SLO attainment " << QString::fromStdString(calc::formatServingSlo(k)) << " (worst P99 TTFT "
               << seconds(k.servingTtftP99S) << ", ITL " << seconds(k.servingItlP99S) << ")";
     out() << "\n";
-    out() << "  cost " << usd(k.costPerMonthUsd) << "/month, waste " << usd(k.wastePerMonth.total()) << " (idle "
-          << usd(k.wastePerMonth.idleUsd) << ", stranded " << usd(k.wastePerMonth.strandedUsd) << ", overhead "
-          << usd(k.wastePerMonth.overheadUsd) << ")";
+    out() << "  cost " << usd(k.costPerMonthUsd) << "/month = " << costBreakdownText(k.costBreakdown) << "; waste "
+          << usd(k.wastePerMonthUsd());
     if (k.oomRiskGpus > 0)
         out() << "\n  OUT-OF-MEMORY RISK on " << k.oomRiskGpus << " GPU(s) without memory isolation";
     out() << "\n\n  "
@@ -232,7 +237,7 @@ void printAlternatives(const std::vector<calc::SharingAlternative>& alts)
                          .arg(pct(a.kpis.allocationRatio), 7)
                          .arg(pct(a.kpis.meanPenalty), 8)
                          .arg(a.kpis.unplacedJobs, 9)
-                         .arg(usd(a.kpis.wastePerMonth.total()), 12)
+                         .arg(usd(a.kpis.wastePerMonthUsd()), 12)
                          .arg(isol, 6)
                   << QString(" %1 %2 %3")
                          .arg(a.kpis.servingJobs > 0 ? seconds(a.kpis.servingTtftP99S) : "-", 10)
@@ -248,12 +253,31 @@ void printAlternatives(const std::vector<calc::SharingAlternative>& alts)
 
 } // namespace
 
+QJsonObject costBreakdownToJson(const calc::CostBreakdown& b)
+{
+    QJsonObject o;
+    for (const calc::CostPart& part : calc::costParts())
+        o[QLatin1String(part.key)] = b.*part.value;
+    return o;
+}
+
+QString costBreakdownText(const calc::CostBreakdown& b)
+{
+    QStringList parts;
+    for (const calc::CostPart& part : calc::costParts())
+        parts << QString::fromUtf8(part.label).toLower() + " " + usd(b.*part.value);
+    return parts.join(" + ");
+}
+
 QJsonObject kpisToJson(const calc::Kpis& k)
 {
     return QJsonObject{
         {"vram_utilization", k.vramUtilization},
         {"allocation_ratio", k.allocationRatio},
-        {"stranded_bytes", k.strandedBytes},
+        {"stranded_bytes", k.unusedMemoryBytes}, // the old name of unused_memory_bytes (docs/cli.md)
+        {"allocated_memory_bytes", k.allocatedMemoryBytes},
+        {"unused_memory_bytes", k.unusedMemoryBytes},
+        {"unused_memory_fraction", k.unusedMemoryFraction()},
         {"fragmentation", k.fragmentation},
         {"mig_unusable_slices", k.migUnusableSlices},
         {"compute_utilization", k.computeUtilization},
@@ -261,10 +285,11 @@ QJsonObject kpisToJson(const calc::Kpis& k)
         {"max_penalty", k.maxPenalty},
         {"meets_target", k.meetsTarget},
         {"cost_per_month_usd", k.costPerMonthUsd},
-        {"waste_per_month_usd", k.wastePerMonth.total()},
-        {"waste_breakdown_usd", QJsonObject{{"idle", k.wastePerMonth.idleUsd},
-                                            {"stranded", k.wastePerMonth.strandedUsd},
-                                            {"overhead", k.wastePerMonth.overheadUsd}}},
+        {"cost_breakdown_usd", costBreakdownToJson(k.costBreakdown)},
+        {"waste_per_month_usd", k.wastePerMonthUsd()},
+        {"waste_breakdown_usd", QJsonObject{{"idle", k.costBreakdown.idleUsd},
+                                            {"stranded", k.costBreakdown.strandedUsd},
+                                            {"overhead", k.costBreakdown.overheadUsd}}},
         {"unplaced_jobs", k.unplacedJobs},
         {"sla_violations", k.slaViolations},
         {"oom_risk_gpus", k.oomRiskGpus},

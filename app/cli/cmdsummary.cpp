@@ -97,10 +97,10 @@ void printText(const QString& file, const Scenario& s, const calc::Inventory& in
           << ": " << (k.meetsTarget ? "met" : "not met") << ")\n             " << k.slaViolations << " of " << inv.jobs
           << " jobs miss their SLA (" << k.unplacedJobs << " not placed); cost "
           << kpiText("cost_per_month_usd", k.costPerMonthUsd) << "/month, of which "
-          << kpiText("waste_per_month_usd", k.wastePerMonth.total()) << " wasted (idle "
-          << kpiText("waste_per_month_usd", k.wastePerMonth.idleUsd) << ", stranded "
-          << kpiText("waste_per_month_usd", k.wastePerMonth.strandedUsd) << ", slowdown "
-          << kpiText("waste_per_month_usd", k.wastePerMonth.overheadUsd) << ")\n";
+          << kpiText("waste_per_month_usd", k.wastePerMonthUsd())
+          << " wasted\n             cost = " << costBreakdownText(k.costBreakdown)
+          << "\n             unused memory on the jobs' GPUs " << fmt::text::gib(k.unusedMemoryBytes) << " GiB ("
+          << kpiText("vram_utilization", k.unusedMemoryFraction()) << " of allocated; headroom, not waste)\n";
     if (k.servingJobs > 0) {
         const auto ms = [](double s) { return fmt::text::latency(s); };
         out() << "  serving    " << k.servingJobs << " job(s): SLO attainment "
@@ -137,7 +137,7 @@ void printKpiTable(const std::vector<Row>& rows)
         out() << line(r.name, kpiText("vram_utilization", k.vramUtilization), kpiText("mean_penalty", k.meanPenalty),
                       QString("%1/%2").arg(k.slaViolations).arg(r.jobs),
                       kpiText("cost_per_month_usd", k.costPerMonthUsd),
-                      kpiText("waste_per_month_usd", k.wastePerMonth.total()), k.meetsTarget ? "met" : "not met");
+                      kpiText("waste_per_month_usd", k.wastePerMonthUsd()), k.meetsTarget ? "met" : "not met");
     }
     out() << '\n';
 }

@@ -63,6 +63,9 @@ void penaltyCostAndSla(const Jobs& jobs, int k, const UnitsOfJob& units, JobResu
     }
     r.idleCotenantsFactor = worst.slowdown > 0 ? worst.aloneSlowdown / worst.slowdown : 1.0;
     r.costPerMonthUsd = units.pricePerHour * kHoursPerMonth;
+    // The penalty is an excess fraction: of the time the job holds its share, p / (1 + p) is
+    // lost to sharing, so the overhead never exceeds the share's cost.
+    r.overheadPerMonthUsd = r.costPerMonthUsd * r.penalty / (1.0 + r.penalty);
     if (r.perf.daysToComplete) {
         r.costUsd = *r.perf.daysToComplete * 24.0 * units.pricePerHour;
         r.extraDays = *r.perf.daysToComplete - r.bareMetal.daysToComplete.value_or(*r.perf.daysToComplete);
@@ -92,8 +95,11 @@ void tally(const PlacedJob& job, const JobResult& r, Kpis& kpis, JobTotals& tota
     }
     if (!r.meetsSla)
         ++kpis.slaViolations;
-    at(totals.tenantCost, job.demand->tenant) += r.costPerMonthUsd;
-    kpis.wastePerMonth.overheadUsd += r.costPerMonthUsd * r.penalty / (1.0 + r.penalty);
+    CostBreakdown share;
+    share.overheadUsd = r.overheadPerMonthUsd;
+    share.usefulUsd = r.costPerMonthUsd - r.overheadPerMonthUsd;
+    at(totals.tenantCost, job.demand->tenant) += share;
+    kpis.costBreakdown += share;
     totals.penaltySum += r.penalty;
     kpis.maxPenalty = std::max(kpis.maxPenalty, r.penalty);
     totals.flopsShare += r.gpuEquivalents * r.perf.mfu;
@@ -107,7 +113,7 @@ JobTotals jobsOnSlots(const Context& cx, Jobs& jobs, const PlacementOutcome& po,
 {
     JobTotals totals;
     totals.linkLoadGbps.assign(cx.s.topology.links.size(), 0.0);
-    totals.tenantCost.assign(cx.s.tenants.size(), 0.0);
+    totals.tenantCost.assign(cx.s.tenants.size(), CostBreakdown{});
     ev.jobs.reserve(jobs.records.size());
     for (const PlacedJob& job : jobs.records)
         ev.kpis.servingJobs += job.job->kind == JobKind::Inference;

@@ -39,14 +39,22 @@ void gpuLinkAndTenantResults(Evaluation& ev, const Context& cx, const GpuLoads& 
         ev.links.push_back(
             {l.id, totals.linkLoadGbps[i], l.bandwidthGbps > 0 ? totals.linkLoadGbps[i] / l.bandwidthGbps : 0.0});
     }
-    for (std::size_t t = 0; t < s.tenants.size(); ++t)
-        ev.tenantCostPerMonthUsd.push_back({s.tenants[t].id, totals.tenantCost[t]});
+    for (std::size_t t = 0; t < s.tenants.size(); ++t) {
+        ev.tenantCostPerMonthUsd.push_back({s.tenants[t].id, totals.tenantCost[t].total()});
+        ev.tenantCostBreakdown.push_back({s.tenants[t].id, totals.tenantCost[t]});
+    }
 }
 
-/// The memory in use and stranded, the GPU share allocated, the cost and its waste: idle
-/// (GPU share no job holds) and stranded (allocated memory no job uses); the overhead part is
-/// summed per job (evaluatejobs.cpp). The GPU results must be in.
-void memoryCostAndWaste(Evaluation& ev, const Context& cx, const PlacementOutcome& po, const GpuLoads& loads)
+/// The memory in use, allocated and unused, the GPU share allocated, the cost and its
+/// decomposition (docs/model-reference.md, "Cost decomposition"): every GPU is paid whole; the
+/// share the jobs hold is useful or sharing overhead (summed per job, evaluatejobs.cpp); the
+/// share no job holds is stranded where it lies on a GPU that holds a job and no task of the mix
+/// can use it (FragmentationView::unusableByAll: a MIG remainder no profile fits, the replicas a
+/// memory-hungry neighbour leaves too little memory), idle otherwise (spare capacity, free GPUs).
+/// Memory a job leaves unused on its slots is headroom, counted in bytes, not dollars. The GPU
+/// results must be in.
+void memoryCostAndWaste(Evaluation& ev, const Context& cx, const PlacementOutcome& po, const GpuLoads& loads,
+                        const FragmentationView& view)
 {
     Kpis& k = ev.kpis;
     double totalVram = 0.0, usedVram = 0.0, allocated = 0.0;
@@ -54,40 +62,60 @@ void memoryCostAndWaste(Evaluation& ev, const Context& cx, const PlacementOutcom
     std::vector<double> gpuPrice(ev.gpus.size(), 0.0);
     for (const GpuResult& g : ev.gpus)
         totalVram += g.capacityBytes;
-    std::vector<double> allocatedShare(ev.gpus.size(), 0.0);
+    // Every GPU is paid for whole, whatever its slots.
+    for (int n = 0; n < static_cast<int>(cx.s.topology.nodes.size()); ++n)
+        for (int i = 0; i < cx.node(n).gpuCount; ++i)
+            at(gpuPrice, at(cx.gpuBase, n) + i) = cx.price(n) * kHoursPerMonth;
+    std::vector<double> allocatedShare(ev.gpus.size(), 0.0); // held by a job that runs
     for (int i = 0; i < static_cast<int>(cx.slots.size()); ++i) {
         const Slot& sl = at(cx.slots, i);
-        const double price = cx.price(sl.node) * kHoursPerMonth;
         const int gi = cx.globalGpu(sl);
-        at(gpuPrice, gi) = price;
-        if (at(po.owner, i) < 0)
+        const int owner = at(po.owner, i);
+        if (owner < 0)
             continue;
-        at(allocatedShare, gi) += sl.gpuFraction;
         allocated += sl.gpuFraction;
-        if (!sl.memoryIsolated)
+        if (at(ev.jobs, owner).placed)
+            at(allocatedShare, gi) += sl.gpuFraction;
+        if (!sl.memoryIsolated) {
             at(sharedAllocated, gi) += sl.gpuFraction;
-        const double used = std::min(at(loads.slotUsedBytes, i), sl.capacityBytes);
-        usedVram += sl.memoryIsolated ? used : 0.0;
-        if (sl.memoryIsolated) {
-            const double stranded = sl.capacityBytes - used;
-            k.strandedBytes += stranded;
-            k.wastePerMonth.strandedUsd += sl.gpuFraction * price * stranded / sl.capacityBytes;
+            continue;
         }
+        const double used = std::min(at(loads.slotUsedBytes, i), sl.capacityBytes);
+        usedVram += used;
+        k.allocatedMemoryBytes += sl.capacityBytes;
+        k.unusedMemoryBytes += sl.capacityBytes - used;
     }
-    // Every GPU is paid for whole; what no job holds (free slots, MIG slices in no instance) idles.
-    for (std::size_t g = 0; g < ev.gpus.size(); ++g) {
-        k.costPerMonthUsd += gpuPrice[g];
-        k.wastePerMonth.idleUsd += gpuPrice[g] * std::max(0.0, 1.0 - allocatedShare[g]);
-    }
-    // Memory on GPUs without isolation counts once per GPU.
+    // Memory on GPUs without isolation counts once per GPU, allocated by the share held.
     for (std::size_t g = 0; g < ev.gpus.size(); ++g)
         if (loads.shared[g]) {
             const double used = std::min(ev.gpus[g].usedBytes, ev.gpus[g].capacityBytes);
+            const double held = ev.gpus[g].capacityBytes * std::min(sharedAllocated[g], 1.0);
             usedVram += used;
-            const double stranded = std::max(0.0, ev.gpus[g].capacityBytes * sharedAllocated[g] - used);
-            k.strandedBytes += stranded;
-            k.wastePerMonth.strandedUsd += gpuPrice[g] * stranded / ev.gpus[g].capacityBytes;
+            k.allocatedMemoryBytes += std::max(held, used);
+            k.unusedMemoryBytes += std::max(0.0, held - used);
         }
+    // The free share no task of the mix can use, on GPUs that hold a job.
+    std::vector<double> strandedShare(ev.gpus.size(), 0.0);
+    std::vector<frag::Place> places;
+    std::vector<char> unusable;
+    for (int n = 0; n < static_cast<int>(cx.s.topology.nodes.size()); ++n) {
+        view.placesOf(
+            n, [&](std::size_t i) { return po.owner[i] < 0; }, [&](std::size_t i) { return loads.slotUsedBytes[i]; },
+            places);
+        view.unusableByAll(places, unusable);
+        for (std::size_t p = 0; p < places.size(); ++p) {
+            const int gi = at(cx.gpuBase, n) + places[p].gpu;
+            if (unusable[p] && at(allocatedShare, gi) > 0.0)
+                at(strandedShare, gi) += places[p].share;
+        }
+    }
+    for (std::size_t g = 0; g < ev.gpus.size(); ++g) {
+        k.costPerMonthUsd += gpuPrice[g];
+        const double free = std::max(0.0, 1.0 - allocatedShare[g]);
+        const double stranded = std::min(strandedShare[g], free);
+        k.costBreakdown.strandedUsd += gpuPrice[g] * stranded;
+        k.costBreakdown.idleUsd += gpuPrice[g] * (free - stranded);
+    }
     k.vramUtilization = totalVram > 0 ? usedVram / totalVram : 0.0;
     k.allocationRatio = cx.gpus > 0 ? allocated / cx.gpus : 0.0;
 }
@@ -98,11 +126,11 @@ void clusterKpis(Evaluation& ev, const Context& cx, const PlacementOutcome& po, 
                  const JobTotals& totals)
 {
     gpuLinkAndTenantResults(ev, cx, loads, totals);
-    memoryCostAndWaste(ev, cx, po, loads);
+    const FragmentationView view(cx.s, cx.c, cx.slots, jobs.demands);
+    memoryCostAndWaste(ev, cx, po, loads, view);
     Kpis& k = ev.kpis;
     // The share of the free GPU capacity the job mix cannot use (the FGD measure, fragmentation.h).
-    const FragmentationView::Totals frag =
-        FragmentationView(cx.s, cx.c, cx.slots, jobs.demands).cluster(po.owner, loads.slotUsedBytes);
+    const FragmentationView::Totals frag = view.cluster(po.owner, loads.slotUsedBytes);
     k.fragmentation = frag.free > 0 ? frag.unusable / frag.free : 0.0;
     k.computeUtilization = cx.gpus > 0 ? totals.flopsShare / cx.gpus : 0.0;
     k.meanPenalty = totals.placed > 0 ? totals.penaltySum / totals.placed : 0.0;

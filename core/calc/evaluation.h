@@ -41,6 +41,7 @@ struct JobResult
     bool oomRisk = false;               ///< a GPU it uses has no memory isolation and is overcommitted
     double gpuEquivalents = 0.0;        ///< Σ slot shares of a GPU it holds
     double costPerMonthUsd = 0.0;       ///< its GPU share at the cluster's prices
+    double overheadPerMonthUsd = 0.0;   ///< of it, what sharing burns: cost × penalty ÷ (1 + penalty)
     std::optional<double> costUsd;      ///< training: over its whole run
     std::optional<double> extraDays;    ///< training: what the penalty adds
     bool meetsSla = true;
@@ -66,27 +67,43 @@ struct GpuResult
     bool oomRisk = false; ///< no memory isolation and co-tenants' memory exceeds it
 };
 
-struct WasteBreakdown
+/// Where the money goes: four parts that do not overlap and add up to the bill
+/// (docs/model-reference.md, "Cost decomposition"). Every GPU is paid whole; the share a job
+/// holds is useful or sharing overhead, the share no job holds is idle or stranded.
+struct CostBreakdown
 {
-    double idleUsd = 0.0;     ///< unallocated GPU share
-    double strandedUsd = 0.0; ///< allocated memory no job uses
-    double overheadUsd = 0.0; ///< GPU time lost to sharing penalties
-    double total() const { return idleUsd + strandedUsd + overheadUsd; }
+    double usefulUsd = 0.0;   ///< held GPU share doing the job's work: held share ÷ (1 + penalty)
+    double idleUsd = 0.0;     ///< free GPU share a job of the mix could use (spare capacity, free GPUs)
+    double overheadUsd = 0.0; ///< held GPU share sharing burns: held share × penalty ÷ (1 + penalty)
+    double strandedUsd = 0.0; ///< free share on a GPU that holds a job, which no job of the mix can use
+    /// Idle + sharing overhead + stranded: never more than the bill.
+    double waste() const { return idleUsd + overheadUsd + strandedUsd; }
+    /// The four parts: the bill.
+    double total() const { return usefulUsd + waste(); }
+    CostBreakdown& operator+=(const CostBreakdown& o)
+    {
+        usefulUsd += o.usefulUsd;
+        idleUsd += o.idleUsd;
+        overheadUsd += o.overheadUsd;
+        strandedUsd += o.strandedUsd;
+        return *this;
+    }
 };
 
 struct Kpis
 {
-    double vramUtilization = 0.0; ///< memory placed jobs need / total VRAM
-    double allocationRatio = 0.0; ///< GPU share handed to jobs / GPUs
-    double strandedBytes = 0.0;   ///< allocated but unused memory
-    double fragmentation = 0.0;   ///< free GPU share the job mix cannot use / free GPU share
-    int migUnusableSlices = 0;    ///< free MIG memory slices no profile of the scenario fits
+    double vramUtilization = 0.0;      ///< memory placed jobs need / total VRAM
+    double allocationRatio = 0.0;      ///< GPU share handed to jobs / GPUs
+    double allocatedMemoryBytes = 0.0; ///< memory of the slots jobs hold (a shared GPU's by held share)
+    double unusedMemoryBytes = 0.0;    ///< of it, what the jobs do not use: headroom, not dollars
+    double fragmentation = 0.0;        ///< free GPU share the job mix cannot use / free GPU share
+    int migUnusableSlices = 0;         ///< free MIG memory slices no profile of the scenario fits
     double computeUtilization = 0.0;
     double meanPenalty = 0.0;
     double maxPenalty = 0.0;
     bool meetsTarget = false; ///< vram utilization >= 0.8 and mean penalty < 0.03
     double costPerMonthUsd = 0.0;
-    WasteBreakdown wastePerMonth;
+    CostBreakdown costBreakdown; ///< $/month: useful + idle + overhead + stranded = costPerMonthUsd
     int unplacedJobs = 0;
     int slaViolations = 0; ///< jobs missing their tenant's SLA: not placed, too slow or past the deadline
     int oomRiskGpus = 0;
@@ -98,6 +115,14 @@ struct Kpis
     double servingSloAttainment = 1.0;
     double servingTtftP99S = 0.0; ///< the worst P99 TTFT of the serving jobs (1e30: one saturated or not placed)
     double servingItlP99S = 0.0;  ///< the worst P99 inter-token latency of the serving jobs (1e30: one not placed)
+
+    /// $ wasted per month: idle + sharing overhead + stranded (≤ costPerMonthUsd).
+    double wastePerMonthUsd() const { return costBreakdown.waste(); }
+    /// Unused memory ÷ allocated memory (0 when nothing is allocated).
+    double unusedMemoryFraction() const
+    {
+        return allocatedMemoryBytes > 0 ? unusedMemoryBytes / allocatedMemoryBytes : 0.0;
+    }
 };
 
 /// Everything evaluate() computes for one scenario: a value the views and the CLI publish.
@@ -108,6 +133,9 @@ struct Evaluation
     std::vector<LinkResult> links;
     std::vector<GpuResult> gpus;
     std::vector<std::pair<std::string, double>> tenantCostPerMonthUsd;
+    /// Per tenant, its cost's parts: useful and sharing overhead (a tenant holds no idle or
+    /// stranded share: those are the plan's "not allocated" part, kpis.costBreakdown's).
+    std::vector<std::pair<std::string, CostBreakdown>> tenantCostBreakdown;
     double elapsedMs = 0.0;
     double placementMs = 0.0; ///< of elapsedMs, placing the jobs (placeJobs)
 };

@@ -220,6 +220,30 @@ double Measure::of(const Place* places, std::size_t count) const
     return f;
 }
 
+void Measure::servesNone(const Place* places, std::size_t count, std::vector<char>& out) const
+{
+    out.assign(count, 1);
+    // A shape of one GPU uses a place that holds its demand; a t-GPU shape one whose served
+    // capacity (its own, bounded by the t-th largest GPU capacity of its domain, with peer
+    // access) holds it. Demands are ascending: the smallest of a degree decides.
+    if (!mOne.demands.empty())
+        for (std::size_t i = 0; i < count; ++i)
+            if (places[i].capacity >= mOne.demands.front())
+                out[i] = 0;
+    if (mMulti.empty())
+        return;
+    const PeerGpus gpus = peerGpus(places, count);
+    for (const Degree& d : mMulti) {
+        for (std::size_t i = 0; i < count; ++i) {
+            const Place& p = places[i];
+            if (!out[i] || !p.peer)
+                continue;
+            if (std::min(p.capacity, gpus.tth(p.domain, d.gpus)) >= d.demands.front())
+                out[i] = 0;
+        }
+    }
+}
+
 double Measure::change(const Place* places, std::size_t count, int gpu, const Place* after,
                        std::size_t afterCount) const
 {

@@ -87,6 +87,10 @@ public:
     /// domain's places only for the TP degrees whose t-th largest GPU capacity there changes.
     double change(const Place* places, std::size_t count, int gpu, const Place* after, std::size_t afterCount) const;
     bool empty() const { return mOne.demands.empty() && mMulti.empty() && mCpuOnly == 0.0; }
+    /// Per place, whether it is a fragment to every shape (each asks more of one GPU than the
+    /// place serves, as `of` counts them): `out[i]` is 1 when no task of the shapes can use place
+    /// i. With no shapes, every place.
+    void servesNone(const Place* places, std::size_t count, std::vector<char>& out) const;
 
 private:
     /// Shapes of one degree by demand, ascending, with the weight of those up to each index.
@@ -132,6 +136,11 @@ public:
         return mMeasure.change(places.data(), places.size(), gpu, after.data(), after.size());
     }
     int domainOf(int node) const { return mDomain[static_cast<std::size_t>(node)]; }
+    /// Per place of a node, 1 when no task of the job mix can use it (frag::Measure::servesNone).
+    void unusableByAll(const std::vector<frag::Place>& places, std::vector<char>& out) const
+    {
+        mMeasure.servesNone(places.data(), places.size(), out);
+    }
 
     struct Totals
     {

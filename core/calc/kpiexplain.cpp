@@ -17,6 +17,21 @@ namespace gp::calc {
 
 namespace {
 
+/// Each tenant's part of the bill (useful and sharing overhead), what no tenant holds, and the
+/// memory the jobs leave unused (headroom, not dollars).
+void costLines(const Evaluation& ev, KpiExplanation& x)
+{
+    const Kpis& k = ev.kpis;
+    for (const auto& [tenant, b] : ev.tenantCostBreakdown)
+        x.lines.push_back("tenant " + tenant + ": " + fmt::usd(b.total()) + " (Useful " + fmt::usd(b.usefulUsd) +
+                          ", Sharing overhead " + fmt::usd(b.overheadUsd) + ")");
+    x.lines.push_back("not allocated: " + fmt::usd(k.costBreakdown.idleUsd + k.costBreakdown.strandedUsd) + " (Idle " +
+                      fmt::usd(k.costBreakdown.idleUsd) + ", Stranded " + fmt::usd(k.costBreakdown.strandedUsd) + ")");
+    x.lines.push_back("unused memory on the jobs' GPUs: " + fmt::gib(k.unusedMemoryBytes) + " GiB, " +
+                      fmt::percent(k.unusedMemoryFraction()) +
+                      " of the memory allocated (headroom, e.g. for a smaller GPU; not counted as waste)");
+}
+
 using fmt::percent;
 
 std::string times(double x) { return fmt::fixed(x, 1) + "×"; }
@@ -193,13 +208,21 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catal
                               (price ? "$" + fmt::fixed(*price, 2) + "/GPU-hour" : "no price") + " = " +
                               (price ? fmt::usd(count * *price * Inventory::kHoursPerMonth) : "–"));
         }
+        std::string parts;
+        for (const CostPart& part : costParts())
+            parts +=
+                (parts.empty() ? "" : " + ") + std::string(part.label) + " " + fmt::usd(k.costBreakdown.*part.value);
+        x.lines.push_back("where it goes: " + parts + " = " + x.value);
+        costLines(ev, x);
     } else if (key == "waste_per_month_usd") {
-        const WasteBreakdown& w = k.wastePerMonth;
-        x.formula = "idle + stranded + overhead = " + fmt::usd(w.idleUsd) + " + " + fmt::usd(w.strandedUsd) + " + " +
-                    fmt::usd(w.overheadUsd) + " = " + x.value;
-        x.lines.push_back("idle: GPU share no job holds");
-        x.lines.push_back("stranded: memory allocated to jobs that they do not use");
-        x.lines.push_back("overhead: GPU time the penalties burn (a job's cost × penalty ÷ (1 + penalty))");
+        const CostBreakdown& b = k.costBreakdown;
+        x.formula = "Idle + Sharing overhead + Stranded = " + fmt::usd(b.idleUsd) + " + " + fmt::usd(b.overheadUsd) +
+                    " + " + fmt::usd(b.strandedUsd) + " = " + x.value + " of " + fmt::usd(k.costPerMonthUsd) +
+                    " (Useful " + fmt::usd(b.usefulUsd) + ")";
+        for (const CostPart& part : costParts())
+            x.lines.push_back(std::string(part.label) + " " + fmt::usd(b.*part.value) + ": " + part.meaning);
+        costLines(ev, x);
+    } else if (key == "unplaced_jobs") {
     } else if (key == "unplaced_jobs") {
         x.formula = "jobs the placement policy could not place whole = " + x.value;
         for (const JobResult& j : ev.jobs)
@@ -302,6 +325,9 @@ KpiExplanation explainJob(const std::string& figure, const std::string& jobId, c
                 " h = " + x.value;
     x.lines.push_back("Its share: the slots it holds as fractions of a GPU (a MIG instance its slices of seven, a "
                       "time-sliced or vGPU replica one of its GPU's replicas, a whole GPU one)");
+    x.lines.push_back("Useful " + fmt::usd(j.costPerMonthUsd - j.overheadPerMonthUsd) + " + Sharing overhead " +
+                      fmt::usd(j.overheadPerMonthUsd) + " (cost × penalty " + fmt::percent(j.penalty) +
+                      " ÷ (1 + penalty))");
     if (j.costUsd && j.perf.daysToComplete)
         x.lines.push_back("Over its whole run of " + fmt::days(*j.perf.daysToComplete) + ": " + fmt::usd(*j.costUsd));
     if (j.extraDays && *j.extraDays > 0.005 && j.perf.daysToComplete && j.costUsd)

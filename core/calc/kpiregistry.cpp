@@ -42,8 +42,10 @@ std::vector<KpiSpec> makeRegistry()
                  "GPUs × $/GPU-hour (price preset, scenario overrides, or ownership: capex ÷ amortisation + "
                  "TDP × PUE × $/kWh) × 730 h."});
     r.push_back({"waste_per_month_usd", "$ wasted per month", "usd_per_month", false, "$ wasted/month",
-                 "Idle (GPU share no job holds) + stranded (allocated memory no job uses) + overhead (GPU time "
-                 "the penalties burn)."});
+                 "Idle (free GPU share a job could use) + sharing overhead (the share of a job's GPUs its "
+                 "penalty burns: cost × penalty ÷ (1 + penalty)) + stranded (free share on a GPU holding a job "
+                 "that no job of the mix can use). With the useful part they add up to the cost; unused "
+                 "memory on a job's GPUs is headroom, not waste."});
     r.push_back({"unplaced_jobs", "Unplaced jobs", "count", false, "Unplaced jobs",
                  "Jobs the placement policy could not place whole; each says why in the outline.",
                  [](const Kpis& k) { return k.unplacedJobs > 0; }});
@@ -98,7 +100,8 @@ std::vector<KpiSpec> makeRegistry()
     set("mean_penalty", sharingKeys, penaltyBand);
     set("max_penalty", sharingKeys, penaltyBand);
     set("cost_per_month_usd", {}, "exact arithmetic on the catalog's cited prices (or your overrides)");
-    set("waste_per_month_usd", sharingKeys, "idle and stranded parts exact; the overhead part as the penalties");
+    set("waste_per_month_usd", sharingKeys,
+        "idle and stranded parts exact on the placement; the sharing overhead part as the penalties");
     set("unplaced_jobs", memoryKeys, memoryBand);
     set("sla_violations", sharingKeys, penaltyBand);
     set("oom_risk_gpus", memoryKeys, memoryBand);
@@ -127,6 +130,23 @@ std::string magnitude(const KpiSpec& spec, double v)
 
 } // namespace
 
+const std::vector<CostPart>& costParts()
+{
+    static const std::vector<CostPart> parts = {
+        {"useful", "Useful", "the GPU share jobs hold, less what sharing costs them", "#59a14f",
+         &CostBreakdown::usefulUsd},
+        {"idle", "Idle", "GPU share no job holds that a job of the mix could use (spare capacity, free GPUs)",
+         "#bab0ac", &CostBreakdown::idleUsd},
+        {"overhead", "Sharing overhead",
+         "the share of a job's GPUs its sharing penalty burns: its cost × penalty ÷ (1 + penalty)", "#e15759",
+         &CostBreakdown::overheadUsd},
+        {"stranded", "Stranded",
+         "free share on a GPU that holds a job, which no job of the mix can use (a MIG remainder no profile "
+         "fits, replicas whose memory a neighbour fills)",
+         "#f28e2b", &CostBreakdown::strandedUsd}};
+    return parts;
+}
+
 const std::vector<KpiSpec>& kpiRegistry()
 {
     static const std::vector<KpiSpec> registry = makeRegistry();
@@ -154,7 +174,7 @@ std::map<std::string, double> kpiValues(const Kpis& k)
                                          {"serving_slo_attainment", k.servingSloAttainment},
                                          {"oom_risk_gpus", static_cast<double>(k.oomRiskGpus)},
                                          {"cost_per_month_usd", k.costPerMonthUsd},
-                                         {"waste_per_month_usd", k.wastePerMonth.total()}};
+                                         {"waste_per_month_usd", k.wastePerMonthUsd()}};
     // A KPI without a value for this plan (no judged serving job) has none here either, so that
     // no view or comparison shows a made-up 100 %.
     for (const KpiSpec& spec : kpiRegistry())

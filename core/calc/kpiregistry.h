@@ -39,6 +39,19 @@ struct KpiSpec
     bool appliesTo(const Kpis& k) const { return !applies || applies(k); }
 };
 
+/// One part of the cost decomposition (CostBreakdown), worded alike in every view: the KPI
+/// card, the explanation, Compare, the report, the slides, `summary` and `evaluate --json`.
+struct CostPart
+{
+    const char* key;     ///< "useful", "idle", "overhead", "stranded": kpis.cost_breakdown_usd's keys
+    const char* label;   ///< "Useful", "Idle", "Sharing overhead", "Stranded"
+    const char* meaning; ///< one sentence (docs/model-reference.md, "Cost decomposition")
+    const char* color;   ///< the charts' colour, "#rrggbb"
+    double CostBreakdown::*value;
+};
+/// The four parts in the order the views stack them: useful, idle, sharing overhead, stranded.
+const std::vector<CostPart>& costParts();
+
 /// Every KPI in display order. `p95_completion_days` comes from a simulation: sim::kpiValues
 /// (sim/planresults.h) gives all of them for a plan's results.
 const std::vector<KpiSpec>& kpiRegistry();

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "librarygateway.h"
 
+#include "calc/evaluate.h"
+#include "calc/kpiregistry.h"
 #include "commands.h"
 #include "document.h"
 #include "io/scenariowriter.h"
@@ -14,13 +16,30 @@ namespace gp::document {
 std::map<QString, double> kpisOf(const Scenario& scenario, const Catalog& catalog)
 {
     const calc::Inventory inv = calc::takeInventory(scenario, catalog);
-    return {{"nodes", inv.nodes},
-            {"gpus", inv.gpus},
-            {"vram_gib", inv.vramGiB},
-            {"tenants", inv.tenants},
-            {"jobs", inv.jobs},
-            {"gpus_requested", static_cast<double>(inv.gpusRequested)},
-            {"cost_per_month_usd", inv.costPerMonthUsd}};
+    std::map<QString, double> kpis = {{"nodes", inv.nodes},
+                                      {"gpus", inv.gpus},
+                                      {"vram_gib", inv.vramGiB},
+                                      {"tenants", inv.tenants},
+                                      {"jobs", inv.jobs},
+                                      {"gpus_requested", static_cast<double>(inv.gpusRequested)},
+                                      {"cost_per_month_usd", inv.costPerMonthUsd}};
+    // The cost decomposition of the plan as saved (docs/model-reference.md, "Cost decomposition").
+    const calc::Kpis k = calc::evaluate(scenario, catalog).kpis;
+    kpis["cost_definition"] = kCostDefinition;
+    kpis["waste_per_month_usd"] = k.wastePerMonthUsd();
+    for (const calc::CostPart& part : calc::costParts())
+        kpis[QStringLiteral("cost_") + QLatin1String(part.key) + QStringLiteral("_usd")] = k.costBreakdown.*part.value;
+    kpis["unused_memory_bytes"] = k.unusedMemoryBytes;
+    return kpis;
+}
+
+StoredWaste storedWaste(const std::map<QString, double>& kpis)
+{
+    if (!kpis.count("waste_per_month_usd"))
+        return StoredWaste::None;
+    const auto definition = kpis.find("cost_definition");
+    return definition != kpis.end() && definition->second >= kCostDefinition ? StoredWaste::Current
+                                                                             : StoredWaste::OldDefinition;
 }
 
 Result<qint64> saveAsNew(store::ScenarioLibrary& lib, const Scenario& scenario, const Catalog& catalog,

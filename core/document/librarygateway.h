@@ -20,8 +20,25 @@ namespace gp::document {
 /// The one path between scenarios and the library, shared by the workbench and the CLI:
 /// a scenario is saved as its JSON plus its KPI values, in one transaction (architecture.md §6).
 
-/// KPI values stored with each revision, keyed by stable names (docs/cli.md lists them).
+/// KPI values stored with each revision, keyed by stable names (docs/cli.md lists them): the
+/// inventory, and the evaluation's cost decomposition under `cost_definition` kCostDefinition.
 std::map<QString, double> kpisOf(const Scenario& scenario, const Catalog& catalog);
+
+/// The definition of the cost figures new revisions store (`cost_definition`): 2 is issue 36's
+/// one decomposition (`cost_useful_usd` + `cost_idle_usd` + `cost_overhead_usd` +
+/// `cost_stranded_usd` = `cost_per_month_usd`; `waste_per_month_usd` the last three).
+inline constexpr int kCostDefinition = 2;
+
+/// How a revision's stored waste reads: its figures under the current definition; under the old
+/// one (a `waste_per_month_usd` stored without `cost_definition`: idle, stranded memory and
+/// slowdown that overlapped, so it could exceed the cost); or not stored at all.
+enum class StoredWaste
+{
+    Current,
+    OldDefinition,
+    None
+};
+StoredWaste storedWaste(const std::map<QString, double>& kpis);
 
 /// Saves `scenario` as a new library scenario; returns its id.
 Result<qint64> saveAsNew(store::ScenarioLibrary& lib, const Scenario& scenario, const Catalog& catalog,

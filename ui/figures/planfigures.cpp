@@ -139,17 +139,22 @@ QString PlanFigures::summaryHtml() const
         }
         slaMisses += j.placed && !j.meetsSla ? 1 : 0;
     }
+    const calc::CostBreakdown& b = k.costBreakdown;
     QString html =
         QObject::tr("<p>The plan runs <b>%1 jobs of %2 tenants</b> on <b>%3 GPUs</b> in %4 nodes. It costs "
-                    "<b>%5 per month</b>, of which <b>%6 (%7)</b> buys nothing: idle GPUs %8, memory allocated "
-                    "but unused %9, and GPU time lost to sharing slowdowns %10.</p>")
+                    "<b>%5 per month</b>: useful work %6, and <b>%7 (%8)</b> that buys nothing: idle GPU capacity "
+                    "%9, sharing overhead %10 and stranded capacity %11.</p>")
             .arg(inventory.jobs)
             .arg(inventory.tenants)
             .arg(inventory.gpus)
             .arg(inventory.nodes)
-            .arg(usd(k.costPerMonthUsd), usd(k.wastePerMonth.total()),
-                 pct(k.costPerMonthUsd > 0 ? k.wastePerMonth.total() / k.costPerMonthUsd : 0.0),
-                 usd(k.wastePerMonth.idleUsd), usd(k.wastePerMonth.strandedUsd), usd(k.wastePerMonth.overheadUsd));
+            .arg(usd(k.costPerMonthUsd), usd(b.usefulUsd), usd(k.wastePerMonthUsd()),
+                 pct(k.costPerMonthUsd > 0 ? k.wastePerMonthUsd() / k.costPerMonthUsd : 0.0), usd(b.idleUsd),
+                 usd(b.overheadUsd), usd(b.strandedUsd));
+    if (k.unusedMemoryBytes > 0)
+        html += QObject::tr("<p>The jobs leave %1 GiB of the memory they hold unused (%2): headroom, and an "
+                            "opportunity (a smaller GPU model), not money lost.</p>")
+                    .arg(text::gib(k.unusedMemoryBytes, 0), pct(k.unusedMemoryFraction()));
     if (slowestDays > 0)
         html += QObject::tr("<p>The longest training job, %1, takes <b>%2 days</b>; in 95 % of %3 simulated runs the "
                             "slowest job finishes within <b>%4 days</b>.</p>")
@@ -190,9 +195,9 @@ QString PlanFigures::kpiTableHtml() const
         else if (spec.key == "p95_completion_days" && v <= 0)
             value = QObject::tr("no training job");
         else if (spec.key == "waste_per_month_usd")
-            value += QObject::tr(" (idle %1, stranded %2, overhead %3)")
-                         .arg(usd(k.wastePerMonth.idleUsd), usd(k.wastePerMonth.strandedUsd),
-                              usd(k.wastePerMonth.overheadUsd));
+            value += QObject::tr(" (Idle %1, Sharing overhead %2, Stranded %3; Useful %4)")
+                         .arg(usd(k.costBreakdown.idleUsd), usd(k.costBreakdown.overheadUsd),
+                              usd(k.costBreakdown.strandedUsd), usd(k.costBreakdown.usefulUsd));
         else if (spec.key == "serving_slo_attainment")
             value += QObject::tr(" (worst P99 TTFT %1, ITL %2)")
                          .arg(latencyText(k.servingTtftP99S), latencyText(k.servingItlP99S));
@@ -361,7 +366,7 @@ std::vector<std::pair<QString, QByteArray>> PlanFigures::chartAndTableFiles() co
     for (const auto& [name, chart] : all)
         appendChartPictures(files, name, chart);
     QString kpis = "key,label,value\n";
-    // The compared KPIs (calc::comparedKpis, the same keys and labels as compare), then the waste's parts.
+    // The compared KPIs (calc::comparedKpis, the same keys and labels as compare), then the cost's four parts.
     const std::map<std::string, double> values = sim::kpiValues(evaluation, simulation.get());
     for (const calc::KpiSpec& spec : calc::comparedKpis()) {
         const auto v = values.find(spec.key); // none: no value for this plan, an empty cell
@@ -369,11 +374,10 @@ std::vector<std::pair<QString, QByteArray>> PlanFigures::chartAndTableFiles() co
                     .arg(QString::fromStdString(spec.key), csv(QString::fromStdString(spec.label)))
                     .arg(v != values.end() ? QString::number(v->second, 'g', 12) : QString());
     }
-    const calc::WasteBreakdown& w = evaluation.kpis.wastePerMonth;
-    for (const auto& [key, label, value] :
-         {std::tuple{"idle_usd", "idle", w.idleUsd}, std::tuple{"stranded_usd", "stranded", w.strandedUsd},
-          std::tuple{"overhead_usd", "overhead", w.overheadUsd}})
-        kpis += QString("%1,%2,%3\n").arg(key, label).arg(value, 0, 'g', 12);
+    for (const calc::CostPart& part : calc::costParts())
+        kpis += QString("%1_usd,%2,%3\n")
+                    .arg(QLatin1String(part.key), QString::fromUtf8(part.label))
+                    .arg(evaluation.kpis.costBreakdown.*part.value, 0, 'g', 12);
     files.push_back({"kpis.csv", kpis.toUtf8()});
     std::map<std::string, std::string> tenantNames;
     for (const Tenant& t : scenario.tenants)

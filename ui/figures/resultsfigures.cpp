@@ -85,7 +85,7 @@ SharingMatrix sharingMatrix(const std::vector<calc::SharingAlternative>& alts)
                               ResultsTr::tr("Performance isolation"),
                               ResultsTr::tr("$ per month"),
                               ResultsTr::tr("$ wasted per month"),
-                              ResultsTr::tr("  of which overhead"),
+                              ResultsTr::tr("  of which sharing overhead"),
                               ResultsTr::tr("P95 completion"),
                               ResultsTr::tr("Memory overhead")};
     m.rows = rows;
@@ -147,7 +147,7 @@ SharingMatrix sharingMatrix(const std::vector<calc::SharingAlternative>& alts)
               << "-";
         v << level(a.isolation.memory) << level(a.isolation.fault) << level(a.isolation.performance);
         if (a.offered)
-            v << usd(k.costPerMonthUsd) << usd(k.wastePerMonth.total()) << usd(k.wastePerMonth.overheadUsd)
+            v << usd(k.costPerMonthUsd) << usd(k.wastePerMonthUsd()) << usd(k.costBreakdown.overheadUsd)
               << (!a.p95Days                    ? ResultsTr::tr("no training job placed")
                   : trainingLeftOut.isEmpty()   ? ResultsTr::tr("%1 days").arg(*a.p95Days, 0, 'f', 1)
                   : trainingLeftOut.size() == 1 ? ResultsTr::tr("%1 days; 1 job not placed").arg(*a.p95Days, 0, 'f', 1)
@@ -262,18 +262,14 @@ void drawSharingModesChart(QChart* chart, const std::vector<calc::SharingAlterna
 void drawCostChart(QChart* chart, const calc::Evaluation& ev)
 {
     clearChart(chart);
-    const calc::WasteBreakdown& w = ev.kpis.wastePerMonth;
-    const double useful = std::max(0.0, ev.kpis.costPerMonthUsd - w.total());
+    // The four parts of the bill (calc::costParts): they add up to the cost, so the bar is as
+    // long as the bill.
     auto* cost = new QHorizontalStackedBarSeries;
-    const std::pair<QString, std::pair<double, QColor>> parts[] = {
-        {ResultsTr::tr("useful"), {useful, QColor("#59a14f")}},
-        {ResultsTr::tr("idle"), {w.idleUsd, QColor("#bab0ac")}},
-        {ResultsTr::tr("stranded"), {w.strandedUsd, QColor("#f28e2b")}},
-        {ResultsTr::tr("overhead"), {w.overheadUsd, QColor("#e15759")}}};
-    for (const auto& [name, value] : parts) {
-        auto* set = new QBarSet(QString("%1 $%2k").arg(name).arg(value.first / 1000.0, 0, 'f', 0));
-        *set << value.first / 1000.0;
-        set->setColor(value.second);
+    for (const calc::CostPart& part : calc::costParts()) {
+        const double value = ev.kpis.costBreakdown.*part.value;
+        auto* set = new QBarSet(QString("%1 $%2k").arg(QString::fromUtf8(part.label)).arg(value / 1000.0, 0, 'f', 0));
+        *set << value / 1000.0;
+        set->setColor(QColor(part.color));
         cost->append(set);
     }
     chart->addSeries(cost);

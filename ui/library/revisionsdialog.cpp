@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "revisionsdialog.h"
 
+#include "document/librarygateway.h"
 #include "io/textformat.h"
 
 #include <QDialogButtonBox>
@@ -15,12 +16,12 @@ namespace gp::ui {
 RevisionsDialog::RevisionsDialog(const QString& scenarioName, std::vector<store::RevisionInfo> revisions,
                                  QWidget* parent)
     : QDialog(parent), mRevisions(std::move(revisions)),
-      mTable(new QTableWidget(static_cast<int>(mRevisions.size()), 4, this))
+      mTable(new QTableWidget(static_cast<int>(mRevisions.size()), 5, this))
 {
     setObjectName("revisionsDialog");
     setWindowTitle(tr("Revisions of %1").arg(scenarioName));
     mTable->setObjectName("revisionTable");
-    mTable->setHorizontalHeaderLabels({tr("Revision"), tr("Saved"), tr("Note"), tr("$/month")});
+    mTable->setHorizontalHeaderLabels({tr("Revision"), tr("Saved"), tr("Note"), tr("$/month"), tr("$ wasted/month")});
     mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     mTable->setSelectionMode(QAbstractItemView::SingleSelection);
     mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -33,6 +34,25 @@ RevisionsDialog::RevisionsDialog(const QString& scenarioName, std::vector<store:
         mTable->setItem(r, 1, new QTableWidgetItem(rev.createdAt.toLocalTime().toString("yyyy-MM-dd HH:mm")));
         mTable->setItem(r, 2, new QTableWidgetItem(rev.note));
         mTable->setItem(r, 3, new QTableWidgetItem(cost == rev.kpis.end() ? QString() : text::grouped(cost->second)));
+        // The waste as the revision stored it: revisions saved before the one cost decomposition
+        // (issue 36) keep their figure, labelled as the old definition, whose parts overlapped.
+        auto* waste = new QTableWidgetItem;
+        switch (document::storedWaste(rev.kpis)) {
+        case document::StoredWaste::Current:
+            waste->setText(text::grouped(rev.kpis.at("waste_per_month_usd")));
+            waste->setToolTip(tr("Idle + sharing overhead + stranded: with the useful part, the cost"));
+            break;
+        case document::StoredWaste::OldDefinition:
+            waste->setText(tr("%1 (old definition)").arg(text::grouped(rev.kpis.at("waste_per_month_usd"))));
+            waste->setToolTip(tr("Saved under the old definition of waste (idle, stranded memory and slowdown, which "
+                                 "overlapped and could exceed the cost); open the revision to see today's figures"));
+            break;
+        case document::StoredWaste::None:
+            waste->setText(tr("not stored"));
+            waste->setToolTip(tr("Saved before revisions stored the cost's parts; open the revision to see them"));
+            break;
+        }
+        mTable->setItem(r, 4, waste);
     }
     mTable->selectRow(mTable->rowCount() - 1);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Close, this);
@@ -53,7 +73,7 @@ RevisionsDialog::RevisionsDialog(const QString& scenarioName, std::vector<store:
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(mTable);
     layout->addWidget(buttons);
-    resize(640, 360);
+    resize(760, 360);
 }
 
 std::optional<int> RevisionsDialog::chosen() const

@@ -3,6 +3,7 @@
 #include "comparedialog.h"
 
 #include "calc/evaluate.h"
+#include "calc/kpiregistry.h"
 #include "model/scenariodiff.h"
 #include "presentationwindow.h"
 #include "ui/canvas/canvasscene.h"
@@ -186,14 +187,13 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<std::shared_ptr
     double maxPenalty = 5;
     mTradeOff->addAxis(x, Qt::AlignBottom);
     mTradeOff->addAxis(y, Qt::AlignLeft);
-    auto* useful = new QBarSet(tr("useful"));
-    auto* idle = new QBarSet(tr("idle"));
-    auto* stranded = new QBarSet(tr("stranded"));
-    auto* overhead = new QBarSet(tr("overhead"));
-    useful->setColor(QColor("#59a14f"));
-    idle->setColor(QColor("#bab0ac"));
-    stranded->setColor(QColor("#f28e2b"));
-    overhead->setColor(QColor("#e15759"));
+    // The cost's four parts (calc::costParts): they add up to each plan's cost, so no bar is
+    // taller than its bill.
+    std::vector<QBarSet*> parts;
+    for (const calc::CostPart& part : calc::costParts()) {
+        parts.push_back(new QBarSet(QString::fromUtf8(part.label)));
+        parts.back()->setColor(QColor(part.color));
+    }
     QStringList names;
     auto* days = new QValueAxis;
     days->setTitleText(tr("completion (days)"));
@@ -213,10 +213,8 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<std::shared_ptr
         mTradeOff->addSeries(point);
         point->attachAxis(x);
         point->attachAxis(y);
-        *useful << std::max(0.0, k.costPerMonthUsd - k.wastePerMonth.total()) / 1000.0;
-        *idle << k.wastePerMonth.idleUsd / 1000.0;
-        *stranded << k.wastePerMonth.strandedUsd / 1000.0;
-        *overhead << k.wastePerMonth.overheadUsd / 1000.0;
+        for (std::size_t p = 0; p < parts.size(); ++p)
+            *parts[p] << k.costBreakdown.*calc::costParts()[p].value / 1000.0;
         names << letter(i);
         // The slowest training job's histogram as a line.
         const sim::JobSimulation* slowest = nullptr;
@@ -251,7 +249,7 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<std::shared_ptr
     }
     share->setRange(0, top * 1.1);
     auto* bars = new QStackedBarSeries;
-    for (QBarSet* set : {useful, idle, stranded, overhead})
+    for (QBarSet* set : parts)
         bars->append(set);
     mCost->addSeries(bars);
     auto* cats = new QBarCategoryAxis;

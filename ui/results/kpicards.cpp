@@ -3,6 +3,7 @@
 #include "kpicards.h"
 
 #include "calc/kpiregistry.h"
+#include "model/format.h"
 #include "sim/planresults.h"
 
 #include <QFrame>
@@ -38,6 +39,7 @@ void KpiCards::addCard(const calc::KpiSpec& spec, const QString& tooltip)
     card->setObjectName(QString::fromStdString("kpi-" + spec.key));
     card->setFrameShape(QFrame::StyledPanel);
     card->setToolTip(tooltip + tr("\nClick for how this plan's value is computed."));
+    card->setProperty("baseToolTip", card->toolTip());
     card->setCursor(Qt::PointingHandCursor);
     card->installEventFilter(this);
     // The row reflows to fewer cards per row when narrow (resizeEvent): no card may force the
@@ -125,6 +127,23 @@ void KpiCards::showResults(const sim::PlanResults& results)
 {
     const calc::Kpis& kpis = results.evaluation->kpis;
     const std::map<std::string, double> values = sim::kpiValues(results);
+    // The cost's four parts (calc::costParts), the same words as the explanation, Compare, the
+    // report and `summary`: they add up to the $/month card; the waste is three of them.
+    QString parts;
+    for (const calc::CostPart& part : calc::costParts())
+        parts +=
+            QString("\n  %1: %2")
+                .arg(QString::fromUtf8(part.label), QString::fromStdString(fmt::usd(kpis.costBreakdown.*part.value)));
+    const QString breakdown =
+        tr("\n\nThis plan's cost, %1 a month:").arg(QString::fromStdString(fmt::usd(kpis.costPerMonthUsd))) + parts +
+        tr("\nUnused memory on the jobs' GPUs: %1 GiB (%2 of allocated), headroom, not waste.")
+            .arg(QString::fromStdString(fmt::gib(kpis.unusedMemoryBytes)),
+                 QString::fromStdString(fmt::percent(kpis.unusedMemoryFraction())));
+    for (std::size_t i = 0; i < mCards.size(); ++i) {
+        const calc::KpiSpec* spec = mCards[i].spec;
+        if (spec->key == "cost_per_month_usd" || spec->key == "waste_per_month_usd")
+            mFrames[i]->setToolTip(mFrames[i]->property("baseToolTip").toString() + breakdown);
+    }
     for (const auto& [spec, title, label] : mCards) {
         const auto v = values.find(spec->key);
         // No value: not simulated, no serving job, or no training job (a P95 of 0 days).
