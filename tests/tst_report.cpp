@@ -12,6 +12,7 @@
 #include "testsupport.h"
 #include "ui/canvas/canvasscene.h"
 #include "ui/figures/planfigures.h"
+#include "ui/figures/recommendation.h"
 #include "ui/figures/reportwriter.h"
 #include "ui/results/presentationwindow.h"
 
@@ -237,6 +238,31 @@ private Q_SLOTS:
         QPointer<ui::PresentationWindow> guard(window);
         QTest::keyClick(window, Qt::Key_Escape);
         QTRY_VERIFY(guard.isNull()); // closed and deleted
+    }
+
+    /// Issue 36: Export Slides shipped "(No recommendation written yet…)"; without a written one the
+    /// last slide says what the plan's own numbers recommend, naming the job in trouble.
+    void slidesWithoutAWrittenRecommendationSayWhatThePlanNeeds()
+    {
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value;
+        const auto results = resultsOf(s, 50);
+        ui::SlideDeck deck(*results, test::bundledCatalog(), "");
+        const QString pdf = mDir.filePath("findings.pdf");
+        QVERIFY(deck.writePdf(pdf));
+        const QString slides = text(pdf).simplified();
+        QVERIFY(!slides.contains("No recommendation written yet"));
+        QVERIFY2(slides.contains("planning target"), qPrintable(slides.right(600)));
+        const QString findings = ui::planFindings(s, *results->evaluation);
+        for (const calc::JobResult& j : results->evaluation->jobs)
+            if (!j.meetsSla || !j.placed)
+                QVERIFY2(findings.contains(QString::fromStdString(j.name)), qPrintable(findings));
+        QVERIFY2(findings.contains("does no work"), qPrintable(findings));
+        // The report's summary names them too.
+        const ui::PlanFigures figures(*results, test::bundledCatalog());
+        for (const calc::JobResult& j : results->evaluation->jobs)
+            if (!j.meetsSla || !j.placed)
+                QVERIFY2(figures.summaryHtml().contains(QString::fromStdString(j.name).toHtmlEscaped()),
+                         qPrintable(figures.summaryHtml()));
     }
 
     void comparisonSlidesRender()

@@ -168,6 +168,17 @@ QString PlanFigures::summaryHtml() const
             .arg(k.unplacedJobs)
             .arg(slaMisses)
             .arg(k.oomRiskGpus);
+    // Which ones, by name and why (issue 36: the counts alone sent the reader hunting).
+    QStringList trouble;
+    for (const calc::JobResult& j : evaluation.jobs)
+        if (!j.placed)
+            trouble << QObject::tr("%1 (not placed)").arg(QString::fromStdString(j.name));
+        else if (j.serving && j.serving->saturated)
+            trouble << QObject::tr("%1 (saturated)").arg(QString::fromStdString(j.name));
+        else if (!j.meetsSla)
+            trouble << QObject::tr("%1 (outside its tenant's SLA)").arg(QString::fromStdString(j.name));
+    if (!trouble.isEmpty())
+        html += QObject::tr("<p><b>In trouble:</b> %1.</p>").arg(trouble.join(", ").toHtmlEscaped());
     return html;
 }
 

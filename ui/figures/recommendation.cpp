@@ -105,4 +105,53 @@ QString recommendationPageHtml(const PlanRecommendation& r, int maxChanges)
     return html + "</ul>";
 }
 
+QString planFindings(const Scenario& scenario, const calc::Evaluation& ev)
+{
+    std::map<std::string, std::string> names;
+    for (const Tenant& t : scenario.tenants)
+        for (const Job& j : t.jobs)
+            names[j.id] = j.name.empty() ? j.id : j.name;
+    const auto nameOf = [&](const calc::JobResult& j) {
+        const auto it = names.find(j.id);
+        return QString::fromStdString(it != names.end() ? it->second : j.name);
+    };
+    QStringList lines;
+    for (const calc::JobResult& j : ev.jobs) {
+        if (!j.placed)
+            lines << QObject::tr("Place %1: it is not placed (%2). Add GPUs it fits, or change its parallelism.")
+                         .arg(nameOf(j), QString::fromStdString(j.reason));
+        else if (j.serving && j.serving->saturated)
+            lines << QObject::tr("Give %1 more replicas or a higher concurrency cap: it is saturated, its queue grows "
+                                 "without bound at %2 req/s.")
+                         .arg(nameOf(j))
+                         .arg(j.serving->requestsPerS, 0, 'f', 2);
+        else if (!j.meetsSla)
+            lines << QObject::tr("Bring %1 back within its tenant's SLA: penalty %2%3.")
+                         .arg(nameOf(j), text::percent(j.penalty),
+                              j.perf.daysToComplete
+                                  ? QObject::tr(", finishes in %1 days").arg(*j.perf.daysToComplete, 0, 'f', 1)
+                                  : QString());
+        else if (j.oomRisk)
+            lines << QObject::tr("Isolate %1's memory: its GPU is overcommitted (out-of-memory risk).").arg(nameOf(j));
+    }
+    const calc::Kpis& k = ev.kpis;
+    lines << (k.meetsTarget ? QObject::tr("The plan meets the planning target (VRAM utilization %1, mean penalty %2).")
+                            : QObject::tr("The plan misses the planning target (at least 80 % VRAM utilization, below "
+                                          "3 % mean penalty): VRAM utilization %1, mean penalty %2.")
+                                  .arg(text::percent(k.vramUtilization), text::percent(k.meanPenalty)))
+                 .arg(text::percent(k.vramUtilization), text::percent(k.meanPenalty));
+    const calc::CostBreakdown& c = k.costBreakdown;
+    std::vector<std::pair<double, QString>> parts{{c.idleUsd, QObject::tr("idle GPUs: fewer or smaller nodes")},
+                                                  {c.overheadUsd, QObject::tr("sharing overhead: less sharing on "
+                                                                              "the busiest GPUs")},
+                                                  {c.strandedUsd, QObject::tr("stranded capacity: layouts the job "
+                                                                              "mix can use")}};
+    std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    if (k.costPerMonthUsd > 0 && parts.front().first > 0.005 * k.costPerMonthUsd)
+        lines << QObject::tr("Of %1 a month, %2 does no work; the largest part is %3 (%4).")
+                     .arg(text::usd(k.costPerMonthUsd), text::usd(c.waste()), text::usd(parts.front().first),
+                          parts.front().second);
+    return lines.join('\n');
+}
+
 } // namespace gp::ui

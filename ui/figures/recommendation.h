@@ -35,4 +35,10 @@ PlanRecommendation recommend(const sim::PlanResults& current, const sim::PlanRes
 /// `maxChanges` lines, the rest counted).
 QString recommendationPageHtml(const PlanRecommendation& r, int maxChanges = 12);
 
+/// What a plan's own numbers recommend when nobody wrote a recommendation (issue 36: the slides
+/// shipped a placeholder): the jobs in trouble by name and why (not placed, outside their SLA,
+/// saturated, at risk of running out of memory), the planning target, and where the money that
+/// does no work goes, largest part first. Plain text, one finding per line.
+QString planFindings(const Scenario& scenario, const calc::Evaluation& evaluation);
+
 } // namespace gp::ui

@@ -218,8 +218,10 @@ void SlideDeck::paint(QPainter& p, const QRectF& area, int slide) const
     case Predictability: drawChart(p, body, f.charts.completion, zoom); break;
     case Recommendation:
         drawHtml(p, body,
-                 recommendationHtml(mRecommendation,
-                                    QObject::tr("(No recommendation written yet: File > Present asks for one.)")),
+                 recommendationHtml(mRecommendation.trimmed().isEmpty()
+                                        ? planFindings(mFigures->scenario, mFigures->evaluation)
+                                        : mRecommendation,
+                                    {}),
                  text + 4);
         break;
     default: break;

@@ -117,8 +117,14 @@ void SlideDeck::paintComparison(QPainter& p, const QRectF& area, int slide) cons
             drawChart(p, column(i), mAll[i]->charts.completion, zoom);
         break;
     case CRecommendation:
-        drawHtml(p, body, recommendationHtml(mRecommendation, QObject::tr("(No recommendation written yet.)")),
-                 text + 4);
+        if (mRecommendation.trimmed().isEmpty()) { // what each plan's numbers say, plan by plan
+            QStringList findings;
+            for (const auto& f : mAll)
+                findings << QString::fromStdString(f->scenario.name) + ":\n" + planFindings(f->scenario, f->evaluation);
+            drawHtml(p, body, recommendationHtml(findings.join("\n\n"), {}), text + 2);
+        } else {
+            drawHtml(p, body, recommendationHtml(mRecommendation, {}), text + 4);
+        }
         break;
     default: break;
     }
