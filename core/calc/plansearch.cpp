@@ -580,7 +580,7 @@ std::string jobChangeKindsText(const JobChangeKinds& k)
 
 std::string changeText(const PlanChange& c)
 {
-    return (c.job.empty() ? "" : c.job + ": ") + c.field + " " + c.from + " → " + c.to +
+    return (c.job.empty() ? "" : c.job + " ") + c.field + ": " + c.from + " → " + c.to +
            (c.reason.empty() ? "" : " (" + c.reason + ")");
 }
 
