@@ -5,7 +5,8 @@
 // (target zone, plans coloured by cost, the current plan) and the table; the selected plan is
 // previewed on the canvas; Save as Variant adds it to the library; Compare with Current opens the
 // compare view on its "Recommended vs current" page; the report gets that page; Apply is one
-// undoable edit; Cancel stops a search and shows what it found.
+// undoable edit; Cancel stops a search and shows what it found; the Jobs check boxes bind what
+// the search may change in the tenants' jobs and the selected plan's changes are listed.
 #include "ui/canvas/nodeitem.h"
 #include "ui/figures/reportwriter.h"
 #include "ui/library/librarypanel.h"
@@ -20,6 +21,8 @@
 #include <QAreaSeries>
 #include <QChart>
 #include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
@@ -232,6 +235,77 @@ private Q_SLOTS:
         QVERIFY(!w->plans()->applyPlan(d->result().pareto.front().scenario, {}));
         QCOMPARE(doc->undoStack()->count(), steps);
         QVERIFY(doc->scenario() == edited);
+    }
+
+    /// Issue 36: the Jobs check boxes (parallelism and batch ticked, precision not, as the CLI's
+    /// default) and the 10 % headroom are stated; unticked with the mouse, the search changes no
+    /// job and the change table lists the best plan's changes (what, from, to, why); with every
+    /// box ticked some plan changes a precision and its table says so.
+    void jobBoxesBindTheSearchAndTheChangesAreListed()
+    {
+        auto w = test::makeWindow(mTmp.filePath("boxes.sqlite"));
+        w->resize(1366, 768);
+        w->show();
+        w->files()->openFirst();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        const Scenario drawn = w->currentDocument()->scenario();
+        ui::OptimizeDialog* d = openOptimize(w.get());
+        auto* parallelism = child<QCheckBox>(d, "OptimizeAllowParallelism");
+        auto* batch = child<QCheckBox>(d, "OptimizeAllowBatch");
+        auto* precision = child<QCheckBox>(d, "OptimizeAllowPrecision");
+        QVERIFY(parallelism->isChecked() && batch->isChecked() && !precision->isChecked());
+        QVERIFY(precision->text().contains("model quality"));
+        QCOMPARE(child<QDoubleSpinBox>(d, "OptimizeHeadroom")->value(), 10.0);
+        bool stated = false;
+        for (const QLabel* l : d->findChildren<QLabel*>())
+            stated = stated || (l->text().contains("precision") && l->text().contains("headroom"));
+        QVERIFY(stated);
+
+        const QPoint box(8, parallelism->height() / 2); // on the indicator
+        QTest::mouseClick(parallelism, Qt::LeftButton, {}, box);
+        QTest::mouseClick(batch, Qt::LeftButton, {}, box);
+        QVERIFY(!parallelism->isChecked() && !batch->isChecked() && !precision->isChecked());
+        QSignalSpy done(d, &ui::OptimizeDialog::searchFinished);
+        QTest::mouseClick(child<QPushButton>(d, "OptimizeStart"), Qt::LeftButton);
+        QVERIFY(done.wait(120000));
+        const calc::PlanSearchResult& kept = d->result();
+        QVERIFY2(!kept.pareto.empty(), kept.infeasibleReason.c_str());
+        for (const calc::PlanCandidate& p : kept.pareto)
+            for (const Tenant& t : drawn.tenants)
+                for (const Job& j : t.jobs)
+                    QVERIFY2(*p.scenario.findJob(j.id) == j, j.id.c_str());
+        QTableWidget* changes = d->changesTable();
+        QVERIFY(changes->isVisible());
+        QCOMPARE(changes->columnCount(), 4);
+        QCOMPARE(changes->horizontalHeaderItem(3)->text(), QString("Why it helps"));
+        QCOMPARE(changes->rowCount(), static_cast<int>(kept.pareto.front().changes.size()));
+        QVERIFY(changes->rowCount() > 0);
+        for (int row = 0; row < changes->rowCount(); ++row)
+            for (int col = 0; col < 4; ++col)
+                QVERIFY(!changes->item(row, col)->text().isEmpty());
+        QVERIFY(changes->columnWidth(0) > 150); // a table to read, not a narrow column
+
+        QTest::mouseClick(parallelism, Qt::LeftButton, {}, box);
+        QTest::mouseClick(batch, Qt::LeftButton, {}, box);
+        QTest::mouseClick(precision, Qt::LeftButton, {}, box);
+        QVERIFY(parallelism->isChecked() && batch->isChecked() && precision->isChecked());
+        QTest::mouseClick(child<QPushButton>(d, "OptimizeStart"), Qt::LeftButton);
+        QVERIFY(done.wait(120000));
+        const calc::PlanSearchResult& all = d->result();
+        int withPrecision = -1;
+        for (std::size_t i = 0; i < all.pareto.size() && withPrecision < 0; ++i)
+            for (const calc::PlanChange& c : all.pareto[i].changes)
+                if (c.field == "precision")
+                    withPrecision = static_cast<int>(i);
+        QVERIFY(withPrecision >= 0);
+        d->table()->selectRow(withPrecision);
+        bool listed = false;
+        for (int row = 0; row < changes->rowCount(); ++row)
+            listed = listed || (changes->item(row, 0)->text().endsWith("precision") &&
+                                changes->item(row, 1)->text() == "fp8" && !changes->item(row, 3)->text().isEmpty());
+        QVERIFY(listed);
+        if (qEnvironmentVariableIsSet("GPUPLAN_SCREENSHOT_DIR"))
+            d->grab().save(QDir(qEnvironmentVariable("GPUPLAN_SCREENSHOT_DIR")).filePath("optimize-changes.png"));
     }
 };
 

@@ -27,7 +27,8 @@ QJsonObject kpiSummary(const calc::Kpis& k)
     return QJsonObject{{"vram_utilization", k.vramUtilization}, {"mean_penalty", k.meanPenalty},
                        {"max_penalty", k.maxPenalty},           {"cost_per_month_usd", k.costPerMonthUsd},
                        {"fragmentation", k.fragmentation},      {"unplaced_jobs", k.unplacedJobs},
-                       {"sla_violations", k.slaViolations},     {"meets_target", k.meetsTarget}};
+                       {"sla_violations", k.slaViolations},     {"meets_target", k.meetsTarget},
+                       {"allocation_ratio", k.allocationRatio}};
 }
 
 /// --headroom-pct: a percentage from 0 to 90 (default 10); nullopt (said) otherwise.

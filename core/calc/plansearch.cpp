@@ -390,9 +390,11 @@ std::string moveReason(const Kpis& before, const Kpis& after, const Rules& r)
                    : "keeps the plan within its penalty cap and headroom";
     if (after.costPerMonthUsd < before.costPerMonthUsd - 1e-6)
         return "saves " + fmt::usd(before.costPerMonthUsd - after.costPerMonthUsd) + "/month";
-    if (after.vramUtilization > before.vramUtilization + 1e-9)
-        return "raises VRAM utilization from " + fmt::percent(before.vramUtilization) + " to " +
-               fmt::percent(after.vramUtilization);
+    if (after.vramUtilization > before.vramUtilization + 1e-9) {
+        const int digits = fmt::percent(before.vramUtilization) == fmt::percent(after.vramUtilization) ? 2 : 1;
+        return "raises VRAM utilization from " + fmt::percent(before.vramUtilization, digits) + " to " +
+               fmt::percent(after.vramUtilization, digits);
+    }
     if (after.maxPenalty < before.maxPenalty - 1e-9)
         return "cuts the largest penalty from " + fmt::percent(before.maxPenalty) + " to " +
                fmt::percent(after.maxPenalty);
@@ -578,7 +580,7 @@ std::string jobChangeKindsText(const JobChangeKinds& k)
 
 std::string changeText(const PlanChange& c)
 {
-    return (c.job.empty() ? "" : c.job + ": ") + c.field + " " + c.from + " → " + c.to +
+    return (c.job.empty() ? "" : c.job + " ") + c.field + ": " + c.from + " → " + c.to +
            (c.reason.empty() ? "" : " (" + c.reason + ")");
 }
 

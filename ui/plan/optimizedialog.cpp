@@ -143,7 +143,6 @@ OptimizeDialog::OptimizeDialog(const Catalog& catalog, Scenario current, QWidget
     mHeadroom->setToolTip(tr("Spare capacity kept free for failures and growth: a plan is acceptable only if at most "
                              "100 % − this of its GPUs are allocated to jobs (where the plan as drawn already "
                              "keeps less free, no less than it does)."));
-    form->addRow(tr("Headroom"), mHeadroom);
     settings->addLayout(form, 2);
     auto* form2 = new QFormLayout;
     mTimeLimit = new QSpinBox(this);
@@ -151,6 +150,7 @@ OptimizeDialog::OptimizeDialog(const Catalog& catalog, Scenario current, QWidget
     mTimeLimit->setRange(1, 3600);
     mTimeLimit->setValue(10);
     mTimeLimit->setSuffix(tr(" s"));
+    form2->addRow(tr("Headroom"), mHeadroom);
     form2->addRow(tr("Time limit"), mTimeLimit);
     mSeed = new QSpinBox(this);
     mSeed->setObjectName("OptimizeSeed");
@@ -177,6 +177,7 @@ OptimizeDialog::OptimizeDialog(const Catalog& catalog, Scenario current, QWidget
     mStatus = new QLabel(tr("Choose the objective and the constraints, then Optimize."), this);
     mStatus->setObjectName("OptimizeStatus");
     mStatus->setWordWrap(true);
+    mStatus->setMinimumHeight(2 * mStatus->fontMetrics().lineSpacing() + 4); // two lines, never clipped
     layout->addWidget(mStatus);
 
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -186,7 +187,7 @@ OptimizeDialog::OptimizeDialog(const Catalog& catalog, Scenario current, QWidget
     auto* view = new QChartView(mChart, split);
     view->setObjectName("OptimizeChart");
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(360, 300);
+    view->setMinimumSize(360, 200);
     auto* plans = new QSplitter(Qt::Vertical, this);
     split->setParent(plans);
     plans->addWidget(split);

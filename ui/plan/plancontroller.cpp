@@ -36,8 +36,8 @@ void PlanController::addPlanActions(QMenu* plan)
 {
     QAction* optimize = plan->addAction(tr("&Optimize…"), this, &PlanController::showOptimize);
     optimize->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
-    optimize->setStatusTip(tr("Search sharing settings and cluster size for the cheapest or fullest plan within "
-                              "every SLA"));
+    optimize->setStatusTip(tr("Search sharing settings, cluster size and — where you allow it — jobs' parallelism, "
+                              "batch or precision for the cheapest or fullest plan within every SLA and the headroom"));
 }
 
 OptimizeDialog* PlanController::showOptimize()
