@@ -371,7 +371,10 @@ private Q_SLOTS:
         for (const QString& line : w->canvasView()->warnings())
             warned = warned || line.contains("Llama 3 8B chat API is outside its SLA");
         QVERIFY(warned);
-        QVERIFY(w->findChild<QLabel*>("PlanSummary")->text().contains("1 job outside its tenant's SLA"));
+        const QString summary = w->findChild<QLabel*>("PlanSummary")->text();
+        QVERIFY(summary.contains("1 job outside its tenant's SLA"));
+        // It points to the card that says why: a penalty past the tenant's limit.
+        QVERIFY2(summary.contains("click <i>Max penalty</i>"), qPrintable(summary));
     }
 
     void penaltyAndCostCellsExplainThemselvesOnClick()

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 // The workbench shell shows the library and the open scenario, and keeps the title true.
 #include "calc/comparison.h"
+#include "calc/evaluate.h"
 #include "document/commands.h"
 #include "document/librarygateway.h"
 #include "document/plansession.h"
@@ -23,6 +24,7 @@
 #include "ui/palette.h"
 #include "ui/results/comparedialog.h"
 #include "ui/results/kpicards.h"
+#include "ui/results/plansummary.h"
 #include "ui/results/resultscharts.h"
 #include "ui/results/simulationcharts.h"
 #include "windowfixture.h"
@@ -345,6 +347,22 @@ private Q_SLOTS:
         QCOMPARE(alts.size(), std::size_t(6));
         QCOMPARE(alts.front().kpis.allocationRatio, 0.0); // nothing to place
         QVERIFY(!runner.busy());
+    }
+
+    /// Issue 36: the SLA banner sent every reader to Max penalty; a job past its deadline is
+    /// explained on the P95 completion card.
+    void slaBannerPointsToTheCardThatSaysWhy()
+    {
+        const Scenario s =
+            *io::readScenarioFile(QDir(test::dataDir()).absoluteFilePath("samples/03-fabric-64-node-infiniband.json"),
+                                  test::bundledCatalog())
+                 .value;
+        const calc::Evaluation ev = calc::evaluate(s, test::bundledCatalog());
+        QCOMPARE(ev.kpis.slaViolations, 1);
+        ui::PlanSummary summary;
+        summary.showEvaluation(s, test::bundledCatalog(), ev);
+        QVERIFY2(summary.text().contains("click <i>P95 completion</i>"), qPrintable(summary.text()));
+        QVERIFY(!summary.text().contains("Max penalty"));
     }
 
     void describeSharingCoversEveryMode()

@@ -547,8 +547,7 @@ PlanSearchResult searchPlan(const Scenario& scenario, const Catalog& catalog, co
             Evaluation evaluation = evaluate(next.scenario, catalog);
             next.kpis = evaluation.kpis;
             ++result.evaluated;
-            std::map<std::string, std::string> reasons = bestReasons;
-            next.changes = listChanges(next.scenario, changeContext, reasons);
+            next.changes = listChanges(next.scenario, changeContext, bestReasons);
             if (next.changes.size() >= best.changes.size() || !asGood(next.kpis, best.kpis, rules))
                 continue;
             archive(next);

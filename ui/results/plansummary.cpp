@@ -4,6 +4,7 @@
 
 #include "calc/inventory.h"
 #include "calc/kpiexplain.h"
+#include "calc/kpiregistry.h"
 #include "io/textformat.h"
 #include "model/planningtarget.h"
 
@@ -40,12 +41,34 @@ void PlanSummary::showEvaluation(const Scenario& s, const Catalog& catalog, cons
                  .arg(ev.kpis.meetsTarget ? tr("met") : tr("not met"))
                  .arg(ev.elapsedMs, 0, 'f', 1)
                  .arg(QString::fromStdString(PlanningTarget::text()).toHtmlEscaped());
-    mSla = ev.kpis.slaViolations == 0   ? QString()
-           : ev.kpis.slaViolations == 1 ? tr("<b>1 job outside its tenant's SLA</b> — click <i>Max penalty</i> or see "
-                                             "the red row in Workloads for why.")
-                                        : tr("<b>%1 jobs outside their tenants' SLAs</b> — click <i>Max penalty</i> "
-                                             "or see the red rows in Workloads for why.")
-                                              .arg(ev.kpis.slaViolations);
+    // The card that says why, for each cause (issue 36: a deadline miss pointed to Max penalty).
+    std::map<std::string, const Tenant*> tenantOf;
+    for (const Tenant& t : s.tenants)
+        tenantOf[t.id] = &t;
+    QStringList cards;
+    for (const calc::JobResult& j : ev.jobs) {
+        if (j.meetsSla)
+            continue;
+        const auto t = tenantOf.find(j.tenant);
+        const bool pastPenalty =
+            t != tenantOf.end() && j.placed && j.penalty * 100.0 > t->second->sla.maxPenaltyPct + 1e-9;
+        const char* key = !j.placed     ? "unplaced_jobs"
+                          : pastPenalty ? "max_penalty"
+                          : j.serving   ? "serving_slo_attainment"
+                                        : "p95_completion_days"; // finishes after its deadline
+        if (const calc::KpiSpec* spec = calc::findKpi(key)) {
+            const QString card = "<i>" + QString::fromStdString(spec->cardLabel) + "</i>";
+            if (!cards.contains(card))
+                cards << card;
+        }
+    }
+    const QString where = cards.isEmpty() ? tr("see") : tr("click %1 or see").arg(cards.join(tr(" or ")));
+    mSla = ev.kpis.slaViolations == 0 ? QString()
+           : ev.kpis.slaViolations == 1
+               ? tr("<b>1 job outside its tenant's SLA</b> — %1 the red row in Workloads for why.").arg(where)
+               : tr("<b>%1 jobs outside their tenants' SLAs</b> — %2 the red rows in Workloads for why.")
+                     .arg(ev.kpis.slaViolations)
+                     .arg(where);
     render();
 }
 
