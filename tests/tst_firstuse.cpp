@@ -375,6 +375,17 @@ private Q_SLOTS:
         QVERIFY(summary.contains("1 job outside its tenant's SLA"));
         // It points to the card that says why: a penalty past the tenant's limit.
         QVERIFY2(summary.contains("click <i>Max penalty</i>"), qPrintable(summary));
+        // Its latencies meet their objectives: not red (they were, with the penalty's miss).
+        for (const char* column : {"TTFT P99", "ITL P99", "SLO"}) {
+            const int c = [&] {
+                for (int i = 0; i < table->columnCount(); ++i)
+                    if (table->horizontalHeaderItem(i)->text() == column)
+                        return i;
+                return -1;
+            }();
+            QVERIFY(c >= 0);
+            QVERIFY2(table->item(flagged, c)->foreground().color() != QColor("#c0392b"), column);
+        }
     }
 
     void penaltyAndCostCellsExplainThemselvesOnClick()

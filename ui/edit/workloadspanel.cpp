@@ -279,7 +279,18 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
                                      .arg(v.requestsPerS, 0, 'f', 2)
                                      .arg(v.outputTokensPerS, 0, 'f', 0)
                                      .arg(latency(v.prefillS), latency(v.queueS)));
-                if (!r.meetsSla && c >= kFirstServing + 2)
+                // Red only where this figure misses: a P99 past its objective (or unbounded), an
+                // attainment below 99 % (issue 36: a job outside its SLA for its penalty turned
+                // perfect latencies red).
+                const std::optional<double> limitMs = !tenant                  ? std::nullopt
+                                                      : c == kFirstServing + 2 ? tenant->sla.ttftP99Ms
+                                                      : c == kFirstServing + 3 ? tenant->sla.itlP99Ms
+                                                                               : std::nullopt;
+                const bool misses = c == kFirstServing + 2   ? v.saturated || (limitMs && v.ttftP99S * 1e3 > *limitMs)
+                                    : c == kFirstServing + 3 ? limitMs && v.itlP99S * 1e3 > *limitMs
+                                    : c == kLastServing      ? v.sloJudged && v.sloAttainment < 0.99
+                                                             : false;
+                if (misses)
                     item->setForeground(QColor("#c0392b"));
             }
             mTable->setItem(row, c, item);
