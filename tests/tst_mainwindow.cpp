@@ -3,6 +3,7 @@
 // The workbench shell shows the library and the open scenario, and keeps the title true.
 #include "calc/comparison.h"
 #include "calc/evaluate.h"
+#include "calc/kpiregistry.h"
 #include "document/commands.h"
 #include "document/librarygateway.h"
 #include "document/plansession.h"
@@ -363,6 +364,13 @@ private Q_SLOTS:
         summary.showEvaluation(s, test::bundledCatalog(), ev);
         QVERIFY2(summary.text().contains("click <i>P95 completion</i>"), qPrintable(summary.text()));
         QVERIFY(!summary.text().contains("Max penalty"));
+        // Max penalty is red past the target as the mean is (321 % stood in black next to it).
+        const calc::KpiSpec* maxPenalty = calc::findKpi("max_penalty");
+        calc::Kpis k;
+        k.maxPenalty = 3.21;
+        QVERIFY(maxPenalty->isFlagged(k));
+        k.maxPenalty = 0.01;
+        QVERIFY(!maxPenalty->isFlagged(k));
     }
 
     void describeSharingCoversEveryMode()

@@ -36,8 +36,12 @@ std::vector<KpiSpec> makeRegistry()
                  "unshared). Target: below " +
                      fmt::percent(PlanningTarget::kMaxMeanPenalty, 0) + ".",
                  [](const Kpis& k) { return !PlanningTarget::penaltyMet(k.meanPenalty); }});
-    r.push_back(
-        {"max_penalty", "Max penalty", "fraction", false, "Max penalty", "The largest penalty of a placed job."});
+    // Red like the mean when one job alone is past the target (issue 36: 321 % stood in black
+    // next to a red mean).
+    r.push_back({"max_penalty", "Max penalty", "fraction", false, "Max penalty",
+                 "The largest penalty of a placed job; red above the planning target's " +
+                     fmt::percent(PlanningTarget::kMaxMeanPenalty, 0) + ".",
+                 [](const Kpis& k) { return !PlanningTarget::penaltyMet(k.maxPenalty); }});
     r.push_back({"cost_per_month_usd", "$ per month", "usd_per_month", false, "$/month",
                  "GPUs × $/GPU-hour (price preset, scenario overrides, or ownership: capex ÷ amortisation + "
                  "TDP × PUE × $/kWh) × 730 h."});
