@@ -93,6 +93,15 @@ private Q_SLOTS:
         QTRY_VERIFY(w->kpiCards()->valueOf("vram_utilization").endsWith("%"));
         QCOMPARE(w->kpiCards()->valueOf("unplaced_jobs"), QString("0"));
         QTRY_VERIFY(w->kpiCards()->valueOf("p95_completion_days").endsWith("days")); // the preview simulation
+        // The library's highlight follows the open scenario (issue 36), and is gone for a new plan.
+        QCOMPARE(panel->selectedIds(), QList<qint64>{*w->currentDocument()->libraryId()});
+        const qint64 mixed = test::libraryScenarioId(mTmp.filePath("lib.sqlite"), "Mixed sharing lab");
+        QVERIFY(w->files()->openFromLibrary(mixed));
+        QCOMPARE(panel->selectedIds(), QList<qint64>{mixed});
+        QApplication::setActiveWindow(w.get());
+        QTest::keyClick(w.get(), Qt::Key_N, Qt::ControlModifier);
+        QTRY_VERIFY(!w->currentDocument()->libraryId());
+        QVERIFY(panel->selectedIds().isEmpty());
     }
 
     void outlineListsSharingPerGpu()

@@ -36,7 +36,15 @@ LibraryController::LibraryController(Workbench& workbench, LibraryPanel* panel, 
     connect(mPanel, &LibraryPanel::deleteRequested, this, [this](qint64 id) { deleteScenario(id); });
     connect(mPanel, &LibraryPanel::renameRequested, this, &LibraryController::askRename);
     connect(mPanel, &LibraryPanel::tagsRequested, this, &LibraryController::askTags);
+    // The library's highlight follows the open scenario (issue 36), none for one not saved yet.
+    connect(&mWorkbench, &Workbench::documentReplaced, this, &LibraryController::highlightOpen);
     mPanel->reload(mWorkbench.library());
+}
+
+void LibraryController::highlightOpen()
+{
+    const document::Document* doc = mWorkbench.document();
+    mPanel->select(doc && doc->libraryId() ? QList<qint64>{*doc->libraryId()} : QList<qint64>{});
 }
 
 QList<QAction*> LibraryController::addFileActions(QMenu* file)
@@ -279,6 +287,7 @@ bool LibraryController::saveAsNewScenario(const QString& name)
         doc->setReadOnly(false);
     rememberRecent(*newId);
     mPanel->reload(mWorkbench.library());
+    highlightOpen();
     Q_EMIT mWorkbench.message(tr("Saved '%1' as a new library scenario").arg(QString::fromStdString(s.name)), 5000);
     return true;
 }

@@ -99,6 +99,8 @@ public:
     class WelcomePanel* showWelcome(const std::function<void()>& showGuide);
 
 private:
+    /// Selects the open scenario's row in the library panel (none for a plan not saved yet).
+    void highlightOpen();
     /// Whether the library takes saves; for a viewer's team library, says why not.
     bool writable();
     CompareDialog* compareLibrary(const QList<std::pair<qint64, std::optional<int>>>& refs);
