@@ -193,6 +193,29 @@ private Q_SLOTS:
         QTRY_COMPARE(w->kpiCards()->valueOf("serving_slo_attainment"), QString("0.0 %"));
     }
 
+    /// Issue 36: the Inspector showed two subjects at once — a job's properties over the GPU
+    /// sharing of nodes picked before; the sharing box now goes while a job or tenant is shown,
+    /// and comes back with a node.
+    void theInspectorShowsOneSubjectAtATime()
+    {
+        auto w = test::openSampleAtOneToOne(mTmp.filePath("one.sqlite"), "node-004");
+        auto* sharingBox = w->findChild<QWidget*>("gpuSharingBox");
+        QVERIFY(sharingBox && sharingBox->isVisible());
+        const auto node = [&] {
+            return w->canvasView()->mapFromScene(w->canvasScene()->item("node-004")->mapToScene(QPointF(130, 20)));
+        };
+        QTest::mouseClick(w->canvasView()->viewport(), Qt::LeftButton, {}, node());
+        QCOMPARE(w->canvasScene()->selectedIds(), QStringList{"node-004"});
+        QVERIFY(sharingBox->isVisible());
+        QTRY_VERIFY(w->workloads()->rowCount() > 0);
+        QTableWidget* table = w->workloads()->table();
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(0, 1)).center());
+        QVERIFY(!w->workloads()->selectedJobId().isEmpty());
+        QVERIFY2(!sharingBox->isVisible(), "a job shown: no GPU sharing beside it");
+        QTest::mouseClick(w->canvasView()->viewport(), Qt::LeftButton, {}, node());
+        QVERIFY(sharingBox->isVisible());
+    }
+
     void customModelsAndJobTemplatesFromThePalette()
     {
         const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value;

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "inspector.h"
 #include "miglayoutview.h"
+#include "propertiespanel.h"
 
 #include "ui/canvas/canvasscene.h"
 #include "ui/wheelguard.h"
@@ -63,7 +64,7 @@ void Inspector::follow(Workbench& workbench, CanvasScene* scene)
             [this, scene](bool editable) { setEnabled(editable && !scene->selectedIds().isEmpty()); });
 }
 
-QWidget* Inspector::pane(QWidget* properties, Inspector* sharing)
+QWidget* Inspector::pane(PropertiesPanel* properties, Inspector* sharing)
 {
     auto* host = new QWidget;
     auto* v = new QVBoxLayout(host);
@@ -73,6 +74,9 @@ QWidget* Inspector::pane(QWidget* properties, Inspector* sharing)
     (new QVBoxLayout(sharingBox))->addWidget(sharing);
     v->addWidget(props);
     v->addWidget(sharingBox);
+    sharingBox->setObjectName("gpuSharingBox");
+    connect(properties, &PropertiesPanel::subjectChanged, sharingBox,
+            [properties, sharingBox] { sharingBox->setVisible(!properties->showsJobOrTenant()); });
     v->addStretch(1);
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);

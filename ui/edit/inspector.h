@@ -28,7 +28,9 @@ public:
     Inspector(const Catalog& catalog, QWidget* parent = nullptr);
     /// The Inspector dock's contents: `properties` over `sharing` ("Properties", "GPU sharing"),
     /// scrolled vertically, the wheel scrolling the pane rather than the field under it.
-    static QWidget* pane(QWidget* properties, Inspector* sharing);
+    /// One subject at a time (issue 36): the GPU-sharing box hides while the properties show a job
+    /// or a tenant.
+    static QWidget* pane(class PropertiesPanel* properties, Inspector* sharing);
     /// Follows the workbench's document and the nodes selected on `scene` from now on.
     void follow(class Workbench& workbench, class CanvasScene* scene);
     /// Shows the nodes `ids` of `scenario` (several GPU models: only modes they all support).

@@ -74,13 +74,19 @@ void PropertiesPanel::follow(Workbench& workbench, CanvasScene* scene, Workloads
         else if (showsCanvasItems())
             clear();
     });
-    connect(workloads, &WorkloadsPanel::jobSelected, this, [this, &workbench](const QString& id) {
-        if (const document::Document* doc = workbench.document())
+    // A job or tenant chosen in Workloads is the one subject: the canvas's selection goes, so a
+    // click on a node afterwards shows that node again (issue 36).
+    connect(workloads, &WorkloadsPanel::jobSelected, this, [this, &workbench, scene](const QString& id) {
+        if (const document::Document* doc = workbench.document()) {
             showJob(doc->scenario(), id);
+            scene->clearSelection();
+        }
     });
-    connect(workloads, &WorkloadsPanel::tenantSelected, this, [this, &workbench](const QString& id) {
-        if (const document::Document* doc = workbench.document())
+    connect(workloads, &WorkloadsPanel::tenantSelected, this, [this, &workbench, scene](const QString& id) {
+        if (const document::Document* doc = workbench.document()) {
             showTenant(doc->scenario(), id);
+            scene->clearSelection();
+        }
     });
     connect(this, &PropertiesPanel::editRequested, &workbench, [&workbench](const document::Edit& edit) {
         if (workbench.editable())
@@ -125,6 +131,7 @@ void PropertiesPanel::resetForm(const QString& hint)
     mMessage->clear();
     mApply->setEnabled(false);
     mApply->setVisible(false);
+    Q_EMIT subjectChanged();
 }
 
 void PropertiesPanel::begin(const Scenario& scenario, const QString& list, const QStringList& ids, const QString& title,

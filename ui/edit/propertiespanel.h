@@ -57,6 +57,8 @@ public:
     /// move is kept.
     void rebase(const Scenario& scenario);
     bool showsCanvasItems() const { return mSubject == Subject::Items; }
+    /// A job or a tenant: a subject the GPU-sharing form beside it has nothing to say about.
+    bool showsJobOrTenant() const { return mSubject == Subject::Job || mSubject == Subject::Tenant; }
     /// Shows the dock the panel is in and gives the panel the focus.
     void showInDock();
 
@@ -74,6 +76,8 @@ public:
 
 Q_SIGNALS:
     void editRequested(const gp::document::Edit& edit);
+    /// The form shows another subject (or none) now.
+    void subjectChanged();
 
 private:
     using Value = std::function<QJsonValue()>;
