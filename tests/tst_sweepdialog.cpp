@@ -90,6 +90,9 @@ private Q_SLOTS:
         QCOMPARE(opened.topology.nodes.size(), std::size_t{8});
         QCOMPARE(opened.pricing.preset, std::string("aws-on-demand-2024"));
         QVERIFY(!w->currentDocument()->libraryId());
+        // Not in the library: unsaved, so opening something else asks before it is discarded
+        // (issue 36: it went without a word).
+        QVERIFY(w->currentDocument()->isModified());
 
         // Not a sweep's output: refused, said.
         QTimer::singleShot(300, [] {

@@ -42,7 +42,9 @@ SweepDialog* StudyController::openSweep(const QString& folder)
     connect(dialog, &SweepDialog::pointOpened, this, [this](const Scenario& s) {
         if (!mFiles->maybeSave())
             return;
-        mWorkbench.setDocument(std::make_unique<document::Document>(s));
+        auto doc = std::make_unique<document::Document>(s);
+        doc->markUnsaved(); // not in the library: opening something else asks first (issue 36)
+        mWorkbench.setDocument(std::move(doc));
         Q_EMIT mWorkbench.message(
             tr("Opened '%1': not in the library until you save it").arg(QString::fromStdString(s.name)), 8000);
     });
