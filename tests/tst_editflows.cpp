@@ -23,6 +23,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QGraphicsItem>
@@ -173,6 +174,49 @@ private Q_SLOTS:
 
     /// Issue 36: where no tenant sets a serving objective the Serving SLO card reads "n/a (no
     /// objective)", never 100 %; a saturated service reads 0 %.
+    /// Issue 36: Add Job offers a serving job's tenant latency objectives by use case (MLPerf's
+    /// server limits), Chat for a tenant without any, the tenant's own where it has them, or none;
+    /// the job and its tenant's objectives are one undo step.
+    void addJobOffersObjectivesByUseCase()
+    {
+        const Scenario s = *io::readScenarioFile(test::sampleFiles().front(), test::bundledCatalog()).value;
+        ui::AddJobDialog dialog(test::bundledCatalog(), s);
+        dialog.show();
+        auto* objectives = dialog.findChild<QComboBox*>("addJobObjectives");
+        QVERIFY(objectives);
+        dialog.set("Frontier Lab (pre-training)", "llama3-8b", JobKind::Pretraining, 1, 1, 1);
+        QVERIFY(!objectives->isVisible()); // training: no latency objectives
+        dialog.set("Startup X", "llama3-8b", JobKind::Inference, 1, 1, 1);
+        QVERIFY(objectives->isVisible());
+        QVERIFY2(objectives->currentText().startsWith("Chat") && objectives->currentText().contains("2.00 s"),
+                 qPrintable(objectives->currentText()));
+        Scenario added = dialog.result();
+        QCOMPARE(added.tenants.back().sla.ttftP99Ms, std::optional<double>(2000.0));
+        QCOMPARE(added.tenants.back().sla.itlP99Ms, std::optional<double>(200.0));
+        // None, chosen with the keyboard: no objective (its SLO then reads n/a).
+        objectives->setFocus();
+        QTest::keyClick(objectives, Qt::Key_End);
+        QVERIFY(objectives->currentText().startsWith("None"));
+        added = dialog.result();
+        QVERIFY(!added.tenants.back().sla.ttftP99Ms && !added.tenants.back().sla.itlP99Ms);
+        // A tenant with objectives keeps them by default; Interactive replaces them, in one step.
+        const Tenant& chat = *std::find_if(s.tenants.begin(), s.tenants.end(),
+                                           [](const Tenant& t) { return t.sla.ttftP99Ms.has_value(); });
+        ui::AddJobDialog second(test::bundledCatalog(), s);
+        second.show();
+        second.set(QString::fromStdString(chat.name), "llama3-8b", JobKind::Inference, 1, 1, 1);
+        auto* theirs = second.findChild<QComboBox*>("addJobObjectives");
+        QVERIFY2(theirs->currentText().startsWith("Keep the tenant's"), qPrintable(theirs->currentText()));
+        QCOMPARE(second.result().findTenant(chat.id)->sla.ttftP99Ms, chat.sla.ttftP99Ms);
+        theirs->setCurrentIndex(theirs->findData("interactive"));
+        document::Document doc(s);
+        doc.push(second.edit());
+        QCOMPARE(doc.scenario().findTenant(chat.id)->sla.itlP99Ms, std::optional<double>(40.0));
+        QCOMPARE(doc.undoStack()->count(), 1);
+        doc.undoStack()->undo();
+        QVERIFY(doc.scenario() == s);
+    }
+
     void servingSloCardSaysWhenThereIsNoObjective()
     {
         auto w = makeWindow();

@@ -29,11 +29,11 @@ AddJobDialog::AddJobDialog(const Catalog& catalog, const Scenario& scenario, QWi
     : QDialog(parent), mCatalog(catalog), mScenario(scenario), mTenant(new QComboBox(this)),
       mNewTenant(new QLineEdit(this)), mPreset(new QComboBox(this)), mKind(new QComboBox(this)),
       mTp(new QSpinBox(this)), mPp(new QSpinBox(this)), mDp(new QSpinBox(this)), mAmount(new QDoubleSpinBox(this)),
-      mAmountLabel(new QLabel(this)), mMessage(new QLabel(this)), mOk(nullptr),
-      mCustomBox(new QGroupBox(tr("Custom model shape"), this)), mLayers(new QSpinBox(mCustomBox)),
-      mHidden(new QSpinBox(mCustomBox)), mHeads(new QSpinBox(mCustomBox)), mKvHeads(new QSpinBox(mCustomBox)),
-      mFfn(new QSpinBox(mCustomBox)), mVocab(new QSpinBox(mCustomBox)), mSeq(new QSpinBox(mCustomBox)),
-      mExperts(new QSpinBox(mCustomBox)), mActive(new QSpinBox(mCustomBox)),
+      mAmountLabel(new QLabel(this)), mMessage(new QLabel(this)), mObjectivesLabel(new QLabel(tr("Objectives"), this)),
+      mObjectives(new QComboBox(this)), mOk(nullptr), mCustomBox(new QGroupBox(tr("Custom model shape"), this)),
+      mLayers(new QSpinBox(mCustomBox)), mHidden(new QSpinBox(mCustomBox)), mHeads(new QSpinBox(mCustomBox)),
+      mKvHeads(new QSpinBox(mCustomBox)), mFfn(new QSpinBox(mCustomBox)), mVocab(new QSpinBox(mCustomBox)),
+      mSeq(new QSpinBox(mCustomBox)), mExperts(new QSpinBox(mCustomBox)), mActive(new QSpinBox(mCustomBox)),
       mGated(new QCheckBox(tr("Gated FFN (SwiGLU: three matrices)"), mCustomBox)),
       mDropout(new QCheckBox(tr("Dropout (masks kept for backward, GPT-3 style)"), mCustomBox))
 {
@@ -80,6 +80,10 @@ AddJobDialog::AddJobDialog(const Catalog& catalog, const Scenario& scenario, QWi
     mDp->setObjectName("addJobDp");
     mPreset->setObjectName("addJobModel");
     mTenant->setObjectName("addJobTenant");
+    mObjectives->setObjectName("addJobObjectives");
+    fillObjectives();
+    connect(mTenant, &QComboBox::currentIndexChanged, this, [this] { fillObjectives(); });
+    connect(mObjectives, &QComboBox::currentIndexChanged, this, [this] { revalidate(); });
     for (QSpinBox* s : {mTp, mPp, mDp}) {
         s->setRange(1, 4096);
         s->setValue(1);
@@ -100,6 +104,7 @@ AddJobDialog::AddJobDialog(const Catalog& catalog, const Scenario& scenario, QWi
     form->addRow(tr("Pipeline parallel"), mPp);
     form->addRow(tr("Data parallel"), mDp);
     form->addRow(mAmountLabel, mAmount);
+    form->addRow(mObjectivesLabel, mObjectives);
     form->addRow(mMessage);
     form->addRow(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -140,8 +145,8 @@ document::JobRequest AddJobDialog::request() const
 
 Result<document::Edit> AddJobDialog::edit() const
 {
-    return mEditJob.empty() ? document::addJob(mScenario, mCatalog, request())
-                            : document::editJob(mScenario, mCatalog, mEditJob, request());
+    return withObjectives(mEditJob.empty() ? document::addJob(mScenario, mCatalog, request())
+                                           : document::editJob(mScenario, mCatalog, mEditJob, request()));
 }
 
 Scenario AddJobDialog::result() const { return resultOf(edit()); }
@@ -186,6 +191,8 @@ void AddJobDialog::revalidate()
     mNewTenant->setEnabled(newTenant);
     const bool serving = static_cast<JobKind>(mKind->currentData().toInt()) == JobKind::Inference;
     mAmountLabel->setText(serving ? tr("Requests per second") : tr("Tokens to train (billions)"));
+    mObjectivesLabel->setVisible(serving);
+    mObjectives->setVisible(serving);
     // Only when the kind changes: setting it re-formats the text, which would undo what the
     // user is typing ("0" becomes "0.00" and the ".5" that follows is refused).
     if (const QString suffix = serving ? tr(" req/s") : tr(" B tokens"); mAmount->suffix() != suffix)
@@ -240,88 +247,6 @@ QString AddJobDialog::fieldLabel(const std::string& path)
     };
     const auto it = labels.find(key);
     return it == labels.end() ? QString() : tr(it->second) + ": ";
-}
-
-const Job* AddJobDialog::jobIn(const Scenario& after) const
-{
-    std::set<std::string> before;
-    for (const Tenant& t : mScenario.tenants)
-        for (const Job& j : t.jobs)
-            before.insert(j.id);
-    const Job* job = nullptr;
-    for (const Tenant& t : after.tenants)
-        for (const Job& j : t.jobs)
-            if (mEditJob.empty() ? !before.count(j.id) : j.id == mEditJob)
-                job = &j;
-    return job;
-}
-
-std::optional<QString> AddJobDialog::servingEstimate(const Scenario& after, bool& fits) const
-{
-    const Job* job = jobIn(after);
-    if (!job || job->kind != JobKind::Inference || !job->inference)
-        return std::nullopt;
-    int gpus = 0;
-    for (const Node& n : after.topology.nodes)
-        gpus += n.gpuCount;
-    if (gpus > kMaxEstimateGpus)
-        return std::nullopt;
-    const calc::Evaluation ev = calc::evaluate(after, mCatalog);
-    for (const calc::JobResult& r : ev.jobs) {
-        if (r.id != job->id || !r.placed || !r.serving)
-            continue;
-        const calc::ServingResult& sv = *r.serving;
-        const int cap = job->inference->concurrency;
-        if (sv.saturated) {
-            fits = false;
-            return tr("Saturated at this load: at most %1 requests run at once (the concurrency cap is %2, the KV "
-                      "cache holds %3) and it serves %4 req/s of the %5 asked, so the queue grows without bound and "
-                      "it meets no objective. Lower the rate, raise the cap, or add replicas (data parallel).")
-                .arg(std::min(cap, sv.maxBatch))
-                .arg(cap)
-                .arg(sv.maxBatch)
-                .arg(sv.requestsPerS, 0, 'f', 2)
-                .arg(job->inference->requestsPerS, 0, 'g', 4);
-        }
-        return tr("Serves %1 req/s with about %2 requests running (concurrency cap %3, KV cache room for %4); "
-                  "P99 time to first token %5.")
-            .arg(sv.requestsPerS, 0, 'f', 2)
-            .arg(sv.running, 0, 'f', 0)
-            .arg(cap)
-            .arg(sv.maxBatch)
-            .arg(QString::fromStdString(fmt::latency(sv.ttftP99S)));
-    }
-    return std::nullopt;
-}
-
-std::optional<QString> AddJobDialog::memoryEstimate(const Scenario& after, bool& fits) const
-{
-    const Job* job = jobIn(after);
-    if (!job)
-        return std::nullopt;
-    const calc::JobMemoryNeed need = calc::jobMemoryNeed(*job, after, mCatalog);
-    if (!need.arch)
-        return std::nullopt;
-    const GpuSpec* largest = nullptr;
-    for (const Node& n : after.topology.nodes)
-        if (const GpuSpec* g = mCatalog.gpu(n.gpuId); g && (!largest || g->memoryUsableGiB > largest->memoryUsableGiB))
-            largest = g;
-    const calc::MemoryBreakdown& m = need.memory;
-    QString text = tr("Needs about %1 GiB per GPU: model states %2, activations %3, KV cache %4, runtime %5 GiB.")
-                       .arg(need.demandBytes / kGiB, 0, 'f', 1)
-                       .arg(m.modelStatesBytes() / kGiB, 0, 'f', 1)
-                       .arg(m.activationsBytes.value_or(0.0) / kGiB, 0, 'f', 1)
-                       .arg(m.kvCacheBytes.value_or(0.0) / kGiB, 0, 'f', 1)
-                       .arg(m.runtimeBytes / kGiB, 0, 'f', 1);
-    if (!largest)
-        return text + " " + tr("The cluster has no GPU yet.");
-    fits = need.demandBytes <= largest->memoryUsableGiB * kGiB;
-    text += " " + (fits ? tr("It fits one %1 (%2 GiB usable).")
-                        : tr("No GPU of this cluster holds it — the largest, %1, has %2 GiB usable — so it will not "
-                             "be placed: raise tensor or pipeline parallelism, or shard the optimizer states."))
-                      .arg(QString::fromStdString(largest->name))
-                      .arg(largest->memoryUsableGiB, 0, 'f', 1);
-    return text;
 }
 
 ModelArchitecture AddJobDialog::customArchitecture() const

@@ -60,6 +60,13 @@ private:
     std::optional<QString> servingEstimate(const Scenario& after, bool& fits) const;
     /// The job the dialog adds or edits, in `after`; null when there is none.
     const Job* jobIn(const Scenario& after) const;
+    /// Offers the chosen tenant's objectives, the use-case presets and none (issue 36).
+    void fillObjectives();
+    /// The TTFT and ITL P99 objectives (ms) to give the tenant of a serving job; nullopt to keep
+    /// the tenant's as they are (not a serving job, or "Keep the tenant's").
+    std::optional<std::pair<std::optional<double>, std::optional<double>>> chosenObjectives() const;
+    /// `e` with the tenant's objectives set as chosen, as one edit.
+    Result<document::Edit> withObjectives(Result<document::Edit> e) const;
     /// Plans up to this many GPUs are evaluated as the form changes (a few milliseconds each).
     static constexpr int kMaxEstimateGpus = 8192;
     /// "Hidden size: " for an issue at `…hidden_size`: the form's label of a field path.
@@ -80,6 +87,8 @@ private:
     QDoubleSpinBox* mAmount; ///< billions of training tokens, or requests/s for serving
     QLabel* mAmountLabel;    ///< says which of the two mAmount is
     QLabel* mMessage;
+    QLabel* mObjectivesLabel;
+    QComboBox* mObjectives; ///< a serving job's tenant objectives: the tenant's, a preset, or none
     QPushButton* mOk;
     QGroupBox* mCustomBox; ///< the shape of a custom model, shown when "Custom model" is chosen
     QSpinBox *mLayers, *mHidden, *mHeads, *mKvHeads, *mFfn, *mVocab, *mSeq, *mExperts, *mActive;
