@@ -172,7 +172,7 @@ void MainWindow::createDocks()
             // A short screen (1366×768) gives the canvas more of its height and width.
             const bool small = height() < kCompactHeight;
             resizeDocks({libraryDock, inspectorDock}, {small ? 250 : 300, small ? 360 : 430}, Qt::Horizontal);
-            resizeDocks({workloadsDock}, {std::min(330, height() * (small ? 28 : 35) / 100)}, Qt::Vertical);
+            resizeDocks({workloadsDock}, {std::min(330, height() * (small ? 36 : 35) / 100)}, Qt::Vertical);
         });
     }
 }

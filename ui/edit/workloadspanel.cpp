@@ -29,6 +29,8 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -152,9 +154,18 @@ WorkloadsPanel::WorkloadsPanel(const Catalog& catalog, QWidget* parent)
     rv->addWidget(mServingView, 1);
     rv->addWidget(mStepView);
     rv->addWidget(mStepLegend);
+    // The job's details scroll in a short dock instead of making the window taller than a
+    // 1366×768 screen (issue 36: their minimum alone was 315 px).
+    auto* details = new QScrollArea(this);
+    details->setObjectName("jobDetails");
+    details->setWidgetResizable(true);
+    details->setFrameShape(QFrame::NoFrame);
+    details->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    details->setWidget(right);
+    details->setMinimumWidth(360 + details->verticalScrollBar()->sizeHint().width());
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(mTable);
-    split->addWidget(right);
+    split->addWidget(details);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({640, 480});
