@@ -5,17 +5,20 @@
 // opens in a window of its own, and the per-layer memory chart numbers its layers legibly.
 #include "windowfixture.h"
 
+#include "ui/canvas/canvasscene.h"
 #include "ui/canvas/canvasview.h"
 #include "ui/edit/workloadspanel.h"
 #include "ui/results/kpicards.h"
 #include "ui/results/resultscharts.h"
 
+#include <QApplication>
 #include <QBarCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QDialog>
 #include <QDockWidget>
 #include <QFrame>
+#include <QImage>
 #include <QLabel>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -109,6 +112,20 @@ private Q_SLOTS:
         QVERIFY2(w->height() <= 730, qPrintable(QString::number(w->height()) + sizes));
         QVERIFY2(w->canvasView()->viewport()->height() >= 150,
                  qPrintable(QString::number(w->canvasView()->viewport()->height()) + sizes));
+        // Its four SLA warnings take one line on the short canvas (they took four of its ~190 px).
+        QCOMPARE(w->canvasView()->warnings().size(), 4);
+        QCOMPARE(w->canvasView()->shownWarnings().size(), 1);
+        QVERIFY(w->canvasView()->shownWarnings().front().startsWith("⚠ 4 warnings"));
+        // A new plan says how to start where the canvas would be (it was blank).
+        QApplication::setActiveWindow(w.get());
+        QTest::keyClick(w.get(), Qt::Key_N, Qt::ControlModifier);
+        QTRY_VERIFY(w->canvasScene()->holdsNothing());
+        const QImage shot = w->canvasView()->viewport()->grab().toImage();
+        int ink = 0;
+        for (int y = shot.height() / 3; y < 2 * shot.height() / 3; ++y)
+            for (int x = 0; x < shot.width(); x += 2)
+                ink += qGray(shot.pixel(x, y)) < 160 ? 1 : 0;
+        QVERIFY2(ink > 100, qPrintable(QString::number(ink)));
     }
 
     void dockedChartsAreReadableAndPopOut()

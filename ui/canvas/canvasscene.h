@@ -46,6 +46,8 @@ public:
     void setSelectedIds(const QStringList& ids);
     /// Items whose position differs from the model's, with their new (grid-snapped) positions.
     std::map<std::string, Point> movedItems(const Scenario& scenario, double grid) const;
+    /// Whether the plan drawn has no node and no switch yet.
+    bool holdsNothing() const { return mItems.isEmpty(); }
     void updateLinks();
     /// The nodes' and switches' bounding rectangle (the links and their layer left out).
     QRectF contentBounds() const;

@@ -179,9 +179,23 @@ void CanvasView::setReservedBottom(int pixels)
         fitAll();
 }
 
+QStringList CanvasView::shownWarnings() const
+{
+    if (mWarnings.size() <= 1 || viewport()->height() >= kShortCanvas)
+        return mWarnings;
+    return {tr("⚠ %1 warnings — the first: %2").arg(mWarnings.size()).arg(mWarnings.front().mid(2))};
+}
+
+QString CanvasView::emptyPlanHint()
+{
+    return tr("An empty plan: drag a GPU node or a switch from the Palette onto the canvas (or double-click "
+              "it), Shift-drag from one to another to link them, then add jobs with Edit > Add Job (Ctrl+J).");
+}
+
 int CanvasView::warningsHeight() const
 {
-    return mWarnings.isEmpty() ? 0 : QFontMetrics(font()).lineSpacing() * static_cast<int>(mWarnings.size()) + 22;
+    const QStringList shown = shownWarnings();
+    return shown.isEmpty() ? 0 : QFontMetrics(font()).lineSpacing() * static_cast<int>(shown.size()) + 22;
 }
 
 void CanvasView::setPreviewLine(std::optional<QLineF> line)
@@ -215,7 +229,15 @@ void CanvasView::drawForeground(QPainter* p, const QRectF&)
         p->drawLine(*mPreview);
         p->restore();
     }
-    if (mWarnings.isEmpty())
+    if (mScene && mScene->holdsNothing()) { // nothing yet: how to start, centred
+        p->save();
+        p->resetTransform();
+        p->setPen(palette().placeholderText().color());
+        p->drawText(viewport()->rect().adjusted(40, 20, -40, -20), Qt::AlignCenter | Qt::TextWordWrap, emptyPlanHint());
+        p->restore();
+    }
+    const QStringList shown = shownWarnings();
+    if (shown.isEmpty())
         return;
     p->save();
     p->resetTransform(); // viewport pixels: the box stays put while the canvas pans and zooms
@@ -224,17 +246,17 @@ void CanvasView::drawForeground(QPainter* p, const QRectF&)
     p->setFont(f);
     const QFontMetrics fm(f);
     int width = 0;
-    for (const QString& line : mWarnings)
+    for (const QString& line : shown)
         width = std::max(width, fm.horizontalAdvance(line));
     width = std::min(width, viewport()->width() - 40);
-    const QRect box(10, 10, width + 20, fm.lineSpacing() * static_cast<int>(mWarnings.size()) + 12);
+    const QRect box(10, 10, width + 20, fm.lineSpacing() * static_cast<int>(shown.size()) + 12);
     p->setPen(QPen(QColor("#c0392b"), 1.5));
     p->setBrush(QColor(255, 240, 238, 235));
     p->drawRoundedRect(box, 6, 6);
     p->setPen(QColor("#8e1b10"));
-    for (int i = 0; i < static_cast<int>(mWarnings.size()); ++i)
+    for (int i = 0; i < static_cast<int>(shown.size()); ++i)
         p->drawText(QRect(box.left() + 10, box.top() + 6 + i * fm.lineSpacing(), width, fm.lineSpacing()),
-                    Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(mWarnings[i], Qt::ElideRight, width));
+                    Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(shown[i], Qt::ElideRight, width));
     p->restore();
 }
 

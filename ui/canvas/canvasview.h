@@ -54,6 +54,13 @@ public:
     /// risks), one per line; empty hides the box.
     void setWarnings(const QStringList& lines);
     QStringList warnings() const { return mWarnings; }
+    /// The lines the box shows: all of them, or on a short canvas (under kShortCanvas pixels)
+    /// one that counts them, so that the plan keeps the room (issue 36: four lines left a
+    /// thumbnail on a 1366×768 screen). The Workloads table and the report list them all.
+    QStringList shownWarnings() const;
+    /// What an empty plan says where the canvas would be: how to start.
+    static QString emptyPlanHint();
+    static constexpr int kShortCanvas = 320;
     /// The warnings box's height with its margins, in viewport pixels (0 without warnings).
     int warningsHeight() const;
     /// Pixels at the bottom of the viewport that an overlay covers (the legend): fitAll()
