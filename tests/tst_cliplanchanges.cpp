@@ -146,7 +146,9 @@ private Q_SLOTS:
             QVERIFY(plan.toObject().value("allocation_ratio").toDouble() <= 0.9 + 1e-9);
         r = cli({"optimize", "plan", big, "--headroom-pct", "0", "-o", mHome.filePath("full"), "--json"}, mHome.path());
         QCOMPARE(r.code, 0);
-        QVERIFY(jsonOf(r).value("plans").toArray().first().toObject().value("allocation_ratio").toDouble() > 0.9);
+        // No limit then (how full the best plan gets depends on how far the timed search goes: under
+        // a sanitizer it stopped short of 90 %; sizing below shows the difference deterministically).
+        QCOMPARE(jsonOf(r).value("allocation_limit").toDouble(), 1.0);
 
         const QString sized = mHome.filePath("sized.json");
         r = cli({"optimize", "size", big, "--template", "dgx-h100", "-o", sized, "--json"}, mHome.path());
