@@ -61,8 +61,9 @@ private Q_SLOTS:
     void defaultChangesAreObjectsAndNoPrecision()
     {
         const QString out = mHome.filePath("default");
-        const Run r =
-            cli({"optimize", "plan", samplePath("01-dgx-h100-three-tenants.json"), "-o", out, "--json"}, mHome.path());
+        const Run r = cli({"optimize", "plan", samplePath("01-dgx-h100-three-tenants.json"), "--time-limit", "120",
+                           "-o", out, "--json"},
+                          mHome.path());
         QCOMPARE(r.code, 0);
         const QJsonObject o = jsonOf(r);
         QCOMPARE(o.value("allow").toString(), QString("parallelism,batch"));
@@ -83,7 +84,8 @@ private Q_SLOTS:
                      qPrintable(v.toObject().value("field").toString()));
         // The text says what may change and lists each change.
         const Run text =
-            cli({"optimize", "plan", samplePath("01-dgx-h100-three-tenants.json"), "-o", out}, mHome.path());
+            cli({"optimize", "plan", samplePath("01-dgx-h100-three-tenants.json"), "--time-limit", "120", "-o", out},
+                mHome.path());
         QCOMPARE(text.code, 0);
         QVERIFY2(text.out.contains("Jobs may change: parallelism,batch"), qPrintable(text.out));
         QVERIFY(text.out.contains(" → "));
@@ -94,9 +96,9 @@ private Q_SLOTS:
     void keepJobsAndAllowPrecision()
     {
         const QString kept = mHome.filePath("kept");
-        Run r =
-            cli({"optimize", "plan", samplePath("01-dgx-h100-three-tenants.json"), "--keep-jobs", "-o", kept, "--json"},
-                mHome.path());
+        Run r = cli({"optimize", "plan", samplePath("01-dgx-h100-three-tenants.json"), "--time-limit", "120",
+                     "--keep-jobs", "-o", kept, "--json"},
+                    mHome.path());
         QCOMPARE(r.code, 0);
         const QJsonObject o = jsonOf(r);
         QCOMPARE(o.value("allow").toString(), QString("none"));
@@ -118,7 +120,7 @@ private Q_SLOTS:
             }
         }
 
-        r = cli({"optimize", "plan", samplePath("01-dgx-h100-three-tenants.json"), "--allow",
+        r = cli({"optimize", "plan", samplePath("01-dgx-h100-three-tenants.json"), "--time-limit", "120", "--allow",
                  "parallelism,batch,precision", "-o", mHome.filePath("precise"), "--json"},
                 mHome.path());
         QCOMPARE(r.code, 0);
