@@ -21,7 +21,9 @@ namespace gp::test {
 
 /// Runs `act` on the next modal dialog once it is shown (whose object name is `name`, or any
 /// when empty), polling for it: a mouse click processes events before the dialog opens, so a
-/// single zero timer can fire too early. Gives up after two seconds; the flag says whether it ran.
+/// single zero timer can fire too early. Gives up after 20 seconds (a loaded sanitizer run can take
+/// seconds to open a dialog, and a dialog shown after the poll gave up would wait forever); the
+/// flag says whether it ran.
 inline std::shared_ptr<bool> onNextModal(const QString& name, std::function<void(QDialog*)> act)
 {
     auto done = std::make_shared<bool>(false);
@@ -35,7 +37,7 @@ inline std::shared_ptr<bool> onNextModal(const QString& name, std::function<void
             poll->deleteLater();
             *done = true;
             act(dialog);
-        } else if (++*tries > 200) {
+        } else if (++*tries > 2000) {
             poll->stop();
             poll->deleteLater();
         }
