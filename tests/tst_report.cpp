@@ -252,7 +252,7 @@ private Q_SLOTS:
         const QString slides = text(pdf).simplified();
         QVERIFY(!slides.contains("No recommendation written yet"));
         QVERIFY2(slides.contains("planning target"), qPrintable(slides.right(600)));
-        const QString findings = ui::planFindings(s, *results->evaluation);
+        const QString findings = ui::planFindings(*results->evaluation);
         for (const calc::JobResult& j : results->evaluation->jobs)
             if (!j.meetsSla || !j.placed)
                 QVERIFY2(findings.contains(QString::fromStdString(j.name)), qPrintable(findings));

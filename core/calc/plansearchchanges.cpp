@@ -27,8 +27,6 @@ std::string migLabel(const mig::Layout& layout)
     return "MIG " + out;
 }
 
-/// A sharing setting as the plan search names it: "bare metal", "time-slicing ×4", "MPS 50 %",
-/// "MIG 3g.40gb ×2", "vGPU H100XM-80C".
 std::string sharingText(const SharingConfig& c)
 {
     switch (c.mode) {
@@ -47,7 +45,6 @@ bool sameGroup(const Node& n, const NodeGroup& g)
     return n.gpuId == g.gpuId && n.gpuCount == g.gpuCount && n.templateId == g.templateId;
 }
 
-/// Which kinds of setting `b` changes against `a`.
 JobChangeKinds kindsChanged(const Job& a, const Job& b)
 {
     JobChangeKinds k{false, false, false};

@@ -12,6 +12,7 @@
 #include "calc/kpiregistry.h"
 #include "charttheme.h"
 #include "model/enumnames.h"
+#include "recommendation.h"
 #include "sim/timeline.h"
 #include "simulationfigures.h"
 #include "ui/canvas/canvasscene.h"
@@ -170,13 +171,16 @@ QString PlanFigures::summaryHtml() const
             .arg(k.oomRiskGpus);
     // Which ones, by name and why (issue 36: the counts alone sent the reader hunting).
     QStringList trouble;
-    for (const calc::JobResult& j : evaluation.jobs)
-        if (!j.placed)
-            trouble << QObject::tr("%1 (not placed)").arg(QString::fromStdString(j.name));
-        else if (j.serving && j.serving->saturated)
-            trouble << QObject::tr("%1 (saturated)").arg(QString::fromStdString(j.name));
-        else if (!j.meetsSla)
-            trouble << QObject::tr("%1 (outside its tenant's SLA)").arg(QString::fromStdString(j.name));
+    for (const calc::JobResult& j : evaluation.jobs) {
+        const QString name = QString::fromStdString(j.name);
+        switch (troubleOf(j)) {
+        case JobTrouble::NotPlaced: trouble << QObject::tr("%1 (not placed)").arg(name); break;
+        case JobTrouble::Saturated: trouble << QObject::tr("%1 (saturated)").arg(name); break;
+        case JobTrouble::OutsideSla: trouble << QObject::tr("%1 (outside its tenant's SLA)").arg(name); break;
+        case JobTrouble::OomRisk: // the risk line above counts them; the summary names SLA trouble
+        case JobTrouble::None: break;
+        }
+    }
     if (!trouble.isEmpty())
         html += QObject::tr("<p><b>In trouble:</b> %1.</p>").arg(trouble.join(", ").toHtmlEscaped());
     return html;

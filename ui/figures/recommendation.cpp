@@ -105,34 +105,45 @@ QString recommendationPageHtml(const PlanRecommendation& r, int maxChanges)
     return html + "</ul>";
 }
 
-QString planFindings(const Scenario& scenario, const calc::Evaluation& ev)
+JobTrouble troubleOf(const calc::JobResult& j)
 {
-    std::map<std::string, std::string> names;
-    for (const Tenant& t : scenario.tenants)
-        for (const Job& j : t.jobs)
-            names[j.id] = j.name.empty() ? j.id : j.name;
-    const auto nameOf = [&](const calc::JobResult& j) {
-        const auto it = names.find(j.id);
-        return QString::fromStdString(it != names.end() ? it->second : j.name);
-    };
+    if (!j.placed)
+        return JobTrouble::NotPlaced;
+    if (j.serving && j.serving->saturated)
+        return JobTrouble::Saturated;
+    if (!j.meetsSla)
+        return JobTrouble::OutsideSla;
+    return j.oomRisk ? JobTrouble::OomRisk : JobTrouble::None;
+}
+
+QString planFindings(const calc::Evaluation& ev)
+{
     QStringList lines;
     for (const calc::JobResult& j : ev.jobs) {
-        if (!j.placed)
+        const QString name = QString::fromStdString(j.name.empty() ? j.id : j.name);
+        switch (troubleOf(j)) {
+        case JobTrouble::NotPlaced:
             lines << QObject::tr("Place %1: it is not placed (%2). Add GPUs it fits, or change its parallelism.")
-                         .arg(nameOf(j), QString::fromStdString(j.reason));
-        else if (j.serving && j.serving->saturated)
+                         .arg(name, QString::fromStdString(j.reason));
+            break;
+        case JobTrouble::Saturated:
             lines << QObject::tr("Give %1 more replicas or a higher concurrency cap: it is saturated, its queue grows "
                                  "without bound at %2 req/s.")
-                         .arg(nameOf(j))
+                         .arg(name)
                          .arg(j.serving->requestsPerS, 0, 'f', 2);
-        else if (!j.meetsSla)
+            break;
+        case JobTrouble::OutsideSla:
             lines << QObject::tr("Bring %1 back within its tenant's SLA: penalty %2%3.")
-                         .arg(nameOf(j), text::percent(j.penalty),
+                         .arg(name, text::percent(j.penalty),
                               j.perf.daysToComplete
                                   ? QObject::tr(", finishes in %1 days").arg(*j.perf.daysToComplete, 0, 'f', 1)
                                   : QString());
-        else if (j.oomRisk)
-            lines << QObject::tr("Isolate %1's memory: its GPU is overcommitted (out-of-memory risk).").arg(nameOf(j));
+            break;
+        case JobTrouble::OomRisk:
+            lines << QObject::tr("Isolate %1's memory: its GPU is overcommitted (out-of-memory risk).").arg(name);
+            break;
+        case JobTrouble::None: break;
+        }
     }
     const calc::Kpis& k = ev.kpis;
     lines << (k.meetsTarget ? QObject::tr("The plan meets the planning target (VRAM utilization %1, mean penalty %2).")

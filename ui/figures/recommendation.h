@@ -35,10 +35,21 @@ PlanRecommendation recommend(const sim::PlanResults& current, const sim::PlanRes
 /// `maxChanges` lines, the rest counted).
 QString recommendationPageHtml(const PlanRecommendation& r, int maxChanges = 12);
 
+/// Why a job is in trouble, the first cause that holds in this order (issue 36: the report and the
+/// slides name them); None when it is not.
+enum class JobTrouble
+{
+    None,
+    NotPlaced,
+    Saturated,  ///< a service whose queue grows without bound
+    OutsideSla, ///< placed, but past its tenant's penalty limit, deadline or objectives
+    OomRisk,    ///< within its SLA, on an overcommitted GPU
+};
+JobTrouble troubleOf(const calc::JobResult& job);
+
 /// What a plan's own numbers recommend when nobody wrote a recommendation (issue 36: the slides
-/// shipped a placeholder): the jobs in trouble by name and why (not placed, outside their SLA,
-/// saturated, at risk of running out of memory), the planning target, and where the money that
-/// does no work goes, largest part first. Plain text, one finding per line.
-QString planFindings(const Scenario& scenario, const calc::Evaluation& evaluation);
+/// shipped a placeholder): the jobs in trouble by name and why (troubleOf), the planning target,
+/// and where the money that does no work goes, largest part first. Plain text, one finding per line.
+QString planFindings(const calc::Evaluation& evaluation);
 
 } // namespace gp::ui

@@ -218,10 +218,8 @@ void SlideDeck::paint(QPainter& p, const QRectF& area, int slide) const
     case Predictability: drawChart(p, body, f.charts.completion, zoom); break;
     case Recommendation:
         drawHtml(p, body,
-                 recommendationHtml(mRecommendation.trimmed().isEmpty()
-                                        ? planFindings(mFigures->scenario, mFigures->evaluation)
-                                        : mRecommendation,
-                                    {}),
+                 recommendationHtml(
+                     mRecommendation.trimmed().isEmpty() ? planFindings(mFigures->evaluation) : mRecommendation, {}),
                  text + 4);
         break;
     default: break;

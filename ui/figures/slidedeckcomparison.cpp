@@ -120,7 +120,7 @@ void SlideDeck::paintComparison(QPainter& p, const QRectF& area, int slide) cons
         if (mRecommendation.trimmed().isEmpty()) { // what each plan's numbers say, plan by plan
             QStringList findings;
             for (const auto& f : mAll)
-                findings << QString::fromStdString(f->scenario.name) + ":\n" + planFindings(f->scenario, f->evaluation);
+                findings << QString::fromStdString(f->scenario.name) + ":\n" + planFindings(f->evaluation);
             drawHtml(p, body, recommendationHtml(findings.join("\n\n"), {}), text + 2);
         } else {
             drawHtml(p, body, recommendationHtml(mRecommendation, {}), text + 4);
