@@ -6,6 +6,7 @@
 #include "windowfixture.h"
 
 #include "calc/alternatives.h"
+#include "document/commands.h"
 #include "document/librarygateway.h"
 #include "document/plansession.h"
 #include "io/scenarioreader.h"
@@ -335,7 +336,8 @@ private Q_SLOTS:
         auto* dialog = w->findChild<QDialog*>("explainDialog");
         QVERIFY(dialog && dialog->isVisible());
         const QString formula = dialog->findChild<QLabel*>("explainFormula")->text();
-        QVERIFY2(formula.contains("Llama 3 8B chat API") && formula.contains("bare-metal step"), qPrintable(formula));
+        QVERIFY2(formula.contains("Llama 3 8B chat API") && formula.contains("same GPU share dedicated"),
+                 qPrintable(formula));
         QVERIFY(dialog->findChild<QLabel*>("explainErrorBand")->text().contains("docs/validation.md"));
         // The job behind it, on the canvas.
         QTest::mouseClick(dialog->findChild<QPushButton*>("explainShowJobs"), Qt::LeftButton);
@@ -360,12 +362,19 @@ private Q_SLOTS:
         w->currentDocument()->undoStack()->undo();
         QVERIFY(!w->currentDocument()->scenario().assumptions.count("time_slice_ms"));
 
-        // Flagged: the penalty cell in Workloads, the canvas's warnings, the summary.
+        // Without latency objectives the chat API is judged by its tenant's 5 % penalty limit, which its
+        // MIG static loss passes. Flagged: the penalty cell in Workloads, the canvas's warnings, the summary.
+        Scenario strict = w->currentDocument()->scenario();
+        strict.tenants[2].sla.ttftP99Ms.reset(), strict.tenants[2].sla.itlP99Ms.reset();
+        QVERIFY(w->currentDocument()
+                    ->push(document::changeScenario(w->currentDocument()->scenario(), test::bundledCatalog(), strict,
+                                                    "Loose"))
+                    .empty());
         QTRY_VERIFY(w->workloads()->cell("chat-8b", "Penalty").endsWith("⚠"));
         QTableWidget* table = w->workloads()->table();
         const int flagged = rowOf(table, "chat-8b");
         QVERIFY(flagged >= 0);
-        QVERIFY2(table->item(flagged, 7)->toolTip().contains("bare metal would be"),
+        QVERIFY2(table->item(flagged, 7)->toolTip().contains("the same share dedicated would be"),
                  qPrintable(table->item(flagged, 7)->toolTip()));
         bool warned = false;
         for (const QString& line : w->canvasView()->warnings())
@@ -375,7 +384,7 @@ private Q_SLOTS:
         QVERIFY(summary.contains("1 job outside its tenant's SLA"));
         // It points to the card that says why: a penalty past the tenant's limit.
         QVERIFY2(summary.contains("click <i>Max penalty</i>"), qPrintable(summary));
-        // Its latencies meet their objectives: not red (they were, with the penalty's miss).
+        // Its latencies have no objectives: not red.
         for (const char* column : {"TTFT P99", "ITL P99", "SLO"}) {
             const int c = [&] {
                 for (int i = 0; i < table->columnCount(); ++i)
@@ -412,10 +421,14 @@ private Q_SLOTS:
         QDialog* penalty = clickCell("Penalty");
         QVERIFY(penalty);
         const QString formula = penalty->findChild<QLabel*>("explainFormula")->text();
-        // Its step shared against bare metal, with the plan's numbers; by resource; its SLA.
-        QVERIFY2(formula.contains("time per output token shared") && formula.contains("321.1 %"), qPrintable(formula));
+        // Its step shared against the same MIG share dedicated, with the plan's numbers (the 2g
+        // slice's static loss; it read 321.1 % with the slice's size counted); by resource; the
+        // slice's size apart; its SLA.
+        QVERIFY2(formula.contains("time per output token shared") && formula.contains("15.7 %"), qPrintable(formula));
         const QString all = penalty->findChild<QLabel*>("explainLines")->text();
-        QVERIFY2(all.contains("By resource") && all.contains("Outside ChatCo (inference)'s SLA"), qPrintable(all));
+        QVERIFY2(all.contains("By resource: static loss") && all.contains("Slowdown against whole dedicated GPUs") &&
+                     all.contains("Within ChatCo (inference)'s latency objectives"),
+                 qPrintable(all));
         penalty->close();
         QDialog* cost = clickCell("$/month");
         QVERIFY(cost);

@@ -334,10 +334,10 @@ private Q_SLOTS:
         QVERIFY(workloads->penaltyLine()->toolTip().contains("time_slice_cache_refill_us"));
         QVERIFY(table->item(row, 7)->toolTip().contains("noisiest neighbour notebooks-eval"));
         // A job alone on its GPU has nobody to blame.
-        const int alone = rowOf(table, "mixtral");
+        const int alone = rowOf(table, "mig-chat");
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(alone, 2)).center());
         QVERIFY2(workloads->penaltyLine()->text().contains("no co-tenant adds to it") ||
-                     workloads->penaltyLine()->text().contains("noisiest neighbour mixtral"),
+                     workloads->penaltyLine()->text().contains("noisiest neighbour mig-chat"),
                  qPrintable(workloads->penaltyLine()->text()));
         // On the canvas: node-002 GPU 0 carries one marked slot (each of the two is the other's
         // noisiest neighbour: both slots), other GPUs none.

@@ -343,9 +343,9 @@ private Q_SLOTS:
         auto w = makeWindow();
         w->files()->openFirst();
         QTRY_COMPARE(w->workloads()->rowCount(), 5);
-        // Everything placed, no memory risk; only the chat API outside its SLA.
-        QCOMPARE(w->canvasView()->warnings().size(), 1);
-        QVERIFY(w->canvasView()->warnings().front().contains("outside its SLA"));
+        // Everything placed, no memory risk, every SLA met (the chat API's latency objectives
+        // judge it, not its MIG static loss): no warning.
+        QCOMPARE(w->canvasView()->warnings().size(), 0);
         Scenario s = w->currentDocument()->scenario();
         s.tenants[0].jobs[0].parallelism.dp = 4; // 64 GPUs: as many as the cluster has, with others on them
         s.tenants[0].jobs[0].batch.global = 1024;
@@ -353,10 +353,11 @@ private Q_SLOTS:
             w->currentDocument()
                 ->push(document::changeScenario(w->currentDocument()->scenario(), test::bundledCatalog(), s, "Grow"))
                 .empty());
+        QTRY_VERIFY(!w->canvasView()->warnings().empty());
         QTRY_VERIFY2(w->canvasView()->warnings().front().contains("Llama 3 70B pre-training is not placed"),
                      qPrintable(w->canvasView()->warnings().front()));
         w->currentDocument()->undoStack()->undo();
-        QTRY_COMPARE(w->canvasView()->warnings().size(), 1);
+        QTRY_COMPARE(w->canvasView()->warnings().size(), 0);
     }
 
     void libraryCompareDuplicateRenameTagDelete()

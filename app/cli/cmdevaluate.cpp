@@ -64,36 +64,37 @@ QJsonObject toJson(const calc::Evaluation& ev)
         QJsonObject penaltyParts;
         for (const calc::PenaltyPart& part : calc::penaltyParts())
             penaltyParts[QLatin1String(part.key)] = j.penaltyBreakdown.*part.value;
-        jobs.append(
-            QJsonObject{{"id", QString::fromStdString(j.id)},
-                        {"tenant", QString::fromStdString(j.tenant)},
-                        {"placed", j.placed},
-                        {"reason", QString::fromStdString(j.reason)},
-                        {"placement", placement},
-                        {"memory_per_gpu_bytes", m.totalBytes()},
-                        {"breakdown", QJsonObject{{"weights", m.weightsBytes},
-                                                  {"gradients", m.gradientsBytes},
-                                                  {"optimizer", m.optimizerBytes},
-                                                  {"activations", opt(m.activationsBytes)},
-                                                  {"kv_cache", opt(m.kvCacheBytes)},
-                                                  {"runtime", m.runtimeBytes}}},
-                        {"step_time_s", j.placed ? QJsonValue(j.perf.stepTimeS) : QJsonValue(QJsonValue::Null)},
-                        {"step_breakdown_s", j.placed ? QJsonValue(steps) : QJsonValue(QJsonValue::Null)},
-                        {"tokens_per_s", j.placed ? QJsonValue(j.perf.tokensPerS) : QJsonValue(QJsonValue::Null)},
-                        {"mfu", j.placed ? QJsonValue(j.perf.mfu) : QJsonValue(QJsonValue::Null)},
-                        {"days_to_complete", j.placed ? opt(j.perf.daysToComplete) : QJsonValue(QJsonValue::Null)},
-                        {"penalty", j.placed ? QJsonValue(j.penalty) : QJsonValue(QJsonValue::Null)},
-                        {"penalty_breakdown", j.placed ? QJsonValue(penaltyParts) : QJsonValue(QJsonValue::Null)},
-                        {"noisiest_neighbour", j.noisiestNeighbour.empty()
-                                                   ? QJsonValue(QJsonValue::Null)
-                                                   : QJsonValue(QString::fromStdString(j.noisiestNeighbour))},
-                        {"oom_risk", j.oomRisk},
-                        {"cost_usd", opt(j.costUsd)},
-                        {"cost_per_month_usd", j.costPerMonthUsd},
-                        {"overhead_per_month_usd", j.overheadPerMonthUsd},
-                        {"extra_days", opt(j.extraDays)},
-                        {"serving", servingJson(j)},
-                        {"meets_sla", j.meetsSla}});
+        jobs.append(QJsonObject{
+            {"id", QString::fromStdString(j.id)},
+            {"tenant", QString::fromStdString(j.tenant)},
+            {"placed", j.placed},
+            {"reason", QString::fromStdString(j.reason)},
+            {"placement", placement},
+            {"memory_per_gpu_bytes", m.totalBytes()},
+            {"breakdown", QJsonObject{{"weights", m.weightsBytes},
+                                      {"gradients", m.gradientsBytes},
+                                      {"optimizer", m.optimizerBytes},
+                                      {"activations", opt(m.activationsBytes)},
+                                      {"kv_cache", opt(m.kvCacheBytes)},
+                                      {"runtime", m.runtimeBytes}}},
+            {"step_time_s", j.placed ? QJsonValue(j.perf.stepTimeS) : QJsonValue(QJsonValue::Null)},
+            {"step_breakdown_s", j.placed ? QJsonValue(steps) : QJsonValue(QJsonValue::Null)},
+            {"tokens_per_s", j.placed ? QJsonValue(j.perf.tokensPerS) : QJsonValue(QJsonValue::Null)},
+            {"mfu", j.placed ? QJsonValue(j.perf.mfu) : QJsonValue(QJsonValue::Null)},
+            {"days_to_complete", j.placed ? opt(j.perf.daysToComplete) : QJsonValue(QJsonValue::Null)},
+            {"penalty", j.placed ? QJsonValue(j.penalty) : QJsonValue(QJsonValue::Null)},
+            {"penalty_breakdown", j.placed ? QJsonValue(penaltyParts) : QJsonValue(QJsonValue::Null)},
+            {"slowdown_vs_dedicated", j.placed ? QJsonValue(j.slowdownVsDedicated) : QJsonValue(QJsonValue::Null)},
+            {"noisiest_neighbour", j.noisiestNeighbour.empty()
+                                       ? QJsonValue(QJsonValue::Null)
+                                       : QJsonValue(QString::fromStdString(j.noisiestNeighbour))},
+            {"oom_risk", j.oomRisk},
+            {"cost_usd", opt(j.costUsd)},
+            {"cost_per_month_usd", j.costPerMonthUsd},
+            {"overhead_per_month_usd", j.overheadPerMonthUsd},
+            {"extra_days", opt(j.extraDays)},
+            {"serving", servingJson(j)},
+            {"meets_sla", j.meetsSla}});
     }
     QJsonArray links;
     for (const calc::LinkResult& l : ev.links)
@@ -168,6 +169,9 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
                       << pct(j.noisiestNeighbourCost) << ")";
             out() << '\n';
         }
+        if (j.placed && j.slowdownVsDedicated >= 0.0005)
+            out() << "      slowdown against whole dedicated GPUs (its share, a sizing choice): "
+                  << pct(j.slowdownVsDedicated) << '\n';
         if (j.serving) {
             const calc::ServingResult& v = *j.serving;
             out() << "      serving: TTFT " << seconds(v.ttftS) << " (P99 " << seconds(v.ttftP99S) << "), ITL "
@@ -305,8 +309,10 @@ QJsonObject kpisToJson(const calc::Kpis& k)
 
 int runEvaluate(const QStringList& args)
 {
-    CommandLine cl("evaluate", "Evaluate scenarios: memory per job, placement, penalty against bare metal, "
-                               "throughput, link load, cluster KPIs and cost (docs/model-reference.md).");
+    CommandLine cl(
+        "evaluate",
+        "Evaluate scenarios: memory per job, placement, sharing penalty and slowdown against dedicated GPUs, "
+        "throughput, link load, cluster KPIs and cost (docs/model-reference.md).");
     auto& p = cl.parser();
     p.addPositionalArgument("FILE", "Scenario JSON files.", "FILE...");
     p.addOption({"policy", "Placement policy instead of the scenario's.",

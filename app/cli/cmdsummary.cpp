@@ -128,7 +128,7 @@ void printKpiTable(const std::vector<Row>& rows)
             .arg(waste, 13)
             .arg(target, -7);
     };
-    out() << "KPIs of every scenario (VRAM utilization, mean penalty against bare metal, jobs missing their SLA,\n"
+    out() << "KPIs of every scenario (VRAM utilization, mean sharing penalty, jobs missing their SLA,\n"
              "cost and waste per month; target: "
           << QString::fromStdString(PlanningTarget::text(true)) << ")\n";
     out() << line("SCENARIO", "VRAM", "PENALTY", "SLA MISS", "$/MONTH", "WASTE/MONTH", "TARGET");

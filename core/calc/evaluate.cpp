@@ -99,9 +99,9 @@ std::string slaShortfall(const Scenario& s, const Evaluation& ev)
     const JobResult& j = *late;
     const Tenant* t = s.findTenant(j.tenant);
     const Sla sla = t ? t->sla : Sla{};
-    if (j.penalty * 100.0 > sla.maxPenaltyPct + 1e-9)
-        return j.name + " runs " + fmt::percent(j.penalty) + " slower than on bare metal; its tenant accepts " +
-               fmt::fixed(sla.maxPenaltyPct, 1) + " %";
+    if (judgedByPenalty(j, sla) && j.penalty * 100.0 > sla.maxPenaltyPct + 1e-9)
+        return j.name + " loses " + fmt::percent(j.penalty) + " to sharing against the same GPU share dedicated; " +
+               "its tenant accepts " + fmt::fixed(sla.maxPenaltyPct, 1) + " %";
     if (sla.deadlineDays && j.perf.daysToComplete && *j.perf.daysToComplete > *sla.deadlineDays)
         return j.name + " takes " + fmt::days(*j.perf.daysToComplete) + ", past its tenant's deadline of " +
                fmt::days(*sla.deadlineDays);

@@ -44,22 +44,27 @@ UnitsOfJob unitsOf(const Context& cx, const Jobs& jobs, int k, const PlacementOu
     return u;
 }
 
-/// The penalty by resource (the linear parts in proportion, summing to the model's penalty),
-/// the co-tenant that adds most, what a trial with idle co-tenants keeps, the cost and the SLA.
+/// The slowdown against whole dedicated GPUs split into what the slot's size accounts for
+/// (slowdown_vs_dedicated) and the overhead of sharing on top (the penalty, by resource), in
+/// proportion to the linear parts; the co-tenant that adds most, what a trial with idle
+/// co-tenants keeps, the cost and the SLA.
 void penaltyCostAndSla(const Jobs& jobs, int k, const UnitsOfJob& units, JobResult& r)
 {
     const UnitInterference& worst = units.worst;
     const Sla& sla = at(jobs.records, k).tenant->sla;
-    r.penalty = std::max(0.0, r.perf.stepTimeS / r.bareMetal.stepTimeS - 1.0);
-    const double linear = worst.parts.total();
-    r.penaltyBreakdown = linear > 0 ? worst.parts.scaled(r.penalty / linear) : PenaltyBreakdown{};
+    const double total = std::max(0.0, r.perf.stepTimeS / r.bareMetal.stepTimeS - 1.0);
+    const double overhead = worst.parts.total(), linear = overhead + worst.size.total();
+    const double dedicated = 1.0 + (linear > 0 ? total * worst.size.total() / linear : 0.0);
+    r.slowdownVsDedicated = dedicated - 1.0;
+    r.penalty = std::max(0.0, (1.0 + total) / dedicated - 1.0);
+    r.penaltyBreakdown = overhead > 0 ? worst.parts.scaled(r.penalty / overhead) : PenaltyBreakdown{};
     double most = 0.0;
     for (const auto& [other, extra] : worst.byNeighbour) {
         if (other == k || extra <= most)
             continue;
         most = extra;
         r.noisiestNeighbour = at(jobs.records, other).job->id;
-        r.noisiestNeighbourCost = linear > 0 ? extra * r.penalty / linear : 0.0;
+        r.noisiestNeighbourCost = linear > 0 ? extra * total / linear : 0.0;
     }
     r.idleCotenantsFactor = worst.slowdown > 0 ? worst.aloneSlowdown / worst.slowdown : 1.0;
     r.costPerMonthUsd = units.pricePerHour * kHoursPerMonth;
@@ -68,9 +73,9 @@ void penaltyCostAndSla(const Jobs& jobs, int k, const UnitsOfJob& units, JobResu
     r.overheadPerMonthUsd = r.costPerMonthUsd * r.penalty / (1.0 + r.penalty);
     if (r.perf.daysToComplete) {
         r.costUsd = *r.perf.daysToComplete * 24.0 * units.pricePerHour;
-        r.extraDays = *r.perf.daysToComplete - r.bareMetal.daysToComplete.value_or(*r.perf.daysToComplete);
+        r.extraDays = *r.perf.daysToComplete * r.penalty / (1.0 + r.penalty); // the penalty's days, not the slice's
     }
-    r.meetsSla = r.penalty * 100.0 <= sla.maxPenaltyPct + 1e-9 &&
+    r.meetsSla = (!judgedByPenalty(r, sla) || r.penalty * 100.0 <= sla.maxPenaltyPct + 1e-9) &&
                  (!sla.deadlineDays || !r.perf.daysToComplete || *r.perf.daysToComplete <= *sla.deadlineDays);
     if (r.serving) {
         const ServingResult& sv = *r.serving;

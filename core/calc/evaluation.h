@@ -29,12 +29,17 @@ struct JobResult
     bool placed = false;
     std::string reason; ///< why not placed
     std::vector<UnitLocation> placement;
-    MemoryBreakdown memory;             ///< per GPU, most loaded stage
-    double capacityPerGpuBytes = 0.0;   ///< of the smallest slot it got
-    PerfResult perf;                    ///< on its slots, shared
-    PerfResult bareMetal;               ///< same job, same GPUs, unshared
-    double penalty = 0.0;               ///< shared step time / bare-metal step time - 1
-    PenaltyBreakdown penaltyBreakdown;  ///< the penalty by resource (sums to it)
+    MemoryBreakdown memory;           ///< per GPU, most loaded stage
+    double capacityPerGpuBytes = 0.0; ///< of the smallest slot it got
+    PerfResult perf;                  ///< on its slots, shared
+    PerfResult bareMetal;             ///< same job, same GPUs, unshared
+    /// The overhead of sharing against the same resources dedicated: shared step time / the
+    /// step on its slots' share of the GPU as if dedicated - 1 (docs/model-reference.md).
+    double penalty = 0.0;
+    PenaltyBreakdown penaltyBreakdown; ///< the penalty by resource (sums to it)
+    /// The slot's size as a sizing choice: the step on its slots' share as if dedicated / the
+    /// step on whole dedicated GPUs - 1; (1 + penalty)(1 + this) = shared / bare-metal step.
+    double slowdownVsDedicated = 0.0;
     std::string noisiestNeighbour;      ///< the co-tenant job that adds most to it ("" when none)
     double noisiestNeighbourCost = 0.0; ///< ... and what it adds (fraction of the bare step)
     double idleCotenantsFactor = 1.0;   ///< step with every co-tenant idle / with all busy (simulation)
@@ -50,6 +55,13 @@ struct JobResult
     ServingPlacement servingPlacement;            ///< what its placement gave the serving model
     std::vector<std::pair<int, double>> linkGbps; ///< its average load on each link it uses (link index)
 };
+
+/// Whether a placed job's tenant judges it by the penalty limit (max_penalty_pct): every job
+/// but a serving job whose tenant sets latency objectives, which those judge.
+inline bool judgedByPenalty(const JobResult& j, const Sla& sla)
+{
+    return !(j.serving && (sla.ttftP99Ms || sla.itlP99Ms));
+}
 
 struct LinkResult
 {

@@ -29,20 +29,20 @@ const std::vector<PenaltyPart>& penaltyParts()
 {
     static const std::vector<PenaltyPart> parts = {
         {"compute", "compute",
-         "SM time the unit does not get: its MIG compute slices' share, its turns among the busy "
-         "tenants, or the SMs MPS clients with resident kernels take",
+         "SM time beyond what its share of the GPU accounts for: turns or MPS threads oversubscribed "
+         "past the share it is charged for",
          &PenaltyBreakdown::compute},
         {"memory_bandwidth", "memory bandwidth",
-         "HBM bandwidth it does not get: its MIG memory slices, its turns, or MPS co-tenants' "
-         "memory-bound kernels and their L2 thrashing (mps_memory_contention)",
+         "HBM bandwidth below its fair share: MPS co-tenants' memory-bound kernels thrashing the L2 "
+         "(mps_memory_contention)",
          &PenaltyBreakdown::memoryBandwidth},
         {"context_switch", "context switch",
          "Time-sliced GPUs: the switch and the L2/TLB warm-up each turn costs "
          "(time_slice_switch_us, time_slice_cache_refill_us over time_slice_ms)",
          &PenaltyBreakdown::contextSwitch},
         {"pcie_network", "PCIe/network",
-         "Host/PCIe and network transfers: the GPU's link split with co-tenants, and a VM's "
-         "IOMMU cost (virtualization_io_overhead_pct)",
+         "Host/PCIe and network transfers: the GPU's link shared with co-tenants transferring at "
+         "the same moment, and a VM's IOMMU cost (virtualization_io_overhead_pct)",
          &PenaltyBreakdown::pcieNetwork},
         {"static_loss", "static loss",
          "MIG: SMs or memory bandwidth below the share of the GPU the instance's compute slices "
@@ -110,21 +110,21 @@ UnitInterference interferenceOf(const Slot& slot, const ResourceMix& self, const
         break;
     case SharingMode::Mig: {
         // Its own SMs and memory slices: nothing of a neighbour's kernels reaches it. What it
-        // is charged for is its compute slices' share; SMs or bandwidth below that share are
-        // the static loss of MIG mode (SMs and slices handed to no instance).
+        // is charged for is its compute slices' share (its size); SMs or bandwidth below that
+        // share are the static loss of MIG mode (SMs and slices handed to no instance).
         const double nominal = slot.gpuFraction;
         s.compute = slot.smShare;
         s.bandwidth = slot.bandwidthShare;
         s.time = s.compute;
         s.spatial = true;
         s.network = pcieShare(others);
-        const auto split = [&](double work, double actual, double& share, double& lost) {
+        const auto split = [&](double work, double actual, double& size, double& lost) {
             const double charged = std::max(actual, std::min(nominal, 1.0));
-            share += work * (1.0 / charged - 1.0);
+            size += work * (1.0 / charged - 1.0);
             lost += work * (1.0 / actual - 1.0 / charged);
         };
-        split(c, s.compute, parts.compute, parts.staticLoss);
-        split(m, s.bandwidth, parts.memoryBandwidth, parts.staticLoss);
+        split(c, s.compute, u.size.compute, parts.staticLoss);
+        split(m, s.bandwidth, u.size.memoryBandwidth, parts.staticLoss);
         parts.pcieNetwork = n * (1.0 / s.network - 1.0);
         addByNeighbour(u, others, parts.pcieNetwork, [](const CoTenant& o) { return o.busy * o.mix.network; });
         break;
@@ -149,14 +149,20 @@ UnitInterference interferenceOf(const Slot& slot, const ResourceMix& self, const
         s.bandwidth = share * (switching ? 1.0 - p.switchMemory : 1.0);
         s.time = s.compute;
         s.network = share / (1.0 + io); // the PCIe link is the GPU's in its turns only
-        parts.compute = c * (turns - 1.0);
-        parts.memoryBandwidth = m * (turns - 1.0);
+        // Its size: the turns it is charged for (one in as many as the GPU has slots); turns
+        // beyond those, the switch and a VM's I/O are the overhead of sharing.
+        const double sized = std::min(turns, slot.gpuFraction > 0 ? 1.0 / slot.gpuFraction : 1.0);
+        u.size.compute = c * (sized - 1.0);
+        u.size.memoryBandwidth = m * (sized - 1.0);
+        u.size.pcieNetwork = n * (sized - 1.0);
+        parts.compute = c * (turns - sized);
+        parts.memoryBandwidth = m * (turns - sized);
         parts.contextSwitch = c * (1.0 / s.compute - turns) + m * (1.0 / s.bandwidth - turns);
-        parts.pcieNetwork = n * (1.0 / s.network - 1.0);
+        parts.pcieNetwork = n * (1.0 / s.network - sized);
         double (*turnOf)(const CoTenant&) =
             equal ? +[](const CoTenant&) { return 1.0; } : +[](const CoTenant& o) { return o.busy; };
         if (!fixed)
-            addByNeighbour(u, others, parts.total(), turnOf);
+            addByNeighbour(u, others, parts.total() + u.size.total(), turnOf);
         break;
     }
     case SharingMode::Mps: {
@@ -176,13 +182,21 @@ UnitInterference interferenceOf(const Slot& slot, const ResourceMix& self, const
         s.time = s.compute;
         s.spatial = true;
         s.network = pcieShare(others);
-        parts.compute = c * (1.0 / s.compute - 1.0);
-        parts.memoryBandwidth = m * (1.0 / s.bandwidth - 1.0);
+        // Its size: the SMs its thread limit and its share of the GPU give it, and the fair
+        // split of the bandwidth among the memory-bound clients (at least its share); the L2
+        // thrashing beyond that split, oversubscribed SMs and the split PCIe link are overhead.
+        const double dedicatedSms = std::max(s.compute, std::min(own, slot.gpuFraction));
+        const double dedicatedBandwidth = std::min(1.0, std::max(slot.gpuFraction, 1.0 / (1.0 + memoryLoad)));
+        u.size.compute = c * (1.0 / dedicatedSms - 1.0);
+        u.size.memoryBandwidth = m * (1.0 / dedicatedBandwidth - 1.0);
+        parts.compute = c * (1.0 / s.compute - 1.0 / dedicatedSms);
+        parts.memoryBandwidth = m * (1.0 / s.bandwidth - 1.0 / dedicatedBandwidth);
         parts.pcieNetwork = n * (1.0 / s.network - 1.0);
         // The thread limit alone costs the client what it would lose with every co-tenant idle.
         const double contested = c * (1.0 / s.compute - 1.0 / own);
         addByNeighbour(u, others, contested, [](const CoTenant& o) { return o.busy * o.threadShare; });
-        addByNeighbour(u, others, parts.memoryBandwidth, [](const CoTenant& o) { return o.busy * o.mix.memory; });
+        addByNeighbour(u, others, m * (1.0 / s.bandwidth - 1.0),
+                       [](const CoTenant& o) { return o.busy * o.mix.memory; });
         addByNeighbour(u, others, parts.pcieNetwork, [](const CoTenant& o) { return o.busy * o.mix.network; });
         break;
     }

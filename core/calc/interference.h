@@ -25,8 +25,9 @@ struct InterferenceParams
     static InterferenceParams from(const std::map<std::string, double>& assumptions, const GpuSpec& gpu);
 };
 
-/// The parts a sharing penalty is made of, in multiples of the job's bare-metal step (their
-/// sum is the penalty): `evaluate --json` penalty_breakdown.
+/// The parts a slowdown is made of, in multiples of a step: a sharing penalty's (its overhead
+/// against the same resources dedicated; their sum is the penalty: `evaluate --json`
+/// penalty_breakdown), or the share of the GPU a slot stands for (slowdown_vs_dedicated).
 struct PenaltyBreakdown
 {
     double compute = 0.0;         ///< SM time the unit does not get (its share, co-tenants' kernels)
@@ -64,12 +65,18 @@ struct CoTenant
     double threadShare = 1.0;
 };
 
-/// What one unit gets of its GPU and why.
+/// What one unit gets of its GPU and why. Its slowdown against a whole dedicated GPU has two
+/// kinds of part (docs/model-reference.md, "Penalty and slowdown against dedicated GPUs"):
+/// - `size`: what the slot stands for — a MIG instance's compute and memory slices, a
+///   time-slicing replica's or vGPU's turn, an MPS client's fair split — as if dedicated;
+/// - `parts`: the overhead of sharing on top — MIG static loss, context switches and cache
+///   refills, MPS contention beyond the fair split, virtualisation I/O, a split PCIe link.
 struct UnitInterference
 {
     ResourceShares shares;
-    PenaltyBreakdown parts;     ///< linearised: each resource's share of the bare step times its loss
-    double slowdown = 1.0;      ///< the same linear estimate of shared / bare step time
+    PenaltyBreakdown parts;     ///< overhead, linearised: each resource's share of the bare step times its loss
+    PenaltyBreakdown size;      ///< the slot's size, linearised the same way (compute, memory, PCIe turns)
+    double slowdown = 1.0;      ///< the same linear estimate of shared / bare step time (1 + size + parts)
     double aloneSlowdown = 1.0; ///< the slowdown with every co-tenant idle
     std::vector<std::pair<int, double>> byNeighbour; ///< co-tenant job -> slowdown it adds
 };

@@ -32,8 +32,10 @@ std::vector<KpiSpec> makeRegistry()
         {"fragmentation", "Fragmentation", "fraction", false, "",
          "Free GPU share the job mix cannot use (each shape weighted by its share of the tasks) ÷ free GPU share."});
     r.push_back({"mean_penalty", "Mean penalty", "fraction", false, "Mean penalty",
-                 "Mean over placed jobs of shared step time ÷ bare-metal step time − 1 (same job, same GPUs, "
-                 "unshared). Target: below " +
+                 "Mean over placed jobs of the overhead of sharing: shared step time ÷ the step on the same GPU "
+                 "share dedicated − 1 (neighbours' interference, context switches, MIG static loss, "
+                 "virtualisation I/O; a slice's smaller size is its slowdown against dedicated GPUs, apart). "
+                 "Target: below " +
                      fmt::percent(PlanningTarget::kMaxMeanPenalty, 0) + ".",
                  [](const Kpis& k) { return !PlanningTarget::penaltyMet(k.meanPenalty); }});
     // Red like the mean when one job alone is past the target (issue 36: 321 % stood in black

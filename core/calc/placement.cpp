@@ -113,6 +113,7 @@ Placer::Placer(const Scenario& s, const Catalog& c, const FabricIndex& fabric, c
 JobPlacement Placer::place(const JobDemand& d, int demandIndex)
 {
     JobPlacement out;
+    mPlacing = demandIndex;
     std::vector<int>& used = mUsed; // nodes this job already uses
     used.clear();
     out.slots.reserve(static_cast<std::size_t>(std::clamp(d.tp, 1, 64)) *
@@ -132,6 +133,7 @@ JobPlacement Placer::place(const JobDemand& d, int demandIndex)
             for (int s : out.slots)
                 release(s);
             out.slots.clear();
+            mPlacing = -1;
             return out;
         }
         const std::vector<int>& group = chosenGroup(d, node);
@@ -143,6 +145,7 @@ JobPlacement Placer::place(const JobDemand& d, int demandIndex)
             used.push_back(node);
     }
     out.placed = true;
+    mPlacing = -1;
     return out;
 }
 
@@ -258,14 +261,33 @@ const std::vector<int>& Placer::groupOn(const JobDemand& d, int node) const
     chosen.clear();
     const auto& list = mNodeSlots[static_cast<std::size_t>(node)];
     if (d.tp <= 1) {
+        // A job's replicas are independent: on GPUs whose compute its units would share (time-
+        // slicing, vGPU, MPS) a replica goes to a GPU that holds none of its own before it
+        // stacks on one that does (issue 36), among the slots the policy ranks alike.
+        std::uint64_t own = 0;
+        if (d.groups > 1 && mPlacing >= 0)
+            for (int s : list)
+                if (mOwner[static_cast<std::size_t>(s)] == mPlacing)
+                    own |= std::uint64_t{1} << std::clamp(slot(s).gpu, 0, 63);
+        const auto stacks = [&](const Slot& sl) {
+            return sl.mode != SharingMode::Mig && ((own >> std::clamp(sl.gpu, 0, 63)) & 1U) != 0;
+        };
         int best = -1;
+        bool bestStacks = false;
         for (int s : list) {
             const Slot& sl = slot(s);
             if (mOwner[static_cast<std::size_t>(s)] != -1 || !fits(sl, d.bytesPerUnit) || !pinAllows(d, sl))
                 continue;
-            if (best < 0 || (mPolicy != PlacementPolicy::FirstFit && sl.capacityBytes < slot(best).capacityBytes))
+            const bool stacked = own != 0 && stacks(sl);
+            const bool smaller =
+                mPolicy != PlacementPolicy::FirstFit && best >= 0 && sl.capacityBytes < slot(best).capacityBytes;
+            const bool alike =
+                best >= 0 && (mPolicy == PlacementPolicy::FirstFit || sl.capacityBytes == slot(best).capacityBytes);
+            if (best < 0 || smaller || (alike && bestStacks && !stacked)) {
                 best = s;
-            if (mPolicy == PlacementPolicy::FirstFit)
+                bestStacks = stacked;
+            }
+            if (mPolicy == PlacementPolicy::FirstFit && !bestStacks)
                 break;
         }
         if (best >= 0)

@@ -186,6 +186,7 @@ private:
     std::vector<int> mDomain;
     std::vector<int> mPeerGpus;        // widest free TP group per node (refreshNode)
     mutable std::vector<int> mScratch; // groupOn's and chosenGroup's result, reused to avoid allocations
+    int mPlacing = -1;                 // the demand place() is placing (its earlier groups own slots)
     std::vector<int> mUsed;            // place(): nodes the job already uses
     struct Failure
     {

@@ -13,7 +13,7 @@ namespace gp {
 /// What a tenant was promised.
 struct Sla
 {
-    double maxPenaltyPct = 5.0;         ///< largest acceptable slowdown against bare metal
+    double maxPenaltyPct = 5.0; ///< largest acceptable sharing overhead (penalty) against the same resources dedicated
     std::optional<double> deadlineDays; ///< jobs should finish within this many days
     std::optional<double> ttftP99Ms;    ///< serving: 99th percentile of time to first token
     std::optional<double> itlP99Ms;     ///< serving: 99th percentile of inter-token latency

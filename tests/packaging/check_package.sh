@@ -57,7 +57,7 @@ env -u GPUPLAN_DATA_DIR HOME="$home" XDG_DATA_HOME="$home/data" QT_QPA_PLATFORM=
   "$root/bin/gpuplan" --screenshot "$stage/shot.png" || fail "installed gpuplan did not start"
 [ -s "$stage/shot.png" ] || fail "installed gpuplan took no screenshot"
 env -u GPUPLAN_DATA_DIR HOME="$home" XDG_DATA_HOME="$home/data" "$root/bin/gpuplan-cli" library list \
-  | grep -q "4 scenario(s)" || fail "the installed workbench did not seed its library with the 4 samples"
+  | grep -q "5 scenario(s)" || fail "the installed workbench did not seed its library with the 5 samples"
 
 # 5. The Debian package.
 (cd "$stage" && "$cpack" --config "$build/CPackConfig.cmake" -B "$stage/deb" > "$stage/cpack.log" 2>&1) \

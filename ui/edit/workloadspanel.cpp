@@ -81,9 +81,12 @@ QString penaltyExplanation(const calc::JobResult& r)
     for (const calc::PenaltyPart& part : calc::penaltyParts())
         if (r.penaltyBreakdown.*part.value >= 0.0005)
             parts << QObject::tr("%1 %2").arg(QObject::tr(part.label), percent(r.penaltyBreakdown.*part.value));
-    QString text = QObject::tr("Penalty %1 against bare metal").arg(percent(r.penalty));
+    QString text = QObject::tr("Penalty %1 against the same share dedicated").arg(percent(r.penalty));
     if (!parts.isEmpty())
         text += QObject::tr(" — %1").arg(parts.join(" · "));
+    if (r.slowdownVsDedicated >= 0.0005)
+        text += QObject::tr("; its share runs %1 slower than whole GPUs (a sizing choice)")
+                    .arg(percent(r.slowdownVsDedicated));
     text += r.noisiestNeighbour.empty() ? QObject::tr("; no co-tenant adds to it")
                                         : QObject::tr("; noisiest neighbour %1 (+%2)")
                                               .arg(q(r.noisiestNeighbour), percent(r.noisiestNeighbourCost));

@@ -163,12 +163,11 @@ QString PlanFigures::summaryHtml() const
                     .arg(slowestDays, 0, 'f', 1)
                     .arg(simulation->trials)
                     .arg(simulation->clusterP95Days, 0, 'f', 1);
-    html +=
-        QObject::tr("<p><b>Risk:</b> %1 job(s) not placed, %2 job(s) slower than their tenant's SLA allows, %3 GPU(s) "
-                    "at risk of running out of memory.</p>")
-            .arg(k.unplacedJobs)
-            .arg(slaMisses)
-            .arg(k.oomRiskGpus);
+    html += QObject::tr("<p><b>Risk:</b> %1 job(s) not placed, %2 job(s) outside their tenant's SLA, %3 GPU(s) "
+                        "at risk of running out of memory.</p>")
+                .arg(k.unplacedJobs)
+                .arg(slaMisses)
+                .arg(k.oomRiskGpus);
     // Which ones, by name and why (issue 36: the counts alone sent the reader hunting).
     QStringList trouble;
     for (const calc::JobResult& j : evaluation.jobs) {

@@ -248,7 +248,7 @@ void drawSharingModesChart(QChart* chart, const std::vector<calc::SharingAlterna
     auto* y = new QValueAxis;
     y->setRange(0, maxPenalty * 1.1);
     y->applyNiceNumbers();
-    y->setLabelFormat(ResultsTr::tr("%.0f %%")); // mean penalty against bare metal: the legend's points say so
+    y->setLabelFormat(ResultsTr::tr("%.0f %%")); // mean sharing penalty: the legend's points say so
     y->setTitleText(docked ? QString() : ResultsTr::tr("mean penalty"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
@@ -376,7 +376,7 @@ void drawTradeOffChart(QChart* chart, const Scenario& s, const calc::Evaluation&
     x->setTickCount(7);
     x->setLabelFormat(ResultsTr::tr("%.0f %%"));
     auto* y = new QValueAxis;
-    y->setTitleText(docked ? QString() : ResultsTr::tr("penalty against bare metal"));
+    y->setTitleText(docked ? QString() : ResultsTr::tr("sharing penalty"));
     y->setRange(0, maxPenalty * 110.0);
     y->applyNiceNumbers();
     y->setLabelFormat(ResultsTr::tr("%.0f %%"));

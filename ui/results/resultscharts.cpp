@@ -44,9 +44,9 @@ ResultsCharts::ResultsCharts(QWidget* parent, bool docked) : QTabWidget(parent),
     addTab(mTimeline, tr("Timeline"));
     mModes = addChart(resultsChartTitle(ResultsChart::SharingModes));
     mTradeOff->setToolTip(tr("Each placed job: its memory per GPU as a share of its slot (across) against its "
-                             "penalty against bare metal (up), coloured by tenant"));
+                             "sharing penalty (up), coloured by tenant"));
     mModes->setToolTip(tr("The tenant mix under each sharing mode at its best setting: VRAM utilization (across) "
-                          "against the mean penalty against bare metal (up); the green zone is the planning target"));
+                          "against the mean sharing penalty (up); the green zone is the planning target"));
     mMatrix = new QTableWidget(this);
     mMatrix->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mMatrix->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
