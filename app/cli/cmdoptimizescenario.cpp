@@ -46,9 +46,11 @@ std::optional<double> headroomOption(CommandLine& cl)
     return pct;
 }
 
-const char* kHeadroomHelp = "Spare capacity kept free for failures and growth, % of the GPUs (default 10): a plan is "
-                            "acceptable only if at most 100 − P % of its GPUs are allocated to jobs (its "
-                            "allocation_ratio at most 1 − P/100).";
+/// The workbench's words (study::kHeadroomHelp), and the field of --json that shows it.
+QString headroomHelp()
+{
+    return QString::fromUtf8(study::kHeadroomHelp) + " With --json: allocation_ratio at most 1 − P/100.";
+}
 
 QJsonObject changeJson(const calc::PlanChange& c)
 {
@@ -74,8 +76,8 @@ int runOptimizeSize(const QStringList& args)
         {"growth", "A tenant's load growth, % per month (repeatable): tenant=PCT.", "TENANT=PCT"},
         {"months", "Horizon of the capacity curve in months (default 0: none; at most 120).", "N"},
         {"headroom-pct",
-         QString(kHeadroomHelp) + " Sizing adds nodes until that holds (and the current cluster runs out when it no "
-                                  "longer does).",
+         headroomHelp() + " Sizing adds nodes until that holds (and the current cluster runs out when it no "
+                          "longer does).",
          "P"},
         {{"o", "output"}, "Write the sized scenario here (atomically).", "OUT.json"},
         {"json", "Print JSON."},
@@ -226,7 +228,7 @@ int runOptimizePlan(const QStringList& args)
                  "What the search may change in the jobs, a comma list of parallelism, batch and precision "
                  "(default parallelism,batch; precision changes a serving model's quality, so only when listed).",
                  "KINDS"});
-    p.addOption({"headroom-pct", kHeadroomHelp, "P"});
+    p.addOption({"headroom-pct", headroomHelp(), "P"});
     if (auto done = cl.parse(args))
         return *done;
     const QStringList files = p.positionalArguments();
