@@ -176,9 +176,14 @@ int runOptimizeSize(const QStringList& args)
         out() << QJsonDocument(o).toJson(QJsonDocument::Indented) << Qt::flush;
         return kOk;
     }
+    // Templates by the catalog's names; each candidate's id beside it, as --template takes it.
+    const auto nameOf = [&catalog](const std::string& id) {
+        const NodeTemplate* t = catalog->nodeTemplate(id);
+        return QString::fromStdString(t && !t->name.empty() ? t->name : id);
+    };
     QStringList parts;
     for (const auto& [id, n] : r.mix)
-        parts << QString("%1 × %2").arg(n).arg(QString::fromStdString(id));
+        parts << QString("%1 × %2").arg(n).arg(nameOf(id));
     out() << QString("%1: %2 per month, %3 of the GPUs free (headroom %4 %) (%5)\n")
                  .arg(parts.join(" + "))
                  .arg(QString::fromStdString(fmt::usd(r.costPerMonthUsd)))
@@ -186,7 +191,7 @@ int runOptimizeSize(const QStringList& args)
                  .arg(request.headroomPct)
                  .arg(p.value("output"));
     for (const auto& c : r.candidates)
-        out() << "  " << QString::fromStdString(c.nodeTemplate) << ": "
+        out() << "  " << nameOf(c.nodeTemplate) << " (" << QString::fromStdString(c.nodeTemplate) << "): "
               << (!c.nodes            ? QString("hosts nothing — %1").arg(QString::fromStdString(c.why))
                   : c.costPerMonthUsd ? QString("%1 nodes, %2 per month")
                                             .arg(*c.nodes)

@@ -313,8 +313,14 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
             return cancelled();
         if (c.nodes && calc::gpuHourPrice(s, catalog, nt->gpuId))
             c.costPerMonthUsd = costOf(s, id, *c.nodes);
-        else if (c.nodes)
-            c.why = "no price for " + nt->gpuId + " in the scenario's pricing (" + s.pricing.preset + ")";
+        else if (c.nodes) { // named as the catalog names them, not by id
+            const GpuSpec* gpu = catalog.gpu(nt->gpuId);
+            const PricePreset* prices = catalog.pricePreset(s.pricing.preset);
+            c.why = "no price for the " + (gpu ? gpu->name : nt->gpuId) + " in the scenario's pricing" +
+                    (prices                     ? " (" + prices->name + ")"
+                     : s.pricing.preset.empty() ? ""
+                                                : " (" + s.pricing.preset + ")");
+        }
         out.candidates.push_back(c);
     }
     // The cheapest of the priced ones; the fewest GPUs when none is priced.
@@ -333,8 +339,11 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
     }
     if (!best) {
         std::string why;
-        for (const SizedTemplate& c : out.candidates)
-            why += (why.empty() ? "" : "; ") + c.nodeTemplate + ": " + c.why;
+        for (const SizedTemplate& c : out.candidates) { // the template by its name, its id beside it for --template
+            const NodeTemplate* nt = catalog.nodeTemplate(c.nodeTemplate);
+            why += (why.empty() ? "" : "; ") +
+                   (nt->name.empty() ? c.nodeTemplate : nt->name + " (" + c.nodeTemplate + ")") + ": " + c.why;
+        }
         return R::failure("templates", "no candidate hosts every job within its SLA — " + why);
     }
     out.nodeTemplate = best->nodeTemplate;
