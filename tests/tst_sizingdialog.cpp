@@ -7,6 +7,7 @@
 // headroom needs at least as many nodes; growth gives the month-by-month curve and the month the
 // plan's own cluster runs out; what binds is said in words; the dialog fits a 1366×768 screen.
 #include "guidriver.h"
+#include "ui/library/librarypanel.h"
 #include "ui/plan/plancontroller.h"
 #include "ui/plan/sizingcurveview.h"
 #include "ui/plan/sizingdialog.h"
@@ -164,6 +165,15 @@ private Q_SLOTS:
         QVERIFY2(status.contains("headroom 20 %"), qPrintable(status));
         QVERIFY2(!status.contains("dgx-h100"), qPrintable(status)); // no catalog id
 
+        // Save as Variant: a new library scenario with the sized cluster; the open plan is untouched.
+        const int rows = w->findChild<ui::LibraryPanel*>()->rowCount();
+        QTest::mouseClick(named<QPushButton>(d, "SizingVariant"), Qt::LeftButton);
+        QCOMPARE(w->findChild<ui::LibraryPanel*>()->rowCount(), rows + 1);
+        const QString variant =
+            QString("%1 — sized (%2 × NVIDIA DGX H100)").arg(QString::fromStdString(drawn.name)).arg(expected->nodes);
+        QVERIFY2(test::libraryScenarioId(mTmp.filePath("apply.sqlite"), variant) > 0, qPrintable(variant));
+        QVERIFY(doc->scenario() == drawn);
+
         // Apply: one undo step; the dialog closes; the plan has the sized cluster, its name kept.
         const int steps = doc->undoStack()->count();
         QPointer<ui::SizingDialog> guard(d);
@@ -259,6 +269,35 @@ private Q_SLOTS:
         QVERIFY2(said.contains("Cannot size this plan") && said.contains("8x L40S server"), qPrintable(said));
         QVERIFY2(!said.contains("templates:"), qPrintable(said)); // no JSON path
         QVERIFY(!named<QPushButton>(d, "SizingApply")->isEnabled());
+    }
+
+    /// Cancel stops a sizing of the 250-node sample at its next check: nothing is shown of it,
+    /// nothing can be applied, and the next Size runs.
+    void cancelStopsTheSizing()
+    {
+        auto w = test::makeWindow(mTmp.filePath("cancel.sqlite"));
+        w->resize(1366, 768);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        const qint64 big =
+            test::libraryScenarioId(mTmp.filePath("cancel.sqlite"), "250-node H100 cluster (2,000 GPUs)");
+        QVERIFY(big > 0 && w->files()->openFromLibrary(big));
+        ui::SizingDialog* d = openSizing(w.get());
+        typeOver(named<QSpinBox>(d, "SizingMonths"), "12");
+        typeOver(named<QDoubleSpinBox>(
+                     d, "SizingGrowth-" + QString::fromStdString(w->currentDocument()->scenario().tenants.front().id)),
+                 "20");
+        QSignalSpy done(d, &ui::SizingDialog::sizingFinished);
+        QTest::mouseClick(named<QPushButton>(d, "SizingStart"), Qt::LeftButton);
+        QVERIFY(d->running());
+        QVERIFY(!named<QPushButton>(d, "SizingStart")->isEnabled()); // one sizing at a time
+        QTest::mouseClick(named<QPushButton>(d, "SizingCancel"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!d->running(), 60000);
+        QCOMPARE(done.count(), 0);
+        QVERIFY(!d->result());
+        QVERIFY2(d->status()->text().contains("Cancelled"), qPrintable(d->status()->text()));
+        QVERIFY(!named<QPushButton>(d, "SizingApply")->isEnabled());
+        QVERIFY(named<QPushButton>(d, "SizingStart")->isEnabled());
     }
 
     /// On a 1366×768 screen (about 1300×700 left for a dialog) every part keeps a usable size.
