@@ -477,7 +477,7 @@ private Q_SLOTS:
                  qPrintable(named.join(' ')));
         const Run text = cli({"evaluate", mixed}, mHome.path());
         QVERIFY2(text.out.contains("penalty by resource: context switch") &&
-                     text.out.contains("noisiest neighbour notebooks-eval") &&
+                     text.out.contains("noisiest neighbour Notebook evaluation server") &&
                      text.out.contains("slowdown against whole dedicated GPUs"),
                  qPrintable(text.out));
     }
@@ -502,7 +502,7 @@ private Q_SLOTS:
         QCOMPARE(alts.at(4).toObject().value("isolation").toObject().value("memory").toInt(), 0);
         const Run text = cli({"evaluate", sample, "--alternatives"}, mHome.path());
         QCOMPARE(text.code, 0);
-        QVERIFY(text.out.contains("sharing trade-offs") && text.out.contains("time_slicing"));
+        QVERIFY(text.out.contains("sharing trade-offs") && text.out.contains("Time-slicing"));
     }
 
     void simulateJsonContract()

@@ -214,7 +214,7 @@ private Q_SLOTS:
                               table->visualItemRect(table->item(row, 1)).center());
         };
         click("acme-lora");
-        QVERIFY2(workloads->detailText().contains("acme-lora"), qPrintable(workloads->detailText()));
+        QVERIFY2(workloads->detailText().contains("Llama 2 13B LoRA"), qPrintable(workloads->detailText()));
         // The job deleted: the pane empties.
         auto asked = answerNext("confirmDeleteJob", QMessageBox::Yes);
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Delete);
@@ -226,13 +226,13 @@ private Q_SLOTS:
         QApplication::setActiveWindow(w.get());
         // Another scenario: its own jobs only.
         click("acme-lora");
-        QVERIFY(workloads->detailText().contains("acme-lora"));
+        QVERIFY(workloads->detailText().contains("Llama 2 13B LoRA"));
         QVERIFY(w->files()->openFromLibrary(test::libraryScenarioId(mTmp.filePath("lib.sqlite"), "Mixed sharing lab")));
         QTRY_VERIFY(workloads->rowCount() > 0 && rowOf(table, "acme-lora") < 0);
-        QVERIFY2(!workloads->detailText().contains("acme-lora"), qPrintable(workloads->detailText()));
+        QVERIFY2(!workloads->detailText().contains("Llama 2 13B LoRA"), qPrintable(workloads->detailText()));
         // A new plan has no job: nothing shown.
         click("mixtral");
-        QVERIFY(workloads->detailText().contains("mixtral"));
+        QVERIFY(workloads->detailText().contains("Mixtral 8x7B API")); // by name, not "mixtral"
         QApplication::setActiveWindow(w.get());
         QTest::keyClick(w.get(), Qt::Key_N, Qt::ControlModifier);
         QTRY_COMPARE(workloads->rowCount(), 0);

@@ -329,15 +329,15 @@ private Q_SLOTS:
         QCOMPARE(workloads->selectedJobId(), QString("notebooks"));
         const QString line = workloads->penaltyLine()->text();
         QVERIFY2(line.startsWith("Penalty ") && line.contains("context switch") &&
-                     line.contains("noisiest neighbour notebooks-eval"),
+                     line.contains("noisiest neighbour Notebook evaluation server"),
                  qPrintable(line));
         QVERIFY(workloads->penaltyLine()->toolTip().contains("time_slice_cache_refill_us"));
-        QVERIFY(table->item(row, 7)->toolTip().contains("noisiest neighbour notebooks-eval"));
+        QVERIFY(table->item(row, 7)->toolTip().contains("noisiest neighbour Notebook evaluation server"));
         // A job alone on its GPU has nobody to blame.
         const int alone = rowOf(table, "mig-chat");
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(table->item(alone, 2)).center());
         QVERIFY2(workloads->penaltyLine()->text().contains("no co-tenant adds to it") ||
-                     workloads->penaltyLine()->text().contains("noisiest neighbour mig-chat"),
+                     workloads->penaltyLine()->text().contains("noisiest neighbour Llama 3 8B chat on MIG"),
                  qPrintable(workloads->penaltyLine()->text()));
         // On the canvas: node-002 GPU 0 carries one marked slot (each of the two is the other's
         // noisiest neighbour: both slots), other GPUs none.

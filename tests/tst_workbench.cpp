@@ -457,7 +457,7 @@ private Q_SLOTS:
         bool sawChange = false;
         for (int i = 0; i < revs->differences()->count(); ++i)
             sawChange = sawChange || revs->differences()->item(i)->text().contains(
-                                         "node node-001 sharing: bare metal -> time-slicing x4");
+                                         "node node-001 sharing: bare metal → time-slicing x4");
         QVERIFY(sawChange);
         revs->close();
 

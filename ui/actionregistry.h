@@ -37,6 +37,7 @@ enum class ActionId
     ZoomOut,
     FitToView,
     FindOnCanvas,
+    SizeCluster,
     // Actions on the subject of a context menu (ActionRegistry::subject()), made by the flow
     // that does them: the results (explain), the navigator (show), the properties panel (edit
     // its fields) and the EditController (every change).

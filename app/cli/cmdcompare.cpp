@@ -160,7 +160,7 @@ int runCompare(const QStringList& args)
         out() << '\n';
     }
     for (std::size_t i = 1; i < scenarios.size(); ++i) {
-        const std::vector<std::string> lines = diffScenarios(scenarios.front(), scenarios[i]);
+        const std::vector<std::string> lines = diffScenarios(scenarios.front(), scenarios[i], &*catalog); // by name
         out() << QString("\nWhat differs, A -> %1 (%2):\n").arg(QChar('A' + static_cast<int>(i))).arg(lines.size());
         for (const std::string& line : lines)
             out() << "  " << QString::fromStdString(line) << '\n';

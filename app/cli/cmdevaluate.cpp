@@ -15,6 +15,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+#include <map>
+
 namespace gp::cli {
 
 namespace {
@@ -133,9 +136,21 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
           << usd(k.wastePerMonthUsd());
     if (k.oomRiskGpus > 0)
         out() << "\n  OUT-OF-MEMORY RISK on " << k.oomRiskGpus << " GPU(s) without memory isolation";
+    // Jobs by the names a planner gave them (their ids are in --json): the column as wide as the
+    // longest, up to 40 characters (longer ones end in "…").
+    int width = 26;
+    std::map<std::string, QString> names;
+    for (const calc::JobResult& j : ev.jobs) {
+        names[j.id] = QString::fromStdString(j.name.empty() ? j.id : j.name);
+        width = std::max(width, static_cast<int>(std::min<qsizetype>(names[j.id].size(), 40)));
+    }
+    const auto nameOf = [&names, width](const std::string& id) {
+        const QString n = names.count(id) ? names.at(id) : QString::fromStdString(id);
+        return n.size() > width ? n.left(width - 1) + QChar(0x2026) : n;
+    };
     out() << "\n\n  "
           << QString("%1 %2 %3 %4 %5 %6 %7 %8")
-                 .arg("JOB", -26)
+                 .arg("JOB", -width)
                  .arg("PLACED", -7)
                  .arg("GiB/GPU", 8)
                  .arg("PENALTY", 8)
@@ -147,7 +162,7 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
     for (const calc::JobResult& j : ev.jobs) {
         out() << "  "
               << QString("%1 %2 %3 %4 %5 %6 %7 %8")
-                     .arg(QString::fromStdString(j.id).left(26), -26)
+                     .arg(nameOf(j.id), -width)
                      .arg(j.placed ? (j.oomRisk ? "OOM?" : "yes") : "NO", -7)
                      .arg(gib(j.memory.totalBytes()), 8)
                      .arg(j.placed ? pct(j.penalty) : "-", 8)
@@ -165,8 +180,8 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
                     parts << QString("%1 %2").arg(QLatin1String(part.label), pct(j.penaltyBreakdown.*part.value));
             out() << "      penalty by resource: " << parts.join(", ");
             if (!j.noisiestNeighbour.empty())
-                out() << "; noisiest neighbour " << QString::fromStdString(j.noisiestNeighbour) << " (+"
-                      << pct(j.noisiestNeighbourCost) << ")";
+                out() << "; noisiest neighbour " << nameOf(j.noisiestNeighbour) << " (+" << pct(j.noisiestNeighbourCost)
+                      << ")";
             out() << '\n';
         }
         if (j.placed && j.slowdownVsDedicated >= 0.0005)
@@ -233,7 +248,7 @@ void printAlternatives(const std::vector<calc::SharingAlternative>& alts)
             QString("%1/%2/%3").arg(a.isolation.memory).arg(a.isolation.fault).arg(a.isolation.performance);
         out() << "  "
               << QString("%1 %2 ")
-                     .arg(QString::fromStdString(std::string(enumName(a.mode))), -13)
+                     .arg(QString::fromStdString(std::string(displayName(a.mode))), -13)
                      .arg(QString::fromStdString(a.setting).left(22), -22);
         if (a.offered)
             out() << QString("%1 %2 %3 %4 %5 %6")

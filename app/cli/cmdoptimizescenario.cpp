@@ -46,9 +46,11 @@ std::optional<double> headroomOption(CommandLine& cl)
     return pct;
 }
 
-const char* kHeadroomHelp = "Spare capacity kept free for failures and growth, % of the GPUs (default 10): a plan is "
-                            "acceptable only if at most 100 − P % of its GPUs are allocated to jobs (its "
-                            "allocation_ratio at most 1 − P/100).";
+/// The workbench's words (study::kHeadroomHelp), and the field of --json that shows it.
+QString headroomHelp()
+{
+    return QString::fromUtf8(study::kHeadroomHelp) + " With --json: allocation_ratio at most 1 − P/100.";
+}
 
 QJsonObject changeJson(const calc::PlanChange& c)
 {
@@ -74,8 +76,8 @@ int runOptimizeSize(const QStringList& args)
         {"growth", "A tenant's load growth, % per month (repeatable): tenant=PCT.", "TENANT=PCT"},
         {"months", "Horizon of the capacity curve in months (default 0: none; at most 120).", "N"},
         {"headroom-pct",
-         QString(kHeadroomHelp) + " Sizing adds nodes until that holds (and the current cluster runs out when it no "
-                                  "longer does).",
+         headroomHelp() + " Sizing adds nodes until that holds (and the current cluster runs out when it no "
+                          "longer does).",
          "P"},
         {{"o", "output"}, "Write the sized scenario here (atomically).", "OUT.json"},
         {"json", "Print JSON."},
@@ -174,9 +176,14 @@ int runOptimizeSize(const QStringList& args)
         out() << QJsonDocument(o).toJson(QJsonDocument::Indented) << Qt::flush;
         return kOk;
     }
+    // Templates by the catalog's names; each candidate's id beside it, as --template takes it.
+    const auto nameOf = [&catalog](const std::string& id) {
+        const NodeTemplate* t = catalog->nodeTemplate(id);
+        return QString::fromStdString(t && !t->name.empty() ? t->name : id);
+    };
     QStringList parts;
     for (const auto& [id, n] : r.mix)
-        parts << QString("%1 × %2").arg(n).arg(QString::fromStdString(id));
+        parts << QString("%1 × %2").arg(n).arg(nameOf(id));
     out() << QString("%1: %2 per month, %3 of the GPUs free (headroom %4 %) (%5)\n")
                  .arg(parts.join(" + "))
                  .arg(QString::fromStdString(fmt::usd(r.costPerMonthUsd)))
@@ -184,7 +191,7 @@ int runOptimizeSize(const QStringList& args)
                  .arg(request.headroomPct)
                  .arg(p.value("output"));
     for (const auto& c : r.candidates)
-        out() << "  " << QString::fromStdString(c.nodeTemplate) << ": "
+        out() << "  " << nameOf(c.nodeTemplate) << " (" << QString::fromStdString(c.nodeTemplate) << "): "
               << (!c.nodes            ? QString("hosts nothing — %1").arg(QString::fromStdString(c.why))
                   : c.costPerMonthUsd ? QString("%1 nodes, %2 per month")
                                             .arg(*c.nodes)
@@ -226,7 +233,7 @@ int runOptimizePlan(const QStringList& args)
                  "What the search may change in the jobs, a comma list of parallelism, batch and precision "
                  "(default parallelism,batch; precision changes a serving model's quality, so only when listed).",
                  "KINDS"});
-    p.addOption({"headroom-pct", kHeadroomHelp, "P"});
+    p.addOption({"headroom-pct", headroomHelp(), "P"});
     if (auto done = cl.parse(args))
         return *done;
     const QStringList files = p.positionalArguments();

@@ -67,18 +67,26 @@ QJsonObject toJson(const QString& file, const Scenario& s, const calc::Inventory
             {"kpis", kpisToJson(kpis)}};
 }
 
-void printText(const QString& file, const Scenario& s, const calc::Inventory& inv, const calc::Kpis& k)
+/// A GPU model as the catalog names it ("H100 SXM 80GB"); its id where the catalog has no name.
+QString gpuName(const Catalog& catalog, const std::string& id)
+{
+    const GpuSpec* gpu = catalog.gpu(id);
+    return QString::fromStdString(gpu && !gpu->name.empty() ? gpu->name : id);
+}
+
+void printText(const QString& file, const Scenario& s, const Catalog& catalog, const calc::Inventory& inv,
+               const calc::Kpis& k)
 {
     out() << QString::fromStdString(s.name) << "  (" << file << ")\n";
     out() << "  topology   " << inv.nodes << " nodes, " << inv.switches << " switches, " << inv.links << " links\n";
     QStringList models;
     for (const auto& [id, n] : inv.gpusByModel)
-        models << QString("%1 x %2").arg(n).arg(QString::fromStdString(id));
+        models << QString("%1 × %2").arg(n).arg(gpuName(catalog, id));
     out() << "  GPUs       " << inv.gpus << " (" << models.join(", ") << "), " << QString::number(inv.vramGiB, 'f', 0)
           << " GiB usable VRAM\n";
     QStringList modes;
     for (const auto& [mode, n] : inv.gpusByMode)
-        modes << QString("%1 %2").arg(n).arg(QString::fromStdString(std::string(enumName(mode))));
+        modes << QString("%1 %2").arg(n).arg(QString::fromStdString(std::string(displayName(mode))));
     out() << "  sharing    " << modes.join(", ");
     if (inv.migInstances > 0)
         out() << " (" << inv.migInstances << " MIG instances)";
@@ -89,7 +97,7 @@ void printText(const QString& file, const Scenario& s, const calc::Inventory& in
     if (!inv.unpricedGpus.empty()) {
         QStringList u;
         for (const auto& g : inv.unpricedGpus)
-            u << QString::fromStdString(g);
+            u << gpuName(catalog, g);
         out() << "; no price for " << u.join(", ");
     }
     out() << "\n  KPIs       VRAM utilization " << kpiText("vram_utilization", k.vramUtilization) << ", mean penalty "
@@ -183,7 +191,7 @@ int runSummary(const QStringList& args)
         if (json)
             arr.append(toJson(file, *r.value, inv, ev.kpis));
         else
-            printText(file, *r.value, inv, ev.kpis);
+            printText(file, *r.value, *catalog, inv, ev.kpis);
     }
     if (json) {
         out() << QJsonDocument(arr).toJson(QJsonDocument::Indented);

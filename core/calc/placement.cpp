@@ -396,10 +396,15 @@ std::string Placer::reasonFor(const JobDemand& d, int groupsPlaced) const
                                      [](const std::pair<double, int>& c, double bytes) { return c.first < bytes; });
     const int fitting = at == mCapacities.end() ? 0 : at->second;
     int p2pDomains = 0;
-    if (d.pin)
-        return "pinned to " + d.pin->node + (d.pin->gpu ? " GPU " + std::to_string(*d.pin->gpu) : "") +
+    if (d.pin) {
+        std::string node = d.pin->node; // by the name the canvas shows it under
+        for (const Node& n : mScenario.topology.nodes)
+            if (n.id == d.pin->node && !n.name.empty())
+                node = n.name;
+        return "pinned to " + node + (d.pin->gpu ? " GPU " + std::to_string(*d.pin->gpu) : "") +
                ", where no free slot holds " + gib(d.bytesPerUnit) + " per GPU for all " + std::to_string(units) +
                " units";
+    }
     if (d.isolation != Isolation::None) {
         int giving = 0;
         for (const Slot& sl : mSlots)

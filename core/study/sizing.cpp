@@ -51,8 +51,9 @@ namespace {
 /// mix still hosts the load.
 std::optional<std::pair<NodeMix, Scenario>> cheapestMix(const Scenario& s, const Catalog& catalog,
                                                         const std::vector<SizedTemplate>& candidates, double bound,
-                                                        double headroomPct)
+                                                        double headroomPct, const std::atomic<bool>* stop)
 {
+    const auto stopped = [stop] { return stop && stop->load(); };
     std::optional<std::pair<NodeMix, Scenario>> best;
     double bestCost = bound - 1e-6;
     auto hosts = [&](const NodeMix& mix) -> std::optional<Scenario> {
@@ -70,7 +71,7 @@ std::optional<std::pair<NodeMix, Scenario>> cheapestMix(const Scenario& s, const
             if (&a == &b || !a.nodes || !a.costPerMonthUsd || !calc::gpuHourPrice(s, catalog, tb->gpuId))
                 continue;
             const int limitB = b.nodes ? *b.nodes : std::max(1, static_cast<int>(std::ceil(gpus / tb->gpuCount)) * 4);
-            for (int na = 1; na < *a.nodes; ++na) {
+            for (int na = 1; na < *a.nodes && !stopped(); ++na) {
                 const double rest = std::max(0.0, gpus - na * ta->gpuCount);
                 for (int nb = std::max(1, static_cast<int>(std::ceil(rest / tb->gpuCount - 1e-9))); nb <= limitB;
                      ++nb) {
@@ -86,7 +87,7 @@ std::optional<std::pair<NodeMix, Scenario>> cheapestMix(const Scenario& s, const
                 }
             }
         }
-    if (!best)
+    if (!best || stopped())
         return std::nullopt;
     // Minimal: no node of either kind can go (placement is not monotone in every case).
     for (bool shrunk = true; shrunk;) {
@@ -248,6 +249,12 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
         return R::failure("months", "must be between 0 and 120, not " + std::to_string(request.months));
     if (gpuCountOf(s) <= 0)
         return R::failure("tenants", "the scenario has no jobs to size for");
+    const auto stopped = [&request] { return request.stop && request.stop->load(); };
+    const auto cancelled = [] { return R::failure("sizing", "cancelled"); };
+    const auto tell = [&request](const std::string& what) {
+        if (request.progress)
+            request.progress(what);
+    };
 
     // The fewest nodes of one template for one load: from the GPU count's lower bound, doubling
     // until the load fits, then halving the gap, then down while one node fewer still hosts it.
@@ -263,6 +270,8 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
         int hi = lo + 1;
         int unplacedBefore = -1;
         for (HostCheck c = check(hi); !c.hosts; c = check(hi)) {
+            if (stopped())
+                return std::nullopt;
             // Every job placed and still one outside its SLA: more nodes of this kind give it
             // nothing (its GPUs, their sharing and its links stay the same). Twice the nodes
             // placing no more jobs: what is left needs a GPU or a node this template has not.
@@ -281,11 +290,11 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
             lo = hi;
             hi = std::min(kMaxNodes, hi * 2);
         }
-        while (hi - lo > 1) {
+        while (hi - lo > 1 && !stopped()) {
             const int mid = lo + (hi - lo) / 2;
             (check(mid).hosts ? hi : lo) = mid;
         }
-        while (hi > 1 && check(hi - 1).hosts) // placement is not monotone in every case
+        while (hi > 1 && !stopped() && check(hi - 1).hosts) // placement is not monotone in every case
             --hi;
         return hi;
     };
@@ -296,13 +305,22 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
 
     SizingResult out;
     for (const std::string& id : request.templates) {
+        const NodeTemplate* nt = catalog.nodeTemplate(id);
+        tell(nt->name.empty() ? id : nt->name);
         SizedTemplate c{id, std::nullopt, std::nullopt, {}};
         c.nodes = fewest(s, id, &c.why);
-        const NodeTemplate* nt = catalog.nodeTemplate(id);
+        if (stopped())
+            return cancelled();
         if (c.nodes && calc::gpuHourPrice(s, catalog, nt->gpuId))
             c.costPerMonthUsd = costOf(s, id, *c.nodes);
-        else if (c.nodes)
-            c.why = "no price for " + nt->gpuId + " in the scenario's pricing (" + s.pricing.preset + ")";
+        else if (c.nodes) { // named as the catalog names them, not by id
+            const GpuSpec* gpu = catalog.gpu(nt->gpuId);
+            const PricePreset* prices = catalog.pricePreset(s.pricing.preset);
+            c.why = "no price for the " + (gpu ? gpu->name : nt->gpuId) + " in the scenario's pricing" +
+                    (prices                     ? " (" + prices->name + ")"
+                     : s.pricing.preset.empty() ? ""
+                                                : " (" + s.pricing.preset + ")");
+        }
         out.candidates.push_back(c);
     }
     // The cheapest of the priced ones; the fewest GPUs when none is priced.
@@ -321,8 +339,11 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
     }
     if (!best) {
         std::string why;
-        for (const SizedTemplate& c : out.candidates)
-            why += (why.empty() ? "" : "; ") + c.nodeTemplate + ": " + c.why;
+        for (const SizedTemplate& c : out.candidates) { // the template by its name, its id beside it for --template
+            const NodeTemplate* nt = catalog.nodeTemplate(c.nodeTemplate);
+            why += (why.empty() ? "" : "; ") +
+                   (nt->name.empty() ? c.nodeTemplate : nt->name + " (" + c.nodeTemplate + ")") + ": " + c.why;
+        }
         return R::failure("templates", "no candidate hosts every job within its SLA — " + why);
     }
     out.nodeTemplate = best->nodeTemplate;
@@ -331,18 +352,26 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
     out.costPerMonthUsd = best->costPerMonthUsd.value_or(0.0);
     out.sized = *onNodes(s, catalog, out.nodeTemplate, out.nodes);
     const std::string single = out.nodeTemplate;
-    if (best->costPerMonthUsd)
-        if (auto mixed = cheapestMix(s, catalog, out.candidates, out.costPerMonthUsd, request.headroomPct)) {
+    if (best->costPerMonthUsd) {
+        tell("mixes of two templates");
+        if (auto mixed =
+                cheapestMix(s, catalog, out.candidates, out.costPerMonthUsd, request.headroomPct, request.stop)) {
             out.mix = mixed->first;
             out.sized = std::move(mixed->second);
             out.costPerMonthUsd = calc::evaluate(out.sized, catalog).kpis.costPerMonthUsd;
             out.nodes = out.mix[0].second + out.mix[1].second;
             out.nodeTemplate = out.mix[0].first + "+" + out.mix[1].first;
         }
+    }
+    if (stopped())
+        return cancelled();
     out.allocationRatio = calc::evaluate(out.sized, catalog).kpis.allocationRatio;
 
     if (request.months > 0) {
         for (int m = 0; m <= request.months; ++m) {
+            tell("month " + std::to_string(m) + " of " + std::to_string(request.months));
+            if (stopped())
+                return cancelled();
             const Scenario load = grownLoad(s, request.growthPct, m);
             SizingMonth month;
             month.month = m;
@@ -356,6 +385,8 @@ Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, cons
             out.months.push_back(month);
         }
     }
+    if (stopped())
+        return cancelled();
     return R::success(std::move(out));
 }
 

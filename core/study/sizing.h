@@ -8,12 +8,20 @@
 #include "model/issue.h"
 #include "model/scenario.h"
 
+#include <atomic>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace gp::study {
+
+/// What the headroom is, in the words of `optimize plan --help`, `optimize size --help` and the
+/// Size Cluster dialog (issue 36: one text, so they cannot drift apart).
+inline constexpr const char* kHeadroomHelp =
+    "Spare capacity kept free for failures and growth, % of the GPUs (default 10): a plan is acceptable only if at "
+    "most 100 − P % of its GPUs are allocated to jobs.";
 
 struct SizingRequest
 {
@@ -23,6 +31,11 @@ struct SizingRequest
     /// Spare capacity kept free for failures and growth, % of the GPUs: a cluster hosts the load
     /// only if at most 100 − headroomPct % of its GPUs are allocated (calc's allocation ratio).
     double headroomPct = 10.0;
+    /// Set from another thread (the workbench's Cancel or a closed dialog): the sizing ends at its
+    /// next check and is refused as cancelled.
+    const std::atomic<bool>* stop = nullptr;
+    /// Told what is being sized ("DGX H100", "month 4 of 12"), on the sizing's thread.
+    std::function<void(const std::string& what)> progress = {};
 };
 
 /// One candidate template's answer (for the load of month 0).
@@ -97,7 +110,8 @@ HostCheck checkHosting(const Scenario& s, const Catalog& catalog, double headroo
 /// of the one, the fewest b of the other; then down while a node fewer still hosts it, so the mix
 /// is minimal too), every count keeping the request's headroom, and with a horizon the nodes of the chosen template
 /// (the mix's first for a mix) month by month and when the scenario's own cluster runs out. Refused with the reason for
-/// no templates, unknown ones, a negative or absurd growth, or a load no candidate hosts.
+/// no templates, unknown ones, a negative or absurd growth, or a load no candidate hosts; refused as "cancelled" when
+/// request.stop is set before it ends.
 Result<SizingResult> sizeCluster(const Scenario& s, const Catalog& catalog, const SizingRequest& request);
 
 } // namespace gp::study

@@ -74,9 +74,14 @@ using text::q;
 using text::latency;
 using text::percent;
 
-/// A placed job's penalty by resource and the co-tenant that costs it most, in one line.
-QString penaltyExplanation(const calc::JobResult& r)
+/// A placed job's penalty by resource and the co-tenant that costs it most (by its name, one of
+/// `all`), in one line.
+QString penaltyExplanation(const calc::JobResult& r, const std::vector<calc::JobResult>& all)
 {
+    QString neighbour = q(r.noisiestNeighbour);
+    for (const calc::JobResult& other : all)
+        if (other.id == r.noisiestNeighbour && !other.name.empty())
+            neighbour = q(other.name);
     QStringList parts;
     for (const calc::PenaltyPart& part : calc::penaltyParts())
         if (r.penaltyBreakdown.*part.value >= 0.0005)
@@ -87,9 +92,9 @@ QString penaltyExplanation(const calc::JobResult& r)
     if (r.slowdownVsDedicated >= 0.0005)
         text += QObject::tr("; its share runs %1 slower than whole GPUs (a sizing choice)")
                     .arg(percent(r.slowdownVsDedicated));
-    text += r.noisiestNeighbour.empty() ? QObject::tr("; no co-tenant adds to it")
-                                        : QObject::tr("; noisiest neighbour %1 (+%2)")
-                                              .arg(q(r.noisiestNeighbour), percent(r.noisiestNeighbourCost));
+    text += r.noisiestNeighbour.empty()
+                ? QObject::tr("; no co-tenant adds to it")
+                : QObject::tr("; noisiest neighbour %1 (+%2)").arg(neighbour, percent(r.noisiestNeighbourCost));
     return text;
 }
 
@@ -237,6 +242,11 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
         for (const Job& j : t.jobs)
             jobs[j.id] = &j;
     }
+    // Models as the catalog names them ("Llama 3 70B"); a custom shape as such.
+    const auto modelName = [this](const std::string& preset) {
+        const ModelPreset* m = preset.empty() ? nullptr : mCatalog.model(preset);
+        return preset.empty() ? tr("custom") : q(m && !m->name.empty() ? m->name : preset);
+    };
     QSignalBlocker block(mTable);
     mTable->setRowCount(static_cast<int>(ev.jobs.size()));
     for (int row = 0; row < static_cast<int>(ev.jobs.size()); ++row) {
@@ -249,7 +259,7 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
         const QStringList cells = {tenant ? q(tenant->name) : q(r.tenant),
                                    job ? q(job->name) : q(r.id),
                                    job ? q(std::string(displayName(job->kind))) : QString(),
-                                   job ? (job->model.preset.empty() ? tr("custom") : q(job->model.preset)) : QString(),
+                                   job ? modelName(job->model.preset) : QString(),
                                    parallel,
                                    r.placed ? (r.oomRisk ? tr("yes, OOM risk") : tr("yes")) : tr("no"),
                                    QString::number(r.memory.totalBytes() / kGiB, 'f', 1),
@@ -274,9 +284,9 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
             else if (c == kPenaltyColumn) {
                 // A job outside its tenant's SLA: flagged in red, with why.
                 const std::string miss = calc::slaMissReason(r, s);
-                item->setToolTip(miss.empty()
-                                     ? penaltyExplanation(r)
-                                     : tr("Outside its SLA: %1").arg(q(miss)) + "\n\n" + penaltyExplanation(r));
+                item->setToolTip(miss.empty() ? penaltyExplanation(r, ev.jobs)
+                                              : tr("Outside its SLA: %1").arg(q(miss)) + "\n\n" +
+                                                    penaltyExplanation(r, ev.jobs));
                 if (!miss.empty()) {
                     item->setForeground(QColor("#c0392b"));
                     item->setText(item->text() + " ⚠");
@@ -496,7 +506,7 @@ void WorkloadsPanel::showProfile(int row)
         return;
     }
     const calc::JobResult& r = mEvaluation.jobs[static_cast<std::size_t>(row)];
-    mPenalty->setText(r.placed ? penaltyExplanation(r) : QString());
+    mPenalty->setText(r.placed ? penaltyExplanation(r, mEvaluation.jobs) : QString());
     showSteps(r);
     showServing(r);
     const calc::MemoryBreakdown& m = r.memory;
@@ -504,7 +514,7 @@ void WorkloadsPanel::showProfile(int row)
     mBreakdown->setText(
         tr("<b>%1</b> — per GPU (pipeline stage %2): weights %3 · gradients %4 · optimizer %5 · "
            "activations %6 · KV cache %7 · runtime %8 · <b>total %9 GiB</b>%10")
-            .arg(q(r.id))
+            .arg(q(r.name.empty() ? r.id : r.name).toHtmlEscaped())
             .arg(m.stage)
             .arg(g(m.weightsBytes), g(m.gradientsBytes), g(m.optimizerBytes), g(m.activationsBytes.value_or(0)),
                  g(m.kvCacheBytes.value_or(0)), g(m.runtimeBytes), g(m.totalBytes()))

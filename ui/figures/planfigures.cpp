@@ -52,6 +52,8 @@ PlanFigures::PlanFigures(const sim::PlanResults& r, const Catalog& catalog)
       topology(std::make_unique<CanvasScene>(catalog))
 {
     const Scenario& s = scenario;
+    const PricePreset* prices = catalog.pricePreset(s.pricing.preset);
+    pricesName = prices && !prices->name.empty() ? prices->name : s.pricing.preset;
     // As the workbench's results panel lays them out undocked: every chart titled, up to twenty bars.
     auto newChart = [this](const QString& title) {
         auto* chart = new QChart;
@@ -283,12 +285,12 @@ QString PlanFigures::jobsTableHtml() const
 QString PlanFigures::assumptionsHtml() const
 {
     const Scenario& s = scenario;
-    QString html = QObject::tr("<p>Placement policy: <b>%1</b>. Prices: <b>%2</b>%3.</p>")
-                       .arg(QString::fromStdString(std::string(displayName(s.placementPolicy))))
-                       .arg(s.pricing.ownership
-                                ? QObject::tr("ownership (capex amortised, power)")
-                                : esc(s.pricing.preset.empty() ? std::string("per-GPU overrides") : s.pricing.preset))
-                       .arg(s.pricing.gpuHourUsd.empty() ? QString() : QObject::tr(", with per-GPU overrides"));
+    QString html =
+        QObject::tr("<p>Placement policy: <b>%1</b>. Prices: <b>%2</b>%3.</p>")
+            .arg(QString::fromStdString(std::string(displayName(s.placementPolicy))))
+            .arg(s.pricing.ownership ? QObject::tr("ownership (capex amortised, power)")
+                                     : esc(pricesName.empty() ? std::string("per-GPU overrides") : pricesName))
+            .arg(s.pricing.gpuHourUsd.empty() ? QString() : QObject::tr(", with per-GPU overrides"));
     if (s.assumptions.empty())
         html += QObject::tr("<p>Every model assumption is at its documented default.</p>");
     else {

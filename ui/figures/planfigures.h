@@ -43,6 +43,9 @@ struct PlanFigures
     std::shared_ptr<const sim::SimulationResult> simulation;
     std::vector<calc::SharingAlternative> alternatives;
     calc::Inventory inventory;
+    /// The scenario's price preset as the catalog names it ("Lambda Cloud on-demand 8-GPU instances
+    /// (2025)"); its id when the catalog does not know it, empty without a preset.
+    std::string pricesName;
     /// The charts, each in a scene of its own (drawChart renders the chart's scene), titled.
     struct Charts
     {

@@ -38,14 +38,15 @@ QString percentChange(double now, double then, bool higherIsBetter)
 
 } // namespace
 
-PlanRecommendation recommend(const sim::PlanResults& current, const sim::PlanResults& recommended)
+PlanRecommendation recommend(const sim::PlanResults& current, const sim::PlanResults& recommended,
+                             const Catalog& catalog)
 {
     PlanRecommendation r;
     r.currentName = text::q(current.scenario->name);
     r.recommendedName = text::q(recommended.scenario->name);
     Scenario renamed = *recommended.scenario; // the names differ by design; the page names both
     renamed.name = current.scenario->name;
-    for (const std::string& line : diffScenarios(*current.scenario, renamed))
+    for (const std::string& line : diffScenarios(*current.scenario, renamed, &catalog))
         r.changes << text::q(line);
     const calc::Kpis& a = current.evaluation->kpis;
     const calc::Kpis& b = recommended.evaluation->kpis;
@@ -148,8 +149,7 @@ QString planFindings(const calc::Evaluation& ev)
     const calc::Kpis& k = ev.kpis;
     lines << (k.meetsTarget ? QObject::tr("The plan meets the planning target (VRAM utilization %1, mean penalty %2).")
                             : QObject::tr("The plan misses the planning target (at least 80 % VRAM utilization, below "
-                                          "3 % mean penalty): VRAM utilization %1, mean penalty %2.")
-                                  .arg(text::percent(k.vramUtilization), text::percent(k.meanPenalty)))
+                                          "3 % mean penalty): VRAM utilization %1, mean penalty %2."))
                  .arg(text::percent(k.vramUtilization), text::percent(k.meanPenalty));
     const calc::CostBreakdown& c = k.costBreakdown;
     std::vector<std::pair<double, QString>> parts{{c.idleUsd, QObject::tr("idle GPUs: fewer or smaller nodes")},

@@ -28,8 +28,10 @@ struct PlanRecommendation
     double deadlineMissNow = 0.0, deadlineMissThen = 0.0;
 };
 
-/// From the two plans' results (complete or core: evaluation and Monte Carlo).
-PlanRecommendation recommend(const sim::PlanResults& current, const sim::PlanResults& recommended);
+/// From the two plans' results (complete or core: evaluation and Monte Carlo); the changes name
+/// things as `catalog` does (diffScenarios).
+PlanRecommendation recommend(const sim::PlanResults& current, const sim::PlanResults& recommended,
+                             const Catalog& catalog);
 
 /// The page as rich text (headings, one paragraph per question, the changes as a list of at most
 /// `maxChanges` lines, the rest counted).

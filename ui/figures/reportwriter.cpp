@@ -116,7 +116,7 @@ Status writeReport(const sim::PlanResults& results, const Catalog& catalog, cons
         if (current) {
             pdf.newPage();
             heading(p, body, QObject::tr("Recommended vs current"), name);
-            drawHtml(p, content, recommendationPageHtml(recommend(*current, results), 20));
+            drawHtml(p, content, recommendationPageHtml(recommend(*current, results, catalog), 20));
         }
         p.end();
     }

@@ -26,6 +26,18 @@ struct TimelineTr
     Q_DECLARE_TR_FUNCTIONS(gp::ui::TimelineView)
 };
 
+/// Where the trials ran, as a reader says it: "CPU", "CUDA on NVIDIA H100 80GB HBM3" (the
+/// simulation's backend field is "cpu" or "cuda (<device>)", the CLI's --backend words).
+QString backendLabel(const std::string& backend)
+{
+    const QString b = QString::fromStdString(backend);
+    if (b == "cpu")
+        return CompletionTr::tr("CPU");
+    if (b.startsWith("cuda (") && b.endsWith(')'))
+        return CompletionTr::tr("CUDA on %1").arg(b.mid(6, b.size() - 7));
+    return b == "cuda" ? CompletionTr::tr("CUDA") : b;
+}
+
 /// A vertical marker line from 0 to `top` at `x`, named for the legend.
 QLineSeries* marker(double x, double top, const QString& name, const QColor& color, Qt::PenStyle style)
 {
@@ -144,7 +156,7 @@ QString drawCompletionChart(QChart* chart, const sim::SimulationResult* result, 
     chart->setTitle(CompletionTr::tr("Completion time of %1 — %L2 trials (%3)")
                         .arg(name)
                         .arg(result->trials)
-                        .arg(QString::fromStdString(result->backend)));
+                        .arg(backendLabel(result->backend)));
     return CompletionTr::tr(
                "P5 %1 · P50 %2 · P95 %3 · P99 %4 days; deadline missed in %5 % of trials; step slowdown "
                "P95 ×%6 against bare metal. Jitter, co-tenant bursts, out-of-memory restarts, congestion and "

@@ -110,7 +110,7 @@ QString recommendationHtml(const QString& recommendation, const QString& whenEmp
 }
 
 SlideDeck::SlideDeck(const sim::PlanResults& results, const Catalog& catalog, QString recommendation)
-    : mRecommendation(std::move(recommendation))
+    : mCatalog(&catalog), mRecommendation(std::move(recommendation))
 {
     mAll.push_back(std::make_unique<PlanFigures>(results, catalog));
     mFigures = mAll.front().get();
@@ -118,13 +118,13 @@ SlideDeck::SlideDeck(const sim::PlanResults& results, const Catalog& catalog, QS
 
 SlideDeck::SlideDeck(const std::vector<std::shared_ptr<const sim::PlanResults>>& results, const Catalog& catalog,
                      QString recommendation)
-    : mRecommendation(std::move(recommendation))
+    : mCatalog(&catalog), mRecommendation(std::move(recommendation))
 {
     for (const auto& r : results)
         mAll.push_back(std::make_unique<PlanFigures>(*r, catalog));
     mFigures = mAll.front().get();
     if (results.size() > 1)
-        mVerdict = std::make_shared<const PlanRecommendation>(recommend(*results[0], *results[1]));
+        mVerdict = std::make_shared<const PlanRecommendation>(recommend(*results[0], *results[1], catalog));
 }
 
 SlideDeck::~SlideDeck() = default;

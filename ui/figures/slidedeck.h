@@ -49,6 +49,7 @@ private:
 
     std::vector<std::unique_ptr<PlanFigures>> mAll; ///< one per scenario
     PlanFigures* mFigures = nullptr;                ///< the first (the only one outside a comparison)
+    const Catalog* mCatalog = nullptr;              ///< a comparison's: what differs is named as it names things
     QString mRecommendation;
     std::shared_ptr<const PlanRecommendation> mVerdict; ///< B against A, when comparing
 };

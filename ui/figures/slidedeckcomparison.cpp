@@ -89,7 +89,7 @@ void SlideDeck::paintComparison(QPainter& p, const QRectF& area, int slide) cons
     case CDiff: {
         QString html;
         for (std::size_t i = 1; i < mAll.size(); ++i) {
-            const std::vector<std::string> lines = diffScenarios(mAll.front()->scenario, mAll[i]->scenario);
+            const std::vector<std::string> lines = diffScenarios(mAll.front()->scenario, mAll[i]->scenario, mCatalog);
             html += QObject::tr("<p><b>A → %1</b> (%n change(s))</p><ul>", nullptr, static_cast<int>(lines.size()))
                         .arg(letterOf(i));
             for (std::size_t l = 0; l < lines.size() && l < 14; ++l)

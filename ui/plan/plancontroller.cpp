@@ -3,6 +3,8 @@
 #include "plancontroller.h"
 
 #include "optimizedialog.h"
+#include "sizingdialog.h"
+#include "ui/actionregistry.h"
 #include "ui/canvas/canvasscene.h"
 #include "ui/figures/reportwriter.h"
 #include "ui/library/librarycontroller.h"
@@ -29,7 +31,13 @@ PlanController::PlanController(Workbench& workbench, CanvasScene* scene, Library
     connect(&mWorkbench, &Workbench::documentReplaced, this, [this] {
         if (mDialog)
             mDialog->close();
+        if (mSizing)
+            mSizing->close();
     });
+    QAction* size = mWorkbench.actions().add(ActionId::SizeCluster, tr("&Size Cluster…"), {}, false);
+    size->setStatusTip(tr("The fewest nodes of the templates you choose that host every job within its SLA and keep "
+                          "the headroom free, the cheapest, and with growth the nodes month by month"));
+    connect(size, &QAction::triggered, this, &PlanController::showSizing);
 }
 
 void PlanController::addPlanActions(QMenu* plan)
@@ -38,6 +46,7 @@ void PlanController::addPlanActions(QMenu* plan)
     optimize->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
     optimize->setStatusTip(tr("Search sharing settings, cluster size and — where you allow it — jobs' parallelism, "
                               "batch or precision for the cheapest or fullest plan within every SLA and the headroom"));
+    plan->addAction(mWorkbench.actions().action(ActionId::SizeCluster));
 }
 
 OptimizeDialog* PlanController::showOptimize()
@@ -72,6 +81,49 @@ OptimizeDialog* PlanController::showOptimize()
 }
 
 OptimizeDialog* PlanController::optimizeDialog() const { return mDialog; }
+
+SizingDialog* PlanController::showSizing()
+{
+    document::Document* doc = mWorkbench.document();
+    if (!doc)
+        return nullptr;
+    if (mSizing)
+        mSizing->close();
+    auto* dialog = new SizingDialog(mWorkbench.catalog(), doc->scenario(), mWindow);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    mSizing = dialog;
+    connect(dialog, &SizingDialog::applyRequested, this, [this, dialog](const Scenario& sized, const QString& what) {
+        if (applySizedCluster(sized, what))
+            dialog->close();
+    });
+    connect(dialog, &SizingDialog::saveVariantRequested, this,
+            [this](const Scenario& sized, const QString& note) { mFiles->saveVariant(sized, note); });
+    dialog->show();
+    return dialog;
+}
+
+SizingDialog* PlanController::sizingDialog() const { return mSizing; }
+
+bool PlanController::applySizedCluster(const Scenario& sized, const QString& what)
+{
+    if (!mWorkbench.editable())
+        return false;
+    document::Document* doc = mWorkbench.document();
+    if (!mSizing || !doc || !(doc->scenario() == mSizing->sized())) {
+        QMessageBox::warning(mSizing ? static_cast<QWidget*>(mSizing) : mWindow, tr("Cannot apply the sized cluster"),
+                             tr("The plan was edited since the sizing; size it again to apply a cluster to it."));
+        return false;
+    }
+    const Scenario& now = doc->scenario();
+    Scenario target = sized;
+    target.name = now.name; // the sized cluster replaces this plan's, not its name
+    if (!mWorkbench.push(
+            document::changeScenario(now, mWorkbench.catalog(), target, tr("Size cluster: %1").arg(what).toStdString()),
+            tr("Cannot apply the sized cluster"), mSizing))
+        return false;
+    Q_EMIT mWorkbench.message(tr("Applied the sized cluster (%1); Undo restores the plan as drawn.").arg(what), 10000);
+    return true;
+}
 
 bool PlanController::searchedIsOpen() const
 {

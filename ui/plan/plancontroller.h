@@ -17,13 +17,15 @@ class CanvasScene;
 class CompareDialog;
 class LibraryController;
 class OptimizeDialog;
+class SizingDialog;
 class Workbench;
 
 /// The Plan menu: Optimize… opens the plan search on the open scenario (OptimizeDialog) and
 /// carries out what the user does with a plan it found — the preview on the canvas, Apply (one
 /// undoable edit, changeScenario), Save as Variant (a new library scenario), Compare with the
 /// current plan (the compare view with its "Recommended vs current" page) and a report with that
-/// page.
+/// page. Size Cluster… (ActionId::SizeCluster) opens the sizing of the open scenario
+/// (SizingDialog), whose cluster is applied or saved as a variant the same way.
 class PlanController : public QObject
 {
     Q_OBJECT
@@ -37,10 +39,18 @@ public:
     OptimizeDialog* showOptimize();
     /// The open Optimize dialog, or null.
     OptimizeDialog* optimizeDialog() const;
+    /// Plan > Size Cluster…: a new dialog for the open scenario (the last one closes); null when
+    /// no scenario is open.
+    SizingDialog* showSizing();
+    /// The open Size Cluster dialog, or null.
+    SizingDialog* sizingDialog() const;
 
     /// Turns the open scenario into `plan` as one undoable edit; false (with the reason in a
     /// message box) when the open scenario changed since the search or the plan is refused.
     bool applyPlan(const Scenario& plan, const QString& changes);
+    /// Replaces the open scenario's cluster by the sized one, as one undoable edit; false (with
+    /// the reason in a message box) when the open scenario changed since the sizing.
+    bool applySizedCluster(const Scenario& sized, const QString& what);
     /// Compares the open scenario ("… (current)") with `plan`.
     CompareDialog* compareWithCurrent(const Scenario& plan);
     /// Writes the report of `plan` with its "Recommended vs current" page to `pdf`.
@@ -55,6 +65,7 @@ private:
     LibraryController* mFiles;
     QWidget* mWindow;
     QPointer<OptimizeDialog> mDialog;
+    QPointer<SizingDialog> mSizing;
 };
 
 } // namespace gp::ui

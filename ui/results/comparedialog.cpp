@@ -105,7 +105,7 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<std::shared_ptr
 
     // What differs in the plans, A against each other.
     for (std::size_t i = 1; i < mScenarios.size(); ++i) {
-        const std::vector<std::string> lines = diffScenarios(mScenarios.front(), mScenarios[i]);
+        const std::vector<std::string> lines = diffScenarios(mScenarios.front(), mScenarios[i], &mCatalog);
         auto* head = new QListWidgetItem(
             tr("A → %1: %n change(s)", nullptr, static_cast<int>(lines.size())).arg(letter(i)), mDiff);
         QFont bold = head->font();
@@ -170,8 +170,8 @@ CompareDialog::CompareDialog(const Catalog& catalog, std::vector<std::shared_ptr
     vl->addWidget(mRecommendation, 1);
     auto showRecommendation = [this](int index) {
         if (index >= 0 && static_cast<std::size_t>(index) + 1 < mResults.size())
-            mRecommendation->setText(
-                recommendationPageHtml(recommend(*mResults.front(), *mResults[static_cast<std::size_t>(index) + 1])));
+            mRecommendation->setText(recommendationPageHtml(
+                recommend(*mResults.front(), *mResults[static_cast<std::size_t>(index) + 1], mCatalog)));
     };
     connect(chooser, &QComboBox::currentIndexChanged, this, showRecommendation);
     showRecommendation(0);
