@@ -223,7 +223,6 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catal
             x.lines.push_back(std::string(part.label) + " " + fmt::usd(b.*part.value) + ": " + part.meaning);
         costLines(ev, x);
     } else if (key == "unplaced_jobs") {
-    } else if (key == "unplaced_jobs") {
         x.formula = "jobs the placement policy could not place whole = " + x.value;
         for (const JobResult& j : ev.jobs)
             if (!j.placed) {
