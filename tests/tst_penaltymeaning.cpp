@@ -81,7 +81,7 @@ private Q_SLOTS:
         QVERIFY2(ev.kpis.meanPenalty < 0.05, qPrintable(QString::number(ev.kpis.meanPenalty))); // was 64 %
         QCOMPARE(ev.kpis.slaViolations, 0);
         // Its explanation gives both figures, each in its own words.
-        const KpiExplanation x = explainJob("penalty", "chat-8b", s, ev);
+        const KpiExplanation x = explainJob("penalty", "chat-8b", s, test::bundledCatalog(), ev);
         QVERIFY(QString::fromStdString(x.formula).contains("same GPU share dedicated"));
         bool sized = false;
         for (const std::string& line : x.lines)
@@ -191,7 +191,7 @@ private Q_SLOTS:
         for (const UnitLocation& u : embed.placement)
             where += QString(" %1/%2").arg(QString::fromStdString(u.node)).arg(u.gpu);
         bool packing = false;
-        for (const std::string& line : explainJob("penalty", "embed", s, ev).lines)
+        for (const std::string& line : explainJob("penalty", "embed", s, test::bundledCatalog(), ev).lines)
             packing = packing || QString::fromStdString(line).contains("the packing, not the sharing mode");
         QVERIFY2(packing, qPrintable(where));
     }

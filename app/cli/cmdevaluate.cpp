@@ -51,6 +51,15 @@ QJsonValue servingJson(const calc::JobResult& j)
 
 QString seconds(double s) { return fmt::text::latency(s); }
 
+/// The keys of the assumptions a figure read, in the registry's order.
+QJsonArray assumptionKeys(const AssumptionSet& read)
+{
+    QJsonArray keys;
+    for (const std::string& key : read.keys())
+        keys.append(QString::fromStdString(key));
+    return keys;
+}
+
 QJsonObject toJson(const calc::Evaluation& ev)
 {
     const QJsonObject kpis = kpisToJson(ev.kpis);
@@ -97,7 +106,9 @@ QJsonObject toJson(const calc::Evaluation& ev)
             {"overhead_per_month_usd", j.overheadPerMonthUsd},
             {"extra_days", opt(j.extraDays)},
             {"serving", servingJson(j)},
-            {"meets_sla", j.meetsSla}});
+            {"meets_sla", j.meetsSla},
+            {"assumptions_read", QJsonObject{{"memory", assumptionKeys(j.memoryAssumptions)},
+                                             {"performance", assumptionKeys(j.performanceAssumptions)}}}});
     }
     QJsonArray links;
     for (const calc::LinkResult& l : ev.links)

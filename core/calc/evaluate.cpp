@@ -21,9 +21,16 @@ JobMemoryNeed jobMemoryNeed(const Job& job, const Scenario& s, const Catalog& c)
 
 JobMemoryNeed detail::jobMemoryNeed(const Job& job, const EvaluateParams& p, const Catalog& c)
 {
+    // What each branch reads (a subset of assumptionsReadBy(EvaluatedFigure::Memory)): the
+    // runtime overhead always; a serving engine's token budget and memory share.
+    static const AssumptionSet servingRead{"runtime_overhead_gib", "inference_prefill_chunk_tokens",
+                                           "serving_memory_fraction"};
+    static const AssumptionSet inferenceRead{"runtime_overhead_gib", "inference_prefill_chunk_tokens"};
+    static const AssumptionSet trainingRead{"runtime_overhead_gib"};
     JobMemoryNeed r;
     r.arch = architectureOf(job.model, c);
     if (r.arch && job.kind == JobKind::Inference && job.inference) {
+        r.assumptionsRead = servingRead;
         // A serving engine needs its weights, workspace and one sequence of the longest
         // admitted context within its share of the memory; the KV cache then takes what is
         // left (servingOnSlots).
@@ -35,6 +42,8 @@ JobMemoryNeed detail::jobMemoryNeed(const Job& job, const EvaluateParams& p, con
             std::ceil(static_cast<double>(std::max(job.inference->concurrency, 1)) / std::max(job.parallelism.dp, 1));
         r.demandBytes = r.memory.totalBytes() / p.engine.memoryFraction;
     } else if (r.arch) {
+        // The prefill chunk sizes an inference job's workspace only (estimateMemory).
+        r.assumptionsRead = job.kind == JobKind::Inference ? inferenceRead : trainingRead;
         MemoryInputs in = memoryInputsFor(job, *r.arch, p.runtimeOverheadBytes);
         in.prefillChunkTokens = p.prefillChunkTokens;
         r.memory = estimateMemory(in);

@@ -28,6 +28,7 @@ struct JobMemoryNeed
     double demandBytes = 0.0;          ///< what placement reserves per GPU (serving: over the engine's memory share)
     double servingFixedBytes = 0.0;    ///< serving: per GPU outside the KV cache
     double servingWantedKvBytes = 0.0; ///< serving: the KV cache of its whole concurrency per replica
+    AssumptionSet assumptionsRead;     ///< what the memory figure read (JobResult::memoryAssumptions)
 };
 JobMemoryNeed jobMemoryNeed(const Job& job, const Scenario& scenario, const Catalog& catalog);
 

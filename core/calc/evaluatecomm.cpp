@@ -40,12 +40,16 @@ CommBandwidth commBandwidth(const GpuSpec& gpu, bool oneNode, bool nvlink, doubl
     CommBandwidth b;
     // NCCL over the NVLink domain reaches the GPU's scale-up collective efficiency (catalog).
     b.tensorParallelGBps = gpu.scaleUpBandwidthGBps / 2.0 * gpu.efficiency.scaleUpCollective;
+    static const AssumptionSet linkEfficiencyRead{"link_efficiency"};
     if (oneNode) {
         const bool overNvlink = nvlink && gpu.scaleUpBandwidthGBps > 0;
         b.dataParallelGBps = b.pipelineGBps =
             overNvlink ? b.tensorParallelGBps : detail::pcieGBps(gpu.pcieGen) * linkEfficiency;
+        if (!overNvlink)
+            b.assumptionsRead = linkEfficiencyRead;
     } else {
         b.dataParallelGBps = b.pipelineGBps = networkGBps;
+        b.assumptionsRead = linkEfficiencyRead; // the NICs' bandwidth carries it (nicGBpsPerGpu)
     }
     return b;
 }
@@ -65,9 +69,11 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
     }
     const std::vector<int> nodes = distinct(std::move(nodeList));
     double network = 1e30;
+    bool withoutGpudirect = false;
     std::vector<int> leafList;
     for (int n : nodes) {
         const Node& node = cx.node(n);
+        withoutGpudirect = withoutGpudirect || !node.nics.gpudirectRdma;
         network = std::min(network, nicGBpsPerGpu(node.nics.count, node.nics.speedGbps, node.gpuCount,
                                                   node.nics.gpudirectRdma, linkEff, noGdrFactor));
         leafList.push_back(at(cx.fabric.leafOfNode, n));
@@ -86,7 +92,10 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
         for (int s : slots)
             oneDomain = oneDomain && at(cx.slots, s).gpu / domain == first;
     }
-    return commBandwidth(gpu, nodes.size() == 1, allP2p && oneDomain, linkEff, network * oversub);
+    CommBandwidth b = commBandwidth(gpu, nodes.size() == 1, allP2p && oneDomain, linkEff, network * oversub);
+    if (nodes.size() > 1 && withoutGpudirect)
+        b.assumptionsRead.add("no_gpudirect_bandwidth_factor");
+    return b;
 }
 
 void addJobTraffic(const Context& cx, const std::vector<int>& slots, const std::set<int>& jobNodes, JobResult& r,

@@ -76,6 +76,7 @@ struct PlacedJob
     const GpuSpec* gpu = nullptr;            ///< runs(): the GPU kind of its first slot
     CommBandwidth comm;                      ///< runs(): what its collectives see on its slots
     PerfResult bare;                         ///< runs(): on whole GPUs of its kind
+    AssumptionSet memoryAssumptions;         ///< what its memory figure read (JobMemoryNeed)
 
     bool runs() const { return placement->placed && arch.has_value(); }
     bool inference() const { return job->kind == JobKind::Inference && job->inference.has_value(); }
@@ -138,6 +139,9 @@ GpuLoads gpuLoads(const Context& cx, const Jobs& jobs);
 /// Each placed job on whole GPUs of its kind: its bare-metal step, and the resource mix its
 /// co-tenants feel (interference.h).
 void bareMetalBaselines(const Context& cx, Jobs& jobs, ServingCache& cache);
+/// The assumptions a placed job's step or serving figures read, on its slots as on bare metal
+/// (JobResult::performanceAssumptions, with what interferenceOf read for its units).
+AssumptionSet stepAssumptionsOf(const PlacedJob& job, const JobResult& r);
 
 // 5.-6. (evaluatejobs.cpp)
 /// Every job on its slots against its baseline, into ev.jobs and the totals.

@@ -32,6 +32,7 @@ UnitsOfJob unitsOf(const Context& cx, const Jobs& jobs, int k, const PlacementOu
                 others.push_back({other, at(jobs.records, other).bare.mix, 1.0, at(cx.slots, o).smShare});
         }
         UnitInterference unit = interferenceOf(sl, job.bare.mix, others, ip);
+        r.performanceAssumptions |= unit.assumptionsRead;
         if (sIdx == slots.front() || unit.slowdown > u.worst.slowdown)
             u.worst = std::move(unit);
         r.capacityPerGpuBytes = std::min(r.capacityPerGpuBytes, sl.capacityBytes);
@@ -131,6 +132,7 @@ JobTotals jobsOnSlots(const Context& cx, Jobs& jobs, const PlacementOutcome& po,
         r.name = job.job->name;
         r.tenant = job.tenant->id;
         r.memory = std::move(job.memory);
+        r.memoryAssumptions = job.memoryAssumptions;
         r.placed = job.runs();
         r.reason = job.arch ? job.placement->reason : "unknown model preset '" + job.job->model.preset + "'";
         if (!r.placed) {
@@ -150,6 +152,7 @@ JobTotals jobsOnSlots(const Context& cx, Jobs& jobs, const PlacementOutcome& po,
             servingOnSlots(cx, job, units, loads, cache, r);
         else
             trainingOnSlots(cx, job, units, r);
+        r.performanceAssumptions |= stepAssumptionsOf(job, r);
         penaltyCostAndSla(jobs, k, units, r);
         tally(job, r, ev.kpis, totals);
         addJobTraffic(cx, job.placement->slots, units.nodes, r, totals.linkLoadGbps);

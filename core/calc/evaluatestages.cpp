@@ -61,6 +61,7 @@ Jobs jobDemands(const Context& cx)
             r.memory = std::move(need.memory);
             r.servingFixedBytes = need.servingFixedBytes;
             r.servingWantedKvBytes = need.servingWantedKvBytes;
+            r.memoryAssumptions = need.assumptionsRead;
         }
     }
     return jobs;
@@ -158,6 +159,34 @@ void bareMetalBaselines(const Context& cx, Jobs& jobs, ServingCache& cache)
             job.bare = estimatePerformance({*job.arch, &gpu, *job.job, {}, p.commOverlap, p.tpCommOverlap, job.comm});
         }
     }
+}
+
+AssumptionSet stepAssumptionsOf(const PlacedJob& job, const JobResult& r)
+{
+    // The keys bareMetalBaselines and servingOnSlots / trainingOnSlots pass on, where the model
+    // uses them: each a subset of its figure's row in assumptionsReadBy (evaluateparams.cpp).
+    static const AssumptionSet servingRead{"runtime_overhead_gib", "inference_prefill_chunk_tokens",
+                                           "serving_memory_fraction", "chunked_prefill", "kv_block_tokens"};
+    static const AssumptionSet timeSliceWaitRead{"time_slice_ms"};
+    static const AssumptionSet tpOverlapRead{"tp_comm_overlap"};
+    static const AssumptionSet dpOverlapRead{"comm_overlap"};
+    AssumptionSet read;
+    if (job.inference()) {
+        read = servingRead;
+        if (r.servingPlacement.timeSliceS > 0) // it waits for other tenants' turns
+            read |= timeSliceWaitRead;
+        return read;
+    }
+    if (job.job->kind == JobKind::Inference) // without serving settings: the default engine, no assumption
+        return read;
+    const Parallelism& par = job.job->parallelism;
+    if (par.tp > 1) // tensor-parallel collectives, over NVLink at the catalog's efficiency
+        read |= tpOverlapRead;
+    if (par.dp > 1) // the gradient reduction
+        read |= dpOverlapRead;
+    if (par.dp > 1 || par.pp > 1) // data-parallel and pipeline transfers over PCIe or the NICs
+        read |= job.comm.assumptionsRead;
+    return read;
 }
 
 } // namespace gp::calc::detail

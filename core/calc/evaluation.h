@@ -7,6 +7,8 @@
 #include "perfmodel.h"
 #include "servingmodel.h"
 
+#include "model/assumptionset.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +56,12 @@ struct JobResult
     std::string gpuId;                            ///< the GPU model it runs on ("" when not placed)
     ServingPlacement servingPlacement;            ///< what its placement gave the serving model
     std::vector<std::pair<int, double>> linkGbps; ///< its average load on each link it uses (link index)
+    /// The registered assumptions the calculation read for its memory per GPU (what placement
+    /// reserved for it): the explanations of memory figures list these.
+    AssumptionSet memoryAssumptions;
+    /// ... for its step or serving figures on its slots and on bare metal, and for what its
+    /// co-tenants take (its penalty, MFU, latencies; docs/model-reference.md, "What an explanation lists").
+    AssumptionSet performanceAssumptions;
 };
 
 /// Whether a placed job's tenant judges it by the penalty limit (max_penalty_pct): every job

@@ -10,18 +10,23 @@ namespace gp::calc {
 
 InterferenceParams InterferenceParams::from(const std::map<std::string, double>& a, const GpuSpec& gpu)
 {
-    const auto value = [&](const char* key) {
+    // The catalog's value where the GPU is calibrated, else the scenario's (recorded as read).
+    const auto value = [&](const char* key, AssumptionSet& read) {
         const auto it = gpu.sharingCalibration.find(key);
-        return it != gpu.sharingCalibration.end() ? it->second : assumptionValue(a, key);
+        if (it != gpu.sharingCalibration.end())
+            return it->second;
+        read.add(key);
+        return assumptionValue(a, key);
     };
     InterferenceParams p;
     // The share of a turn lost: switch (and cache refill) time over the turn, at most 90 %.
     const double turnUs = assumptionValue(a, "time_slice_ms") * 1e3;
-    const double switchUs = value("time_slice_switch_us");
+    p.switchRead.add("time_slice_ms");
+    const double switchUs = value("time_slice_switch_us", p.switchRead);
     p.switchCompute = std::min(0.9, switchUs / turnUs);
-    p.switchMemory = std::min(0.9, (switchUs + value("time_slice_cache_refill_us")) / turnUs);
-    p.mpsContention = value("mps_memory_contention");
-    p.virtualizationIo = value("virtualization_io_overhead_pct") / 100.0;
+    p.switchMemory = std::min(0.9, (switchUs + value("time_slice_cache_refill_us", p.switchRead)) / turnUs);
+    p.mpsContention = value("mps_memory_contention", p.mpsRead);
+    p.virtualizationIo = value("virtualization_io_overhead_pct", p.ioRead) / 100.0;
     return p;
 }
 
@@ -105,6 +110,7 @@ UnitInterference interferenceOf(const Slot& slot, const ResourceMix& self, const
     switch (slot.mode) {
     case SharingMode::Exclusive: break;
     case SharingMode::Passthrough:
+        u.assumptionsRead = p.ioRead;
         s.network = 1.0 / (1.0 + p.virtualizationIo);
         parts.pcieNetwork = n * p.virtualizationIo;
         break;
@@ -145,6 +151,7 @@ UnitInterference interferenceOf(const Slot& slot, const ResourceMix& self, const
         const double share = 1.0 / turns;
         const bool switching = turns > 1.0 + 1e-12;
         const double io = vgpu ? p.virtualizationIo : 0.0;
+        u.assumptionsRead = (switching ? p.switchRead : AssumptionSet{}) | (vgpu ? p.ioRead : AssumptionSet{});
         s.compute = share * (switching ? 1.0 - p.switchCompute : 1.0);
         s.bandwidth = share * (switching ? 1.0 - p.switchMemory : 1.0);
         s.time = s.compute;
@@ -179,6 +186,7 @@ UnitInterference interferenceOf(const Slot& slot, const ResourceMix& self, const
         }
         s.compute = own * std::min(1.0, 1.0 / asked);
         s.bandwidth = 1.0 / (1.0 + (1.0 + p.mpsContention) * memoryLoad);
+        u.assumptionsRead = memoryLoad > 0 ? p.mpsRead : AssumptionSet{};
         s.time = s.compute;
         s.spatial = true;
         s.network = pcieShare(others);

@@ -5,6 +5,7 @@
 #include "perfmodel.h"
 #include "slots.h"
 
+#include "model/assumptionset.h"
 #include "model/gpuspec.h"
 
 #include <map>
@@ -21,6 +22,11 @@ struct InterferenceParams
     double switchMemory = 0.184;    ///< ... memory-bound work loses: (switch + cache refill) / time_slice_ms
     double mpsContention = 0.86;    ///< extra DRAM traffic per overlapping memory-bound MPS client (L2 thrashing)
     double virtualizationIo = 0.06; ///< slowdown of a VM's host/PCIe and network transfers (IOMMU, virtual interrupts)
+    /// The scenario's assumptions behind each parameter, less those the GPU's catalog
+    /// calibration replaces (that value is the catalog's, not a knob of the scenario).
+    AssumptionSet switchRead; ///< switchCompute and switchMemory: time_slice_ms, the switch and the refill
+    AssumptionSet mpsRead;    ///< mpsContention
+    AssumptionSet ioRead;     ///< virtualizationIo
 
     static InterferenceParams from(const std::map<std::string, double>& assumptions, const GpuSpec& gpu);
 };
@@ -79,6 +85,7 @@ struct UnitInterference
     double slowdown = 1.0;      ///< the same linear estimate of shared / bare step time (1 + size + parts)
     double aloneSlowdown = 1.0; ///< the slowdown with every co-tenant idle
     std::vector<std::pair<int, double>> byNeighbour; ///< co-tenant job -> slowdown it adds
+    AssumptionSet assumptionsRead; ///< the scenario's assumptions this case read (the explanations list them)
 };
 
 /// The interference one unit on `slot` with bare-metal resource mix `self` suffers from its

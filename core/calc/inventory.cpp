@@ -2,23 +2,35 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "inventory.h"
 
+#include "model/format.h"
+
 #include <algorithm>
 
 namespace gp::calc {
 
 std::optional<double> gpuHourPrice(const Scenario& s, const Catalog& c, const std::string& gpuId)
 {
+    return gpuHourPriceOf(s, c, gpuId).usd;
+}
+
+GpuHourPrice gpuHourPriceOf(const Scenario& s, const Catalog& c, const std::string& gpuId)
+{
     if (const auto& own = s.pricing.ownership) {
         const GpuSpec* g = c.gpu(gpuId);
         const double power = g ? g->tdpW / 1000.0 * own->pue * own->usdPerKwh : 0.0;
-        return own->capexPerGpuUsd / (own->amortizationYears * 8760.0) + power;
+        return {own->capexPerGpuUsd / (own->amortizationYears * 8760.0) + power,
+                "ownership: $" + fmt::grouped(own->capexPerGpuUsd) + " per GPU over " +
+                    fmt::fixed(own->amortizationYears, 1) + " years, plus power (TDP × PUE " + fmt::fixed(own->pue, 2) +
+                    " × $" + fmt::fixed(own->usdPerKwh, 3) + "/kWh)"};
     }
     if (auto it = s.pricing.gpuHourUsd.find(gpuId); it != s.pricing.gpuHourUsd.end())
-        return it->second;
-    if (const PricePreset* p = c.pricePreset(s.pricing.preset))
+        return {it->second, "this scenario's price (pricing.gpu_hour_usd)"};
+    const PricePreset* p = c.pricePreset(s.pricing.preset);
+    if (p)
         if (auto it = p->gpuHourUsd.find(gpuId); it != p->gpuHourUsd.end())
-            return it->second;
-    return std::nullopt;
+            return {it->second, "price preset " + p->name + (p->asOf.empty() ? "" : ", as of " + p->asOf)};
+    return {std::nullopt, p ? "not in price preset " + p->name + ": counted as $0"
+                            : std::string("no price preset and no price of its own: counted as $0")};
 }
 
 Inventory takeInventory(const Scenario& scenario, const Catalog& catalog)

@@ -35,9 +35,20 @@ struct Inventory
     static constexpr double kHoursPerMonth = 730.0; ///< 8,760 h / 12
 };
 
+/// A GPU model's price under a scenario's pricing, and where it comes from.
+struct GpuHourPrice
+{
+    std::optional<double> usd; ///< $/GPU-hour; nullopt: no price (counted as $0)
+    /// In words: "price preset Lambda Cloud on-demand 8-GPU instances (2025), as of 2025-06-01",
+    /// "this scenario's price (pricing.gpu_hour_usd)", "ownership: …", or why there is none.
+    std::string source;
+};
+
 /// $/GPU-hour of `gpuId` under the scenario's pricing. Owned: capex / (years x 8,760 h) +
 /// TDP x PUE x $/kWh. Rented: the override, else the preset, else nullopt.
 std::optional<double> gpuHourPrice(const Scenario& s, const Catalog& c, const std::string& gpuId);
+/// The same price with its source (what the cost explanations name).
+GpuHourPrice gpuHourPriceOf(const Scenario& s, const Catalog& c, const std::string& gpuId);
 
 Inventory takeInventory(const Scenario& scenario, const Catalog& catalog);
 

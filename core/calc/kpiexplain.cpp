@@ -143,8 +143,10 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catal
         return x;
     x.key = key;
     x.label = spec->label;
-    x.assumptions = spec->assumptions;
+    x.assumptions = assumptionsBehindKpi(key, ev);
     x.errorBand = spec->errorBand;
+    if (key == "cost_per_month_usd" || key == "waste_per_month_usd")
+        x.prices = pricesBehind(s, catalog, gpuModelsOf(s));
     const Kpis& k = ev.kpis;
     std::map<std::string, double> values = kpiValues(k);
     if (p95Days)
@@ -239,7 +241,6 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catal
             x.lines.push_back(std::string(part.label) + " " + fmt::usd(b.*part.value) + ": " + part.meaning);
         costLines(ev, x);
     } else if (key == "unplaced_jobs") {
-    } else if (key == "unplaced_jobs") {
         x.formula = "jobs the placement policy could not place whole = " + x.value;
         for (const JobResult& j : ev.jobs)
             if (!j.placed) {
@@ -286,7 +287,8 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catal
     return x;
 }
 
-KpiExplanation explainJob(const std::string& figure, const std::string& jobId, const Scenario& s, const Evaluation& ev)
+KpiExplanation explainJob(const std::string& figure, const std::string& jobId, const Scenario& s,
+                          const Catalog& catalog, const Evaluation& ev)
 {
     KpiExplanation x;
     const auto it = std::find_if(ev.jobs.begin(), ev.jobs.end(), [&](const JobResult& j) { return j.id == jobId; });
@@ -295,11 +297,11 @@ KpiExplanation explainJob(const std::string& figure, const std::string& jobId, c
     const JobResult& j = *it;
     x.key = figure;
     x.jobIds = {j.id};
+    x.assumptions = assumptionsBehindJob(figure, j);
     const std::string step = j.serving ? "time per output token" : "step time";
     if (figure == "penalty") {
         const KpiSpec* spec = findKpi("mean_penalty");
         x.label = "Penalty of " + j.name;
-        x.assumptions = spec->assumptions;
         x.errorBand = spec->errorBand;
         if (!j.placed) {
             x.value = "–";
@@ -344,6 +346,7 @@ KpiExplanation explainJob(const std::string& figure, const std::string& jobId, c
     }
     x.label = "Cost of " + j.name;
     x.value = fmt::usd(j.costPerMonthUsd);
+    x.prices = pricesBehind(s, catalog, {j.gpuId});
     const double perGpuHour =
         j.gpuEquivalents > 0 ? j.costPerMonthUsd / (j.gpuEquivalents * Inventory::kHoursPerMonth) : 0.0;
     x.formula = "GPU share it holds × price per GPU-hour × hours per month = " + fmt::fixed(j.gpuEquivalents, 2) +
@@ -373,8 +376,9 @@ KpiExplanation explainGpu(const std::string& nodeId, int gpu, const Scenario& s,
     const KpiSpec* spec = findKpi("vram_utilization");
     x.key = "gpu";
     x.label = "GPU " + std::to_string(gpu) + " of " + node->name;
-    x.assumptions = spec->assumptions;
+    x.assumptions = assumptionsBehindGpu(nodeId, gpu, ev);
     x.errorBand = spec->errorBand;
+    x.prices = pricesBehind(s, c, {node->gpuId});
     const double used = result != ev.gpus.end() ? result->usedBytes : 0.0;
     const double capacity = result != ev.gpus.end() ? result->capacityBytes : 0.0;
     x.value = fmt::fixed(used / kGiB, 1) + " of " + fmt::fixed(capacity / kGiB, 1) + " GiB";

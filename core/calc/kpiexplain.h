@@ -3,6 +3,7 @@
 #pragma once
 
 #include "evaluation.h"
+#include "explaininputs.h"
 
 #include "model/catalog.h"
 #include "model/scenario.h"
@@ -14,18 +15,21 @@
 namespace gp::calc {
 
 /// How one KPI of one plan came about (docs/workbench.md, "Explain a number"): its formula
-/// with this plan's values substituted, the terms or jobs behind it, the assumptions it rests
-/// on and how far the model is known to be off.
+/// with this plan's values substituted, the terms or jobs behind it, the assumptions and prices
+/// it rests on and how far the model is known to be off.
 struct KpiExplanation
 {
     std::string key;
     std::string label;
-    std::string value;                    ///< as the card shows it
-    std::string formula;                  ///< in words, with this plan's values put in
-    std::vector<std::string> lines;       ///< the terms, or the jobs responsible, most important first
-    std::vector<std::string> jobIds;      ///< the jobs responsible (to show them on the canvas)
-    std::vector<std::string> assumptions; ///< keys of the registered assumptions it uses
-    std::string errorBand;                ///< the model's measured error for this figure (docs/validation.md)
+    std::string value;               ///< as the card shows it
+    std::string formula;             ///< in words, with this plan's values put in
+    std::vector<std::string> lines;  ///< the terms, or the jobs responsible, most important first
+    std::vector<std::string> jobIds; ///< the jobs responsible (to show them on the canvas)
+    /// Keys of the registered assumptions the calculation read for this value (explaininputs.h),
+    /// in the registry's order: the knobs that change it, and only those.
+    std::vector<std::string> assumptions;
+    std::vector<PriceUsed> prices; ///< a dollar figure's GPU prices, per GPU model
+    std::string errorBand;         ///< the model's measured error for this figure (docs/validation.md)
 };
 
 /// The explanation of KPI `key` (calc/kpiregistry.h) for `evaluation` of `scenario`; the P95
@@ -38,7 +42,7 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& scenario, cons
 /// (its GPU share at the cluster's prices, and over its whole run). Unknown figures or jobs
 /// give an empty formula.
 KpiExplanation explainJob(const std::string& figure, const std::string& jobId, const Scenario& scenario,
-                          const Evaluation& evaluation);
+                          const Catalog& catalog, const Evaluation& evaluation);
 
 /// What one GPU holds, in the same shape: its memory in use as the sum of its jobs' memory
 /// against what it offers, how it is shared, each job on it with its slot and penalty, the

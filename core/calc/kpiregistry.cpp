@@ -83,12 +83,11 @@ std::vector<KpiSpec> makeRegistry()
         "step times within 10 % of Megatron-LM's published iterations (mean 8 %); sharing penalties within 3 % of "
         "the MPS and vGPU measurements used as checks, but time-slicing of small kernels is underestimated by up "
         "to half (Colfax 2024) and of a serving mix overestimated by 17 % (NVIDIA 2026); docs/validation.md";
-    // What evaluate's memory figure reads, as it records it (evaluateparams.h).
+    // What evaluate's memory figure reads, as it records it (evaluateparams.h). The KPIs made of
+    // the jobs' figures get no fixed list: their explanation names what the calculation read for
+    // this plan's jobs (explaininputs.h; a fixed list named time slices on a MIG plan, issue 36).
     const std::vector<std::string> memoryKeys = assumptionsReadBy(EvaluatedFigure::Memory);
-    const std::vector<std::string> sharingKeys = {
-        "time_slice_ms",         "time_slice_switch_us",           "time_slice_cache_refill_us",
-        "mps_memory_contention", "virtualization_io_overhead_pct", "comm_overlap",
-        "link_efficiency"};
+    const std::vector<std::string> fromTheJobs = {};
     auto set = [&r](const char* key, std::vector<std::string> assumptions, std::string band) {
         for (KpiSpec& k : r)
             if (k.key == key) { // keys are unique: one spec takes them
@@ -97,23 +96,21 @@ std::vector<KpiSpec> makeRegistry()
                 return;
             }
     };
-    set("vram_utilization", memoryKeys, memoryBand);
+    set("vram_utilization", fromTheJobs, memoryBand);
     set("allocation_ratio", {}, "exact: the slots the placement handed out");
-    set("compute_utilization", sharingKeys, penaltyBand);
+    set("compute_utilization", fromTheJobs, penaltyBand);
     set("fragmentation", {},
         "the measure of Weng et al. (USENIX ATC '23) as their simulator computes it, the trace replay's, over the "
         "scenario's own job mix; how the replay compares with the paper is in docs/validation.md");
-    set("mean_penalty", sharingKeys, penaltyBand);
-    set("max_penalty", sharingKeys, penaltyBand);
+    set("mean_penalty", fromTheJobs, penaltyBand);
+    set("max_penalty", fromTheJobs, penaltyBand);
     set("cost_per_month_usd", {}, "exact arithmetic on the catalog's cited prices (or your overrides)");
-    set("waste_per_month_usd", sharingKeys,
+    set("waste_per_month_usd", fromTheJobs,
         "idle and stranded parts exact on the placement; the sharing overhead part as the penalties");
-    set("unplaced_jobs", memoryKeys, memoryBand);
-    set("sla_violations", sharingKeys, penaltyBand);
+    set("unplaced_jobs", fromTheJobs, memoryBand);
+    set("sla_violations", fromTheJobs, penaltyBand);
     set("oom_risk_gpus", memoryKeys, memoryBand);
-    set("serving_slo_attainment",
-        {"serving_memory_fraction", "kv_block_tokens", "serving_length_sigma", "chunked_prefill",
-         "inference_prefill_chunk_tokens"},
+    set("serving_slo_attainment", fromTheJobs,
         "TTFT within 30 %, inter-token latency and throughput within 20 % of NVIDIA NIM's measurements; mean "
         "|error| 10.4 % over 24 TensorRT-LLM rows; docs/validation.md");
     set("p95_completion_days",

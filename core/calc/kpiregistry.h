@@ -24,7 +24,10 @@ struct KpiSpec
     bool (*flagged)(const Kpis&) = nullptr;
     /// False when the KPI has no value for this plan (SLO attainment without serving jobs).
     bool (*applies)(const Kpis&) = nullptr;
-    /// The registered assumptions its value rests on (model/assumptions.h).
+    /// The registered assumptions (model/assumptions.h) its value rests on in every plan: the
+    /// Monte Carlo's, the out-of-memory count's. Empty for the KPIs made of the jobs' figures:
+    /// their explanation lists what the calculation read for the jobs behind this plan's value
+    /// instead (assumptionsBehindKpi, explaininputs.h).
     std::vector<std::string> assumptions = {};
     /// How far the model is known to be off for this figure, from docs/validation.md.
     std::string errorBand = {};

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "model/assumptionset.h"
 #include "model/gpuspec.h"
 #include "model/job.h"
 #include "model/modelpreset.h"
@@ -38,6 +39,9 @@ struct CommBandwidth
     double tensorParallelGBps = 0.0; ///< the NVLink domain of a TP group
     double pipelineGBps = 0.0;       ///< between consecutive stages
     double dataParallelGBps = 0.0;   ///< the slowest hop of the data-parallel ring
+    /// The assumptions the pipeline and data-parallel bandwidths rest on: link_efficiency off
+    /// NVLink (PCIe, the NICs), no_gpudirect_bandwidth_factor across nodes without GPUDirect RDMA.
+    AssumptionSet assumptionsRead;
 };
 
 /// Per GPU, what a node's NICs give a job across nodes (GB/s, one direction): NICs × speed over

@@ -14,6 +14,7 @@ namespace gp {
 struct Assumption
 {
     std::string key;
+    std::string label; ///< what a planner calls it ("Time slice"): the explanations' rows, with the key beside
     double defaultValue = 0.0;
     double minValue = 0.0;
     double maxValue = 0.0;

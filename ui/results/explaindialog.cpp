@@ -54,8 +54,25 @@ ExplainDialog::ExplainDialog(const calc::KpiExplanation& x, const std::map<std::
         connect(show, &QPushButton::clicked, this, [this] { Q_EMIT showJobsRequested(mExplanation.jobIds); });
         layout->addWidget(show);
     }
+    if (!x.prices.empty()) {
+        // A dollar figure's prices, per GPU model, with where each comes from (catalog preset,
+        // the scenario's own price, ownership); they change in the scenario's pricing.
+        QString items;
+        for (const calc::PriceUsed& price : x.prices)
+            items += "<li>" + q(calc::priceText(price)).toHtmlEscaped() + "</li>";
+        layout->addWidget(
+            wrapped("<p><b>" + tr("GPU prices it uses") + "</b></p><ul>" + items + "</ul>", this, "explainPrices"));
+    }
+    if (x.assumptions.empty() && x.prices.empty())
+        layout->addWidget(wrapped("<p><b>" + tr("Assumptions it rests on") + "</b><br>" +
+                                      tr("None: the calculation read no registered assumption for this value.") +
+                                      "</p>",
+                                  this, "explainNoAssumptions"));
     if (!x.assumptions.empty()) {
+        // Only what the calculation read for this value (calc::assumptionsBehindKpi): each knob
+        // here feeds it. Its label, value and unit; the key for the scenario file beside it.
         auto* box = new QGroupBox(tr("Assumptions it rests on (editable; sources in docs/model-reference.md)"), this);
+        box->setObjectName("explainAssumptions");
         auto* form = new QFormLayout(box);
         for (const std::string& key : x.assumptions) {
             const Assumption* a = findAssumption(key);
@@ -70,7 +87,12 @@ ExplainDialog::ExplainDialog(const calc::KpiExplanation& x, const std::map<std::
             field->setValue(value);
             field->setToolTip(q(a->description + "\n\nSource: " + a->source));
             mInitial[key] = field->value();
-            form->addRow(q(key), field);
+            auto* label = new QLabel(q(a->label).toHtmlEscaped() + " <small><code>" + q(key) + "</code></small>", box);
+            label->setObjectName(q("assumptionLabel-" + key));
+            label->setTextFormat(Qt::RichText);
+            label->setToolTip(field->toolTip());
+            label->setBuddy(field);
+            form->addRow(label, field);
             mFields.push_back({key, field});
             connect(field, &QDoubleSpinBox::valueChanged, this, [this] { mApply->setEnabled(!patches().empty()); });
         }

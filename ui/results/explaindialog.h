@@ -17,8 +17,10 @@ class QPushButton;
 namespace gp::ui {
 
 /// How one number of the plan came about (a click on its KPI card): the formula with this
-/// plan's values, the jobs behind it (shown on the canvas on request), the assumptions it rests
-/// on — editable, with their sources — and the model's known error for it.
+/// plan's values, the jobs behind it (shown on the canvas on request), the GPU prices a dollar
+/// figure uses, the assumptions the calculation read for it — by label, value and unit, editable
+/// with their sources, and only those: *Apply Assumptions* offers no knob that leaves it
+/// unchanged — and the model's known error for it.
 class ExplainDialog : public QDialog
 {
     Q_OBJECT

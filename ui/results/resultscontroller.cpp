@@ -69,8 +69,8 @@ ExplainDialog* ResultsController::explainJob(const QString& jobId, const QString
     const std::shared_ptr<const sim::PlanResults> results = mWorkbench.session().latest();
     if (!mWorkbench.document() || !results || !results->evaluation)
         return nullptr;
-    return openExplanation(
-        calc::explainJob(figure.toStdString(), jobId.toStdString(), *results->scenario, *results->evaluation));
+    return openExplanation(calc::explainJob(figure.toStdString(), jobId.toStdString(), *results->scenario,
+                                            mWorkbench.catalog(), *results->evaluation));
 }
 
 ExplainDialog* ResultsController::explainGpu(const QString& nodeId, int gpu)
