@@ -196,6 +196,22 @@ private Q_SLOTS:
         QVERIFY2(packing, qPrintable(where));
     }
 
+    /// The explanations name the noisiest neighbour by its name, not its id (issue 36: no raw ids).
+    void explanationsNameTheNeighbour()
+    {
+        const Scenario s = sample("02-mixed-sharing-lab.json");
+        const Evaluation ev = evaluate(s, test::bundledCatalog());
+        QCOMPARE(job(ev, "notebooks").noisiestNeighbour, std::string("notebooks-eval"));
+        QString all;
+        for (const std::string& line : explainJob("penalty", "notebooks", s, test::bundledCatalog(), ev).lines)
+            all += QString::fromStdString(line) + '\n';
+        for (const std::string& line : explainKpi("mean_penalty", s, test::bundledCatalog(), ev).lines)
+            all += QString::fromStdString(line) + '\n';
+        QVERIFY2(all.contains("Noisiest neighbour: Notebook evaluation server") &&
+                     all.contains("Notebook evaluation server adds") && !all.contains("notebooks-eval"),
+                 qPrintable(all));
+    }
+
     /// Issue 36: at least one bundled sample meets the 80 % / 3 % target honestly, and says why.
     void aBundledSampleMeetsTheTarget()
     {

@@ -53,9 +53,25 @@ std::string partsOf(const PenaltyBreakdown& b)
 /// "MIG 3g.40gb" for the slot kind a job got.
 std::string slotOf(const JobResult& j) { return j.placement.empty() ? std::string() : j.placement.front().slot; }
 
+/// A job's name by its id ("" when the evaluation has no such job).
+std::string jobName(const Evaluation& ev, const std::string& id)
+{
+    for (const JobResult& j : ev.jobs)
+        if (j.id == id)
+            return j.name;
+    return id;
+}
+
+/// A node's name as the canvas shows it, by its id.
+std::string nodeName(const Scenario& s, const std::string& id)
+{
+    const Node* n = s.topology.findNode(id);
+    return n && !n->name.empty() ? n->name : id;
+}
+
 /// "2 of its units share GPU 0 of node-1: the packing, not the sharing mode, slows it" when a
 /// job's own units take turns on (or split) one GPU; "" when each has a GPU of its own.
-std::string packingOf(const JobResult& j)
+std::string packingOf(const JobResult& j, const Scenario& s)
 {
     std::map<std::pair<std::string, int>, int> perGpu;
     for (const UnitLocation& u : j.placement)
@@ -65,7 +81,8 @@ std::string packingOf(const JobResult& j)
     if (most == perGpu.end() || most->second < 2)
         return {};
     return std::to_string(most->second) + " of its units share GPU " + std::to_string(most->first.second) + " of " +
-           most->first.first + ": the packing, not the sharing mode, slows it (they take turns or split the GPU)";
+           nodeName(s, most->first.first) +
+           ": the packing, not the sharing mode, slows it (they take turns or split the GPU)";
 }
 
 /// Placed jobs, the largest penalty first.
@@ -80,17 +97,17 @@ std::vector<const JobResult*> byPenalty(const Evaluation& ev)
     return out;
 }
 
-std::string penaltyLine(const JobResult& j)
+std::string penaltyLine(const JobResult& j, const Evaluation& ev)
 {
     std::string line = j.name + ": " + percent(j.penalty);
     if (j.penalty > 0)
-        line +=
-            " (shared step " + fmt::latency(j.perf.stepTimeS) + " against " +
-            fmt::latency(j.bareMetal.stepTimeS * (1.0 + j.slowdownVsDedicated)) +
-            " with the same share dedicated, on " + slotOf(j) + "; " + partsOf(j.penaltyBreakdown) +
-            (j.noisiestNeighbour.empty() ? std::string()
-                                         : "; " + j.noisiestNeighbour + " adds " + percent(j.noisiestNeighbourCost)) +
-            ")";
+        line += " (shared step " + fmt::latency(j.perf.stepTimeS) + " against " +
+                fmt::latency(j.bareMetal.stepTimeS * (1.0 + j.slowdownVsDedicated)) +
+                " with the same share dedicated, on " + slotOf(j) + "; " + partsOf(j.penaltyBreakdown) +
+                (j.noisiestNeighbour.empty()
+                     ? std::string()
+                     : "; " + jobName(ev, j.noisiestNeighbour) + " adds " + percent(j.noisiestNeighbourCost)) +
+                ")";
     return line;
 }
 
@@ -209,7 +226,7 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catal
                         fmt::latency(top.bareMetal.stepTimeS * (1.0 + top.slowdownVsDedicated)) + " − 1 = " + x.value;
         }
         for (const JobResult* j : jobs) {
-            x.lines.push_back(penaltyLine(*j));
+            x.lines.push_back(penaltyLine(*j, ev));
             x.jobIds.push_back(j->id);
             if (key == "max_penalty")
                 break;
@@ -258,8 +275,8 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catal
         x.formula = "GPUs without memory isolation whose co-tenants' memory exceeds them = " + x.value;
         for (const GpuResult& g : ev.gpus)
             if (g.oomRisk)
-                x.lines.push_back(g.node + " GPU " + std::to_string(g.gpu) + ": " + fmt::gib(g.usedBytes) + " of " +
-                                  fmt::gib(g.capacityBytes) + " GiB");
+                x.lines.push_back(nodeName(s, g.node) + " GPU " + std::to_string(g.gpu) + ": " + fmt::gib(g.usedBytes) +
+                                  " of " + fmt::gib(g.capacityBytes) + " GiB");
     } else if (key == "serving_slo_attainment") {
         x.formula = "mean over serving jobs with an objective, saturated or not placed (0 for these two) of (share "
                     "of requests within the TTFT P99 objective × share of token gaps within the ITL P99 objective) = " +
@@ -326,11 +343,11 @@ KpiExplanation explainJob(const std::string& figure, const std::string& jobId, c
                 "Slowdown against whole dedicated GPUs, not counted as penalty: " + percent(j.slowdownVsDedicated) +
                 " (" + precise(dedicatedStep) + " against " + precise(j.bareMetal.stepTimeS) +
                 "): the share of the GPU it holds is a sizing choice, paid for at that share");
-        if (const std::string packed = packingOf(j); !packed.empty())
+        if (const std::string packed = packingOf(j, s); !packed.empty())
             x.lines.push_back(packed);
         if (!j.noisiestNeighbour.empty())
-            x.lines.push_back("Noisiest neighbour: " + j.noisiestNeighbour + " (+" + percent(j.noisiestNeighbourCost) +
-                              " of the bare-metal " + step + ")");
+            x.lines.push_back("Noisiest neighbour: " + jobName(ev, j.noisiestNeighbour) + " (+" +
+                              percent(j.noisiestNeighbourCost) + " of the bare-metal " + step + ")");
         if (const Tenant* t = s.findTenant(j.tenant)) {
             const std::string why = slaMissReason(j, s);
             x.lines.push_back(why.empty()
@@ -392,7 +409,7 @@ KpiExplanation explainGpu(const std::string& nodeId, int gpu, const Scenario& s,
                 std::string line = j.name + " on " + u.slot + ": " + fmt::fixed(j.memory.totalBytes() / kGiB, 1) +
                                    " GiB per GPU, penalty " + percent(j.penalty);
                 if (!j.noisiestNeighbour.empty())
-                    line += ", noisiest neighbour " + j.noisiestNeighbour;
+                    line += ", noisiest neighbour " + jobName(ev, j.noisiestNeighbour);
                 if (!j.meetsSla)
                     line += " — outside its tenant's SLA";
                 x.lines.push_back(line);
