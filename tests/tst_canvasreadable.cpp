@@ -12,7 +12,10 @@
 #include "ui/results/kpicards.h"
 
 #include <QDockWidget>
+#include <QFile>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QPainter>
 #include <QScreen>
 #include <QStandardPaths>
@@ -116,9 +119,14 @@ private Q_SLOTS:
     void everySampleOpensReadable_data()
     {
         QTest::addColumn<QString>("sample");
-        for (const char* name : {"DGX H100 pod: three tenants", "Mixed sharing lab",
-                                 "64-node DGX H100, two-tier InfiniBand", "250-node H100 cluster (2,000 GPUs)"})
-            QTest::newRow(name) << QString(name);
+        for (const QString& path : test::sampleFiles()) { // by the name the library lists it under
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QString name = QJsonDocument::fromJson(file.readAll()).object().value("name").toString();
+            QVERIFY2(!name.isEmpty(), qPrintable(path));
+            QTest::newRow(qPrintable(name)) << name;
+        }
+        QVERIFY(test::sampleFiles().size() >= 4);
     }
 
     void everySampleOpensReadable()
