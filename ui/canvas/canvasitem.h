@@ -3,9 +3,13 @@
 #pragma once
 
 #include <QFont>
+#include <QFontInfo>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
 #include <QPainter>
+
+#include <algorithm>
+#include <cmath>
 
 namespace gp::ui {
 
@@ -20,6 +24,28 @@ enum class CanvasItemKind : int
 };
 
 constexpr int itemType(CanvasItemKind kind) { return static_cast<int>(kind); }
+
+/// Text on the canvas is readable or not drawn (issue 36; docs/user-guide.md, "Zoom and
+/// readable labels"): a name is at least kMinNamePx pixels high on screen, any other text at least
+/// kMinTextPx. Zoomed out, a label's font grows in scene units to stay that large; whoever draws
+/// it leaves it out where it no longer fits its item.
+inline constexpr double kMinNamePx = 12.0;
+inline constexpr double kMinTextPx = 11.0;
+
+/// The scene's font, in pixels: what labels are at 1:1.
+inline double canvasFontPx(const QFont& sceneFont)
+{
+    return sceneFont.pixelSize() > 0 ? sceneFont.pixelSize() : std::max(1, QFontInfo(sceneFont).pixelSize());
+}
+
+/// `base` at `nominalPx` scene pixels, or larger where that would be under `minPx` on screen at
+/// the level of detail `lod` (the view's scale).
+inline QFont canvasLabelFont(QFont base, double nominalPx, double minPx, double lod, bool bold)
+{
+    base.setBold(bold);
+    base.setPixelSize(static_cast<int>(std::ceil(std::max(nominalPx, minPx / std::max(lod, 1e-3)) - 1e-9)));
+    return base;
+}
 
 /// The canvas view does not save and restore the painter around each item
 /// (QGraphicsView::DontSavePainterState, for speed with thousands of items): each paint()

@@ -58,10 +58,14 @@ void CanvasMinimap::render()
         return;
     }
     mSceneArea = content.adjusted(-80, -40, 40, 40);
-    // The widget takes the content's shape within 220 × 140.
+    // The widget takes the content's shape within 220 × 140, and within a third of a short or
+    // narrow canvas's height and a quarter of its width (a 190-px canvas on a 1366×768 screen
+    // kept 50 px of plan beside a full-size minimap).
+    const QSize box = mBox = maximumBox();
     const double aspect = mSceneArea.width() / std::max(mSceneArea.height(), 1.0);
-    const QSize size = aspect >= 220.0 / 140.0 ? QSize(220, std::max(40, static_cast<int>(220 / aspect)))
-                                               : QSize(std::max(40, static_cast<int>(140 * aspect)), 140);
+    const QSize size = aspect >= double(box.width()) / box.height()
+                           ? QSize(box.width(), std::max(24, static_cast<int>(box.width() / aspect)))
+                           : QSize(std::max(24, static_cast<int>(box.height() * aspect)), box.height());
     setFixedSize(size);
     mPicture = QPixmap(size * devicePixelRatioF());
     mPicture.setDevicePixelRatio(devicePixelRatioF());
@@ -73,6 +77,22 @@ void CanvasMinimap::render()
     place();
     updateShown();
     update();
+}
+
+QSize CanvasMinimap::maximumBox() const
+{
+    const QSize viewport = view()->viewport()->size();
+    return {std::clamp(viewport.width() / 4, 60, 220), std::clamp(viewport.height() / 3, 40, 140)};
+}
+
+bool CanvasMinimap::eventFilter(QObject* watched, QEvent* event)
+{
+    // A resized canvas may want a smaller or larger minimap: drawn again at its next showing.
+    if (viewportResized(watched, event) && maximumBox() != mBox) {
+        mBox = maximumBox();
+        refresh();
+    }
+    return CanvasOverlay::eventFilter(watched, event);
 }
 
 void CanvasMinimap::updateShown()

@@ -27,12 +27,15 @@ public:
     QRectF visibleFrame() const;
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
 
 private:
     void render();
+    /// The largest the minimap may be on the view's canvas now.
+    QSize maximumBox() const;
     void updateShown();
     void centreViewAt(QPointF minimapPos);
     QPointF toScene(QPointF minimapPos) const;
@@ -44,6 +47,7 @@ private:
     bool mPictureStale = true;
     QTimer mDebounce;
     bool mWanted = true;
+    QSize mBox; ///< the largest size when last drawn
 };
 
 } // namespace gp::ui

@@ -132,6 +132,15 @@ QRectF CanvasScene::contentBounds() const
     return bounds;
 }
 
+QRectF CanvasScene::nodeBounds() const
+{
+    QRectF bounds;
+    for (const QGraphicsItem* item : mItems)
+        if (item->type() == NodeItem::Type)
+            bounds |= item->sceneBoundingRect();
+    return bounds;
+}
+
 void CanvasScene::rebundle()
 {
     mBundles = bundleLinks(mLinks, *this);

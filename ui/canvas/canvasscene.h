@@ -51,6 +51,8 @@ public:
     void updateLinks();
     /// The nodes' and switches' bounding rectangle (the links and their layer left out).
     QRectF contentBounds() const;
+    /// The nodes' bounding rectangle (what a plan opens on when all of it is too large to read).
+    QRectF nodeBounds() const;
     /// Zoomed in, each link is its own (selectable) item; zoomed out, one layer draws them all.
     /// Bundled links (linklayer.h) are drawn by the layer at every scale.
     void setLinkDetail(bool individualLinks);

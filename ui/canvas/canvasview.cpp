@@ -45,8 +45,8 @@ CanvasView::CanvasView(CanvasScene* scene, QWidget* parent) : QGraphicsView(scen
     connect(scene, &CanvasScene::sceneRectAboutToChange, this,
             [this] { mVisible = mapToScene(viewport()->rect()).boundingRect(); });
     connect(scene, &QGraphicsScene::sceneRectChanged, this, [this](const QRectF& rect) {
-        if (mAutoFit) {
-            fitAll();
+        if (mFraming != Framing::None) {
+            reframe();
         } else if (mVisible) {
             setSceneRect(rect.united(*mVisible));
             // Scroll back by whole pixels so that what was at the top left is there again.
@@ -69,31 +69,6 @@ CanvasView::~CanvasView()
     for (QObject* child : kids)
         if (child->inherits("gp::ui::CanvasOverlay"))
             delete child;
-}
-
-void CanvasView::fitAll()
-{
-    setSceneRect(QRectF()); // follow the scene's own rectangle again
-    const QRectF content = mScene->contentBounds();
-    const QRectF bounds = content.adjusted(-40, -40, 40, 40);
-    if (content.isNull()) {
-        // An empty plan: a scale at which a few nodes side by side fit, around the origin.
-        setTransform(QTransform::fromScale(kEmptyScale, kEmptyScale));
-        centerOn(0.0, 0.0);
-    } else {
-        // Everything in view below the warnings box, which would hide the top row otherwise.
-        // The legend's band is kept free only while that leaves most of the height.
-        const int bottom = mReservedBottom < viewport()->height() / 3 ? mReservedBottom : 0;
-        const QRectF area = QRectF(viewport()->rect()).adjusted(0, warningsHeight(), 0, -bottom);
-        const double s = std::min(area.width() / bounds.width(), area.height() / std::max(bounds.height(), 1.0));
-        if (s > 0.0) {
-            setTransform(QTransform::fromScale(s, s));
-            centerOn(bounds.center() - QPointF(0.0, (warningsHeight() - bottom) / 2.0 / s));
-        }
-    }
-    syncDetail();
-    mAutoFit = true;
-    Q_EMIT visibleAreaChanged();
 }
 
 void CanvasView::flyTo(const QRectF& sceneRect)
@@ -149,8 +124,7 @@ void CanvasView::dropEvent(QDropEvent* event)
 void CanvasView::resizeEvent(QResizeEvent* event)
 {
     QGraphicsView::resizeEvent(event);
-    if (mAutoFit)
-        fitAll();
+    reframe();
     Q_EMIT visibleAreaChanged();
 }
 
@@ -166,8 +140,7 @@ void CanvasView::setWarnings(const QStringList& lines)
         return;
     mWarnings = lines;
     viewport()->update();
-    if (mAutoFit)
-        fitAll(); // room for the box
+    reframe(); // room for the box
 }
 
 void CanvasView::setReservedBottom(int pixels)
@@ -175,13 +148,13 @@ void CanvasView::setReservedBottom(int pixels)
     if (pixels == mReservedBottom)
         return;
     mReservedBottom = pixels;
-    if (mAutoFit)
-        fitAll();
+    reframe();
 }
 
 QStringList CanvasView::shownWarnings() const
 {
-    if (mWarnings.size() <= 1 || viewport()->height() >= kShortCanvas)
+    // Measured without the scroll bars, which come and go as the view frames the plan.
+    if (mWarnings.size() <= 1 || maximumViewportSize().height() >= kShortCanvas)
         return mWarnings;
     return {tr("⚠ %1 warnings — the first: %2").arg(mWarnings.size()).arg(mWarnings.front().mid(2))};
 }

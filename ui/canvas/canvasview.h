@@ -19,7 +19,8 @@ class CanvasTool;
 /// The view onto the cluster canvas. Mouse gestures go to its tools (canvastool.h): pan
 /// (middle button), connect (Shift-drag between items) and select/move (left button: click,
 /// Ctrl-click, rubber band, drag = one snapped move command on release). The wheel zooms
-/// around the cursor, fitAll() frames everything. Finished gestures and drops of palette
+/// around the cursor, fitAll() frames everything, fitReadable() (a plan as it opens) frames as much
+/// as it can with the nodes' names readable. Finished gestures and drops of palette
 /// templates and jobs go to its editor (canvaseditor.h), which pushes them onto the document;
 /// without an editor (a view that only shows) they change nothing.
 class CanvasView : public QGraphicsView
@@ -45,8 +46,15 @@ public:
     /// knows no workbench), registers the View menu's zoom and fit actions (ActionRegistry) and
     /// takes gestures only while the document may be edited.
     void follow(class Workbench& workbench);
-    /// Frames every item, and keeps doing so when the view resizes until the user zooms or pans.
+    /// Frames every item, and keeps doing so when the view resizes until the user zooms or pans
+    /// (View > Fit to View: the whole plan, however small it is drawn).
     void fitAll();
+    /// Frames a plan as it opens: everything, where that leaves the nodes' names readable
+    /// (NodeItem::readableScale: names at least 12 px, GPUs drawn); else the nodes alone where
+    /// they fit; else the readable scale at the nodes' top-left (the first rack), centred across
+    /// where they fit across, the rest a scroll away (the minimap shows where). Keeps doing so when
+    /// the view resizes until the user zooms or pans (docs/user-guide.md, "Zoom and readable labels").
+    void fitReadable();
     void zoomBy(double factor);
     /// Frames a part of the scene (a found node, a job's nodes), never closer than 1:1.
     void flyTo(const QRectF& sceneRect);
@@ -67,7 +75,7 @@ public:
     /// frames everything above them.
     void setReservedBottom(int pixels);
     /// The user took over the framing (zoom, pan): stop re-fitting on resize.
-    void stopAutoFit() { mAutoFit = false; }
+    void stopAutoFit() { mFraming = Framing::None; }
     /// QGraphicsView's own handling, for the select tool (selection, rubber band, item moves).
     void defaultMousePress(QMouseEvent* event) { QGraphicsView::mousePressEvent(event); }
     void defaultMouseMove(QMouseEvent* event) { QGraphicsView::mouseMoveEvent(event); }
@@ -111,12 +119,24 @@ protected:
 private:
     /// Links as single items or one layer, by the current scale.
     void syncDetail();
+    /// Frames again as last asked (fitAll or fitReadable) while the user has not taken over.
+    void reframe();
+    /// The part of the viewport a framing fills: below the warnings box, above the legend's band;
+    /// `withoutScrollBars`: of the viewport as large as it is without scroll bars.
+    QRectF framingArea(bool withoutScrollBars = false) const;
     /// The item id and GPU index under a viewport point ("" and -1 over nothing).
     std::pair<QString, int> hit(QPoint viewportPos) const;
 
     CanvasScene* mScene;
     CanvasEditor* mEditor = nullptr;
-    bool mAutoFit = false;                           ///< keep framing everything on resize until the user zooms or pans
+    /// How the view keeps framing the plan on resize until the user zooms or pans.
+    enum class Framing
+    {
+        None,
+        All,
+        Readable
+    };
+    Framing mFraming = Framing::None;
     std::vector<std::unique_ptr<CanvasTool>> mTools; ///< offered each press in this order
     CanvasTool* mActive = nullptr;                   ///< the tool that owns the current gesture
     QStringList mWarnings;

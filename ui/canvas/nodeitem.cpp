@@ -206,21 +206,13 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     p->setPen(border);
     p->setBrush(pal.base());
     p->drawRoundedRect(r, 8, 8);
-    // Below 0.6 the text would be a few pixels high on screen: leave it out, it costs most. A
-    // PDF or SVG (the report's topology page) keeps it: there it is vectors, legible zoomed in.
+    // The name, the GPUs and the badges, each only where it is readable at this scale. A PDF or
+    // SVG (the report's topology page) lays them out as at 1:1: there they are vectors, legible
+    // zoomed in.
     const QPaintEngine* engine = p->paintEngine();
     const bool vectors = engine && (engine->type() == QPaintEngine::Pdf || engine->type() == QPaintEngine::SVG);
-    if (lod >= 0.6 || vectors) {
-        p->setPen(pal.text().color());
-        QFont f = p->font();
-        f.setBold(true);
-        p->setFont(f);
-        p->drawText(QRectF(10, 6, kWidth - 20, 20), Qt::AlignLeft | Qt::AlignVCenter, mName);
-        f.setBold(false);
-        f.setPointSizeF(f.pointSizeF() * 0.85);
-        p->setFont(f);
-        p->drawText(QRectF(10, 24, kWidth - 20, 18), Qt::AlignLeft | Qt::AlignVCenter, mSubtitle);
-    }
+    const Header h = header(scene() ? scene()->font() : QFont(), vectors ? 1.0 : lod);
+    drawHeader(p, h, pal.text().color());
     p->setRenderHint(QPainter::Antialiasing, false); // the cells are axis-aligned rectangles
     for (std::size_t i = 0; i < mGpus.size() && i < 16; ++i) {
         const Gpu& g = mGpus[i];
@@ -259,7 +251,6 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
             p->drawRect(cell.adjusted(-3, -3, 3, 3));
         }
     }
-    drawBadges(p, r);
     drawPreview(p, r);
 }
 
@@ -279,26 +270,6 @@ void NodeItem::drawOomMark(QPainter* p, const QRectF& cell)
     p->setFont(f);
     p->drawText(QRectF(top.x() - m / 2, top.y() + m * 0.2, m, m * 0.8), Qt::AlignCenter, QStringLiteral("!"));
     p->setRenderHint(QPainter::Antialiasing, false);
-}
-
-void NodeItem::drawBadges(QPainter* p, const QRectF& r)
-{
-    double right = r.right() - 8;
-    QFont f = p->font();
-    f.setBold(true);
-    f.setPixelSize(11);
-    p->setFont(f);
-    const QFontMetricsF fm(f);
-    for (auto it = mBadges.crbegin(); it != mBadges.crend(); ++it) {
-        const double w = fm.horizontalAdvance(it->first) + 10;
-        const QRectF box(right - w, r.top() + 8, w, 16);
-        p->setPen(Qt::NoPen);
-        p->setBrush(it->second);
-        p->drawRoundedRect(box, 3, 3);
-        p->setPen(Qt::white);
-        p->drawText(box, Qt::AlignCenter, it->first);
-        right -= w + 4;
-    }
 }
 
 QRectF NodeItem::gpuCell(int i)

@@ -82,6 +82,22 @@ public:
     void setPreview(QString change, bool removed);
     const QString& previewChange() const { return mPreviewChange; }
     bool previewRemoved() const { return mPreviewRemoved; }
+    /// Where the header above the GPUs puts its texts at a level of detail (`lod`: the view's
+    /// scale), with the scene's font (nodeitemheader.cpp). Zoomed out, the texts grow in scene
+    /// units so that they stay readable on screen (kMinNamePx, kMinTextPx: canvasitem.h), and what
+    /// no longer fits the header is left out: the subtitle first, then the badges' letters (they
+    /// stay as colours), then the name.
+    struct Header
+    {
+        QFont nameFont, subtitleFont, badgeFont;
+        QRectF name, subtitle;      ///< in item coordinates; empty: not drawn
+        std::vector<QRectF> badges; ///< one per badge, in badges() order
+        bool badgeLetters = false;  ///< the badges show their letters (else their colours only)
+    };
+    Header header(const QFont& sceneFont, double lod) const;
+    /// The smallest scale at which a node shows its name (and its GPUs' slots): the canvas opens
+    /// no smaller than this (CanvasView::fitReadable).
+    static double readableScale(const QFont& sceneFont);
     /// The GPU (and slot within it) under a point in item coordinates, if any.
     std::optional<std::pair<int, int>> slotAt(QPointF local) const;
     /// Where GPU `index` is drawn, in item coordinates.
@@ -97,7 +113,8 @@ protected:
 private:
     QString nodeTip() const;
     static void drawOomMark(QPainter* p, const QRectF& cell);
-    void drawBadges(QPainter* p, const QRectF& r);
+    /// The name, the subtitle (in `text`) and the badges, as header() lays them out.
+    void drawHeader(QPainter* p, const Header& h, const QColor& text) const;
     void drawPreview(QPainter* p, const QRectF& r) const;
 
     QString mId, mName, mSubtitle;

@@ -4,6 +4,8 @@
 
 #include "nodeitem.h"
 
+#include <QFontMetricsF>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QPalette>
 #include <QStyleOptionGraphicsItem>
@@ -37,12 +39,30 @@ void SwitchItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWid
     p->drawRoundedRect(boundingRect(), 14, 14);
     if (lod < NodeItem::kSummaryScale)
         return;
+    // Its name and tier as readable text, or none where that no longer fits (canvasitem.h); a PDF
+    // or SVG page keeps them at their size at 1:1.
+    const QPaintEngine* engine = p->paintEngine();
+    const bool vectors = engine && (engine->type() == QPaintEngine::Pdf || engine->type() == QPaintEngine::SVG);
+    const double scale = vectors ? 1.0 : lod;
+    const QFont sceneFont = p->font();
+    const double px = canvasFontPx(sceneFont);
+    const QFont nameFont = canvasLabelFont(sceneFont, px, kMinNamePx, scale, false);
+    const QFont subtitleFont = canvasLabelFont(sceneFont, px * 0.8, kMinTextPx, scale, false);
+    const QFontMetricsF nm(nameFont), sm(subtitleFont);
+    const QRectF inside = boundingRect().adjusted(8, 3, -8, -3);
+    const bool subtitled = nm.height() + sm.height() <= inside.height();
+    if (nm.height() > inside.height())
+        return;
+    const double top = inside.top() + (inside.height() - nm.height() - (subtitled ? sm.height() : 0.0)) / 2;
     p->setPen(pal.buttonText().color());
-    p->drawText(boundingRect().adjusted(8, 4, -8, -26), Qt::AlignCenter, mName);
-    QFont f = p->font();
-    f.setPointSizeF(f.pointSizeF() * 0.8);
-    p->setFont(f);
-    p->drawText(boundingRect().adjusted(8, 26, -8, -4), Qt::AlignCenter, mSubtitle);
+    p->setFont(nameFont);
+    p->drawText(QRectF(inside.left(), top, inside.width(), nm.height()), Qt::AlignCenter,
+                nm.elidedText(mName, Qt::ElideRight, inside.width()));
+    if (subtitled) {
+        p->setFont(subtitleFont);
+        p->drawText(QRectF(inside.left(), top + nm.height(), inside.width(), sm.height()), Qt::AlignCenter,
+                    sm.elidedText(mSubtitle, Qt::ElideRight, inside.width()));
+    }
 }
 
 } // namespace gp::ui

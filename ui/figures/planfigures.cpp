@@ -72,10 +72,15 @@ PlanFigures::PlanFigures(const sim::PlanResults& r, const Catalog& catalog)
     charts.timeline = newChart(QObject::tr("Allocation and fragmentation over time"));
     themeSimulationChart(charts.timeline);
     charts.sharingModes = newChart(resultsChartTitle(ResultsChart::SharingModes));
-    drawCostChart(charts.cost, evaluation);
-    drawMemoryChart(charts.memory, s, evaluation, false);
-    drawTradeOffChart(charts.tradeOff, s, evaluation, false);
-    drawLinksChart(charts.links, evaluation, false);
+    // A chart with nothing to show says why in its title (the workbench's panel shows the line alone).
+    const auto noted = [](QChart* chart, const QString& note) {
+        if (!note.isEmpty())
+            chart->setTitle(QObject::tr("%1: %2").arg(chart->title(), note));
+    };
+    noted(charts.cost, drawCostChart(charts.cost, evaluation));
+    noted(charts.memory, drawMemoryChart(charts.memory, s, evaluation, false));
+    noted(charts.tradeOff, drawTradeOffChart(charts.tradeOff, s, evaluation, false));
+    noted(charts.links, drawLinksChart(charts.links, evaluation, false));
     drawSharingModesChart(charts.sharingModes, alternatives, evaluation.kpis, false);
     // The slowest training job's completion times, as the workbench's view first shows them.
     const CompletionLabels labels = completionLabels(s);

@@ -259,9 +259,13 @@ void drawSharingModesChart(QChart* chart, const std::vector<calc::SharingAlterna
     chart->legend()->setAlignment(Qt::AlignRight);
 }
 
-void drawCostChart(QChart* chart, const calc::Evaluation& ev)
+QString drawCostChart(QChart* chart, const calc::Evaluation& ev)
 {
     clearChart(chart);
+    if (ev.gpus.empty())
+        return ResultsTr::tr("Nothing costs anything yet: the plan has no GPU nodes.");
+    if (ev.kpis.costPerMonthUsd <= 0.0)
+        return ResultsTr::tr("The plan's GPUs have no price in the catalog, so there is no bill to divide.");
     // The four parts of the bill (calc::costParts): they add up to the cost, so the bar is as
     // long as the bill.
     auto* cost = new QHorizontalStackedBarSeries;
@@ -281,11 +285,14 @@ void drawCostChart(QChart* chart, const calc::Evaluation& ev)
     chart->addAxis(costAxis, Qt::AlignBottom);
     cost->attachAxis(costAxis);
     chart->legend()->setAlignment(Qt::AlignBottom);
+    return {};
 }
 
-void drawMemoryChart(QChart* chart, const Scenario& s, const calc::Evaluation& ev, bool docked)
+QString drawMemoryChart(QChart* chart, const Scenario& s, const calc::Evaluation& ev, bool docked)
 {
     clearChart(chart);
+    if (ev.jobs.empty())
+        return ResultsTr::tr("No job yet: add one with Edit > Add Job (Ctrl+J) to see the memory it needs.");
     {
         std::map<std::string, std::string> names;
         for (const Tenant& t : s.tenants)
@@ -350,11 +357,15 @@ void drawMemoryChart(QChart* chart, const Scenario& s, const calc::Evaluation& e
         stacked->attachAxis(gib);
         chart->legend()->setAlignment(Qt::AlignRight);
     }
+    return {};
 }
 
-void drawTradeOffChart(QChart* chart, const Scenario& s, const calc::Evaluation& ev, bool docked)
+QString drawTradeOffChart(QChart* chart, const Scenario& s, const calc::Evaluation& ev, bool docked)
 {
     clearChart(chart);
+    if (std::none_of(ev.jobs.begin(), ev.jobs.end(), [](const calc::JobResult& j) { return j.placed; }))
+        return ev.jobs.empty() ? ResultsTr::tr("No job yet, so no memory use or penalty to show.")
+                               : ResultsTr::tr("No job is placed, so no job has a memory use or a penalty to show.");
     std::map<std::string, QScatterSeries*> byTenant;
     double maxPenalty = 0.05;
     for (const Tenant& t : s.tenants) {
@@ -387,9 +398,10 @@ void drawTradeOffChart(QChart* chart, const Scenario& s, const calc::Evaluation&
         series->attachAxis(x);
         series->attachAxis(y);
     }
+    return {};
 }
 
-void drawLinksChart(QChart* chart, const calc::Evaluation& ev, bool docked)
+QString drawLinksChart(QChart* chart, const calc::Evaluation& ev, bool docked)
 {
     clearChart(chart);
     std::vector<const calc::LinkResult*> links;
@@ -397,6 +409,17 @@ void drawLinksChart(QChart* chart, const calc::Evaluation& ev, bool docked)
         if (l.loadGbps > 0)
             links.push_back(&l);
     std::sort(links.begin(), links.end(), [](auto* a, auto* b) { return a->utilization > b->utilization; });
+    // Bars on a 0-100 % axis say nothing below 1 % (the Mixed sharing lab drew an empty chart, the
+    // DGX H100 pod eight bars of a pixel): one line says what there is instead.
+    if (ev.links.empty())
+        return ResultsTr::tr("The plan has no links: nothing to load.");
+    if (links.empty())
+        return ResultsTr::tr("No link carries traffic: no placed job spans nodes (within a node, GPUs talk over "
+                             "NVLink or PCIe).");
+    if (links.front()->utilization < 0.01)
+        return ResultsTr::tr("No link is busier than 1 % of its bandwidth: the busiest, %1, carries %2 (%3 Gb/s).")
+            .arg(QString::fromStdString(links.front()->id), text::percent(links.front()->utilization, 2))
+            .arg(links.front()->loadGbps, 0, 'f', 1);
     links.resize(static_cast<std::size_t>(std::min(resultsBarsShown(links.size(), docked), 10)));
     auto* load = new QBarSet(ResultsTr::tr("utilization %"));
     load->setColor(QColor("#4e79a7"));
@@ -419,6 +442,7 @@ void drawLinksChart(QChart* chart, const calc::Evaluation& ev, bool docked)
     series->attachAxis(cats);
     series->attachAxis(util);
     chart->legend()->hide();
+    return {};
 }
 
 } // namespace gp::ui

@@ -19,7 +19,10 @@ namespace gp::ui {
 
 /// The trade-off charts of one evaluation as functions of the results (architecture.md §9.4):
 /// the workbench's results panel (ResultsCharts, `docked`) and the report's and slides' pages
-/// (PlanFigures) draw the same charts with them. Each empties its chart first (clearChart).
+/// (PlanFigures) draw the same charts with them. Each empties its chart first (clearChart). Those
+/// that can have nothing to show on a plan return why in one line (issue 36, item 7: a chart of
+/// no bars or of bars too short to see said nothing), or an empty string when they show something;
+/// the workbench's panel shows that line in the chart's place (ResultsCharts::note).
 enum class ResultsChart
 {
     Cost,
@@ -33,14 +36,16 @@ QString resultsChartTitle(ResultsChart chart);
 /// The bars a bar chart shows of `available`: eight in the docked panel, twenty on a page.
 int resultsBarsShown(std::size_t available, bool docked);
 
-/// Where the money goes (useful, idle, stranded, overhead), one stacked bar.
-void drawCostChart(QChart* chart, const calc::Evaluation& evaluation);
-/// Each job's memory per GPU by kind, largest first, its slot in the label.
-void drawMemoryChart(QChart* chart, const Scenario& scenario, const calc::Evaluation& evaluation, bool docked);
-/// Each placed job: how much of its GPU share its memory fills, against its penalty.
-void drawTradeOffChart(QChart* chart, const Scenario& scenario, const calc::Evaluation& evaluation, bool docked);
-/// The busiest links (ten, eight when docked).
-void drawLinksChart(QChart* chart, const calc::Evaluation& evaluation, bool docked);
+/// Where the money goes (useful, idle, stranded, overhead), one stacked bar; nothing without a cost.
+QString drawCostChart(QChart* chart, const calc::Evaluation& evaluation);
+/// Each job's memory per GPU by kind, largest first, its slot in the label; nothing without a job.
+QString drawMemoryChart(QChart* chart, const Scenario& scenario, const calc::Evaluation& evaluation, bool docked);
+/// Each placed job: how much of its GPU share its memory fills, against its penalty; nothing
+/// without a placed job.
+QString drawTradeOffChart(QChart* chart, const Scenario& scenario, const calc::Evaluation& evaluation, bool docked);
+/// The busiest links (ten, eight when docked); nothing when no link carries traffic, or none
+/// 1 % of its bandwidth (the bars would not show): the line says which link is busiest then.
+QString drawLinksChart(QChart* chart, const calc::Evaluation& evaluation, bool docked);
 /// The sharing alternatives as points (VRAM utilization against mean penalty) with the planning
 /// target's zone and `current` (this scenario as it is).
 void drawSharingModesChart(QChart* chart, const std::vector<calc::SharingAlternative>& alternatives,

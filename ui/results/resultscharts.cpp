@@ -28,8 +28,32 @@ QChart* ResultsCharts::addChart(const QString& title)
         chart->setTitle(title);
     auto* view = new QChartView(chart, this);
     view->setRenderHint(QPainter::Antialiasing);
+    // What the chart cannot show on a plan, in its place (hidden while it shows something).
+    auto* note = new QLabel(view->viewport());
+    note->setObjectName("ChartNote");
+    note->setWordWrap(true);
+    note->setAlignment(Qt::AlignCenter);
+    note->setMargin(24);
+    note->hide();
+    auto* layout = new QVBoxLayout(view->viewport());
+    layout->addWidget(note);
+    mNotes.insert(chart, note);
     addTab(view, title);
     return chart;
+}
+
+void ResultsCharts::setNote(QChart* chart, const QString& text)
+{
+    QLabel* note = mNotes.value(chart);
+    note->setText(text);
+    note->setVisible(!text.isEmpty());
+    chart->setVisible(text.isEmpty());
+}
+
+QString ResultsCharts::note(const QChart* chart) const
+{
+    const QLabel* note = mNotes.value(chart);
+    return note && !note->isHidden() ? note->text() : QString();
 }
 
 ResultsCharts::ResultsCharts(QWidget* parent, bool docked) : QTabWidget(parent), mDocked(docked)
@@ -134,10 +158,10 @@ void ResultsCharts::showAlternatives(const std::vector<calc::SharingAlternative>
 void ResultsCharts::showEvaluation(const Scenario& s, const calc::Evaluation& ev)
 {
     mCurrent = ev.kpis;
-    drawCostChart(mCost, ev);
-    drawMemoryChart(mMemory, s, ev, mDocked);
-    drawTradeOffChart(mTradeOff, s, ev, mDocked);
-    drawLinksChart(mLinks, ev, mDocked);
+    setNote(mCost, drawCostChart(mCost, ev));
+    setNote(mMemory, drawMemoryChart(mMemory, s, ev, mDocked));
+    setNote(mTradeOff, drawTradeOffChart(mTradeOff, s, ev, mDocked));
+    setNote(mLinks, drawLinksChart(mLinks, ev, mDocked));
 }
 
 } // namespace gp::ui

@@ -6,6 +6,7 @@
 #include "calc/evaluation.h"
 #include "model/scenario.h"
 
+#include <QHash>
 #include <QTabWidget>
 
 class QChart;
@@ -31,6 +32,9 @@ public:
     /// figures) every chart carries its title and up to twenty bars.
     explicit ResultsCharts(QWidget* parent = nullptr, bool docked = false);
     void showEvaluation(const Scenario& scenario, const calc::Evaluation& evaluation);
+    /// The line a chart shows in its place when it has nothing to show on this plan (no link
+    /// carries traffic, no job is placed: resultsfigures.h), or "" while it shows the chart.
+    QString note(const QChart* chart) const;
     QChart* costChart() const { return mCost; }
     QChart* memoryChart() const { return mMemory; }
     QChart* tradeOffChart() const { return mTradeOff; }
@@ -46,6 +50,8 @@ public:
 
 private:
     QChart* addChart(const QString& title);
+    /// Shows `note` instead of `chart`, or the chart again when `note` is empty.
+    void setNote(QChart* chart, const QString& note);
     QChart* mCost;
     QChart* mMemory;
     QChart* mTradeOff;
@@ -54,6 +60,7 @@ private:
     QTableWidget* mMatrix;
     CompletionView* mCompletion;
     TimelineView* mTimeline;
+    QHash<const QChart*, class QLabel*> mNotes; ///< each chart's line, over its view
     calc::Kpis mCurrent; ///< of the latest evaluation, the "this scenario" point beside the alternatives
     bool mDocked;
 };

@@ -121,7 +121,7 @@ void ResultsController::showResults(const std::shared_ptr<const sim::PlanResults
         mViews.summary->showEvaluation(s, mWorkbench.catalog(), ev);
         if (mFitPending) {
             mFitPending = false;
-            mViews.canvas->fitAll();
+            mViews.canvas->fitReadable();
         }
     }
     const auto simulation = results->fullSimulation ? results->fullSimulation : results->simulation;

@@ -40,8 +40,9 @@ public:
     };
     ResultsController(Workbench& workbench, const Views& views, QObject* parent);
 
-    /// Frames the whole canvas when the next evaluation is shown (a new document, a generated
-    /// fabric): by then the window has its size and the scene its items.
+    /// Frames the canvas when the next evaluation is shown (a new document, a generated fabric):
+    /// by then the window has its size and the scene its items. As much of the plan as keeps the
+    /// nodes' names readable (CanvasView::fitReadable).
     void requestFraming() { mFitPending = true; }
     /// Opens the explanation of KPI `key` for the plan's latest results (non-modal); null
     /// while nothing has been evaluated yet.
