@@ -55,7 +55,7 @@ void CanvasScene::decorate(const Scenario& s, const calc::Evaluation& ev)
                     noisy[{theirs.node, theirs.gpu}].insert(theirs.slot).second)
                     notes[theirs.node] << QObject::tr("GPU %1: %2 costs %3 most (+%4 % of its bare-metal step)")
                                               .arg(theirs.gpu)
-                                              .arg(q(j.noisiestNeighbour), q(j.id))
+                                              .arg(q(it->second->name), q(j.name))
                                               .arg(j.noisiestNeighbourCost * 100.0, 0, 'f', 1);
     }
     std::map<std::pair<std::string, int>, const calc::GpuResult*> gpuResults;
