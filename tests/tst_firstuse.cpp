@@ -468,26 +468,6 @@ private Q_SLOTS:
         QVERIFY2(w->windowTitle().contains("revision 1 of 2"), qPrintable(w->windowTitle()));
     }
 
-    /// Revisions saved under the old definition of waste keep their figure, labelled; those that
-    /// stored none say so (issue 36).
-    void revisionsLabelTheOldWasteDefinition()
-    {
-        store::RevisionInfo old, none, now;
-        old.number = 1;
-        old.kpis = {{"cost_per_month_usd", 90403.0}, {"waste_per_month_usd", 93145.0}};
-        none.number = 2;
-        none.kpis = {{"cost_per_month_usd", 90403.0}};
-        now.number = 3;
-        now.kpis = {{"cost_per_month_usd", 90403.0},
-                    {"waste_per_month_usd", 86336.0},
-                    {"cost_definition", double(document::kCostDefinition)}};
-        ui::RevisionsDialog dialog("lab", {old, none, now});
-        auto* table = dialog.findChild<QTableWidget*>("revisionTable");
-        QCOMPARE(table->item(0, 4)->text(), QString("93,145 (old definition)"));
-        QCOMPARE(table->item(1, 4)->text(), QString("not stored"));
-        QCOMPARE(table->item(2, 4)->text(), QString("86,336"));
-    }
-
     /// GPU tooltips named only the node type; over a GPU the tooltip now says its model and
     /// sharing, its memory, and which job of which tenant runs on which slot.
     void aGpuSaysWhatRunsOnIt()

@@ -423,6 +423,9 @@ private Q_SLOTS:
             QVERIFY(big);
             // A revision another tool saved with a waste figure but no definition is the old one.
             QCOMPARE(document::storedWaste({{"waste_per_month_usd", 93145.0}}), document::StoredWaste::OldDefinition);
+            // One saved under definition 2 counted a slice's smaller size as sharing overhead.
+            QCOMPARE(document::storedWaste({{"waste_per_month_usd", 93145.0}, {"cost_definition", 2.0}}),
+                     document::StoredWaste::SliceAsPenalty);
         }
         auto again = document::openLibrary(path, test::bundledCatalog(), samples);
         QCOMPARE((*again)->scenarioCount().value.value(), test::sampleFiles().size());

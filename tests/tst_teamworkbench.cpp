@@ -6,11 +6,13 @@
 // revision 3, Save as New Scenario as a scenario of their own, Cancel keeps them unsaved.
 #include "document/commands.h"
 #include "document/document.h"
+#include "document/librarygateway.h"
 #include "pgserver.h"
 #include "store/scenariolibrary.h"
 #include "ui/library/connectdialog.h"
 #include "ui/library/librarypanel.h"
 #include "ui/library/livelibrary.h"
+#include "ui/library/revisionsdialog.h"
 #include "windowfixture.h"
 
 #include <QInputDialog>
@@ -285,6 +287,28 @@ private Q_SLOTS:
                      qPrintable(key));
         team->close();
         qunsetenv("PGPASSFILE");
+    }
+
+    /// Revisions saved under the old definition of waste keep their figure, labelled; those that
+    /// stored none say so (issue 36).
+    void revisionsLabelTheOldWasteDefinition()
+    {
+        store::RevisionInfo old, none, now, two;
+        two.kpis = {{"waste_per_month_usd", 93145.0}, {"cost_definition", 2.0}}; // a slice's size as penalty
+        old.number = 1;
+        old.kpis = {{"cost_per_month_usd", 90403.0}, {"waste_per_month_usd", 93145.0}};
+        none.number = 2;
+        none.kpis = {{"cost_per_month_usd", 90403.0}};
+        now.number = 3;
+        now.kpis = {{"cost_per_month_usd", 90403.0},
+                    {"waste_per_month_usd", 86336.0},
+                    {"cost_definition", double(document::kCostDefinition)}};
+        ui::RevisionsDialog dialog("lab", {old, none, now, two});
+        auto* table = dialog.findChild<QTableWidget*>("revisionTable");
+        QCOMPARE(table->item(0, 4)->text(), QString("93,145 (old definition)"));
+        QCOMPARE(table->item(1, 4)->text(), QString("not stored"));
+        QCOMPARE(table->item(2, 4)->text(), QString("86,336"));
+        QCOMPARE(table->item(3, 4)->text(), QString("93,145 (earlier penalty)"));
     }
 };
 

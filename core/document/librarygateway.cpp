@@ -38,8 +38,9 @@ StoredWaste storedWaste(const std::map<QString, double>& kpis)
     if (!kpis.count("waste_per_month_usd"))
         return StoredWaste::None;
     const auto definition = kpis.find("cost_definition");
-    return definition != kpis.end() && definition->second >= kCostDefinition ? StoredWaste::Current
-                                                                             : StoredWaste::OldDefinition;
+    if (definition == kpis.end() || definition->second < 2)
+        return StoredWaste::OldDefinition;
+    return definition->second >= kCostDefinition ? StoredWaste::Current : StoredWaste::SliceAsPenalty;
 }
 
 Result<qint64> saveAsNew(store::ScenarioLibrary& lib, const Scenario& scenario, const Catalog& catalog,

@@ -26,16 +26,20 @@ std::map<QString, double> kpisOf(const Scenario& scenario, const Catalog& catalo
 
 /// The definition of the cost figures new revisions store (`cost_definition`): 2 is issue 36's
 /// one decomposition (`cost_useful_usd` + `cost_idle_usd` + `cost_overhead_usd` +
-/// `cost_stranded_usd` = `cost_per_month_usd`; `waste_per_month_usd` the last three).
-inline constexpr int kCostDefinition = 2;
+/// `cost_stranded_usd` = `cost_per_month_usd`; `waste_per_month_usd` the last three); 3 the same
+/// with the sharing overhead from the penalty as the overhead of sharing against the same GPU
+/// share dedicated (under 2 a slice's smaller size counted as penalty).
+inline constexpr int kCostDefinition = 3;
 
 /// How a revision's stored waste reads: its figures under the current definition; under the old
 /// one (a `waste_per_month_usd` stored without `cost_definition`: idle, stranded memory and
-/// slowdown that overlapped, so it could exceed the cost); or not stored at all.
+/// slowdown that overlapped, so it could exceed the cost); under definition 2 (its sharing
+/// overhead counted a slice's size as penalty); or not stored at all.
 enum class StoredWaste
 {
     Current,
     OldDefinition,
+    SliceAsPenalty,
     None
 };
 StoredWaste storedWaste(const std::map<QString, double>& kpis);

@@ -47,6 +47,11 @@ RevisionsDialog::RevisionsDialog(const QString& scenarioName, std::vector<store:
             waste->setToolTip(tr("Saved under the old definition of waste (idle, stranded memory and slowdown, which "
                                  "overlapped and could exceed the cost); open the revision to see today's figures"));
             break;
+        case document::StoredWaste::SliceAsPenalty:
+            waste->setText(tr("%1 (earlier penalty)").arg(text::grouped(rev.kpis.at("waste_per_month_usd"))));
+            waste->setToolTip(tr("Saved when the sharing overhead counted a slice's smaller size as penalty; open "
+                                 "the revision to see today's figures"));
+            break;
         case document::StoredWaste::None:
             waste->setText(tr("not stored"));
             waste->setToolTip(tr("Saved before revisions stored the cost's parts; open the revision to see them"));
