@@ -11,6 +11,7 @@
 
 class QChart;
 class QTableWidget;
+class QLabel;
 
 namespace gp::ui {
 
@@ -60,7 +61,7 @@ private:
     QTableWidget* mMatrix;
     CompletionView* mCompletion;
     TimelineView* mTimeline;
-    QHash<const QChart*, class QLabel*> mNotes; ///< each chart's line, over its view
+    QHash<const QChart*, QLabel*> mNotes; ///< each chart's line, over its view
     calc::Kpis mCurrent; ///< of the latest evaluation, the "this scenario" point beside the alternatives
     bool mDocked;
 };
