@@ -141,6 +141,27 @@ private Q_SLOTS:
         QVERIFY(p.tpCommShare > n.tpCommShare);
     }
 
+    void trainingStepPaysThePcieAllReduces()
+    {
+        // The training step reads the same bandwidth: TP 4 fine-tuning on the L40S server
+        // exposes more TP time than on the same GPU with NVLink.
+        Job j = serving("llama3-8b", 4, 1, 1000, 1000);
+        j.kind = JobKind::Pretraining;
+        j.inference.reset();
+        j.precision = Precision::Bf16;
+        j.parallelism.recompute = Recompute::Full;
+        j.batch = {1, 8};
+        j.training = TrainingSpec{1e9, 60};
+        const Catalog& c = test::bundledCatalog();
+        const Catalog nv = l40sWithNvlink();
+        const JobResult p = run(cluster(c, "pcie-l40s-8"), c, j).jobs.front();
+        const JobResult n = run(cluster(nv, "pcie-l40s-8"), nv, j).jobs.front();
+        QVERIFY2(p.placed, p.reason.c_str());
+        QCOMPARE(p.tpLink, std::string("pcie"));
+        QVERIFY(p.perf.breakdown.tpExposed > n.perf.breakdown.tpExposed);
+        QVERIFY(p.perf.stepTimeS > n.perf.stepTimeS);
+    }
+
     void nvlinkNodesStayOnNvlink()
     {
         const Catalog& c = test::bundledCatalog();
