@@ -101,6 +101,7 @@ QJsonObject toJson(const calc::Evaluation& ev)
                                        ? QJsonValue(QJsonValue::Null)
                                        : QJsonValue(QString::fromStdString(j.noisiestNeighbour))},
             {"oom_risk", j.oomRisk},
+            {"tp_link", j.tpLink.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromStdString(j.tpLink))},
             {"cost_usd", opt(j.costUsd)},
             {"cost_per_month_usd", j.costPerMonthUsd},
             {"overhead_per_month_usd", j.overheadPerMonthUsd},
@@ -195,6 +196,8 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
                       << ")";
             out() << '\n';
         }
+        if (const std::string w = calc::tpLinkWarning(j); !w.empty())
+            out() << "      WARNING: " << QString::fromStdString(w) << '\n';
         if (j.placed && j.slowdownVsDedicated >= 0.0005)
             out() << "      slowdown against whole dedicated GPUs (its share, a sizing choice): "
                   << pct(j.slowdownVsDedicated) << '\n';

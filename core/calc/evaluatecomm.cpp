@@ -54,9 +54,14 @@ CommBandwidth commBandwidth(const GpuSpec& gpu, bool oneNode, bool nvlink, doubl
     return b;
 }
 
+double pcieTensorParallelGBps(const GpuSpec& gpu, double linkEfficiency)
+{
+    return detail::pcieGBps(gpu.pcieGen) * linkEfficiency;
+}
+
 namespace detail {
 
-CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu)
+CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu, int tp)
 {
     const double linkEff = cx.params.linkEfficiency;
     const double noGdrFactor = cx.params.noGpudirectFactor;
@@ -93,6 +98,21 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
             oneDomain = oneDomain && at(cx.slots, s).gpu / domain == first;
     }
     CommBandwidth b = commBandwidth(gpu, nodes.size() == 1, allP2p && oneDomain, linkEff, network * oversub);
+    // A TP group (tp consecutive slots, placement's order) that spans NVLink domains of its node
+    // reaches its peers over PCIe: the all-reduces run at the PCIe link's bandwidth.
+    const auto count = static_cast<int>(slots.size());
+    for (int g = 0; tp > 1 && g + tp <= count && !b.tensorParallelOverPcie; g += tp) {
+        const Slot& lead = at(cx.slots, slots[static_cast<std::size_t>(g)]);
+        const int domain = nvlinkDomainGpus(cx.node(lead.node), cx.c);
+        for (int k = g + 1; k < g + tp; ++k)
+            if (const Slot& sl = at(cx.slots, slots[static_cast<std::size_t>(k)]);
+                sl.node != lead.node || sl.gpu / domain != lead.gpu / domain || gpu.scaleUpBandwidthGBps <= 0)
+                b.tensorParallelOverPcie = true;
+    }
+    if (b.tensorParallelOverPcie) {
+        b.tensorParallelGBps = pcieTensorParallelGBps(gpu, linkEff);
+        b.assumptionsRead.add("link_efficiency");
+    }
     if (nodes.size() > 1 && withoutGpudirect)
         b.assumptionsRead.add("no_gpudirect_bandwidth_factor");
     return b;

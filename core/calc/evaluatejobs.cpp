@@ -6,6 +6,7 @@
 #include "evaluatecontext.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <string>
 
@@ -152,6 +153,12 @@ JobTotals jobsOnSlots(const Context& cx, Jobs& jobs, const PlacementOutcome& po,
             servingOnSlots(cx, job, units, loads, cache, r);
         else
             trainingOnSlots(cx, job, units, r);
+        if (job.job->parallelism.tp > 1) {
+            r.tpLink = job.comm.tensorParallelOverPcie ? "pcie" : "nvlink";
+            r.tpLinkGBps = job.comm.tensorParallelGBps;
+            const double step = r.perf.breakdown.total();
+            r.tpCommShare = step > 0 ? r.perf.breakdown.tpExposed / step : 0.0;
+        }
         r.performanceAssumptions |= stepAssumptionsOf(job, r);
         penaltyCostAndSla(jobs, k, units, r);
         tally(job, r, ev.kpis, totals);
@@ -226,3 +233,17 @@ void trainingOnSlots(const Context& cx, const PlacedJob& job, const UnitsOfJob& 
 }
 
 } // namespace gp::calc::detail
+
+namespace gp::calc {
+
+std::string tpLinkWarning(const JobResult& j)
+{
+    if (j.tpLink != "pcie")
+        return {};
+    char text[160];
+    std::snprintf(text, sizeof text, "tensor parallelism over PCIe at %.0f GB/s: collectives cost %.1f %% of its step",
+                  j.tpLinkGBps, 100.0 * j.tpCommShare);
+    return text;
+}
+
+} // namespace gp::calc

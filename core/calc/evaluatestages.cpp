@@ -146,7 +146,7 @@ void bareMetalBaselines(const Context& cx, Jobs& jobs, ServingCache& cache)
         const Slot& first = at(cx.slots, job.placement->slots.front());
         job.gpu = cx.c.gpu(cx.node(first.node).gpuId);
         const GpuSpec& gpu = *job.gpu;
-        job.comm = commFor(cx, job.placement->slots, gpu);
+        job.comm = commFor(cx, job.placement->slots, gpu, job.job->parallelism.tp);
         if (job.inference()) {
             ServingPlacement whole;
             whole.tensorParallelGBps = job.comm.tensorParallelGBps;

@@ -56,6 +56,11 @@ struct JobResult
     std::string gpuId;                            ///< the GPU model it runs on ("" when not placed)
     ServingPlacement servingPlacement;            ///< what its placement gave the serving model
     std::vector<std::pair<int, double>> linkGbps; ///< its average load on each link it uses (link index)
+    /// The link its tensor-parallel groups' all-reduces run over: "nvlink", "pcie" (a group
+    /// spans GPUs of one node that reach each other over PCIe only), "" (tp 1 or not placed).
+    std::string tpLink;
+    double tpLinkGBps = 0.0;  ///< that link's bus bandwidth per GPU (GB/s, one direction)
+    double tpCommShare = 0.0; ///< the TP collectives' exposed time over its step (or time per token)
     /// The registered assumptions the calculation read for its memory per GPU (what placement
     /// reserved for it): the explanations of memory figures list these.
     AssumptionSet memoryAssumptions;
@@ -63,6 +68,10 @@ struct JobResult
     /// co-tenants take (its penalty, MFU, latencies; docs/model-reference.md, "What an explanation lists").
     AssumptionSet performanceAssumptions;
 };
+
+/// The warning a job whose TP groups run over PCIe carries: "tensor parallelism over PCIe at
+/// N GB/s: collectives cost X % of its step"; "" for any other job.
+std::string tpLinkWarning(const JobResult& j);
 
 /// Whether a placed job's tenant judges it by the penalty limit (max_penalty_pct): every job
 /// but a serving job whose tenant sets latency objectives, which those judge.

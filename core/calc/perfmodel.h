@@ -36,9 +36,12 @@ double modelFlopsUtilization(double achievedFlopsPerGpu, double peakFlopsPerGpu)
 /// collectives run over, as its placement decides them.
 struct CommBandwidth
 {
-    double tensorParallelGBps = 0.0; ///< the NVLink domain of a TP group
-    double pipelineGBps = 0.0;       ///< between consecutive stages
-    double dataParallelGBps = 0.0;   ///< the slowest hop of the data-parallel ring
+    double tensorParallelGBps = 0.0; ///< a TP group's all-reduces: its NVLink domain, or PCIe
+    /// A TP group (tp > 1) spans GPUs of one node that reach each other over PCIe only
+    /// (tensorParallelOverPcie): its all-reduces run at pcieTensorParallelGBps.
+    bool tensorParallelOverPcie = false;
+    double pipelineGBps = 0.0;     ///< between consecutive stages
+    double dataParallelGBps = 0.0; ///< the slowest hop of the data-parallel ring
     /// The assumptions the pipeline and data-parallel bandwidths rest on: link_efficiency off
     /// NVLink (PCIe, the NICs), no_gpudirect_bandwidth_factor across nodes without GPUDirect RDMA.
     AssumptionSet assumptionsRead;
@@ -54,6 +57,12 @@ double nicGBpsPerGpu(int nicCount, double nicSpeedGbps, int gpuCount, bool gpudi
 /// the same when the job sits in one node (over NVLink when `nvlink`: peer access and one domain,
 /// else PCIe at the link efficiency), otherwise the slowest node's `networkGBps` per GPU.
 CommBandwidth commBandwidth(const GpuSpec& gpu, bool oneNode, bool nvlink, double linkEfficiency, double networkGBps);
+
+/// The bus bandwidth of a TP group's all-reduces over PCIe (GB/s, one direction): the GPU's
+/// x16 link of its PCIe generation at the link efficiency. A ring all-reduce sends and receives
+/// one stream per GPU link, so the switch or root complex the GPUs share is not the bottleneck
+/// while peer-to-peer works (docs/model-reference.md, "Tensor parallelism over PCIe").
+double pcieTensorParallelGBps(const GpuSpec& gpu, double linkEfficiency);
 
 /// Where a step's time goes, in seconds; the parts add up to the step time (training) or
 /// the time per output token (inference: compute and tp_exposed only).

@@ -5,7 +5,6 @@
 #include "model/enumnames.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -61,6 +60,7 @@ Placer::Placer(const Scenario& s, const Catalog& c, const FabricIndex& fabric, c
             slots[static_cast<std::size_t>(i)].gpuFraction;
     }
     mPeerGpus.assign(nodes.size(), 0);
+    mPeerAny.assign(nodes.size(), 0);
     mMaxFreeStrict.assign(nodes.size(), 0.0);
     mScored = policy == PlacementPolicy::BestFit || policy == PlacementPolicy::FragmentationAware;
     mIndexed = search == PlacementSearch::Indexed && mScored;
@@ -138,6 +138,7 @@ JobPlacement Placer::place(const JobDemand& d, int demandIndex)
         }
         const std::vector<int>& group = chosenGroup(d, node);
         mStrictMemory = false;
+        mPcieTp = false;
         for (int s : group)
             setOwner(s, demandIndex), out.slots.push_back(s);
         refreshNode(node);
@@ -228,7 +229,7 @@ void Placer::sumNode(int node)
     // topology-aware placement reads that order.
     auto handle = mScored ? decltype(mByFreeShare)::node_type() : mByFreeShare.extract({mFreeShare[n], node});
     double share = 0.0, maxCapacity = 0.0, maxStrict = 0.0;
-    int widest = 0, current = 0, domain = -1;
+    int widest = 0, current = 0, domain = -1, any = 0;
     for (int r = mFirstRun[n]; r < mFirstRun[n + 1]; ++r) {
         const RunFigures& f = mRunFigures[static_cast<std::size_t>(r)];
         if (const int dom = mRuns[static_cast<std::size_t>(r)].domain; dom != domain) {
@@ -240,11 +241,13 @@ void Placer::sumNode(int node)
         maxCapacity = std::max(maxCapacity, f.maxCapacity);
         maxStrict = std::max(maxStrict, f.maxStrict);
         current += f.peerFree ? 1 : 0;
+        any += f.peerFree ? 1 : 0;
     }
     mFreeShare[n] = share;
     mMaxFreeCapacity[n] = maxCapacity;
     mMaxFreeStrict[n] = maxStrict;
     mPeerGpus[n] = std::max(widest, current);
+    mPeerAny[n] = any;
     if (handle) {
         handle.value() = {share, node};
         mByFreeShare.insert(std::move(handle));
@@ -294,8 +297,9 @@ const std::vector<int>& Placer::groupOn(const JobDemand& d, int node) const
             chosen.push_back(best);
         return chosen;
     }
-    // TP group: tp distinct GPUs with peer access, one NVLink domain.
-    const int domain = mDomain[static_cast<std::size_t>(node)];
+    // TP group: tp distinct GPUs with peer access, one NVLink domain; in chooseNode's second
+    // pass (no NVLink domain of any node holds it) any whole GPUs of the node, over PCIe.
+    const int domain = mPcieTp ? std::numeric_limits<int>::max() : mDomain[static_cast<std::size_t>(node)];
     int currentDomain = -1;
     int lastGpu = -1;
     for (int s : list) {
@@ -327,7 +331,12 @@ int Placer::chooseNode(const JobDemand& d, const std::vector<int>& used) const
         for (const Failure& f : mFailures)
             if (f.strict == mStrictMemory && d.tp >= f.tp && d.bytesPerUnit >= f.bytes)
                 return -1;
-    const int n = searchNode(d, used);
+    mPcieTp = false;
+    int n = searchNode(d, used);
+    if (n < 0 && d.tp > 1) { // NVLink first; a TP group over PCIe only where no domain holds it
+        mPcieTp = true;
+        n = searchNode(d, used);
+    }
     if (n < 0 && !d.constrained())
         mFailures.push_back({d.tp, d.bytesPerUnit, mStrictMemory});
     return n;
@@ -422,7 +431,7 @@ std::string Placer::reasonFor(const JobDemand& d, int groupsPlaced) const
                largestLabel + ")";
     if (d.tp > 1) {
         for (std::size_t n = 0; n < mNodeSlots.size() && p2pDomains == 0; ++n) {
-            std::array<int, 64> perDomain{};
+            int peers = 0;             // GPUs of the node with peer access: one NVLink domain, else over PCIe
             std::uint64_t seenGpu = 0; // nodes have at most 64 GPUs (validation)
             for (int s : mNodeSlots[n]) {
                 const Slot& sl = slot(s);
@@ -430,13 +439,13 @@ std::string Placer::reasonFor(const JobDemand& d, int groupsPlaced) const
                 if (!sl.peerToPeer || !fits(sl, d.bytesPerUnit) || (seenGpu & bit))
                     continue;
                 seenGpu |= bit;
-                p2pDomains += ++perDomain[static_cast<std::size_t>(std::min(sl.gpu / mDomain[n], 63))] == d.tp;
+                p2pDomains += ++peers == d.tp;
             }
         }
         if (p2pDomains == 0)
             return "TP=" + std::to_string(d.tp) + " needs " + std::to_string(d.tp) + " GPUs of " + gib(d.bytesPerUnit) +
-                   " with NVLink peer access in one NVLink domain; the cluster has "
-                   "none (MIG instances and fractional vGPUs have no peer access)";
+                   " with NVLink peer access in one NVLink domain, or whole GPUs of one node over PCIe; the "
+                   "cluster has none (MIG instances and fractional vGPUs have no peer access)";
     }
     return "needs " + std::to_string(units) + " GPU slots of " + gib(d.bytesPerUnit) +
            (d.tp > 1 ? " in TP groups of " + std::to_string(d.tp) : std::string()) + "; only " +

@@ -254,7 +254,7 @@ int Placer::leastScore(const JobDemand& d) const
             bestScore = sc;
         }
     };
-    if (mIndexed && !d.constrained()) {
+    if (mIndexed && !d.constrained() && !mPcieTp) { // the states' memo answers the NVLink pass only
         refileChanged();
         // The states' answers for this demand, kept from its last search: only the states nodes
         // left or entered since (the log of moves) are asked again, unless that is more than

@@ -64,7 +64,7 @@ private:
     bool mayHost(const JobDemand& d, int n) const
     {
         const auto i = static_cast<std::size_t>(n);
-        return mFree[i] >= d.tp && (d.tp <= 1 || mPeerGpus[i] >= d.tp) &&
+        return mFree[i] >= d.tp && (d.tp <= 1 || (mPcieTp ? mPeerAny[i] : mPeerGpus[i]) >= d.tp) &&
                (mStrictMemory ? mMaxFreeStrict[i] : mMaxFreeCapacity[i]) >= d.bytesPerUnit;
     }
 
@@ -185,6 +185,8 @@ private:
     std::vector<double> mFreeShare; // free GPU share per node
     std::vector<int> mDomain;
     std::vector<int> mPeerGpus;        // widest free TP group per node (refreshNode)
+    std::vector<int> mPeerAny;         // free GPUs with a whole-GPU slot per node (a TP group over PCIe)
+    mutable bool mPcieTp = false;      // chooseNode's second pass: a TP group may span NVLink domains
     mutable std::vector<int> mScratch; // groupOn's and chosenGroup's result, reused to avoid allocations
     int mPlacing = -1;                 // the demand place() is placing (its earlier groups own slots)
     std::vector<int> mUsed;            // place(): nodes the job already uses

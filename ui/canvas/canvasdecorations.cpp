@@ -58,6 +58,14 @@ void CanvasScene::decorate(const Scenario& s, const calc::Evaluation& ev)
                                               .arg(q(it->second->name), q(j.name))
                                               .arg(j.noisiestNeighbourCost * 100.0, 0, 'f', 1);
     }
+    // A job whose TP groups run over PCIe (issue 37): each node it uses says so.
+    for (const calc::JobResult& j : ev.jobs)
+        if (const std::string w = calc::tpLinkWarning(j); !w.empty()) {
+            std::set<std::string> nodes;
+            for (const calc::UnitLocation& u : j.placement)
+                if (nodes.insert(u.node).second)
+                    notes[u.node] << QObject::tr("Warning: %1: %2").arg(q(j.name), q(w));
+        }
     std::map<std::pair<std::string, int>, const calc::GpuResult*> gpuResults;
     for (const calc::GpuResult& g : ev.gpus)
         gpuResults[{g.node, g.gpu}] = &g;

@@ -281,6 +281,9 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
                 item->setForeground(QColor("#c0392b"));
             if (!r.placed)
                 item->setToolTip(tr("Not placed: %1").arg(q(r.reason)));
+            else if (c == 4 && !r.tpLink.empty()) // parallelism: the link its TP groups use
+                item->setToolTip(r.tpLink == "pcie" ? tr("Warning: %1").arg(q(calc::tpLinkWarning(r)))
+                                                    : tr("Tensor parallelism over NVLink"));
             else if (c == kPenaltyColumn) {
                 // A job outside its tenant's SLA: flagged in red, with why.
                 const std::string miss = calc::slaMissReason(r, s);
