@@ -351,7 +351,8 @@ private Q_SLOTS:
         for (std::size_t g = 1; g < node->gpus().size(); ++g)
             for (const auto& slot : node->gpus()[g].slots)
                 QVERIFY(!slot.noisiest);
-        QVERIFY2(node->toolTip().contains("Notebook evaluation server costs Notebook fine-tunes most"), qPrintable(node->toolTip()));
+        QVERIFY2(node->toolTip().contains("Notebook evaluation server costs Notebook fine-tunes most"),
+                 qPrintable(node->toolTip()));
     }
 
     void stepBreakdownOfTheSelectedJob()
