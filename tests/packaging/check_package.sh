@@ -57,7 +57,8 @@ env -u GPUPLAN_DATA_DIR HOME="$home" XDG_DATA_HOME="$home/data" QT_QPA_PLATFORM=
   "$root/bin/gpuplan" --screenshot "$stage/shot.png" || fail "installed gpuplan did not start"
 [ -s "$stage/shot.png" ] || fail "installed gpuplan took no screenshot"
 env -u GPUPLAN_DATA_DIR HOME="$home" XDG_DATA_HOME="$home/data" "$root/bin/gpuplan-cli" library list \
-  | grep -q "5 scenario(s)" || fail "the installed workbench did not seed its library with the 5 samples"
+  > "$stage/library.log" || fail "installed gpuplan-cli library list"
+grep -q "5 scenario(s)" "$stage/library.log" || fail "the installed workbench did not seed its library with the 5 samples"
 
 # 5. The Debian package.
 (cd "$stage" && "$cpack" --config "$build/CPackConfig.cmake" -B "$stage/deb" > "$stage/cpack.log" 2>&1) \
@@ -66,15 +67,17 @@ deb=$(ls "$stage"/deb/gpuplan_*_amd64.deb 2>/dev/null | head -1)
 [ -n "$deb" ] || fail "cpack made no gpuplan_*_amd64.deb"
 depends=$(dpkg-deb -f "$deb" Depends)
 for pkg in libqt6core6 libqt6gui6 libqt6widgets6 libqt6charts6 libqt6sql6 libqt6sql6-sqlite libqt6svg6 qt6-qpa-plugins libc6 libstdc++6; do
-  echo "$depends" | tr ',' '\n' | sed 's/^ *//; s/ .*//' | grep -qx "$pkg" || fail "the .deb does not depend on $pkg (Depends: $depends)"
+  grep -qx "$pkg" <<< "$(tr ',' '\n' <<< "$depends" | sed 's/^ *//; s/ .*//')" || fail "the .deb does not depend on $pkg (Depends: $depends)"
 done
 [ "$(dpkg-deb -f "$deb" Package)" = gpuplan ] || fail "package name"
 [ "$(dpkg-deb -f "$deb" Architecture)" = amd64 ] || fail "architecture"
-dpkg-deb -c "$deb" > "$stage/contents"
+# Names into a file first: with pipefail, `awk | grep -q` fails whenever grep's early exit
+# kills awk with SIGPIPE before it has written the whole listing.
+dpkg-deb -c "$deb" | awk '{print $6}' > "$stage/contents"
 for f in ./usr/bin/gpuplan ./usr/bin/gpuplan-cli ./usr/share/metainfo/org.gpuplan.gpuplan.metainfo.xml \
          ./usr/share/applications/org.gpuplan.gpuplan.desktop ./usr/share/icons/hicolor/256x256/apps/gpuplan.png \
          ./usr/share/gpuplan/catalog/gpus.json ./usr/share/doc/gpuplan/copyright; do
-  awk '{print $6}' "$stage/contents" | grep -qx "$f" || fail "the .deb lacks $f"
+  grep -qxF "$f" "$stage/contents" || fail "the .deb lacks $f"
 done
 # 6. The licence: GPL-3.0-or-later in the .deb's copyright file (DEP-5) and the metainfo.
 dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/gpuplan/copyright > "$stage/copyright"
