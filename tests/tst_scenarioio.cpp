@@ -3,6 +3,7 @@
 // Scenario JSON v1: the samples load cleanly, cover every sharing mode, and a read-write
 // round trip gives the same bytes (docs/scenario-format.md).
 #include "calc/inventory.h"
+#include "io/scenariomigrations.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
 #include "model/enumnames.h"
@@ -189,6 +190,30 @@ private Q_SLOTS:
         QVERIFY(!bad.ok());
         QVERIFY2(dump(bad.issues).contains("assumptions.mps_memory_contention: 9 must be between 0 and 5"),
                  qPrintable(dump(bad.issues)));
+    }
+
+    void versionOneFilesMigrate()
+    {
+        // DESIGN.md §6: every earlier format version loads through io/scenariomigrations, and
+        // what gpuplan writes is the current version.
+        const QByteArray v1 = R"({"format_version": 1, "name": "old",
+            "topology": {"nodes": [{"id": "a", "template": "dgx-h100"}]}})";
+        const auto r = io::readScenario(v1, test::bundledCatalog());
+        QVERIFY2(r.ok(), qPrintable(dump(r.issues)));
+        QCOMPARE(r.value->name, std::string("old"));
+        const QJsonObject written = QJsonDocument::fromJson(io::writeScenario(*r.value)).object();
+        QCOMPARE(written.value("format_version").toInt(), Scenario::kFormatVersion);
+        QCOMPARE(Scenario::kFormatVersion, 2);
+        for (const char* bad : {R"({"format_version": 0, "name": "x", "topology": {}})",
+                                R"({"format_version": 1.5, "name": "x", "topology": {}})"}) {
+            const auto b = io::readScenario(bad, test::bundledCatalog());
+            QVERIFY(!b.ok());
+            QVERIFY2(dump(b.issues).contains("is not a known format version"), qPrintable(dump(b.issues)));
+        }
+        const auto chain = io::migrateScenarioJson(QJsonObject{{"format_version", 1}}, 1);
+        QVERIFY(chain.ok());
+        QCOMPARE(chain->value("format_version").toInt(), 2);
+        QVERIFY(!io::migrateScenarioJson(QJsonObject{}, 9).ok());
     }
 
     void templatesFillWhatANodeLeavesOut()

@@ -4,6 +4,7 @@
 
 #include "jsonfields.h"
 #include "jsonfile.h"
+#include "scenariomigrations.h"
 #include "model/checks.h"
 #include "model/limits.h"
 #include "model/validation.h"
@@ -428,11 +429,16 @@ ScenarioReadResult readScenarioJson(const QJsonObject& root, const Catalog& cata
                                                                    "): it needs a newer gpuplan"));
         return result;
     }
-    if (v != Scenario::kFormatVersion) {
+    if (v < kOldestScenarioFormat || v != static_cast<int>(v)) {
         result.issues.push_back(Issue::error("format_version", checks::num(v) + " is not a known format version"));
         return result;
     }
-    Scenario s = Reader(catalog, result.issues).read(root);
+    auto migrated = migrateScenarioJson(root, static_cast<int>(v));
+    if (!migrated) {
+        result.issues = std::move(migrated.issues);
+        return result;
+    }
+    Scenario s = Reader(catalog, result.issues).read(*migrated);
     if (hasErrors(result.issues))
         return result;
     for (auto& i : validateScenario(s, catalog))

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "scenariomigrations.h"
+
+#include "model/scenario.h"
+
+#include <array>
+#include <functional>
+
+namespace gp::io {
+
+namespace {
+
+using Step = std::function<Result<QJsonObject>(QJsonObject)>;
+
+/// 1 → 2: every field version 2 adds is optional, and its default means what version 1 meant.
+Result<QJsonObject> v1ToV2(QJsonObject root)
+{
+    root.insert(QLatin1String("format_version"), 2);
+    return Result<QJsonObject>::success(std::move(root));
+}
+
+/// steps[i] migrates version i + 1 to i + 2.
+const std::array<Step, Scenario::kFormatVersion - kOldestScenarioFormat>& steps()
+{
+    static const std::array<Step, Scenario::kFormatVersion - kOldestScenarioFormat> s{v1ToV2};
+    return s;
+}
+
+} // namespace
+
+Result<QJsonObject> migrateScenarioJson(QJsonObject root, int fromVersion)
+{
+    if (fromVersion < kOldestScenarioFormat || fromVersion > Scenario::kFormatVersion)
+        return failure("format_version", std::to_string(fromVersion) + " is not a known format version");
+    for (int v = fromVersion; v < Scenario::kFormatVersion; ++v) {
+        auto next = steps()[static_cast<size_t>(v - kOldestScenarioFormat)](std::move(root));
+        if (!next)
+            return next;
+        root = std::move(*next);
+    }
+    return Result<QJsonObject>::success(std::move(root));
+}
+
+} // namespace gp::io

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#pragma once
+
+#include "model/issue.h"
+
+#include <QJsonObject>
+
+namespace gp::io {
+
+/// The scenario format's migration chain (DESIGN.md §6): one step per format version, each
+/// turning a document of version N into version N + 1, so a file of every earlier version
+/// loads. The reader runs the chain before it reads anything else; the writer always writes
+/// Scenario::kFormatVersion.
+///
+/// Steps:
+///  - 1 → 2 (issue 37): `parallelism.ep`, `parallelism.cp` and `parallelism.stage_layers`,
+///    a job's `software_stack`, and rack-scale NVLink domains in the topology arrive.
+///    Every new field is optional with the default that means what a version-1 file meant
+///    (ep 1, cp 1, even stages, the job kind's default stack, no rack domain), so the step
+///    only stamps the version.
+///
+/// Returns the document at the current version, or an error naming `format_version` when a
+/// step cannot migrate it. `fromVersion` must be a known version (1 … kFormatVersion).
+Result<QJsonObject> migrateScenarioJson(QJsonObject root, int fromVersion);
+
+/// The oldest version the chain reads.
+inline constexpr int kOldestScenarioFormat = 1;
+
+} // namespace gp::io
