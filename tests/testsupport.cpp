@@ -47,4 +47,28 @@ std::optional<Scenario> validationRun(const QString& name)
     return io::readScenarioFile(path, bundledCatalog()).value;
 }
 
+Scenario templateCluster(const Catalog& catalog, const std::string& templateId, int nodes, const SharingConfig& sharing)
+{
+    const NodeTemplate* t = catalog.nodeTemplate(templateId);
+    if (!t) {
+        std::fprintf(stderr, "no node template %s in the catalog\n", templateId.c_str());
+        std::abort();
+    }
+    Scenario s;
+    s.name = "test";
+    for (int i = 0; i < nodes; ++i) {
+        Node n;
+        n.id = "n" + std::to_string(i);
+        n.name = n.id;
+        n.templateId = templateId;
+        n.gpuId = t->gpuId;
+        n.gpuCount = t->gpuCount;
+        n.nics = {t->nicCount, t->nicSpeedGbps, t->gpudirectRdma};
+        n.sharing = sharing;
+        s.topology.nodes.push_back(n);
+    }
+    s.pricing.gpuHourUsd[t->gpuId] = 2.0;
+    return s;
+}
+
 } // namespace gp::test

@@ -25,6 +25,11 @@ QStringList sampleFiles();
 /// bundled catalog; nullopt (the caller fails) when it does not load.
 std::optional<Scenario> validationRun(const QString& name);
 
+/// `nodes` nodes of the catalog's node template `templateId` (ids and names n0, n1, …), each
+/// shared by `sharing`, at $2 per GPU-hour; no tenants. The template must exist.
+Scenario templateCluster(const Catalog& catalog, const std::string& templateId, int nodes,
+                         const SharingConfig& sharing = {});
+
 /// True in a sanitizer build (AddressSanitizer or ThreadSanitizer; GCC defines these macros):
 /// a test whose point is not its input's size uses a smaller one there, where everything runs
 /// five to fifteen times slower (docs/testing.md).

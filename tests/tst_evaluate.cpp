@@ -36,22 +36,7 @@ SharingConfig migLayout(std::vector<MigInstance> instances)
 
 Scenario cluster(int nodes, const std::string& templateId, const SharingConfig& sharing)
 {
-    const NodeTemplate* t = test::bundledCatalog().nodeTemplate(templateId);
-    Scenario s;
-    s.name = "test";
-    for (int i = 0; i < nodes; ++i) {
-        Node n;
-        n.id = "n" + std::to_string(i);
-        n.name = n.id;
-        n.templateId = templateId;
-        n.gpuId = t->gpuId;
-        n.gpuCount = t->gpuCount;
-        n.nics = {t->nicCount, t->nicSpeedGbps, t->gpudirectRdma};
-        n.sharing = sharing;
-        s.topology.nodes.push_back(n);
-    }
-    s.pricing.gpuHourUsd[t->gpuId] = 2.0;
-    return s;
+    return test::templateCluster(test::bundledCatalog(), templateId, nodes, sharing);
 }
 
 Job job(const std::string& id, JobKind kind, const std::string& preset, int tp = 1, int dp = 1)

@@ -19,21 +19,7 @@ namespace {
 
 Scenario cluster(const Catalog& c, const std::string& templateId, int nodes = 1)
 {
-    const NodeTemplate* t = c.nodeTemplate(templateId);
-    Scenario s;
-    s.name = "pcie tp";
-    for (int i = 0; i < nodes; ++i) {
-        Node n;
-        n.id = "n" + std::to_string(i);
-        n.name = n.id;
-        n.templateId = templateId;
-        n.gpuId = t->gpuId;
-        n.gpuCount = t->gpuCount;
-        n.nics = {t->nicCount, t->nicSpeedGbps, t->gpudirectRdma};
-        s.topology.nodes.push_back(n);
-    }
-    s.pricing.gpuHourUsd[t->gpuId] = 2.0;
-    return s;
+    return test::templateCluster(c, templateId, nodes);
 }
 
 /// A closed-load FP8 serving job: `concurrency` users always in flight, so its throughput is
