@@ -332,11 +332,13 @@ private Q_SLOTS:
         const QStringList lines = QString::fromUtf8(jobs.readAll()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 1 + 5);
         QVERIFY(lines[0].startsWith("tenant,job_id,job,placed"));
-        QVERIFY(lines[0].endsWith(",ttft_p99_s,itl_p99_s,slo_attainment"));
+        QVERIFY(lines[0].endsWith(",ttft_p99_s,itl_p99_s,slo_attainment,slowdown_vs_dedicated,tp_link"));
         int serving = 0;
         for (const QString& line : lines.mid(1)) {
             const QStringList f = line.split(','); // the sample's names have no commas
-            QCOMPARE(f.size(), 15);
+            QCOMPARE(f.size(), 17);
+            QVERIFY(f[3] != "yes" || f[15].toDouble() >= 0); // slowdown against whole dedicated GPUs
+            QVERIFY(f[3] != "yes" || f[16] == "nvlink" || f[16].isEmpty());
             if (!f[14].isEmpty()) {
                 ++serving;
                 QVERIFY(f[12].toDouble() > 0 && f[13].toDouble() > 0);

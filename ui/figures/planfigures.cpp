@@ -407,7 +407,7 @@ std::vector<std::pair<QString, QByteArray>> PlanFigures::chartAndTableFiles() co
     for (const sim::JobSimulation& j : simulation->jobs)
         simulated[j.id] = &j;
     QString jobs = "tenant,job_id,job,placed,gib_per_gpu,penalty,mfu,days,p95_days,cost_per_month_usd,oom_risk,reason,"
-                   "ttft_p99_s,itl_p99_s,slo_attainment\n";
+                   "ttft_p99_s,itl_p99_s,slo_attainment,slowdown_vs_dedicated,tp_link\n";
     for (const calc::JobResult& j : evaluation.jobs) {
         const auto sj = simulated.find(j.id);
         jobs +=
@@ -427,7 +427,9 @@ std::vector<std::pair<QString, QByteArray>> PlanFigures::chartAndTableFiles() co
                 csv(QString::fromStdString(j.reason)),
                 j.serving && j.serving->ttftP99S < 1e29 ? QString::number(j.serving->ttftP99S, 'g', 6) : QString(),
                 j.serving ? QString::number(j.serving->itlP99S, 'g', 6) : QString(),
-                j.serving && j.serving->sloJudged ? QString::number(j.serving->sloAttainment, 'g', 6) : QString()}
+                j.serving && j.serving->sloJudged ? QString::number(j.serving->sloAttainment, 'g', 6) : QString(),
+                j.placed ? QString::number(j.slowdownVsDedicated, 'g', 6) : QString(),
+                csv(QString::fromStdString(j.tpLink))}
                 .join(',') +
             '\n';
     }
