@@ -12,7 +12,9 @@
 #include <QJsonDocument>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 
 using namespace gp;
 using namespace gp::study;
@@ -206,6 +208,12 @@ private Q_SLOTS:
             serving = serving || s.metric == "output_tokens_per_s";
         }
         QVERIFY(training && serving);
+        // The online TensorRT-LLM rows print mean TTFT and ITL: they are compared too.
+        const auto online = std::find_if(r.sources.begin(), r.sources.end(), [](const SourceSummary& s) {
+            return s.source == "trtllm-perf-overview-v0.14-online";
+        });
+        QVERIFY(online != r.sources.end());
+        QVERIFY(online->ttftRows > 0 && online->itlRows > 0 && std::isfinite(online->ttftMeanAbsError));
         QVERIFY(r.meanBySplit.count("heldout") == 1);
         QVERIFY(r.meanBySplit.count("calibration") == 0);
         int skipped = 0;

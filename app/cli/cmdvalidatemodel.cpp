@@ -58,6 +58,10 @@ void printReport(const study::ValidationReport& r)
                   << QString::fromStdString(s.metric).leftJustified(20) << QString::number(s.rows).rightJustified(4)
                   << "  " << pct(s.meanAbsError).rightJustified(8) << "  " << pct(s.maxAbsError).rightJustified(8)
                   << "  " << (s.meanError >= 0 ? "+" : "") << pct(s.meanError) << '\n';
+            if (s.ttftRows > 0 || s.itlRows > 0)
+                out() << "  " << QString().leftJustified(36) << " TTFT " << s.ttftRows << " rows, mean |error| "
+                      << pct(s.ttftMeanAbsError) << "; ITL " << s.itlRows << " rows, mean |error| "
+                      << pct(s.itlMeanAbsError) << '\n';
         }
         if (any)
             out() << "  mean across sources: " << pct(r.meanBySplit.at(split)) << "\n\n";

@@ -43,10 +43,33 @@ ValidationReport summarize(std::vector<RowPrediction> rows, const std::string& s
         else
             ++r.skippedByReason[p.skipReason];
     }
+    // TTFT and ITL where both sides have one (a saturated prediction has no TTFT).
+    std::map<std::tuple<std::string, std::string, std::string>, std::pair<std::vector<double>, std::vector<double>>>
+        latencies;
+    for (const RowPrediction& p : rows) {
+        if (!p.predictedOk())
+            continue;
+        auto& [ttft, itl] = latencies[{p.split, p.source, p.metric}];
+        if (p.measuredTtftS && p.predictedTtftS)
+            ttft.push_back(std::abs(*p.predictedTtftS / *p.measuredTtftS - 1.0));
+        if (p.measuredItlS && p.predictedItlS)
+            itl.push_back(std::abs(*p.predictedItlS / *p.measuredItlS - 1.0));
+    }
+    const auto mean = [](const std::vector<double>& v) {
+        double sum = 0.0;
+        for (double x : v)
+            sum += x;
+        return v.empty() ? 0.0 : sum / double(v.size());
+    };
     std::map<std::string, std::vector<double>> perSplit;
     for (const auto& [key, list] : errors) {
         SourceSummary s;
         std::tie(s.split, s.source, s.metric) = key;
+        const auto& [ttft, itl] = latencies[key];
+        s.ttftRows = int(ttft.size());
+        s.itlRows = int(itl.size());
+        s.ttftMeanAbsError = mean(ttft);
+        s.itlMeanAbsError = mean(itl);
         s.rows = int(list.size());
         for (double e : list) {
             s.meanAbsError += std::abs(e) / double(list.size());
@@ -97,13 +120,19 @@ QJsonObject reportToJson(const ValidationReport& report)
     }
     QJsonArray sources;
     for (const SourceSummary& s : report.sources)
-        sources.append(QJsonObject{{"split", q(s.split)},
-                                   {"source", q(s.source)},
-                                   {"metric", q(s.metric)},
-                                   {"rows", s.rows},
-                                   {"mean_abs_error", s.meanAbsError},
-                                   {"max_abs_error", s.maxAbsError},
-                                   {"mean_error", s.meanError}});
+        sources.append(QJsonObject{
+            {"split", q(s.split)},
+            {"source", q(s.source)},
+            {"metric", q(s.metric)},
+            {"rows", s.rows},
+            {"mean_abs_error", s.meanAbsError},
+            {"max_abs_error", s.maxAbsError},
+            {"mean_error", s.meanError},
+            {"ttft", s.ttftRows > 0
+                         ? QJsonValue(QJsonObject{{"rows", s.ttftRows}, {"mean_abs_error", s.ttftMeanAbsError}})
+                         : QJsonValue(QJsonValue::Null)},
+            {"itl", s.itlRows > 0 ? QJsonValue(QJsonObject{{"rows", s.itlRows}, {"mean_abs_error", s.itlMeanAbsError}})
+                                  : QJsonValue(QJsonValue::Null)}});
     QJsonObject bySplit;
     for (const auto& [split, mean] : report.meanBySplit)
         bySplit[q(split)] = mean;

@@ -26,6 +26,9 @@ struct SourceSummary
     double meanAbsError = 0.0; ///< mean |predicted / measured − 1|
     double maxAbsError = 0.0;
     double meanError = 0.0; ///< signed: > 0 the model predicts too much (step time: too slow)
+    // Serving rows that print a mean TTFT or ITL, where the model's queue keeps up.
+    int ttftRows = 0, itlRows = 0;
+    double ttftMeanAbsError = 0.0, itlMeanAbsError = 0.0;
 };
 
 /// What `gpuplan-cli validate-model` reports of a set of predictions.

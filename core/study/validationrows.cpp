@@ -319,9 +319,13 @@ Result<QJsonObject> scenarioForRow(const QJsonObject& row, bool serving, const C
             return R::failure("", "no concurrency, request rate or request count printed");
         }
         job["kind"] = "inference";
-        job["model"] = QJsonObject{{"preset", QString::fromStdString(presetId.empty() ? "" : presetId)}};
-        if (presetId.empty())
-            job["model"] = archJson(*arch);
+        if (presetId.empty()) { // a printed shape: its context is what the row serves
+            ModelArchitecture a = *arch;
+            a.sequenceLength = isl + osl;
+            job["model"] = archJson(a);
+        } else {
+            job["model"] = QJsonObject{{"preset", QString::fromStdString(presetId)}};
+        }
         job["parallelism"] = QJsonObject{{"tp", tp}, {"pp", pp}, {"dp", dp}};
         job["inference"] = inference;
         return R::success(scenarioAround(job, *t, nodes));
