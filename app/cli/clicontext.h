@@ -96,6 +96,7 @@ int runExportConfig(const QStringList& args);
 int runCompare(const QStringList& args);
 int runReport(const QStringList& args);
 int runSweep(const QStringList& args);
+int runValidateModel(const QStringList& args);
 
 /// The cluster KPIs as `evaluate --json` prints them (docs/cli.md#evaluate); summary reuses it.
 QJsonObject kpisToJson(const calc::Kpis& kpis);

@@ -6,6 +6,7 @@
 
 #include "calc/alternatives.h"
 #include "calc/comparison.h"
+#include "calc/errorband.h"
 #include "calc/evaluate.h"
 #include "calc/kpiregistry.h"
 #include "io/scenarioreader.h"
@@ -60,7 +61,7 @@ QJsonArray assumptionKeys(const AssumptionSet& read)
     return keys;
 }
 
-QJsonObject toJson(const calc::Evaluation& ev)
+QJsonObject toJson(const calc::Evaluation& ev, const Scenario& scenario, const Catalog& catalog)
 {
     const QJsonObject kpis = kpisToJson(ev.kpis);
     QJsonArray jobs;
@@ -70,6 +71,13 @@ QJsonObject toJson(const calc::Evaluation& ev)
             placement.append(QJsonObject{
                 {"node", QString::fromStdString(u.node)}, {"gpu", u.gpu}, {"slot", QString::fromStdString(u.slot)}});
         const calc::MemoryBreakdown& m = j.memory;
+        // How far this kind of prediction was off on held-out published runs (docs/model-reference.md).
+        const Job* spec = scenario.findJob(j.id);
+        calc::ErrorBand band;
+        if (spec)
+            band = calc::errorBandFor(*spec, j, catalog);
+        else
+            band.reason = "unknown job";
         QJsonObject steps;
         for (const calc::StepPart& part : calc::stepParts())
             steps[QLatin1String(part.key)] = j.perf.breakdown.*part.value;
@@ -108,6 +116,12 @@ QJsonObject toJson(const calc::Evaluation& ev)
             {"extra_days", opt(j.extraDays)},
             {"serving", servingJson(j)},
             {"meets_sla", j.meetsSla},
+            {"error_band", band.fraction ? QJsonValue(*band.fraction) : QJsonValue(QJsonValue::Null)},
+            {"error_band_class",
+             band.fraction ? QJsonValue(QString::fromStdString(band.className)) : QJsonValue(QJsonValue::Null)},
+            {"error_band_rows", band.rows},
+            {"error_band_reason",
+             band.fraction ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromStdString(band.reason))},
             {"assumptions_read", QJsonObject{{"memory", assumptionKeys(j.memoryAssumptions)},
                                              {"performance", assumptionKeys(j.performanceAssumptions)}}}});
     }
@@ -380,7 +394,7 @@ int runEvaluate(const QStringList& args)
         }
         const calc::Evaluation ev = calc::evaluate(*r.value, *catalog, policy);
         if (p.isSet("json")) {
-            QJsonObject o = toJson(ev);
+            QJsonObject o = toJson(ev, *r.value, *catalog);
             o["file"] = file;
             o["name"] = QString::fromStdString(r.value->name);
             if (p.isSet("alternatives"))

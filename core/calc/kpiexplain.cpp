@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "kpiexplain.h"
 
+#include "errorband.h"
+
 #include "interference.h"
 #include "inventory.h"
 #include "kpiregistry.h"
@@ -333,6 +335,12 @@ KpiExplanation explainJob(const std::string& figure, const std::string& jobId, c
         const double dedicatedStep = j.bareMetal.stepTimeS * (1.0 + j.slowdownVsDedicated);
         x.formula = step + " shared ÷ " + step + " on the same GPU share dedicated − 1 = " + precise(j.perf.stepTimeS) +
                     " ÷ " + precise(dedicatedStep) + " − 1 = " + x.value;
+        // How far the model was off on held-out published runs of this kind (docs/validation.md).
+        if (const Job* spec = s.findJob(j.id)) {
+            const std::string band = errorBandText(errorBandFor(*spec, j, catalog));
+            x.lines.push_back(j.serving ? "Output tokens/s " + fmt::fixed(j.serving->outputTokensPerS, 0) + " " + band
+                                        : "Step time " + precise(j.bareMetal.stepTimeS) + " on bare metal " + band);
+        }
         x.lines.push_back(
             "On " + slotOf(j) +
             (j.placement.size() > 1 ? " (" + std::to_string(j.placement.size()) + " units)" : std::string()));

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "catalogreader.h"
 
+#include "errorbandsio.h"
 #include "jsonfields.h"
 #include "jsonfile.h"
 #include "model/assumptions.h"
@@ -474,6 +475,13 @@ Result<Catalog> loadCatalog(const QString& dataDir, const QString& userCatalog)
         std::stable_partition(files.begin(), files.end(), [](const QString& f) { return f == "gpus.json"; });
         for (const QString& f : files)
             readFile(dir.absoluteFilePath(f), QString(sub) + "/" + f, catalog, false, issues);
+    }
+    // The model's held-out error per class of runs (validation/error-bands.json), where it is shipped.
+    if (const QString bands = root.absoluteFilePath("validation/error-bands.json"); QFileInfo::exists(bands)) {
+        const std::size_t before = issues.size();
+        if (auto bytes = readFileBytes(bands, issues))
+            catalog.errorBands = readErrorBands(*bytes, issues);
+        inFile(issues, "validation/error-bands.json", before);
     }
     if (!userCatalog.isEmpty() && QFileInfo::exists(userCatalog))
         readFile(userCatalog, userCatalog, catalog, true, issues);

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "errorband.h"
 #include "gpuspec.h"
 #include "modelpreset.h"
 #include "nodetemplate.h"
@@ -21,6 +22,8 @@ struct Catalog
     std::vector<SwitchTemplate> switchTemplates;
     std::vector<PricePreset> pricePresets;
     std::vector<ModelPreset> models;
+    /// Held-out error of the model per class of runs (validation/error-bands.json); empty when not shipped.
+    std::vector<ErrorBandClass> errorBands;
 
     const GpuSpec* gpu(const std::string& id) const;
     /// Case-insensitive match on id or name, ignoring spaces, '-' and '_'

@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "validationrows.h"
+
+#include "calc/errorband.h"
+#include "calc/evaluate.h"
+#include "calc/modelsize.h"
+#include "calc/parallel.h"
+#include "calc/perfmodel.h"
+#include "io/jsonfile.h"
+#include "io/scenarioreader.h"
+#include "model/validation.h"
+
+#include <QDir>
+#include <QJsonDocument>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gp::study {
+
+namespace {
+
+std::string str(const QJsonValue& v) { return v.isString() ? v.toString().toStdString() : std::string(); }
+std::string lower(std::string s)
+{
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+/// A positive number the source printed, or nothing.
+std::optional<double> positive(const QJsonValue& v)
+{
+    if (v.isDouble() && v.toDouble() > 0.0)
+        return v.toDouble();
+    return std::nullopt;
+}
+int intOr(const QJsonValue& v, int fallback) { return v.isDouble() ? v.toInt() : fallback; }
+
+/// needs_features entries the harness handles: a custom shape printed with the source, and the
+/// Llama 3.1 70B alias of the llama3.3-70b preset (same layers, hidden, heads and KV heads).
+bool featureHandled(const std::string& need)
+{
+    return need.starts_with("custom model shape") || need.starts_with("no llama3.1-70b preset");
+}
+
+/// The catalog's node template for a GPU: a DGX where there is one (make_scenarios.py's systems).
+const NodeTemplate* templateFor(const Catalog& catalog, const std::string& gpuId)
+{
+    const NodeTemplate* found = nullptr;
+    for (const NodeTemplate& t : catalog.nodeTemplates)
+        if (t.gpuId == gpuId && (!found || (t.id.starts_with("dgx-") && !found->id.starts_with("dgx-"))))
+            found = &t;
+    return found;
+}
+
+/// make_scenarios.py's topology(): nodes of `t` under leaves of 16 nodes, two spines once there are
+/// several leaves, every uplink as fast as what its nodes can send (non-blocking).
+QJsonObject topology(const NodeTemplate& t, int nodes)
+{
+    const int perLeaf = 16;
+    const int leaves = std::max(1, (nodes + perLeaf - 1) / perLeaf);
+    const int spines = leaves == 1 ? 0 : 2;
+    const int nics = std::max(1, t.nicCount);
+    const double speed = t.nicSpeedGbps > 0.0 ? t.nicSpeedGbps : 400.0;
+    const QString sw = speed <= 200.0 ? "qm8700" : "qm9700";
+    QJsonArray switches, nodeList, links;
+    const auto name = [](const char* prefix, int i) { return QString("%1-%2").arg(prefix).arg(i, 3, 10, QChar('0')); };
+    for (int l = 0; l < leaves; ++l)
+        switches.append(QJsonObject{{"id", name("leaf", l)},
+                                    {"template", sw},
+                                    {"tier", "leaf"},
+                                    {"ports", 2 * perLeaf * nics},
+                                    {"port_speed_gbps", speed}});
+    for (int s = 0; s < spines; ++s)
+        switches.append(QJsonObject{{"id", name("spine", s)},
+                                    {"template", sw},
+                                    {"tier", "spine"},
+                                    {"ports", leaves * perLeaf * nics},
+                                    {"port_speed_gbps", speed}});
+    for (int n = 0; n < nodes; ++n) {
+        const QString id = name("node", n);
+        nodeList.append(
+            QJsonObject{{"id", id},
+                        {"template", QString::fromStdString(t.id)},
+                        {"gpu", QString::fromStdString(t.gpuId)},
+                        {"gpu_count", t.gpuCount},
+                        {"nics", QJsonObject{{"count", nics}, {"speed_gbps", speed}, {"gpudirect_rdma", true}}},
+                        {"sharing", QJsonObject{{"mode", "exclusive"}}}});
+        links.append(QJsonObject{{"id", id + "-leaf"},
+                                 {"from", id},
+                                 {"to", name("leaf", n / perLeaf)},
+                                 {"bandwidth_gbps", nics * speed},
+                                 {"latency_us", 1}});
+    }
+    for (int l = 0; l < leaves; ++l)
+        for (int s = 0; s < spines; ++s)
+            links.append(QJsonObject{{"id", name("leaf", l) + "-" + name("spine", s)},
+                                     {"from", name("leaf", l)},
+                                     {"to", name("spine", s)},
+                                     {"bandwidth_gbps", perLeaf * nics * speed / spines},
+                                     {"latency_us", 1}});
+    return {{"nodes", nodeList}, {"switches", switches}, {"links", links}};
+}
+
+QJsonObject archJson(const ModelArchitecture& a)
+{
+    return {{"layers", a.layers},
+            {"hidden_size", a.hiddenSize},
+            {"attention_heads", a.attentionHeads},
+            {"kv_heads", a.kvHeads},
+            {"ffn_hidden_size", a.ffnHiddenSize},
+            {"vocab_size", a.vocabSize},
+            {"sequence_length", a.sequenceLength},
+            {"experts", a.experts},
+            {"active_experts", a.activeExperts},
+            {"gated_ffn", a.gatedFfn},
+            {"dropout", a.dropout}};
+}
+
+/// The row's model: its preset, the preset it names as closest ("llama3.3-70b (…)"), or its printed
+/// shape (llm-foundry's MPT yamls: a 4h GeLU FFN, no dropout).
+Result<ModelArchitecture> modelOf(const QJsonObject& row, const Catalog& catalog, std::string& presetId)
+{
+    for (const char* key : {"model_preset", "closest_preset"}) {
+        std::string id = str(row.value(key));
+        id = id.substr(0, id.find(' '));
+        if (const ModelPreset* p = catalog.model(id)) {
+            presetId = id;
+            return Result<ModelArchitecture>::success(p->arch);
+        }
+    }
+    const QJsonObject shape = row.value("model_shape").toObject();
+    if (shape.isEmpty())
+        return Result<ModelArchitecture>::failure("", "no model: no preset and no shape printed");
+    ModelArchitecture a;
+    a.layers = shape.value("layers").toInt();
+    a.hiddenSize = shape.value("hidden_size").toInt();
+    a.attentionHeads = shape.value("attention_heads").toInt();
+    a.kvHeads = intOr(shape.value("kv_heads"), a.attentionHeads);
+    a.ffnHiddenSize = shape.contains("ffn_hidden_size")
+                          ? shape.value("ffn_hidden_size").toInt()
+                          : int(shape.value("expansion_ratio").toDouble(4.0) * a.hiddenSize);
+    a.vocabSize = shape.value("vocab_size").toInt();
+    a.gatedFfn = shape.value("gated_ffn").toBool(false);
+    a.dropout = false;
+    if (a.layers <= 0 || a.hiddenSize <= 0 || a.attentionHeads <= 0 || a.vocabSize <= 0)
+        return Result<ModelArchitecture>::failure("", "model shape lacks layers, hidden size, heads or vocabulary");
+    return Result<ModelArchitecture>::success(a);
+}
+
+/// The row's precision as gpuplan's, or nothing for one it does not model.
+std::optional<std::string> precisionOf(const std::string& printed)
+{
+    const std::string p = lower(printed);
+    if (contains(p, "fp8"))
+        return "fp8";
+    if (contains(p, "bf16"))
+        return "bf16";
+    if (contains(p, "fp16"))
+        return "fp16";
+    return std::nullopt;
+}
+
+QJsonObject scenarioAround(const QJsonObject& job, const NodeTemplate& t, int nodes)
+{
+    return {{"format_version", 1},
+            {"name", job.value("name")},
+            {"placement_policy", "topology_aware"},
+            {"pricing", QJsonObject{{"preset", "aws-on-demand-2024"}, {"gpu_hour_usd", QJsonObject{}}}},
+            {"assumptions", QJsonObject{}},
+            {"topology", topology(t, nodes)},
+            {"tenants", QJsonArray{QJsonObject{{"id", "lab"},
+                                               {"name", "Lab"},
+                                               {"priority", 0},
+                                               {"sla", QJsonObject{{"max_penalty_pct", 100}}},
+                                               {"jobs", QJsonArray{job}}}}}};
+}
+
+const char* const kTrainingFields[] = {"framework",
+                                       "precision",
+                                       "global_batch",
+                                       "micro_batch",
+                                       "seq_len",
+                                       "model_preset",
+                                       "closest_preset",
+                                       "model_shape",
+                                       "zero_stage",
+                                       "activation_recompute",
+                                       "vp",
+                                       "measured_tokens_per_s_per_gpu"};
+const char* const kServingFields[] = {"engine",
+                                      "weights_precision",
+                                      "isl",
+                                      "osl",
+                                      "num_requests",
+                                      "concurrency",
+                                      "request_rate_rps",
+                                      "model_preset",
+                                      "closest_preset",
+                                      "measured_output_tokens_per_s",
+                                      "measured_tokens_per_s_unspecified"};
+const char* const kCommonFields[] = {"id",
+                                     "source",
+                                     "gpu_catalog_id",
+                                     "gpu_count",
+                                     "tp",
+                                     "pp",
+                                     "dp",
+                                     "ep",
+                                     "needs_features",
+                                     "used_in_existing_validation",
+                                     "incomplete"};
+
+} // namespace
+
+std::string rowFamily(const QJsonObject& row, bool serving)
+{
+    const std::string f = lower(str(row.value(serving ? "engine" : "framework")));
+    if (serving) {
+        if (contains(f, "tensorrt"))
+            return "tensorrt-llm";
+        if (contains(f, "sglang"))
+            return "sglang";
+        if (contains(f, "vllm"))
+            return "vllm";
+        return {};
+    }
+    if (contains(f, "torchtitan"))
+        return "torchtitan";
+    if (contains(f, "fsdp") || contains(f, "composer"))
+        return "fsdp";
+    if (contains(f, "megatron") || contains(f, "nemo"))
+        return "megatron";
+    return {};
+}
+
+Issues checkRows(const QJsonArray& rows)
+{
+    Issues out;
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        const std::string at = "[" + std::to_string(i) + "]";
+        if (!rows[i].isObject()) {
+            out.push_back(Issue::error(at, "expected an object (one published measurement)"));
+            continue;
+        }
+        const QJsonObject row = rows[i].toObject();
+        const bool serving = row.contains("engine");
+        const auto need = [&](const char* key) {
+            if (!row.contains(key))
+                out.push_back(Issue::error(at + "." + key, std::string("missing: a ") +
+                                                               (serving ? "serving" : "training") + " row needs " +
+                                                               key + " (null where the source prints nothing)"));
+        };
+        for (const char* key : kCommonFields)
+            need(key);
+        if (serving)
+            for (const char* key : kServingFields)
+                need(key);
+        else
+            for (const char* key : kTrainingFields)
+                need(key);
+        if (row.contains("source") && !row.value("source").isString())
+            out.push_back(Issue::error(at + ".source", "expected a string"));
+        if (row.contains("needs_features") && !row.value("needs_features").isArray())
+            out.push_back(Issue::error(at + ".needs_features", "expected an array of strings"));
+    }
+    return out;
+}
+
+Result<QJsonObject> scenarioForRow(const QJsonObject& row, bool serving, const Catalog& catalog)
+{
+    using R = Result<QJsonObject>;
+    const std::string gpuId = str(row.value("gpu_catalog_id"));
+    if (!catalog.gpu(gpuId))
+        return R::failure("", "needs feature: GPU not in the catalog");
+    const NodeTemplate* t = templateFor(catalog, gpuId);
+    if (!t || t->gpuCount <= 0)
+        return R::failure("", "no node template with " + gpuId);
+    const int gpus = intOr(row.value("gpu_count"), 0);
+    const int tp = intOr(row.value("tp"), 1), pp = intOr(row.value("pp"), 1);
+    const int dp = intOr(row.value("dp"), gpus / std::max(1, tp * pp));
+    if (gpus <= 0 || tp * pp * dp != gpus)
+        return R::failure("", "parallel degrees: tp × pp × dp is not gpu_count");
+    std::string presetId;
+    auto arch = modelOf(row, catalog, presetId);
+    if (!arch)
+        return R::failure("", arch.issues.front().message);
+    const auto precision = precisionOf(str(row.value(serving ? "weights_precision" : "precision")));
+    if (!precision)
+        return R::failure("", "precision not modelled: " + str(row.value(serving ? "weights_precision" : "precision")));
+    const QString id = QString::fromStdString(str(row.value("id")));
+    QJsonObject job{{"id", "run"},
+                    {"name", id},
+                    {"precision", QString::fromStdString(*precision)},
+                    {"schedule", QJsonObject{{"arrival_h", 0}, {"duration_h", 0}}}};
+    const int nodes = (gpus + t->gpuCount - 1) / t->gpuCount;
+    if (serving) {
+        const int isl = intOr(row.value("isl"), 0), osl = intOr(row.value("osl"), 0);
+        if (isl <= 0 || osl <= 0)
+            return R::failure("", "no fixed input and output lengths");
+        QJsonObject inference{{"input_tokens", isl}, {"output_tokens", osl}, {"context_tokens", isl + osl}};
+        // Online rows at a printed request rate are an open load; offline ones (trtllm-bench: every
+        // request queued at once) a closed one with the whole request count in flight.
+        if (const auto rate = positive(row.value("request_rate_rps"))) {
+            // The client caps nothing: every request of the run may be in flight, the engine's KV
+            // cache and batch decide how many are.
+            inference["load"] = "open";
+            inference["requests_per_s"] = *rate;
+            if (const auto n = positive(row.value("num_requests")))
+                inference["concurrency"] = int(*n);
+        } else if (const auto c = positive(row.value("concurrency"))) {
+            inference["load"] = "closed";
+            inference["concurrency"] = int(*c);
+        } else if (const auto n = positive(row.value("num_requests"))) {
+            inference["load"] = "closed";
+            inference["concurrency"] = int(*n);
+        } else {
+            return R::failure("", "no concurrency, request rate or request count printed");
+        }
+        job["kind"] = "inference";
+        if (presetId.empty()) { // a printed shape: its context is what the row serves
+            ModelArchitecture a = *arch;
+            a.sequenceLength = isl + osl;
+            job["model"] = archJson(a);
+        } else {
+            job["model"] = QJsonObject{{"preset", QString::fromStdString(presetId)}};
+        }
+        job["parallelism"] = QJsonObject{{"tp", tp}, {"pp", pp}, {"dp", dp}};
+        job["inference"] = inference;
+        return R::success(scenarioAround(job, *t, nodes));
+    }
+    const int seq = intOr(row.value("seq_len"), 0), micro = intOr(row.value("micro_batch"), 0),
+              global = intOr(row.value("global_batch"), 0);
+    if (seq <= 0 || micro <= 0 || global <= 0)
+        return R::failure("", "no sequence length or batch");
+    ModelArchitecture a = *arch;
+    a.sequenceLength = seq;
+    job["kind"] = "pretraining";
+    job["optimizer"] = "adamw";
+    job["model"] = presetId.empty() || a != catalog.model(presetId)->arch
+                       ? QJsonValue(archJson(a))
+                       : QJsonValue(QJsonObject{{"preset", QString::fromStdString(presetId)}});
+    // Settings the row does not print take Megatron-Core's recipe defaults where the framework is
+    // Megatron (distributed optimizer, sequence parallelism with TP, FP32 main gradients; make_scenarios.py's
+    // NeMo runs), and the row's own FSDP mode otherwise.
+    const std::string family = rowFamily(row, false);
+    const std::string fsdp = lower(str(row.value("fsdp")));
+    const int zero = row.value("zero_stage").isDouble()                 ? row.value("zero_stage").toInt()
+                     : contains(fsdp, "fsdp") && !contains(fsdp, "= 0") ? 3
+                     : family == "megatron"                             ? 1
+                                                                        : 0;
+    const std::string recompute = lower(str(row.value("activation_recompute")));
+    const int vp = intOr(row.value("vp"), 1);
+    QJsonObject par{{"tp", tp},
+                    {"pp", pp},
+                    {"dp", dp},
+                    {"zero_stage", zero},
+                    {"fsdp", zero >= 3},
+                    {"sequence_parallel", row.value("sequence_parallel").isBool()
+                                              ? row.value("sequence_parallel").toBool()
+                                              : family == "megatron" && tp > 1},
+                    {"recompute", recompute == "full"        ? "full"
+                                  : recompute == "selective" ? "selective"
+                                                             : "none"}};
+    if (vp > 1 && pp > 1)
+        par["virtual_stages"] = vp;
+    job["parallelism"] = par;
+    job["batch"] = QJsonObject{{"micro", micro}, {"global", global}};
+    job["training"] = QJsonObject{{"tokens", 300e9}, {"checkpoint_interval_min", 60}};
+    if (family == "megatron")
+        job["main_grads_fp32"] = true;
+    return R::success(scenarioAround(job, *t, nodes));
+}
+
+std::vector<RowPrediction> predictRows(const QJsonArray& rows, const ValidationSplit& split, const Catalog& catalog)
+{
+    std::vector<RowPrediction> out(static_cast<std::size_t>(rows.size()));
+    calc::runParts(int(rows.size()), [&](int i) {
+        const QJsonObject row = rows[i].toObject();
+        RowPrediction& p = out[std::size_t(i)];
+        p.index = i;
+        p.id = str(row.value("id"));
+        p.source = str(row.value("source"));
+        p.serving = row.contains("engine");
+        p.split = split.splitOf(row);
+        p.metric = p.serving ? "output_tokens_per_s" : "step_time";
+        p.family = rowFamily(row, p.serving);
+        if (const GpuSpec* gpu = catalog.gpu(str(row.value("gpu_catalog_id"))))
+            p.generation = calc::gpuGeneration(*gpu);
+        if (row.value("incomplete").toBool()) {
+            std::string missing;
+            for (const QJsonValue& f : row.value("missing_fields").toArray())
+                missing += (missing.empty() ? "" : ", ") + str(f);
+            p.skipReason = "incomplete: " + (missing.empty() ? std::string("fields not printed") : missing);
+            return;
+        }
+        for (const QJsonValue& need : row.value("needs_features").toArray())
+            if (!featureHandled(str(need))) {
+                p.skipReason = "needs feature: " + str(need);
+                return;
+            }
+        if (!p.serving && row.contains("task") && str(row.value("task")) != "pretraining") {
+            p.skipReason = "needs feature: " + str(row.value("task")) + " rows (the harness builds pre-training jobs)";
+            return;
+        }
+        // What was measured, as the metric the harness compares.
+        if (p.serving) {
+            if (const auto v = positive(row.value("measured_output_tokens_per_s"))) {
+                p.measured = *v;
+                p.measuredFrom = "measured_output_tokens_per_s";
+            } else if (const auto u = positive(row.value("measured_tokens_per_s_unspecified"));
+                       u && contains(lower(str(row.value("throughput_kind"))), "output tokens")) {
+                p.measured = *u;
+                p.measuredFrom = "measured_tokens_per_s_unspecified (output tokens per throughput_kind)";
+            }
+            if (str(row.value("ttft_stat")) == "mean")
+                if (const auto v = positive(row.value("measured_ttft_ms")))
+                    p.measuredTtftS = *v / 1000.0;
+            if (str(row.value("itl_stat")) == "mean")
+                if (const auto v = positive(row.value("measured_itl_ms")))
+                    p.measuredItlS = *v / 1000.0;
+        } else if (const auto s = positive(row.value("measured_step_time_s"))) {
+            p.measured = *s;
+            p.measuredFrom = "measured_step_time_s";
+        } else if (const auto tps = positive(row.value("measured_tokens_per_s_per_gpu"))) {
+            // A step is global batch × sequence tokens over all GPUs.
+            p.measured = row.value("global_batch").toDouble() * row.value("seq_len").toDouble() /
+                         (*tps * row.value("gpu_count").toDouble());
+            p.measuredFrom = "global_batch × seq_len ÷ (measured_tokens_per_s_per_gpu × gpu_count)";
+        }
+        if (!(p.measured > 0.0)) {
+            p.skipReason = "no measured throughput of a kind the harness compares";
+            return;
+        }
+        const auto scenarioJson = scenarioForRow(row, p.serving, catalog);
+        if (!scenarioJson) {
+            p.skipReason = scenarioJson.issues.front().message;
+            return;
+        }
+        const io::ScenarioReadResult scenario = io::readScenarioJson(*scenarioJson, catalog);
+        if (!scenario) {
+            p.skipReason = "scenario rejected: " + scenario.errorText("; ");
+            return;
+        }
+        const Job& job = scenario->tenants.front().jobs.front();
+        if (const auto arch = architectureOf(job.model, catalog)) {
+            p.sizeB = calc::sizeClassB(calc::parameterCount(*arch));
+            const int ep = intOr(row.value("ep"), 1);
+            p.parallelism = calc::parallelismKind(
+                arch->experts > 1 || ep > 1, !p.serving && (job.parallelism.fsdp || job.parallelism.zeroStage >= 3));
+        }
+        const calc::Evaluation ev = calc::evaluate(*scenario, catalog);
+        const calc::JobResult& r = ev.jobs.front();
+        if (!r.placed) {
+            p.skipReason = "not placed: " + r.reason;
+            return;
+        }
+        if (p.serving) {
+            if (!r.serving) {
+                p.skipReason = "no serving result";
+                return;
+            }
+            p.predicted = r.serving->outputTokensPerS;
+            if (!r.serving->saturated) {
+                p.predictedTtftS = r.serving->ttftS;
+                p.predictedItlS = r.serving->itlS;
+            }
+        } else {
+            p.predicted = r.perf.stepTimeS;
+            for (const calc::StepPart& part : calc::stepParts())
+                p.stepBreakdownS[QLatin1String(part.key)] = r.perf.breakdown.*part.value;
+        }
+        if (!(p.predicted > 0.0) || !std::isfinite(p.predicted)) {
+            p.skipReason = "no prediction (the model gave " + std::to_string(p.predicted) + ")";
+            return;
+        }
+        p.error = p.predicted / p.measured - 1.0;
+    });
+    return out;
+}
+
+std::string ValidationSplit::splitOf(const QJsonObject& row) const
+{
+    if (row.value("used_in_existing_validation").toBool())
+        return "calibration";
+    const std::string source = str(row.value("source"));
+    const std::string gpu = str(row.value("gpu_catalog_id"));
+    const std::string precision = lower(str(row.value(row.contains("engine") ? "weights_precision" : "precision")));
+    for (const SplitRule& r : rules) {
+        if (r.source != source)
+            continue;
+        if (!r.gpus.empty() && std::find(r.gpus.begin(), r.gpus.end(), gpu) == r.gpus.end())
+            continue;
+        if (!r.precisionPrefixes.empty() &&
+            std::none_of(r.precisionPrefixes.begin(), r.precisionPrefixes.end(),
+                         [&](const std::string& p) { return precision.starts_with(lower(p)); }))
+            continue;
+        if (r.denseOnly && intOr(row.value("ep"), 1) > 1)
+            continue;
+        return r.split;
+    }
+    return "heldout";
+}
+
+Result<ValidationSplit> readValidationSplit(const QByteArray& json)
+{
+    Issues issues;
+    const auto root = io::parseJsonObject(json, issues);
+    if (!root)
+        return Failure{std::move(issues)};
+    ValidationSplit split;
+    const QJsonArray rules = root->value("rules").toArray();
+    if (!root->value("rules").isArray())
+        issues.push_back(Issue::error("rules", "missing: the split needs a rules array"));
+    for (qsizetype i = 0; i < rules.size(); ++i) {
+        const std::string at = "rules[" + std::to_string(i) + "]";
+        const QJsonObject o = rules[i].toObject();
+        SplitRule r;
+        r.source = str(o.value("source"));
+        r.split = str(o.value("split"));
+        r.why = str(o.value("why"));
+        r.denseOnly = o.value("dense_only").toBool(false);
+        for (const QJsonValue& g : o.value("gpu_catalog_ids").toArray())
+            r.gpus.push_back(str(g));
+        for (const QJsonValue& p : o.value("precision_prefixes").toArray())
+            r.precisionPrefixes.push_back(str(p));
+        if (r.source.empty())
+            issues.push_back(Issue::error(at + ".source", "missing: a rule needs the source it applies to"));
+        if (r.split != "calibration" && r.split != "heldout")
+            issues.push_back(Issue::error(at + ".split", "'" + r.split + "' must be calibration or heldout"));
+        split.rules.push_back(std::move(r));
+    }
+    for (const QJsonValue& s : root->value("calibration_elsewhere").toArray())
+        split.calibrationElsewhere.push_back(str(s.toObject().value("source")));
+    if (hasErrors(issues))
+        return Failure{std::move(issues)};
+    return Result<ValidationSplit>::success(std::move(split));
+}
+
+Result<ValidationSplit> loadValidationSplit(const QString& dataDir)
+{
+    const QString path = QDir(dataDir).absoluteFilePath("validation/split.json");
+    Issues issues;
+    const auto bytes = io::readFileBytes(path, issues);
+    if (!bytes) {
+        inFile(issues, path.toStdString());
+        return Failure{std::move(issues)};
+    }
+    auto split = readValidationSplit(*bytes);
+    inFile(split.issues, path.toStdString());
+    return split;
+}
+
+} // namespace gp::study

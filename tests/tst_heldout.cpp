@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// Held-out validation (issue 37): the fit sees calibration rows only, the shipped fitted constants and
+// error bands are what the harness computes now, and the report runs on both published row files.
+#include "io/errorbandsio.h"
+#include "io/jsonfile.h"
+#include "study/heldout.h"
+#include "testsupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+using namespace gp;
+using namespace gp::study;
+
+namespace {
+
+QJsonArray rowsOf(const QString& name)
+{
+    QFile f(test::fixturesDir() + "/validation/heldout/" + name);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).array();
+}
+
+QByteArray shipped(const QString& name)
+{
+    QFile f(test::dataDir() + "/validation/" + name);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+/// `rows` without those `drop` selects.
+QJsonArray without(const QJsonArray& rows, const std::function<bool(const QJsonObject&)>& drop)
+{
+    QJsonArray kept;
+    for (const QJsonValue& v : rows)
+        if (!drop(v.toObject()))
+            kept.append(v);
+    return kept;
+}
+
+bool sameConstants(const std::vector<FittedConstant>& a, const std::vector<FittedConstant>& b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].key != b[i].key || a[i].rows != b[i].rows || a[i].sources != b[i].sources ||
+            std::abs(a[i].value - b[i].value) > 1e-6 * std::abs(b[i].value))
+            return false;
+    return true;
+}
+
+} // namespace
+
+class TestHeldout : public QObject
+{
+    Q_OBJECT
+
+    QJsonArray mTraining, mServing;
+    ValidationSplit mSplit;
+    std::vector<RowPrediction> mAll;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        mTraining = rowsOf("training.json");
+        mServing = rowsOf("serving.json");
+        QCOMPARE(mTraining.size(), 579);
+        QCOMPARE(mServing.size(), 585);
+        QVERIFY(checkRows(mTraining).empty());
+        QVERIFY(checkRows(mServing).empty());
+        auto split = loadValidationSplit(test::dataDir());
+        QVERIFY2(split.ok(), split.errorText().c_str());
+        mSplit = *split;
+        for (const QJsonArray* rows : {&mTraining, &mServing})
+            for (RowPrediction& p : predictRows(*rows, mSplit, test::bundledCatalog()))
+                mAll.push_back(std::move(p));
+    }
+
+    // The split follows docs/validation-sources.md: Megatron-Bridge dense H100 and TensorRT-LLM v1.0 FP8
+    // H100/H200 rows calibrate, rows the tests already used never count as held out, the rest is held out.
+    void splitFollowsTheProposal()
+    {
+        int calibration = 0;
+        for (const RowPrediction& p : mAll) {
+            const QJsonObject row = (p.serving ? mServing : mTraining)[p.index].toObject();
+            if (row.value("used_in_existing_validation").toBool())
+                QCOMPARE(p.split, std::string("calibration"));
+            if (p.source == "llm-foundry-benchmarks" || p.source == "nemo-24.07-perf-summary" ||
+                p.source == "trtllm-perf-overview-v0.17" || p.source == "amd-rocm-performance-results")
+                QCOMPARE(p.split, std::string("heldout"));
+            if (p.source == "trtllm-perf-overview-v1.0" && row.value("gpu_catalog_id").toString() == "b200-180gb")
+                QCOMPARE(p.split, std::string("heldout"));
+            calibration += p.split == "calibration";
+        }
+        QVERIFY(calibration >= 60);
+    }
+
+    // (a) No fitted constant moves when held-out rows leave the input; one does when a calibration row
+    // leaves (so the comparison can fail).
+    void fitIgnoresHeldOutRows()
+    {
+        const Catalog& c = test::bundledCatalog();
+        const auto base = fitConstants(mTraining, mServing, mSplit, c);
+        QVERIFY2(base.size() >= 2, "expected a megatron step-time and a tensorrt-llm throughput constant");
+        const auto heldout = [&](const QJsonObject& r) { return mSplit.splitOf(r) == "heldout"; };
+        // The first predicted held-out row of each file, one whole held-out source of each, every held-out row.
+        std::string firstTraining, firstServing;
+        for (const RowPrediction& p : mAll)
+            if (p.split == "heldout" && p.predictedOk()) {
+                std::string& first = p.serving ? firstServing : firstTraining;
+                if (first.empty())
+                    first = p.id;
+            }
+        QVERIFY(!firstTraining.empty() && !firstServing.empty());
+        const auto id = [](const QJsonObject& r) { return r.value("id").toString().toStdString(); };
+        const auto source = [](const QJsonObject& r) { return r.value("source").toString(); };
+        struct Case
+        {
+            const char* name;
+            QJsonArray training, serving;
+        };
+        const std::vector<Case> cases{
+            {"first held-out training row", without(mTraining, [&](auto& r) { return id(r) == firstTraining; }),
+             mServing},
+            {"first held-out serving row", mTraining,
+             without(mServing, [&](auto& r) { return id(r) == firstServing; })},
+            {"all of nemo-24.07-perf-summary",
+             without(mTraining, [&](auto& r) { return source(r) == "nemo-24.07-perf-summary"; }), mServing},
+            {"all of llm-foundry-benchmarks",
+             without(mTraining, [&](auto& r) { return source(r) == "llm-foundry-benchmarks"; }), mServing},
+            {"all of trtllm-perf-overview-v0.17", mTraining,
+             without(mServing, [&](auto& r) { return source(r) == "trtllm-perf-overview-v0.17"; })},
+            {"every held-out row", without(mTraining, heldout), without(mServing, heldout)},
+        };
+        for (const Case& k : cases) {
+            QVERIFY(k.training.size() + k.serving.size() < mTraining.size() + mServing.size());
+            QVERIFY2(sameConstants(fitConstants(k.training, k.serving, mSplit, c), base), k.name);
+        }
+        // Dropping a calibration row does change a constant.
+        std::string calibrationRow;
+        for (const FittedConstant& f : base)
+            if (f.key == "software_overhead.output_tokens_per_s.tensorrt-llm")
+                calibrationRow = f.rows.front();
+        QVERIFY(!calibrationRow.empty());
+        const auto changed =
+            fitConstants(mTraining, without(mServing, [&](auto& r) { return id(r) == calibrationRow; }), mSplit, c);
+        QVERIFY(!sameConstants(changed, base));
+    }
+
+    // (b) The shipped data/validation/fitted.json is what the fit computes now.
+    void shippedFittedIsCurrent()
+    {
+        Issues issues;
+        const auto shippedConstants = readFitted(shipped("fitted.json"), issues);
+        QVERIFY2(issues.empty(), issueLines(issues).c_str());
+        const auto now = fitConstants(mTraining, mServing, mSplit, test::bundledCatalog());
+        const std::string why = std::string("data/validation/fitted.json is stale; regenerate with: ") + kBandsCommand;
+        QVERIFY2(sameConstants(shippedConstants, now), why.c_str());
+        for (const FittedConstant& f : now) {
+            QVERIFY(std::isfinite(f.value) && f.value > 0.0);
+            QVERIFY(!f.rows.empty());
+        }
+    }
+
+    // The shipped data/validation/error-bands.json is what the harness computes now from the held-out rows.
+    void shippedBandsAreCurrent()
+    {
+        Issues issues;
+        const auto shippedBands = io::readErrorBands(shipped("error-bands.json"), issues);
+        QVERIFY2(issues.empty(), issueLines(issues).c_str());
+        const auto now = errorBandClasses(mAll);
+        const std::string why =
+            std::string("data/validation/error-bands.json is stale; regenerate with: ") + kBandsCommand;
+        QVERIFY2(shippedBands.size() == now.size(), why.c_str());
+        for (std::size_t i = 0; i < now.size(); ++i) {
+            const ErrorBandClass& a = shippedBands[i];
+            const ErrorBandClass& b = now[i];
+            const bool same = a.metric == b.metric && a.generation == b.generation && a.family == b.family &&
+                              a.parallelism == b.parallelism && std::abs(a.sizeB - b.sizeB) < 1e-9 &&
+                              std::abs(a.meanAbsError - b.meanAbsError) < 1e-9 &&
+                              std::abs(a.maxAbsError - b.maxAbsError) < 1e-9 && a.rows == b.rows &&
+                              a.sources == b.sources;
+            QVERIFY2(same, why.c_str());
+        }
+        // Every class is held-out error: no calibration source in any.
+        for (const ErrorBandClass& b : now)
+            for (const std::string& s : b.sources)
+                QVERIFY(s != "trtllm-perf-overview-v1.0" || b.generation == "Blackwell");
+        QVERIFY(!now.empty());
+    }
+
+    // (c) The held-out report runs on both files: sources of both kinds predicted, skipped rows with reasons.
+    void heldOutReportRunsOnBothFiles()
+    {
+        const ValidationReport r = summarize(mAll, "heldout");
+        bool training = false, serving = false;
+        for (const SourceSummary& s : r.sources) {
+            QCOMPARE(s.split, std::string("heldout"));
+            QVERIFY(s.rows > 0 && std::isfinite(s.meanAbsError) && s.maxAbsError >= s.meanAbsError);
+            training = training || s.metric == "step_time";
+            serving = serving || s.metric == "output_tokens_per_s";
+        }
+        QVERIFY(training && serving);
+        // The online TensorRT-LLM rows print mean TTFT and ITL: they are compared too.
+        const auto online = std::find_if(r.sources.begin(), r.sources.end(), [](const SourceSummary& s) {
+            return s.source == "trtllm-perf-overview-v0.14-online";
+        });
+        QVERIFY(online != r.sources.end());
+        QVERIFY(online->ttftRows > 0 && online->itlRows > 0 && std::isfinite(online->ttftMeanAbsError));
+        QVERIFY(r.meanBySplit.count("heldout") == 1);
+        QVERIFY(r.meanBySplit.count("calibration") == 0);
+        int skipped = 0;
+        for (const auto& [reason, n] : r.skippedByReason) {
+            QVERIFY(!reason.empty());
+            skipped += n;
+        }
+        // Reasons name what is missing: a feature (the row's first in needs_features) or an unprinted field.
+        QVERIFY(r.skippedByReason.count("needs feature: fp4 precision") == 1);
+        QVERIFY(r.skippedByReason.count("incomplete: throughput_kind") == 1);
+        QVERIFY(skipped > 0 && skipped < int(r.rows.size()));
+        // Rows that need a feature gpuplan lacks (MoE with expert parallelism among them) are never predicted.
+        for (const RowPrediction& p : r.rows) {
+            const QJsonObject row = (p.serving ? mServing : mTraining)[p.index].toObject();
+            if (row.value("ep").toInt(1) > 1 || row.value("cp").toInt(1) > 1)
+                QVERIFY(!p.predictedOk());
+            if (p.predictedOk())
+                QVERIFY(p.predicted > 0.0 && p.measured > 0.0 && std::isfinite(p.error));
+        }
+        const QJsonObject json = reportToJson(r);
+        QCOMPARE(json.value("rows").toArray().size(), qsizetype(r.rows.size()));
+    }
+
+    // Bad rows are refused with the row and the field.
+    void badRowsNameTheirField()
+    {
+        QJsonArray rows{mTraining[0], mTraining[1], 42};
+        QJsonObject broken = rows[1].toObject();
+        broken.remove("gpu_count");
+        rows[1] = broken;
+        const Issues issues = checkRows(rows);
+        QCOMPARE(int(issues.size()), 2);
+        QCOMPARE(issues[0].path, std::string("[1].gpu_count"));
+        QCOMPARE(issues[1].path, std::string("[2]"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHeldout)
+#include "tst_heldout.moc"
