@@ -44,7 +44,7 @@ JobMemoryNeed detail::jobMemoryNeed(const Job& job, const EvaluateParams& p, con
     } else if (r.arch) {
         // The prefill chunk sizes an inference job's workspace only (estimateMemory).
         r.assumptionsRead = job.kind == JobKind::Inference ? inferenceRead : trainingRead;
-        MemoryInputs in = memoryInputsFor(job, *r.arch, p.runtimeOverheadBytes);
+        MemoryInputs in = memoryInputsFor(job, *r.arch, p.runtimeOverheadBytes, p.moeLoadImbalance);
         in.prefillChunkTokens = p.prefillChunkTokens;
         r.memory = estimateMemory(in);
         r.demandBytes = r.memory.totalBytes();
