@@ -48,6 +48,8 @@ JobMemoryNeed detail::jobMemoryNeed(const Job& job, const EvaluateParams& p, con
         in.prefillChunkTokens = p.prefillChunkTokens;
         r.memory = estimateMemory(in);
         r.demandBytes = r.memory.totalBytes();
+        if (job.isTraining() && job.parallelism.ep > 1 && r.arch->isMoe()) // the busiest EP rank's activations
+            r.assumptionsRead.add("moe_load_imbalance");
     }
     return r;
 }

@@ -174,8 +174,10 @@ AssumptionSet stepAssumptionsOf(const PlacedJob& job, const JobResult& r)
     static const AssumptionSet tpOverlapRead{"tp_comm_overlap"};
     static const AssumptionSet dpOverlapRead{"comm_overlap"};
     AssumptionSet read;
+    if (job.job->parallelism.ep > 1 && job.arch && job.arch->isMoe()) // the busiest expert-parallel rank
+        read.add("moe_load_imbalance");
     if (job.inference()) {
-        read = servingRead;
+        read |= servingRead;
         if (r.servingPlacement.timeSliceS > 0) // it waits for other tenants' turns
             read |= timeSliceWaitRead;
         return read;
