@@ -121,17 +121,22 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
     // all-to-alls run over NVLink; otherwise the slowest group crosses the fabric.
     const int epSpan = tp * std::max(ep, 1);
     if (ep > 1 && nodes.size() > 1) {
-        bool inDomain = gpu.scaleUpBandwidthGBps > 0;
-        for (int g = 0; inDomain && g + epSpan <= count; g += epSpan) {
+        // Per group, the GPUs that share the lead's NVLink domain; the slowest group counts.
+        int local = tp * ep;
+        for (int g = 0; g + epSpan <= count; g += epSpan) {
             const Slot& lead = at(cx.slots, slots[static_cast<std::size_t>(g)]);
             const int domain = nvlinkDomainGpus(cx.node(lead.node), cx.c);
-            for (int k = g + 1; k < g + epSpan && inDomain; ++k) {
+            int same = 1;
+            for (int k = g + 1; k < g + epSpan; ++k) {
                 const Slot& sl = at(cx.slots, slots[static_cast<std::size_t>(k)]);
-                inDomain = sl.node == lead.node && sl.gpu / domain == lead.gpu / domain && sl.peerToPeer;
+                same += sl.node == lead.node && sl.gpu / domain == lead.gpu / domain && sl.peerToPeer;
             }
+            local = std::min(local, gpu.scaleUpBandwidthGBps > 0 ? same : 1);
         }
+        const bool inDomain = local >= epSpan;
         b.expertParallelOverNvlink = inDomain;
         b.expertParallelGBps = inDomain ? b.tensorParallelGBps : network * oversub;
+        b.expertParallelLocalRanks = inDomain ? 0 : local / std::max(tp, 1);
     }
     if (b.tensorParallelOverPcie) {
         b.tensorParallelGBps = pcieTensorParallelGBps(gpu, linkEff);

@@ -163,6 +163,9 @@ JobConfig scoreConfig(const JobSearchSetup& setup, const Job& job, const CommBan
     if (job.parallelism.ep > 1 && job.parallelism.gpus() > setup.gpusPerNode) {
         c.expertParallelOverNvlink = epSpan <= setup.nvlinkDomainGpus && setup.gpu->scaleUpBandwidthGBps > 0;
         c.expertParallelGBps = c.expertParallelOverNvlink ? c.tensorParallelGBps : setup.networkGBpsPerGpu;
+        c.expertParallelLocalRanks = c.expertParallelOverNvlink || setup.gpu->scaleUpBandwidthGBps <= 0
+                                         ? 0
+                                         : std::max(setup.nvlinkDomainGpus / std::max(job.parallelism.tp, 1), 1);
     }
     const PerfResult perf = estimatePerformance(
         {setup.arch, setup.gpu, job, {}, setup.commOverlap, setup.tpCommOverlap, c, setup.moeLoadImbalance});

@@ -100,13 +100,17 @@ const std::vector<StepPart>& stepParts()
 }
 
 double expertAllToAllS(double tokens, double hidden, double elementBytes, double active, int ep, double imbalance,
-                       double gbps, double latencyS)
+                       double gbps, double latencyS, int localRanks, double localGBps)
 {
     if (ep <= 1 || tokens <= 0)
         return 0.0;
-    const double leaving = (ep - 1.0) / ep;
-    const double bytes = tokens * active * hidden * elementBytes * leaving * std::max(imbalance, 1.0);
-    return bytes / std::max(gbps * 1e9, 1e-9) + latencyS;
+    const double bytes = tokens * active * hidden * elementBytes * std::max(imbalance, 1.0);
+    if (localRanks > 1 && localRanks < ep && localGBps > 0) {
+        const double remote = bytes * (ep - localRanks) / ep / std::max(gbps * 1e9, 1e-9);
+        const double local = bytes * (localRanks - 1.0) / ep / (localGBps * 1e9);
+        return std::max(remote, local) + latencyS;
+    }
+    return bytes * (ep - 1.0) / ep / std::max(gbps * 1e9, 1e-9) + latencyS;
 }
 
 namespace {
@@ -214,7 +218,8 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes, 
     // permutes b·s/t tokens per rank with sequence parallelism, the TP group's share).
     if (!dense && a.isMoe() && par.ep > 1) {
         const double one = expertAllToAllS(tokens / t, h, act, shape.active, par.ep, in.moeLoadImbalance,
-                                           in.comm.expertParallelGBps, in.gpu->efficiency.collectiveLatencyUs * 1e-6);
+                                           in.comm.expertParallelGBps, in.gpu->efficiency.collectiveLatencyUs * 1e-6,
+                                           in.comm.expertParallelLocalRanks, in.comm.tensorParallelGBps);
         bt.allToAll = (par.recompute == Recompute::Full ? 6.0 : 4.0) * one;
     }
     return bt;

@@ -46,6 +46,9 @@ struct CommBandwidth
     /// in one, else the fabric per GPU (docs/model-reference.md#mixture-of-experts).
     double expertParallelGBps = 0.0;
     bool expertParallelOverNvlink = true;
+    /// Off NVLink: the ranks of a group that share one NVLink domain (the slowest group's);
+    /// their share of the all-to-all stays on NVLink at tensorParallelGBps. 0: none.
+    int expertParallelLocalRanks = 0;
     /// The assumptions the pipeline and data-parallel bandwidths rest on: link_efficiency off
     /// NVLink (PCIe, the NICs), no_gpudirect_bandwidth_factor across nodes without GPUDirect RDMA.
     AssumptionSet assumptionsRead;
@@ -64,9 +67,12 @@ CommBandwidth commBandwidth(const GpuSpec& gpu, bool oneNode, bool nvlink, doubl
 
 /// Time of one MoE all-to-all (dispatch or combine) per GPU: `tokens` hidden states of `hidden`
 /// elements of `elementBytes`, each sent to `active` experts, of which (ep - 1)/ep leave the
-/// GPU, times the load imbalance, at `gbps`, plus the collective latency.
+/// GPU, times the load imbalance, at `gbps`, plus the collective latency. When only
+/// `localRanks` (< ep) of the group share the GPU's NVLink domain, the (ep - localRanks)/ep
+/// bound for other domains go at `gbps` (the fabric) while the (localRanks - 1)/ep stay on
+/// NVLink at `localGBps`, side by side: the slower of the two.
 double expertAllToAllS(double tokens, double hidden, double elementBytes, double active, int ep, double imbalance,
-                       double gbps, double latencyS);
+                       double gbps, double latencyS, int localRanks = 0, double localGBps = 0.0);
 
 /// The bus bandwidth of a TP group's all-reduces over PCIe (GB/s, one direction): the GPU's
 /// x16 link of its PCIe generation at the link efficiency. A ring all-reduce sends and receives
