@@ -92,7 +92,7 @@ QStringList errors(const Scenario& s)
 const JobResult& only(const Evaluation& ev)
 {
     if (ev.jobs.size() != 1 || !ev.jobs.front().placed)
-        qFatal("expected one placed job");
+        qFatal("expected one placed job: %s", ev.jobs.empty() ? "none" : ev.jobs.front().reason.c_str());
     return ev.jobs.front();
 }
 
@@ -260,6 +260,7 @@ private Q_SLOTS:
         const Catalog& c = test::bundledCatalog();
         ModelArchitecture a = preset("qwen3-30b-a3b");
         a.sequenceLength = 4096;
+        a.layers = 12; // 7.9B parameters: fits without EP too
         auto step = [&](int ep) {
             const Evaluation ev = evaluate(with(dgxH100(2), training(a, 1, 1, 16, ep, 1, 256, Precision::Bf16)), c);
             return only(ev);
