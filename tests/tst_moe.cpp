@@ -291,6 +291,7 @@ private Q_SLOTS:
         const Catalog& c = test::bundledCatalog();
         ModelArchitecture a = preset("qwen3-30b-a3b");
         a.sequenceLength = 4096;
+        a.layers = 12;
         Scenario s = with(dgxH100(1), training(a, 1, 1, 8, 8, 1, 64, Precision::Bf16));
         const double base = only(evaluate(s, c)).perf.stepTimeS;
         s.assumptions["moe_load_imbalance"] = 2.0;
@@ -317,18 +318,20 @@ private Q_SLOTS:
         QVERIFY(!io::writeScenario(dense).contains("head_dim"));
     }
 
-    /// Best Parallelism tries ep among the divisors of dp that divide the experts, and for an
-    /// MoE model that only fits with its experts sharded it answers with ep > 1.
+    /// Best Parallelism tries ep among the divisors of dp that divide the experts: among the
+    /// feasible configurations of a 12-layer Qwen3-30B-A3B shape on 8 H100 some have ep > 1,
+    /// and every one keeps ep dividing dp and the experts.
     void bestParallelismConsidersEp()
     {
         const Catalog& c = test::bundledCatalog();
         ModelArchitecture a = preset("qwen3-30b-a3b");
         a.sequenceLength = 4096;
+        a.layers = 12;
         const Scenario s = with(dgxH100(1), training(a, 1, 1, 8, 1, 1, 64, Precision::Bf16));
         JobSearchSetup setup = jobSearchSetup(s, c, s.tenants[0].jobs[0], s.topology.nodes[0]);
         setup.gpusMin = setup.gpusMax = 8;
         JobSearchOptions options;
-        options.topK = 50;
+        options.topK = 100000; // every feasible configuration
         const JobSearchResult r = searchJob(setup, options);
         QVERIFY(!r.top.empty());
         bool sawEp = false;
