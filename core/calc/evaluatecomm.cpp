@@ -60,6 +60,19 @@ CommBandwidth commBandwidth(const GpuSpec& gpu, bool oneNode, bool nvlink, doubl
     return b;
 }
 
+CommBandwidth expertGroupComm(CommBandwidth c, const GpuSpec& gpu, const Parallelism& par, int gpusPerNode,
+                              int domainGpus, double networkGBps)
+{
+    if (par.ep <= 1 || par.gpus() <= gpusPerNode) // one node: commBandwidth's rule for the whole job
+        return c;
+    const int tp = std::max(par.tp, 1);
+    c.expertParallelOverNvlink = tp * par.ep <= domainGpus && gpu.scaleUpBandwidthGBps > 0;
+    c.expertParallelGBps = c.expertParallelOverNvlink ? c.tensorParallelGBps : networkGBps;
+    c.expertParallelLocalRanks =
+        c.expertParallelOverNvlink || gpu.scaleUpBandwidthGBps <= 0 ? 0 : std::max(domainGpus / tp, 1);
+    return c;
+}
+
 double pcieTensorParallelGBps(const GpuSpec& gpu, double linkEfficiency)
 {
     return detail::pcieGBps(gpu.pcieGen) * linkEfficiency;

@@ -156,17 +156,8 @@ JobConfig scoreConfig(const JobSearchSetup& setup, const Job& job, const CommBan
             .totalBytes();
     if (cfg.memoryBytes > setup.capacityBytes)
         return cfg;
-    // The placement keeps an expert-parallel group (tp x ep consecutive GPUs) in one NVLink
-    // domain when it fits one; a larger group's all-to-alls cross the fabric.
-    CommBandwidth c = comm;
-    const int epSpan = std::max(job.parallelism.tp, 1) * std::max(job.parallelism.ep, 1);
-    if (job.parallelism.ep > 1 && job.parallelism.gpus() > setup.gpusPerNode) {
-        c.expertParallelOverNvlink = epSpan <= setup.nvlinkDomainGpus && setup.gpu->scaleUpBandwidthGBps > 0;
-        c.expertParallelGBps = c.expertParallelOverNvlink ? c.tensorParallelGBps : setup.networkGBpsPerGpu;
-        c.expertParallelLocalRanks = c.expertParallelOverNvlink || setup.gpu->scaleUpBandwidthGBps <= 0
-                                         ? 0
-                                         : std::max(setup.nvlinkDomainGpus / std::max(job.parallelism.tp, 1), 1);
-    }
+    const CommBandwidth c = expertGroupComm(comm, *setup.gpu, job.parallelism, setup.gpusPerNode,
+                                            setup.nvlinkDomainGpus, setup.networkGBpsPerGpu);
     const PerfResult perf = estimatePerformance(
         {setup.arch, setup.gpu, job, {}, setup.commOverlap, setup.tpCommOverlap, c, setup.moeLoadImbalance});
     cfg.stepTimeS = perf.stepTimeS;

@@ -74,6 +74,12 @@ CommBandwidth commBandwidth(const GpuSpec& gpu, bool oneNode, bool nvlink, doubl
 double expertAllToAllS(double tokens, double hidden, double elementBytes, double active, int ep, double imbalance,
                        double gbps, double latencyS, int localRanks = 0, double localGBps = 0.0);
 
+/// `comm` with the expert-parallel all-to-alls placed as the placement packs a job of several
+/// nodes (Best Parallelism's rule): an EP group of tp x ep consecutive GPUs stays on NVLink when
+/// it fits a `domainGpus` domain; else the share for other domains crosses the fabric.
+CommBandwidth expertGroupComm(CommBandwidth comm, const GpuSpec& gpu, const Parallelism& par, int gpusPerNode,
+                              int domainGpus, double networkGBps);
+
 /// The bus bandwidth of a TP group's all-reduces over PCIe (GB/s, one direction): the GPU's
 /// x16 link of its PCIe generation at the link efficiency. A ring all-reduce sends and receives
 /// one stream per GPU link, so the switch or root complex the GPUs share is not the bottleneck
