@@ -223,7 +223,7 @@ private Q_SLOTS:
         QCOMPARE(doc->scenario().tenants[2].sla.deadlineDays, std::optional<double>(14.0));
     }
 
-    /// Clicking a job row shows where its step goes: one stacked bar of the seven parts (in
+    /// Clicking a job row shows where its step goes: one stacked bar of the eight parts (in
     /// percent of the step), a legend with seconds, each part's formula in the tooltips; the
     /// attention kernels are a job property whose change moves the step.
     void servingJobShowsLatenciesAndItsCurve()
@@ -371,7 +371,7 @@ private Q_SLOTS:
         QCOMPARE(chart->series().size(), 1);
         auto* bars = qobject_cast<QHorizontalStackedBarSeries*>(chart->series().front());
         QVERIFY(bars);
-        QCOMPARE(bars->count(), 7);
+        QCOMPARE(bars->count(), 8); // the parts of stepParts(), the MoE all-to-all included
         double sum = 0.0;
         for (QBarSet* set : bars->barSets())
             sum += set->at(0);

@@ -110,6 +110,8 @@ QJsonObject toJson(const calc::Evaluation& ev, const Scenario& scenario, const C
                                        : QJsonValue(QString::fromStdString(j.noisiestNeighbour))},
             {"oom_risk", j.oomRisk},
             {"tp_link", j.tpLink.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromStdString(j.tpLink))},
+            {"ep", j.ep},
+            {"ep_link", j.epLink.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromStdString(j.epLink))},
             {"cost_usd", opt(j.costUsd)},
             {"cost_per_month_usd", j.costPerMonthUsd},
             {"overhead_per_month_usd", j.overheadPerMonthUsd},
@@ -209,6 +211,12 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
                 out() << "; noisiest neighbour " << nameOf(j.noisiestNeighbour) << " (+" << pct(j.noisiestNeighbourCost)
                       << ")";
             out() << '\n';
+        }
+        if (j.placed && j.ep > 1) {
+            const double step = j.perf.breakdown.total();
+            out() << "      expert parallel: ep " << j.ep << " over " << QString::fromStdString(j.epLink) << " at "
+                  << QString::number(j.epLinkGBps, 'f', 0) << " GB/s per GPU; all-to-all "
+                  << pct(step > 0 ? j.perf.breakdown.epAllToAll / step : 0.0) << " of the step\n";
         }
         if (const std::string w = calc::tpLinkWarning(j); !w.empty())
             out() << "      WARNING: " << QString::fromStdString(w) << '\n';

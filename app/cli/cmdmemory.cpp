@@ -38,6 +38,7 @@ int runMemory(const QStringList& args)
         {"tp", "Tensor-parallel degree (default 1).", "T"},
         {"pp", "Pipeline-parallel degree (default 1).", "P"},
         {"dp", "Data-parallel degree (default 1).", "D"},
+        {"ep", "Expert-parallel degree of a mixture-of-experts model: divides dp and the experts (default 1).", "E"},
         {"zero", "ZeRO stage 0-3 (default 0).", "0|1|2|3"},
         {"sequence-parallel", "Megatron sequence parallelism."},
         {"virtual-stages",
@@ -90,6 +91,12 @@ int runMemory(const QStringList& args)
     if (!virtualStages)
         return kBadInput;
     job.parallelism = {*tp, *pp, *dp, *zero, false, p.isSet("sequence-parallel"), *recompute, *virtualStages};
+    const auto ep = intOpt("ep", 1, 1, 4096);
+    if (!ep)
+        return kBadInput;
+    if (*ep > 1 && !arch)
+        return usage("--ep needs the model's shape (a preset or --layers ...): experts are sharded by layer");
+    job.parallelism.ep = *ep;
     job.batch = {*micro, *micro * *dp * *microBatches};
 
     if (job.kind == JobKind::Inference) {
@@ -130,7 +137,8 @@ int runMemory(const QStringList& args)
     }
     calc::MemoryInputs in;
     if (arch) {
-        in = calc::memoryInputsFor(job, *arch, overheadGiB * 1024.0 * 1024 * 1024);
+        in = calc::memoryInputsFor(job, *arch, overheadGiB * 1024.0 * 1024 * 1024,
+                                   assumptionValue({}, "moe_load_imbalance"));
     } else {
         in.paramsOverride = params;
         in.kind = job.kind;

@@ -30,6 +30,7 @@ QJsonObject configToJson(const calc::JobConfig& c)
         {"tp", p.tp},
         {"pp", p.pp},
         {"dp", p.dp},
+        {"ep", p.ep},
         {"virtual_stages", p.virtualStages},
         {"zero_stage", p.zeroStage},
         {"fsdp", p.fsdp},
@@ -52,7 +53,7 @@ QString configLine(const calc::JobConfig& c)
         .arg(p.tp)
         .arg(p.pp)
         .arg(p.virtualStages > 1 ? QString("×%1").arg(p.virtualStages) : QString())
-        .arg(p.dp)
+        .arg(p.ep > 1 ? QString("%1 EP %2").arg(p.dp).arg(p.ep) : QString::number(p.dp))
         .arg(sharding, -6)
         .arg(QString::fromStdString(std::string(enumName(p.recompute))), -9)
         .arg(p.sequenceParallel ? " +SP" : "   ")

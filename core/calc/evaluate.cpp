@@ -44,10 +44,12 @@ JobMemoryNeed detail::jobMemoryNeed(const Job& job, const EvaluateParams& p, con
     } else if (r.arch) {
         // The prefill chunk sizes an inference job's workspace only (estimateMemory).
         r.assumptionsRead = job.kind == JobKind::Inference ? inferenceRead : trainingRead;
-        MemoryInputs in = memoryInputsFor(job, *r.arch, p.runtimeOverheadBytes);
+        MemoryInputs in = memoryInputsFor(job, *r.arch, p.runtimeOverheadBytes, p.moeLoadImbalance);
         in.prefillChunkTokens = p.prefillChunkTokens;
         r.memory = estimateMemory(in);
         r.demandBytes = r.memory.totalBytes();
+        if (job.isTraining() && job.parallelism.ep > 1 && r.arch->isMoe()) // the busiest EP rank's activations
+            r.assumptionsRead.add("moe_load_imbalance");
     }
     return r;
 }

@@ -40,6 +40,12 @@ CommBandwidth commBandwidth(const GpuSpec& gpu, bool oneNode, bool nvlink, doubl
     CommBandwidth b;
     // NCCL over the NVLink domain reaches the GPU's scale-up collective efficiency (catalog).
     b.tensorParallelGBps = gpu.scaleUpBandwidthGBps / 2.0 * gpu.efficiency.scaleUpCollective;
+    // Expert-parallel all-to-alls: over NVLink while the group stays in the domain (commFor
+    // decides per group; here the whole job's extent), else the fabric.
+    b.expertParallelOverNvlink = oneNode && nvlink && gpu.scaleUpBandwidthGBps > 0;
+    b.expertParallelGBps = b.expertParallelOverNvlink ? b.tensorParallelGBps
+                           : oneNode                  ? detail::pcieGBps(gpu.pcieGen) * linkEfficiency
+                                                      : networkGBps;
     static const AssumptionSet linkEfficiencyRead{"link_efficiency"};
     if (oneNode) {
         const bool overNvlink = nvlink && gpu.scaleUpBandwidthGBps > 0;
@@ -54,6 +60,19 @@ CommBandwidth commBandwidth(const GpuSpec& gpu, bool oneNode, bool nvlink, doubl
     return b;
 }
 
+CommBandwidth expertGroupComm(CommBandwidth c, const GpuSpec& gpu, const Parallelism& par, int gpusPerNode,
+                              int domainGpus, double networkGBps)
+{
+    if (par.ep <= 1 || par.gpus() <= gpusPerNode) // one node: commBandwidth's rule for the whole job
+        return c;
+    const int tp = std::max(par.tp, 1);
+    c.expertParallelOverNvlink = tp * par.ep <= domainGpus && gpu.scaleUpBandwidthGBps > 0;
+    c.expertParallelGBps = c.expertParallelOverNvlink ? c.tensorParallelGBps : networkGBps;
+    c.expertParallelLocalRanks =
+        c.expertParallelOverNvlink || gpu.scaleUpBandwidthGBps <= 0 ? 0 : std::max(domainGpus / tp, 1);
+    return c;
+}
+
 double pcieTensorParallelGBps(const GpuSpec& gpu, double linkEfficiency)
 {
     return detail::pcieGBps(gpu.pcieGen) * linkEfficiency;
@@ -61,7 +80,7 @@ double pcieTensorParallelGBps(const GpuSpec& gpu, double linkEfficiency)
 
 namespace detail {
 
-CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu, int tp)
+CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu, int tp, int ep)
 {
     const double linkEff = cx.params.linkEfficiency;
     const double noGdrFactor = cx.params.noGpudirectFactor;
@@ -108,6 +127,29 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
             if (const Slot& sl = at(cx.slots, slots[static_cast<std::size_t>(k)]);
                 sl.node != lead.node || sl.gpu / domain != lead.gpu / domain || gpu.scaleUpBandwidthGBps <= 0)
                 b.tensorParallelOverPcie = true;
+    }
+    // An expert-parallel group is ep data-parallel ranks of tp consecutive slots each
+    // (Megatron-Core's default rank order tp-cp-ep-dp-pp: EP varies right after TP), so it
+    // covers tp x ep consecutive slots. All groups inside one node's NVLink domain: the
+    // all-to-alls run over NVLink; otherwise the slowest group crosses the fabric.
+    const int epSpan = tp * std::max(ep, 1);
+    if (ep > 1 && nodes.size() > 1) {
+        // Per group, the GPUs that share the lead's NVLink domain; the slowest group counts.
+        int local = tp * ep;
+        for (int g = 0; g + epSpan <= count; g += epSpan) {
+            const Slot& lead = at(cx.slots, slots[static_cast<std::size_t>(g)]);
+            const int domain = nvlinkDomainGpus(cx.node(lead.node), cx.c);
+            int same = 1;
+            for (int k = g + 1; k < g + epSpan; ++k) {
+                const Slot& sl = at(cx.slots, slots[static_cast<std::size_t>(k)]);
+                same += sl.node == lead.node && sl.gpu / domain == lead.gpu / domain && sl.peerToPeer;
+            }
+            local = std::min(local, gpu.scaleUpBandwidthGBps > 0 ? same : 1);
+        }
+        const bool inDomain = local >= epSpan;
+        b.expertParallelOverNvlink = inDomain;
+        b.expertParallelGBps = inDomain ? b.tensorParallelGBps : network * oversub;
+        b.expertParallelLocalRanks = inDomain ? 0 : local / std::max(tp, 1);
     }
     if (b.tensorParallelOverPcie) {
         b.tensorParallelGBps = pcieTensorParallelGBps(gpu, linkEff);

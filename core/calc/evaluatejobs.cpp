@@ -159,6 +159,11 @@ JobTotals jobsOnSlots(const Context& cx, Jobs& jobs, const PlacementOutcome& po,
             const double step = r.perf.breakdown.total();
             r.tpCommShare = step > 0 ? r.perf.breakdown.tpExposed / step : 0.0;
         }
+        r.ep = job.job->parallelism.ep;
+        if (r.ep > 1) {
+            r.epLink = job.comm.expertParallelOverNvlink ? "nvlink" : "fabric";
+            r.epLinkGBps = job.comm.expertParallelGBps;
+        }
         r.performanceAssumptions |= stepAssumptionsOf(job, r);
         penaltyCostAndSla(jobs, k, units, r);
         tally(job, r, ev.kpis, totals);
@@ -182,6 +187,8 @@ void servingOnSlots(const Context& cx, const PlacedJob& job, const UnitsOfJob& u
     sp.spatial = worst.shares.spatial;
     sp.kvBudgetBytesPerGpu = 1e300;
     sp.tensorParallelGBps = job.comm.tensorParallelGBps;
+    sp.expertParallelGBps = job.comm.expertParallelGBps;
+    sp.moeLoadImbalance = p.moeLoadImbalance;
     for (int sIdx : job.placement->slots) {
         const Slot& sl = at(cx.slots, sIdx);
         const int g = cx.globalGpu(sl);
@@ -226,10 +233,10 @@ void trainingOnSlots(const Context& cx, const PlacedJob& job, const UnitsOfJob& 
     const ResourceShares& shares = units.worst.shares;
     r.bareMetal = job.bare;
     // On a whole GPU the job already runs as on bare metal: one estimate serves both.
-    r.perf =
-        shares.whole() && !shares.spatial
-            ? r.bareMetal
-            : estimatePerformance({*job.arch, job.gpu, *job.job, shares, p.commOverlap, p.tpCommOverlap, job.comm});
+    r.perf = shares.whole() && !shares.spatial
+                 ? r.bareMetal
+                 : estimatePerformance({*job.arch, job.gpu, *job.job, shares, p.commOverlap, p.tpCommOverlap, job.comm,
+                                        p.moeLoadImbalance});
 }
 
 } // namespace gp::calc::detail

@@ -146,17 +146,20 @@ void bareMetalBaselines(const Context& cx, Jobs& jobs, ServingCache& cache)
         const Slot& first = at(cx.slots, job.placement->slots.front());
         job.gpu = cx.c.gpu(cx.node(first.node).gpuId);
         const GpuSpec& gpu = *job.gpu;
-        job.comm = commFor(cx, job.placement->slots, gpu, job.job->parallelism.tp);
+        job.comm = commFor(cx, job.placement->slots, gpu, job.job->parallelism.tp, job.job->parallelism.ep);
         if (job.inference()) {
             ServingPlacement whole;
             whole.tensorParallelGBps = job.comm.tensorParallelGBps;
+            whole.expertParallelGBps = job.comm.expertParallelGBps;
+            whole.moeLoadImbalance = p.moeLoadImbalance;
             whole.kvBudgetBytesPerGpu = p.engine.memoryFraction * gpu.memoryUsableGiB * kGiB - job.servingFixedBytes;
             job.bare = cache
                            .answer(*job.arch, *job.job, gpu, p.engine, job.tenant->sla, whole, job.servingFixedBytes,
                                    p.runtimeOverheadBytes)
                            .sharedPerf;
         } else {
-            job.bare = estimatePerformance({*job.arch, &gpu, *job.job, {}, p.commOverlap, p.tpCommOverlap, job.comm});
+            job.bare = estimatePerformance(
+                {*job.arch, &gpu, *job.job, {}, p.commOverlap, p.tpCommOverlap, job.comm, p.moeLoadImbalance});
         }
     }
 }
@@ -171,8 +174,10 @@ AssumptionSet stepAssumptionsOf(const PlacedJob& job, const JobResult& r)
     static const AssumptionSet tpOverlapRead{"tp_comm_overlap"};
     static const AssumptionSet dpOverlapRead{"comm_overlap"};
     AssumptionSet read;
+    if (job.job->parallelism.ep > 1 && job.arch && job.arch->isMoe()) // the busiest expert-parallel rank
+        read.add("moe_load_imbalance");
     if (job.inference()) {
-        read = servingRead;
+        read |= servingRead;
         if (r.servingPlacement.timeSliceS > 0) // it waits for other tenants' turns
             read |= timeSliceWaitRead;
         return read;

@@ -59,7 +59,12 @@ struct JobResult
     /// The link its tensor-parallel groups' all-reduces run over: "nvlink", "pcie" (a group
     /// spans GPUs of one node that reach each other over PCIe only), "" (tp 1 or not placed).
     std::string tpLink;
-    double tpLinkGBps = 0.0;  ///< that link's bus bandwidth per GPU (GB/s, one direction)
+    double tpLinkGBps = 0.0; ///< that link's bus bandwidth per GPU (GB/s, one direction)
+    /// Expert parallelism (MoE, ep > 1): the ep size and the link its all-to-alls run over,
+    /// "nvlink" (every EP group inside one NVLink domain) or "fabric"; "" with ep 1.
+    int ep = 1;
+    std::string epLink;
+    double epLinkGBps = 0.0;
     double tpCommShare = 0.0; ///< the TP collectives' exposed time over its step (or time per token)
     /// The registered assumptions the calculation read for its memory per GPU (what placement
     /// reserved for it): the explanations of memory figures list these.

@@ -151,11 +151,15 @@ CommBandwidth jobSearchComm(const JobSearchSetup& setup, int gpus)
 JobConfig scoreConfig(const JobSearchSetup& setup, const Job& job, const CommBandwidth& comm)
 {
     JobConfig cfg{job.parallelism, job.batch.micro, job.parallelism.gpus(), 0.0, 0.0, 0.0, 0.0};
-    cfg.memoryBytes = estimateMemory(memoryInputsFor(job, setup.arch, setup.runtimeOverheadBytes)).totalBytes();
+    cfg.memoryBytes =
+        estimateMemory(memoryInputsFor(job, setup.arch, setup.runtimeOverheadBytes, setup.moeLoadImbalance))
+            .totalBytes();
     if (cfg.memoryBytes > setup.capacityBytes)
         return cfg;
-    const PerfResult perf =
-        estimatePerformance({setup.arch, setup.gpu, job, {}, setup.commOverlap, setup.tpCommOverlap, comm});
+    const CommBandwidth c = expertGroupComm(comm, *setup.gpu, job.parallelism, setup.gpusPerNode,
+                                            setup.nvlinkDomainGpus, setup.networkGBpsPerGpu);
+    const PerfResult perf = estimatePerformance(
+        {setup.arch, setup.gpu, job, {}, setup.commOverlap, setup.tpCommOverlap, c, setup.moeLoadImbalance});
     cfg.stepTimeS = perf.stepTimeS;
     cfg.mfu = perf.mfu;
     cfg.tokensPerS = perf.tokensPerS;
@@ -189,6 +193,7 @@ JobSearchSetup jobSearchSetup(const Scenario& s, const Catalog& c, const Job& jo
     setup.runtimeOverheadBytes = assumptionValue(A, "runtime_overhead_gib") * kGiB;
     setup.commOverlap = assumptionValue(A, "comm_overlap");
     setup.tpCommOverlap = assumptionValue(A, "tp_comm_overlap");
+    setup.moeLoadImbalance = assumptionValue(A, "moe_load_imbalance");
     setup.gpusMin = setup.gpusMax = std::max(job.parallelism.gpus(), 1);
     setup.sla = sla;
     setup.assumptions = A;
@@ -317,6 +322,8 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
                     const double fixedBytes = fixed.totalBytes() - fixed.kvCacheBytes.value_or(0.0);
                     ServingPlacement whole;
                     whole.tensorParallelGBps = comm.tensorParallelGBps;
+                    whole.expertParallelGBps = comm.expertParallelGBps;
+                    whole.moeLoadImbalance = setup.moeLoadImbalance;
                     whole.kvBudgetBytesPerGpu = engine.memoryFraction * setup.capacityBytes - fixedBytes;
                     if (whole.kvBudgetBytesPerGpu <= 0)
                         continue; // the weights and workspace alone do not fit
@@ -438,12 +445,22 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
                     v.push_back(s);
         return v;
     };
+    // Expert parallelism for MoE models: every ep that divides both dp (EP ranks are data-parallel
+    // ranks, Megatron-Core) and the experts.
+    auto epsFor = [&](int dp) {
+        std::vector<int> eps;
+        for (int ep : divisorsOf(dp))
+            if (ep == 1 || (a.isMoe() && a.experts % ep == 0))
+                eps.push_back(ep);
+        return eps;
+    };
     auto cellSize = [&](const Cell& c) {
         const int dp = c.gpus / c.tp / c.pp;
         long long n = 0;
         for (int micro : divisorsOf(global / dp))
             n += static_cast<long long>(stagesFor(c, global / dp / micro).size());
-        return n * static_cast<long long>(shardings(dp).size() * recomputes.size()) * (c.tp > 1 ? 2 : 1);
+        return n * static_cast<long long>(shardings(dp).size() * recomputes.size() * epsFor(dp).size()) *
+               (c.tp > 1 ? 2 : 1);
     };
     long long total = 0;
     for (const Cell& c : cells)
@@ -453,15 +470,27 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
     // them; embeddings left out), as evaluate's memory model shards them.
     const StateBytes sb = trainableStateBytes(base.precision, base.optimizer, base.mainGradsFp32);
     const double frozen = frozenWeightBytes(base.precision, base.kind == JobKind::Qlora);
-    const double blockParams = blockParameters(a);
-    auto lowerBound = [&](const Cell& c, Sharding s, int dp) {
-        const double params = blockParams * (a.layers / c.pp) / c.tp;
-        const double byWeights = s.fsdp || s.zero >= 3 ? dp : 1.0;
-        if (lora || !training)
-            return params * (training ? frozen : frozenWeightBytes(base.precision, false)) / byWeights +
-                   setup.runtimeOverheadBytes;
-        const double byGrads = s.fsdp || s.zero >= 2 ? dp : 1.0, byOptimizer = s.fsdp || s.zero >= 1 ? dp : 1.0;
+    // MoE models: every block holds at least the lighter of a dense block and an MoE block's
+    // non-expert part, and all but the first dense_layers hold the routed experts too, 1/ep of
+    // them on each rank, ZeRO-sharded over the dp / ep ranks that hold the same experts.
+    const double routedParams = routedExpertParameters(a);
+    const double blockParams =
+        a.isMoe() ? std::min(denseBlockParameters(a), blockParameters(a) - routedParams) : blockParameters(a);
+    auto lowerBound = [&](const Cell& c, Sharding s, int dp, int ep) {
+        const double blocks = static_cast<double>(a.layers / c.pp) / c.tp;
+        const double params = blockParams * blocks;
+        const double moeBlocks = a.isMoe() ? std::max(0.0, static_cast<double>(a.layers / c.pp - a.denseLayers)) : 0.0;
+        const double experts = routedParams * moeBlocks / c.tp / ep;
+        auto by = [&](bool sharded) { return std::pair<double, double>(sharded ? dp : 1.0, sharded ? dp / ep : 1.0); };
+        const auto [byWeights, byWeightsE] = by(s.fsdp || s.zero >= 3);
+        if (lora || !training) {
+            const double bytes = training ? frozen : frozenWeightBytes(base.precision, false);
+            return params * bytes / byWeights + experts * bytes / byWeightsE + setup.runtimeOverheadBytes;
+        }
+        const auto [byGrads, byGradsE] = by(s.fsdp || s.zero >= 2);
+        const auto [byOptimizer, byOptimizerE] = by(s.fsdp || s.zero >= 1);
         return params * (sb.weights / byWeights + sb.gradients / byGrads + sb.optimizer / byOptimizer) +
+               experts * (sb.weights / byWeightsE + sb.gradients / byGradsE + sb.optimizer / byOptimizerE) +
                setup.runtimeOverheadBytes;
     };
 
@@ -490,23 +519,26 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
                 for (int v : stagesFor(c, microBatches))
                     for (const Sharding s : shardings(dp))
                         for (const Recompute r : recomputes)
-                            for (int spBit = 0; spBit < (c.tp > 1 ? 2 : 1); ++spBit) {
-                                ++enumerated;
-                                const double bound = options.memoryBound ? lowerBound(c, s, dp) : 0.0;
-                                if (bound > setup.capacityBytes) {
-                                    ++f.pruned;
-                                    f.leastNeed = std::min(f.leastNeed, bound); // the full model needs at least this
-                                    continue;
+                            for (int ep : epsFor(dp))
+                                for (int spBit = 0; spBit < (c.tp > 1 ? 2 : 1); ++spBit) {
+                                    ++enumerated;
+                                    const double bound = options.memoryBound ? lowerBound(c, s, dp, ep) : 0.0;
+                                    if (bound > setup.capacityBytes) {
+                                        ++f.pruned;
+                                        f.leastNeed =
+                                            std::min(f.leastNeed, bound); // the full model needs at least this
+                                        continue;
+                                    }
+                                    job.parallelism = {c.tp, c.pp, dp, s.zero, s.fsdp, spBit == 1, r, v};
+                                    job.parallelism.ep = ep;
+                                    job.batch = {micro, global};
+                                    const JobConfig cfg = scoreConfig(setup, job, comm);
+                                    if (cfg.stepTimeS <= 0.0) { // does not fit
+                                        f.leastNeed = std::min(f.leastNeed, cfg.memoryBytes);
+                                        continue;
+                                    }
+                                    keep(f, cfg, topK);
                                 }
-                                job.parallelism = {c.tp, c.pp, dp, s.zero, s.fsdp, spBit == 1, r, v};
-                                job.batch = {micro, global};
-                                const JobConfig cfg = scoreConfig(setup, job, comm);
-                                if (cfg.stepTimeS <= 0.0) { // does not fit
-                                    f.leastNeed = std::min(f.leastNeed, cfg.memoryBytes);
-                                    continue;
-                                }
-                                keep(f, cfg, topK);
-                            }
             }
             done += enumerated;
             sinceReport += enumerated;

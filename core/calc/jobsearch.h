@@ -38,7 +38,8 @@ struct JobSearchSetup
     double runtimeOverheadBytes = 0.0;
     double commOverlap = 0.7;
     double tpCommOverlap = 0.0;
-    int gpusMin = 8; ///< GPU counts searched: every count from min to max the space divides
+    double moeLoadImbalance = 1.0; ///< moe_load_imbalance
+    int gpusMin = 8;               ///< GPU counts searched: every count from min to max the space divides
     int gpusMax = 8;
     /// Serving: the tenant's objectives and the scenario's assumptions (the engine's settings).
     Sla sla;

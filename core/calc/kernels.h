@@ -5,6 +5,7 @@
 #include "perfmodel.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gp::calc {
 
@@ -12,17 +13,36 @@ namespace gp::calc {
 /// (grouped-query attention, gated FFN, mixture of experts).
 struct BlockShape
 {
-    BlockShape(const ModelArchitecture& a, int tp)
+    BlockShape(const ModelArchitecture& a, int tp, bool dense = false, double imbalance = 1.0, int ep = 1)
         : t(std::max(tp, 1)), h(a.hiddenSize), heads(std::max(a.attentionHeads, 1)),
-          kvHeads(a.kvHeads > 0 ? a.kvHeads : heads), d(h / heads), f(a.ffnHiddenSize > 0 ? a.ffnHiddenSize : 4.0 * h),
-          experts(std::max(a.experts, 1)), active(std::clamp(a.activeExperts, 1, std::max(a.experts, 1))),
-          gated(a.gatedFfn)
+          kvHeads(a.kvHeads > 0 ? a.kvHeads : heads), d(a.headDimension() > 0 ? a.headDimension() : h / heads),
+          f(dense || !a.isMoe() ? (a.ffnHiddenSize > 0 ? a.ffnHiddenSize : 4.0 * h)
+                                : (a.expertFfnHiddenSize() > 0 ? a.expertFfnHiddenSize() : 4.0 * h)),
+          experts(dense ? 1.0 : std::max(a.experts, 1)),
+          active(dense ? 1.0 : std::clamp(a.activeExperts, 1, std::max(a.experts, 1))),
+          shared(dense || !a.isMoe() ? 0.0 : std::max(a.sharedExperts, 0)), imbalance(std::max(imbalance, 1.0)),
+          ep(dense ? 1.0 : std::max(ep, 1)), gated(a.gatedFfn)
     {
     }
-    double t, h, heads, kvHeads, d, f, experts, active;
+    double t, h, heads, kvHeads, d, f, experts, active, shared, imbalance, ep;
     bool gated;
-    /// Tokens each expert processes when `tokens` pass the block.
-    double perExpert(double tokens) const { return tokens * active / experts; }
+    /// Routed token-expert pairs this GPU computes when `tokens` pass the block on each rank of
+    /// the expert-parallel group: k per token on average, imbalance x that on the busiest rank.
+    double routedTokens(double tokens) const { return tokens * active * (experts > 1 ? imbalance : 1.0); }
+    /// Distinct local experts (experts / ep on this GPU) that the group's tokens reach, each
+    /// token choosing `active` of `experts` uniformly: E/ep · (1 − (1 − k/E)^(tokens·ep)). All
+    /// of them at training batch sizes; few at small decode batches (docs/model-reference.md).
+    double touchedExperts(double tokens) const
+    {
+        if (experts <= 1)
+            return 1.0;
+        const double local = experts / ep;
+        return std::max(local * (1.0 - std::pow(1.0 - active / experts, std::max(tokens * ep, 0.0))), 1e-9);
+    }
+    /// Tokens each touched expert processes.
+    double perExpert(double tokens) const { return routedTokens(tokens) / touchedExperts(tokens); }
+    /// Width of all attention heads (heads x head dimension; h unless head_dim is set).
+    double qWidth() const { return heads * d; }
 };
 
 /// The GPU-side cost model of one block: kernel times on the GPU's efficiency curves.
@@ -68,13 +88,18 @@ public:
     }
     /// Megatron's block GEMMs for `tokens` tokens (Shoeybi et al. 2019; Korthikanti et al. 2022
     /// §3): QKV, attention projection, FFN in (gate and up fused when gated) and out, column/row
-    /// split over TP, and the MoE router; each expert's weights are read once whatever it gets.
+    /// split over TP, and the MoE router; each touched expert's weights are read once whatever
+    /// it gets, and shared experts see every token.
     double linear(const BlockShape& b, double tokens) const
     {
         const double perExpert = b.perExpert(tokens);
-        return gemm(tokens, (b.h + 2.0 * b.kvHeads * b.d) / b.t, b.h) + gemm(tokens, b.h, b.h / b.t) +
-               gemm(perExpert, b.f * (b.gated ? 2.0 : 1.0) / b.t, b.h, b.experts) +
-               gemm(perExpert, b.h, b.f / b.t, b.experts) + (b.experts > 1 ? gemm(tokens, b.experts, b.h) : 0.0);
+        const double touched = b.touchedExperts(tokens);
+        return gemm(tokens, (b.qWidth() + 2.0 * b.kvHeads * b.d) / b.t, b.h) + gemm(tokens, b.h, b.qWidth() / b.t) +
+               gemm(perExpert, b.f * (b.gated ? 2.0 : 1.0) / b.t, b.h, touched) +
+               gemm(perExpert, b.h, b.f / b.t, touched) + (b.experts > 1 ? gemm(tokens, b.experts, b.h) : 0.0) +
+               (b.shared > 0 ? gemm(tokens, b.f * (b.gated ? 2.0 : 1.0) / b.t, b.h, b.shared) +
+                                   gemm(tokens, b.h, b.f / b.t, b.shared)
+                             : 0.0);
     }
     /// The attention core's batched GEMMs stay 16-bit whatever the job's precision.
     double attentionGemm(double m, double n, double k, double count) const

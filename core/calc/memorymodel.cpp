@@ -44,7 +44,8 @@ double frozenWeightBytes(Precision precision, bool qlora)
 }
 
 double activationBytesPerBlock(const ModelArchitecture& arch, int sequence, int microBatch, int tp,
-                               bool sequenceParallel, Recompute recompute, Precision precision, bool flashAttention)
+                               bool sequenceParallel, Recompute recompute, Precision precision, bool flashAttention,
+                               double moeLoadImbalance)
 {
     const double s = sequence;
     const double b = microBatch;
@@ -52,7 +53,14 @@ double activationBytesPerBlock(const ModelArchitecture& arch, int sequence, int 
     const double a = arch.attentionHeads;
     const double t = std::max(tp, 1);
     const double r = arch.attentionHeads > 0 ? static_cast<double>(arch.kvHeads) / arch.attentionHeads : 1.0;
-    const double f = arch.ffnHiddenSize;
+    // The FFN's inner tensors per token: one FFN of ffn_hidden_size for a dense block; for an MoE
+    // block each token's active routed experts (x the busiest rank's imbalance) and the shared
+    // experts, each of the expert width, plus the permuted copies of the tokens the experts
+    // take as input (Megatron-Core keeps them for backward).
+    const double routed =
+        arch.isMoe() ? std::clamp(arch.activeExperts, 1, arch.experts) * std::max(moeLoadImbalance, 1.0) : 0.0;
+    const double f = arch.isMoe() ? (routed + arch.sharedExperts) * arch.expertFfnHiddenSize() : arch.ffnHiddenSize;
+    const double permuted = arch.isMoe() ? 2.0 * routed : 0.0;
     const double d = arch.dropout ? 1.0 : 0.0;
     const double e = precision == Precision::Fp32 ? 2.0 : 1.0; // 16-bit tensors become 32-bit
     const double sbh = s * b * h;
@@ -63,7 +71,8 @@ double activationBytesPerBlock(const ModelArchitecture& arch, int sequence, int 
     const double replicated = e * 8.0 * sbh + d * 2.0 * sbh;
     // ... Q, K, V and the attention output (8sbh with MHA; K and V shrink with GQA) and the
     // FFN's inner tensors (16sbh for a 4h GeLU MLP; 6sbf for SwiGLU) split across TP ("24/t") ...
-    const double parallel = e * 2.0 * (2.0 + 2.0 * r) * sbh + e * (arch.gatedFfn ? 6.0 : 4.0) * s * b * f;
+    const double parallel =
+        e * 2.0 * (2.0 + 2.0 * r) * sbh + e * (arch.gatedFfn ? 6.0 : 4.0) * s * b * f + e * permuted * sbh;
     // ... and the attention core: softmax 2as²b, its dropout mask as²b and output 2as²b ("5as²b"),
     // which selective recomputation drops. Flash attention keeps only its fp32 log-sum-exp per
     // row and head (4asb) and recomputes the rest in backward (Dao et al. 2022 §3.1).
@@ -92,9 +101,13 @@ std::string LayerMemory::name() const
 double kvCacheBytesPerBlock(const ModelArchitecture& arch, int tp, Precision precision, int contextTokens,
                             int concurrency)
 {
-    const double headDim = static_cast<double>(arch.hiddenSize) / std::max(arch.attentionHeads, 1);
-    const double kvHeadsPerGpu = std::max(1.0, static_cast<double>(arch.kvHeads) / std::max(tp, 1));
     const double kvBytes = precision == Precision::Fp8 ? 1.0 : (precision == Precision::Fp32 ? 4.0 : 2.0);
+    // MLA caches one compressed latent and the shared rotary key per token, whole on every TP
+    // rank (DeepSeek-V2 §2.1.2; vLLM's MLA backends).
+    if (arch.isMla())
+        return (arch.kvLoraRank + arch.qkRopeHeadDim) * static_cast<double>(contextTokens) * concurrency * kvBytes;
+    const double headDim = arch.headDimension();
+    const double kvHeadsPerGpu = std::max(1.0, static_cast<double>(arch.kvHeads) / std::max(tp, 1));
     return 2.0 * kvHeadsPerGpu * headDim * static_cast<double>(contextTokens) * concurrency * kvBytes;
 }
 
@@ -148,20 +161,21 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
 
     const StateBytes sb = trainableStateBytes(in.precision, in.optimizer, in.mainGradsFp32);
     const double frozen = frozenWeightBytes(in.precision, in.kind == JobKind::Qlora);
-    // Model states of `params` parameters of the base model and `adapter` LoRA parameters.
-    auto states = [&](double params, double adapter) {
+    // Model states of `params` parameters of the base model and `adapter` LoRA parameters,
+    // ZeRO/FSDP sharding over `dp` ranks (the expert-data-parallel dp / ep ranks for experts).
+    auto states = [&](double params, double adapter, int shardDp) {
         StateBytes out;
         if (!training) {
             out.weights = params * frozen;
         } else if (lora) {
-            out.weights = zeroShard(params * frozen, dp, par.zeroStage, par.fsdp, 3) +
-                          zeroShard(adapter * sb.weights, dp, par.zeroStage, par.fsdp, 3);
-            out.gradients = zeroShard(adapter * sb.gradients, dp, par.zeroStage, par.fsdp, 2);
-            out.optimizer = zeroShard(adapter * sb.optimizer, dp, par.zeroStage, par.fsdp, 1);
+            out.weights = zeroShard(params * frozen, shardDp, par.zeroStage, par.fsdp, 3) +
+                          zeroShard(adapter * sb.weights, shardDp, par.zeroStage, par.fsdp, 3);
+            out.gradients = zeroShard(adapter * sb.gradients, shardDp, par.zeroStage, par.fsdp, 2);
+            out.optimizer = zeroShard(adapter * sb.optimizer, shardDp, par.zeroStage, par.fsdp, 1);
         } else {
-            out.weights = zeroShard(params * sb.weights, dp, par.zeroStage, par.fsdp, 3);
-            out.gradients = zeroShard(params * sb.gradients, dp, par.zeroStage, par.fsdp, 2);
-            out.optimizer = zeroShard(params * sb.optimizer, dp, par.zeroStage, par.fsdp, 1);
+            out.weights = zeroShard(params * sb.weights, shardDp, par.zeroStage, par.fsdp, 3);
+            out.gradients = zeroShard(params * sb.gradients, shardDp, par.zeroStage, par.fsdp, 2);
+            out.optimizer = zeroShard(params * sb.optimizer, shardDp, par.zeroStage, par.fsdp, 1);
         }
         return out;
     };
@@ -179,9 +193,32 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
     };
     m.layers.reserve(5);
 
-    const double blockParams = blockParameters(arch) / tp;
+    // Expert parallelism: each rank keeps 1/ep of the routed experts of every MoE block (expert
+    // TP = tp, Megatron-Core's default), their states sharded by ZeRO over the dp / ep ranks that
+    // hold the same experts; the rest of the block is kept as without experts.
+    const int ep = std::max(par.ep, 1);
+    const double expertParams = routedExpertParameters(arch) / tp;
+    const double blockParams = blockParameters(arch) / tp - expertParams;
+    const double denseParams = denseBlockParameters(arch) / tp;
+    auto plus = [](StateBytes x, const StateBytes& y) {
+        x.weights += y.weights;
+        x.gradients += y.gradients;
+        x.optimizer += y.optimizer;
+        return x;
+    };
+    const StateBytes noStates;
+    const StateBytes expertStates =
+        arch.isMoe() && !lora ? states(expertParams / ep, 0.0, std::max(dp / ep, 1)) : noStates;
+    // The first dense_layers of an MoE model, where they fall on this stage.
+    const int denseHere =
+        arch.isMoe() ? std::clamp(arch.layers - arch.moeLayers() - stage * layersPerStage, 0, layersPerStage) : 0;
+    ModelArchitecture denseArch = arch;
+    denseArch.experts = denseArch.activeExperts = 1;
+    denseArch.sharedExperts = 0;
+    const double imbalance = ep > 1 ? in.moeLoadImbalance : 1.0;
     const double blockAdapter = lora ? loraBlockParameters(arch, in.loraRank) / tp : 0.0;
-    const double embedParams = embeddingParameters(arch) / tp; // vocabulary-parallel
+    const double blockFrozen = lora ? blockParams + expertParams : blockParams; // LoRA keeps whole experts
+    const double embedParams = embeddingParameters(arch) / tp;                  // vocabulary-parallel
     const double e = in.precision == Precision::Fp32 ? 2.0 : 1.0;
     double activations = 0.0;
     double kv = 0.0;
@@ -189,24 +226,33 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
     if (training) {
         const double inFlight = inFlightPerLayer(pp, stage, std::max(par.virtualStages, 1), in.microBatchesPerStep);
         const double perBlock = activationBytesPerBlock(arch, seq, in.microBatch, tp, par.sequenceParallel,
+                                                        par.recompute, in.precision, in.flashAttention, imbalance);
+        const double perDense = activationBytesPerBlock(denseArch, seq, in.microBatch, tp, par.sequenceParallel,
                                                         par.recompute, in.precision, in.flashAttention);
         m.activationsPerLayerBytes = perBlock;
         const double sbh = static_cast<double>(seq) * in.microBatch * h;
         const double spDiv = par.sequenceParallel ? tp : 1.0;
         if (first) {
             const double act = (arch.dropout ? sbh : 0.0) / spDiv * inFlight; // embedding dropout mask
-            add(Kind::Embedding, 0, 1, states(embedParams, 0.0), act);
+            add(Kind::Embedding, 0, 1, states(embedParams, 0.0, dp), act);
             activations += act;
         }
-        add(Kind::Block, stage * layersPerStage, layersPerStage, states(blockParams, blockAdapter),
-            perBlock * inFlight);
-        activations += perBlock * inFlight * layersPerStage;
+        if (denseHere > 0) {
+            add(Kind::Block, stage * layersPerStage, denseHere, states(denseParams, blockAdapter, dp),
+                perDense * inFlight);
+            activations += perDense * inFlight * denseHere;
+        }
+        if (layersPerStage > denseHere) {
+            add(Kind::Block, stage * layersPerStage + denseHere, layersPerStage - denseHere,
+                plus(states(blockFrozen, blockAdapter, dp), expertStates), perBlock * inFlight);
+            activations += perBlock * inFlight * (layersPerStage - denseHere);
+        }
         if (last) {
             // Korthikanti §4.3: final LayerNorm and projection inputs 4sbh/t (with SP), and the
             // fp32 logits of the cross-entropy 4sbv/t.
             const double proj = e * 4.0 * sbh / spDiv;
             const double logits = 4.0 * seq * in.microBatch * vocab / tp;
-            add(Kind::OutputProjection, 0, 1, states(embedParams, 0.0), proj);
+            add(Kind::OutputProjection, 0, 1, states(embedParams, 0.0, dp), proj);
             m.layers.push_back({Kind::Loss, 0, 1, 0.0, logits});
             activations += proj + logits;
         }
@@ -214,8 +260,12 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
         const double kvPerBlock =
             kvCacheBytesPerBlock(arch, tp, in.precision, in.contextTokens, in.inferenceConcurrency);
         if (first)
-            add(Kind::Embedding, 0, 1, states(embedParams, 0.0), 0.0);
-        add(Kind::Block, stage * layersPerStage, layersPerStage, states(blockParams, 0.0), kvPerBlock);
+            add(Kind::Embedding, 0, 1, states(embedParams, 0.0, dp), 0.0);
+        if (denseHere > 0)
+            add(Kind::Block, stage * layersPerStage, denseHere, states(denseParams, 0.0, dp), kvPerBlock);
+        if (layersPerStage > denseHere)
+            add(Kind::Block, stage * layersPerStage + denseHere, layersPerStage - denseHere,
+                plus(states(blockParams, 0.0, dp), expertStates), kvPerBlock);
         kv += kvPerBlock * layersPerStage;
         // Workspace of one prefill chunk: hidden states, QKV and FFN intermediates in 16 bits,
         // plus fp32 logits of the last token of every sequence for sampling.
@@ -223,7 +273,7 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
         const double workspace = chunk * 2.0 * e * (3.0 * h + (arch.gatedFfn ? 3.0 : 2.0) * arch.ffnHiddenSize / tp) +
                                  4.0 * in.inferenceConcurrency * vocab / tp;
         if (last)
-            add(Kind::OutputProjection, 0, 1, states(embedParams, 0.0), 0.0);
+            add(Kind::OutputProjection, 0, 1, states(embedParams, 0.0, dp), 0.0);
         m.layers.push_back({Kind::Workspace, 0, 1, 0.0, workspace});
         activations += workspace;
     }
@@ -240,7 +290,8 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
 
 } // namespace
 
-MemoryInputs memoryInputsFor(const Job& job, const ModelArchitecture& arch, double runtimeOverheadBytes)
+MemoryInputs memoryInputsFor(const Job& job, const ModelArchitecture& arch, double runtimeOverheadBytes,
+                             double moeLoadImbalance)
 {
     MemoryInputs in;
     in.arch = arch;
@@ -259,6 +310,7 @@ MemoryInputs memoryInputsFor(const Job& job, const ModelArchitecture& arch, doub
         in.contextTokens = job.inference->contextTokens;
     }
     in.runtimeOverheadBytes = runtimeOverheadBytes;
+    in.moeLoadImbalance = moeLoadImbalance;
     return in;
 }
 

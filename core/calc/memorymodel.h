@@ -31,6 +31,7 @@ struct MemoryInputs
     int contextTokens = 0;
     int prefillChunkTokens = 2048;
     double runtimeOverheadBytes = 0.0;
+    double moeLoadImbalance = 1.0; ///< moe_load_imbalance: the busiest expert's tokens over the mean
 };
 
 /// One entry of the per-layer profile on the reported GPU.
@@ -96,7 +97,7 @@ double frozenWeightBytes(Precision precision, bool qlora);
 /// 2022, §4, generalised to grouped-query attention and gated FFNs; docs/model-reference.md).
 double activationBytesPerBlock(const ModelArchitecture& arch, int sequence, int microBatch, int tp,
                                bool sequenceParallel, Recompute recompute, Precision precision,
-                               bool flashAttention = false);
+                               bool flashAttention = false, double moeLoadImbalance = 1.0);
 
 /// Per-GPU memory of a job on its most loaded pipeline stage (stage 0, or the last stage
 /// when its output layer and logits weigh more).
@@ -108,6 +109,7 @@ double kvCacheBytesPerBlock(const ModelArchitecture& arch, int tp, Precision pre
                             int concurrency);
 
 /// The memory inputs of a scenario job with a resolved model shape.
-MemoryInputs memoryInputsFor(const Job& job, const ModelArchitecture& arch, double runtimeOverheadBytes);
+MemoryInputs memoryInputsFor(const Job& job, const ModelArchitecture& arch, double runtimeOverheadBytes,
+                             double moeLoadImbalance = 1.0);
 
 } // namespace gp::calc

@@ -89,8 +89,28 @@ const std::vector<StepPart>& stepParts()
          "The optimizer step streams its shard's states: 2 x (weights + gradients + optimizer bytes) + "
          "gradients per parameter at HBM x memory efficiency",
          &StepBreakdown::optimizer},
+        {"ep_all_to_all", "EP all-to-all",
+         "Per MoE layer and micro-batch: token dispatch and combine all-to-alls forward and again backward "
+         "(6 with full recomputation), each sending b·s/t tokens x active experts x h x (ep-1)/ep x "
+         "moe_load_imbalance over the expert-parallel group's links (NVLink inside one domain, else the "
+         "fabric) plus latency (Megatron-Core MoEAlltoAllTokenDispatcher; Lepikhin et al. 2021 GShard §2.2)",
+         &StepBreakdown::epAllToAll},
     };
     return parts;
+}
+
+double expertAllToAllS(double tokens, double hidden, double elementBytes, double active, int ep, double imbalance,
+                       double gbps, double latencyS, int localRanks, double localGBps)
+{
+    if (ep <= 1 || tokens <= 0)
+        return 0.0;
+    const double bytes = tokens * active * hidden * elementBytes * std::max(imbalance, 1.0);
+    if (localRanks > 1 && localRanks < ep && localGBps > 0) {
+        const double remote = bytes * (ep - localRanks) / ep / std::max(gbps * 1e9, 1e-9);
+        const double local = bytes * (localRanks - 1.0) / ep / (localGBps * 1e9);
+        return std::max(remote, local) + latencyS;
+    }
+    return bytes * (ep - 1.0) / ep / std::max(gbps * 1e9, 1e-9) + latencyS;
 }
 
 namespace {
@@ -102,6 +122,7 @@ struct BlockTimes
     double backward = 0.0;
     double recompute = 0.0;
     double tensorParallel = 0.0;
+    double allToAll = 0.0; ///< MoE dispatch and combine over the expert-parallel group
 };
 
 /// LoRA and QLoRA train adapters on frozen base weights.
@@ -113,17 +134,17 @@ double trainableBlockParameters(const ModelArchitecture& a, const Job& job)
     return trainsAdapters(job) ? loraBlockParameters(a, job.lora ? job.lora->rank : 16) : blockParameters(a);
 }
 
-BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes)
+BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes, bool dense = false)
 {
     const ModelArchitecture& a = in.arch;
     const Job& job = in.job;
     const Parallelism& par = job.parallelism;
-    const BlockShape shape(a, par.tp);
-    const double t = shape.t, h = shape.h, heads = shape.heads, d = shape.d, f = shape.f, experts = shape.experts;
+    // The busiest expert-parallel rank sets the pace: imbalance x the mean tokens per expert.
+    const BlockShape shape(a, par.tp, dense, par.ep > 1 ? in.moeLoadImbalance : 1.0, par.ep);
+    const double t = shape.t, h = shape.h, heads = shape.heads, d = shape.d, f = shape.f;
     const double b = std::max(job.batch.micro, 1);
     const double s = std::max(a.sequenceLength, 1);
     const double tokens = b * s;
-    const double perExpert = shape.perExpert(tokens);
     const double act = job.precision == Precision::Fp32 ? 4.0 : 2.0; // activation element
     const bool adapter = trainsAdapters(job);
     const bool flash = job.usesFlashAttention(a);
@@ -132,7 +153,7 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes)
     // Attention core. Unfused: two batched GEMMs per head (QK^T and PV, b·a/t of them) plus
     // softmax and its dropout over the s x s scores; backward twice the GEMMs. Flash: causal,
     // half the s x s work, 2.5x of it again in backward (Dao 2023 §3.1).
-    const double coreFlops = 4.0 * b * s * s * h / t;
+    const double coreFlops = 4.0 * b * s * s * shape.qWidth() / t;
     double attentionF = 0.0, attentionB = 0.0, scoresF = 0.0;
     if (flash) {
         attentionF = k.flash(0.5 * coreFlops);
@@ -149,14 +170,20 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes)
     // two norms, two residual adds (with bias-dropout when the model has dropout) and the
     // FFN activation; backward moves about twice the bytes.
     const double hidden = tokens * h / (par.sequenceParallel ? t : 1.0);
-    const double inner = perExpert * experts * f / t;
+    const double inner = (shape.routedTokens(tokens) + shape.shared * tokens) * f / t;
     const double elementwise =
         k.stream(2.0 * 2.0 * hidden * act + 2.0 * (3.0 * hidden * act + (a.dropout ? hidden : 0.0)) +
                  (a.gatedFfn ? 3.0 : 2.0) * inner * act);
     // Trainable parameters of the block on this GPU, and the base weights QLoRA dequantizes
     // (NF4 read, 16-bit written) before each pass.
-    const double baseParams = blockParameters(a) / t;
-    const double trainable = trainableBlockParameters(a, job) / t;
+    const double baseParams = (dense ? denseBlockParameters(a) : blockParameters(a)) / t;
+    // Routed experts are split over the expert-parallel ranks (Megatron-Core's EP group).
+    const double expertShare =
+        a.isMoe() && !dense ? routedExpertParameters(a) * (1.0 - 1.0 / std::max(par.ep, 1)) : 0.0;
+    const double trainable =
+        (trainsAdapters(job) ? trainableBlockParameters(a, job)
+                             : (dense ? denseBlockParameters(a) : blockParameters(a)) - expertShare) /
+        t;
     const double dequant = job.kind == JobKind::Qlora ? k.stream(baseParams * (0.5 + 2.0)) : 0.0;
     // Weight gradients accumulate over the step's micro-batches: read and write per micro-batch.
     const double accumulate = k.stream(trainable * 2.0 * gradBytes);
@@ -186,6 +213,15 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes)
         const double calls = par.sequenceParallel ? 2.0 * count : count;
         bt.tensorParallel = count * allReduce + calls * in.gpu->efficiency.collectiveLatencyUs * 1e-6;
     }
+    // MoE token dispatch and combine over the EP group: two all-to-alls forward, two backward,
+    // two more when full recomputation repeats the forward (Megatron-Core's alltoall dispatcher
+    // permutes b·s/t tokens per rank with sequence parallelism, the TP group's share).
+    if (!dense && a.isMoe() && par.ep > 1) {
+        const double one = expertAllToAllS(tokens / t, h, act, shape.active, par.ep, in.moeLoadImbalance,
+                                           in.comm.expertParallelGBps, in.gpu->efficiency.collectiveLatencyUs * 1e-6,
+                                           in.comm.expertParallelLocalRanks, in.comm.tensorParallelGBps);
+        bt.allToAll = (par.recompute == Recompute::Full ? 6.0 : 4.0) * one;
+    }
     return bt;
 }
 
@@ -209,11 +245,23 @@ PerfResult training(const PerfInputs& in)
     const double latency = in.gpu->efficiency.collectiveLatencyUs * 1e-6;
     const Kernels k(*in.gpu, job.precision, std::max(sh.compute, 1e-9), std::max(sh.bandwidth, 1e-9), sh.spatial);
     const StateBytes sb = trainableStateBytes(job.precision, job.optimizer, job.mainGradsFp32);
-    const BlockTimes bt = blockTimes(in, k, sb.gradients);
-
+    const BlockTimes moe = blockTimes(in, k, sb.gradients);
     // The slowest stage sets the pace: ceil(layers / pp) blocks, plus the output layer and
-    // the fp32 cross-entropy on the last stage (the embedding on the first is a gather).
+    // the fp32 cross-entropy on the last stage (the embedding on the first is a gather). An MoE
+    // model's first dense_layers sit on stage 0; the slowest stage holds as many MoE blocks
+    // as it can, and the rest of its blocks are dense.
     const double blocks = std::ceil(static_cast<double>(std::max(a.layers, 1)) / pp);
+    const double denseBlocks = a.isMoe() ? std::max(0.0, blocks - a.moeLayers()) : 0.0;
+    BlockTimes bt = moe;
+    if (denseBlocks > 0) {
+        const BlockTimes dn = blockTimes(in, k, sb.gradients, true);
+        const double w = denseBlocks / blocks;
+        bt.forward = (1.0 - w) * moe.forward + w * dn.forward;
+        bt.backward = (1.0 - w) * moe.backward + w * dn.backward;
+        bt.recompute = (1.0 - w) * moe.recompute + w * dn.recompute;
+        bt.tensorParallel = (1.0 - w) * moe.tensorParallel + w * dn.tensorParallel;
+        bt.allToAll = (1.0 - w) * moe.allToAll;
+    }
     const double vocab = a.vocabSize;
     const double head = vocab > 0 ? (adapter ? 2.0 : 3.0) * k.gemm(tokensPerMicro, vocab / t, a.hiddenSize) +
                                         k.stream(tokensPerMicro * vocab / t * 16.0)
@@ -222,7 +270,8 @@ PerfResult training(const PerfInputs& in)
     const double computeMb = blocks * (bt.forward + bt.backward) + head;
     const double recomputeMb = blocks * bt.recompute;
     const double tpMb = (1.0 - in.tpCommOverlap) * blocks * bt.tensorParallel / std::max(sh.time, 1e-9);
-    const double stageMb = computeMb + recomputeMb + tpMb;
+    const double a2aMb = blocks * bt.allToAll / std::max(sh.network, 1e-9);
+    const double stageMb = computeMb + recomputeMb + tpMb + a2aMb;
 
     // Pipeline: each micro-batch crosses v stage boundaries forward and backward; Megatron's
     // scatter/gather sends 1/t of the activations per TP rank (Narayanan et al. 2021 §4.1).
@@ -237,7 +286,13 @@ PerfResult training(const PerfInputs& in)
     // volume for ZeRO-3/FSDP, ZeRO §7); the share allowed by comm_overlap hides behind the
     // last micro-batch's backward pass.
     const double gradBytes = sb.gradients;
-    const double paramsPerGpu = (adapter ? a.layers * trainableBlockParameters(a, job) : parameterCount(a)) / (t * pp);
+    // With expert parallelism the routed experts' gradients reduce over the expert-data-parallel
+    // group (dp / ep ranks, Megatron-Core) and each rank holds 1/ep of them.
+    const int ep = std::max(par.ep, 1);
+    const double expertParams = adapter ? 0.0 : a.moeLayers() * routedExpertParameters(a);
+    const double paramsPerGpu =
+        (adapter ? a.layers * trainableBlockParameters(a, job) : parameterCount(a) - expertParams * (1.0 - 1.0 / ep)) /
+        (t * pp);
     const bool shardAll = par.fsdp || par.zeroStage == 3;
     const double dpBytes =
         par.dp > 1 ? 2.0 * (par.dp - 1) / par.dp * paramsPerGpu * gradBytes * (shardAll ? 1.5 : 1.0) : 0.0;
@@ -260,10 +315,11 @@ PerfResult training(const PerfInputs& in)
     br.bubble = (pp - 1) / static_cast<double>(v) * stageMb;
     br.dpExposed = dpS - dpHidden;
     br.optimizer = optimizerS;
+    br.epAllToAll = m * a2aMb;
     r.stepTimeS = br.total();
     r.computeS = br.compute + br.recompute + br.optimizer;
     r.bubbleS = br.bubble;
-    r.exposedCommS = br.tpExposed + br.ppExposed + br.dpExposed;
+    r.exposedCommS = br.tpExposed + br.ppExposed + br.dpExposed + br.epAllToAll;
     r.dataParallelBytesPerGpu = dpBytes;
     r.pipelineBytesPerGpu = pp > 1 ? 2.0 * m * v * p2pBytes : 0.0;
     r.networkCommS = dpS + br.ppExposed;
@@ -273,7 +329,7 @@ PerfResult training(const PerfInputs& in)
         const double kernels = br.compute + br.recompute + br.bubble;
         r.mix = {kernelComputeShare * kernels / r.stepTimeS,
                  ((1.0 - kernelComputeShare) * kernels + br.optimizer) / r.stepTimeS,
-                 (br.ppExposed + br.dpExposed) / r.stepTimeS, br.tpExposed / r.stepTimeS};
+                 (br.ppExposed + br.dpExposed + br.epAllToAll) / r.stepTimeS, br.tpExposed / r.stepTimeS};
     }
     r.tokensPerS = tokensPerStep / r.stepTimeS;
     // Adapters skip the base weights' gradients: 4N + 12Lhs model FLOPs per token, not 6N.
@@ -297,6 +353,8 @@ PerfResult inference(const PerfInputs& in)
     sv.placement.bandwidthShare = std::max(in.shares.bandwidth, 1e-9);
     sv.placement.spatial = in.shares.spatial;
     sv.placement.tensorParallelGBps = in.comm.tensorParallelGBps;
+    sv.placement.expertParallelGBps = in.comm.expertParallelGBps;
+    sv.placement.moeLoadImbalance = in.moeLoadImbalance;
     const double fixed = servingMemory(in.arch, in.job, sv.engine.tokenBudget, 0.0, 0, 0).totalBytes();
     sv.placement.kvBudgetBytesPerGpu = sv.engine.memoryFraction * in.gpu->memoryUsableGiB * kGiB - fixed;
     return servingPerformance(estimateServing(sv), sv);

@@ -42,6 +42,13 @@ struct CommBandwidth
     bool tensorParallelOverPcie = false;
     double pipelineGBps = 0.0;     ///< between consecutive stages
     double dataParallelGBps = 0.0; ///< the slowest hop of the data-parallel ring
+    /// An expert-parallel group's all-to-alls (ep > 1): its NVLink domain when the group stays
+    /// in one, else the fabric per GPU (docs/model-reference.md#mixture-of-experts).
+    double expertParallelGBps = 0.0;
+    bool expertParallelOverNvlink = true;
+    /// Off NVLink: the ranks of a group that share one NVLink domain (the slowest group's);
+    /// their share of the all-to-all stays on NVLink at tensorParallelGBps. 0: none.
+    int expertParallelLocalRanks = 0;
     /// The assumptions the pipeline and data-parallel bandwidths rest on: link_efficiency off
     /// NVLink (PCIe, the NICs), no_gpudirect_bandwidth_factor across nodes without GPUDirect RDMA.
     AssumptionSet assumptionsRead;
@@ -58,6 +65,21 @@ double nicGBpsPerGpu(int nicCount, double nicSpeedGbps, int gpuCount, bool gpudi
 /// else PCIe at the link efficiency), otherwise the slowest node's `networkGBps` per GPU.
 CommBandwidth commBandwidth(const GpuSpec& gpu, bool oneNode, bool nvlink, double linkEfficiency, double networkGBps);
 
+/// Time of one MoE all-to-all (dispatch or combine) per GPU: `tokens` hidden states of `hidden`
+/// elements of `elementBytes`, each sent to `active` experts, of which (ep - 1)/ep leave the
+/// GPU, times the load imbalance, at `gbps`, plus the collective latency. When only
+/// `localRanks` (< ep) of the group share the GPU's NVLink domain, the (ep - localRanks)/ep
+/// bound for other domains go at `gbps` (the fabric) while the (localRanks - 1)/ep stay on
+/// NVLink at `localGBps`, side by side: the slower of the two.
+double expertAllToAllS(double tokens, double hidden, double elementBytes, double active, int ep, double imbalance,
+                       double gbps, double latencyS, int localRanks = 0, double localGBps = 0.0);
+
+/// `comm` with the expert-parallel all-to-alls placed as the placement packs a job of several
+/// nodes (Best Parallelism's rule): an EP group of tp x ep consecutive GPUs stays on NVLink when
+/// it fits a `domainGpus` domain; else the share for other domains crosses the fabric.
+CommBandwidth expertGroupComm(CommBandwidth comm, const GpuSpec& gpu, const Parallelism& par, int gpusPerNode,
+                              int domainGpus, double networkGBps);
+
 /// The bus bandwidth of a TP group's all-reduces over PCIe (GB/s, one direction): the GPU's
 /// x16 link of its PCIe generation at the link efficiency. A ring all-reduce sends and receives
 /// one stream per GPU link, so the switch or root complex the GPUs share is not the bottleneck
@@ -68,14 +90,18 @@ double pcieTensorParallelGBps(const GpuSpec& gpu, double linkEfficiency);
 /// the time per output token (inference: compute and tp_exposed only).
 struct StepBreakdown
 {
-    double compute = 0.0;   ///< GEMMs, attention and memory-bound kernels, forward and backward
-    double recompute = 0.0; ///< what activation recomputation repeats
-    double tpExposed = 0.0; ///< tensor-parallel collectives not hidden behind compute
-    double ppExposed = 0.0; ///< pipeline point-to-point transfers on the critical path
-    double dpExposed = 0.0; ///< data-parallel gradient reduction not hidden behind backward
-    double bubble = 0.0;    ///< pipeline fill and drain
-    double optimizer = 0.0; ///< the optimizer step (memory-bound)
-    double total() const { return compute + recompute + tpExposed + ppExposed + dpExposed + bubble + optimizer; }
+    double compute = 0.0;    ///< GEMMs, attention and memory-bound kernels, forward and backward
+    double recompute = 0.0;  ///< what activation recomputation repeats
+    double tpExposed = 0.0;  ///< tensor-parallel collectives not hidden behind compute
+    double ppExposed = 0.0;  ///< pipeline point-to-point transfers on the critical path
+    double dpExposed = 0.0;  ///< data-parallel gradient reduction not hidden behind backward
+    double bubble = 0.0;     ///< pipeline fill and drain
+    double optimizer = 0.0;  ///< the optimizer step (memory-bound)
+    double epAllToAll = 0.0; ///< MoE token dispatch and combine across the expert-parallel group
+    double total() const
+    {
+        return compute + recompute + tpExposed + ppExposed + dpExposed + bubble + optimizer + epAllToAll;
+    }
 };
 
 /// One part of the step breakdown, as every view names and explains it: the JSON key of
@@ -88,7 +114,7 @@ struct StepPart
     const char* formula;
     double StepBreakdown::*value;
 };
-/// The seven parts, in the order they are stacked.
+/// The parts, in the order they are stacked.
 const std::vector<StepPart>& stepParts();
 
 /// A unit's shares of its GPU's resources against the whole, unshared GPU (interference.h).
@@ -120,6 +146,8 @@ struct PerfInputs
     double commOverlap = 0.7;   ///< share of data-parallel reduction that may hide behind backward
     double tpCommOverlap = 0.0; ///< share of tensor-parallel collectives hidden behind GEMMs
     CommBandwidth comm;
+    /// moe_load_imbalance: the busiest expert-parallel rank's tokens over the mean (ep > 1).
+    double moeLoadImbalance = 1.0;
 };
 
 struct PerfResult

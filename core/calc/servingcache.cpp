@@ -92,7 +92,18 @@ const ServingAnswer& ServingCache::answer(const ModelArchitecture& a, const Job&
              static_cast<double>(a.sequenceLength),
              a.dropout ? 1.0 : 0.0,
              sp.timeSliceWaitS,
-             sp.spatial ? 1.0 : 0.0};
+             sp.spatial ? 1.0 : 0.0,
+             static_cast<double>(p.ep),
+             sp.expertParallelGBps,
+             static_cast<double>(a.headDim),
+             static_cast<double>(a.moeFfnHiddenSize),
+             static_cast<double>(a.sharedExperts),
+             static_cast<double>(a.denseLayers),
+             static_cast<double>(a.kvLoraRank),
+             static_cast<double>(a.qLoraRank),
+             static_cast<double>(a.qkRopeHeadDim),
+             static_cast<double>(a.vHeadDim),
+             sp.moeLoadImbalance};
     auto [it, fresh] = mAnswers.try_emplace(key);
     if (!fresh)
         return it->second;
@@ -108,6 +119,8 @@ const ServingAnswer& ServingCache::answer(const ModelArchitecture& a, const Job&
         // The same job on whole GPUs: one memo entry of its own, shared by every slot kind.
         ServingPlacement whole;
         whole.tensorParallelGBps = sp.tensorParallelGBps;
+        whole.expertParallelGBps = sp.expertParallelGBps;
+        whole.moeLoadImbalance = sp.moeLoadImbalance;
         whole.kvBudgetBytesPerGpu = bareBudget;
         m.barePerf = answer(a, job, gpu, engine, sla, whole, fixedBytes, overhead).sharedPerf;
     }

@@ -60,11 +60,16 @@ public:
     explicit Iteration(const ServingInputs& in)
         : mK(*in.gpu, in.job.precision, std::max(in.placement.computeShare, 1e-6),
              std::max(in.placement.bandwidthShare, 1e-6), in.placement.spatial),
-          mArch(in.arch), mShape(in.arch, in.job.parallelism.tp), mTp(std::max(in.job.parallelism.tp, 1)),
-          mPp(std::max(in.job.parallelism.pp, 1)),
+          mArch(in.arch),
+          mShape(in.arch, in.job.parallelism.tp, false, in.job.parallelism.ep > 1 ? in.placement.moeLoadImbalance : 1.0,
+                 in.job.parallelism.ep),
+          mTp(std::max(in.job.parallelism.tp, 1)), mPp(std::max(in.job.parallelism.pp, 1)),
           mLayers(std::ceil(static_cast<double>(std::max(in.arch.layers, 1)) / mPp)),
           mKvPerToken(kvCacheBytesPerBlock(in.arch, in.job.parallelism.tp, in.job.precision, 1, 1)),
-          mTpGBps(in.placement.tensorParallelGBps), mLatency(in.gpu->efficiency.collectiveLatencyUs * 1e-6)
+          mTpGBps(in.placement.tensorParallelGBps),
+          mEpGBps(in.placement.expertParallelGBps > 0 ? in.placement.expertParallelGBps
+                                                      : in.placement.tensorParallelGBps),
+          mLatency(in.gpu->efficiency.collectiveLatencyUs * 1e-6), mEp(std::max(in.job.parallelism.ep, 1))
     {
     }
 
@@ -101,20 +106,28 @@ private:
         // Decode attention streams each sequence's K and V (paged, bandwidth-bound); prefill
         // attention is a causal flash kernel over the prompt's prefix.
         const double decodeAttention = mK.stream(decode * context * mKvPerToken);
-        const double prefillAttention = prefill > 0 ? mK.flash(4.0 * prefill * prefix * h / t) : 0.0;
+        const double prefillAttention = prefill > 0 ? mK.flash(4.0 * prefill * prefix * b.qWidth() / t) : 0.0;
         // Norms, residual adds and the FFN activation (16-bit), as in training's forward pass.
-        const double elementwise = mK.stream(2.0 * 2.0 * tokens * h * 2.0 + 2.0 * 3.0 * tokens * h * 2.0 +
-                                             (b.gated ? 3.0 : 2.0) * b.perExpert(tokens) * b.experts * b.f / t * 2.0);
+        const double elementwise =
+            mK.stream(2.0 * 2.0 * tokens * h * 2.0 + 2.0 * 3.0 * tokens * h * 2.0 +
+                      (b.gated ? 3.0 : 2.0) * (b.routedTokens(tokens) + b.shared * tokens) * b.f / t * 2.0);
+        // Expert parallelism: each MoE layer dispatches its tokens to the ranks of their experts
+        // and combines the results back, two all-to-alls (vLLM / SGLang EP with DP attention).
+        const double allToAll =
+            mArch.isMoe() && mEp > 1
+                ? 2.0 * expertAllToAllS(tokens, h, 2.0, b.active, static_cast<int>(mEp), b.imbalance, mEpGBps, mLatency)
+                : 0.0;
         // The output layer runs for the decoding sequences and each prompt's last token.
         const double logits = decode + (prefill > 0 ? 1.0 : 0.0);
         const double head = mArch.vocabSize > 0 ? mK.gemm(logits, mArch.vocabSize / t, h) / mPp : 0.0;
-        return mLayers * (linear + decodeAttention + prefillAttention + elementwise + allReduce(tokens)) + head;
+        return mLayers * (linear + decodeAttention + prefillAttention + elementwise + allReduce(tokens) + allToAll) +
+               head;
     }
 
     Kernels mK;
     const ModelArchitecture& mArch;
     BlockShape mShape;
-    double mTp, mPp, mLayers, mKvPerToken, mTpGBps, mLatency;
+    double mTp, mPp, mLayers, mKvPerToken, mTpGBps, mEpGBps, mLatency, mEp;
 };
 
 /// The engine of one replica at a steady rate of requests, with `running` sequences.

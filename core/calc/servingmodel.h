@@ -35,6 +35,8 @@ struct ServingPlacement
     double computeShare = 1.0;        ///< the slowest unit's share of the GPU's SMs (MIG: its slices)
     double bandwidthShare = 1.0;      ///< ... of its memory bandwidth
     double tensorParallelGBps = 0.0;  ///< bus bandwidth of the TP group's all-reduces (NVLink or PCIe)
+    double expertParallelGBps = 0.0;  ///< the EP group's all-to-alls (ep > 1); 0: as tensorParallelGBps
+    double moeLoadImbalance = 1.0;    ///< moe_load_imbalance, applied with ep > 1
     double kvBudgetBytesPerGpu = 0.0; ///< memory for the KV cache on the tightest GPU of a replica
     double timeSliceWaitS = 0.0;      ///< time-sliced GPU: the other busy tenants' turns an interrupted iteration waits
     double timeSliceS = 0.0;          ///< ... and the length of one turn

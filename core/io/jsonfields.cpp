@@ -189,6 +189,14 @@ ModelArchitecture readArchitecture(JsonFields& f)
     a.activeExperts = f.integer("active_experts", defaults.activeExperts);
     a.gatedFfn = f.boolean("gated_ffn", defaults.gatedFfn);
     a.dropout = f.boolean("dropout", defaults.dropout);
+    a.headDim = f.integer("head_dim", defaults.headDim);
+    a.moeFfnHiddenSize = f.integer("moe_ffn_hidden_size", defaults.moeFfnHiddenSize);
+    a.sharedExperts = f.integer("shared_experts", defaults.sharedExperts);
+    a.denseLayers = f.integer("dense_layers", defaults.denseLayers);
+    a.kvLoraRank = f.integer("kv_lora_rank", defaults.kvLoraRank);
+    a.qLoraRank = f.integer("q_lora_rank", defaults.qLoraRank);
+    a.qkRopeHeadDim = f.integer("qk_rope_head_dim", defaults.qkRopeHeadDim);
+    a.vHeadDim = f.integer("v_head_dim", defaults.vHeadDim);
     return a;
 }
 

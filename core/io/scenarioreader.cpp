@@ -4,10 +4,10 @@
 
 #include "jsonfields.h"
 #include "jsonfile.h"
-#include "scenariomigrations.h"
 #include "model/checks.h"
 #include "model/limits.h"
 #include "model/validation.h"
+#include "scenariomigrations.h"
 
 namespace gp::io {
 
@@ -331,6 +331,7 @@ Job Reader::job(const QJsonObject& o, const std::string& p)
         j.parallelism.tp = g.integer("tp", 1);
         j.parallelism.pp = g.integer("pp", 1);
         j.parallelism.dp = g.integer("dp", 1);
+        j.parallelism.ep = g.integer("ep", 1);
         j.parallelism.zeroStage = g.integer("zero_stage", 0);
         j.parallelism.fsdp = g.boolean("fsdp", false);
         j.parallelism.sequenceParallel = g.boolean("sequence_parallel", false);

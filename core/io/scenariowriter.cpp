@@ -119,17 +119,31 @@ QJsonObject model(const ModelChoice& m)
     if (!m.preset.empty())
         return {{"preset", str(m.preset)}};
     const ModelArchitecture& a = m.custom;
-    return {{"layers", a.layers},
-            {"hidden_size", a.hiddenSize},
-            {"attention_heads", a.attentionHeads},
-            {"kv_heads", a.kvHeads},
-            {"ffn_hidden_size", a.ffnHiddenSize},
-            {"vocab_size", a.vocabSize},
-            {"sequence_length", a.sequenceLength},
-            {"experts", a.experts},
-            {"active_experts", a.activeExperts},
-            {"gated_ffn", a.gatedFfn},
-            {"dropout", a.dropout}};
+    QJsonObject o{{"layers", a.layers},
+                  {"hidden_size", a.hiddenSize},
+                  {"attention_heads", a.attentionHeads},
+                  {"kv_heads", a.kvHeads},
+                  {"ffn_hidden_size", a.ffnHiddenSize},
+                  {"vocab_size", a.vocabSize},
+                  {"sequence_length", a.sequenceLength},
+                  {"experts", a.experts},
+                  {"active_experts", a.activeExperts},
+                  {"gated_ffn", a.gatedFfn},
+                  {"dropout", a.dropout}};
+    // The MoE and MLA fields only where set, so files of dense models stay as they were.
+    const ModelArchitecture d;
+    const std::pair<const char*, int> optional[] = {{"head_dim", a.headDim},
+                                                    {"moe_ffn_hidden_size", a.moeFfnHiddenSize},
+                                                    {"shared_experts", a.sharedExperts},
+                                                    {"dense_layers", a.denseLayers},
+                                                    {"kv_lora_rank", a.kvLoraRank},
+                                                    {"q_lora_rank", a.qLoraRank},
+                                                    {"qk_rope_head_dim", a.qkRopeHeadDim},
+                                                    {"v_head_dim", a.vHeadDim}};
+    for (const auto& [key, value] : optional)
+        if (value != 0)
+            o[key] = value;
+    return o;
 }
 
 } // namespace
@@ -144,6 +158,8 @@ QJsonObject toJson(const Job& j)
                             {"fsdp", p.fsdp},
                             {"sequence_parallel", p.sequenceParallel},
                             {"recompute", name(p.recompute)}};
+    if (p.ep != 1) // written only with expert parallelism, so files without it stay as they were
+        parallelism["ep"] = p.ep;
     if (p.virtualStages != 1) // written only when interleaving, so older files stay byte for byte
         parallelism["virtual_stages"] = p.virtualStages;
     QJsonObject o{{"id", str(j.id)},

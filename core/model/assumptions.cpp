@@ -87,6 +87,14 @@ const std::vector<Assumption>& assumptionRegistry()
          "Share of the tensor-parallel collectives hidden behind the GEMMs next to them.",
          "Megatron-LM runs them in the critical path by default (Korthikanti et al. 2022 measured "
          "that way); Transformer Engine's userbuffer overlap (--tp-comm-overlap) hides part of them"},
+        {"moe_load_imbalance", "MoE load imbalance", 1.25, 1.0, 8.0, "busiest rank's tokens / mean",
+         "Mixture of experts with expert parallelism: tokens routed to the busiest expert-parallel rank "
+         "over the mean; its expert GEMMs, their activations and the all-to-all it waits for scale "
+         "with it (1: perfectly balanced routing).",
+         "Capacity factor 1.25, the bound token-dropping MoE training keeps the busiest expert under: "
+         "GShard (Lepikhin et al. 2021, §2.2) and Switch Transformer (Fedus et al. 2022, Table 1); "
+         "dropless training (Megatron-Core's default, moe_expert_capacity_factor None) with an "
+         "auxiliary balancing loss stays near it; set it from your router's statistics"},
         {"link_efficiency", "Link efficiency", 0.8, 0.05, 1.0, "fraction",
          "Bus bandwidth a collective reaches as a fraction of the link's line rate.",
          "nccl-tests all_reduce_perf on DGX A100 reaches about 230 GB/s bus bandwidth over NVLink3 "

@@ -60,6 +60,15 @@ struct Parallelism
     /// Model chunks per pipeline stage: 1 is plain 1F1B, v > 1 Megatron's interleaved 1F1B
     /// (Narayanan et al. 2021 §2.2), which divides the bubble by v and keeps more in flight.
     int virtualStages = 1;
+
+    // Expert parallelism, last so that positional initialisers {tp, pp, dp, zero, ...} keep
+    // their meaning.
+    /// Expert parallelism (mixture-of-experts models): the routed experts of each MoE layer
+    /// are split over `ep` ranks taken from the data-parallel ones (Megatron-Core's
+    /// expert_model_parallel_size), so ep divides dp and adds no GPUs; 1 = every rank holds
+    /// every expert. docs/model-reference.md#mixture-of-experts.
+    int ep = 1;
+
     int gpus() const { return tp * pp * dp; }
     bool operator==(const Parallelism&) const = default;
 };

@@ -32,7 +32,26 @@ void validateArchitecture(const ModelArchitecture& a, const std::string& p, Issu
     inRange(out, field(p, "experts"), a.experts, 1, 4096);
     inRange(out, field(p, "active_experts"), a.activeExperts, 1, a.experts < 1 ? 1 : a.experts,
             "at most experts (" + num(a.experts) + ")");
-    if (a.attentionHeads > 0 && a.hiddenSize > 0 && a.hiddenSize % a.attentionHeads != 0)
+    inRange(out, field(p, "head_dim"), a.headDim, 0, 65536);
+    inRange(out, field(p, "moe_ffn_hidden_size"), a.moeFfnHiddenSize, 0, 1e8);
+    inRange(out, field(p, "shared_experts"), a.sharedExperts, 0, 64);
+    inRange(out, field(p, "dense_layers"), a.denseLayers, 0, a.layers > 0 ? a.layers : 0,
+            "at most layers (" + num(a.layers) + ")");
+    inRange(out, field(p, "kv_lora_rank"), a.kvLoraRank, 0, 1e6);
+    inRange(out, field(p, "q_lora_rank"), a.qLoraRank, 0, 1e6);
+    inRange(out, field(p, "qk_rope_head_dim"), a.qkRopeHeadDim, 0, 65536);
+    inRange(out, field(p, "v_head_dim"), a.vHeadDim, 0, 65536);
+    if (a.experts <= 1) {
+        if (a.sharedExperts > 0)
+            out.push_back(Issue::error(field(p, "shared_experts"), "needs a mixture of experts: experts is 1"));
+        if (a.denseLayers > 0)
+            out.push_back(Issue::error(field(p, "dense_layers"), "needs a mixture of experts: experts is 1"));
+    }
+    if (a.kvLoraRank == 0 && (a.qLoraRank > 0 || a.qkRopeHeadDim > 0 || a.vHeadDim > 0))
+        out.push_back(Issue::error(field(p, "kv_lora_rank"),
+                                   "0, but q_lora_rank, qk_rope_head_dim or v_head_dim describe latent attention"));
+    // With head_dim set (Qwen3, GPT-OSS), the heads need not split the hidden size.
+    if (a.headDim == 0 && a.attentionHeads > 0 && a.hiddenSize > 0 && a.hiddenSize % a.attentionHeads != 0)
         out.push_back(
             Issue::error(field(p, "hidden_size"),
                          num(a.hiddenSize) + " is not divisible by attention heads (" + num(a.attentionHeads) + ")"));
@@ -49,6 +68,7 @@ void validateParallelism(const Job& job, const ModelArchitecture* arch, const st
     bool ok = inRange(out, field(p, "tp"), par.tp, 1, 1024);
     ok = inRange(out, field(p, "pp"), par.pp, 1, 1024) && ok;
     ok = inRange(out, field(p, "dp"), par.dp, 1, 1e6) && ok;
+    ok = inRange(out, field(p, "ep"), par.ep, 1, 4096) && ok;
     inRange(out, field(p, "zero_stage"), par.zeroStage, 0, 3);
     if (par.fsdp && par.zeroStage != 0 && par.zeroStage != 3)
         out.push_back(Issue::error(field(p, "fsdp"),
@@ -86,6 +106,20 @@ void validateParallelism(const Job& job, const ModelArchitecture* arch, const st
     else if (arch->kvHeads > 0 && par.tp > arch->kvHeads && par.tp % arch->kvHeads != 0)
         out.push_back(
             Issue::error(field(p, "tp"), num(par.tp) + " is not a multiple of KV heads (" + num(arch->kvHeads) + ")"));
+    // Expert parallelism (Megatron-Core): the routed experts split evenly over ep ranks, which
+    // are data-parallel ranks (the expert-data-parallel group is dp / ep), so ep divides dp.
+    if (par.ep != 1) {
+        if (!arch->isMoe())
+            out.push_back(Issue::error(field(p, "ep"), num(par.ep) +
+                                                           " needs a mixture-of-experts model; this one is dense "
+                                                           "(experts 1)"));
+        else if (arch->experts % par.ep != 0)
+            out.push_back(Issue::error(field(p, "ep"), num(par.ep) + " does not divide the model's " +
+                                                           num(arch->experts) + " experts"));
+        else if (par.dp % par.ep != 0)
+            out.push_back(Issue::error(field(p, "ep"), num(par.ep) + " does not divide dp (" + num(par.dp) +
+                                                           "): expert-parallel ranks are data-parallel ranks"));
+    }
     if (arch->layers > 0 && arch->layers % par.pp != 0)
         out.push_back(
             Issue::error(field(p, "pp"), num(par.pp) + " does not divide layers (" + num(arch->layers) + ")"));

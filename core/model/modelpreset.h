@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include <algorithm>
 #include <string>
 
 namespace gp {
@@ -22,6 +23,25 @@ struct ModelArchitecture
     int activeExperts = 1; ///< experts each token visits
     bool gatedFfn = true;  ///< SwiGLU-style FFN with three matrices (Llama, Mixtral)
     bool dropout = false;  ///< dropout layers whose masks are kept for backward (GPT-3 era)
+    /// Per-head dimension; 0: hiddenSize / attentionHeads. Qwen3 and GPT-OSS set it apart
+    /// from the hidden size (config.json head_dim). With MLA, the non-rotary Q/K part.
+    int headDim = 0;
+    // Mixture of experts beyond experts/activeExperts (docs/model-reference.md#mixture-of-experts).
+    int moeFfnHiddenSize = 0; ///< each expert's FFN width; 0: ffnHiddenSize (Mixtral)
+    int sharedExperts = 0;    ///< experts every token passes through besides the routed ones (DeepSeek)
+    int denseLayers = 0;      ///< first layers with a dense FFN of ffnHiddenSize (DeepSeek-V3: 3)
+    // Multi-head latent attention (DeepSeek-V2/V3, config.json names); kvLoraRank 0: plain attention.
+    int kvLoraRank = 0;    ///< compressed K/V latent (kv_lora_rank); what the KV cache keeps
+    int qLoraRank = 0;     ///< compressed Q (q_lora_rank); 0: Q projected directly
+    int qkRopeHeadDim = 0; ///< rotary part of each Q/K head, its K shared by the heads
+    int vHeadDim = 0;      ///< V head dimension; 0: headDim
+
+    bool isMoe() const { return experts > 1; }
+    bool isMla() const { return kvLoraRank > 0; }
+    int headDimension() const { return headDim > 0 ? headDim : (attentionHeads > 0 ? hiddenSize / attentionHeads : 0); }
+    int expertFfnHiddenSize() const { return moeFfnHiddenSize > 0 ? moeFfnHiddenSize : ffnHiddenSize; }
+    /// Layers whose FFN is a mixture of experts.
+    int moeLayers() const { return isMoe() ? std::max(layers - denseLayers, 0) : 0; }
 
     bool operator==(const ModelArchitecture&) const = default;
 };

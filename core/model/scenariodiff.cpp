@@ -108,6 +108,8 @@ std::string parallelism(const Parallelism& p)
     std::string s = "TP" + std::to_string(p.tp) + " PP" + std::to_string(p.pp) + " DP" + std::to_string(p.dp);
     if (p.virtualStages > 1)
         s += " (interleaved x" + std::to_string(p.virtualStages) + ")";
+    if (p.ep > 1)
+        s += " EP" + std::to_string(p.ep);
     if (p.zeroStage > 0)
         s += " ZeRO-" + std::to_string(p.zeroStage);
     if (p.fsdp)

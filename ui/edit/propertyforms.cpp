@@ -4,6 +4,7 @@
 // fields and their keys in the scenario file); the panel itself is propertiespanel.cpp.
 #include "io/textformat.h"
 #include "model/enumnames.h"
+#include "model/validation.h"
 #include "propertiespanel.h"
 
 #include <QComboBox>
@@ -199,6 +200,18 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
         addDouble("inference.context_tokens", tr("Context"), in.contextTokens, 0, 1e8, 0, tr(" tokens"));
         addDouble("inference.output_tokens", tr("Output"), in.outputTokens, 0, 1e8, 0, tr(" tokens"));
         addDouble("inference.concurrency", tr("Concurrency"), in.concurrency, 0, 1e6, 0, tr(" seq"));
+    }
+    // Expert parallelism: only a mixture-of-experts model has experts to shard.
+    addInt("parallelism.ep", tr("Expert parallel"), j->parallelism.ep, 1, 4096, QString());
+    if (QWidget* ep = field("parallelism.ep")) {
+        const std::optional<ModelArchitecture> arch = architectureOf(j->model, mCatalog);
+        const bool moe = arch && arch->isMoe();
+        ep->setEnabled(moe || j->parallelism.ep != 1); // a stray ep on a dense model stays fixable
+        ep->setToolTip(moe ? tr("Ranks the %1 routed experts of each MoE layer are split over, taken from the "
+                                "data-parallel ranks: divides dp and the experts (Megatron-Core's "
+                                "expert_model_parallel_size)")
+                                 .arg(arch->experts)
+                           : tr("Only for mixture-of-experts models"));
     }
     addDouble("schedule.arrival_h", tr("Arrives at"), j->schedule.arrivalH, 0, 1e6, 1, tr(" h"));
     addDouble("schedule.duration_h", tr("Runs for"), j->schedule.durationH, 0, 1e6, 1, tr(" h"),

@@ -26,17 +26,15 @@ namespace {
 QStringList configCells(const calc::JobConfig& c)
 {
     const Parallelism& p = c.parallelism;
-    return {QString::number(c.gpus),
-            QString::number(p.tp),
+    return {QString::number(c.gpus), QString::number(p.tp),
             p.virtualStages > 1 ? QString("%1 × %2").arg(p.pp).arg(p.virtualStages) : QString::number(p.pp),
-            QString::number(p.dp),
+            // Expert parallelism splits the experts over dp ranks: shown beside them.
+            p.ep > 1 ? QString("%1 (EP %2)").arg(p.dp).arg(p.ep) : QString::number(p.dp),
             p.fsdp ? QStringLiteral("FSDP") : QString("ZeRO-%1").arg(p.zeroStage),
             QString::fromStdString(std::string(enumName(p.recompute))),
-            p.sequenceParallel ? QObject::tr("yes") : QObject::tr("no"),
-            QString::number(c.microBatch),
+            p.sequenceParallel ? QObject::tr("yes") : QObject::tr("no"), QString::number(c.microBatch),
             c.stepTimeS > 0 ? QString("%1 s").arg(c.stepTimeS, 0, 'f', 3) : QObject::tr("does not fit"),
-            text::gib(c.memoryBytes) + " GiB",
-            c.stepTimeS > 0 ? text::percent(c.mfu) : QString("–")};
+            text::gib(c.memoryBytes) + " GiB", c.stepTimeS > 0 ? text::percent(c.mfu) : QString("–")};
 }
 
 QStringList deploymentCells(const calc::ServingConfig& c)

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// Mixture of experts with expert parallelism (issue 37): presets against their model cards,
+// the ep rules, expert sharding in memory, the all-to-all in the step, experts touched when
+// serving, the scenario round trip, Best Parallelism over ep, and published MoE measurements.
+#include "calc/evaluate.h"
+#include "calc/jobsearch.h"
+#include "calc/kernels.h"
+#include "calc/memorymodel.h"
+#include "calc/modelsize.h"
+#include "calc/perfmodel.h"
+#include "io/scenarioreader.h"
+#include "io/scenariowriter.h"
+#include "model/validation.h"
+#include "testsupport.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace gp;
+using namespace gp::calc;
+
+namespace {
+
+const ModelArchitecture& preset(const char* id)
+{
+    const ModelPreset* m = test::bundledCatalog().model(id);
+    if (!m)
+        qFatal("no preset %s", id);
+    return m->arch;
+}
+
+Scenario dgxH100(int nodes)
+{
+    const Catalog& c = test::bundledCatalog();
+    const NodeTemplate* t = c.nodeTemplate("dgx-h100");
+    Scenario s;
+    s.name = "moe";
+    for (int i = 0; i < nodes; ++i) {
+        Node n;
+        n.id = "n" + std::to_string(i);
+        n.name = n.id;
+        n.templateId = t->id;
+        n.gpuId = t->gpuId;
+        n.gpuCount = t->gpuCount;
+        n.nics = {t->nicCount, t->nicSpeedGbps, t->gpudirectRdma};
+        s.topology.nodes.push_back(n);
+    }
+    s.pricing.gpuHourUsd[t->gpuId] = 2.0;
+    return s;
+}
+
+/// A pre-training job on `arch` (a custom copy of a preset with the benchmark's sequence).
+Job training(const ModelArchitecture& arch, int tp, int pp, int dp, int ep, int micro, int global, Precision precision)
+{
+    Job j;
+    j.id = "train";
+    j.name = "train";
+    j.kind = JobKind::Pretraining;
+    j.model.custom = arch;
+    j.precision = precision;
+    j.parallelism.tp = tp;
+    j.parallelism.pp = pp;
+    j.parallelism.dp = dp;
+    j.parallelism.ep = ep;
+    j.parallelism.zeroStage = 1; // Megatron's distributed optimizer
+    j.batch = {micro, global};
+    j.training = TrainingSpec{1e9, 60.0};
+    return j;
+}
+
+Scenario with(Scenario s, const Job& j)
+{
+    Tenant t;
+    t.id = "t";
+    t.name = "t";
+    t.jobs = {j};
+    s.tenants.push_back(t);
+    return s;
+}
+
+QStringList errors(const Scenario& s)
+{
+    QStringList out;
+    for (const Issue& i : validateScenario(s, test::bundledCatalog()))
+        if (i.isError())
+            out << QString::fromStdString(i.toString());
+    return out;
+}
+
+const JobResult& only(const Evaluation& ev)
+{
+    if (ev.jobs.size() != 1 || !ev.jobs.front().placed)
+        qFatal("expected one placed job: %s", ev.jobs.empty() ? "none" : ev.jobs.front().reason.c_str());
+    return ev.jobs.front();
+}
+
+} // namespace
+
+class TestMoe : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    /// Total and active parameters from the shape against the model cards (within 2 %). The
+    /// cards count active parameters with both embedding tables except GPT-OSS, whose card
+    /// counts the output projection only (its Table 1: 5.13B of 116.83B).
+    void presetsMatchTheirModelCards_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<double>("activeB");
+        QTest::addColumn<int>("embeddingTablesInActive");
+        QTest::newRow("mixtral-8x22b") << "mixtral-8x22b" << 39.0 << 2;
+        QTest::newRow("deepseek-v3") << "deepseek-v3" << 37.0 << 2;
+        QTest::newRow("qwen3-30b-a3b") << "qwen3-30b-a3b" << 3.3 << 2;
+        QTest::newRow("qwen3-235b-a22b") << "qwen3-235b-a22b" << 22.0 << 2;
+        QTest::newRow("gpt-oss-120b") << "gpt-oss-120b" << 5.13 << 1;
+        QTest::newRow("gpt-oss-20b") << "gpt-oss-20b" << 3.61 << 1;
+    }
+    void presetsMatchTheirModelCards()
+    {
+        QFETCH(QString, id);
+        QFETCH(double, activeB);
+        QFETCH(int, embeddingTablesInActive);
+        const ModelPreset* m = test::bundledCatalog().model(id.toStdString());
+        QVERIFY(m);
+        const double total = parameterCount(m->arch) / 1e9;
+        QVERIFY2(std::abs(total / m->statedParamsB - 1.0) < 0.02,
+                 qPrintable(QString("%1: %2 B against %3 B").arg(id).arg(total).arg(m->statedParamsB)));
+        const double active =
+            (activeParameterCount(m->arch) - (2 - embeddingTablesInActive) * embeddingParameters(m->arch)) / 1e9;
+        QVERIFY2(std::abs(active / activeB - 1.0) < 0.02,
+                 qPrintable(QString("%1: %2 B active against %3 B").arg(id).arg(active).arg(activeB)));
+        // Every preset passes the shape rules (head_dim lets Qwen3's heads exceed the hidden size).
+        Issues issues;
+        validateArchitecture(m->arch, "architecture", issues);
+        QVERIFY(issues.empty());
+    }
+
+    /// DeepSeek-V3's pieces by hand from its config.json: MLA, one shared expert, three dense layers.
+    void deepSeekPiecesByHand()
+    {
+        const ModelArchitecture& a = preset("deepseek-v3");
+        const double h = 7168, heads = 128;
+        const double mla =
+            h * 1536 + 1536 * heads * (128 + 64) + h * (512 + 64) + 512 * heads * (128 + 128) + heads * 128 * h;
+        QCOMPARE(attentionParameters(a), mla);
+        const double expert = 3.0 * h * 2048;
+        QCOMPARE(expertParameters(a), expert);
+        QCOMPARE(routedExpertParameters(a), 256 * expert);
+        QCOMPARE(blockParameters(a), mla + 257 * expert + h * 256);
+        QCOMPARE(denseBlockParameters(a), mla + 3.0 * h * 18432);
+        QCOMPARE(a.moeLayers(), 58);
+        // The KV cache keeps the latent and the rotary key: 576 values per token and layer,
+        // whatever tp (DeepSeek-V2 §2.1.2).
+        QCOMPARE(kvCacheBytesPerBlock(a, 8, Precision::Bf16, 1, 1), 576.0 * 2.0);
+    }
+
+    void expectedExpertsTouched_data()
+    {
+        QTest::addColumn<double>("experts");
+        QTest::addColumn<double>("active");
+        QTest::addColumn<double>("tokens");
+        QTest::addColumn<double>("expected");
+        QTest::newRow("one token visits k") << 128.0 << 8.0 << 1.0 << 8.0;
+        QTest::newRow("two tokens") << 8.0 << 2.0 << 2.0 << 8.0 * (1.0 - 0.75 * 0.75);
+        QTest::newRow("a training batch touches all") << 256.0 << 8.0 << 4096.0 << 256.0;
+        QTest::newRow("dense") << 1.0 << 1.0 << 64.0 << 1.0;
+    }
+    void expectedExpertsTouched()
+    {
+        QFETCH(double, experts);
+        QFETCH(double, active);
+        QFETCH(double, tokens);
+        QFETCH(double, expected);
+        QVERIFY(std::abs(calc::expectedExpertsTouched(experts, active, tokens) - expected) < 1e-9 * experts);
+    }
+
+    /// Decode at batch 1 reads only the chosen experts' weights; a batch of 256 on Qwen3-30B-A3B
+    /// touches most of its 128 experts, so its FFN costs many times the single token's.
+    void decodeReadsTheExpertsItTouches()
+    {
+        const ModelArchitecture& a = preset("qwen3-30b-a3b");
+        const BlockShape one(a, 1), ep8(a, 1, false, 1.0, 8);
+        QVERIFY(std::abs(one.touchedExperts(1.0) - 8.0) < 1e-9);
+        QVERIFY(one.touchedExperts(256.0) > 120.0);
+        // With ep 8 each GPU holds 16 experts; the group's 8 tokens touch about 6.6 of them.
+        QVERIFY(std::abs(ep8.touchedExperts(1.0) - 16.0 * (1.0 - std::pow(1.0 - 8.0 / 128.0, 8.0))) < 1e-9);
+        const GpuSpec& h100 = *test::bundledCatalog().gpu("h100-80gb");
+        const Kernels k(h100, Precision::Bf16);
+        const double single = k.linear(one, 1.0), batch = k.linear(one, 256.0);
+        QVERIFY2(batch > 5.0 * single, qPrintable(QString("%1 vs %2").arg(batch).arg(single)));
+    }
+
+    void epIsValidated_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("dp");
+        QTest::addColumn<int>("ep");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("does not divide the experts")
+            << "mixtral-8x7b" << 6 << 3 << "tenants[0].jobs[0].parallelism.ep: 3 does not divide the model's 8 experts";
+        QTest::newRow("dense model") << "llama3-8b" << 2 << 2
+                                     << "tenants[0].jobs[0].parallelism.ep: 2 needs a mixture-of-experts model; this "
+                                        "one is dense (experts 1)";
+        QTest::newRow("does not divide dp")
+            << "mixtral-8x7b" << 2 << 4
+            << "tenants[0].jobs[0].parallelism.ep: 4 does not divide dp (2): expert-parallel ranks are data-parallel "
+               "ranks";
+        QTest::newRow("zero") << "mixtral-8x7b" << 2 << 0
+                              << "tenants[0].jobs[0].parallelism.ep: 0 must be between 1 and 4096";
+        QTest::newRow("fine") << "mixtral-8x7b" << 8 << 8 << "";
+    }
+    void epIsValidated()
+    {
+        QFETCH(QString, model);
+        QFETCH(int, dp);
+        QFETCH(int, ep);
+        QFETCH(QString, expected);
+        Job j = training(preset(model.toUtf8().constData()), 1, 1, dp, ep, 1, dp, Precision::Bf16);
+        j.model = ModelChoice{model.toStdString(), {}};
+        const QStringList e = errors(with(dgxH100(1), j));
+        if (expected.isEmpty())
+            QVERIFY2(e.isEmpty(), qPrintable(e.join('\n')));
+        else
+            QVERIFY2(e.contains(expected), qPrintable(e.join('\n')));
+    }
+
+    /// EP divides the routed experts' states by ep and nothing else: the difference between ep 1
+    /// and ep 8 is exactly 7/8 of the experts' 16 bytes per parameter (bf16 weights and
+    /// gradients, fp32 Adam states; no ZeRO).
+    void epShardsTheExpertStates()
+    {
+        ModelArchitecture a = preset("qwen3-30b-a3b");
+        a.sequenceLength = 4096;
+        Job j = training(a, 1, 1, 8, 1, 1, 64, Precision::Bf16);
+        j.parallelism.zeroStage = 0;
+        const MemoryBreakdown m1 = estimateMemory(memoryInputsFor(j, a, 0.0, 1.25));
+        j.parallelism.ep = 8;
+        const MemoryBreakdown m8 = estimateMemory(memoryInputsFor(j, a, 0.0, 1.25));
+        const double experts = a.moeLayers() * routedExpertParameters(a);
+        const double saved = m1.modelStatesBytes() - m8.modelStatesBytes();
+        QVERIFY2(std::abs(saved / (experts * 7.0 / 8.0 * 16.0) - 1.0) < 1e-9,
+                 qPrintable(QString("saved %1 GB").arg(saved / 1e9)));
+        // The busiest rank's expert activations grow by the imbalance; ep 1 knows no imbalance.
+        QVERIFY(*m8.activationsBytes > *m1.activationsBytes);
+        // ZeRO-1 shards the experts' optimizer states over the dp / ep = 1 ranks holding them:
+        // nothing left to shard, so the expert part stays while the rest shrinks 8-fold.
+        j.parallelism.zeroStage = 1;
+        const MemoryBreakdown z8 = estimateMemory(memoryInputsFor(j, a, 0.0, 1.25));
+        QVERIFY(z8.optimizerBytes > experts / 8.0 * 12.0);
+    }
+
+    /// The all-to-all is its own part of the step: zero with ep 1; over NVLink inside one DGX;
+    /// over the fabric, several times slower, when the EP group spans two nodes. The parts add
+    /// up to the step in every case.
+    void allToAllIsAPartOfTheStep()
+    {
+        const Catalog& c = test::bundledCatalog();
+        ModelArchitecture a = preset("qwen3-30b-a3b");
+        a.sequenceLength = 4096;
+        a.layers = 12; // 7.9B parameters: fits without EP too
+        auto step = [&](int ep) {
+            const Evaluation ev = evaluate(with(dgxH100(2), training(a, 1, 1, 16, ep, 1, 256, Precision::Bf16)), c);
+            return only(ev);
+        };
+        const JobResult none = step(1), inNode = step(8), across = step(16);
+        QCOMPARE(none.perf.breakdown.epAllToAll, 0.0);
+        QCOMPARE(none.ep, 1);
+        QVERIFY(none.epLink.empty());
+        QCOMPARE(inNode.epLink, std::string("nvlink"));
+        QCOMPARE(across.epLink, std::string("fabric"));
+        QVERIFY(inNode.perf.breakdown.epAllToAll > 0);
+        QVERIFY2(across.perf.breakdown.epAllToAll > 3.0 * inNode.perf.breakdown.epAllToAll,
+                 qPrintable(
+                     QString("%1 vs %2").arg(across.perf.breakdown.epAllToAll).arg(inNode.perf.breakdown.epAllToAll)));
+        for (const JobResult* r : {&none, &inNode, &across}) {
+            double sum = 0.0;
+            for (const StepPart& p : stepParts())
+                sum += r->perf.breakdown.*p.value;
+            QVERIFY(std::abs(sum - r->perf.stepTimeS) < 1e-9 * r->perf.stepTimeS);
+        }
+        // Expert parallelism frees memory: ep 8 needs less per GPU than ep 1.
+        QVERIFY(inNode.memory.totalBytes() < none.memory.totalBytes());
+    }
+
+    /// The load-imbalance assumption is read and changes the step: a larger imbalance slows it.
+    void loadImbalanceIsAnEditableAssumption()
+    {
+        const Catalog& c = test::bundledCatalog();
+        ModelArchitecture a = preset("qwen3-30b-a3b");
+        a.sequenceLength = 4096;
+        a.layers = 12;
+        Scenario s = with(dgxH100(1), training(a, 1, 1, 8, 8, 1, 64, Precision::Bf16));
+        const double base = only(evaluate(s, c)).perf.stepTimeS;
+        s.assumptions["moe_load_imbalance"] = 2.0;
+        const double skewed = only(evaluate(s, c)).perf.stepTimeS;
+        QVERIFY2(skewed > base * 1.05, qPrintable(QString("%1 vs %2").arg(skewed).arg(base)));
+    }
+
+    void scenarioRoundTrip()
+    {
+        const Catalog& c = test::bundledCatalog();
+        ModelArchitecture a = preset("deepseek-v3");
+        a.sequenceLength = 4096;
+        const Scenario s = with(dgxH100(1), training(a, 1, 1, 8, 4, 1, 8, Precision::Bf16));
+        const QByteArray json = io::writeScenario(s);
+        QVERIFY(json.contains("\"ep\": 4"));
+        QVERIFY(json.contains("\"kv_lora_rank\": 512"));
+        const auto back = io::readScenario(json, c);
+        QVERIFY2(back.ok(), qPrintable(QString::fromStdString(back.errorText())));
+        QCOMPARE(back->tenants[0].jobs[0].parallelism.ep, 4);
+        QVERIFY(back->tenants[0].jobs[0].model.custom == a);
+        // A dense job writes no ep, so files without expert parallelism stay as they were.
+        const Scenario dense = with(dgxH100(1), training(preset("llama3-8b"), 1, 1, 8, 1, 1, 8, Precision::Bf16));
+        QVERIFY(!io::writeScenario(dense).contains("\"ep\""));
+        QVERIFY(!io::writeScenario(dense).contains("head_dim"));
+    }
+
+    /// Best Parallelism tries ep among the divisors of dp that divide the experts: among the
+    /// feasible configurations of a 12-layer Qwen3-30B-A3B shape on 8 H100 some have ep > 1,
+    /// and every one keeps ep dividing dp and the experts.
+    void bestParallelismConsidersEp()
+    {
+        const Catalog& c = test::bundledCatalog();
+        ModelArchitecture a = preset("qwen3-30b-a3b");
+        a.sequenceLength = 4096;
+        a.layers = 12;
+        const Scenario s = with(dgxH100(1), training(a, 1, 1, 8, 1, 1, 64, Precision::Bf16));
+        JobSearchSetup setup = jobSearchSetup(s, c, s.tenants[0].jobs[0], s.topology.nodes[0]);
+        setup.gpusMin = setup.gpusMax = 8;
+        JobSearchOptions options;
+        options.topK = 100000; // every feasible configuration
+        const JobSearchResult r = searchJob(setup, options);
+        QVERIFY(!r.top.empty());
+        bool sawEp = false;
+        for (const JobConfig& cfg : r.top) {
+            QVERIFY(cfg.parallelism.dp % cfg.parallelism.ep == 0);
+            QVERIFY(a.experts % cfg.parallelism.ep == 0);
+            sawEp = sawEp || cfg.parallelism.ep > 1;
+        }
+        QVERIFY(sawEp);
+        // The same search without pruning gives the same best (the bound is a lower bound).
+        options.memoryBound = false;
+        const JobSearchResult full = searchJob(setup, options);
+        QVERIFY(!full.top.empty());
+        QCOMPARE(full.top.front().parallelism, r.top.front().parallelism);
+    }
+
+    /// Held-out accuracy (docs/validation.md, "Mixture of experts"): Megatron-Bridge's published
+    /// pre-training throughput (tests/data/validation/heldout/training.json, rows 100 and 141),
+    /// as scenarios in tests/data/validation/ predicted without fitting anything to them. The
+    /// bound, a factor of two, was set after seeing the errors (GPT-OSS +60 %): it catches a
+    /// broken model, not a missed percent; the errors are printed and documented.
+    void heldOutMegatronBridge_data()
+    {
+        QTest::addColumn<QString>("run");
+        QTest::addColumn<int>("gpus");
+        QTest::addColumn<double>("measured");
+        QTest::addColumn<QString>("link");
+        QTest::newRow("row 100") << "megatron-bridge-qwen3-30b-a3b-fp8-ep16-h100" << 16 << 8960.0 << "fabric";
+        QTest::newRow("row 141") << "megatron-bridge-gpt-oss-120b-bf16-pp4-ep8-h100" << 64 << 5810.0 << "nvlink";
+    }
+    void heldOutMegatronBridge()
+    {
+        QFETCH(QString, run);
+        QFETCH(int, gpus);
+        QFETCH(double, measured);
+        QFETCH(QString, link);
+        const std::optional<Scenario> s = test::validationRun(run);
+        QVERIFY(s);
+        QCOMPARE(s->assumptions.at("moe_load_imbalance"), 1.0); // the source forces balanced routing
+        const JobResult& r = only(evaluate(*s, test::bundledCatalog()));
+        QCOMPARE(QString::fromStdString(r.epLink), link); // EP 16 spans two DGX nodes; EP 8 stays in one
+        const double predicted = r.perf.tokensPerS / gpus;
+        const double error = predicted / measured - 1.0;
+        QStringList parts;
+        for (const StepPart& p : stepParts())
+            parts << QString("%1 %2")
+                         .arg(QLatin1String(p.key))
+                         .arg(r.perf.breakdown.*p.value / r.perf.stepTimeS, 0, 'f', 3);
+        qInfo("%s: predicted %.0f tokens/s/GPU, measured %.0f: error %+.1f %% (%s)", qPrintable(run), predicted,
+              measured, 100.0 * error, qPrintable(parts.join(", ")));
+        QVERIFY2(std::abs(error) < 1.0, qPrintable(QString("error %1").arg(error)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMoe)
+#include "tst_moe.moc"
