@@ -40,7 +40,7 @@ JobMemoryNeed detail::jobMemoryNeed(const Job& job, const EvaluateParams& p, con
         r.servingWantedKvBytes =
             kvBytesPerTokenPerGpu(*r.arch, job) * (job.inference->promptTokens() + job.inference->outputTokens) *
             std::ceil(static_cast<double>(std::max(job.inference->concurrency, 1)) / std::max(job.parallelism.dp, 1));
-        r.demandBytes = r.memory.totalBytes() / p.engine.memoryFraction;
+        r.demandBytes = r.memory.totalBytes() / p.engineFor(c.softwareStackFor(job)).memoryFraction;
     } else if (r.arch) {
         // The prefill chunk sizes an inference job's workspace only (estimateMemory).
         r.assumptionsRead = job.kind == JobKind::Inference ? inferenceRead : trainingRead;

@@ -146,17 +146,20 @@ void bareMetalBaselines(const Context& cx, Jobs& jobs, ServingCache& cache)
         const Slot& first = at(cx.slots, job.placement->slots.front());
         job.gpu = cx.c.gpu(cx.node(first.node).gpuId);
         const GpuSpec& gpu = *job.gpu;
-        job.comm = commFor(cx, job.placement->slots, gpu, job.job->parallelism.tp);
+        job.comm = commFor(cx, job.placement->slots, gpu, job.job->parallelism.tp, job.job->parallelism.pp);
+        const SoftwareStack* stack = cx.c.softwareStackFor(*job.job);
         if (job.inference()) {
+            const ServingEngine engine = p.engineFor(stack);
             ServingPlacement whole;
             whole.tensorParallelGBps = job.comm.tensorParallelGBps;
-            whole.kvBudgetBytesPerGpu = p.engine.memoryFraction * gpu.memoryUsableGiB * kGiB - job.servingFixedBytes;
+            whole.kvBudgetBytesPerGpu = engine.kvBudgetBytes(gpu.memoryUsableGiB * kGiB, job.servingFixedBytes);
             job.bare = cache
-                           .answer(*job.arch, *job.job, gpu, p.engine, job.tenant->sla, whole, job.servingFixedBytes,
+                           .answer(*job.arch, *job.job, gpu, engine, job.tenant->sla, whole, job.servingFixedBytes,
                                    p.runtimeOverheadBytes)
                            .sharedPerf;
         } else {
-            job.bare = estimatePerformance({*job.arch, &gpu, *job.job, {}, p.commOverlap, p.tpCommOverlap, job.comm});
+            job.bare = estimatePerformance(
+                {*job.arch, &gpu, *job.job, {}, p.commOverlapFor(stack), p.tpCommOverlapFor(stack), job.comm, stack});
         }
     }
 }

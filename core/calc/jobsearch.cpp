@@ -154,8 +154,14 @@ JobConfig scoreConfig(const JobSearchSetup& setup, const Job& job, const CommBan
     cfg.memoryBytes = estimateMemory(memoryInputsFor(job, setup.arch, setup.runtimeOverheadBytes)).totalBytes();
     if (cfg.memoryBytes > setup.capacityBytes)
         return cfg;
-    const PerfResult perf =
-        estimatePerformance({setup.arch, setup.gpu, job, {}, setup.commOverlap, setup.tpCommOverlap, comm});
+    const PerfResult perf = estimatePerformance({setup.arch,
+                                                 setup.gpu,
+                                                 job,
+                                                 {},
+                                                 setup.commOverlap,
+                                                 setup.tpCommOverlap,
+                                                 comm,
+                                                 setup.stack ? &*setup.stack : nullptr});
     cfg.stepTimeS = perf.stepTimeS;
     cfg.mfu = perf.mfu;
     cfg.tokensPerS = perf.tokensPerS;
@@ -189,6 +195,13 @@ JobSearchSetup jobSearchSetup(const Scenario& s, const Catalog& c, const Job& jo
     setup.runtimeOverheadBytes = assumptionValue(A, "runtime_overhead_gib") * kGiB;
     setup.commOverlap = assumptionValue(A, "comm_overlap");
     setup.tpCommOverlap = assumptionValue(A, "tp_comm_overlap");
+    if (const SoftwareStack* stack = c.softwareStackFor(job)) {
+        setup.stack = *stack;
+        if (!A.count("comm_overlap"))
+            setup.commOverlap = stack->dpGradOverlap;
+        if (!A.count("tp_comm_overlap"))
+            setup.tpCommOverlap = stack->tpCommOverlap;
+    }
     setup.gpusMin = setup.gpusMax = std::max(job.parallelism.gpus(), 1);
     setup.sla = sla;
     setup.assumptions = A;
@@ -217,7 +230,9 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
         result.infeasibleReason = "the serving search needs an inference job and a GPU";
         return result;
     }
-    const ServingEngine engine = servingEngineFrom(setup.assumptions);
+    const ServingEngine engine =
+        withSoftwareStack(servingEngineFrom(setup.assumptions), setup.stack ? &*setup.stack : nullptr,
+                          setup.assumptions.count("serving_memory_fraction") > 0);
     const int chunk = static_cast<int>(assumptionValue(setup.assumptions, "inference_prefill_chunk_tokens"));
     std::vector<Precision> precisions{Precision::Bf16};
     if (setup.gpu->fp8DenseTflops > 0)
@@ -317,7 +332,7 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
                     const double fixedBytes = fixed.totalBytes() - fixed.kvCacheBytes.value_or(0.0);
                     ServingPlacement whole;
                     whole.tensorParallelGBps = comm.tensorParallelGBps;
-                    whole.kvBudgetBytesPerGpu = engine.memoryFraction * setup.capacityBytes - fixedBytes;
+                    whole.kvBudgetBytesPerGpu = engine.kvBudgetBytes(setup.capacityBytes, fixedBytes);
                     if (whole.kvBudgetBytesPerGpu <= 0)
                         continue; // the weights and workspace alone do not fit
                     const ServingAnswer& ans =

@@ -38,6 +38,9 @@ struct JobSearchSetup
     double runtimeOverheadBytes = 0.0;
     double commOverlap = 0.7;
     double tpCommOverlap = 0.0;
+    /// The job's software-stack profile (catalog), when known: its FSDP overlap, overheads and,
+    /// for serving, its KV-cache fraction and basis (docs/catalog.md#software-stacks).
+    std::optional<SoftwareStack> stack;
     int gpusMin = 8; ///< GPU counts searched: every count from min to max the space divides
     int gpusMax = 8;
     /// Serving: the tenant's objectives and the scenario's assumptions (the engine's settings).

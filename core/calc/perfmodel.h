@@ -6,6 +6,7 @@
 #include "model/gpuspec.h"
 #include "model/job.h"
 #include "model/modelpreset.h"
+#include "model/softwarestack.h"
 
 #include <optional>
 #include <vector>
@@ -120,6 +121,10 @@ struct PerfInputs
     double commOverlap = 0.7;   ///< share of data-parallel reduction that may hide behind backward
     double tpCommOverlap = 0.0; ///< share of tensor-parallel collectives hidden behind GEMMs
     CommBandwidth comm;
+    /// The job's software-stack profile (catalog): FSDP prefetch overlap, per-step overhead, FP8
+    /// recipe overhead. nullptr: the profile's member defaults. The two overlaps above are the
+    /// profile's too, unless the scenario sets comm_overlap / tp_comm_overlap (evaluate()).
+    const SoftwareStack* stack = nullptr;
 };
 
 struct PerfResult

@@ -22,6 +22,17 @@ ServingEngine servingEngineFrom(const std::map<std::string, double>& a)
     return e;
 }
 
+ServingEngine withSoftwareStack(ServingEngine e, const SoftwareStack* stack, bool memoryFractionSet)
+{
+    if (!stack)
+        return e;
+    if (!memoryFractionSet)
+        e.memoryFraction = stack->kvCacheFraction;
+    e.kvOfFreeMemory = stack->kvOfFreeMemory;
+    e.iterationOverheadS = stack->decodeStepOverheadS;
+    return e;
+}
+
 MemoryBreakdown servingMemory(const ModelArchitecture& arch, const Job& job, int tokenBudget,
                               double runtimeOverheadBytes, int sequences, int tokensPerSequence)
 {
@@ -64,7 +75,8 @@ public:
           mPp(std::max(in.job.parallelism.pp, 1)),
           mLayers(std::ceil(static_cast<double>(std::max(in.arch.layers, 1)) / mPp)),
           mKvPerToken(kvCacheBytesPerBlock(in.arch, in.job.parallelism.tp, in.job.precision, 1, 1)),
-          mTpGBps(in.placement.tensorParallelGBps), mLatency(in.gpu->efficiency.collectiveLatencyUs * 1e-6)
+          mTpGBps(in.placement.tensorParallelGBps), mLatency(in.gpu->efficiency.collectiveLatencyUs * 1e-6),
+          mOverhead(in.engine.iterationOverheadS)
     {
     }
 
@@ -73,7 +85,7 @@ public:
     /// pipeline parallelism the batch runs as pp micro-batches, one per stage.
     double operator()(double decode, double context, double prefill, double prefix) const
     {
-        return mPp * stage(decode / mPp, context, prefill / mPp, prefix);
+        return mPp * stage(decode / mPp, context, prefill / mPp, prefix) + mOverhead;
     }
     /// The TP all-reduce part of the same iteration.
     double tensorParallel(double tokens) const { return mPp * mLayers * allReduce(tokens / mPp); }
@@ -114,7 +126,7 @@ private:
     Kernels mK;
     const ModelArchitecture& mArch;
     BlockShape mShape;
-    double mTp, mPp, mLayers, mKvPerToken, mTpGBps, mLatency;
+    double mTp, mPp, mLayers, mKvPerToken, mTpGBps, mLatency, mOverhead;
 };
 
 /// The engine of one replica at a steady rate of requests, with `running` sequences.

@@ -6,6 +6,7 @@
 #include "modelpreset.h"
 #include "nodetemplate.h"
 #include "pricepreset.h"
+#include "softwarestack.h"
 
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@ struct Catalog
     std::vector<SwitchTemplate> switchTemplates;
     std::vector<PricePreset> pricePresets;
     std::vector<ModelPreset> models;
+    std::vector<SoftwareStack> softwareStacks;
 
     const GpuSpec* gpu(const std::string& id) const;
     /// Case-insensitive match on id or name, ignoring spaces, '-' and '_'
@@ -30,6 +32,10 @@ struct Catalog
     const SwitchTemplate* switchTemplate(const std::string& id) const;
     const PricePreset* pricePreset(const std::string& id) const;
     const ModelPreset* model(const std::string& id) const;
+    const SoftwareStack* softwareStack(const std::string& id) const;
+    /// The profile a job runs on (its own, or the default for its kind); nullptr when the
+    /// catalog lacks it.
+    const SoftwareStack* softwareStackFor(const Job& job) const;
 };
 
 } // namespace gp
