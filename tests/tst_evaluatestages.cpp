@@ -110,6 +110,10 @@ private Q_SLOTS:
         const auto same = [](double expected, double actual) {
             return std::abs(expected - actual) <= 1e-12 * std::max(1.0, std::abs(expected));
         };
+        // GPUPLAN_WRITE_KPI_EXPECTATION=1 rewrites the expectation from today's model (after a
+        // change of the physics, said in its commit); the check itself then runs on the new file.
+        const bool rewrite = qEnvironmentVariableIntValue("GPUPLAN_WRITE_KPI_EXPECTATION") == 1;
+        QJsonArray rewritten;
         for (const QJsonValue& c : cases) {
             const QJsonObject o = c.toObject();
             const QString file = o["file"].toString(), policy = o["policy"].toString();
@@ -132,6 +136,23 @@ private Q_SLOTS:
             got["serving_itl_p99_s"] = k.servingItlP99S;
             for (const CostPart& part : costParts())
                 got[std::string("part_") + part.key] = k.costBreakdown.*part.value;
+            if (rewrite) {
+                QJsonObject kpis = want, costs = o["cost"].toObject();
+                for (const auto& [key, value] : got) {
+                    const QString name = QString::fromStdString(key);
+                    const bool none = name.startsWith("serving_") && (k.servingJobs == 0 || value >= 1e29);
+                    if (name.startsWith("part_"))
+                        costs[name.mid(5)] = value;
+                    else
+                        kpis[name] = none ? QJsonValue(QJsonValue::Null) : QJsonValue(value);
+                }
+                kpis["meets_target"] = k.meetsTarget;
+                QJsonObject out = o;
+                out["kpis"] = kpis;
+                out["cost"] = costs;
+                rewritten.append(out);
+                continue;
+            }
             const QJsonObject cost = o["cost"].toObject();
             for (const auto& [key, value] : got) {
                 const QString name = QString::fromStdString(key);
@@ -145,6 +166,12 @@ private Q_SLOTS:
                                                                ", was " + QString::number(w.toDouble(), 'g', 17)));
             }
             QCOMPARE(k.meetsTarget, want["meets_target"].toBool());
+        }
+        if (rewrite) {
+            QFile out(QDir(test::fixturesDir()).absoluteFilePath("evaluate-kpis.json"));
+            QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            out.write(QJsonDocument(rewritten).toJson(QJsonDocument::Indented));
+            QSKIP("tests/data/evaluate-kpis.json rewritten; run again to check it");
         }
     }
 };

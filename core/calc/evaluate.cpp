@@ -40,7 +40,13 @@ JobMemoryNeed detail::jobMemoryNeed(const Job& job, const EvaluateParams& p, con
         r.servingWantedKvBytes =
             kvBytesPerTokenPerGpu(*r.arch, job) * (job.inference->promptTokens() + job.inference->outputTokens) *
             std::ceil(static_cast<double>(std::max(job.inference->concurrency, 1)) / std::max(job.parallelism.dp, 1));
-        r.demandBytes = r.memory.totalBytes() / p.engine.memoryFraction;
+        // Placement reserves what makes that one sequence's KV budget: fixed + kv / f where the
+        // engine's fraction is of the free memory (TensorRT-LLM), (fixed + kv) / f where it is of
+        // the whole GPU.
+        const ServingEngine engine = p.engineFor(c.softwareStackFor(job));
+        r.demandBytes = engine.kvOfFreeMemory
+                            ? r.servingFixedBytes + r.memory.kvCacheBytes.value_or(0.0) / engine.memoryFraction
+                            : r.memory.totalBytes() / engine.memoryFraction;
     } else if (r.arch) {
         // The prefill chunk sizes an inference job's workspace only (estimateMemory).
         r.assumptionsRead = job.kind == JobKind::Inference ? inferenceRead : trainingRead;

@@ -80,7 +80,7 @@ double pcieTensorParallelGBps(const GpuSpec& gpu, double linkEfficiency)
 
 namespace detail {
 
-CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu, int tp, int ep)
+CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu, int tp, int ep, int pp)
 {
     const double linkEff = cx.params.linkEfficiency;
     const double noGdrFactor = cx.params.noGpudirectFactor;
@@ -117,6 +117,26 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
             oneDomain = oneDomain && at(cx.slots, s).gpu / domain == first;
     }
     CommBandwidth b = commBandwidth(gpu, nodes.size() == 1, allP2p && oneDomain, linkEff, network * oversub);
+    if (nodes.size() > 1) {
+        // NCCL's rings across nodes run one channel per GPU of the group on a node, each over that
+        // GPU's own NIC (rail-optimised, one NIC per GPU): the hop between nodes moves the ring's
+        // whole per-link volume split over those NICs, so a data-parallel group with k members
+        // per node reaches k x the per-GPU NIC share, up to its NVLink ring (docs/model-reference.md,
+        // "Data parallelism across nodes").
+        std::map<int, int> unitsOnNode;
+        for (int s : slots)
+            ++unitsOnNode[at(cx.slots, s).node];
+        int fewest = static_cast<int>(slots.size());
+        for (const auto& [n, units] : unitsOnNode)
+            fewest = std::min(fewest, units);
+        const int perNode = std::max(1, fewest / std::max(tp * pp, 1));
+        if (perNode > 1) {
+            const double nvlinkRing = gpu.scaleUpBandwidthGBps > 0 && allP2p
+                                          ? gpu.scaleUpBandwidthGBps / 2.0 * gpu.efficiency.scaleUpCollective
+                                          : detail::pcieGBps(gpu.pcieGen) * linkEff;
+            b.dataParallelGBps = std::min(b.dataParallelGBps * perNode, std::max(nvlinkRing, b.dataParallelGBps));
+        }
+    }
     // A TP group (tp consecutive slots, placement's order) that spans NVLink domains of its node
     // reaches its peers over PCIe: the all-reduces run at the PCIe link's bandwidth.
     const auto count = static_cast<int>(slots.size());

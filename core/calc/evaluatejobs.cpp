@@ -177,6 +177,7 @@ void servingOnSlots(const Context& cx, const PlacedJob& job, const UnitsOfJob& u
                     ServingCache& cache, JobResult& r)
 {
     const EvaluateParams& p = cx.params;
+    const ServingEngine engine = p.engineFor(cx.c.softwareStackFor(*job.job));
     const UnitInterference& worst = units.worst;
     // The KV budget of each unit: its share of the engine's memory beside the weights and
     // workspace; on a GPU without memory isolation, what the co-tenants leave, split in
@@ -192,9 +193,9 @@ void servingOnSlots(const Context& cx, const PlacedJob& job, const UnitsOfJob& u
     for (int sIdx : job.placement->slots) {
         const Slot& sl = at(cx.slots, sIdx);
         const int g = cx.globalGpu(sl);
-        double budget = p.engine.memoryFraction * sl.capacityBytes - job.servingFixedBytes;
+        double budget = engine.kvBudgetBytes(sl.capacityBytes, job.servingFixedBytes);
         if (!sl.memoryIsolated) {
-            const double left = std::max(0.0, p.engine.memoryFraction * sl.capacityBytes - at(loads.fixedBytes, g));
+            const double left = std::max(0.0, engine.kvBudgetBytes(sl.capacityBytes, at(loads.fixedBytes, g)));
             budget =
                 at(loads.wantedKvBytes, g) > 0 ? left * job.servingWantedKvBytes / at(loads.wantedKvBytes, g) : left;
         }
@@ -208,7 +209,7 @@ void servingOnSlots(const Context& cx, const PlacedJob& job, const UnitsOfJob& u
         sp.timeSliceWaitS = std::max(sp.timeSliceWaitS, std::max(turns, 0) * p.timeSliceS);
     }
     sp.timeSliceS = sp.timeSliceWaitS > 0 ? p.timeSliceS : 0.0;
-    const ServingAnswer& m = cache.answer(*job.arch, *job.job, *job.gpu, p.engine, job.tenant->sla, sp,
+    const ServingAnswer& m = cache.answer(*job.arch, *job.job, *job.gpu, engine, job.tenant->sla, sp,
                                           job.servingFixedBytes, p.runtimeOverheadBytes);
     r.serving = m.shared;
     r.perf = m.sharedPerf;
@@ -231,12 +232,13 @@ void trainingOnSlots(const Context& cx, const PlacedJob& job, const UnitsOfJob& 
 {
     const EvaluateParams& p = cx.params;
     const ResourceShares& shares = units.worst.shares;
+    const SoftwareStack* stack = cx.c.softwareStackFor(*job.job);
     r.bareMetal = job.bare;
     // On a whole GPU the job already runs as on bare metal: one estimate serves both.
     r.perf = shares.whole() && !shares.spatial
                  ? r.bareMetal
-                 : estimatePerformance({*job.arch, job.gpu, *job.job, shares, p.commOverlap, p.tpCommOverlap, job.comm,
-                                        p.moeLoadImbalance});
+                  : estimatePerformance({*job.arch, job.gpu, *job.job, shares, p.commOverlapFor(stack),
+                                         p.tpCommOverlapFor(stack), job.comm, p.moeLoadImbalance, stack});
 }
 
 } // namespace gp::calc::detail

@@ -49,6 +49,24 @@ struct EvaluateParams
     /// the scenario's assumptions (InterferenceParams::from).
     InterferenceParams interferenceOn(const GpuSpec& gpu) const;
 
+    /// Whether the scenario itself sets `key` (an override of the software stack's figure).
+    bool sets(const std::string& key) const { return mAssumptions && mAssumptions->count(key) > 0; }
+    /// A training job's overlaps on its software stack (nullptr: the assumptions'): the
+    /// scenario's comm_overlap / tp_comm_overlap where it sets them, else the stack's figures.
+    double commOverlapFor(const SoftwareStack* stack) const
+    {
+        return stack && !sets("comm_overlap") ? stack->dpGradOverlap : commOverlap;
+    }
+    double tpCommOverlapFor(const SoftwareStack* stack) const
+    {
+        return stack && !sets("tp_comm_overlap") ? stack->tpCommOverlap : tpCommOverlap;
+    }
+    /// A serving job's engine on its stack (servingmodel.h, withSoftwareStack).
+    ServingEngine engineFor(const SoftwareStack* stack) const
+    {
+        return withSoftwareStack(engine, stack, sets("serving_memory_fraction"));
+    }
+
 private:
     const std::map<std::string, double>* mAssumptions = nullptr;
 };

@@ -146,20 +146,24 @@ void bareMetalBaselines(const Context& cx, Jobs& jobs, ServingCache& cache)
         const Slot& first = at(cx.slots, job.placement->slots.front());
         job.gpu = cx.c.gpu(cx.node(first.node).gpuId);
         const GpuSpec& gpu = *job.gpu;
-        job.comm = commFor(cx, job.placement->slots, gpu, job.job->parallelism.tp, job.job->parallelism.ep);
+        const Parallelism& par = job.job->parallelism;
+        job.comm = commFor(cx, job.placement->slots, gpu, par.tp, par.ep, par.pp);
+        const SoftwareStack* stack = cx.c.softwareStackFor(*job.job);
         if (job.inference()) {
+            const ServingEngine engine = p.engineFor(stack);
             ServingPlacement whole;
             whole.tensorParallelGBps = job.comm.tensorParallelGBps;
             whole.expertParallelGBps = job.comm.expertParallelGBps;
             whole.moeLoadImbalance = p.moeLoadImbalance;
-            whole.kvBudgetBytesPerGpu = p.engine.memoryFraction * gpu.memoryUsableGiB * kGiB - job.servingFixedBytes;
+            whole.kvBudgetBytesPerGpu = engine.kvBudgetBytes(gpu.memoryUsableGiB * kGiB, job.servingFixedBytes);
             job.bare = cache
-                           .answer(*job.arch, *job.job, gpu, p.engine, job.tenant->sla, whole, job.servingFixedBytes,
+                           .answer(*job.arch, *job.job, gpu, engine, job.tenant->sla, whole, job.servingFixedBytes,
                                    p.runtimeOverheadBytes)
                            .sharedPerf;
         } else {
             job.bare = estimatePerformance(
-                {*job.arch, &gpu, *job.job, {}, p.commOverlap, p.tpCommOverlap, job.comm, p.moeLoadImbalance});
+                {*job.arch, &gpu, *job.job, {}, p.commOverlapFor(stack), p.tpCommOverlapFor(stack), job.comm,
+                 p.moeLoadImbalance, stack});
         }
     }
 }

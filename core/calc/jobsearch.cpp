@@ -158,8 +158,8 @@ JobConfig scoreConfig(const JobSearchSetup& setup, const Job& job, const CommBan
         return cfg;
     const CommBandwidth c = expertGroupComm(comm, *setup.gpu, job.parallelism, setup.gpusPerNode,
                                             setup.nvlinkDomainGpus, setup.networkGBpsPerGpu);
-    const PerfResult perf = estimatePerformance(
-        {setup.arch, setup.gpu, job, {}, setup.commOverlap, setup.tpCommOverlap, c, setup.moeLoadImbalance});
+    const PerfResult perf = estimatePerformance({setup.arch, setup.gpu, job, {}, setup.commOverlap, setup.tpCommOverlap,
+                                                 c, setup.moeLoadImbalance, setup.stack ? &*setup.stack : nullptr});
     cfg.stepTimeS = perf.stepTimeS;
     cfg.mfu = perf.mfu;
     cfg.tokensPerS = perf.tokensPerS;
@@ -194,6 +194,13 @@ JobSearchSetup jobSearchSetup(const Scenario& s, const Catalog& c, const Job& jo
     setup.commOverlap = assumptionValue(A, "comm_overlap");
     setup.tpCommOverlap = assumptionValue(A, "tp_comm_overlap");
     setup.moeLoadImbalance = assumptionValue(A, "moe_load_imbalance");
+    if (const SoftwareStack* stack = c.softwareStackFor(job)) {
+        setup.stack = *stack;
+        if (!A.count("comm_overlap"))
+            setup.commOverlap = stack->dpGradOverlap;
+        if (!A.count("tp_comm_overlap"))
+            setup.tpCommOverlap = stack->tpCommOverlap;
+    }
     setup.gpusMin = setup.gpusMax = std::max(job.parallelism.gpus(), 1);
     setup.sla = sla;
     setup.assumptions = A;
@@ -222,7 +229,9 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
         result.infeasibleReason = "the serving search needs an inference job and a GPU";
         return result;
     }
-    const ServingEngine engine = servingEngineFrom(setup.assumptions);
+    const ServingEngine engine =
+        withSoftwareStack(servingEngineFrom(setup.assumptions), setup.stack ? &*setup.stack : nullptr,
+                          setup.assumptions.count("serving_memory_fraction") > 0);
     const int chunk = static_cast<int>(assumptionValue(setup.assumptions, "inference_prefill_chunk_tokens"));
     std::vector<Precision> precisions{Precision::Bf16};
     if (setup.gpu->fp8DenseTflops > 0)
@@ -324,7 +333,7 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
                     whole.tensorParallelGBps = comm.tensorParallelGBps;
                     whole.expertParallelGBps = comm.expertParallelGBps;
                     whole.moeLoadImbalance = setup.moeLoadImbalance;
-                    whole.kvBudgetBytesPerGpu = engine.memoryFraction * setup.capacityBytes - fixedBytes;
+                    whole.kvBudgetBytesPerGpu = engine.kvBudgetBytes(setup.capacityBytes, fixedBytes);
                     if (whole.kvBudgetBytesPerGpu <= 0)
                         continue; // the weights and workspace alone do not fit
                     const ServingAnswer& ans =

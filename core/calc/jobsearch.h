@@ -39,7 +39,10 @@ struct JobSearchSetup
     double commOverlap = 0.7;
     double tpCommOverlap = 0.0;
     double moeLoadImbalance = 1.0; ///< moe_load_imbalance
-    int gpusMin = 8;               ///< GPU counts searched: every count from min to max the space divides
+    /// The job's software-stack profile (catalog), when known: its FSDP overlap, overheads and,
+    /// for serving, its KV-cache fraction and basis (docs/catalog.md#software-stacks).
+    std::optional<SoftwareStack> stack;
+    int gpusMin = 8; ///< GPU counts searched: every count from min to max the space divides
     int gpusMax = 8;
     /// Serving: the tenant's objectives and the scenario's assumptions (the engine's settings).
     Sla sla;

@@ -68,6 +68,12 @@ public:
     {
         if (precision == Precision::Fp32)
             mPeak16 = mPeak;
+        // An 8-bit GEMM does its FLOPs in bf16/fp8 of the 16-bit time, while the costs that shape
+        // the curve below its ceiling (launch, tail wave, prologue and epilogue, operand loads) do
+        // not shrink: it sits on the curve where a 16-bit GEMM of as much time would
+        // (docs/model-reference.md, "FP8 GEMMs").
+        if (mPeak > mPeak16 && mPeak16 > 0)
+            mSizeScale = mPeak16 / mPeak;
         // 4-bit weights (AWQ/GPTQ-style W4A16): half a byte per weight, dequantised inside a
         // 16-bit GEMM.
         if (precision == Precision::Int4) {
@@ -139,7 +145,7 @@ private:
         if (m <= 0 || n <= 0 || k <= 0 || count <= 0)
             return 0.0;
         const double flops = 2.0 * m * n * k;
-        const double whole = mEff.gemmAt(flops / 1e9);
+        const double whole = mEff.gemmAt(flops / 1e9 * (peak > mPeak16 ? mSizeScale : 1.0));
         const double efficiency = mPartition < 1.0 ? std::min(whole / mPartition, std::max(mCeiling, whole)) : whole;
         const double compute = flops / (peak * efficiency);
         const double memory = (m * k * in + k * n * w + m * n * 2.0) / mHbm;
@@ -157,6 +163,7 @@ private:
 
     const KernelEfficiency& mEff;
     double mPartition, mCeiling;
+    double mSizeScale = 1.0; ///< 8-bit GEMMs: the 16-bit size of as much tensor-core time
     double mPeak, mPeak16, mHbm, mIn, mW;
     mutable double mComputeBound = 0.0, mMemoryBound = 0.0;
 };

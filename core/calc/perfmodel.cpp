@@ -78,8 +78,11 @@ const std::vector<StepPart>& stepParts()
          "links (Narayanan et al. 2021 §4.1 scatter/gather)",
          &StepBreakdown::ppExposed},
         {"dp_exposed", "DP exposed",
-         "Ring all-reduce 2(n-1)/n of the stage's gradients (x1.5 with ZeRO-3/FSDP) over the slowest "
-         "data-parallel hop, less what comm_overlap hides behind the last backward pass",
+         "Ring all-reduce 2(n-1)/n of the stage's gradients over the slowest data-parallel hop, less what "
+         "comm_overlap (the software stack's dp_grad_overlap) hides behind the last backward pass; ZeRO-3/FSDP: "
+         "per micro-batch two all-gathers of the parameters and a reduce-scatter of the gradients, (n-1)/n "
+         "each, less what the stack's fsdp_overlap hides behind that micro-batch's compute (the first "
+         "prefetched layers never hide)",
          &StepBreakdown::dpExposed},
         {"bubble", "Bubble",
          "(p - 1) / v x the time of one micro-batch on a stage: 1F1B fill and drain, shortened v times "
@@ -87,7 +90,7 @@ const std::vector<StepPart>& stepParts()
          &StepBreakdown::bubble},
         {"optimizer", "Optimizer",
          "The optimizer step streams its shard's states: 2 x (weights + gradients + optimizer bytes) + "
-         "gradients per parameter at HBM x memory efficiency",
+         "gradients per parameter at HBM x memory efficiency, plus the software stack's step_overhead_s",
          &StepBreakdown::optimizer},
         {"ep_all_to_all", "EP all-to-all",
          "Per MoE layer and micro-batch: token dispatch and combine all-to-alls forward and again backward "
@@ -149,14 +152,18 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes, 
     const bool adapter = trainsAdapters(job);
     const bool flash = job.usesFlashAttention(a);
 
-    const double linear = k.linear(shape, tokens);
+    // FP8: the recipe's amax reductions and scale updates beside each GEMM (the stack's
+    // fp8_recipe_overhead share of its time).
+    const double linear = k.linear(shape, tokens) *
+                          (job.precision == Precision::Fp8 && in.stack ? 1.0 + in.stack->fp8RecipeOverhead : 1.0);
     // Attention core. Unfused: two batched GEMMs per head (QK^T and PV, b·a/t of them) plus
     // softmax and its dropout over the s x s scores; backward twice the GEMMs. Flash: causal,
     // half the s x s work, 2.5x of it again in backward (Dao 2023 §3.1).
     const double coreFlops = 4.0 * b * s * s * shape.qWidth() / t;
     double attentionF = 0.0, attentionB = 0.0, scoresF = 0.0;
     if (flash) {
-        attentionF = k.flash(0.5 * coreFlops);
+        // At the stack's kernel: its attention_efficiency of the catalog's flash figure.
+        attentionF = k.flash(0.5 * coreFlops / (in.stack ? std::max(in.stack->attentionEfficiency, 1e-3) : 1.0));
         attentionB = 2.5 * attentionF;
     } else {
         const double batch = b * heads / t;
@@ -282,9 +289,10 @@ PerfResult training(const PerfInputs& in)
         pp > 1 ? 2.0 * v * (p2pBytes / std::max(in.comm.pipelineGBps * 1e9, 1e-9) + latency) / network : 0.0;
 
     // Data parallel: the stage's gradients (fp32 main grads when set) all-reduced once per
-    // step, or reduce-scattered and the parameters all-gathered with ZeRO/FSDP (1.5x the
-    // volume for ZeRO-3/FSDP, ZeRO §7); the share allowed by comm_overlap hides behind the
-    // last micro-batch's backward pass.
+    // step, or reduce-scattered with ZeRO-1/2; the share allowed by comm_overlap (the stack's
+    // dp_grad_overlap) hides behind the last micro-batch's backward pass.
+    const SoftwareStack defaults;
+    const SoftwareStack& stack = in.stack ? *in.stack : defaults;
     const double gradBytes = sb.gradients;
     // With expert parallelism the routed experts' gradients reduce over the expert-data-parallel
     // group (dp / ep ranks, Megatron-Core) and each rank holds 1/ep of them.
@@ -294,17 +302,51 @@ PerfResult training(const PerfInputs& in)
         (adapter ? a.layers * trainableBlockParameters(a, job) : parameterCount(a) - expertParams * (1.0 - 1.0 / ep)) /
         (t * pp);
     const bool shardAll = par.fsdp || par.zeroStage == 3;
-    const double dpBytes =
-        par.dp > 1 ? 2.0 * (par.dp - 1) / par.dp * paramsPerGpu * gradBytes * (shardAll ? 1.5 : 1.0) : 0.0;
-    const double dpS =
-        par.dp > 1 ? (dpBytes / std::max(in.comm.dataParallelGBps * 1e9, 1e-9) + latency) / network : 0.0;
-    const double dpHidden = std::min(in.commOverlap * dpS, blocks * bt.backward);
+    const double dpBandwidth = std::max(in.comm.dataParallelGBps * 1e9, 1e-9);
+    const double ring = par.dp > 1 ? (par.dp - 1.0) / par.dp : 0.0;
+    double dpBytes = 0.0, dpS = 0.0, dpHidden = 0.0;
+    if (par.dp > 1 && shardAll) {
+        // Fully sharded (ZeRO-3, FSDP FULL_SHARD): per micro-batch and layer, the parameters are
+        // all-gathered for forward and again for backward and the gradients reduce-scattered:
+        // 3 collectives of (n-1)/n of the stage's parameters (Rajbhandari et al. 2020 §7; Zhao et
+        // al. 2023, PyTorch FSDP §3.3). A prefetch overlaps them with the compute of the layers
+        // next to them, up to the stack's fsdp_overlap; the first fsdp_prefetch_layers of each
+        // gather cannot hide.
+        const double paramBytes = job.precision == Precision::Fp32 ? 4.0 : 2.0;
+        const double perMbBytes = ring * paramsPerGpu * (2.0 * paramBytes + gradBytes);
+        const double perMbS = (perMbBytes / dpBandwidth + 3.0 * blocks * latency) / network;
+        const double firstS = 2.0 * std::min<double>(stack.fsdpPrefetchLayers, blocks) / blocks * ring * paramsPerGpu *
+                              paramBytes / dpBandwidth / network;
+        const double window = computeMb + recomputeMb;
+        const double hiddenMb = std::min(stack.fsdpOverlap * std::max(perMbS - firstS, 0.0), window);
+        dpBytes = m * perMbBytes;
+        dpS = m * perMbS;
+        dpHidden = m * hiddenMb;
+    } else if (par.dp > 1 && par.zeroStage >= 1) {
+        // Sharded optimizer (ZeRO-1/2, Megatron's distributed optimizer): the gradients are
+        // reduce-scattered (their own bytes) behind the last backward and the updated 16-bit
+        // parameters all-gathered behind the next forward (--overlap-param-gather), each (n-1)/n
+        // of the stage's parameters (Rajbhandari et al. 2020 §5; Megatron-LM distrib_optimizer.md).
+        const double paramBytes = job.precision == Precision::Fp32 ? 4.0 : 2.0;
+        const double reduceS = (ring * paramsPerGpu * gradBytes / dpBandwidth + latency) / network;
+        const double gatherS = (ring * paramsPerGpu * paramBytes / dpBandwidth + latency) / network;
+        dpBytes = ring * paramsPerGpu * (gradBytes + paramBytes);
+        dpS = reduceS + gatherS;
+        dpHidden = std::min(in.commOverlap * reduceS, blocks * bt.backward) +
+                   std::min(in.commOverlap * gatherS, blocks * bt.forward);
+    } else if (par.dp > 1) {
+        dpBytes = 2.0 * ring * paramsPerGpu * gradBytes;
+        dpS = (dpBytes / dpBandwidth + latency) / network;
+        dpHidden = std::min(in.commOverlap * dpS, blocks * bt.backward);
+    }
 
     // The optimizer step streams every state of its shard once: reads all, writes all but
     // the gradients, plus the gradient-norm read and the zeroing write.
     const double optimizerParams = paramsPerGpu / ((par.fsdp || par.zeroStage >= 1) ? std::max(par.dp, 1) : 1);
+    // Plus the stack's fixed per-step overhead (host work the kernels do not show).
     const double optimizerS =
-        k.stream(optimizerParams * (2.0 * (sb.weights + sb.gradients + sb.optimizer) + sb.gradients));
+        k.stream(optimizerParams * (2.0 * (sb.weights + sb.gradients + sb.optimizer) + sb.gradients)) +
+        stack.stepOverheadS;
 
     PerfResult r;
     StepBreakdown& br = r.breakdown;
@@ -349,6 +391,7 @@ PerfResult inference(const PerfInputs& in)
     sv.arch = in.arch;
     sv.gpu = in.gpu;
     sv.job = in.job;
+    sv.engine = withSoftwareStack(sv.engine, in.stack, false);
     sv.placement.computeShare = std::max(in.shares.compute, 1e-9);
     sv.placement.bandwidthShare = std::max(in.shares.bandwidth, 1e-9);
     sv.placement.spatial = in.shares.spatial;
@@ -356,7 +399,7 @@ PerfResult inference(const PerfInputs& in)
     sv.placement.expertParallelGBps = in.comm.expertParallelGBps;
     sv.placement.moeLoadImbalance = in.moeLoadImbalance;
     const double fixed = servingMemory(in.arch, in.job, sv.engine.tokenBudget, 0.0, 0, 0).totalBytes();
-    sv.placement.kvBudgetBytesPerGpu = sv.engine.memoryFraction * in.gpu->memoryUsableGiB * kGiB - fixed;
+    sv.placement.kvBudgetBytesPerGpu = sv.engine.kvBudgetBytes(in.gpu->memoryUsableGiB * kGiB, fixed);
     return servingPerformance(estimateServing(sv), sv);
 }
 

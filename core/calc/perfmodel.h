@@ -6,6 +6,7 @@
 #include "model/gpuspec.h"
 #include "model/job.h"
 #include "model/modelpreset.h"
+#include "model/softwarestack.h"
 
 #include <optional>
 #include <vector>
@@ -148,6 +149,10 @@ struct PerfInputs
     CommBandwidth comm;
     /// moe_load_imbalance: the busiest expert-parallel rank's tokens over the mean (ep > 1).
     double moeLoadImbalance = 1.0;
+    /// The job's software-stack profile (catalog): FSDP prefetch overlap, per-step overhead, FP8
+    /// recipe overhead. nullptr: the profile's member defaults. The two overlaps above are the
+    /// profile's too, unless the scenario sets comm_overlap / tp_comm_overlap (evaluate()).
+    const SoftwareStack* stack = nullptr;
 };
 
 struct PerfResult

@@ -54,7 +54,7 @@ const ServingAnswer& ServingCache::answer(const ModelArchitecture& a, const Job&
     const int block = std::max(engine.blockTokens, 1);
     const int request = in.promptTokens() + in.outputTokens;
     const int longest = std::max(in.contextTokens, request);
-    const double bareBudget = engine.memoryFraction * gpu.memoryUsableGiB * kGiB - fixedBytes;
+    const double bareBudget = engine.kvBudgetBytes(gpu.memoryUsableGiB * kGiB, fixedBytes);
     const auto held = [&](double budget) {
         return std::pair<double, double>(sequencesThatFit(budget, perToken, request, block),
                                          sequencesThatFit(budget, perToken, longest, block) >= 1 ? 1.0 : 0.0);
@@ -103,7 +103,8 @@ const ServingAnswer& ServingCache::answer(const ModelArchitecture& a, const Job&
              static_cast<double>(a.qLoraRank),
              static_cast<double>(a.qkRopeHeadDim),
              static_cast<double>(a.vHeadDim),
-             sp.moeLoadImbalance};
+             sp.moeLoadImbalance,
+             engine.iterationOverheadS};
     auto [it, fresh] = mAnswers.try_emplace(key);
     if (!fresh)
         return it->second;

@@ -22,6 +22,17 @@ ServingEngine servingEngineFrom(const std::map<std::string, double>& a)
     return e;
 }
 
+ServingEngine withSoftwareStack(ServingEngine e, const SoftwareStack* stack, bool memoryFractionSet)
+{
+    if (!stack)
+        return e;
+    if (!memoryFractionSet)
+        e.memoryFraction = stack->kvCacheFraction;
+    e.kvOfFreeMemory = stack->kvOfFreeMemory;
+    e.iterationOverheadS = stack->decodeStepOverheadS;
+    return e;
+}
+
 MemoryBreakdown servingMemory(const ModelArchitecture& arch, const Job& job, int tokenBudget,
                               double runtimeOverheadBytes, int sequences, int tokensPerSequence)
 {
@@ -69,7 +80,8 @@ public:
           mTpGBps(in.placement.tensorParallelGBps),
           mEpGBps(in.placement.expertParallelGBps > 0 ? in.placement.expertParallelGBps
                                                       : in.placement.tensorParallelGBps),
-          mLatency(in.gpu->efficiency.collectiveLatencyUs * 1e-6), mEp(std::max(in.job.parallelism.ep, 1))
+          mLatency(in.gpu->efficiency.collectiveLatencyUs * 1e-6), mEp(std::max(in.job.parallelism.ep, 1)),
+          mOverhead(in.engine.iterationOverheadS)
     {
     }
 
@@ -78,7 +90,7 @@ public:
     /// pipeline parallelism the batch runs as pp micro-batches, one per stage.
     double operator()(double decode, double context, double prefill, double prefix) const
     {
-        return mPp * stage(decode / mPp, context, prefill / mPp, prefix);
+        return mPp * stage(decode / mPp, context, prefill / mPp, prefix) + mOverhead;
     }
     /// The TP all-reduce part of the same iteration.
     double tensorParallel(double tokens) const { return mPp * mLayers * allReduce(tokens / mPp); }
@@ -127,7 +139,7 @@ private:
     Kernels mK;
     const ModelArchitecture& mArch;
     BlockShape mShape;
-    double mTp, mPp, mLayers, mKvPerToken, mTpGBps, mEpGBps, mLatency, mEp;
+    double mTp, mPp, mLayers, mKvPerToken, mTpGBps, mEpGBps, mLatency, mEp, mOverhead;
 };
 
 /// The engine of one replica at a steady rate of requests, with `running` sequences.

@@ -9,9 +9,11 @@
 #include "memorymodel.h"
 #include "perfmodel.h"
 
+#include "model/softwarestack.h"
 #include <map>
 #include <optional>
 #include <string>
+
 #include <vector>
 
 namespace gp::calc {
@@ -23,10 +25,26 @@ struct ServingEngine
     bool chunkedPrefill = true;  ///< prompts ride in chunks with the decodes (chunked_prefill)
     double memoryFraction = 0.9; ///< share of a unit's memory the engine may use (serving_memory_fraction)
     int blockTokens = 16;        ///< tokens per KV-cache page (kv_block_tokens)
+    /// The software stack's basis of memoryFraction: of what weights and workspace leave
+    /// (TensorRT-LLM's kv_cache_free_gpu_mem_fraction) rather than of the whole unit (vLLM, SGLang).
+    bool kvOfFreeMemory = false;
+    double iterationOverheadS = 0.0; ///< the stack's scheduler and host time per iteration
+
+    /// The KV-cache budget on a unit of `capacityBytes` holding `fixedBytes` of weights,
+    /// activations and workspace (may be negative: nothing fits).
+    double kvBudgetBytes(double capacityBytes, double fixedBytes) const
+    {
+        return kvOfFreeMemory ? memoryFraction * (capacityBytes - fixedBytes)
+                              : memoryFraction * capacityBytes - fixedBytes;
+    }
 };
 
 /// The engine settings a scenario's assumptions give.
 ServingEngine servingEngineFrom(const std::map<std::string, double>& assumptions);
+
+/// The engine on a serving software stack (catalog): its KV-cache fraction and basis and its
+/// per-iteration overhead; `memoryFractionSet` keeps the scenario's serving_memory_fraction.
+ServingEngine withSoftwareStack(ServingEngine engine, const SoftwareStack* stack, bool memoryFractionSet);
 
 /// What a placement gives a serving job: the slowest unit's shares of its GPU, the TP
 /// collectives' bandwidth and the KV-cache budget of its tightest GPU.

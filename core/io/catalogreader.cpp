@@ -66,6 +66,7 @@ public:
         entries(f, "switch_templates", mCatalog.switchTemplates, [&](JsonFields& g) { return switchTemplate(g); });
         entries(f, "price_presets", mCatalog.pricePresets, [&](JsonFields& g) { return pricePreset(g); });
         entries(f, "models", mCatalog.models, [&](JsonFields& g) { return modelPreset(g); });
+        entries(f, "software_stacks", mCatalog.softwareStacks, [&](JsonFields& g) { return softwareStack(g); });
         f.finish();
     }
 
@@ -429,6 +430,44 @@ private:
             validateArchitecture(m.arch, p, mOut);
         }
         return m;
+    }
+
+    /// A software-stack profile (docs/catalog.md#software-stacks): every figure optional (the
+    /// member default), in range, and cited when given.
+    SoftwareStack softwareStack(JsonFields& g)
+    {
+        SoftwareStack st;
+        st.id = id(g);
+        st.name = g.name("name", st.id);
+        st.kind = oneOf(g, "kind", {"training", "serving"});
+        st.sources = sources(g);
+        auto share = [&](const char* key, double& into, double lo, double hi, const char* what) {
+            if (!g.has(key))
+                return;
+            into = g.number(key, into);
+            inRange(mOut, g.pathOf(key), into, lo, hi, what);
+            warnUncited(g, st.sources, key);
+        };
+        share("step_overhead_s", st.stepOverheadS, 0.0, 60.0, "seconds per optimizer step");
+        share("dp_grad_overlap", st.dpGradOverlap, 0.0, 1.0, "a share of the reduction");
+        share("tp_comm_overlap", st.tpCommOverlap, 0.0, 1.0, "a share of the collectives");
+        share("fsdp_overlap", st.fsdpOverlap, 0.0, 1.0, "a share of the collectives");
+        share("fp8_recipe_overhead", st.fp8RecipeOverhead, 0.0, 1.0, "a share of the FP8 GEMM time");
+        share("attention_efficiency", st.attentionEfficiency, 0.05, 1.5, "a share of the catalog's flash_attention");
+        share("kv_cache_fraction", st.kvCacheFraction, 0.05, 1.0, "a share of the GPU's memory");
+        share("decode_step_overhead_s", st.decodeStepOverheadS, 0.0, 1.0, "seconds per engine iteration");
+        if (g.has("fsdp_prefetch_layers")) {
+            const std::size_t before = mOut.size();
+            st.fsdpPrefetchLayers = g.integer("fsdp_prefetch_layers", 1);
+            if (mOut.size() == before)
+                inRange(mOut, g.pathOf("fsdp_prefetch_layers"), st.fsdpPrefetchLayers, 0, 1000);
+            warnUncited(g, st.sources, "fsdp_prefetch_layers");
+        }
+        if (g.has("kv_cache_of")) {
+            const std::string basis = oneOf(g, "kv_cache_of", {"free", "total"});
+            st.kvOfFreeMemory = basis == "free";
+        }
+        return st;
     }
 
     Catalog& mCatalog;

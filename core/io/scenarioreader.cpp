@@ -326,6 +326,8 @@ Job Reader::job(const QJsonObject& o, const std::string& p)
     j.mainGradsFp32 = f.boolean("main_grads_fp32", false);
     if (f.has("flash_attention"))
         j.flashAttention = f.boolean("flash_attention", false);
+    if (f.has("software_stack")) // format 2 (issue 37); the catalog check is validateJob's
+        j.softwareStack = f.string("software_stack", {}, false, TextKind::Id);
     if (auto par = f.object("parallelism")) {
         JsonFields g(*par, f.pathOf("parallelism"), mOut);
         j.parallelism.tp = g.integer("tp", 1);

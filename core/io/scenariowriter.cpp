@@ -175,6 +175,8 @@ QJsonObject toJson(const Job& j)
         o["main_grads_fp32"] = true;
     if (j.flashAttention) // likewise: absent means "as the model's era" (Job::usesFlashAttention)
         o["flash_attention"] = *j.flashAttention;
+    if (!j.softwareStack.empty()) // absent means the default for the job's kind (softwarestack.h)
+        o["software_stack"] = QString::fromStdString(j.softwareStack);
     if (j.training)
         o["training"] =
             QJsonObject{{"tokens", j.training->tokens}, {"checkpoint_interval_min", j.training->checkpointIntervalMin}};

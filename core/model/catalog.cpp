@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "catalog.h"
+#include "job.h"
 
 #include <algorithm>
 #include <cctype>
@@ -59,6 +60,22 @@ const GpuSpec* Catalog::findGpu(const std::string& idOrName) const
         }
     }
     return found;
+}
+
+const SoftwareStack* Catalog::softwareStack(const std::string& id) const { return byId(softwareStacks, id); }
+
+const SoftwareStack* Catalog::softwareStackFor(const Job& job) const { return softwareStack(softwareStackOf(job)); }
+
+std::string defaultSoftwareStack(const Job& job)
+{
+    if (!job.isTraining())
+        return "tensorrt-llm";
+    return job.parallelism.fsdp || job.parallelism.zeroStage == 3 ? "fsdp" : "megatron-lm";
+}
+
+std::string softwareStackOf(const Job& job)
+{
+    return job.softwareStack.empty() ? defaultSoftwareStack(job) : job.softwareStack;
 }
 
 } // namespace gp

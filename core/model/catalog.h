@@ -7,6 +7,7 @@
 #include "modelpreset.h"
 #include "nodetemplate.h"
 #include "pricepreset.h"
+#include "softwarestack.h"
 
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@ struct Catalog
     std::vector<ModelPreset> models;
     /// Held-out error of the model per class of runs (validation/error-bands.json); empty when not shipped.
     std::vector<ErrorBandClass> errorBands;
+    std::vector<SoftwareStack> softwareStacks;
 
     const GpuSpec* gpu(const std::string& id) const;
     /// Case-insensitive match on id or name, ignoring spaces, '-' and '_'
@@ -33,6 +35,10 @@ struct Catalog
     const SwitchTemplate* switchTemplate(const std::string& id) const;
     const PricePreset* pricePreset(const std::string& id) const;
     const ModelPreset* model(const std::string& id) const;
+    const SoftwareStack* softwareStack(const std::string& id) const;
+    /// The profile a job runs on (its own, or the default for its kind); nullptr when the
+    /// catalog lacks it.
+    const SoftwareStack* softwareStackFor(const Job& job) const;
 };
 
 } // namespace gp

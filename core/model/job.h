@@ -158,6 +158,9 @@ struct Job
     std::optional<LoraSpec> lora;
     ScheduleSpec schedule;
     std::optional<Pin> pin;
+    /// The software-stack profile (catalog "software_stacks") the job runs on; "" for the
+    /// default by kind (defaultSoftwareStack, softwarestack.h).
+    std::string softwareStack;
 
     bool isTraining() const { return kind != JobKind::Inference; }
     /// Whether the attention core is fused. Unset, it follows the model's era: flash for

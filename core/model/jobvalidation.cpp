@@ -152,6 +152,18 @@ Issues validateJob(const Job& job, const Scenario& scenario, const Catalog& cata
             arch = job.model.custom;
     }
     validateParallelism(job, arch ? &*arch : nullptr, field(path, "parallelism"), out);
+    if (!job.softwareStack.empty()) {
+        const SoftwareStack* stack = catalog.softwareStack(job.softwareStack);
+        const char* kind = job.isTraining() ? "training" : "serving";
+        if (!stack)
+            out.push_back(Issue::error(field(path, "software_stack"),
+                                       "'" + job.softwareStack +
+                                           "' is not a software stack in the catalog (catalog/software-stacks.json)"));
+        else if (stack->kind != kind)
+            out.push_back(
+                Issue::error(field(path, "software_stack"),
+                             "'" + job.softwareStack + "' is a " + stack->kind + " stack; this is a " + kind + " job"));
+    }
 
     const std::string kindName(enumName(job.kind));
     const bool lowBit = job.precision == Precision::Int8 || job.precision == Precision::Int4;

@@ -173,6 +173,23 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
     attention->setToolTip(tr("Fused (flash) attention keeps no s x s tensors and runs at the GPU's flash-attention "
                              "efficiency; unfused runs softmax and dropout over the scores (Megatron-LM before 2023). "
                              "\"As the model\": flash unless the model keeps dropout masks (GPT-3 era)."));
+    // The software-stack profile (catalog): unset runs on the default for the job's kind.
+    const char* stackKind = j->isTraining() ? "training" : "serving";
+    QStringList stackItems{tr("Default (%1)").arg(q(defaultSoftwareStack(*j)))};
+    std::vector<QJsonValue> stackValues{QJsonValue(QJsonValue::Null)};
+    int stackIndex = 0;
+    for (const SoftwareStack& st : mCatalog.softwareStacks) {
+        if (st.kind != stackKind && st.id != j->softwareStack)
+            continue;
+        if (st.id == j->softwareStack)
+            stackIndex = static_cast<int>(stackItems.size());
+        stackItems << q(st.name) + " (" + q(st.id) + ")";
+        stackValues.emplace_back(q(st.id));
+    }
+    QComboBox* stack = addChoice("software_stack", tr("Software stack"), stackItems, stackIndex, stackValues);
+    stack->setToolTip(tr("The trainer or serving engine the job runs on: its catalog profile says how much of the "
+                         "communication hides behind compute, its per-step overheads and, for serving, the memory "
+                         "its KV cache may take (data/catalog/software-stacks.json, docs/catalog.md)."));
     addInt("batch.micro", tr("Micro-batch"), j->batch.micro, 0, 1000000, tr(" seq"));
     addInt("batch.global", tr("Global batch"), j->batch.global, 0, 1000000000, tr(" seq"));
     if (j->isTraining()) {

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+#pragma once
+
+#include <map>
+#include <string>
+
+namespace gp {
+
+struct Job;
+
+/// A software stack's implementation figures (catalog "software_stacks",
+/// data/catalog/software-stacks.json; docs/catalog.md#software-stacks): what a trainer or a
+/// serving engine hides, reserves and adds beyond the kernels. A job selects one with
+/// `software_stack`; a profile fitted to a user's own measurements is one more entry of the same
+/// kind in the user catalog. Every figure is cited in `sources`.
+struct SoftwareStack
+{
+    std::string id;   ///< "megatron-lm", "fsdp", "tensorrt-llm", …
+    std::string name; ///< display name
+    std::string kind; ///< "training" or "serving"
+
+    // Training.
+    double stepOverheadS = 0.0; ///< per optimizer step: host-side work outside the kernels (logging, launch gaps)
+    double dpGradOverlap = 0.7; ///< share of the data-parallel gradient reduction hidden behind backward
+    double tpCommOverlap = 0.0; ///< share of the tensor-parallel collectives hidden behind their GEMMs
+    /// Share of the fully sharded (ZeRO-3/FSDP) per-layer all-gathers and reduce-scatters that a
+    /// prefetch can hide behind the compute of the layers next to them.
+    double fsdpOverlap = 0.0;
+    int fsdpPrefetchLayers = 1;     ///< layers gathered ahead: the first that many per pass cannot hide
+    double fp8RecipeOverhead = 0.0; ///< extra share of each FP8 GEMM's time: amax reductions, scale updates, casts
+    /// The stack's fused-attention kernel against the catalog's flash_attention figure (1: the
+    /// kernel the catalog cites, e.g. FlashAttention-3 on Hopper; below 1 an older kernel).
+    double attentionEfficiency = 1.0;
+
+    // Serving.
+    double kvCacheFraction = 0.9; ///< share of memory the engine may use (of free memory when kvOfFreeMemory)
+    /// TensorRT-LLM's kv_cache_free_gpu_mem_fraction takes a share of what the weights and
+    /// activations leave; vLLM's gpu_memory_utilization and SGLang's mem_fraction_static a share
+    /// of the whole GPU.
+    bool kvOfFreeMemory = false;
+    double decodeStepOverheadS = 0.0; ///< scheduler and host work per engine iteration
+
+    std::map<std::string, std::string> sources; ///< figure name -> citation
+    bool operator==(const SoftwareStack&) const = default;
+};
+
+/// The profile a job runs on when it names none: training → "megatron-lm", except fully sharded
+/// jobs (FSDP, ZeRO-3) → "fsdp"; serving → "tensorrt-llm".
+std::string defaultSoftwareStack(const Job& job);
+
+/// The job's profile id: its own `software_stack`, or the default above.
+std::string softwareStackOf(const Job& job);
+
+} // namespace gp

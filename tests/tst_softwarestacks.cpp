@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// Software-stack profiles (issue 37): the catalog's profiles load cited and checked, a job picks
+// one (or the default for its kind), the scenario file keeps the choice, and the figures move
+// the step and the serving engine the way their physics says: fully sharded data parallelism
+// gathers and reduce-scatters every micro-batch and hides up to its prefetch overlap, the
+// distributed optimizer moves fewer bytes than an all-reduce, TensorRT-LLM's KV-cache fraction
+// is of the free memory.
+#include "calc/evaluate.h"
+#include "calc/modelsize.h"
+#include "calc/perfmodel.h"
+#include "calc/servingmodel.h"
+#include "io/catalogreader.h"
+#include "io/scenarioreader.h"
+#include "io/scenariowriter.h"
+#include "model/units.h"
+#include "testsupport.h"
+
+#include <QTest>
+
+using namespace gp;
+using namespace gp::calc;
+
+namespace {
+
+/// Llama 2 7B pre-training on H100s, `dp`-way data parallel over 50 GB/s per GPU (one 400 Gb/s
+/// NIC each), fully sharded.
+PerfInputs fsdpJob(int dp, int micro, int global, const SoftwareStack* stack)
+{
+    PerfInputs in;
+    in.arch = test::bundledCatalog().model("llama2-7b")->arch;
+    in.gpu = test::bundledCatalog().gpu("h100-80gb");
+    in.job.kind = JobKind::Pretraining;
+    in.job.parallelism.dp = dp;
+    in.job.parallelism.fsdp = true;
+    in.job.parallelism.zeroStage = 3;
+    in.job.batch = {micro, global};
+    in.job.training = TrainingSpec{1e9, 60};
+    in.comm.dataParallelGBps = 50.0;
+    in.comm.tensorParallelGBps = 350.0;
+    in.stack = stack;
+    return in;
+}
+
+const Issue* issueAt(const Issues& issues, const std::string& path)
+{
+    for (const Issue& i : issues)
+        if (i.path == path)
+            return &i;
+    return nullptr;
+}
+
+} // namespace
+
+class TestSoftwareStacks : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    /// The bundled profiles: each the issue names, of its kind, every given figure cited.
+    void bundledProfilesLoad()
+    {
+        const Catalog& c = test::bundledCatalog();
+        for (const char* id : {"megatron-lm", "nemo", "fsdp", "torchtitan"}) {
+            const SoftwareStack* s = c.softwareStack(id);
+            QVERIFY2(s, id);
+            QCOMPARE(s->kind, std::string("training"));
+            QVERIFY2(s->sources.count("fsdp_overlap") && s->sources.count("dp_grad_overlap"), id);
+        }
+        for (const char* id : {"tensorrt-llm", "vllm", "sglang"}) {
+            const SoftwareStack* s = c.softwareStack(id);
+            QVERIFY2(s, id);
+            QCOMPARE(s->kind, std::string("serving"));
+            QVERIFY2(s->sources.count("kv_cache_fraction") && s->sources.count("kv_cache_of"), id);
+        }
+        QVERIFY(c.softwareStack("tensorrt-llm")->kvOfFreeMemory);
+        QVERIFY(!c.softwareStack("vllm")->kvOfFreeMemory);
+        QCOMPARE(c.softwareStack("vllm")->kvCacheFraction, 0.9);
+        // Megatron-LM keeps what the assumptions said before profiles existed.
+        QCOMPARE(c.softwareStack("megatron-lm")->dpGradOverlap, 0.7);
+        QCOMPARE(c.softwareStack("megatron-lm")->tpCommOverlap, 0.0);
+    }
+
+    /// An out-of-range figure is an error with its path, value and reason, and the catalog is
+    /// left as it was; a figure without a source is a warning.
+    void badProfileIsRefusedWithPath()
+    {
+        Catalog c = test::bundledCatalog();
+        const std::size_t before = c.softwareStacks.size();
+        Issues out;
+        io::readCatalogFragment(R"({"format_version": 1, "software_stacks": [
+            {"id": "mine", "kind": "training", "fsdp_overlap": 1.5, "step_overhead_s": 0.1,
+             "sources": {"fsdp_overlap": "my cluster"}}]})",
+                                c, true, out);
+        const Issue* bad = issueAt(out, "software_stacks[0].fsdp_overlap");
+        QVERIFY2(bad && bad->isError(), issueLines(out).c_str());
+        QVERIFY2(bad->message.find("1.5") != std::string::npos &&
+                     bad->message.find("between 0 and 1") != std::string::npos,
+                 bad->message.c_str());
+        const Issue* uncited = issueAt(out, "software_stacks[0].step_overhead_s");
+        QVERIFY2(uncited && !uncited->isError(), issueLines(out).c_str());
+        QCOMPARE(c.softwareStacks.size(), before);
+        QVERIFY(!c.softwareStack("mine"));
+
+        out.clear();
+        io::readCatalogFragment(R"({"format_version": 1, "software_stacks": [
+            {"id": "mine", "kind": "inference", "sources": {}}]})",
+                                c, true, out);
+        QVERIFY2(issueAt(out, "software_stacks[0].kind"), issueLines(out).c_str());
+
+        // A user's calibrated profile is one more entry of the same kind.
+        out.clear();
+        io::readCatalogFragment(R"({"format_version": 1, "software_stacks": [
+            {"id": "my-cluster", "kind": "training", "fsdp_overlap": 0.6, "sources": {"fsdp_overlap": "fitted"}}]})",
+                                c, true, out);
+        QVERIFY2(!hasErrors(out), issueLines(out).c_str());
+        QCOMPARE(c.softwareStack("my-cluster")->fsdpOverlap, 0.6);
+    }
+
+    /// A job's profile: its own, else training → megatron-lm (fully sharded → fsdp), serving →
+    /// tensorrt-llm.
+    void defaultsByKind()
+    {
+        Job j;
+        QCOMPARE(softwareStackOf(j), std::string("megatron-lm"));
+        j.parallelism.zeroStage = 3;
+        QCOMPARE(softwareStackOf(j), std::string("fsdp"));
+        j.parallelism.zeroStage = 1;
+        j.parallelism.fsdp = true;
+        QCOMPARE(softwareStackOf(j), std::string("fsdp"));
+        j.softwareStack = "torchtitan";
+        QCOMPARE(softwareStackOf(j), std::string("torchtitan"));
+        Job serve;
+        serve.kind = JobKind::Inference;
+        QCOMPARE(softwareStackOf(serve), std::string("tensorrt-llm"));
+    }
+
+    /// The file keeps the choice (and leaves it out when unset); an unknown profile or one of
+    /// the other kind is an error at the job's software_stack.
+    void scenarioFileKeepsTheChoice()
+    {
+        const Catalog& c = test::bundledCatalog();
+        auto s = test::validationRun("trtllm-llama3.3-70b-fp8-tp2-h100");
+        QVERIFY(s);
+        QVERIFY(!io::writeScenario(*s).contains("software_stack"));
+        s->tenants[0].jobs[0].softwareStack = "vllm";
+        const QByteArray bytes = io::writeScenario(*s);
+        QVERIFY(bytes.contains("\"software_stack\": \"vllm\""));
+        auto back = io::readScenario(bytes, c);
+        QVERIFY2(back, back.errorText().c_str());
+        QCOMPARE(back->tenants[0].jobs[0].softwareStack, std::string("vllm"));
+
+        for (const auto& [stack, why] : {std::pair<QByteArray, const char*>{"no-such-engine", "not a software stack"},
+                                         {"megatron-lm", "is a training stack"}}) {
+            QByteArray wrong = bytes;
+            wrong.replace("\"software_stack\": \"vllm\"", "\"software_stack\": \"" + stack + "\"");
+            auto refused = io::readScenario(wrong, c);
+            QVERIFY(!refused);
+            const Issue* at = issueAt(refused.issues, "tenants[0].jobs[0].software_stack");
+            QVERIFY2(at && at->message.find(why) != std::string::npos, refused.errorText().c_str());
+        }
+    }
+
+    /// ZeRO-3/FSDP: two all-gathers of the parameters and a reduce-scatter of the gradients,
+    /// (n-1)/n each, per micro-batch; what shows is what the profile's overlap does not hide.
+    void fsdpGathersEveryMicroBatch()
+    {
+        SoftwareStack stack;
+        stack.fsdpOverlap = 0.8;
+        stack.fsdpPrefetchLayers = 1;
+        const int dp = 64;
+        // Eight sequences of 4,096 tokens per micro-batch: more compute than the gathers take,
+        // so what hides is the overlap's share, not the window.
+        const PerfResult one = estimatePerformance(fsdpJob(dp, 8, 8 * dp, &stack));
+        const PerfResult four = estimatePerformance(fsdpJob(dp, 8, 32 * dp, &stack));
+        const double params = parameterCount(test::bundledCatalog().model("llama2-7b")->arch);
+        const double perMicroBatch = (dp - 1.0) / dp * params * (2.0 + 2.0 + 2.0); // bf16 gather x2, bf16 grads
+        QVERIFY2(qAbs(one.dataParallelBytesPerGpu / perMicroBatch - 1.0) < 1e-9,
+                 qPrintable(QString::number(one.dataParallelBytesPerGpu / perMicroBatch)));
+        QVERIFY(qAbs(four.dataParallelBytesPerGpu / (4.0 * perMicroBatch) - 1.0) < 1e-9);
+        QVERIFY(one.breakdown.dpExposed > 0.0);
+
+        // More overlap hides more, never all of the first layer's gathers; no overlap shows all.
+        SoftwareStack none = stack, all = stack;
+        none.fsdpOverlap = 0.0;
+        all.fsdpOverlap = 1.0;
+        const PerfResult shown = estimatePerformance(fsdpJob(dp, 8, 8 * dp, &none));
+        const PerfResult hidden = estimatePerformance(fsdpJob(dp, 8, 8 * dp, &all));
+        QVERIFY(shown.breakdown.dpExposed > one.breakdown.dpExposed);
+        QVERIFY(hidden.breakdown.dpExposed < one.breakdown.dpExposed);
+        QVERIFY(hidden.breakdown.dpExposed > 0.0);
+        QVERIFY2(qAbs(shown.breakdown.dpExposed - shown.networkCommS) < 1e-12, "nothing hidden at overlap 0");
+    }
+
+    /// The distributed optimizer (ZeRO-1) reduce-scatters the gradients and all-gathers the
+    /// 16-bit parameters: fewer bytes than the all-reduce of fp32 gradients, and with overlap
+    /// part of both hides (behind backward and the next forward).
+    void distributedOptimizerMovesLess()
+    {
+        PerfInputs in = fsdpJob(32, 1, 64, nullptr);
+        in.job.parallelism.fsdp = false;
+        in.job.parallelism.zeroStage = 0;
+        in.job.mainGradsFp32 = true;
+        const PerfResult allReduce = estimatePerformance(in);
+        in.job.parallelism.zeroStage = 1;
+        const PerfResult sharded = estimatePerformance(in);
+        QVERIFY2(qAbs(sharded.dataParallelBytesPerGpu / allReduce.dataParallelBytesPerGpu - 6.0 / 8.0) < 1e-9,
+                 qPrintable(QString::number(sharded.dataParallelBytesPerGpu / allReduce.dataParallelBytesPerGpu)));
+        QVERIFY(sharded.breakdown.dpExposed < allReduce.breakdown.dpExposed);
+    }
+
+    /// The stack's figures reach evaluate(): a per-step overhead lengthens the step by itself, and
+    /// the scenario's comm_overlap still overrides the profile's.
+    void stackReachesEvaluate()
+    {
+        auto s = test::validationRun("nemo-llama3-70b-fp8-gbs128");
+        QVERIFY(s);
+        Catalog c = test::bundledCatalog();
+        const Evaluation base = evaluate(*s, c);
+        QVERIFY(base.jobs.at(0).placed);
+        SoftwareStack* megatron = nullptr;
+        for (SoftwareStack& st : c.softwareStacks)
+            if (st.id == "megatron-lm")
+                megatron = &st;
+        QVERIFY(megatron);
+        megatron->stepOverheadS = 0.5;
+        const Evaluation slower = evaluate(*s, c);
+        QVERIFY2(qAbs(slower.jobs.at(0).perf.stepTimeS - base.jobs.at(0).perf.stepTimeS - 0.5) < 1e-9,
+                 qPrintable(QString::number(slower.jobs.at(0).perf.stepTimeS - base.jobs.at(0).perf.stepTimeS)));
+        s->tenants[0].jobs[0].softwareStack = "nemo";
+        const Evaluation nemo = evaluate(*s, c);
+        QVERIFY(nemo.jobs.at(0).perf.breakdown.dpExposed <= base.jobs.at(0).perf.breakdown.dpExposed);
+        s->assumptions["comm_overlap"] = 0.0;
+        const Evaluation overridden = evaluate(*s, c);
+        QVERIFY(overridden.jobs.at(0).perf.breakdown.dpExposed >= nemo.jobs.at(0).perf.breakdown.dpExposed);
+    }
+
+    /// TensorRT-LLM's fraction is of what the weights leave; vLLM's of the whole GPU. With 70 GB
+    /// of FP16 weights per A100 (70B at TP 2) that is the difference between a KV cache and
+    /// almost none.
+    void kvCacheFractionBasis()
+    {
+        ServingEngine trt, vllm;
+        trt.kvOfFreeMemory = true;
+        const double capacity = 79.3 * kGiB, fixed = 70.0 * kGiB;
+        QVERIFY(qAbs(trt.kvBudgetBytes(capacity, fixed) - 0.9 * 9.3 * kGiB) < 1.0);
+        QVERIFY(qAbs(vllm.kvBudgetBytes(capacity, fixed) - (0.9 * 79.3 - 70.0) * kGiB) < 1.0);
+
+        // Llama 70B in FP16 at TP 2 on H100: 70 GB of weights per GPU, as on the A100 rows.
+        auto s = test::validationRun("trtllm-llama3.3-70b-fp8-tp2-h100");
+        QVERIFY(s);
+        s->tenants[0].jobs[0].precision = Precision::Fp16;
+        const Evaluation onTrt = evaluate(*s, test::bundledCatalog());
+        s->tenants[0].jobs[0].softwareStack = "vllm";
+        const Evaluation onVllm = evaluate(*s, test::bundledCatalog());
+        QVERIFY(onTrt.jobs.at(0).serving && onVllm.jobs.at(0).serving);
+        QVERIFY2(
+            onTrt.jobs.at(0).serving->maxBatch > onVllm.jobs.at(0).serving->maxBatch,
+            qPrintable(
+                QString("%1 vs %2").arg(onTrt.jobs.at(0).serving->maxBatch).arg(onVllm.jobs.at(0).serving->maxBatch)));
+    }
+};
+
+QTEST_MAIN(TestSoftwareStacks)
+#include "tst_softwarestacks.moc"
