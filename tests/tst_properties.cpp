@@ -371,7 +371,7 @@ private Q_SLOTS:
         QCOMPARE(chart->series().size(), 1);
         auto* bars = qobject_cast<QHorizontalStackedBarSeries*>(chart->series().front());
         QVERIFY(bars);
-        QCOMPARE(bars->count(), 7);
+        QCOMPARE(bars->count(), 8);
         double sum = 0.0;
         for (QBarSet* set : bars->barSets())
             sum += set->at(0);

@@ -137,12 +137,17 @@ double inFlightPerLayer(int pp, int stage, int v, int microBatches)
 MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arch, int stage)
 {
     const Parallelism& par = in.parallelism;
-    const int tp = std::max(par.tp, 1), pp = std::max(par.pp, 1), dp = std::max(par.dp, 1);
-    const int layersPerStage = std::max(arch.layers / pp, 1);
+    // ZeRO and the distributed optimizer shard over the data-parallel ranks of every context-
+    // parallel rank: Megatron-Core's data-parallel group "with CP" holds dp x cp GPUs.
+    const int tp = std::max(par.tp, 1), pp = std::max(par.pp, 1), dp = std::max(par.dp, 1) * std::max(par.cp, 1);
+    const int layersPerStage = par.layersOfStage(stage, arch.layers);
+    const int firstBlock = par.firstLayerOfStage(stage, arch.layers);
     const bool training = in.kind != JobKind::Inference;
     const bool lora = in.kind == JobKind::Lora || in.kind == JobKind::Qlora;
     const bool first = stage == 0, last = stage == pp - 1;
-    const int seq = in.sequenceLength > 0 ? in.sequenceLength : arch.sequenceLength;
+    // Each context-parallel rank keeps the activations of seq / cp tokens (its two chunks).
+    const int seq =
+        (in.sequenceLength > 0 ? in.sequenceLength : arch.sequenceLength) / (training ? std::max(par.cp, 1) : 1);
     const double h = arch.hiddenSize;
     const double vocab = arch.vocabSize;
 
@@ -198,8 +203,7 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
             add(Kind::Embedding, 0, 1, states(embedParams, 0.0), act);
             activations += act;
         }
-        add(Kind::Block, stage * layersPerStage, layersPerStage, states(blockParams, blockAdapter),
-            perBlock * inFlight);
+        add(Kind::Block, firstBlock, layersPerStage, states(blockParams, blockAdapter), perBlock * inFlight);
         activations += perBlock * inFlight * layersPerStage;
         if (last) {
             // Korthikanti §4.3: final LayerNorm and projection inputs 4sbh/t (with SP), and the
@@ -215,7 +219,7 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
             kvCacheBytesPerBlock(arch, tp, in.precision, in.contextTokens, in.inferenceConcurrency);
         if (first)
             add(Kind::Embedding, 0, 1, states(embedParams, 0.0), 0.0);
-        add(Kind::Block, stage * layersPerStage, layersPerStage, states(blockParams, 0.0), kvPerBlock);
+        add(Kind::Block, firstBlock, layersPerStage, states(blockParams, 0.0), kvPerBlock);
         kv += kvPerBlock * layersPerStage;
         // Workspace of one prefill chunk: hidden states, QKV and FFN intermediates in 16 bits,
         // plus fp32 logits of the last token of every sequence for sampling.
@@ -269,7 +273,7 @@ MemoryBreakdown estimateMemory(const MemoryInputs& in)
         // Only the parameter count: model states are known, activations and KV cache are not.
         MemoryBreakdown m;
         const double perGpu = in.paramsOverride / std::max(par.tp * par.pp, 1);
-        const int dp = std::max(par.dp, 1);
+        const int dp = std::max(par.dp, 1) * std::max(par.cp, 1);
         if (in.kind == JobKind::Inference) {
             m.weightsBytes = perGpu * frozenWeightBytes(in.precision, false);
             m.kvCacheBytes = std::nullopt;
@@ -284,7 +288,13 @@ MemoryBreakdown estimateMemory(const MemoryInputs& in)
         return m;
     }
     MemoryBreakdown best = stageMemory(in, *in.arch, 0);
-    if (par.pp > 1) {
+    if (!par.stageLayers.empty()) {
+        // Uneven stages: any stage may be the heaviest (its own blocks and in-flight
+        // micro-batches, the embedding on the first, the output layer and logits on the last).
+        for (int stage = 1; stage < par.pp; ++stage)
+            if (MemoryBreakdown other = stageMemory(in, *in.arch, stage); other.totalBytes() > best.totalBytes())
+                best = std::move(other);
+    } else if (par.pp > 1) {
         MemoryBreakdown lastStage = stageMemory(in, *in.arch, par.pp - 1);
         if (lastStage.totalBytes() > best.totalBytes())
             best = std::move(lastStage);

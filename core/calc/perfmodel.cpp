@@ -89,6 +89,12 @@ const std::vector<StepPart>& stepParts()
          "The optimizer step streams its shard's states: 2 x (weights + gradients + optimizer bytes) + "
          "gradients per parameter at HBM x memory efficiency",
          &StepBreakdown::optimizer},
+        {"cp_exposed", "CP exposed",
+         "Context-parallel ring: per block and micro-batch (cp - 1) hops of the rank's K and V, "
+         "2 x b·(s/cp)·kv_heads/t·d bytes each, forward and twice backward (again forward with full "
+         "recomputation), over NVLink inside a node's domain or the network, less (cp - 1)/cp of the "
+         "attention kernels they overlap (Megatron-Core context parallelism; Liu et al. 2023)",
+         &StepBreakdown::cpExposed},
     };
     return parts;
 }
@@ -102,6 +108,7 @@ struct BlockTimes
     double backward = 0.0;
     double recompute = 0.0;
     double tensorParallel = 0.0;
+    double contextParallel = 0.0; ///< exposed K/V ring transfers, forward, backward and recompute
 };
 
 /// LoRA and QLoRA train adapters on frozen base weights.
@@ -122,7 +129,12 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes)
     const double t = shape.t, h = shape.h, heads = shape.heads, d = shape.d, f = shape.f, experts = shape.experts;
     const double b = std::max(job.batch.micro, 1);
     const double s = std::max(a.sequenceLength, 1);
-    const double tokens = b * s;
+    // Context parallelism: each rank holds sq = s / cp of every sequence's queries (two of 2·cp
+    // chunks, so that the causal mask's work is even) and attends over the whole sequence as the
+    // K/V blocks pass round the ring (Megatron-Core context parallelism; Liu et al. 2023).
+    const double cp = std::max(par.cp, 1);
+    const double sq = s / cp;
+    const double tokens = b * sq;
     const double perExpert = shape.perExpert(tokens);
     const double act = job.precision == Precision::Fp32 ? 4.0 : 2.0; // activation element
     const bool adapter = trainsAdapters(job);
@@ -132,16 +144,16 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes)
     // Attention core. Unfused: two batched GEMMs per head (QK^T and PV, b·a/t of them) plus
     // softmax and its dropout over the s x s scores; backward twice the GEMMs. Flash: causal,
     // half the s x s work, 2.5x of it again in backward (Dao 2023 §3.1).
-    const double coreFlops = 4.0 * b * s * s * h / t;
+    const double coreFlops = 4.0 * b * sq * s * h / t;
     double attentionF = 0.0, attentionB = 0.0, scoresF = 0.0;
     if (flash) {
         attentionF = k.flash(0.5 * coreFlops);
         attentionB = 2.5 * attentionF;
     } else {
         const double batch = b * heads / t;
-        attentionF = k.attentionGemm(s, s, d, batch) + k.attentionGemm(s, d, s, batch);
+        attentionF = k.attentionGemm(sq, s, d, batch) + k.attentionGemm(sq, d, s, batch);
         attentionB = 2.0 * attentionF;
-        const double scores = batch * s * s;
+        const double scores = batch * sq * s;
         // Fused scale-mask-softmax reads and writes the scores; dropout writes a 1-byte mask.
         scoresF = k.stream(scores * 2.0 * act + (a.dropout ? scores * (2.0 * act + 1.0) : 0.0));
     }
@@ -186,6 +198,23 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes)
         const double calls = par.sequenceParallel ? 2.0 * count : count;
         bt.tensorParallel = count * allReduce + calls * in.gpu->efficiency.collectiveLatencyUs * 1e-6;
     }
+
+    // Context-parallel ring: forward, cp - 1 hops each carrying the rank's K and V for its b·sq
+    // tokens (GQA: kv_heads/t heads of d, at least one per TP rank); backward sends K and V
+    // again and returns their gradients, twice the bytes. Each hop overlaps the attention of
+    // the block already received, so (cp - 1)/cp of the attention kernels hide the transfers
+    // (Megatron-Core's P2P ring with overlap; Liu et al. 2023 §3); full recomputation repeats
+    // the forward ring.
+    if (par.cp > 1) {
+        const double kvHeadsPerRank = std::max(1.0, shape.kvHeads / t);
+        const double kvBytes = 2.0 * tokens * kvHeadsPerRank * d * act;
+        const double hop =
+            kvBytes / std::max(in.comm.contextParallelGBps * 1e9, 1e-9) + in.gpu->efficiency.collectiveLatencyUs * 1e-6;
+        const double hidden = (cp - 1.0) / cp;
+        const double forward = std::max(0.0, (cp - 1.0) * hop - hidden * attentionF);
+        const double backward = std::max(0.0, 2.0 * (cp - 1.0) * hop - hidden * attentionB);
+        bt.contextParallel = forward + backward + (par.recompute == Recompute::Full ? forward : 0.0);
+    }
     return bt;
 }
 
@@ -200,7 +229,8 @@ PerfResult training(const PerfInputs& in)
     const double t = std::max(par.tp, 1);
     const double seq = std::max(a.sequenceLength, 1);
     const double tokensPerStep = static_cast<double>(job.batch.global) * seq;
-    const double tokensPerMicro = std::max(job.batch.micro, 1) * seq;
+    // Tokens of one micro-batch on one context-parallel rank.
+    const double tokensPerMicro = std::max(job.batch.micro, 1) * seq / std::max(par.cp, 1);
     const int m = job.microBatchesPerStep();
     const double peak = peakFlops(*in.gpu, job.precision);
     const ResourceShares& sh = in.shares;
@@ -213,22 +243,42 @@ PerfResult training(const PerfInputs& in)
 
     // The slowest stage sets the pace: ceil(layers / pp) blocks, plus the output layer and
     // the fp32 cross-entropy on the last stage (the embedding on the first is a gather).
-    const double blocks = std::ceil(static_cast<double>(std::max(a.layers, 1)) / pp);
     const double vocab = a.vocabSize;
     const double head = vocab > 0 ? (adapter ? 2.0 : 3.0) * k.gemm(tokensPerMicro, vocab / t, a.hiddenSize) +
                                         k.stream(tokensPerMicro * vocab / t * 16.0)
                                   : 0.0;
+    const double network = std::max(sh.network, 1e-9); // a shared GPU's share of its links
+    const double blockMb = bt.forward + bt.backward + bt.recompute +
+                           (1.0 - in.tpCommOverlap) * bt.tensorParallel / std::max(sh.time, 1e-9) +
+                           bt.contextParallel / network;
+    double blocks = std::ceil(static_cast<double>(std::max(a.layers, 1)) / pp);
+    bool withHead = true;
+    if (!par.stageLayers.empty()) {
+        // Uneven stages (stage_layers): the heaviest stage by its own blocks, the output layer
+        // counted on the last stage only (Narayanan et al. 2021 §2.2: 1F1B advances at the pace
+        // of its slowest stage).
+        double heaviest = -1.0;
+        for (int i = 0; i < pp; ++i) {
+            const int n = par.layersOfStage(i, a.layers);
+            const double time = n * blockMb + (i == pp - 1 ? head : 0.0);
+            if (time > heaviest) {
+                heaviest = time;
+                blocks = n;
+                withHead = i == pp - 1;
+            }
+        }
+    }
     const double kernelComputeShare = k.computeBoundShare(); // of the block's and head's kernels
-    const double computeMb = blocks * (bt.forward + bt.backward) + head;
+    const double computeMb = blocks * (bt.forward + bt.backward) + (withHead ? head : 0.0);
     const double recomputeMb = blocks * bt.recompute;
     const double tpMb = (1.0 - in.tpCommOverlap) * blocks * bt.tensorParallel / std::max(sh.time, 1e-9);
-    const double stageMb = computeMb + recomputeMb + tpMb;
+    const double cpMb = blocks * bt.contextParallel / network;
+    const double stageMb = computeMb + recomputeMb + tpMb + cpMb;
 
     // Pipeline: each micro-batch crosses v stage boundaries forward and backward; Megatron's
     // scatter/gather sends 1/t of the activations per TP rank (Narayanan et al. 2021 §4.1).
     // 1F1B bubble (p - 1)/m of the ideal, divided by v with the interleaved schedule (§2.2).
     const double p2pBytes = pp > 1 ? tokensPerMicro * a.hiddenSize * act / t : 0.0;
-    const double network = std::max(sh.network, 1e-9); // a shared GPU's share of its links
     const double p2pMb =
         pp > 1 ? 2.0 * v * (p2pBytes / std::max(in.comm.pipelineGBps * 1e9, 1e-9) + latency) / network : 0.0;
 
@@ -236,18 +286,22 @@ PerfResult training(const PerfInputs& in)
     // step, or reduce-scattered and the parameters all-gathered with ZeRO/FSDP (1.5x the
     // volume for ZeRO-3/FSDP, ZeRO §7); the share allowed by comm_overlap hides behind the
     // last micro-batch's backward pass.
+    // With context parallelism the gradients are reduced over dp x cp ranks: every CP rank
+    // holds the same weights (Megatron-Core's data-parallel group with CP).
     const double gradBytes = sb.gradients;
-    const double paramsPerGpu = (adapter ? a.layers * trainableBlockParameters(a, job) : parameterCount(a)) / (t * pp);
+    double paramsPerGpu = (adapter ? a.layers * trainableBlockParameters(a, job) : parameterCount(a)) / (t * pp);
+    if (!par.stageLayers.empty()) // the heaviest stage's share: its blocks over the even split's
+        paramsPerGpu *= blocks * pp / std::max(a.layers, 1);
+    const int ranks = std::max(par.dp, 1) * std::max(par.cp, 1);
     const bool shardAll = par.fsdp || par.zeroStage == 3;
     const double dpBytes =
-        par.dp > 1 ? 2.0 * (par.dp - 1) / par.dp * paramsPerGpu * gradBytes * (shardAll ? 1.5 : 1.0) : 0.0;
-    const double dpS =
-        par.dp > 1 ? (dpBytes / std::max(in.comm.dataParallelGBps * 1e9, 1e-9) + latency) / network : 0.0;
+        ranks > 1 ? 2.0 * (ranks - 1) / ranks * paramsPerGpu * gradBytes * (shardAll ? 1.5 : 1.0) : 0.0;
+    const double dpS = ranks > 1 ? (dpBytes / std::max(in.comm.dataParallelGBps * 1e9, 1e-9) + latency) / network : 0.0;
     const double dpHidden = std::min(in.commOverlap * dpS, blocks * bt.backward);
 
     // The optimizer step streams every state of its shard once: reads all, writes all but
     // the gradients, plus the gradient-norm read and the zeroing write.
-    const double optimizerParams = paramsPerGpu / ((par.fsdp || par.zeroStage >= 1) ? std::max(par.dp, 1) : 1);
+    const double optimizerParams = paramsPerGpu / ((par.fsdp || par.zeroStage >= 1) ? ranks : 1);
     const double optimizerS =
         k.stream(optimizerParams * (2.0 * (sb.weights + sb.gradients + sb.optimizer) + sb.gradients));
 
@@ -260,10 +314,11 @@ PerfResult training(const PerfInputs& in)
     br.bubble = (pp - 1) / static_cast<double>(v) * stageMb;
     br.dpExposed = dpS - dpHidden;
     br.optimizer = optimizerS;
+    br.cpExposed = m * cpMb;
     r.stepTimeS = br.total();
     r.computeS = br.compute + br.recompute + br.optimizer;
     r.bubbleS = br.bubble;
-    r.exposedCommS = br.tpExposed + br.ppExposed + br.dpExposed;
+    r.exposedCommS = br.tpExposed + br.ppExposed + br.dpExposed + br.cpExposed;
     r.dataParallelBytesPerGpu = dpBytes;
     r.pipelineBytesPerGpu = pp > 1 ? 2.0 * m * v * p2pBytes : 0.0;
     r.networkCommS = dpS + br.ppExposed;
@@ -273,7 +328,7 @@ PerfResult training(const PerfInputs& in)
         const double kernels = br.compute + br.recompute + br.bubble;
         r.mix = {kernelComputeShare * kernels / r.stepTimeS,
                  ((1.0 - kernelComputeShare) * kernels + br.optimizer) / r.stepTimeS,
-                 (br.ppExposed + br.dpExposed) / r.stepTimeS, br.tpExposed / r.stepTimeS};
+                 (br.ppExposed + br.dpExposed + br.cpExposed) / r.stepTimeS, br.tpExposed / r.stepTimeS};
     }
     r.tokensPerS = tokensPerStep / r.stepTimeS;
     // Adapters skip the base weights' gradients: 4N + 12Lhs model FLOPs per token, not 6N.

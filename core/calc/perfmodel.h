@@ -42,6 +42,10 @@ struct CommBandwidth
     bool tensorParallelOverPcie = false;
     double pipelineGBps = 0.0;     ///< between consecutive stages
     double dataParallelGBps = 0.0; ///< the slowest hop of the data-parallel ring
+    /// A context-parallel ring's K/V hops: NVLink when every CP group (tp x cp consecutive
+    /// ranks) sits in one NVLink domain, else the data-parallel path (PCIe or the NICs).
+    double contextParallelGBps = 0.0;
+    const char* contextParallelLink = ""; ///< "nvlink", "pcie" or "network" (set by evaluate's commFor)
     /// The assumptions the pipeline and data-parallel bandwidths rest on: link_efficiency off
     /// NVLink (PCIe, the NICs), no_gpudirect_bandwidth_factor across nodes without GPUDirect RDMA.
     AssumptionSet assumptionsRead;
@@ -75,7 +79,11 @@ struct StepBreakdown
     double dpExposed = 0.0; ///< data-parallel gradient reduction not hidden behind backward
     double bubble = 0.0;    ///< pipeline fill and drain
     double optimizer = 0.0; ///< the optimizer step (memory-bound)
-    double total() const { return compute + recompute + tpExposed + ppExposed + dpExposed + bubble + optimizer; }
+    double cpExposed = 0.0; ///< context-parallel K/V ring transfers not hidden behind attention
+    double total() const
+    {
+        return compute + recompute + tpExposed + ppExposed + dpExposed + bubble + optimizer + cpExposed;
+    }
 };
 
 /// One part of the step breakdown, as every view names and explains it: the JSON key of
@@ -88,7 +96,7 @@ struct StepPart
     const char* formula;
     double StepBreakdown::*value;
 };
-/// The seven parts, in the order they are stacked.
+/// The eight parts, in the order they are stacked.
 const std::vector<StepPart>& stepParts();
 
 /// A unit's shares of its GPU's resources against the whole, unshared GPU (interference.h).
