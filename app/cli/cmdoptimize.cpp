@@ -30,6 +30,7 @@ QJsonObject configToJson(const calc::JobConfig& c)
         {"tp", p.tp},
         {"pp", p.pp},
         {"dp", p.dp},
+        {"cp", p.cp},
         {"virtual_stages", p.virtualStages},
         {"zero_stage", p.zeroStage},
         {"fsdp", p.fsdp},
@@ -52,7 +53,7 @@ QString configLine(const calc::JobConfig& c)
         .arg(p.tp)
         .arg(p.pp)
         .arg(p.virtualStages > 1 ? QString("×%1").arg(p.virtualStages) : QString())
-        .arg(p.dp)
+        .arg(QString::number(p.dp) + (p.cp > 1 ? QString(" CP %1").arg(p.cp) : QString()))
         .arg(sharding, -6)
         .arg(QString::fromStdString(std::string(enumName(p.recompute))), -9)
         .arg(p.sequenceParallel ? " +SP" : "   ")
