@@ -254,7 +254,8 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
         const Job* job = jobs.count(r.id) ? jobs[r.id] : nullptr;
         const Tenant* tenant = tenants.count(r.tenant) ? tenants[r.tenant] : nullptr;
         const QString parallel =
-            job ? QString("%1×%2×%3").arg(job->parallelism.tp).arg(job->parallelism.pp).arg(job->parallelism.dp)
+            job ? QString("%1×%2×%3").arg(job->parallelism.tp).arg(job->parallelism.pp).arg(job->parallelism.dp) +
+                      (job->parallelism.cp > 1 ? QString("×%1 CP").arg(job->parallelism.cp) : QString())
                 : QString();
         const QStringList cells = {tenant ? q(tenant->name) : q(r.tenant),
                                    job ? q(job->name) : q(r.id),
