@@ -8,6 +8,7 @@
 #include "calc/perfmodel.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
+#include "model/units.h"
 #include "model/validation.h"
 #include "testsupport.h"
 

@@ -68,7 +68,7 @@ struct Parallelism
     int cp = 1;
     /// Transformer blocks of each pipeline stage (pp entries summing to the model's layers);
     /// empty: layers / pp on every stage.
-    std::vector<int> stageLayers;
+    std::vector<int> stageLayers{};
     /// Blocks on `stage` of a model with `layers` blocks: stageLayers, else the even split.
     int layersOfStage(int stage, int layers) const
     {
