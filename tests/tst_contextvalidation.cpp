@@ -56,7 +56,7 @@ private Q_SLOTS:
         QTest::addColumn<bool>("tflops"); // the row publishes model TFLOP/s per GPU, else tokens/s/GPU
         QTest::addColumn<double>("measured");
         // The guard: 0.5 for the 8K rows; 0.7 for the long-sequence rows, which the model predicts
-        // 49-62 % fast (docs/validation.md says why it suspects the FP8 peak applied to attention).
+        // 49-62 % fast (docs/validation.md lists the suspects; nothing was tuned).
         QTest::addColumn<double>("band");
         QTest::newRow("303 NeMo 24.07 Llama 3 8B CP 2") << "nemo2407-llama3-8b-cp2" << false << 12273.0 << 0.5;
         QTest::newRow("304 NeMo 24.07 Llama 3 70B CP 2") << "nemo2407-llama3-70b-cp2" << false << 1524.0 << 0.5;
