@@ -119,7 +119,10 @@ int runMemory(const QStringList& args)
 
     if (arch) {
         // The same rules as a scenario job: TP divides the heads, PP the layers, ...
-        Issues issues = validateJob(job, Scenario{}, *catalog, "");
+        // ... checked on the architecture the calculation uses (--seq included: cp's rule reads it).
+        Job checked = job;
+        checked.model = ModelChoice{"", *arch};
+        Issues issues = validateJob(checked, Scenario{}, *catalog, "");
         int errors = 0;
         for (const Issue& i : issues)
             if (i.isError()) {
