@@ -449,9 +449,10 @@ private Q_SLOTS:
             } else {
                 QVERIFY(j.value("serving").isNull());
             }
-            // The eight parts of the step (the MoE all-to-all the eighth), in seconds, add up to the step.
+            // The nine parts of the step (the MoE all-to-all and the CP ring among them), in seconds, add up
+            // to the step.
             const QJsonObject parts = j.value("step_breakdown_s").toObject();
-            QCOMPARE(parts.keys(), QStringList({"bubble", "compute", "dp_exposed", "ep_all_to_all", "optimizer",
+            QCOMPARE(parts.keys(), QStringList({"bubble", "compute", "cp_exposed", "dp_exposed", "ep_all_to_all", "optimizer",
                                                 "pp_exposed", "recompute", "tp_exposed"}));
             double sum = 0.0;
             for (const QString& part : parts.keys())

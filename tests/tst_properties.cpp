@@ -371,7 +371,7 @@ private Q_SLOTS:
         QCOMPARE(chart->series().size(), 1);
         auto* bars = qobject_cast<QHorizontalStackedBarSeries*>(chart->series().front());
         QVERIFY(bars);
-        QCOMPARE(bars->count(), 8); // the parts of stepParts(), the MoE all-to-all included
+        QCOMPARE(bars->count(), 9); // the parts of stepParts(), the MoE all-to-all and the CP ring included
         double sum = 0.0;
         for (QBarSet* set : bars->barSets())
             sum += set->at(0);

@@ -17,6 +17,7 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace gp::cli {
@@ -81,6 +82,9 @@ QJsonObject toJson(const calc::Evaluation& ev, const Scenario& scenario, const C
         QJsonObject steps;
         for (const calc::StepPart& part : calc::stepParts())
             steps[QLatin1String(part.key)] = j.perf.breakdown.*part.value;
+        QJsonArray stageLayers;
+        for (int n : j.stageLayers)
+            stageLayers.append(n);
         QJsonObject penaltyParts;
         for (const calc::PenaltyPart& part : calc::penaltyParts())
             penaltyParts[QLatin1String(part.key)] = j.penaltyBreakdown.*part.value;
@@ -112,6 +116,9 @@ QJsonObject toJson(const calc::Evaluation& ev, const Scenario& scenario, const C
             {"tp_link", j.tpLink.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromStdString(j.tpLink))},
             {"ep", j.ep},
             {"ep_link", j.epLink.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromStdString(j.epLink))},
+            {"cp", j.cp},
+            {"cp_link", j.cpLink.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromStdString(j.cpLink))},
+            {"stage_layers", j.stageLayers.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(stageLayers)},
             {"cost_usd", opt(j.costUsd)},
             {"cost_per_month_usd", j.costPerMonthUsd},
             {"overhead_per_month_usd", j.overheadPerMonthUsd},
@@ -201,6 +208,24 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
               << '\n';
         if (!j.placed)
             out() << "      not placed: " << QString::fromStdString(j.reason) << '\n';
+        const bool uneven = std::adjacent_find(j.stageLayers.begin(), j.stageLayers.end(), std::not_equal_to<>()) !=
+                            j.stageLayers.end();
+        if (j.cp > 1 || uneven) {
+            QStringList stages;
+            for (int n : j.stageLayers)
+                stages << QString::number(n);
+            out() << "      ";
+            if (j.cp > 1)
+                out() << "context-parallel " << j.cp
+                      << (j.cpLink.empty() ? QString()
+                                           : QString(" over %1 (%2 GB/s)")
+                                                 .arg(QString::fromStdString(j.cpLink))
+                                                 .arg(j.cpLinkGBps, 0, 'f', 0))
+                      << (uneven ? "; " : "");
+            if (uneven)
+                out() << "layers per pipeline stage " << stages.join(',');
+            out() << '\n';
+        }
         if (j.placed && j.penalty >= 0.0005) {
             QStringList parts;
             for (const calc::PenaltyPart& part : calc::penaltyParts())

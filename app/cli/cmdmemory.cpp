@@ -46,6 +46,11 @@ int runMemory(const QStringList& args)
          "(default 1).",
          "V"},
         {"recompute", "Activation recomputation (default none).", "none|selective|full"},
+        {"cp", "Context-parallel degree: each rank keeps seq / cp of the activations (default 1).", "C"},
+        {"stage-layers",
+         "Blocks per pipeline stage, comma-separated, pp of them summing to the layers "
+         "(default: layers / pp each).",
+         "N,N,..."},
         {"batch", "infer: concurrent sequences (default 1).", "N"},
         {"context", "infer: tokens per sequence in the KV cache (default: the model's sequence length).", "C"},
         {"runtime-overhead-gib", "Per-GPU runtime overhead (default: the runtime_overhead_gib assumption).", "GIB"},
@@ -97,6 +102,18 @@ int runMemory(const QStringList& args)
     if (*ep > 1 && !arch)
         return usage("--ep needs the model's shape (a preset or --layers ...): experts are sharded by layer");
     job.parallelism.ep = *ep;
+    const auto cp = intOpt("cp", 1, 1, 1024);
+    if (!cp)
+        return kBadInput;
+    job.parallelism.cp = *cp;
+    if (p.isSet("stage-layers"))
+        for (const QString& part : p.value("stage-layers").split(',')) {
+            bool ok = false;
+            const int n = part.trimmed().toInt(&ok);
+            if (!ok)
+                return usage("--stage-layers must be whole numbers separated by commas, not '" + part + "'");
+            job.parallelism.stageLayers.push_back(n);
+        }
     job.batch = {*micro, *micro * *dp * *microBatches};
 
     if (job.kind == JobKind::Inference) {
@@ -110,7 +127,10 @@ int runMemory(const QStringList& args)
 
     if (arch) {
         // The same rules as a scenario job: TP divides the heads, PP the layers, ...
-        Issues issues = validateJob(job, Scenario{}, *catalog, "");
+        // ... checked on the architecture the calculation uses (--seq included: cp's rule reads it).
+        Job checked = job;
+        checked.model = ModelChoice{"", *arch};
+        Issues issues = validateJob(checked, Scenario{}, *catalog, "");
         int errors = 0;
         for (const Issue& i : issues)
             if (i.isError()) {
@@ -157,6 +177,9 @@ int runMemory(const QStringList& args)
         if (!peak || l.total() > peak->total())
             peak = &l;
 
+    QJsonArray stageLayers;
+    for (int n : job.parallelism.stageLayers)
+        stageLayers.append(n);
     if (p.isSet("json")) {
         QJsonArray layers;
         for (const auto& l : profile)
@@ -167,6 +190,10 @@ int runMemory(const QStringList& args)
         const QJsonObject o{
             {"parameters", params},
             {"pipeline_stage", m.stage},
+            {"cp", job.parallelism.cp},
+            {"stage_layers", stageLayers},
+            {"pipeline_stage_layers",
+             arch ? QJsonValue(job.parallelism.layersOfStage(m.stage, arch->layers)) : QJsonValue(QJsonValue::Null)},
             {"model_states_bytes_per_gpu", m.modelStatesBytes()},
             {"weights_bytes_per_gpu", m.weightsBytes},
             {"gradients_bytes_per_gpu", m.gradientsBytes},
@@ -182,8 +209,13 @@ int runMemory(const QStringList& args)
         out() << QJsonDocument(o).toJson(QJsonDocument::Indented) << Qt::flush;
         return kOk;
     }
-    out() << "Memory per GPU (" << QString::number(params / 1e9, 'f', 2) << "B parameters, pipeline stage " << m.stage
-          << "):\n";
+    out() << "Memory per GPU (" << QString::number(params / 1e9, 'f', 2) << "B parameters, pipeline stage " << m.stage;
+    if (arch && (job.parallelism.pp > 1 || !job.parallelism.stageLayers.empty()))
+        out() << " with " << job.parallelism.layersOfStage(m.stage, arch->layers) << " layers";
+    if (arch && job.parallelism.cp > 1)
+        out() << ", context-parallel " << job.parallelism.cp << ": " << in.sequenceLength / job.parallelism.cp
+              << " tokens per rank";
+    out() << "):\n";
     out() << "  weights              " << gibUnit(m.weightsBytes) << '\n';
     out() << "  gradients            " << gibUnit(m.gradientsBytes) << '\n';
     out() << "  optimizer states     " << gibUnit(m.optimizerBytes) << '\n';

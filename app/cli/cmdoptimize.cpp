@@ -31,6 +31,7 @@ QJsonObject configToJson(const calc::JobConfig& c)
         {"pp", p.pp},
         {"dp", p.dp},
         {"ep", p.ep},
+        {"cp", p.cp},
         {"virtual_stages", p.virtualStages},
         {"zero_stage", p.zeroStage},
         {"fsdp", p.fsdp},
@@ -53,7 +54,8 @@ QString configLine(const calc::JobConfig& c)
         .arg(p.tp)
         .arg(p.pp)
         .arg(p.virtualStages > 1 ? QString("×%1").arg(p.virtualStages) : QString())
-        .arg(p.ep > 1 ? QString("%1 EP %2").arg(p.dp).arg(p.ep) : QString::number(p.dp))
+        .arg((p.ep > 1 ? QString("%1 EP %2").arg(p.dp).arg(p.ep) : QString::number(p.dp)) +
+             (p.cp > 1 ? QString(" CP %1").arg(p.cp) : QString()))
         .arg(sharding, -6)
         .arg(QString::fromStdString(std::string(enumName(p.recompute))), -9)
         .arg(p.sequenceParallel ? " +SP" : "   ")

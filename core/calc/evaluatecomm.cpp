@@ -57,6 +57,7 @@ CommBandwidth commBandwidth(const GpuSpec& gpu, bool oneNode, bool nvlink, doubl
         b.dataParallelGBps = b.pipelineGBps = networkGBps;
         b.assumptionsRead = linkEfficiencyRead; // the NICs' bandwidth carries it (nicGBpsPerGpu)
     }
+    b.contextParallelGBps = b.dataParallelGBps; // commFor narrows it to the CP groups' own links
     return b;
 }
 
@@ -80,8 +81,9 @@ double pcieTensorParallelGBps(const GpuSpec& gpu, double linkEfficiency)
 
 namespace detail {
 
-CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu, int tp, int ep, int pp)
+CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu, const Parallelism& par)
 {
+    const int tp = par.tp, ep = par.ep, pp = par.pp, cp = par.cp;
     const double linkEff = cx.params.linkEfficiency;
     const double noGdrFactor = cx.params.noGpudirectFactor;
     std::vector<int> nodeList;
@@ -174,6 +176,34 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
     if (b.tensorParallelOverPcie) {
         b.tensorParallelGBps = pcieTensorParallelGBps(gpu, linkEff);
         b.assumptionsRead.add("link_efficiency");
+    }
+    // A context-parallel group is tp x cp consecutive ranks (Megatron-Core's order tp-cp-dp-pp):
+    // its ring runs over NVLink when every group sits in one NVLink domain, over PCIe when each
+    // group is in one node, else over the job's network path.
+    const int cpSpan = std::max(tp, 1) * cp;
+    if (cp > 1) {
+        bool inDomain = gpu.scaleUpBandwidthGBps > 0 && allP2p, inNode = true;
+        for (int g = 0; g + cpSpan <= count; g += cpSpan) {
+            const Slot& lead = at(cx.slots, slots[static_cast<std::size_t>(g)]);
+            const int domain = nvlinkDomainGpus(cx.node(lead.node), cx.c);
+            for (int k = g + 1; k < g + cpSpan; ++k) {
+                const Slot& sl = at(cx.slots, slots[static_cast<std::size_t>(k)]);
+                inNode = inNode && sl.node == lead.node;
+                inDomain = inDomain && sl.node == lead.node && sl.gpu / domain == lead.gpu / domain;
+            }
+        }
+        if (inDomain) {
+            b.contextParallelGBps = gpu.scaleUpBandwidthGBps / 2.0 * gpu.efficiency.scaleUpCollective;
+            b.contextParallelLink = "nvlink";
+        } else if (inNode) {
+            b.contextParallelGBps = pcieTensorParallelGBps(gpu, linkEff);
+            b.contextParallelLink = "pcie";
+            b.assumptionsRead.add("link_efficiency");
+        } else {
+            b.contextParallelGBps = network * oversub;
+            b.contextParallelLink = "network";
+            b.assumptionsRead.add("link_efficiency");
+        }
     }
     if (nodes.size() > 1 && withoutGpudirect)
         b.assumptionsRead.add("no_gpudirect_bandwidth_factor");

@@ -164,7 +164,7 @@ int migUnusableSlices(const Scenario& s, const Catalog& c);
 /// The bandwidth a job's collectives see on its slots: NVLink within one domain, PCIe within
 /// a node otherwise, the NICs (GPUDirect RDMA or not) and the fabric's oversubscription across
 /// nodes (evaluatecomm.cpp).
-CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu, int tp, int ep, int pp);
+CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const GpuSpec& gpu, const Parallelism& par);
 
 /// The traffic a multi-node job sends off each of its nodes per second: its data-parallel and
 /// pipeline bytes per step over the node's uplinks and, across leaves, the leaf uplinks.

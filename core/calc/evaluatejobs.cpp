@@ -135,6 +135,10 @@ JobTotals jobsOnSlots(const Context& cx, Jobs& jobs, const PlacementOutcome& po,
         r.memory = std::move(job.memory);
         r.memoryAssumptions = job.memoryAssumptions;
         r.placed = job.runs();
+        r.cp = std::max(job.job->parallelism.cp, 1);
+        if (job.arch)
+            for (int stage = 0; stage < std::max(job.job->parallelism.pp, 1); ++stage)
+                r.stageLayers.push_back(job.job->parallelism.layersOfStage(stage, job.arch->layers));
         r.reason = job.arch ? job.placement->reason : "unknown model preset '" + job.job->model.preset + "'";
         if (!r.placed) {
             if (job.job->kind == JobKind::Inference) // a serving job without GPUs answers no request
@@ -163,6 +167,10 @@ JobTotals jobsOnSlots(const Context& cx, Jobs& jobs, const PlacementOutcome& po,
         if (r.ep > 1) {
             r.epLink = job.comm.expertParallelOverNvlink ? "nvlink" : "fabric";
             r.epLinkGBps = job.comm.expertParallelGBps;
+        }
+        if (r.cp > 1) {
+            r.cpLinkGBps = job.comm.contextParallelGBps;
+            r.cpLink = job.comm.contextParallelLink;
         }
         r.performanceAssumptions |= stepAssumptionsOf(job, r);
         penaltyCostAndSla(jobs, k, units, r);

@@ -50,7 +50,8 @@ Jobs jobDemands(const Context& cx)
             jobs.demands.push_back({.tenant = t,
                                     .job = j,
                                     .tp = std::max(job.parallelism.tp, 1),
-                                    .groups = std::max(job.parallelism.pp, 1) * std::max(job.parallelism.dp, 1),
+                                    .groups = std::max(job.parallelism.pp, 1) * std::max(job.parallelism.dp, 1) *
+                                              std::max(job.parallelism.cp, 1),
                                     .bytesPerUnit = need.demandBytes,
                                     .pin = job.pin,
                                     .isolation = tenant.isolation});
@@ -147,7 +148,7 @@ void bareMetalBaselines(const Context& cx, Jobs& jobs, ServingCache& cache)
         job.gpu = cx.c.gpu(cx.node(first.node).gpuId);
         const GpuSpec& gpu = *job.gpu;
         const Parallelism& par = job.job->parallelism;
-        job.comm = commFor(cx, job.placement->slots, gpu, par.tp, par.ep, par.pp);
+        job.comm = commFor(cx, job.placement->slots, gpu, par);
         const SoftwareStack* stack = cx.c.softwareStackFor(*job.job);
         if (job.inference()) {
             const ServingEngine engine = p.engineFor(stack);
@@ -191,9 +192,10 @@ AssumptionSet stepAssumptionsOf(const PlacedJob& job, const JobResult& r)
     const Parallelism& par = job.job->parallelism;
     if (par.tp > 1) // tensor-parallel collectives, over NVLink at the catalog's efficiency
         read |= tpOverlapRead;
-    if (par.dp > 1) // the gradient reduction
+    const bool reduces = par.dp > 1 || par.cp > 1; // gradients reduce over dp x cp ranks
+    if (reduces)                                   // the gradient reduction
         read |= dpOverlapRead;
-    if (par.dp > 1 || par.pp > 1) // data-parallel and pipeline transfers over PCIe or the NICs
+    if (reduces || par.pp > 1) // data-parallel and pipeline transfers over PCIe or the NICs
         read |= job.comm.assumptionsRead;
     return read;
 }

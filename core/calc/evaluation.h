@@ -66,6 +66,12 @@ struct JobResult
     std::string epLink;
     double epLinkGBps = 0.0;
     double tpCommShare = 0.0; ///< the TP collectives' exposed time over its step (or time per token)
+    // Issue 37: context parallelism and the pipeline's stages.
+    int cp = 1;                   ///< context-parallel ranks per model replica
+    std::vector<int> stageLayers; ///< blocks per pipeline stage (the even split unless given); empty without a model
+    /// The link its context-parallel ring runs over: "nvlink", "pcie", "network"; "" (cp 1 or not placed).
+    std::string cpLink;
+    double cpLinkGBps = 0.0; ///< that link's bandwidth per GPU (GB/s, one direction)
     /// The registered assumptions the calculation read for its memory per GPU (what placement
     /// reserved for it): the explanations of memory figures list these.
     AssumptionSet memoryAssumptions;

@@ -59,6 +59,7 @@ struct Cell
     int gpus;
     int tp;
     int pp;
+    int cp = 1; ///< context-parallel ranks (issue 37): above 1 only for long sequences
 };
 
 struct Sharding
@@ -72,7 +73,7 @@ struct Sharding
 auto rankKey(const JobConfig& c)
 {
     const Parallelism& p = c.parallelism;
-    return std::make_tuple(c.stepTimeS, c.gpus, c.memoryBytes, p.tp, p.pp, p.virtualStages, p.zeroStage, p.fsdp,
+    return std::make_tuple(c.stepTimeS, c.gpus, c.memoryBytes, p.tp, p.pp, p.cp, p.virtualStages, p.zeroStage, p.fsdp,
                            static_cast<int>(p.recompute), p.sequenceParallel, c.microBatch);
 }
 bool faster(const JobConfig& a, const JobConfig& b) { return rankKey(a) < rankKey(b); }
@@ -112,7 +113,7 @@ bool alike(const JobConfig& a, const JobConfig& b)
 {
     const Parallelism &p = a.parallelism, &q = b.parallelism;
     return a.gpus == b.gpus && a.microBatch == b.microBatch && p.tp == q.tp && p.pp == q.pp && p.dp == q.dp &&
-           p.virtualStages == q.virtualStages && p.sequenceParallel == q.sequenceParallel &&
+           p.cp == q.cp && p.virtualStages == q.virtualStages && p.sequenceParallel == q.sequenceParallel &&
            a.stepTimeS == b.stepTimeS && a.memoryBytes == b.memoryBytes;
 }
 
@@ -431,13 +432,26 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
     // The cells, and how many configurations each holds (counted before any is evaluated, so
     // that progress has a total).
     const int tpLimit = std::max(1, std::min(setup.nvlinkDomainGpus, setup.gpusPerNode));
+    // Context parallelism joins the search for long sequences only (>= kContextParallelFromTokens,
+    // where attention's s² work and the activations dominate), with 2, 4 or 8 ranks dividing the
+    // sequence into 2·cp chunks and each tp x cp group inside one NVLink domain, so that the
+    // search stays bounded and the ring stays on NVLink (docs/model-reference.md).
+    const bool longSequences = training && a.sequenceLength >= kContextParallelFromTokens && base.usesFlashAttention(a);
+    auto contextChoices = [&](int tp, int rest) {
+        std::vector<int> v{1};
+        for (int cp : {2, 4, 8})
+            if (longSequences && rest % cp == 0 && a.sequenceLength % (2 * cp) == 0 && tp * cp <= tpLimit)
+                v.push_back(cp);
+        return v;
+    };
     std::vector<Cell> cells;
     for (int n = std::max(setup.gpusMin, 1); n <= setup.gpusMax; ++n)
         for (int tp : divisorsOf(n))
             if (tp <= tpLimit && tpFits(a, tp))
                 for (int pp : divisorsOf(n / tp))
-                    if (a.layers % pp == 0 && global % (n / tp / pp) == 0)
-                        cells.push_back({n, tp, pp});
+                    for (int cp : contextChoices(tp, n / tp / pp))
+                        if (a.layers % pp == 0 && global % (n / tp / pp / cp) == 0)
+                            cells.push_back({n, tp, pp, cp});
     const std::vector<Recompute> recomputes =
         training ? std::vector<Recompute>{Recompute::None, Recompute::Selective, Recompute::Full}
                  : std::vector<Recompute>{Recompute::None};
@@ -464,7 +478,7 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
         return eps;
     };
     auto cellSize = [&](const Cell& c) {
-        const int dp = c.gpus / c.tp / c.pp;
+        const int dp = c.gpus / c.tp / c.pp / c.cp;
         long long n = 0;
         for (int micro : divisorsOf(global / dp))
             n += static_cast<long long>(stagesFor(c, global / dp / micro).size());
@@ -486,6 +500,7 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
     const double blockParams =
         a.isMoe() ? std::min(denseBlockParameters(a), blockParameters(a) - routedParams) : blockParameters(a);
     auto lowerBound = [&](const Cell& c, Sharding s, int dp, int ep) {
+        dp *= c.cp; // ZeRO shards over dp x cp ranks (memorymodel.cpp)
         const double blocks = static_cast<double>(a.layers / c.pp) / c.tp;
         const double params = blockParams * blocks;
         const double moeBlocks = a.isMoe() ? std::max(0.0, static_cast<double>(a.layers / c.pp - a.denseLayers)) : 0.0;
@@ -520,8 +535,10 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
                 return;
             }
             const Cell& c = cells[i];
-            const int dp = c.gpus / c.tp / c.pp;
-            const CommBandwidth comm = jobSearchComm(setup, c.gpus);
+            const int dp = c.gpus / c.tp / c.pp / c.cp;
+            CommBandwidth comm = jobSearchComm(setup, c.gpus);
+            if (c.cp > 1) // tp x cp fits the NVLink domain (contextChoices)
+                comm.contextParallelGBps = comm.tensorParallelGBps;
             long long enumerated = 0;
             for (int micro : divisorsOf(global / dp)) {
                 const int microBatches = global / dp / micro;
@@ -540,6 +557,7 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
                                     }
                                     job.parallelism = {c.tp, c.pp, dp, s.zero, s.fsdp, spBit == 1, r, v};
                                     job.parallelism.ep = ep;
+                                    job.parallelism.cp = c.cp;
                                     job.batch = {micro, global};
                                     const JobConfig cfg = scoreConfig(setup, job, comm);
                                     if (cfg.stepTimeS <= 0.0) { // does not fit

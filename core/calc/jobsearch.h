@@ -20,6 +20,11 @@
 
 namespace gp::calc {
 
+/// Sequences from this length on (tokens) search context parallelism too: 32K, where Megatron-
+/// Bridge's and NeMo's long-context recipes start to use CP (docs/model-reference.md,
+/// "Context parallelism"); shorter ones keep cp 1, so the search space is unchanged for them.
+inline constexpr int kContextParallelFromTokens = 32768;
+
 /// Where one training job runs for the job search: GPUs of one kind in nodes of `gpusPerNode`,
 /// NVLink domains of `nvlinkDomainGpus`, and `networkGBpsPerGpu` between nodes under a
 /// non-blocking fabric (nicGBpsPerGpu), with evaluate's assumptions.

@@ -150,12 +150,17 @@ double inFlightPerLayer(int pp, int stage, int v, int microBatches)
 MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arch, int stage)
 {
     const Parallelism& par = in.parallelism;
-    const int tp = std::max(par.tp, 1), pp = std::max(par.pp, 1), dp = std::max(par.dp, 1);
-    const int layersPerStage = std::max(arch.layers / pp, 1);
+    // ZeRO and the distributed optimizer shard over the data-parallel ranks of every context-
+    // parallel rank: Megatron-Core's data-parallel group "with CP" holds dp x cp GPUs.
+    const int tp = std::max(par.tp, 1), pp = std::max(par.pp, 1), dp = std::max(par.dp, 1) * std::max(par.cp, 1);
+    const int layersPerStage = par.layersOfStage(stage, arch.layers);
+    const int firstBlock = par.firstLayerOfStage(stage, arch.layers);
     const bool training = in.kind != JobKind::Inference;
     const bool lora = in.kind == JobKind::Lora || in.kind == JobKind::Qlora;
     const bool first = stage == 0, last = stage == pp - 1;
-    const int seq = in.sequenceLength > 0 ? in.sequenceLength : arch.sequenceLength;
+    // Each context-parallel rank keeps the activations of seq / cp tokens (its two chunks).
+    const int seq =
+        (in.sequenceLength > 0 ? in.sequenceLength : arch.sequenceLength) / (training ? std::max(par.cp, 1) : 1);
     const double h = arch.hiddenSize;
     const double vocab = arch.vocabSize;
 
@@ -211,7 +216,7 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
         arch.isMoe() && !lora ? states(expertParams / ep, 0.0, std::max(dp / ep, 1)) : noStates;
     // The first dense_layers of an MoE model, where they fall on this stage.
     const int denseHere =
-        arch.isMoe() ? std::clamp(arch.layers - arch.moeLayers() - stage * layersPerStage, 0, layersPerStage) : 0;
+        arch.isMoe() ? std::clamp(arch.layers - arch.moeLayers() - firstBlock, 0, layersPerStage) : 0;
     ModelArchitecture denseArch = arch;
     denseArch.experts = denseArch.activeExperts = 1;
     denseArch.sharedExperts = 0;
@@ -238,12 +243,12 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
             activations += act;
         }
         if (denseHere > 0) {
-            add(Kind::Block, stage * layersPerStage, denseHere, states(denseParams, blockAdapter, dp),
+            add(Kind::Block, firstBlock, denseHere, states(denseParams, blockAdapter, dp),
                 perDense * inFlight);
             activations += perDense * inFlight * denseHere;
         }
         if (layersPerStage > denseHere) {
-            add(Kind::Block, stage * layersPerStage + denseHere, layersPerStage - denseHere,
+            add(Kind::Block, firstBlock + denseHere, layersPerStage - denseHere,
                 plus(states(blockFrozen, blockAdapter, dp), expertStates), perBlock * inFlight);
             activations += perBlock * inFlight * (layersPerStage - denseHere);
         }
@@ -262,9 +267,9 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
         if (first)
             add(Kind::Embedding, 0, 1, states(embedParams, 0.0, dp), 0.0);
         if (denseHere > 0)
-            add(Kind::Block, stage * layersPerStage, denseHere, states(denseParams, 0.0, dp), kvPerBlock);
+            add(Kind::Block, firstBlock, denseHere, states(denseParams, 0.0, dp), kvPerBlock);
         if (layersPerStage > denseHere)
-            add(Kind::Block, stage * layersPerStage + denseHere, layersPerStage - denseHere,
+            add(Kind::Block, firstBlock + denseHere, layersPerStage - denseHere,
                 plus(states(blockParams, 0.0, dp), expertStates), kvPerBlock);
         kv += kvPerBlock * layersPerStage;
         // Workspace of one prefill chunk: hidden states, QKV and FFN intermediates in 16 bits,
@@ -321,7 +326,7 @@ MemoryBreakdown estimateMemory(const MemoryInputs& in)
         // Only the parameter count: model states are known, activations and KV cache are not.
         MemoryBreakdown m;
         const double perGpu = in.paramsOverride / std::max(par.tp * par.pp, 1);
-        const int dp = std::max(par.dp, 1);
+        const int dp = std::max(par.dp, 1) * std::max(par.cp, 1);
         if (in.kind == JobKind::Inference) {
             m.weightsBytes = perGpu * frozenWeightBytes(in.precision, false);
             m.kvCacheBytes = std::nullopt;
@@ -336,7 +341,13 @@ MemoryBreakdown estimateMemory(const MemoryInputs& in)
         return m;
     }
     MemoryBreakdown best = stageMemory(in, *in.arch, 0);
-    if (par.pp > 1) {
+    if (!par.stageLayers.empty()) {
+        // Uneven stages: any stage may be the heaviest (its own blocks and in-flight
+        // micro-batches, the embedding on the first, the output layer and logits on the last).
+        for (int stage = 1; stage < par.pp; ++stage)
+            if (MemoryBreakdown other = stageMemory(in, *in.arch, stage); other.totalBytes() > best.totalBytes())
+                best = std::move(other);
+    } else if (par.pp > 1) {
         MemoryBreakdown lastStage = stageMemory(in, *in.arch, par.pp - 1);
         if (lastStage.totalBytes() > best.totalBytes())
             best = std::move(lastStage);

@@ -98,6 +98,12 @@ const std::vector<StepPart>& stepParts()
          "moe_load_imbalance over the expert-parallel group's links (NVLink inside one domain, else the "
          "fabric) plus latency (Megatron-Core MoEAlltoAllTokenDispatcher; Lepikhin et al. 2021 GShard §2.2)",
          &StepBreakdown::epAllToAll},
+        {"cp_exposed", "CP exposed",
+         "Context-parallel ring: per block and micro-batch (cp - 1) hops of the rank's K and V, "
+         "2 x b·(s/cp)·kv_heads/t·d bytes each, forward and twice backward (again forward with full "
+         "recomputation), over NVLink inside a node's domain or the network, less (cp - 1)/cp of the "
+         "attention kernels they overlap (Megatron-Core context parallelism; Liu et al. 2023)",
+         &StepBreakdown::cpExposed},
     };
     return parts;
 }
@@ -126,6 +132,7 @@ struct BlockTimes
     double recompute = 0.0;
     double tensorParallel = 0.0;
     double allToAll = 0.0; ///< MoE dispatch and combine over the expert-parallel group
+    double contextParallel = 0.0; ///< exposed K/V ring transfers, forward, backward and recompute
 };
 
 /// LoRA and QLoRA train adapters on frozen base weights.
@@ -147,7 +154,12 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes, 
     const double t = shape.t, h = shape.h, heads = shape.heads, d = shape.d, f = shape.f;
     const double b = std::max(job.batch.micro, 1);
     const double s = std::max(a.sequenceLength, 1);
-    const double tokens = b * s;
+    // Context parallelism: each rank holds sq = s / cp of every sequence's queries (two of 2·cp
+    // chunks, so that the causal mask's work is even) and attends over the whole sequence as the
+    // K/V blocks pass round the ring (Megatron-Core context parallelism; Liu et al. 2023).
+    const double cp = std::max(par.cp, 1);
+    const double sq = s / cp;
+    const double tokens = b * sq;
     const double act = job.precision == Precision::Fp32 ? 4.0 : 2.0; // activation element
     const bool adapter = trainsAdapters(job);
     const bool flash = job.usesFlashAttention(a);
@@ -159,7 +171,7 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes, 
     // Attention core. Unfused: two batched GEMMs per head (QK^T and PV, b·a/t of them) plus
     // softmax and its dropout over the s x s scores; backward twice the GEMMs. Flash: causal,
     // half the s x s work, 2.5x of it again in backward (Dao 2023 §3.1).
-    const double coreFlops = 4.0 * b * s * s * shape.qWidth() / t;
+    const double coreFlops = 4.0 * b * sq * s * shape.qWidth() / t;
     double attentionF = 0.0, attentionB = 0.0, scoresF = 0.0;
     if (flash) {
         // At the stack's kernel: its attention_efficiency of the catalog's flash figure.
@@ -167,9 +179,9 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes, 
         attentionB = 2.5 * attentionF;
     } else {
         const double batch = b * heads / t;
-        attentionF = k.attentionGemm(s, s, d, batch) + k.attentionGemm(s, d, s, batch);
+        attentionF = k.attentionGemm(sq, s, d, batch) + k.attentionGemm(sq, d, s, batch);
         attentionB = 2.0 * attentionF;
-        const double scores = batch * s * s;
+        const double scores = batch * sq * s;
         // Fused scale-mask-softmax reads and writes the scores; dropout writes a 1-byte mask.
         scoresF = k.stream(scores * 2.0 * act + (a.dropout ? scores * (2.0 * act + 1.0) : 0.0));
     }
@@ -229,6 +241,23 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes, 
                                            in.comm.expertParallelLocalRanks, in.comm.tensorParallelGBps);
         bt.allToAll = (par.recompute == Recompute::Full ? 6.0 : 4.0) * one;
     }
+
+    // Context-parallel ring: forward, cp - 1 hops each carrying the rank's K and V for its b·sq
+    // tokens (GQA: kv_heads/t heads of d, at least one per TP rank); backward sends K and V
+    // again and returns their gradients, twice the bytes. Each hop overlaps the attention of
+    // the block already received, so (cp - 1)/cp of the attention kernels hide the transfers
+    // (Megatron-Core's P2P ring with overlap; Liu et al. 2023 §3); full recomputation repeats
+    // the forward ring.
+    if (par.cp > 1) {
+        const double kvHeadsPerRank = std::max(1.0, shape.kvHeads / t);
+        const double kvBytes = 2.0 * tokens * kvHeadsPerRank * d * act;
+        const double hop =
+            kvBytes / std::max(in.comm.contextParallelGBps * 1e9, 1e-9) + in.gpu->efficiency.collectiveLatencyUs * 1e-6;
+        const double hidden = (cp - 1.0) / cp;
+        const double forward = std::max(0.0, (cp - 1.0) * hop - hidden * attentionF);
+        const double backward = std::max(0.0, 2.0 * (cp - 1.0) * hop - hidden * attentionB);
+        bt.contextParallel = forward + backward + (par.recompute == Recompute::Full ? forward : 0.0);
+    }
     return bt;
 }
 
@@ -243,7 +272,8 @@ PerfResult training(const PerfInputs& in)
     const double t = std::max(par.tp, 1);
     const double seq = std::max(a.sequenceLength, 1);
     const double tokensPerStep = static_cast<double>(job.batch.global) * seq;
-    const double tokensPerMicro = std::max(job.batch.micro, 1) * seq;
+    // Tokens of one micro-batch on one context-parallel rank.
+    const double tokensPerMicro = std::max(job.batch.micro, 1) * seq / std::max(par.cp, 1);
     const int m = job.microBatchesPerStep();
     const double peak = peakFlops(*in.gpu, job.precision);
     const ResourceShares& sh = in.shares;
@@ -257,12 +287,12 @@ PerfResult training(const PerfInputs& in)
     // the fp32 cross-entropy on the last stage (the embedding on the first is a gather). An MoE
     // model's first dense_layers sit on stage 0; the slowest stage holds as many MoE blocks
     // as it can, and the rest of its blocks are dense.
-    const double blocks = std::ceil(static_cast<double>(std::max(a.layers, 1)) / pp);
-    const double denseBlocks = a.isMoe() ? std::max(0.0, blocks - a.moeLayers()) : 0.0;
+    const double evenBlocks = std::ceil(static_cast<double>(std::max(a.layers, 1)) / pp);
+    const double denseBlocks = a.isMoe() ? std::max(0.0, evenBlocks - a.moeLayers()) : 0.0;
     BlockTimes bt = moe;
     if (denseBlocks > 0) {
         const BlockTimes dn = blockTimes(in, k, sb.gradients, true);
-        const double w = denseBlocks / blocks;
+        const double w = denseBlocks / evenBlocks;
         bt.forward = (1.0 - w) * moe.forward + w * dn.forward;
         bt.backward = (1.0 - w) * moe.backward + w * dn.backward;
         bt.recompute = (1.0 - w) * moe.recompute + w * dn.recompute;
@@ -273,18 +303,39 @@ PerfResult training(const PerfInputs& in)
     const double head = vocab > 0 ? (adapter ? 2.0 : 3.0) * k.gemm(tokensPerMicro, vocab / t, a.hiddenSize) +
                                         k.stream(tokensPerMicro * vocab / t * 16.0)
                                   : 0.0;
+    const double network = std::max(sh.network, 1e-9); // a shared GPU's share of its links
+    const double blockMb = bt.forward + bt.backward + bt.recompute +
+                           (1.0 - in.tpCommOverlap) * bt.tensorParallel / std::max(sh.time, 1e-9) +
+                           (bt.allToAll + bt.contextParallel) / network;
+    double blocks = std::ceil(static_cast<double>(std::max(a.layers, 1)) / pp);
+    bool withHead = true;
+    if (!par.stageLayers.empty()) {
+        // Uneven stages (stage_layers): the heaviest stage by its own blocks, the output layer
+        // counted on the last stage only (Narayanan et al. 2021 §2.2: 1F1B advances at the pace
+        // of its slowest stage).
+        double heaviest = -1.0;
+        for (int i = 0; i < pp; ++i) {
+            const int n = par.layersOfStage(i, a.layers);
+            const double time = n * blockMb + (i == pp - 1 ? head : 0.0);
+            if (time > heaviest) {
+                heaviest = time;
+                blocks = n;
+                withHead = i == pp - 1;
+            }
+        }
+    }
     const double kernelComputeShare = k.computeBoundShare(); // of the block's and head's kernels
-    const double computeMb = blocks * (bt.forward + bt.backward) + head;
+    const double computeMb = blocks * (bt.forward + bt.backward) + (withHead ? head : 0.0);
     const double recomputeMb = blocks * bt.recompute;
     const double tpMb = (1.0 - in.tpCommOverlap) * blocks * bt.tensorParallel / std::max(sh.time, 1e-9);
-    const double a2aMb = blocks * bt.allToAll / std::max(sh.network, 1e-9);
-    const double stageMb = computeMb + recomputeMb + tpMb + a2aMb;
+    const double a2aMb = blocks * bt.allToAll / network;
+    const double cpMb = blocks * bt.contextParallel / network;
+    const double stageMb = computeMb + recomputeMb + tpMb + a2aMb + cpMb;
 
     // Pipeline: each micro-batch crosses v stage boundaries forward and backward; Megatron's
     // scatter/gather sends 1/t of the activations per TP rank (Narayanan et al. 2021 §4.1).
     // 1F1B bubble (p - 1)/m of the ideal, divided by v with the interleaved schedule (§2.2).
     const double p2pBytes = pp > 1 ? tokensPerMicro * a.hiddenSize * act / t : 0.0;
-    const double network = std::max(sh.network, 1e-9); // a shared GPU's share of its links
     const double p2pMb =
         pp > 1 ? 2.0 * v * (p2pBytes / std::max(in.comm.pipelineGBps * 1e9, 1e-9) + latency) / network : 0.0;
 
@@ -298,14 +349,19 @@ PerfResult training(const PerfInputs& in)
     // group (dp / ep ranks, Megatron-Core) and each rank holds 1/ep of them.
     const int ep = std::max(par.ep, 1);
     const double expertParams = adapter ? 0.0 : a.moeLayers() * routedExpertParameters(a);
-    const double paramsPerGpu =
+    double paramsPerGpu =
         (adapter ? a.layers * trainableBlockParameters(a, job) : parameterCount(a) - expertParams * (1.0 - 1.0 / ep)) /
         (t * pp);
+    if (!par.stageLayers.empty()) // the heaviest stage's share: its blocks over the even split's
+        paramsPerGpu *= blocks * pp / std::max(a.layers, 1);
+    // With context parallelism the gradients are reduced over dp x cp ranks: every CP rank
+    // holds the same weights (Megatron-Core's data-parallel group with CP).
+    const int ranks = std::max(par.dp, 1) * std::max(par.cp, 1);
     const bool shardAll = par.fsdp || par.zeroStage == 3;
     const double dpBandwidth = std::max(in.comm.dataParallelGBps * 1e9, 1e-9);
-    const double ring = par.dp > 1 ? (par.dp - 1.0) / par.dp : 0.0;
+    const double ring = ranks > 1 ? (ranks - 1.0) / ranks : 0.0;
     double dpBytes = 0.0, dpS = 0.0, dpHidden = 0.0;
-    if (par.dp > 1 && shardAll) {
+    if (ranks > 1 && shardAll) {
         // Fully sharded (ZeRO-3, FSDP FULL_SHARD): per micro-batch and layer, the parameters are
         // all-gathered for forward and again for backward and the gradients reduce-scattered:
         // 3 collectives of (n-1)/n of the stage's parameters (Rajbhandari et al. 2020 §7; Zhao et
@@ -322,7 +378,7 @@ PerfResult training(const PerfInputs& in)
         dpBytes = m * perMbBytes;
         dpS = m * perMbS;
         dpHidden = m * hiddenMb;
-    } else if (par.dp > 1 && par.zeroStage >= 1) {
+    } else if (ranks > 1 && par.zeroStage >= 1) {
         // Sharded optimizer (ZeRO-1/2, Megatron's distributed optimizer): the gradients are
         // reduce-scattered (their own bytes) behind the last backward and the updated 16-bit
         // parameters all-gathered behind the next forward (--overlap-param-gather), each (n-1)/n
@@ -334,7 +390,7 @@ PerfResult training(const PerfInputs& in)
         dpS = reduceS + gatherS;
         dpHidden = std::min(in.commOverlap * reduceS, blocks * bt.backward) +
                    std::min(in.commOverlap * gatherS, blocks * bt.forward);
-    } else if (par.dp > 1) {
+    } else if (ranks > 1) {
         dpBytes = 2.0 * ring * paramsPerGpu * gradBytes;
         dpS = (dpBytes / dpBandwidth + latency) / network;
         dpHidden = std::min(in.commOverlap * dpS, blocks * bt.backward);
@@ -342,7 +398,7 @@ PerfResult training(const PerfInputs& in)
 
     // The optimizer step streams every state of its shard once: reads all, writes all but
     // the gradients, plus the gradient-norm read and the zeroing write.
-    const double optimizerParams = paramsPerGpu / ((par.fsdp || par.zeroStage >= 1) ? std::max(par.dp, 1) : 1);
+    const double optimizerParams = paramsPerGpu / ((par.fsdp || par.zeroStage >= 1) ? ranks : 1);
     // Plus the stack's fixed per-step overhead (host work the kernels do not show).
     const double optimizerS =
         k.stream(optimizerParams * (2.0 * (sb.weights + sb.gradients + sb.optimizer) + sb.gradients)) +
@@ -358,10 +414,11 @@ PerfResult training(const PerfInputs& in)
     br.dpExposed = dpS - dpHidden;
     br.optimizer = optimizerS;
     br.epAllToAll = m * a2aMb;
+    br.cpExposed = m * cpMb;
     r.stepTimeS = br.total();
     r.computeS = br.compute + br.recompute + br.optimizer;
     r.bubbleS = br.bubble;
-    r.exposedCommS = br.tpExposed + br.ppExposed + br.dpExposed + br.epAllToAll;
+    r.exposedCommS = br.tpExposed + br.ppExposed + br.dpExposed + br.epAllToAll + br.cpExposed;
     r.dataParallelBytesPerGpu = dpBytes;
     r.pipelineBytesPerGpu = pp > 1 ? 2.0 * m * v * p2pBytes : 0.0;
     r.networkCommS = dpS + br.ppExposed;
@@ -371,7 +428,7 @@ PerfResult training(const PerfInputs& in)
         const double kernels = br.compute + br.recompute + br.bubble;
         r.mix = {kernelComputeShare * kernels / r.stepTimeS,
                  ((1.0 - kernelComputeShare) * kernels + br.optimizer) / r.stepTimeS,
-                 (br.ppExposed + br.dpExposed + br.epAllToAll) / r.stepTimeS, br.tpExposed / r.stepTimeS};
+                 (br.ppExposed + br.dpExposed + br.epAllToAll + br.cpExposed) / r.stepTimeS, br.tpExposed / r.stepTimeS};
     }
     r.tokensPerS = tokensPerStep / r.stepTimeS;
     // Adapters skip the base weights' gradients: 4N + 12Lhs model FLOPs per token, not 6N.

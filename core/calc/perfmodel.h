@@ -50,6 +50,10 @@ struct CommBandwidth
     /// Off NVLink: the ranks of a group that share one NVLink domain (the slowest group's);
     /// their share of the all-to-all stays on NVLink at tensorParallelGBps. 0: none.
     int expertParallelLocalRanks = 0;
+    /// A context-parallel ring's K/V hops: NVLink when every CP group (tp x cp consecutive
+    /// ranks) sits in one NVLink domain, else the data-parallel path (PCIe or the NICs).
+    double contextParallelGBps = 0.0;
+    const char* contextParallelLink = ""; ///< "nvlink", "pcie" or "network" (set by evaluate's commFor)
     /// The assumptions the pipeline and data-parallel bandwidths rest on: link_efficiency off
     /// NVLink (PCIe, the NICs), no_gpudirect_bandwidth_factor across nodes without GPUDirect RDMA.
     AssumptionSet assumptionsRead;
@@ -99,9 +103,10 @@ struct StepBreakdown
     double bubble = 0.0;     ///< pipeline fill and drain
     double optimizer = 0.0;  ///< the optimizer step (memory-bound)
     double epAllToAll = 0.0; ///< MoE token dispatch and combine across the expert-parallel group
+    double cpExposed = 0.0;  ///< context-parallel K/V ring transfers not hidden behind attention
     double total() const
     {
-        return compute + recompute + tpExposed + ppExposed + dpExposed + bubble + optimizer + epAllToAll;
+        return compute + recompute + tpExposed + ppExposed + dpExposed + bubble + optimizer + epAllToAll + cpExposed;
     }
 };
 
@@ -115,7 +120,7 @@ struct StepPart
     const char* formula;
     double StepBreakdown::*value;
 };
-/// The parts, in the order they are stacked.
+/// The nine parts, in the order they are stacked.
 const std::vector<StepPart>& stepParts();
 
 /// A unit's shares of its GPU's resources against the whole, unshared GPU (interference.h).

@@ -89,7 +89,7 @@ std::string parallelismText(const Job& j)
     if (!j.isTraining())
         return "TP" + std::to_string(p.tp) + " × " + std::to_string(p.dp) + " replica" + (p.dp == 1 ? "" : "s") + gpus;
     return "TP" + std::to_string(p.tp) + " PP" + std::to_string(p.pp) + " DP" + std::to_string(p.dp) +
-           (p.ep > 1 ? " EP" + std::to_string(p.ep) : "") + gpus +
+           (p.ep > 1 ? " EP" + std::to_string(p.ep) : "") + (p.cp > 1 ? " CP" + std::to_string(p.cp) : "") + gpus +
            (p.fsdp ? ", FSDP" : ", ZeRO-" + std::to_string(p.zeroStage)) + ", recompute " +
            std::string(enumName(p.recompute)) + (p.sequenceParallel ? ", SP" : "") +
            (p.virtualStages > 1 ? ", " + std::to_string(p.virtualStages) + " virtual stages" : "");

@@ -44,7 +44,8 @@ Result<Edit> setJobParallelism(const Scenario& s, const Catalog& catalog, const 
     const Parallelism& p = parallelism;
     return rules::validated(std::move(b), catalog,
                             "Parallelism of " + job->name + ": TP " + std::to_string(p.tp) + ", PP " +
-                                std::to_string(p.pp) + ", DP " + std::to_string(p.dp));
+                                std::to_string(p.pp) + ", DP " + std::to_string(p.dp) +
+                                (p.cp > 1 ? ", CP " + std::to_string(p.cp) : ""));
 }
 
 Result<Edit> setServingDeployment(const Scenario& s, const Catalog& catalog, const std::string& jobId, int tp,

@@ -9,6 +9,8 @@
 #include "model/validation.h"
 #include "scenariomigrations.h"
 
+#include <cmath>
+
 namespace gp::io {
 
 using checks::field;
@@ -339,6 +341,19 @@ Job Reader::job(const QJsonObject& o, const std::string& p)
         j.parallelism.sequenceParallel = g.boolean("sequence_parallel", false);
         j.parallelism.recompute = g.enumValue("recompute", Recompute::None);
         j.parallelism.virtualStages = g.integer("virtual_stages", 1);
+        j.parallelism.cp = g.integer("cp", 1);
+        if (auto layers = g.array("stage_layers")) {
+            const std::string at = g.pathOf("stage_layers");
+            for (qsizetype i = 0; i < layers->size(); ++i) {
+                const QJsonValue v = layers->at(i);
+                const std::string where = idx(at, static_cast<std::size_t>(i));
+                if (!v.isDouble() || std::floor(v.toDouble()) != v.toDouble() || std::abs(v.toDouble()) > 1e6) {
+                    mOut.push_back(Issue::error(where, describe(v) + " must be a whole number of layers"));
+                    continue;
+                }
+                j.parallelism.stageLayers.push_back(static_cast<int>(v.toDouble()));
+            }
+        }
         g.finish();
     }
     if (auto b = f.object("batch")) {

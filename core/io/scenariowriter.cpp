@@ -162,6 +162,14 @@ QJsonObject toJson(const Job& j)
         parallelism["ep"] = p.ep;
     if (p.virtualStages != 1) // written only when interleaving, so older files stay byte for byte
         parallelism["virtual_stages"] = p.virtualStages;
+    if (p.cp != 1) // issue 37's fields, likewise written only when set
+        parallelism["cp"] = p.cp;
+    if (!p.stageLayers.empty()) {
+        QJsonArray layers;
+        for (int n : p.stageLayers)
+            layers.append(n);
+        parallelism["stage_layers"] = layers;
+    }
     QJsonObject o{{"id", str(j.id)},
                   {"name", str(j.name)},
                   {"kind", name(j.kind)},

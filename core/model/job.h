@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gp {
 
@@ -69,7 +70,31 @@ struct Parallelism
     /// every expert. docs/model-reference.md#mixture-of-experts.
     int ep = 1;
 
-    int gpus() const { return tp * pp * dp; }
+    // Issue 37: context parallelism and uneven pipeline stages (docs/model-reference.md,
+    // "Context parallelism" and "Uneven pipeline stages").
+    /// Context-parallel ranks: each holds seq / cp of every sequence's tokens and exchanges K/V
+    /// blocks in a ring (Megatron-Core context parallelism; Liu et al. 2023, Ring Attention).
+    int cp = 1;
+    /// Transformer blocks of each pipeline stage (pp entries summing to the model's layers);
+    /// empty: layers / pp on every stage.
+    std::vector<int> stageLayers{};
+    /// Blocks on `stage` of a model with `layers` blocks: stageLayers, else the even split.
+    int layersOfStage(int stage, int layers) const
+    {
+        if (!stageLayers.empty() && stage >= 0 && stage < static_cast<int>(stageLayers.size()))
+            return stageLayers[static_cast<std::size_t>(stage)];
+        return std::max(layers / std::max(pp, 1), 1);
+    }
+    /// The first block of `stage`.
+    int firstLayerOfStage(int stage, int layers) const
+    {
+        int first = 0;
+        for (int i = 0; i < stage; ++i)
+            first += layersOfStage(i, layers);
+        return first;
+    }
+    /// GPUs of the job: expert parallelism reuses data-parallel ranks, context parallelism adds its own.
+    int gpus() const { return tp * pp * dp * cp; }
     bool operator==(const Parallelism&) const = default;
 };
 

@@ -62,6 +62,53 @@ void validateArchitecture(const ModelArchitecture& a, const std::string& p, Issu
 
 namespace {
 
+/// Issue 37: context parallelism and uneven pipeline stages (docs/model-reference.md).
+void validateStagesAndContext(const Job& job, const ModelArchitecture& arch, const std::string& p, Issues& out)
+{
+    const Parallelism& par = job.parallelism;
+    if (par.cp > 1) {
+        // Megatron-Core splits each sequence into 2·cp chunks and gives rank r chunks r and
+        // 2cp-1-r, so that every rank carries an equal share of the causal mask's work
+        // (megatron/core/utils.py get_batch_on_this_cp_rank; TE's context-parallel attention).
+        const long long chunks = 2LL * par.cp;
+        if (arch.sequenceLength > 0 && arch.sequenceLength % chunks != 0)
+            out.push_back(Issue::error(
+                field(p, "cp"), num(par.cp) + " needs the sequence (" + num(arch.sequenceLength) +
+                                    " tokens) divisible by 2 x cp = " + num(static_cast<double>(chunks)) +
+                                    ": Megatron-Core splits it into 2·cp chunks for load-balanced causal attention"));
+        if (!job.usesFlashAttention(arch))
+            out.push_back(Issue::error(
+                field(p, "cp"), num(par.cp) + " needs fused (flash) attention: context parallelism runs inside "
+                                              "Transformer Engine's fused attention kernels; set flash_attention"));
+    }
+    if (par.stageLayers.empty())
+        return;
+    const std::string at = field(p, "stage_layers");
+    const auto stages = static_cast<int>(par.stageLayers.size());
+    if (stages != par.pp)
+        out.push_back(Issue::error(at, num(stages) + " stage" + (stages == 1 ? "" : "s") + " listed; pp is " +
+                                           num(par.pp) + ": give one layer count per pipeline stage"));
+    long long sum = 0;
+    bool positive = true;
+    for (std::size_t i = 0; i < par.stageLayers.size(); ++i) {
+        const int n = par.stageLayers[i];
+        sum += n;
+        if (n < 1) {
+            positive = false;
+            out.push_back(Issue::error(checks::idx(at, i), num(n) + ": every stage needs at least one layer"));
+        }
+    }
+    if (positive && arch.layers > 0 && sum != arch.layers)
+        out.push_back(Issue::error(at, num(stages) + " stages sum to " + num(static_cast<double>(sum)) +
+                                           " layers, the model has " + num(arch.layers)));
+    // Megatron-LM splits the uneven first and last stages' layers evenly over their virtual
+    // chunks only with its own rules (--decoder-first/last-pipeline-num-layers); gpuplan keeps
+    // uneven stages to the plain 1F1B schedule rather than guess a chunking.
+    if (par.virtualStages > 1)
+        out.push_back(Issue::error(at, "uneven stages need virtual_stages 1 (it is " + num(par.virtualStages) +
+                                           "): gpuplan does not split uneven stages into interleaved chunks"));
+}
+
 void validateParallelism(const Job& job, const ModelArchitecture* arch, const std::string& p, Issues& out)
 {
     const Parallelism& par = job.parallelism;
@@ -93,6 +140,13 @@ void validateParallelism(const Job& job, const ModelArchitecture* arch, const st
                                                num(m) + ") to be a multiple of pp (" + num(par.pp) + ")"));
         }
     }
+    const bool cpOk = inRange(out, field(p, "cp"), par.cp, 1, 1024);
+    if (cpOk && par.cp > 1 && !job.isTraining())
+        out.push_back(Issue::error(field(p, "cp"), num(par.cp) +
+                                                       ": context parallelism is modelled for training only; serving "
+                                                       "jobs use cp 1 (long-context prefill is not modelled)"));
+    if (!par.stageLayers.empty() && !job.isTraining())
+        out.push_back(Issue::error(field(p, "stage_layers"), "uneven pipeline stages are modelled for training only"));
     if (par.sequenceParallel && par.tp == 1)
         out.push_back(Issue::warning(field(p, "sequence_parallel"), "has no effect with tp 1"));
     if (!ok || !arch)
@@ -119,6 +173,11 @@ void validateParallelism(const Job& job, const ModelArchitecture* arch, const st
         else if (par.dp % par.ep != 0)
             out.push_back(Issue::error(field(p, "ep"), num(par.ep) + " does not divide dp (" + num(par.dp) +
                                                            "): expert-parallel ranks are data-parallel ranks"));
+    }
+    if (!par.stageLayers.empty() || par.cp > 1) {
+        validateStagesAndContext(job, *arch, p, out);
+        if (!par.stageLayers.empty())
+            return; // the stages' own sums replace the even split's divisibility
     }
     if (arch->layers > 0 && arch->layers % par.pp != 0)
         out.push_back(

@@ -106,10 +106,17 @@ void changed(std::vector<std::string>& out, const std::string& what, const std::
 std::string parallelism(const Parallelism& p)
 {
     std::string s = "TP" + std::to_string(p.tp) + " PP" + std::to_string(p.pp) + " DP" + std::to_string(p.dp);
+    if (p.cp > 1)
+        s += " CP" + std::to_string(p.cp);
     if (p.virtualStages > 1)
         s += " (interleaved x" + std::to_string(p.virtualStages) + ")";
     if (p.ep > 1)
         s += " EP" + std::to_string(p.ep);
+    if (!p.stageLayers.empty()) {
+        s += " stages ";
+        for (std::size_t i = 0; i < p.stageLayers.size(); ++i)
+            s += (i ? "," : "") + std::to_string(p.stageLayers[i]);
+    }
     if (p.zeroStage > 0)
         s += " ZeRO-" + std::to_string(p.zeroStage);
     if (p.fsdp)

@@ -358,11 +358,13 @@ void validateTenants(const Scenario& s, const Catalog& catalog, Issues& out)
                 out.push_back(Issue::error(field(q, "id"), "'" + job.id + "' is used by another job"));
             for (auto& e : validateJob(job, s, catalog, q))
                 out.push_back(std::move(e));
-            const long long gpus = static_cast<long long>(job.parallelism.tp) * job.parallelism.pp * job.parallelism.dp;
-            if (job.parallelism.tp > 0 && job.parallelism.pp > 0 && job.parallelism.dp > 0 && gpus > clusterUnits)
+            const Parallelism& jp = job.parallelism;
+            const long long gpus = static_cast<long long>(jp.tp) * jp.pp * jp.dp * std::max(jp.cp, 1);
+            if (jp.tp > 0 && jp.pp > 0 && jp.dp > 0 && gpus > clusterUnits)
                 out.push_back(Issue::error(field(q, "parallelism"),
-                                           "tp x pp x dp = " + num(static_cast<double>(gpus)) +
-                                               " GPUs; the cluster offers " + num(static_cast<double>(clusterUnits)) +
+                                           std::string(jp.cp > 1 ? "tp x pp x dp x cp = " : "tp x pp x dp = ") +
+                                               num(static_cast<double>(gpus)) + " GPUs; the cluster offers " +
+                                               num(static_cast<double>(clusterUnits)) +
                                                " (GPUs, MIG instances, vGPUs, replicas and MPS clients)"));
         }
     }

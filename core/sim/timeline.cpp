@@ -54,7 +54,8 @@ TimelineResult runTimeline(const Scenario& s, const Catalog& c, const calc::Eval
             run.demand = {t,
                           j,
                           std::max(job.parallelism.tp, 1),
-                          std::max(job.parallelism.pp, 1) * std::max(job.parallelism.dp, 1),
+                          std::max(job.parallelism.pp, 1) * std::max(job.parallelism.dp, 1) *
+                              std::max(job.parallelism.cp, 1),
                           r ? r->memory.totalBytes() : 0.0,
                           job.pin};
             run.tenantPriority = s.tenants[static_cast<std::size_t>(t)].priority;

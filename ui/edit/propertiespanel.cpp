@@ -14,6 +14,7 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -177,6 +178,29 @@ void PropertiesPanel::addInt(const QString& key, const QString& label, int value
     const std::size_t index = mFields.size();
     addRow(key, label, e, [e] { return QJsonValue(e->value()); });
     connect(e, &QSpinBox::valueChanged, this, [this, index] { touch(index); });
+}
+
+QLineEdit* PropertiesPanel::addIntList(const QString& key, const QString& label, const std::vector<int>& values)
+{
+    QStringList parts;
+    for (int v : values)
+        parts << QString::number(v);
+    auto* e = new QLineEdit(parts.join(','), mFormHost);
+    const std::size_t index = mFields.size();
+    addRow(key, label, e, [e] {
+        const QString text = e->text().trimmed();
+        if (text.isEmpty())
+            return QJsonValue(QJsonValue::Null);
+        QJsonArray list;
+        for (const QString& part : text.split(',')) {
+            bool ok = false;
+            const int n = part.trimmed().toInt(&ok);
+            list.append(ok ? QJsonValue(n) : QJsonValue(part.trimmed()));
+        }
+        return QJsonValue(list);
+    });
+    connect(e, &QLineEdit::textEdited, this, [this, index] { touch(index); });
+    return e;
 }
 
 QDoubleSpinBox* PropertiesPanel::addDouble(const QString& key, const QString& label, double value, double min,

@@ -17,6 +17,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
+class QLineEdit;
 class QPushButton;
 
 namespace gp::ui {
@@ -95,6 +96,9 @@ private:
     void touch(std::size_t index);
     void addText(const QString& key, const QString& label, const std::string& value);
     void addInt(const QString& key, const QString& label, int value, int min, int max, const QString& suffix);
+    /// A list of whole numbers typed as "32,32,31,31"; empty removes the optional field. A part
+    /// that is not a number goes to the file's reader as typed, which says why it is refused.
+    QLineEdit* addIntList(const QString& key, const QString& label, const std::vector<int>& values);
     QDoubleSpinBox* addDouble(const QString& key, const QString& label, double value, double min, double max,
                               int decimals, const QString& suffix, const NumberFieldOptions& options = {});
     void addBool(const QString& key, const QString& label, bool value);

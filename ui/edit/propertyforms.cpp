@@ -10,6 +10,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QJsonValue>
+#include <QLineEdit>
 
 #include <set>
 
@@ -198,6 +199,14 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
         addEnum("parallelism.recompute", tr("Recompute"), j->parallelism.recompute);
         addBool("parallelism.sequence_parallel", tr("Sequence parallel"), j->parallelism.sequenceParallel);
         addInt("parallelism.virtual_stages", tr("Virtual stages"), j->parallelism.virtualStages, 1, 1024, QString());
+        addInt("parallelism.cp", tr("Context parallel"), j->parallelism.cp, 1, 1024, QString());
+        field("parallelism.cp")
+            ->setToolTip(tr("Context-parallel ranks: each keeps seq / cp of every sequence and passes K/V blocks "
+                            "round a ring (Megatron-Core). The job's GPUs become tp x pp x dp x cp; the sequence "
+                            "must divide by 2 x cp."));
+        addIntList("parallelism.stage_layers", tr("Stage layers"), j->parallelism.stageLayers)
+            ->setToolTip(tr("Blocks per pipeline stage, e.g. 7,8,8,7: pp numbers summing to the model's layers "
+                            "(only with virtual stages 1). Empty: layers / pp on each stage."));
         if (j->training) {
             addDouble("training.tokens", tr("Tokens"), j->training->tokens, 0, 1e16, 3, tr(" billion"),
                       NumberFieldOptions{1e9, false, {}});

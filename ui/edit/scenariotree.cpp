@@ -116,6 +116,8 @@ void ScenarioTree::showScenario(const Scenario& s, const Catalog& catalog, const
                                .arg(p.tp)
                                .arg(p.pp)
                                .arg(p.dp);
+            if (p.cp > 1)
+                text += tr(" CP%1").arg(p.cp);
             auto* item = new QTreeWidgetItem(ti, {q(j.name), text});
             auto it = results.find(j.id);
             if (it == results.end())

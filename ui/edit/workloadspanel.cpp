@@ -254,7 +254,8 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
         const Job* job = jobs.count(r.id) ? jobs[r.id] : nullptr;
         const Tenant* tenant = tenants.count(r.tenant) ? tenants[r.tenant] : nullptr;
         const QString parallel =
-            job ? QString("%1×%2×%3").arg(job->parallelism.tp).arg(job->parallelism.pp).arg(job->parallelism.dp)
+            job ? QString("%1×%2×%3").arg(job->parallelism.tp).arg(job->parallelism.pp).arg(job->parallelism.dp) +
+                      (job->parallelism.cp > 1 ? QString("×%1 CP").arg(job->parallelism.cp) : QString())
                 : QString();
         const QStringList cells = {tenant ? q(tenant->name) : q(r.tenant),
                                    job ? q(job->name) : q(r.id),
@@ -380,7 +381,8 @@ void WorkloadsPanel::showSteps(const calc::JobResult& r)
     };
     auto* series = new QHorizontalStackedBarSeries;
     series->setBarWidth(0.6);
-    static const char* colours[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1"};
+    static const char* colours[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
+                                    "#59a14f", "#edc948", "#b07aa1", "#9c755f"};
     QStringList all, legend;
     int c = 0;
     for (const calc::StepPart& part : calc::stepParts()) {
@@ -388,7 +390,7 @@ void WorkloadsPanel::showSteps(const calc::JobResult& r)
         const QString share = QString::number(v / std::max(step, 1e-300) * 100.0, 'f', 1);
         const QString label = tr(part.label);
         auto* set = new QBarSet(label);
-        const QColor colour(colours[c++ % 7]);
+        const QColor colour(colours[c++ % 8]);
         set->setColor(colour);
         *set << v / std::max(step, 1e-300) * 100.0;
         const QString tip = tr("<b>%1</b>: %2 (%3 % of the step)<br>%4")

@@ -29,7 +29,8 @@ QStringList configCells(const calc::JobConfig& c)
     return {QString::number(c.gpus), QString::number(p.tp),
             p.virtualStages > 1 ? QString("%1 × %2").arg(p.pp).arg(p.virtualStages) : QString::number(p.pp),
             // Expert parallelism splits the experts over dp ranks: shown beside them.
-            p.ep > 1 ? QString("%1 (EP %2)").arg(p.dp).arg(p.ep) : QString::number(p.dp),
+            (p.ep > 1 ? QString("%1 (EP %2)").arg(p.dp).arg(p.ep) : QString::number(p.dp)) +
+                (p.cp > 1 ? QObject::tr(" (CP %1)").arg(p.cp) : QString()),
             p.fsdp ? QStringLiteral("FSDP") : QString("ZeRO-%1").arg(p.zeroStage),
             QString::fromStdString(std::string(enumName(p.recompute))),
             p.sequenceParallel ? QObject::tr("yes") : QObject::tr("no"), QString::number(c.microBatch),
