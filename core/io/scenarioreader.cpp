@@ -4,10 +4,10 @@
 
 #include "jsonfields.h"
 #include "jsonfile.h"
-#include "scenariomigrations.h"
 #include "model/checks.h"
 #include "model/limits.h"
 #include "model/validation.h"
+#include "scenariomigrations.h"
 
 namespace gp::io {
 
@@ -205,6 +205,7 @@ private:
                 grp.name = g.name("name", grp.id);
                 grp.kind = g.string("kind", "rack", false, TextKind::Name);
                 grp.parent = g.string("parent", {}, false, TextKind::Id);
+                grp.rackTemplate = g.string("template", {}, false, TextKind::Id);
                 g.finish();
                 t.groups.push_back(grp);
             });
