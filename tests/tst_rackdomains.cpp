@@ -7,6 +7,7 @@
 #include "calc/evaluate.h"
 #include "calc/fabricindex.h"
 #include "calc/jobsearch.h"
+#include "calc/plansearch.h"
 #include "calc/slots.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
@@ -394,6 +395,27 @@ private Q_SLOTS:
         const Evaluation split = run(withJobs(nvl72(2), {gpt3("a", 32, 1, 4)}));
         QVERIFY(split.jobs[0].placed);
         QCOMPARE(split.kpis.fragmentation, 1.0);
+    }
+
+    void thePlanSearchTreatsARackAsAUnit()
+    {
+        // Three racks, one job on one of them: the search may drop idle racks, never a tray
+        // (a rack short of a tray is refused), and every plan it offers is valid.
+        const Scenario s = withJobs(nvl72(3), {gpt3("a", 16, 1, 2)});
+        PlanSearchOptions o;
+        o.timeLimitS = 20.0;
+        o.jobMoves = false;
+        const PlanSearchResult r = searchPlan(s, test::bundledCatalog(), o);
+        QVERIFY(!r.pareto.empty());
+        bool fewer = false;
+        for (const PlanCandidate& p : r.pareto) {
+            const Issues issues = validateScenario(p.scenario, test::bundledCatalog());
+            QVERIFY2(!hasErrors(issues), qPrintable(dump(issues)));
+            QCOMPARE(p.scenario.topology.nodes.size() % 18, std::size_t{0});
+            QCOMPARE(p.scenario.topology.groups.size(), p.scenario.topology.nodes.size() / 18);
+            fewer = fewer || p.scenario.topology.nodes.size() < s.topology.nodes.size();
+        }
+        QVERIFY2(fewer, "idle racks cost money: a plan without one is offered");
     }
 
     void theSampleLoadsPlacesAndSpansTrays()
