@@ -50,13 +50,13 @@ private Q_SLOTS:
     void optimizeJobOnATraySearchesTheRack()
     {
         const Run r = cli({"optimize", "job", "--model", "gpt3-175b", "--node", "gb200-nvl72-tray", "--gpus", "64",
-                           "--global-batch", "64", "--top", "20", "--json"},
+                           "--global-batch", "64", "--top", "1000", "--json"},
                           mHome.path());
         QVERIFY2(r.code == 0, qPrintable(r.err));
         int widest = 0;
         for (const auto& c : QJsonDocument::fromJson(r.out.toUtf8()).object().value("top").toArray())
             widest = std::max(widest, c.toObject().value("tp").toInt());
-        QVERIFY2(widest > 4, qPrintable(r.out.left(2000)));
+        QVERIFY2(widest > 4, qPrintable(r.out.left(2000))); // every feasible one is listed: TP 8 to 32 fit
     }
 };
 

@@ -68,6 +68,8 @@ Scenario nvl72(int racks, int trays = 18)
 }
 
 /// A pre-training job of GPT-3 175B (96 heads: TP 16, 32 and 48 divide them) with `tp` × `pp` × `dp`.
+/// Its weights, gradients and Adam states take 16 bytes a parameter: 32 GPUs or more (87.5 GB
+/// each) fit a GB200's 185 GiB, 16 do not.
 Job gpt3(const std::string& id, int tp, int pp, int dp)
 {
     Job j;
@@ -258,9 +260,9 @@ private Q_SLOTS:
         QTest::addColumn<int>("tp");
         QTest::addColumn<int>("pp");
         QTest::addColumn<int>("trays");
-        QTest::newRow("TP 16") << 16 << 1 << 4;
+        QTest::newRow("TP 16 x PP 2") << 16 << 2 << 8;
         QTest::newRow("TP 32") << 32 << 1 << 8;
-        QTest::newRow("TP 48 x PP 1") << 48 << 1 << 12;
+        QTest::newRow("TP 48") << 48 << 1 << 12;
     }
     void tpGroupsOf16And32And72SpanTraysOfOneRack()
     {
@@ -311,18 +313,23 @@ private Q_SLOTS:
         // Four TP-32 groups: two per rack (a third would need 96 of 72 GPUs), leaving 8 free in
         // each. A TP-16 group then finds 16 free GPUs, but never in one domain: refused, with the
         // widest TP that would fit.
-        const Scenario full = withJobs(nvl72(2), {gpt3("a", 32, 1, 4), gpt3("b", 16, 1, 1)});
+        const Scenario full = withJobs(nvl72(2), {gpt3("a", 32, 1, 4), gpt3("b", 16, 2, 1)});
         const Evaluation f = run(full);
         QVERIFY2(f.jobs[0].placed, f.jobs[0].reason.c_str());
         QVERIFY(landing(full, f.jobs[0], 32).everyGroupInOneRack);
         QVERIFY2(!f.jobs[1].placed, "16 GPUs are free, but 8 in each rack");
         QVERIFY2(f.jobs[1].reason.find("never spans two domains") != std::string::npos, f.jobs[1].reason.c_str());
         QVERIFY2(f.jobs[1].reason.find("a TP of at most 8 fits") != std::string::npos, f.jobs[1].reason.c_str());
-        // The alternative it names fits: TP 8 across two trays of either rack.
-        const Evaluation alt = run(withJobs(nvl72(2), {gpt3("a", 32, 1, 4), gpt3("b", 8, 1, 2)}));
+        // The alternative it names fits: TP-8 groups (Llama 3 70B, two stages), one in either rack.
+        Job b = gpt3("b", 8, 2, 1);
+        b.model.preset = "llama3-70b";
+        const Evaluation alt = run(withJobs(nvl72(2), {gpt3("a", 32, 1, 4), b}));
         QVERIFY2(alt.jobs[1].placed, alt.jobs[1].reason.c_str());
         // Wider than any domain: refused, saying the widest.
-        const Evaluation w = run(withJobs(nvl72(1), {gpt3("w", 96, 1, 1)}));
+        Job wide = j;
+        wide.parallelism.tp = 144;
+        wide.parallelism.dp = 1;
+        const Evaluation w = run(withJobs(nvl72(1), {wide}));
         QVERIFY(!w.jobs[0].placed);
         QVERIFY2(w.jobs[0].reason.find("wider than the largest NVLink domain (72") != std::string::npos,
                  w.jobs[0].reason.c_str());
@@ -331,29 +338,36 @@ private Q_SLOTS:
     void aJobInOneRackCommunicatesOverNvlinkOnly()
     {
         // TP 16 x PP 2 x DP 2 = 64 GPUs in one rack: data-parallel and pipeline traffic stay on
-        // the NVLink switches, so its step is faster than the same job on two racks' fabric.
+        // the NVLink switches, nothing on the fabric's links.
         const Scenario inRack = withJobs(nvl72(1), {gpt3("j", 16, 2, 2)});
         const Evaluation a = run(inRack);
         QVERIFY2(a.jobs[0].placed, a.jobs[0].reason.c_str());
-        QVERIFY(a.jobs[0].linkGbps.empty() || std::all_of(a.jobs[0].linkGbps.begin(), a.jobs[0].linkGbps.end(),
-                                                          [](const auto& l) { return l.second == 0.0; }));
+        QCOMPARE(a.jobs[0].tpLink, std::string("nvlink"));
+        for (const auto& [link, gbps] : a.jobs[0].linkGbps)
+            QCOMPARE(gbps, 0.0);
         for (const LinkResult& l : a.links)
             QCOMPARE(l.loadGbps, 0.0);
-        // The same job on trays that are not one domain (ordinary racks): TP 16 does not fit a
-        // four-GPU tray at all.
-        Scenario plain = inRack;
+        // The same trays as ordinary racks (no NVLink domain): TP 16 fits no four-GPU tray.
+        Scenario plain = nvl72(1);
         for (Group& g : plain.topology.groups) {
             g.kind = "rack";
             g.rackTemplate.clear();
         }
-        const Evaluation b = evaluate(plain, test::bundledCatalog());
+        const Evaluation b = evaluate(withJobs(plain, {gpt3("j", 16, 2, 2)}), test::bundledCatalog());
         QVERIFY(!b.jobs[0].placed);
-        // TP 4 on trays without a domain goes over the fabric; in a rack it does not.
-        const Evaluation c = evaluate(withJobs(plain, {gpt3("k", 4, 2, 2)}), test::bundledCatalog());
-        const Evaluation d = run(withJobs(nvl72(1), {gpt3("k", 4, 2, 2)}));
-        const JobResult& overFabric = c.jobs.back();
-        const JobResult& overNvlink = d.jobs.back();
+        // TP 4 x PP 8 x DP 2: on ordinary racks its pipeline and data-parallel traffic crosses the
+        // fabric (loading its links) and is slower than in one NVLink domain.
+        const Evaluation c = evaluate(withJobs(plain, {gpt3("k", 4, 8, 2)}), test::bundledCatalog());
+        const Evaluation d = run(withJobs(nvl72(1), {gpt3("k", 4, 8, 2)}));
+        const JobResult& overFabric = c.jobs.front();
+        const JobResult& overNvlink = d.jobs.front();
         QVERIFY2(overFabric.placed && overNvlink.placed, (overFabric.reason + overNvlink.reason).c_str());
+        double fabricLoad = 0.0;
+        for (const LinkResult& l : c.links)
+            fabricLoad += l.loadGbps;
+        QVERIFY(fabricLoad > 0.0);
+        for (const LinkResult& l : d.links)
+            QCOMPARE(l.loadGbps, 0.0);
         QVERIFY2(overNvlink.perf.stepTimeS < overFabric.perf.stepTimeS,
                  qPrintable(QString("%1 vs %2").arg(overNvlink.perf.stepTimeS).arg(overFabric.perf.stepTimeS)));
     }
@@ -366,12 +380,17 @@ private Q_SLOTS:
         QCOMPARE(setup.rackDomainGpus, 72);
         QCOMPARE(setup.gpusPerNode, 4);
         setup.gpusMin = setup.gpusMax = 64;
-        const JobSearchResult r = searchJob(setup);
+        JobSearchOptions all;
+        all.topK = 100000; // every feasible configuration
+        const JobSearchResult r = searchJob(setup, all);
         QVERIFY2(!r.top.empty(), r.infeasibleReason.c_str());
         int widest = 0;
         for (const JobConfig& c : r.top)
             widest = std::max(widest, c.parallelism.tp);
-        QVERIFY2(widest > 4, "TP wider than a tray is searched inside the rack");
+        QCOMPARE(widest, 32); // TP wider than a tray is searched inside the rack (64 does not divide 96 heads)
+        JobSearchSetup trayOnly = setup;
+        trayOnly.rackDomainGpus = 0;
+        QVERIFY(searchJob(trayOnly, all).configurations < r.configurations);
         // Across the rack the collectives run over NVLink, not the NICs.
         const CommBandwidth inRack = jobSearchComm(setup, 64);
         QCOMPARE(inRack.dataParallelGBps, inRack.tensorParallelGBps);
@@ -384,11 +403,11 @@ private Q_SLOTS:
         // The mix is TP-16 groups. 48 GPUs taken leave 24 free in the rack, on six trays: a TP-16
         // group fits there, so nothing free is a fragment (measured tray by tray, every tray's
         // four free GPUs would be: no tray holds 16).
-        const Evaluation roomy = run(withJobs(nvl72(1), {gpt3("a", 16, 1, 3)}));
+        const Evaluation roomy = run(withJobs(nvl72(1), {gpt3("a", 16, 3, 1)}));
         QVERIFY(roomy.jobs[0].placed);
         QCOMPARE(roomy.kpis.fragmentation, 0.0);
         // 64 taken leave 8: too few for a TP-16 group in this domain, all of it a fragment.
-        const Evaluation tight = run(withJobs(nvl72(1), {gpt3("a", 16, 1, 4)}));
+        const Evaluation tight = run(withJobs(nvl72(1), {gpt3("a", 16, 4, 1)}));
         QVERIFY(tight.jobs[0].placed);
         QCOMPARE(tight.kpis.fragmentation, 1.0);
         // Two racks with 8 free each (TP-32 groups, two a rack): 16 free GPUs, never 32 in one domain.
@@ -401,7 +420,7 @@ private Q_SLOTS:
     {
         // Three racks, one job on one of them: the search may drop idle racks, never a tray
         // (a rack short of a tray is refused), and every plan it offers is valid.
-        const Scenario s = withJobs(nvl72(3), {gpt3("a", 16, 1, 2)});
+        const Scenario s = withJobs(nvl72(3), {gpt3("a", 16, 2, 1)});
         PlanSearchOptions o;
         o.timeLimitS = 20.0;
         o.jobMoves = false;
