@@ -50,10 +50,12 @@ private Q_SLOTS:
                 const QRectF tray = scene->item(QString::fromStdString(n.id))->sceneBoundingRect();
                 QCOMPARE(f->frame().contains(tray), n.group == rack); // its own trays, no other
             }
-            // On screen as the plan opens, its label drawn (at least 12 px high).
+            // The first rack on screen as the plan opens (the second a scroll away), each label
+            // drawn at the scale it opens at (at least 12 px high).
             ui::CanvasView* view = w->canvasView();
             const QRect onScreen = view->mapFromScene(f->frame()).boundingRect();
-            QVERIFY(onScreen.intersects(view->viewport()->rect()));
+            if (QString(rack) == "nvl72-a")
+                QVERIFY(onScreen.intersects(view->viewport()->rect()));
             QVERIFY2(f->labelShownAt(view->transform().m11(), scene->font()),
                      qPrintable(QString("scale %1").arg(view->transform().m11())));
         }
@@ -67,11 +69,11 @@ private Q_SLOTS:
         document::Document* doc = w->currentDocument();
         view->stopAutoFit();
         view->resetTransform();
-        QGraphicsItem* tray = scene->item("nvl72-a-tray-05");
+        QGraphicsItem* tray = scene->item("nvl72-a-tray-17");
         view->centerOn(tray->sceneBoundingRect().center());
         const ui::RackFrameItem* frame = scene->rackFrame("nvl72-a");
         const QRectF before = frame->frame();
-        const Point start = doc->scenario().topology.findNode("nvl72-a-tray-05")->position;
+        const Point start = doc->scenario().topology.findNode("nvl72-a-tray-17")->position;
 
         const QPoint from = view->mapFromScene(tray->mapToScene(QPointF(130, 20)));
         QTest::mousePress(viewport(w.get()), Qt::LeftButton, {}, from);
@@ -82,14 +84,14 @@ private Q_SLOTS:
         QTest::mouseRelease(viewport(w.get()), Qt::LeftButton, {}, from + QPoint(160, 180));
 
         QCOMPARE(doc->undoStack()->count(), 1);
-        const Point moved = doc->scenario().topology.findNode("nvl72-a-tray-05")->position;
+        const Point moved = doc->scenario().topology.findNode("nvl72-a-tray-17")->position;
         QCOMPARE(moved.x, start.x + 160.0);
         QCOMPARE(moved.y, start.y + 180.0);
         // The frame the scene shows now is the one made from the edited scenario.
         frame = scene->rackFrame("nvl72-a");
         QVERIFY(frame);
-        QVERIFY(frame->frame().contains(scene->item("nvl72-a-tray-05")->sceneBoundingRect()));
-        QVERIFY(frame->frame().bottom() > before.bottom()); // it grew to hold the tray
+        QVERIFY(frame->frame().contains(scene->item("nvl72-a-tray-17")->sceneBoundingRect()));
+        QVERIFY(frame->frame().bottom() > before.bottom()); // it grew to hold the tray (of the bottom row)
         QVERIFY(frame->frame().contains(before.adjusted(1, 1, -1, -1)) || frame->frame().top() <= before.top());
         // Undo puts the tray back and the frame round it as it was.
         QTest::keyClick(w.get(), Qt::Key_Z, Qt::ControlModifier);

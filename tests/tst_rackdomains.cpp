@@ -306,10 +306,27 @@ private Q_SLOTS:
         QVERIFY(l.everyGroupInOneRack);
         QCOMPARE(l.racks.size(), std::size_t{2});
         QCOMPARE(l.trays.size(), std::size_t{36});
-        // With one rack the second group has nowhere to go: refused, the first released.
-        const Evaluation one = run(withJobs(nvl72(1), {j}));
-        QVERIFY(!one.jobs[0].placed);
-        QVERIFY2(one.jobs[0].reason.find("never spans two domains") != std::string::npos, one.jobs[0].reason.c_str());
+        // Four GPUs taken in each rack (a small job pinned to a tray of each): 136 GPUs free, yet
+        // no TP-72 group fits, for it never spans two domains; the refusal names the widest TP
+        // one domain still takes.
+        auto pinned = [](const std::string& id, const std::string& node) {
+            Job p = gpt3(id, 4, 1, 1);
+            p.model.preset = "llama3-8b";
+            Pin pin;
+            pin.node = node;
+            p.pin = pin;
+            return p;
+        };
+        Job one = j;
+        one.parallelism.dp = 1;
+        const Evaluation refused =
+            run(withJobs(nvl72(2), {pinned("p0", "rack-0-tray-0"), pinned("p1", "rack-1-tray-0"), one}));
+        QVERIFY(refused.jobs[0].placed && refused.jobs[1].placed);
+        QVERIFY(!refused.jobs[2].placed);
+        QVERIFY2(refused.jobs[2].reason.find("never spans two domains") != std::string::npos,
+                 refused.jobs[2].reason.c_str());
+        QVERIFY2(refused.jobs[2].reason.find("a TP of at most 68 fits") != std::string::npos,
+                 refused.jobs[2].reason.c_str());
         // Four TP-32 groups: two per rack (a third would need 96 of 72 GPUs), leaving 8 free in
         // each. A TP-16 group then finds 16 free GPUs, but never in one domain: refused, with the
         // widest TP that would fit.
