@@ -346,7 +346,7 @@ private Q_SLOTS:
         Job wide = j;
         wide.parallelism.tp = 144;
         wide.parallelism.dp = 1;
-        const Evaluation w = run(withJobs(nvl72(1), {wide}));
+        const Evaluation w = run(withJobs(nvl72(2), {wide})); // 144 GPUs in all, 72 a domain
         QVERIFY(!w.jobs[0].placed);
         QVERIFY2(w.jobs[0].reason.find("wider than the largest NVLink domain (72") != std::string::npos,
                  w.jobs[0].reason.c_str());
