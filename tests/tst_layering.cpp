@@ -81,7 +81,7 @@ const std::vector<Layer>& layers()
         // the report draws; the rest of ui/canvas (view, editor, tools, overlays) is the ui's.
         {"canvas",
          {"ui/canvas/canvasscene", "ui/canvas/canvasdecorations", "ui/canvas/canvasitem", "ui/canvas/nodeitem",
-          "ui/canvas/switchitem", "ui/canvas/linkitem", "ui/canvas/linklayer"},
+          "ui/canvas/switchitem", "ui/canvas/linkitem", "ui/canvas/linklayer", "ui/canvas/rackframeitem"},
          {"document", "store", "io", "sim", "calc", "model"}},
         // Chart builders, the report and the slides as functions of the results (gpuplan_figures):
         // what the CLI links for its reports instead of the whole ui; the report draws the canvas.

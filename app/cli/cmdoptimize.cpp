@@ -346,6 +346,10 @@ int runOptimizeJob(const QStringList& args)
         setup.gpu = gpu;
         setup.gpusPerNode = node ? node->gpuCount : 8;
         setup.nvlinkDomainGpus = node ? std::max(1, node->scaleUpDomainGpus) : 8;
+        if (node) // a compute tray of an NVL72 rack: TP and the collectives span the rack's NVLink domain
+            for (const RackTemplate& rack : catalog->rackTemplates)
+                if (rack.trayTemplate == node->id)
+                    setup.rackDomainGpus = rack.domainGpus;
         const double linkEff = assumptionValue(assumptions, "link_efficiency");
         setup.linkEfficiency = linkEff;
         setup.networkGBpsPerGpu =

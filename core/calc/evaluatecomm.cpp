@@ -111,6 +111,10 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
         for (int l : leaves)
             if (l >= 0)
                 oversub = std::min(oversub, at(cx.fabric.leafOversubscription, l));
+    // Trays of one rack-scale NVLink domain (GB200 NVL72) reach each other over NVLink: for the
+    // job's collectives they are one node (docs/model-reference.md, "Rack-scale NVLink domains").
+    const bool oneRack = nodes.size() > 1 && std::all_of(nodes.begin(), nodes.end(),
+                                                         [&](int n) { return cx.fabric.sameRack(nodes.front(), n); });
     bool oneDomain = true;
     if (nodes.size() == 1) {
         const int domain = nvlinkDomainGpus(cx.node(nodes.front()), cx.c);
@@ -118,8 +122,8 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
         for (int s : slots)
             oneDomain = oneDomain && at(cx.slots, s).gpu / domain == first;
     }
-    CommBandwidth b = commBandwidth(gpu, nodes.size() == 1, allP2p && oneDomain, linkEff, network * oversub);
-    if (nodes.size() > 1) {
+    CommBandwidth b = commBandwidth(gpu, nodes.size() == 1 || oneRack, allP2p && oneDomain, linkEff, network * oversub);
+    if (nodes.size() > 1 && !oneRack) {
         // NCCL's rings across nodes run one channel per GPU of the group on a node, each over that
         // GPU's own NIC (rail-optimised, one NIC per GPU): the hop between nodes moves the ring's
         // whole per-link volume split over those NICs, so a data-parallel group with k members
@@ -147,7 +151,9 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
         const int domain = nvlinkDomainGpus(cx.node(lead.node), cx.c);
         for (int k = g + 1; k < g + tp; ++k)
             if (const Slot& sl = at(cx.slots, slots[static_cast<std::size_t>(k)]);
-                sl.node != lead.node || sl.gpu / domain != lead.gpu / domain || gpu.scaleUpBandwidthGBps <= 0)
+                (sl.node == lead.node ? sl.gpu / domain != lead.gpu / domain
+                                      : !cx.fabric.sameRack(sl.node, lead.node)) ||
+                gpu.scaleUpBandwidthGBps <= 0)
                 b.tensorParallelOverPcie = true;
     }
     // An expert-parallel group is ep data-parallel ranks of tp consecutive slots each
@@ -215,6 +221,8 @@ void addJobTraffic(const Context& cx, const std::vector<int>& slots, const std::
 {
     if (jobNodes.size() < 2 || r.perf.stepTimeS <= 0)
         return; // traffic inside one node stays on NVLink or PCIe
+    if (std::all_of(jobNodes.begin(), jobNodes.end(), [&](int n) { return cx.fabric.sameRack(*jobNodes.begin(), n); }))
+        return; // and inside one rack-scale NVLink domain on its NVLink switches
     std::map<int, int> unitsOnNode;
     for (int sIdx : slots)
         ++unitsOnNode[at(cx.slots, sIdx).node];

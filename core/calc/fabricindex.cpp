@@ -69,6 +69,21 @@ FabricIndex FabricIndex::build(const Topology& t)
     for (std::size_t l = 0; l < down.size(); ++l)
         // A leaf without uplinks (a single-switch cluster) has nothing to oversubscribe.
         f.leafOversubscription.push_back(down[l] > 0 && up[l] > 0 ? std::min(1.0, up[l] / down[l]) : 1.0);
+    // Rack-scale NVLink domains: the nodes whose group is an nvlink_domain (validation checks
+    // the trays against the rack template; here a domain is simply its members).
+    std::unordered_map<std::string, int> rackIndex;
+    for (const Group& g : t.groups)
+        if (g.isNvlinkDomain() && rackIndex.try_emplace(g.id, static_cast<int>(f.rackGroup.size())).second)
+            f.rackGroup.push_back(g.id);
+    f.nodesOfRack.assign(f.rackGroup.size(), {});
+    f.rackGpus.assign(f.rackGroup.size(), 0);
+    f.rackOfNode.assign(t.nodes.size(), -1);
+    for (std::size_t n = 0; n < t.nodes.size(); ++n)
+        if (auto r = rackIndex.find(t.nodes[n].group); r != rackIndex.end()) {
+            f.rackOfNode[n] = r->second;
+            f.nodesOfRack[static_cast<std::size_t>(r->second)].push_back(static_cast<int>(n));
+            f.rackGpus[static_cast<std::size_t>(r->second)] += std::max(t.nodes[n].gpuCount, 0);
+        }
     return f;
 }
 

@@ -332,6 +332,19 @@ FragmentationView::FragmentationView(const Scenario& s, const Catalog& c, const 
     const auto& nodes = s.topology.nodes;
     for (const Node& n : nodes)
         mDomain.push_back(nvlinkDomainGpus(n, c));
+    mRackOf.assign(nodes.size(), -1);
+    {
+        std::map<std::string, int> racks;
+        for (const Group& g : s.topology.groups)
+            if (g.isNvlinkDomain())
+                racks.try_emplace(g.id, static_cast<int>(racks.size()));
+        mRackNodes.resize(racks.size());
+        for (std::size_t n = 0; n < nodes.size(); ++n)
+            if (auto r = racks.find(nodes[n].group); r != racks.end()) {
+                mRackOf[n] = r->second;
+                mRackNodes[static_cast<std::size_t>(r->second)].push_back(static_cast<int>(n));
+            }
+    }
     mFirstSlot.assign(nodes.size() + 1, static_cast<int>(slots.size()));
     for (std::size_t i = slots.size(); i-- > 0;)
         mFirstSlot[static_cast<std::size_t>(slots[i].node)] = static_cast<int>(i);
@@ -382,11 +395,37 @@ FragmentationView::Totals FragmentationView::cluster(const std::vector<int>& own
     Totals t;
     std::vector<frag::Place> places;
     for (int n = 0; n + 1 < static_cast<int>(mFirstSlot.size()); ++n) {
+        if (mRackOf[static_cast<std::size_t>(n)] >= 0)
+            continue; // with its rack, below
         placesOf(
             n, [&](std::size_t i) { return owner[i] < 0; }, [&](std::size_t i) { return usedBytes[i]; }, places);
         for (const frag::Place& p : places)
             t.free += p.share;
         t.unusable += nodeFragmentation(places);
+    }
+    // A rack-scale domain as one node: its trays' free places, each GPU numbered in the order
+    // first seen (the measure tells GPUs apart by number, up to 64: a rack-wide task is counted
+    // against at most 64 of its free GPUs), all in one NVLink domain.
+    std::vector<frag::Place> rack;
+    for (const std::vector<int>& trays : mRackNodes) {
+        rack.clear();
+        int distinct = 0;
+        for (int n : trays) {
+            placesOf(
+                n, [&](std::size_t i) { return owner[i] < 0; }, [&](std::size_t i) { return usedBytes[i]; }, places);
+            int lastGpu = -1, number = -1;
+            for (frag::Place p : places) {
+                if (p.gpu != lastGpu) {
+                    lastGpu = p.gpu;
+                    number = distinct++;
+                }
+                p.gpu = number;
+                p.domain = 0;
+                t.free += p.share;
+                rack.push_back(p);
+            }
+        }
+        t.unusable += nodeFragmentation(rack);
     }
     return t;
 }

@@ -148,11 +148,17 @@ public:
         double free = 0.0;     ///< Σ free GPU share (free slots and MIG slices in no instance)
     };
     /// The cluster's fragmentation with `owner[i]` < 0 for free slots, `usedBytes[i]` for held ones.
+    /// The trays of a rack-scale NVLink domain are measured together, as one node whose GPUs are
+    /// one NVLink domain: a TP-16 task fits a rack with 16 free GPUs on any of its trays.
     Totals cluster(const std::vector<int>& owner, const std::vector<double>& usedBytes) const;
 
 private:
     const std::vector<Slot>& mSlots;
-    std::vector<int> mDomain;    // NVLink domain size per node
+    std::vector<int> mDomain; // NVLink domain size per node
+    /// Rack-scale NVLink domains (groups of kind "nvlink_domain"): each one's trays, which
+    /// `cluster` measures as one node (one NVLink domain of all their GPUs); -1 outside one.
+    std::vector<std::vector<int>> mRackNodes;
+    std::vector<int> mRackOf;
     std::vector<int> mFirstSlot; // per node, its first slot; one past the last at the end
     /// Per node, its MIG GPUs' slices in no instance: (GPU, share, capacity).
     struct Region

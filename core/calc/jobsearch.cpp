@@ -145,8 +145,9 @@ void keep(Found& f, const JobConfig& c, int topK)
 
 CommBandwidth jobSearchComm(const JobSearchSetup& setup, int gpus)
 {
-    return commBandwidth(*setup.gpu, gpus <= setup.gpusPerNode, gpus <= setup.nvlinkDomainGpus, setup.linkEfficiency,
-                         setup.networkGBpsPerGpu);
+    const bool inRack = gpus <= setup.rackDomainGpus;
+    return commBandwidth(*setup.gpu, gpus <= setup.gpusPerNode || inRack, gpus <= setup.nvlinkDomainGpus || inRack,
+                         setup.linkEfficiency, setup.networkGBpsPerGpu);
 }
 
 JobConfig scoreConfig(const JobSearchSetup& setup, const Job& job, const CommBandwidth& comm)
@@ -186,6 +187,7 @@ JobSearchSetup jobSearchSetup(const Scenario& s, const Catalog& c, const Job& jo
     setup.gpu = c.gpu(node.gpuId);
     setup.gpusPerNode = std::max(node.gpuCount, 1);
     setup.nvlinkDomainGpus = std::max(nvlinkDomainGpus(node, c), 1);
+    setup.rackDomainGpus = rackDomainGpus(s.topology, node);
     setup.linkEfficiency = assumptionValue(A, "link_efficiency");
     setup.networkGBpsPerGpu =
         nicGBpsPerGpu(node.nics.count, node.nics.speedGbps, node.gpuCount, node.nics.gpudirectRdma,
@@ -239,7 +241,7 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
         precisions.push_back(Precision::Fp8);
     precisions.push_back(Precision::Int8);
     precisions.push_back(Precision::Int4);
-    const int tpLimit = std::max(1, std::min(setup.nvlinkDomainGpus, setup.gpusPerNode));
+    const int tpLimit = std::max({1, std::min(setup.nvlinkDomainGpus, setup.gpusPerNode), setup.rackDomainGpus});
     std::vector<Cell> cells; // pp is 1: a serving engine's replicas each hold the whole model
     for (int n = std::max(setup.gpusMin, 1); n <= setup.gpusMax; ++n)
         for (int tp : divisorsOf(n))
@@ -431,7 +433,7 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
 
     // The cells, and how many configurations each holds (counted before any is evaluated, so
     // that progress has a total).
-    const int tpLimit = std::max(1, std::min(setup.nvlinkDomainGpus, setup.gpusPerNode));
+    const int tpLimit = std::max({1, std::min(setup.nvlinkDomainGpus, setup.gpusPerNode), setup.rackDomainGpus});
     // Context parallelism joins the search for long sequences only (>= kContextParallelFromTokens,
     // where attention's s² work and the activations dominate), with 2, 4 or 8 ranks dividing the
     // sequence into 2·cp chunks and each tp x cp group inside one NVLink domain, so that the

@@ -37,6 +37,9 @@ struct JobSearchSetup
     const GpuSpec* gpu = nullptr;
     int gpusPerNode = 8;
     int nvlinkDomainGpus = 8;
+    /// The node is a tray of a rack-scale NVLink domain of this many GPUs (GB200 NVL72: 72):
+    /// TP up to it, and every collective of a job that fits in it, over NVLink; 0 otherwise.
+    int rackDomainGpus = 0;
     double networkGBpsPerGpu = 0.0;
     double linkEfficiency = 0.8;
     double capacityBytes = 0.0; ///< what a GPU offers the job (its usable memory)

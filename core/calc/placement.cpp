@@ -128,8 +128,34 @@ JobPlacement Placer::place(const JobDemand& d, int demandIndex)
             mStrictMemory = false;
             node = chooseNode(d, used);
         }
+        if (node < 0 || mPcieTp) {             // no node's own NVLink domain holds it: a rack-scale domain may
+            const bool strict = mStrictMemory; // the pass chooseNode found `node` in
+            mStrictMemory = true;
+            const std::vector<int>* rack = &groupInRack(d, used);
+            if (rack->empty() && mMaxSharedCapacity >= d.bytesPerUnit) {
+                mStrictMemory = false;
+                rack = &groupInRack(d, used);
+            }
+            if (!rack->empty()) {
+                mStrictMemory = false;
+                mPcieTp = false;
+                const std::vector<int> group = *rack; // setOwner's refresh may reuse the scratch
+                for (int s : group) {
+                    setOwner(s, demandIndex), out.slots.push_back(s);
+                    const int n = slot(s).node;
+                    if (std::find(used.begin(), used.end(), n) == used.end())
+                        used.push_back(n);
+                }
+                refreshNode(slot(group.front()).node);
+                continue;
+            }
+            mStrictMemory = strict;
+        }
         if (node < 0) {
-            out.reason = reasonFor(d, g);
+            out.reason = d.tp > 1 && !mFabric.nodesOfRack.empty() && !d.pin && d.isolation == Isolation::None &&
+                                 mLargest && mLargest->capacityBytes >= d.bytesPerUnit
+                             ? rackReason(d)
+                             : reasonFor(d, g);
             for (int s : out.slots)
                 release(s);
             out.slots.clear();

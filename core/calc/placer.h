@@ -170,6 +170,14 @@ private:
 
     std::string reasonFor(const JobDemand& d, int groupsPlaced) const;
 
+    /// Rack-scale NVLink domains (placementrack.cpp): the free GPUs of rack `rack` with a slot
+    /// that holds a unit of `d` (one slot per GPU, the first `d.tp` of them into `out`).
+    int freePeerGpusInRack(const JobDemand& d, int rack, std::vector<int>* out) const;
+    /// The slots of one TP group of `d` across the trays of one rack-scale domain, or empty.
+    const std::vector<int>& groupInRack(const JobDemand& d, const std::vector<int>& used) const;
+    /// Why a TP group found no rack-scale domain, with the widest TP that one would take.
+    std::string rackReason(const JobDemand& d) const;
+
     const Scenario& mScenario;
     const FabricIndex& mFabric;
     const std::vector<Slot>& mSlots;

@@ -101,15 +101,28 @@ std::optional<std::pair<Scenario, std::string>> withoutSome(const Scenario& s, c
 {
     std::unordered_set<std::string> ids;
     std::string first, last;
+    // A tray of a rack-scale NVLink domain goes only with its whole rack (and the domain's group):
+    // a rack short of a tray is no rack (model/rackvalidation.cpp).
+    std::unordered_set<std::string> domains, racksGone;
+    for (const Group& grp : s.topology.groups)
+        if (grp.isNvlinkDomain())
+            domains.insert(grp.id);
     for (auto it = s.topology.nodes.rbegin(); it != s.topology.nodes.rend() && static_cast<int>(ids.size()) < count;
          ++it)
-        if (sameGroup(*it, g)) {
-            ids.insert(it->id);
+        if (sameGroup(*it, g) && !ids.count(it->id)) {
+            if (domains.count(it->group) && racksGone.insert(it->group).second) {
+                for (const Node& n : s.topology.nodes)
+                    if (n.group == it->group)
+                        ids.insert(n.id);
+            } else
+                ids.insert(it->id);
             (first.empty() ? first : last) = it->id;
         }
     if (ids.empty() || static_cast<int>(ids.size()) < count)
         return std::nullopt;
+    count = static_cast<int>(ids.size());
     Scenario out = s;
+    std::erase_if(out.topology.groups, [&](const Group& grp) { return racksGone.count(grp.id) > 0; });
     std::erase_if(out.topology.nodes, [&](const Node& n) { return ids.count(n.id) > 0; });
     std::erase_if(out.topology.links, [&](const Link& l) { return ids.count(l.from) > 0 || ids.count(l.to) > 0; });
     for (Tenant& t : out.tenants)
@@ -117,7 +130,13 @@ std::optional<std::pair<Scenario, std::string>> withoutSome(const Scenario& s, c
             if (j.pin && ids.count(j.pin->node) > 0)
                 j.pin.reset();
     std::string what = first;
-    if (count > 1)
+    if (!racksGone.empty()) { // "18 nodes (rack nvl72-b)"
+        std::string racks;
+        for (const Group& grp : s.topology.groups)
+            if (racksGone.count(grp.id))
+                racks += (racks.empty() ? "" : ", ") + grp.id;
+        what = std::to_string(count) + " nodes (rack" + (racksGone.size() > 1 ? "s " : " ") + racks + ")";
+    } else if (count > 1)
         what = std::to_string(count) + " nodes (" + first + " … " + last + ")";
     return std::make_pair(std::move(out), what);
 }

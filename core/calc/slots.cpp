@@ -19,6 +19,21 @@ int nvlinkDomainGpus(const Node& node, const Catalog& catalog)
     return nvlink || (g && g->scaleUpKind == "infinity-fabric") ? std::max(node.gpuCount, 1) : 1;
 }
 
+int rackDomainGpus(const Topology& topology, const Node& node)
+{
+    if (node.group.empty())
+        return 0;
+    const auto g = std::find_if(topology.groups.begin(), topology.groups.end(),
+                                [&](const Group& h) { return h.id == node.group; });
+    if (g == topology.groups.end() || !g->isNvlinkDomain())
+        return 0;
+    int gpus = 0;
+    for (const Node& n : topology.nodes)
+        if (n.group == node.group)
+            gpus += std::max(n.gpuCount, 0);
+    return gpus;
+}
+
 std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog)
 {
     std::vector<Slot> out;

@@ -56,6 +56,10 @@ std::vector<Slot> buildSlots(const Scenario& scenario, const Catalog& catalog);
 /// for NVLink/NVSwitch GPUs and 1 for PCIe-only GPUs.
 int nvlinkDomainGpus(const Node& node, const Catalog& catalog);
 
+/// The GPUs of the rack-scale NVLink domain `node` is a tray of (its group is of kind
+/// "nvlink_domain": the GPUs of every node in that group), or 0 outside one.
+int rackDomainGpus(const Topology& topology, const Node& node);
+
 /// Memory the slots offer to jobs, summed over GPUs: on a GPU whose slots share its memory
 /// (time-slicing, MPS without a limit) the GPU's usable memory once; otherwise the sum of
 /// its slots' capacities (MIG instances' usable memory, vGPU framebuffers). Memory a sharing

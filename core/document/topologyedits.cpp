@@ -132,7 +132,7 @@ Result<TopologyItems> generateFabric(const FabricSpec& spec, const Catalog& cata
     }
     int made = 0;
     for (int l = 0; l < leaves; ++l) {
-        Group rack{ids.numbered("rack"), "", "rack", ""};
+        Group rack{ids.numbered("rack"), "", "rack", "", ""};
         rack.name = rack.id;
         out.groups.push_back(rack);
         Switch leaf{ids.numbered("leaf"),

@@ -64,6 +64,7 @@ public:
         entries(f, "gpus", mCatalog.gpus, [&](JsonFields& g) { return gpu(g); });
         entries(f, "node_templates", mCatalog.nodeTemplates, [&](JsonFields& g) { return nodeTemplate(g); });
         entries(f, "switch_templates", mCatalog.switchTemplates, [&](JsonFields& g) { return switchTemplate(g); });
+        entries(f, "rack_templates", mCatalog.rackTemplates, [&](JsonFields& g) { return rackTemplate(g); });
         entries(f, "price_presets", mCatalog.pricePresets, [&](JsonFields& g) { return pricePreset(g); });
         entries(f, "models", mCatalog.models, [&](JsonFields& g) { return modelPreset(g); });
         entries(f, "software_stacks", mCatalog.softwareStacks, [&](JsonFields& g) { return softwareStack(g); });
@@ -176,6 +177,8 @@ private:
         s.hbmBandwidthGBps = figure(g, s.sources, "hbm_bandwidth_gb_per_s", 1, 1e6);
         s.bf16DenseTflops = figure(g, s.sources, "bf16_dense_tflops", 1, 1e6);
         s.fp8DenseTflops = figure(g, s.sources, "fp8_dense_tflops", 0, 1e6);
+        if (g.has("fp4_dense_tflops")) // optional: GPUs catalogued before FP4 tensor cores leave it out
+            s.fp4DenseTflops = figure(g, s.sources, "fp4_dense_tflops", 0, 1e6);
         s.scaleUpKind = oneOf(g, "scale_up_kind", kGpuScaleUpKinds);
         s.scaleUpBandwidthGBps = figure(g, s.sources, "scale_up_bandwidth_gb_per_s", 0, 1e6);
         s.pcieGen = countFigure(g, s.sources, "pcie_gen", 1, 8);
@@ -386,6 +389,30 @@ private:
         t.ports = countFigure(g, t.sources, "ports", 1, 4096);
         t.portSpeedGbps = figure(g, t.sources, "port_speed_gbps", 1, 3200);
         t.latencyUs = figure(g, t.sources, "latency_us", 0, 1000);
+        return t;
+    }
+
+    /// A rack-scale NVLink system: its compute trays' node template (read before it, in the
+    /// same or an earlier file), how many, and the domain they form, which must be
+    /// trays × the tray's GPUs.
+    RackTemplate rackTemplate(JsonFields& g)
+    {
+        RackTemplate t;
+        t.id = id(g);
+        t.name = g.name("name", t.id);
+        t.trayTemplate = g.string("tray_template", {}, true, TextKind::Id);
+        const NodeTemplate* tray = mCatalog.nodeTemplate(t.trayTemplate);
+        if (!tray)
+            mOut.push_back(Issue::error(g.pathOf("tray_template"),
+                                        "'" + t.trayTemplate + "' is not a node template in the catalog"));
+        t.sources = sources(g);
+        t.trays = countFigure(g, t.sources, "trays", 1, 256);
+        t.switchTrays = countFigure(g, t.sources, "switch_trays", 0, 256);
+        t.domainGpus = countFigure(g, t.sources, "domain_gpus", 1, 4096);
+        if (tray && t.trays > 0 && t.domainGpus != t.trays * tray->gpuCount)
+            mOut.push_back(Issue::error(g.pathOf("domain_gpus"),
+                                        std::to_string(t.domainGpus) + " must be trays × the tray's GPUs (" +
+                                            std::to_string(t.trays) + " × " + std::to_string(tray->gpuCount) + ")"));
         return t;
     }
 

@@ -207,6 +207,7 @@ private:
                 grp.name = g.name("name", grp.id);
                 grp.kind = g.string("kind", "rack", false, TextKind::Name);
                 grp.parent = g.string("parent", {}, false, TextKind::Id);
+                grp.rackTemplate = g.string("template", {}, false, TextKind::Id);
                 g.finish();
                 t.groups.push_back(grp);
             });

@@ -74,7 +74,10 @@ QJsonObject toJson(const Node& n)
 
 QJsonObject toJson(const Group& g)
 {
-    return {{"id", str(g.id)}, {"name", str(g.name)}, {"kind", str(g.kind)}, {"parent", str(g.parent)}};
+    QJsonObject o{{"id", str(g.id)}, {"name", str(g.name)}, {"kind", str(g.kind)}, {"parent", str(g.parent)}};
+    if (!g.rackTemplate.empty()) // only rack-scale NVLink domains name one; other groups stay as version 1 wrote them
+        o["template"] = str(g.rackTemplate);
+    return o;
 }
 
 QJsonObject toJson(const Switch& s)

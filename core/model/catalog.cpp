@@ -40,6 +40,8 @@ template <typename T> const T* byId(const std::vector<T>& items, const std::stri
 const GpuSpec* Catalog::gpu(const std::string& id) const { return byId(gpus, id); }
 const NodeTemplate* Catalog::nodeTemplate(const std::string& id) const { return byId(nodeTemplates, id); }
 const SwitchTemplate* Catalog::switchTemplate(const std::string& id) const { return byId(switchTemplates, id); }
+
+const RackTemplate* Catalog::rackTemplate(const std::string& id) const { return byId(rackTemplates, id); }
 const PricePreset* Catalog::pricePreset(const std::string& id) const { return byId(pricePresets, id); }
 const ModelPreset* Catalog::model(const std::string& id) const { return byId(models, id); }
 

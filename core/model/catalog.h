@@ -21,6 +21,7 @@ struct Catalog
     std::vector<GpuSpec> gpus;
     std::vector<NodeTemplate> nodeTemplates;
     std::vector<SwitchTemplate> switchTemplates;
+    std::vector<RackTemplate> rackTemplates;
     std::vector<PricePreset> pricePresets;
     std::vector<ModelPreset> models;
     /// Held-out error of the model per class of runs (validation/error-bands.json); empty when not shipped.
@@ -33,6 +34,7 @@ struct Catalog
     const GpuSpec* findGpu(const std::string& idOrName) const;
     const NodeTemplate* nodeTemplate(const std::string& id) const;
     const SwitchTemplate* switchTemplate(const std::string& id) const;
+    const RackTemplate* rackTemplate(const std::string& id) const;
     const PricePreset* pricePreset(const std::string& id) const;
     const ModelPreset* model(const std::string& id) const;
     const SoftwareStack* softwareStack(const std::string& id) const;

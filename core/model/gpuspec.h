@@ -73,6 +73,7 @@ struct GpuSpec
     double hbmBandwidthGBps = 0.0; ///< memory bandwidth, gigabytes per second
     double bf16DenseTflops = 0.0;
     double fp8DenseTflops = 0.0;       ///< 0 where the GPU has no FP8 tensor cores
+    double fp4DenseTflops = 0.0;       ///< 0 where the GPU has no FP4 tensor cores (or the catalog omits it)
     std::string scaleUpKind;           ///< "nvlink3", "nvlink4", "nvlink5", "infinity-fabric", "none"
     double scaleUpBandwidthGBps = 0.0; ///< per GPU, bidirectional total
     int pcieGen = 0;

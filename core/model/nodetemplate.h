@@ -23,6 +23,20 @@ struct NodeTemplate
     std::map<std::string, std::string> sources;
 };
 
+/// A rack-scale NVLink system (GB200 NVL72, GB300 NVL72): `trays` compute trays of one node
+/// template behind `switchTrays` NVLink switch trays, all `domainGpus` GPUs one scale-up
+/// domain. A scenario declares one as a topology group of kind "nvlink_domain" naming it.
+struct RackTemplate
+{
+    std::string id; ///< e.g. "gb200-nvl72"
+    std::string name;
+    std::string trayTemplate; ///< node template id of its compute trays
+    int trays = 0;
+    int switchTrays = 0;
+    int domainGpus = 0; ///< trays × the tray template's GPUs
+    std::map<std::string, std::string> sources;
+};
+
 /// A network switch model of the scale-out fabric.
 struct SwitchTemplate
 {

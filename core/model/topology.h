@@ -19,12 +19,17 @@ struct Point
 };
 
 /// A rack, pod or other grouping of nodes and switches; groups nest through `parent`.
+/// A group of kind "nvlink_domain" is a rack-scale NVLink system (GB200 NVL72): the nodes whose
+/// `group` it is are its compute trays, and all their GPUs form one scale-up domain.
 struct Group
 {
     std::string id;
     std::string name;
-    std::string kind = "rack"; ///< "rack", "pod", "row", "zone"
+    std::string kind = "rack"; ///< "rack", "pod", "row", "zone", "nvlink_domain"
     std::string parent;        ///< "" for a top-level group
+    std::string rackTemplate;  ///< nvlink_domain only: the catalog's rack template (e.g. "gb200-nvl72")
+    bool isNvlinkDomain() const { return kind == kNvlinkDomainKind; }
+    static constexpr const char* kNvlinkDomainKind = "nvlink_domain";
     bool operator==(const Group&) const = default;
 };
 

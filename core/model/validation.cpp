@@ -380,6 +380,7 @@ Issues validateScenario(const Scenario& scenario, const Catalog& catalog)
     checkText(out, "name", scenario.name, TextKind::Name);
     checkText(out, "description", scenario.description, TextKind::Text);
     validateTopology(scenario.topology, catalog, out);
+    validateRackDomains(scenario.topology, catalog, out);
     validateTenants(scenario, catalog, out);
     validatePricing(scenario, catalog, out);
     validateAssumptions(scenario, out);

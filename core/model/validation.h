@@ -32,6 +32,10 @@ std::string textProblem(std::string_view text, TextKind kind);
 /// reader, the CLI and the inspector.
 Issues validateScenario(const Scenario& scenario, const Catalog& catalog);
 
+/// The rules of rack-scale NVLink domains (groups of kind "nvlink_domain"): the rack template,
+/// its tray count, one tray template and GPU, no nesting (rackvalidation.cpp).
+void validateRackDomains(const Topology& topo, const Catalog& catalog, Issues& out);
+
 /// The rules of one GPU's sharing configuration; `path` prefixes the reported paths.
 Issues validateSharing(const SharingConfig& sharing, const GpuSpec& gpu, const std::string& path);
 

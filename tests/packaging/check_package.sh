@@ -58,7 +58,7 @@ env -u GPUPLAN_DATA_DIR HOME="$home" XDG_DATA_HOME="$home/data" QT_QPA_PLATFORM=
 [ -s "$stage/shot.png" ] || fail "installed gpuplan took no screenshot"
 env -u GPUPLAN_DATA_DIR HOME="$home" XDG_DATA_HOME="$home/data" "$root/bin/gpuplan-cli" library list \
   > "$stage/library.log" || fail "installed gpuplan-cli library list"
-grep -q "5 scenario(s)" "$stage/library.log" || fail "the installed workbench did not seed its library with the 5 samples"
+grep -q "6 scenario(s)" "$stage/library.log" || fail "the installed workbench did not seed its library with the 6 samples"
 
 # 5. The Debian package.
 (cd "$stage" && "$cpack" --config "$build/CPackConfig.cmake" -B "$stage/deb" > "$stage/cpack.log" 2>&1) \

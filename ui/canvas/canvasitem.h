@@ -21,6 +21,7 @@ enum class CanvasItemKind : int
     Switch = QGraphicsItem::UserType + 2,
     Link = QGraphicsItem::UserType + 3,
     LinkLayer = QGraphicsItem::UserType + 4,
+    RackFrame = QGraphicsItem::UserType + 5,
 };
 
 constexpr int itemType(CanvasItemKind kind) { return static_cast<int>(kind); }

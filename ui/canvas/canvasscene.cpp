@@ -59,6 +59,7 @@ CanvasScene::~CanvasScene()
     mBundles.clear();
     mLinks.clear();
     mItems.clear();
+    mRackFrames.clear();
 }
 
 QString CanvasScene::subtitleOf(const Node& n) const
@@ -99,6 +100,38 @@ void CanvasScene::addLink(const Link& l)
     link->setVisible(mIndividualLinks); // until the next rebundle()
     addItem(link);
     mLinks.insert(q(l.id), link);
+}
+
+void CanvasScene::rebuildRackFrames(const Scenario& s)
+{
+    for (RackFrameItem* f : std::as_const(mRackFrames))
+        delete f; // the scene forgets a deleted item
+    mRackFrames.clear();
+    for (const Group& g : s.topology.groups) {
+        if (!g.isNvlinkDomain())
+            continue;
+        QList<QGraphicsItem*> trays;
+        int gpus = 0;
+        for (const Node& n : s.topology.nodes)
+            if (n.group == g.id)
+                if (QGraphicsItem* item = mItems.value(q(n.id))) {
+                    trays << item;
+                    gpus += n.gpuCount;
+                }
+        if (trays.isEmpty())
+            continue;
+        const RackTemplate* rack = mCatalog.rackTemplate(g.rackTemplate);
+        const int domain = rack ? rack->domainGpus : gpus;
+        auto* frame = new RackFrameItem(q(g.id), tr("NVL%1 domain · %2").arg(domain).arg(q(g.name)), trays);
+        addItem(frame);
+        mRackFrames.insert(q(g.id), frame);
+    }
+}
+
+void CanvasScene::updateRackFrames()
+{
+    for (RackFrameItem* f : std::as_const(mRackFrames))
+        f->follow();
 }
 
 void CanvasScene::removeLink(const QString& id)
@@ -178,12 +211,14 @@ void CanvasScene::rebuild(const Scenario& s)
     clear();
     mItems.clear();
     mLinks.clear();
+    mRackFrames.clear();
     for (const Node& n : s.topology.nodes)
         addNode(n);
     for (const Switch& sw : s.topology.switches)
         addSwitch(sw);
     for (const Link& l : s.topology.links)
         addLink(l);
+    rebuildRackFrames(s);
     mLinkLayer = new LinkLayerItem(&mLinks, &mBundles);
     addItem(mLinkLayer);
     mLinkLayer->setDrawsSingles(!mIndividualLinks);
@@ -214,6 +249,10 @@ void CanvasScene::applyChanges(const Scenario& s, const document::Changes& chang
         for (const Link& l : s.topology.links)
             links[l.id] = &l;
     };
+    // A frame holds its trays' items: none may outlive a tray that goes (rebuilt below).
+    for (RackFrameItem* f : std::as_const(mRackFrames))
+        delete f;
+    mRackFrames.clear();
     // Links go before their ends, and come back after them.
     for (const document::Change& c : changes)
         if (c.item == ItemKind::Link && c.kind != ChangeKind::Added)
@@ -267,6 +306,7 @@ void CanvasScene::applyChanges(const Scenario& s, const document::Changes& chang
     bool structural = relinked;
     for (const document::Change& c : changes)
         structural = structural || c.kind != ChangeKind::Updated;
+    rebuildRackFrames(s); // a tray may have moved, come, gone or changed group
     if (moved)
         updateLinkEnds();
     if (moved || structural)
@@ -304,6 +344,7 @@ void CanvasScene::updateLinkEnds()
 {
     for (LinkItem* l : std::as_const(mLinks))
         l->updateEnds();
+    updateRackFrames(); // what moves its links' ends may be a tray
 }
 
 void CanvasScene::updateLinks()

@@ -8,6 +8,7 @@
 #include "model/scenario.h"
 
 #include "linklayer.h"
+#include "rackframeitem.h"
 
 #include <QGraphicsScene>
 #include <QHash>
@@ -49,6 +50,9 @@ public:
     /// Whether the plan drawn has no node and no switch yet.
     bool holdsNothing() const { return mItems.isEmpty(); }
     void updateLinks();
+    /// The frames of the rack-scale NVLink domains (groups of kind "nvlink_domain"), by group id.
+    QList<RackFrameItem*> rackFrames() const { return mRackFrames.values(); }
+    RackFrameItem* rackFrame(const QString& groupId) const { return mRackFrames.value(groupId); }
     /// The nodes' and switches' bounding rectangle (the links and their layer left out).
     QRectF contentBounds() const;
     /// The nodes' bounding rectangle (what a plan opens on when all of it is too large to read).
@@ -76,6 +80,10 @@ private:
     void addNode(const Node& n);
     void addSwitch(const Switch& sw);
     void addLink(const Link& l);
+    /// A frame round the trays of each nvlink_domain group, made anew from the scenario.
+    void rebuildRackFrames(const Scenario& s);
+    /// Every rack frame fits its trays again (after they moved).
+    void updateRackFrames();
     void removeLink(const QString& id);
     void removeItem(const QString& id);
     void finishLayout();
@@ -90,6 +98,7 @@ private:
     const Catalog& mCatalog;
     QHash<QString, QGraphicsItem*> mItems;
     QHash<QString, LinkItem*> mLinks;
+    QHash<QString, RackFrameItem*> mRackFrames;
     LinkLayerItem* mLinkLayer = nullptr;
     std::vector<LinkBundle> mBundles;
     bool mIndividualLinks = true;

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// The canvas draws a rack-scale NVLink domain (issue 37) as a frame round its trays, labelled
+// "NVL72 domain", readable on a 1366×768 screen; a tray dragged with the mouse stays inside its
+// rack's frame (the frame follows it, live and after the move), and the frame takes no click.
+#include "windowfixture.h"
+
+#include "ui/canvas/rackframeitem.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace gp;
+
+namespace {
+
+const QString kSample = "GB200 NVL72 racks: TP 16 across trays";
+
+} // namespace
+
+class TestRackCanvas : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir mTmp;
+
+    std::unique_ptr<ui::MainWindow> open()
+    {
+        auto w = test::openLibraryScenario(mTmp.filePath("lib.sqlite"), kSample);
+        w->resize(1366, 768);
+        QTest::qWait(50);
+        return w;
+    }
+
+    static QWidget* viewport(ui::MainWindow* w) { return w->canvasView()->viewport(); }
+
+private Q_SLOTS:
+    void eachRackIsAFramedDomainReadableOnASmallScreen()
+    {
+        auto w = open();
+        ui::CanvasScene* scene = w->canvasScene();
+        QCOMPARE(scene->rackFrames().size(), 2);
+        const Scenario& s = w->currentDocument()->scenario();
+        for (const char* rack : {"nvl72-a", "nvl72-b"}) {
+            ui::RackFrameItem* f = scene->rackFrame(rack);
+            QVERIFY2(f, rack);
+            QVERIFY2(f->label().startsWith("NVL72 domain"), qPrintable(f->label()));
+            QCOMPARE(f->trays().size(), 18);
+            for (const Node& n : s.topology.nodes) {
+                const QRectF tray = scene->item(QString::fromStdString(n.id))->sceneBoundingRect();
+                QCOMPARE(f->frame().contains(tray), n.group == rack); // its own trays, no other
+            }
+            // Its label drawn at the scale the plan opens at (at least 12 px high), and the frame
+            // on screen once scrolled to at that scale.
+            ui::CanvasView* view = w->canvasView();
+            const double scale = view->transform().m11();
+            view->stopAutoFit();
+            view->centerOn(f->frame().center());
+            const QRect onScreen = view->mapFromScene(f->frame()).boundingRect();
+            QVERIFY2(onScreen.intersects(view->viewport()->rect()),
+                     qPrintable(QString("frame %1,%2 %3x%4 in a %5x%6 viewport at scale %7")
+                                    .arg(onScreen.x())
+                                    .arg(onScreen.y())
+                                    .arg(onScreen.width())
+                                    .arg(onScreen.height())
+                                    .arg(view->viewport()->width())
+                                    .arg(view->viewport()->height())
+                                    .arg(scale)));
+            QVERIFY2(f->labelShownAt(scale, scene->font()), qPrintable(QString("scale %1").arg(scale)));
+        }
+    }
+
+    void aDraggedTrayStaysInsideItsFrame()
+    {
+        auto w = open();
+        ui::CanvasView* view = w->canvasView();
+        ui::CanvasScene* scene = w->canvasScene();
+        document::Document* doc = w->currentDocument();
+        view->stopAutoFit();
+        view->resetTransform();
+        QGraphicsItem* tray = scene->item("nvl72-a-tray-17");
+        view->centerOn(tray->sceneBoundingRect().center());
+        const ui::RackFrameItem* frame = scene->rackFrame("nvl72-a");
+        const QRectF before = frame->frame();
+        const Point start = doc->scenario().topology.findNode("nvl72-a-tray-17")->position;
+
+        const QPoint from = view->mapFromScene(tray->mapToScene(QPointF(130, 20)));
+        QTest::mousePress(viewport(w.get()), Qt::LeftButton, {}, from);
+        for (int step = 1; step <= 4; ++step)
+            QTest::mouseMove(viewport(w.get()), from + QPoint(step * 40, step * 45));
+        // Live: the frame already holds the tray where it is being dragged.
+        QVERIFY(frame->frame().contains(tray->sceneBoundingRect()));
+        QTest::mouseRelease(viewport(w.get()), Qt::LeftButton, {}, from + QPoint(160, 180));
+
+        QCOMPARE(doc->undoStack()->count(), 1);
+        const Point moved = doc->scenario().topology.findNode("nvl72-a-tray-17")->position;
+        QCOMPARE(moved.x, start.x + 160.0);
+        QCOMPARE(moved.y, start.y + 180.0);
+        // The frame the scene shows now is the one made from the edited scenario.
+        frame = scene->rackFrame("nvl72-a");
+        QVERIFY(frame);
+        QVERIFY(frame->frame().contains(scene->item("nvl72-a-tray-17")->sceneBoundingRect()));
+        QVERIFY(frame->frame().bottom() > before.bottom()); // it grew to hold the tray (of the bottom row)
+        QVERIFY(frame->frame().contains(before.adjusted(1, 1, -1, -1)) || frame->frame().top() <= before.top());
+        // Undo puts the tray back and the frame round it as it was.
+        QTest::keyClick(w.get(), Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(scene->rackFrame("nvl72-a")->frame(), before);
+    }
+
+    void theFrameTakesNoClick()
+    {
+        auto w = open();
+        ui::CanvasView* view = w->canvasView();
+        ui::CanvasScene* scene = w->canvasScene();
+        view->stopAutoFit();
+        view->resetTransform();
+        const ui::RackFrameItem* frame = scene->rackFrame("nvl72-a");
+        const QPointF label = frame->frame().topLeft() + QPointF(40, 20); // inside, above the trays
+        view->centerOn(label);
+        QTest::mouseClick(viewport(w.get()), Qt::LeftButton, {}, view->mapFromScene(label));
+        QVERIFY(scene->selectedIds().isEmpty());
+        QCOMPARE(w->currentDocument()->undoStack()->count(), 0);
+        QCOMPARE(scene->idAt(label), QString());
+    }
+};
+
+QTEST_MAIN(TestRackCanvas)
+#include "tst_rackcanvas.moc"
