@@ -73,6 +73,25 @@ private Q_SLOTS:
         QVERIFY(!nearestErrorBandClass(classes, "output_tokens_per_s", "Hopper", "megatron", "dense-3d", 70, reason));
     }
 
+    // The family follows the job's software stack: its own, else its kind's default.
+    void familyFollowsTheSoftwareStack()
+    {
+        Job j;
+        j.kind = JobKind::Pretraining;
+        QCOMPARE(softwareFamilyOf(j), std::string("megatron"));
+        j.parallelism.fsdp = true;
+        QCOMPARE(softwareFamilyOf(j), std::string("fsdp"));
+        j.softwareStack = "torchtitan";
+        QCOMPARE(softwareFamilyOf(j), std::string("torchtitan"));
+        j.softwareStack = "nemo";
+        QCOMPARE(softwareFamilyOf(j), std::string("megatron"));
+        Job s;
+        s.kind = JobKind::Inference;
+        QCOMPARE(softwareFamilyOf(s), std::string("tensorrt-llm"));
+        s.softwareStack = "vllm";
+        QCOMPARE(softwareFamilyOf(s), std::string("vllm"));
+    }
+
     void noClassIsNullWithReason()
     {
         const std::vector<ErrorBandClass> classes{band("megatron", "dense-3d", 70, 0.1)};

@@ -4,6 +4,7 @@
 
 #include "evaluation.h"
 #include "model/format.h"
+#include "model/softwarestack.h"
 #include "model/validation.h"
 #include "modelsize.h"
 
@@ -16,9 +17,10 @@ std::string gpuGeneration(const GpuSpec& gpu) { return gpu.architecture.empty() 
 
 std::string softwareFamilyOf(const Job& job)
 {
-    if (job.kind == JobKind::Inference)
-        return "tensorrt-llm";
-    return job.parallelism.fsdp || job.parallelism.zeroStage >= 3 ? "fsdp" : "megatron";
+    // The job's software stack (softwareStackOf: its own, else its kind's default) names the
+    // family; Megatron-LM and NeMo share Megatron-Core's kernels and schedule.
+    const std::string stack = softwareStackOf(job);
+    return stack == "megatron-lm" || stack == "nemo" ? "megatron" : stack;
 }
 
 std::string parallelismKind(bool moe, bool fullyShardedParameters)

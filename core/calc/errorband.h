@@ -28,9 +28,9 @@ struct ErrorBand
 
 /// The class key of a GPU: its catalog architecture ("Hopper").
 std::string gpuGeneration(const GpuSpec& gpu);
-/// The software family a job's figures stand for. A job has no software-stack field yet: training is
-/// "megatron" unless it shards parameters (FSDP, ZeRO-3: "fsdp"), serving is "tensorrt-llm". A
-/// software_stack field, when it comes, replaces this guess here and nowhere else.
+/// The software family a job's figures stand for: its software stack (`software_stack`, else the
+/// kind's default: megatron-lm, fsdp for FSDP / ZeRO-3, tensorrt-llm for serving), with
+/// Megatron-LM and NeMo both "megatron".
 std::string softwareFamilyOf(const Job& job);
 /// "moe-ep" for a mixture of experts, "fully-sharded" for FSDP / ZeRO-3, else "dense-3d".
 std::string parallelismKind(bool moe, bool fullyShardedParameters);
