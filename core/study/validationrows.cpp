@@ -37,11 +37,13 @@ std::optional<double> positive(const QJsonValue& v)
 }
 int intOr(const QJsonValue& v, int fallback) { return v.isDouble() ? v.toInt() : fallback; }
 
-/// needs_features entries the harness handles: a custom shape printed with the source, and the
-/// Llama 3.1 70B alias of the llama3.3-70b preset (same layers, hidden, heads and KV heads).
+/// needs_features entries the harness handles: a custom shape printed with the source, the
+/// Llama 3.1 70B alias of the llama3.3-70b preset (same layers, hidden, heads and KV heads), and
+/// context parallelism (the row's `cp`).
 bool featureHandled(const std::string& need)
 {
-    return need.starts_with("custom model shape") || need.starts_with("no llama3.1-70b preset");
+    return need.starts_with("custom model shape") || need.starts_with("no llama3.1-70b preset") ||
+           need == "context parallelism";
 }
 
 /// The catalog's node template for a GPU: a DGX where there is one (make_scenarios.py's systems).
@@ -279,9 +281,10 @@ Result<QJsonObject> scenarioForRow(const QJsonObject& row, bool serving, const C
         return R::failure("", "no node template with " + gpuId);
     const int gpus = intOr(row.value("gpu_count"), 0);
     const int tp = intOr(row.value("tp"), 1), pp = intOr(row.value("pp"), 1);
-    const int dp = intOr(row.value("dp"), gpus / std::max(1, tp * pp));
-    if (gpus <= 0 || tp * pp * dp != gpus)
-        return R::failure("", "parallel degrees: tp × pp × dp is not gpu_count");
+    const int cp = std::max(intOr(row.value("cp"), 1), 1);
+    const int dp = intOr(row.value("dp"), gpus / std::max(1, tp * pp * cp));
+    if (gpus <= 0 || tp * pp * dp * cp != gpus)
+        return R::failure("", "parallel degrees: tp × pp × dp × cp is not gpu_count");
     std::string presetId;
     auto arch = modelOf(row, catalog, presetId);
     if (!arch)
@@ -365,6 +368,8 @@ Result<QJsonObject> scenarioForRow(const QJsonObject& row, bool serving, const C
                                                              : "none"}};
     if (vp > 1 && pp > 1)
         par["virtual_stages"] = vp;
+    if (cp > 1)
+        par["cp"] = cp;
     job["parallelism"] = par;
     job["batch"] = QJsonObject{{"micro", micro}, {"global", global}};
     job["training"] = QJsonObject{{"tokens", 300e9}, {"checkpoint_interval_min", 60}};
@@ -440,7 +445,15 @@ std::vector<RowPrediction> predictRows(const QJsonArray& rows, const ValidationS
         }
         const io::ScenarioReadResult scenario = io::readScenarioJson(*scenarioJson, catalog);
         if (!scenario) {
-            p.skipReason = "scenario rejected: " + scenario.errorText("; ");
+            // The first error names the reason; warnings and the rest are counted, so that rows
+            // refused for one cause group under one line of the report.
+            std::string first;
+            int errors = 0;
+            for (const Issue& i : scenario.issues)
+                if (i.isError() && errors++ == 0)
+                    first = i.toString();
+            p.skipReason = "scenario rejected: " + first +
+                           (errors > 1 ? " (and " + std::to_string(errors - 1) + " more errors)" : "");
             return;
         }
         const Job& job = scenario->tenants.front().jobs.front();
