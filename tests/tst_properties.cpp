@@ -223,7 +223,7 @@ private Q_SLOTS:
         QCOMPARE(doc->scenario().tenants[2].sla.deadlineDays, std::optional<double>(14.0));
     }
 
-    /// Clicking a job row shows where its step goes: one stacked bar of the eight parts (in
+    /// Clicking a job row shows where its step goes: one stacked bar of the nine parts (in
     /// percent of the step), a legend with seconds, each part's formula in the tooltips; the
     /// attention kernels are a job property whose change moves the step.
     void servingJobShowsLatenciesAndItsCurve()
