@@ -245,8 +245,8 @@ void trainingOnSlots(const Context& cx, const PlacedJob& job, const UnitsOfJob& 
     // On a whole GPU the job already runs as on bare metal: one estimate serves both.
     r.perf = shares.whole() && !shares.spatial
                  ? r.bareMetal
-                  : estimatePerformance({*job.arch, job.gpu, *job.job, shares, p.commOverlapFor(stack),
-                                         p.tpCommOverlapFor(stack), job.comm, p.moeLoadImbalance, stack});
+                 : estimatePerformance({*job.arch, job.gpu, *job.job, shares, p.commOverlapFor(stack),
+                                        p.tpCommOverlapFor(stack), job.comm, p.moeLoadImbalance, stack});
 }
 
 } // namespace gp::calc::detail

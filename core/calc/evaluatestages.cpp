@@ -162,9 +162,15 @@ void bareMetalBaselines(const Context& cx, Jobs& jobs, ServingCache& cache)
                                    p.runtimeOverheadBytes)
                            .sharedPerf;
         } else {
-            job.bare = estimatePerformance(
-                {*job.arch, &gpu, *job.job, {}, p.commOverlapFor(stack), p.tpCommOverlapFor(stack), job.comm,
-                 p.moeLoadImbalance, stack});
+            job.bare = estimatePerformance({*job.arch,
+                                            &gpu,
+                                            *job.job,
+                                            {},
+                                            p.commOverlapFor(stack),
+                                            p.tpCommOverlapFor(stack),
+                                            job.comm,
+                                            p.moeLoadImbalance,
+                                            stack});
         }
     }
 }

@@ -160,8 +160,15 @@ JobConfig scoreConfig(const JobSearchSetup& setup, const Job& job, const CommBan
         return cfg;
     const CommBandwidth c = expertGroupComm(comm, *setup.gpu, job.parallelism, setup.gpusPerNode,
                                             setup.nvlinkDomainGpus, setup.networkGBpsPerGpu);
-    const PerfResult perf = estimatePerformance({setup.arch, setup.gpu, job, {}, setup.commOverlap, setup.tpCommOverlap,
-                                                 c, setup.moeLoadImbalance, setup.stack ? &*setup.stack : nullptr});
+    const PerfResult perf = estimatePerformance({setup.arch,
+                                                 setup.gpu,
+                                                 job,
+                                                 {},
+                                                 setup.commOverlap,
+                                                 setup.tpCommOverlap,
+                                                 c,
+                                                 setup.moeLoadImbalance,
+                                                 setup.stack ? &*setup.stack : nullptr});
     cfg.stepTimeS = perf.stepTimeS;
     cfg.mfu = perf.mfu;
     cfg.tokensPerS = perf.tokensPerS;

@@ -215,8 +215,7 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
     const StateBytes expertStates =
         arch.isMoe() && !lora ? states(expertParams / ep, 0.0, std::max(dp / ep, 1)) : noStates;
     // The first dense_layers of an MoE model, where they fall on this stage.
-    const int denseHere =
-        arch.isMoe() ? std::clamp(arch.layers - arch.moeLayers() - firstBlock, 0, layersPerStage) : 0;
+    const int denseHere = arch.isMoe() ? std::clamp(arch.layers - arch.moeLayers() - firstBlock, 0, layersPerStage) : 0;
     ModelArchitecture denseArch = arch;
     denseArch.experts = denseArch.activeExperts = 1;
     denseArch.sharedExperts = 0;
@@ -243,8 +242,7 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
             activations += act;
         }
         if (denseHere > 0) {
-            add(Kind::Block, firstBlock, denseHere, states(denseParams, blockAdapter, dp),
-                perDense * inFlight);
+            add(Kind::Block, firstBlock, denseHere, states(denseParams, blockAdapter, dp), perDense * inFlight);
             activations += perDense * inFlight * denseHere;
         }
         if (layersPerStage > denseHere) {

@@ -131,7 +131,7 @@ struct BlockTimes
     double backward = 0.0;
     double recompute = 0.0;
     double tensorParallel = 0.0;
-    double allToAll = 0.0; ///< MoE dispatch and combine over the expert-parallel group
+    double allToAll = 0.0;        ///< MoE dispatch and combine over the expert-parallel group
     double contextParallel = 0.0; ///< exposed K/V ring transfers, forward, backward and recompute
 };
 
@@ -428,7 +428,8 @@ PerfResult training(const PerfInputs& in)
         const double kernels = br.compute + br.recompute + br.bubble;
         r.mix = {kernelComputeShare * kernels / r.stepTimeS,
                  ((1.0 - kernelComputeShare) * kernels + br.optimizer) / r.stepTimeS,
-                 (br.ppExposed + br.dpExposed + br.epAllToAll + br.cpExposed) / r.stepTimeS, br.tpExposed / r.stepTimeS};
+                 (br.ppExposed + br.dpExposed + br.epAllToAll + br.cpExposed) / r.stepTimeS,
+                 br.tpExposed / r.stepTimeS};
     }
     r.tokensPerS = tokensPerStep / r.stepTimeS;
     // Adapters skip the base weights' gradients: 4N + 12Lhs model FLOPs per token, not 6N.
