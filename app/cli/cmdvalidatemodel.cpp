@@ -129,7 +129,7 @@ int runValidateModel(const QStringList& args)
     for (const QJsonArray& rows : inputs) {
         for (study::RowPrediction& p : study::predictRows(rows, *split, *catalog))
             all.push_back(std::move(p));
-        for (const QJsonValue& v : rows)
+        for (const auto& v : rows)
             (v.toObject().contains("engine") ? serving : training).append(v);
     }
     if (cl.parser().isSet("write-bands")) {

@@ -46,7 +46,7 @@ std::vector<ErrorBandClass> readErrorBands(const QByteArray& json, Issues& out)
         c.maxAbsError = g.number("max_abs_error", 0.0, true);
         c.rows = g.integer("rows", 0, true);
         if (const auto sources = g.array("sources"))
-            for (const QJsonValue& s : *sources)
+            for (const auto& s : *sources)
                 c.sources.push_back(s.toString().toStdString());
         g.finish();
         if (c.metric != "step_time" && c.metric != "output_tokens_per_s")

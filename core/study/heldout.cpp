@@ -150,7 +150,7 @@ std::vector<FittedConstant> fitConstants(const QJsonArray& trainingRows, const Q
     std::vector<RowPrediction> predicted;
     for (const QJsonArray* file : {&trainingRows, &servingRows}) {
         QJsonArray calibration;
-        for (const QJsonValue& v : *file)
+        for (const auto& v : *file)
             if (split.splitOf(v.toObject()) == "calibration")
                 calibration.append(v);
         for (RowPrediction& p : predictRows(calibration, split, catalog))
@@ -214,16 +214,16 @@ std::vector<FittedConstant> readFitted(const QByteArray& json, Issues& out)
     const auto root = io::parseJsonObject(json, out);
     if (!root)
         return constants;
-    for (const QJsonValue& v : root->value("constants").toArray()) {
+    for (const auto& v : root->value("constants").toArray()) {
         const QJsonObject o = v.toObject();
         FittedConstant c;
         c.key = o.value("key").toString().toStdString();
         c.description = o.value("description").toString().toStdString();
         c.value = o.value("value").toDouble();
         c.method = o.value("method").toString().toStdString();
-        for (const QJsonValue& s : o.value("sources").toArray())
+        for (const auto& s : o.value("sources").toArray())
             c.sources.push_back(s.toString().toStdString());
-        for (const QJsonValue& s : o.value("rows").toArray())
+        for (const auto& s : o.value("rows").toArray())
             c.rows.push_back(s.toString().toStdString());
         constants.push_back(std::move(c));
     }

@@ -395,12 +395,12 @@ std::vector<RowPrediction> predictRows(const QJsonArray& rows, const ValidationS
             p.generation = calc::gpuGeneration(*gpu);
         if (row.value("incomplete").toBool()) {
             std::string missing;
-            for (const QJsonValue& f : row.value("missing_fields").toArray())
+            for (const auto& f : row.value("missing_fields").toArray())
                 missing += (missing.empty() ? "" : ", ") + str(f);
             p.skipReason = "incomplete: " + (missing.empty() ? std::string("fields not printed") : missing);
             return;
         }
-        for (const QJsonValue& need : row.value("needs_features").toArray())
+        for (const auto& need : row.value("needs_features").toArray())
             if (!featureHandled(str(need))) {
                 p.skipReason = "needs feature: " + str(need);
                 return;
@@ -534,9 +534,9 @@ Result<ValidationSplit> readValidationSplit(const QByteArray& json)
         r.split = str(o.value("split"));
         r.why = str(o.value("why"));
         r.denseOnly = o.value("dense_only").toBool(false);
-        for (const QJsonValue& g : o.value("gpu_catalog_ids").toArray())
+        for (const auto& g : o.value("gpu_catalog_ids").toArray())
             r.gpus.push_back(str(g));
-        for (const QJsonValue& p : o.value("precision_prefixes").toArray())
+        for (const auto& p : o.value("precision_prefixes").toArray())
             r.precisionPrefixes.push_back(str(p));
         if (r.source.empty())
             issues.push_back(Issue::error(at + ".source", "missing: a rule needs the source it applies to"));
@@ -544,7 +544,7 @@ Result<ValidationSplit> readValidationSplit(const QByteArray& json)
             issues.push_back(Issue::error(at + ".split", "'" + r.split + "' must be calibration or heldout"));
         split.rules.push_back(std::move(r));
     }
-    for (const QJsonValue& s : root->value("calibration_elsewhere").toArray())
+    for (const auto& s : root->value("calibration_elsewhere").toArray())
         split.calibrationElsewhere.push_back(str(s.toObject().value("source")));
     if (hasErrors(issues))
         return Failure{std::move(issues)};
