@@ -89,6 +89,8 @@ QStringList errors(const Scenario& s)
     return out;
 }
 
+/// Not of a temporary: the result would dangle once the full expression ends.
+const JobResult& only(const Evaluation&& ev) = delete;
 const JobResult& only(const Evaluation& ev)
 {
     if (ev.jobs.size() != 1 || !ev.jobs.front().placed)
@@ -293,9 +295,11 @@ private Q_SLOTS:
         a.sequenceLength = 4096;
         a.layers = 12;
         Scenario s = with(dgxH100(1), training(a, 1, 1, 8, 8, 1, 64, Precision::Bf16));
-        const double base = only(evaluate(s, c)).perf.stepTimeS;
+        const Evaluation even = evaluate(s, c);
+        const double base = only(even).perf.stepTimeS;
         s.assumptions["moe_load_imbalance"] = 2.0;
-        const double skewed = only(evaluate(s, c)).perf.stepTimeS;
+        const Evaluation uneven = evaluate(s, c);
+        const double skewed = only(uneven).perf.stepTimeS;
         QVERIFY2(skewed > base * 1.05, qPrintable(QString("%1 vs %2").arg(skewed).arg(base)));
     }
 
@@ -371,7 +375,8 @@ private Q_SLOTS:
         const std::optional<Scenario> s = test::validationRun(run);
         QVERIFY(s);
         QCOMPARE(s->assumptions.at("moe_load_imbalance"), 1.0); // the source forces balanced routing
-        const JobResult& r = only(evaluate(*s, test::bundledCatalog()));
+        const Evaluation ev = evaluate(*s, test::bundledCatalog());
+        const JobResult& r = only(ev);
         QCOMPARE(QString::fromStdString(r.epLink), link); // EP 16 spans two DGX nodes; EP 8 stays in one
         const double predicted = r.perf.tokensPerS / gpus;
         const double error = predicted / measured - 1.0;
