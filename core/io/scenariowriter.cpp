@@ -117,7 +117,9 @@ QJsonObject topology(const Topology& t)
     return {{"groups", groups}, {"nodes", nodes}, {"switches", switches}, {"links", links}};
 }
 
-QJsonObject model(const ModelChoice& m)
+} // namespace
+
+QJsonObject toJson(const ModelChoice& m)
 {
     if (!m.preset.empty())
         return {{"preset", str(m.preset)}};
@@ -149,8 +151,6 @@ QJsonObject model(const ModelChoice& m)
     return o;
 }
 
-} // namespace
-
 QJsonObject toJson(const Job& j)
 {
     const Parallelism& p = j.parallelism;
@@ -176,7 +176,7 @@ QJsonObject toJson(const Job& j)
     QJsonObject o{{"id", str(j.id)},
                   {"name", str(j.name)},
                   {"kind", name(j.kind)},
-                  {"model", model(j.model)},
+                  {"model", toJson(j.model)},
                   {"precision", name(j.precision)},
                   {"optimizer", name(j.optimizer)},
                   {"parallelism", parallelism},

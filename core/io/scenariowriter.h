@@ -23,5 +23,7 @@ QJsonObject toJson(const Switch& sw);
 QJsonObject toJson(const Link& link);
 QJsonObject toJson(const Tenant& tenant);
 QJsonObject toJson(const Job& job);
+/// A job's `model`: {"preset": id}, or the custom shape (MoE and MLA fields only where set).
+QJsonObject toJson(const ModelChoice& model);
 
 } // namespace gp::io

@@ -9,6 +9,7 @@
 #include "calc/perfmodel.h"
 #include "io/jsonfile.h"
 #include "io/scenarioreader.h"
+#include "io/scenariowriter.h"
 #include "model/validation.h"
 
 #include <QDir>
@@ -103,21 +104,6 @@ QJsonObject topology(const NodeTemplate& t, int nodes)
                                      {"bandwidth_gbps", perLeaf * nics * speed / spines},
                                      {"latency_us", 1}});
     return {{"nodes", nodeList}, {"switches", switches}, {"links", links}};
-}
-
-QJsonObject archJson(const ModelArchitecture& a)
-{
-    return {{"layers", a.layers},
-            {"hidden_size", a.hiddenSize},
-            {"attention_heads", a.attentionHeads},
-            {"kv_heads", a.kvHeads},
-            {"ffn_hidden_size", a.ffnHiddenSize},
-            {"vocab_size", a.vocabSize},
-            {"sequence_length", a.sequenceLength},
-            {"experts", a.experts},
-            {"active_experts", a.activeExperts},
-            {"gated_ffn", a.gatedFfn},
-            {"dropout", a.dropout}};
 }
 
 /// The row's model: its preset, the preset it names as closest ("llama3.3-70b (…)"), or its printed
@@ -325,7 +311,7 @@ Result<QJsonObject> scenarioForRow(const QJsonObject& row, bool serving, const C
         if (presetId.empty()) { // a printed shape: its context is what the row serves
             ModelArchitecture a = *arch;
             a.sequenceLength = isl + osl;
-            job["model"] = archJson(a);
+            job["model"] = io::toJson(ModelChoice{"", a});
         } else {
             job["model"] = QJsonObject{{"preset", QString::fromStdString(presetId)}};
         }
@@ -342,7 +328,7 @@ Result<QJsonObject> scenarioForRow(const QJsonObject& row, bool serving, const C
     job["kind"] = "pretraining";
     job["optimizer"] = "adamw";
     job["model"] = presetId.empty() || a != catalog.model(presetId)->arch
-                       ? QJsonValue(archJson(a))
+                       ? QJsonValue(io::toJson(ModelChoice{"", a}))
                        : QJsonValue(QJsonObject{{"preset", QString::fromStdString(presetId)}});
     // Settings the row does not print take Megatron-Core's recipe defaults where the framework is
     // Megatron (distributed optimizer, sequence parallelism with TP, FP32 main gradients; make_scenarios.py's
