@@ -7,9 +7,13 @@
 
 #include "plansearch.h"
 
+#include "evaluation.h"
+#include "model/catalog.h"
 #include "model/miglayout.h"
 #include "model/scenario.h"
 
+#include <atomic>
+#include <chrono>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -63,5 +67,30 @@ struct ChangeContext
 /// when the moves were taken.
 std::vector<PlanChange> listChanges(const Scenario& plan, const ChangeContext& cx,
                                     const std::map<std::string, std::string>& reasons);
+
+struct JobMove
+{
+    std::string jobId;
+    Job job;
+};
+
+/// The time limit as the searches see it.
+struct Deadline
+{
+    std::chrono::steady_clock::time_point at;
+    const std::atomic<bool>* stop = nullptr;
+    bool passed() const { return std::chrono::steady_clock::now() >= at; }
+    bool stopped() const { return stop && stop->load(); }
+};
+
+/// For each placed job: the fastest parallelism the job search finds on its GPU kind at its own
+/// GPU count and at a half and a quarter of it (deadlines decide whether the slower ones do), or
+/// the three serving deployments on the fewest GPUs that meet its tenant's objectives. Stops at
+/// the deadline (each inner search too) with the moves found so far (plansearchmoves.cpp).
+std::vector<JobMove> jobMoves(const Scenario& s, const Catalog& c, const Evaluation& ev, const JobIndex& index,
+                              const Deadline& deadline, const JobChangeKinds& allow, bool& cut);
+
+/// The scenario with job `m.jobId` run as `m.job`.
+Scenario withJob(const Scenario& s, const JobIndex& index, const JobMove& m);
 
 } // namespace gp::calc::detail
