@@ -6,9 +6,13 @@
 #include "windowfixture.h"
 
 #include "ui/canvas/rackframeitem.h"
+#include "ui/palette.h"
+
+#include "model/validation.h"
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
 
 using namespace gp;
 
@@ -105,6 +109,57 @@ private Q_SLOTS:
         // Undo puts the tray back and the frame round it as it was.
         QTest::keyClick(w.get(), Qt::Key_Z, Qt::ControlModifier);
         QCOMPARE(scene->rackFrame("nvl72-a")->frame(), before);
+    }
+
+    /// The palette offers the catalog's racks; double-clicking one adds its 18 trays as one
+    /// NVLink domain that validates, draws as a frame, and goes again with one undo.
+    void aRackFromThePaletteIsOneDomainOfItsTrays_data()
+    {
+        QTest::addColumn<QSize>("screen");
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+        QTest::newRow("1366x768") << QSize(1366, 768);
+    }
+    void aRackFromThePaletteIsOneDomainOfItsTrays()
+    {
+        QFETCH(QSize, screen);
+        auto w = open();
+        w->resize(screen);
+        QTest::qWait(50);
+        auto* palette = w->findChild<ui::Palette*>();
+        QVERIFY(palette);
+        QVERIFY(w->raisePanel("Palette"));
+        QTreeWidgetItem* entry = palette->entry("rack:gb300-nvl72");
+        QVERIFY(entry);
+        QTreeWidget* tree = palette->tree();
+        tree->scrollToItem(entry);
+        const QPoint at = tree->visualItemRect(entry).center();
+        QVERIFY(tree->viewport()->rect().contains(at));
+        document::Document* doc = w->currentDocument();
+        const std::size_t nodesBefore = doc->scenario().topology.nodes.size();
+        QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, at);
+        QTest::mouseDClick(tree->viewport(), Qt::LeftButton, {}, at);
+
+        const Topology& t = doc->scenario().topology;
+        QCOMPARE(t.groups.size(), std::size_t(3));
+        const Group& rack = t.groups.back();
+        QVERIFY(rack.isNvlinkDomain());
+        QCOMPARE(QString::fromStdString(rack.rackTemplate), QString("gb300-nvl72"));
+        QCOMPARE(t.nodes.size(), nodesBefore + 18);
+        for (std::size_t i = nodesBefore; i < t.nodes.size(); ++i) {
+            QCOMPARE(QString::fromStdString(t.nodes[i].group), QString::fromStdString(rack.id));
+            QCOMPARE(QString::fromStdString(t.nodes[i].templateId), QString("gb300-nvl72-tray"));
+        }
+        for (const Issue& i : validateScenario(doc->scenario(), w->workbench().catalog()))
+            QVERIFY2(i.path.find("groups") == std::string::npos && i.path.find("nodes[") == std::string::npos,
+                     qPrintable(QString::fromStdString(i.path + ": " + i.message)));
+        ui::RackFrameItem* frame = w->canvasScene()->rackFrame(QString::fromStdString(rack.id));
+        QVERIFY(frame);
+        QCOMPARE(frame->trays().size(), 18);
+        QCOMPARE(doc->undoStack()->count(), 1);
+        QTest::keyClick(w.get(), Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(doc->scenario().topology.nodes.size(), nodesBefore);
+        QCOMPARE(doc->scenario().topology.groups.size(), std::size_t(2));
+        QCOMPARE(w->canvasScene()->rackFrames().size(), 2);
     }
 
     void theFrameTakesNoClick()

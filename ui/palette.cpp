@@ -148,6 +148,19 @@ Palette::Palette(const Catalog& catalog, QWidget* parent)
             "node:" + q(t.id), nodeIcon(t.gpuCount, familyColour(g)),
             tr("Drag onto the canvas to add a node, or double-click to add one at the centre of the view"));
     }
+    for (const RackTemplate& t : catalog.rackTemplates) {
+        const NodeTemplate* tray = catalog.nodeTemplate(t.trayTemplate);
+        const GpuSpec* g = tray ? catalog.gpu(tray->gpuId) : nullptr;
+        add(group(tr("Racks — rack-scale NVLink")), q(t.name),
+            tr("%1 trays × %2 %3, one %4-GPU NVLink domain")
+                .arg(t.trays)
+                .arg(tray ? tray->gpuCount : 0)
+                .arg(g ? q(g->name) : q(t.trayTemplate))
+                .arg(t.domainGpus),
+            "rack:" + q(t.id), nodeIcon(8, familyColour(g)),
+            tr("Drag onto the canvas to add the rack (its compute trays in one NVLink domain), or double-click to "
+               "add one at the centre of the view"));
+    }
     for (const SwitchTemplate& t : catalog.switchTemplates) {
         const bool ib = t.fabric == "infiniband";
         add(group(ib ? tr("Switches — InfiniBand") : tr("Switches — Ethernet")), q(t.name),

@@ -96,6 +96,34 @@ Switch switchFromTemplate(const SwitchTemplate& t, const Scenario& scenario, Poi
     return sw;
 }
 
+Result<TopologyItems> rackFromTemplate(const RackTemplate& t, const Catalog& catalog, const Scenario& scenario,
+                                       Point position, Point trayPitch, int columns)
+{
+    const NodeTemplate* tray = catalog.nodeTemplate(t.trayTemplate);
+    if (!tray)
+        return Result<TopologyItems>::failure("rack_templates." + t.id + ".tray_template",
+                                              "the catalog has no node template '" + t.trayTemplate + "'");
+    TopologyItems out;
+    IdAllocator ids(scenario);
+    Group g;
+    g.id = ids.numbered(t.id);
+    g.kind = Group::kNvlinkDomainKind;
+    g.rackTemplate = t.id;
+    g.name = t.name + " " + g.id.substr(t.id.size() + 1);
+    Scenario withRack = scenario; // tray ids must not take the group's
+    withRack.topology.groups.push_back(g);
+    columns = std::max(columns, 1);
+    for (int i = 0; i < t.trays; ++i) {
+        const Point at{position.x + (i % columns) * trayPitch.x, position.y + (i / columns) * trayPitch.y};
+        Node n = nodeFromTemplate(*tray, withRack, at);
+        n.group = g.id;
+        withRack.topology.nodes.push_back(n);
+        out.nodes.push_back(std::move(n));
+    }
+    out.groups.push_back(std::move(g));
+    return Result<TopologyItems>::success(std::move(out));
+}
+
 Result<TopologyItems> generateFabric(const FabricSpec& spec, const Catalog& catalog, const Scenario& scenario)
 {
     using R = Result<TopologyItems>;

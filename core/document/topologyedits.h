@@ -31,6 +31,13 @@ TopologyItems renamedCopy(const TopologyItems& items, const Scenario& scenario, 
 Node nodeFromTemplate(const NodeTemplate& t, const Scenario& scenario, Point position);
 /// A switch made from a template, likewise.
 Switch switchFromTemplate(const SwitchTemplate& t, const Scenario& scenario, Point position, const std::string& tier);
+/// A rack-scale NVLink domain made from a rack template (GB200 NVL72: 18 compute trays): a group
+/// of kind nvlink_domain naming the template, and its trays from the template's tray node
+/// template, laid out `columns` to a row from `position` (`trayPitch` apart), each a member of
+/// the group. Fresh ids; no links (the trays' NICs are cabled to the fabric by the user).
+/// An error when the catalog lacks the tray template.
+Result<TopologyItems> rackFromTemplate(const RackTemplate& t, const Catalog& catalog, const Scenario& scenario,
+                                       Point position, Point trayPitch, int columns = 6);
 
 /// The fabric generator: `nodes` nodes of a template under leaf switches of `nodesPerLeaf`
 /// nodes, each leaf linked to every spine so that its uplink capacity is its downlink capacity

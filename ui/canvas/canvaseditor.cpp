@@ -37,7 +37,7 @@ void CanvasEditor::addFromTemplate(const QString& key, QPointF at)
     const Scenario& s = mWorkbench.document()->scenario();
     const Catalog& catalog = mWorkbench.catalog();
     // Centred under the pointer, snapped to the grid (an item's position is its top-left).
-    const bool isNode = key.startsWith("node:");
+    const bool isNode = key.startsWith("node:") || key.startsWith("rack:"); // a rack: its first tray
     const QPointF half = isNode ? QPointF(NodeItem::kWidth, NodeItem::kHeight) / 2
                                 : QPointF(SwitchItem::kWidth, SwitchItem::kHeight) / 2;
     const Point pos{std::round((at.x() - half.x()) / CanvasView::kGrid) * CanvasView::kGrid,
@@ -50,7 +50,21 @@ void CanvasEditor::addFromTemplate(const QString& key, QPointF at)
         return;
     }
     document::TopologyItems items;
-    if (isNode) {
+    if (key.startsWith("rack:")) { // a rack-scale NVLink domain and its trays
+        const RackTemplate* t = catalog.rackTemplate(id);
+        if (!t)
+            return;
+        auto rack = document::rackFromTemplate(
+            *t, catalog, s, pos, {NodeItem::kWidth + 2 * CanvasView::kGrid, NodeItem::kHeight + 2 * CanvasView::kGrid});
+        if (!rack) {
+            Q_EMIT mWorkbench.message(
+                tr("Cannot add %1: %2")
+                    .arg(QString::fromStdString(t->name), QString::fromStdString(rack.issues.front().message)),
+                8000);
+            return;
+        }
+        items = std::move(*rack.value);
+    } else if (isNode) {
         if (const NodeTemplate* t = catalog.nodeTemplate(id))
             items.nodes.push_back(document::nodeFromTemplate(*t, s, pos));
     } else if (const SwitchTemplate* t = catalog.switchTemplate(id)) {
@@ -58,7 +72,9 @@ void CanvasEditor::addFromTemplate(const QString& key, QPointF at)
     }
     if (items.empty())
         return;
-    const QString name = QString::fromStdString(items.nodes.empty() ? items.switches[0].id : items.nodes[0].id);
+    const QString name = QString::fromStdString(!items.groups.empty() ? items.groups[0].name
+                                                : items.nodes.empty() ? items.switches[0].id
+                                                                      : items.nodes[0].id);
     mWorkbench.push(document::addItems(s, catalog, items, tr("Add %1").arg(name).toStdString()),
                     tr("Cannot add %1").arg(name));
 }
