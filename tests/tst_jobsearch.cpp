@@ -18,6 +18,7 @@
 #include <mutex>
 
 #include <atomic>
+#include <numeric>
 #include <optional>
 
 using namespace gp;
@@ -135,6 +136,45 @@ private Q_SLOTS:
             QVERIFY(bounded.paretoMemory[i].stepTimeS < bounded.paretoMemory[i - 1].stepTimeS);
     }
 
+    /// Where the pipeline does not divide the layers, the search splits them unevenly (the
+    /// lighter stages at both ends, as stage_layers), and every such configuration passes a
+    /// scenario job's rules; the split itself is Llama 3 405B's on 16 stages.
+    void unevenStagesWhereThePipelineDoesNotDivideTheLayers()
+    {
+        QCOMPARE(Parallelism::balancedStageLayers(126, 16),
+                 (std::vector<int>{7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 7}));
+        QCOMPARE(Parallelism::balancedStageLayers(126, 8), (std::vector<int>{15, 16, 16, 16, 16, 16, 16, 15}));
+        QCOMPARE(Parallelism::balancedStageLayers(10, 4), (std::vector<int>{2, 3, 3, 2}));
+        QVERIFY(Parallelism::balancedStageLayers(96, 8).empty());
+        QVERIFY(Parallelism::balancedStageLayers(3, 4).empty());
+
+        std::optional<Scenario> s = test::validationRun("korthikanti-175b-selective");
+        QVERIFY(s);
+        Job& paper = s->tenants.front().jobs.front();
+        JobSearchSetup setup = setupOf(*s);
+        setup.arch.layers = 90; // PP 4, 8, 16 … do not divide it
+        paper.model.custom = setup.arch;
+        paper.model.preset.clear();
+        const JobSearchResult r = searchJob(setup, {200, {}, nullptr});
+        int uneven = 0;
+        for (const auto* list : {&r.top, &r.paretoMemory, &r.paretoGpus})
+            for (const JobConfig& c : *list) {
+                const Parallelism& p = c.parallelism;
+                if (90 % p.pp == 0) {
+                    QVERIFY(p.stageLayers.empty());
+                    continue;
+                }
+                ++uneven;
+                QCOMPARE(static_cast<int>(p.stageLayers.size()), p.pp);
+                QCOMPARE(std::accumulate(p.stageLayers.begin(), p.stageLayers.end(), 0), 90);
+                QVERIFY(p.stageLayers.front() <= p.stageLayers[p.stageLayers.size() / 2]);
+                QCOMPARE(p.virtualStages, 1);
+                for (const Issue& i : validateJob(withConfig(paper, c), *s, test::bundledCatalog(), ""))
+                    QVERIFY2(!i.isError(), i.toString().c_str());
+            }
+        QVERIFY2(uneven > 0, "no configuration with uneven stages among the results");
+    }
+
     /// One worker or two, the same answer.
     void resultDoesNotDependOnTheSplit()
     {
@@ -173,7 +213,7 @@ private Q_SLOTS:
                      QString::fromStdString(r.infeasibleReason).contains("GiB short"),
                  r.infeasibleReason.c_str());
         setup.job.batch.global = 7; // no DP degree of 8 GPUs divides it but 1; TP 8 and PP 1 still do
-        setup.arch.layers = 7;      // … but no PP of 8 / TP divides 7 layers except 1, and 1T on 8 is too big
+        setup.arch.layers = 7;      // … and PP 2 or 4 only as uneven stages: 1T on 8 is too big anyway
         const JobSearchResult none = searchJob(setup);
         QVERIFY(none.top.empty());
         QVERIFY(!none.infeasibleReason.empty());

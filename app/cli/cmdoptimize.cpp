@@ -16,6 +16,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cmath>
 
 namespace gp::cli {
@@ -25,7 +26,7 @@ namespace {
 QJsonObject configToJson(const calc::JobConfig& c)
 {
     const Parallelism& p = c.parallelism;
-    return QJsonObject{
+    QJsonObject o{
         {"gpus", c.gpus},
         {"tp", p.tp},
         {"pp", p.pp},
@@ -43,6 +44,13 @@ QJsonObject configToJson(const calc::JobConfig& c)
         {"mfu", c.mfu},
         {"tokens_per_s", c.tokensPerS},
     };
+    if (!p.stageLayers.empty()) { // uneven pipeline stages
+        QJsonArray layers;
+        for (const int n : p.stageLayers)
+            layers.append(n);
+        o.insert("stage_layers", layers);
+    }
+    return o;
 }
 
 QString configLine(const calc::JobConfig& c)
@@ -53,7 +61,11 @@ QString configLine(const calc::JobConfig& c)
         .arg(c.gpus, 5)
         .arg(p.tp)
         .arg(p.pp)
-        .arg(p.virtualStages > 1 ? QString("×%1").arg(p.virtualStages) : QString())
+        .arg(p.virtualStages > 1      ? QString("×%1").arg(p.virtualStages)
+             : !p.stageLayers.empty() ? QString(" (%1-%2 layers)")
+                                            .arg(*std::min_element(p.stageLayers.begin(), p.stageLayers.end()))
+                                            .arg(*std::max_element(p.stageLayers.begin(), p.stageLayers.end()))
+                                      : QString())
         .arg((p.ep > 1 ? QString("%1 EP %2").arg(p.dp).arg(p.ep) : QString::number(p.dp)) +
              (p.cp > 1 ? QString(" CP %1").arg(p.cp) : QString()))
         .arg(sharding, -6)

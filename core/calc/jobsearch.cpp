@@ -210,7 +210,8 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
             if (tp <= tpLimit && tpFits(a, tp))
                 for (int pp : divisorsOf(n / tp))
                     for (int cp : contextChoices(tp, n / tp / pp))
-                        if (a.layers % pp == 0 && global % (n / tp / pp / cp) == 0)
+                        if ((a.layers % pp == 0 || (training && a.layers >= pp)) && // training: uneven stages
+                            global % (n / tp / pp / cp) == 0)
                             cells.push_back({n, tp, pp, cp});
     const std::vector<Recompute> recomputes =
         training ? std::vector<Recompute>{Recompute::None, Recompute::Selective, Recompute::Full}
@@ -222,7 +223,7 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
     };
     auto stagesFor = [&](const Cell& c, int microBatches) {
         std::vector<int> v{1};
-        if (training && c.pp >= 2 && microBatches >= c.pp && microBatches % c.pp == 0)
+        if (training && c.pp >= 2 && a.layers % c.pp == 0 && microBatches >= c.pp && microBatches % c.pp == 0)
             for (int s : divisorsOf(a.layers / c.pp))
                 if (s > 1)
                     v.push_back(s);
@@ -260,10 +261,11 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
     const double blockParams =
         a.isMoe() ? std::min(denseBlockParameters(a), blockParameters(a) - routedParams) : blockParameters(a);
     auto lowerBound = [&](const Cell& c, Sharding s, int dp, int ep) {
-        dp *= c.cp; // ZeRO shards over dp x cp ranks (memorymodel.cpp)
-        const double blocks = static_cast<double>(a.layers / c.pp) / c.tp;
+        dp *= c.cp;                                        // ZeRO shards over dp x cp ranks (memorymodel.cpp)
+        const int heaviest = (a.layers + c.pp - 1) / c.pp; // the heaviest stage's blocks (uneven: one more)
+        const double blocks = static_cast<double>(heaviest) / c.tp;
         const double params = blockParams * blocks;
-        const double moeBlocks = a.isMoe() ? std::max(0.0, static_cast<double>(a.layers / c.pp - a.denseLayers)) : 0.0;
+        const double moeBlocks = a.isMoe() ? std::max(0.0, static_cast<double>(heaviest - a.denseLayers)) : 0.0;
         const double experts = routedParams * moeBlocks / c.tp / ep;
         auto by = [&](bool sharded) { return std::pair<double, double>(sharded ? dp : 1.0, sharded ? dp / ep : 1.0); };
         const auto [byWeights, byWeightsE] = by(s.fsdp || s.zero >= 3);
@@ -318,6 +320,7 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
                                     job.parallelism = {c.tp, c.pp, dp, s.zero, s.fsdp, spBit == 1, r, v};
                                     job.parallelism.ep = ep;
                                     job.parallelism.cp = c.cp;
+                                    job.parallelism.stageLayers = Parallelism::balancedStageLayers(a.layers, c.pp);
                                     job.batch = {micro, global};
                                     const JobConfig cfg = scoreConfig(setup, job, comm);
                                     if (cfg.stepTimeS <= 0.0) { // does not fit
@@ -366,7 +369,7 @@ JobSearchResult searchJob(const JobSearchSetup& setup, const JobSearchOptions& o
         if (cells.empty())
             std::snprintf(why, sizeof why,
                           "no parallelism divides the space: %d-%d GPUs with TP up to %d dividing %d heads, PP "
-                          "dividing %d layers and DP dividing the global batch of %d",
+                          "up to %d layers and DP dividing the global batch of %d",
                           setup.gpusMin, setup.gpusMax, tpLimit, a.attentionHeads, a.layers, global);
         else
             std::snprintf(why, sizeof why,

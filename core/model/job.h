@@ -93,6 +93,21 @@ struct Parallelism
             first += layersOfStage(i, layers);
         return first;
     }
+    /// `layers` blocks on `stages` pipeline stages when they do not divide evenly: the
+    /// heavier stages (layers / stages + 1 blocks) in the middle and the lighter ones at both
+    /// ends, where the embedding and the output layer live (Llama 3 405B's 126 layers on 16
+    /// stages: 7, 8 × 14, 7; Megatron-LM's --decoder-first/last-pipeline-num-layers). Empty
+    /// when they divide evenly or there are fewer blocks than stages.
+    static std::vector<int> balancedStageLayers(int layers, int stages)
+    {
+        if (stages <= 1 || layers < stages || layers % stages == 0)
+            return {};
+        const int light = stages - layers % stages; // stages with layers / stages blocks
+        std::vector<int> out(static_cast<std::size_t>(stages), layers / stages + 1);
+        for (int i = 0; i < light; ++i) // alternately from the first and the last stage inwards
+            out[static_cast<std::size_t>(i % 2 == 0 ? i / 2 : stages - 1 - i / 2)] = layers / stages;
+        return out;
+    }
     /// GPUs of the job: expert parallelism reuses data-parallel ranks, context parallelism adds its own.
     int gpus() const { return tp * pp * dp * cp; }
     bool operator==(const Parallelism&) const = default;

@@ -27,7 +27,12 @@ QStringList configCells(const calc::JobConfig& c)
 {
     const Parallelism& p = c.parallelism;
     return {QString::number(c.gpus), QString::number(p.tp),
-            p.virtualStages > 1 ? QString("%1 × %2").arg(p.pp).arg(p.virtualStages) : QString::number(p.pp),
+            p.virtualStages > 1      ? QString("%1 × %2").arg(p.pp).arg(p.virtualStages)
+            : !p.stageLayers.empty() ? QObject::tr("%1 (uneven: %2–%3 layers)")
+                                           .arg(p.pp)
+                                           .arg(*std::min_element(p.stageLayers.begin(), p.stageLayers.end()))
+                                           .arg(*std::max_element(p.stageLayers.begin(), p.stageLayers.end()))
+                                     : QString::number(p.pp),
             // Expert parallelism splits the experts over dp ranks: shown beside them.
             (p.ep > 1 ? QString("%1 (EP %2)").arg(p.dp).arg(p.ep) : QString::number(p.dp)) +
                 (p.cp > 1 ? QObject::tr(" (CP %1)").arg(p.cp) : QString()),
