@@ -5,6 +5,8 @@
 // rack's frame (the frame follows it, live and after the move), and the frame takes no click.
 #include "windowfixture.h"
 
+#include "ui/canvas/linkitem.h"
+#include "ui/canvas/linklayer.h"
 #include "ui/canvas/rackframeitem.h"
 #include "ui/palette.h"
 
@@ -71,6 +73,21 @@ private Q_SLOTS:
                                     .arg(view->viewport()->height())
                                     .arg(scale)));
             QVERIFY2(f->labelShownAt(scale, scene->font()), qPrintable(QString("scale %1").arg(scale)));
+            // Drawn above the links, so that none crosses the label, and below the trays; inside
+            // the frame (between trays) a hit reaches what is under it, not the frame.
+            int links = 0;
+            for (QGraphicsItem* item : scene->items())
+                if (item->type() == ui::LinkItem::Type || item->type() == ui::LinkLayerItem::Type) {
+                    ++links;
+                    QVERIFY(item->zValue() < f->zValue());
+                }
+            QVERIFY(links > 0);
+            for (QGraphicsItem* tray : f->trays())
+                QVERIFY(tray->zValue() > f->zValue());
+            const QRectF first = f->trays().front()->sceneBoundingRect();
+            const QPointF between = first.bottomRight() + QPointF(8, 8);
+            QVERIFY(f->frame().contains(between));
+            QVERIFY(!scene->items(between).contains(f));
         }
     }
 

@@ -4,6 +4,7 @@
 
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QPainterPath>
 #include <QStyleOptionGraphicsItem>
 
 namespace gp::ui {
@@ -13,7 +14,7 @@ RackFrameItem::RackFrameItem(QString groupId, QString label, QList<QGraphicsItem
 {
     setAcceptedMouseButtons(Qt::NoButton);
     setAcceptHoverEvents(false);
-    setZValue(-10); // behind nodes, switches and links
+    setZValue(-0.5); // behind nodes and switches (0), above links (-1): no link crosses the label
     setToolTip(mLabel);
     follow();
 }
@@ -50,6 +51,20 @@ bool RackFrameItem::labelShownAt(double lod, const QFont& sceneFont) const
 
 QRectF RackFrameItem::boundingRect() const { return mFrame.adjusted(-2, -2, 2, 2); }
 
+QPainterPath RackFrameItem::shape() const
+{
+    QPainterPath path;
+    if (mFrame.isNull())
+        return path;
+    QPainterPath outline;
+    outline.addRoundedRect(mFrame, 10, 10);
+    QPainterPathStroker stroke;
+    stroke.setWidth(6);
+    path = stroke.createStroke(outline);
+    path.addRect(labelBand());
+    return path;
+}
+
 void RackFrameItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
 {
     if (mFrame.isNull())
@@ -66,9 +81,16 @@ void RackFrameItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, Q
     // it no longer fits the band (the tooltip still names it).
     if (!labelShownAt(lod, p->font()))
         return;
-    p->setFont(labelFont(p->font(), lod));
+    const QFont font = labelFont(p->font(), lod);
+    p->setFont(font);
+    const QFontMetricsF fm(font);
+    const QRectF band = labelBand();
+    const QRectF text(band.left(), band.center().y() - fm.height() / 2, fm.horizontalAdvance(mLabel), fm.height());
+    p->setPen(Qt::NoPen);
+    p->setBrush(QColor(244, 249, 236)); // opaque: the links under it stop at its edge
+    p->drawRoundedRect(text.adjusted(-6, -2, 6, 2), 4, 4);
     p->setPen(QColor("#2f4a00"));
-    p->drawText(labelBand(), Qt::AlignLeft | Qt::AlignVCenter, mLabel);
+    p->drawText(band, Qt::AlignLeft | Qt::AlignVCenter, mLabel);
 }
 
 } // namespace gp::ui

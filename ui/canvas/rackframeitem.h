@@ -12,7 +12,8 @@
 namespace gp::ui {
 
 /// A rack-scale NVLink domain (a topology group of kind "nvlink_domain", e.g. a GB200 NVL72) on
-/// the canvas: a frame round its trays, labelled "NVL72 domain · <name>", drawn behind them. A
+/// the canvas: a frame round its trays, labelled "NVL72 domain · <name>", drawn behind the trays
+/// and above the links (so that no link crosses its label, which sits on an opaque band). A
 /// view of one group id: it owns nothing, takes no mouse button (clicks and rubber bands reach
 /// what is under it), and follows its trays when they move (CanvasScene::updateRackFrames), so a
 /// dragged tray stays inside its domain's frame.
@@ -41,6 +42,9 @@ public:
     bool labelShownAt(double lod, const QFont& sceneFont) const;
 
     QRectF boundingRect() const override;
+    /// The outline and the label band only: inside the frame, hit tests and tooltips reach the
+    /// links and trays, not the frame.
+    QPainterPath shape() const override;
     void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
