@@ -16,6 +16,9 @@
 
 #include <QTest>
 
+#include <map>
+#include <tuple>
+
 #include <cmath>
 
 using namespace gp;
@@ -350,6 +353,54 @@ private Q_SLOTS:
         const JobSearchResult full = searchJob(setup, options);
         QVERIFY(!full.top.empty());
         QCOMPARE(full.top.front().parallelism, r.top.front().parallelism);
+    }
+
+    /// The serving search on an MoE model offers expert parallelism over the replicas (data-
+    /// parallel attention): every ep divides the replicas and the experts with tp x ep inside the
+    /// node, each deployment passes a scenario job's rules, and with the experts split the
+    /// weights per GPU are smaller than the same deployment's without.
+    void servingSearchConsidersEp()
+    {
+        const Catalog& c = test::bundledCatalog();
+        ModelArchitecture a = preset("qwen3-30b-a3b");
+        Job j;
+        j.id = "chat";
+        j.name = "chat";
+        j.kind = JobKind::Inference;
+        j.model.custom = a;
+        j.precision = Precision::Bf16;
+        j.parallelism.dp = 8;
+        j.inference = InferenceSpec{4.0, 4096, 256, 64, 1024};
+        Scenario s = with(dgxH100(1), j);
+        s.tenants[0].sla.ttftP99Ms = 5000;
+        s.tenants[0].sla.itlP99Ms = 200;
+        JobSearchSetup setup = jobSearchSetup(s, c, s.tenants[0].jobs[0], s.topology.nodes[0]);
+        setup.gpusMin = setup.gpusMax = 8;
+        JobSearchOptions options;
+        options.topK = 100000;
+        const ServingSearchResult r = searchServing(setup, options);
+        QVERIFY2(!r.top.empty(), r.infeasibleReason.c_str());
+        std::map<std::tuple<int, int, int, int>, std::map<int, double>> memoryByEp; // tp, cap, precision -> ep
+        for (const ServingConfig& cfg : r.top) {
+            QVERIFY(cfg.replicas % cfg.ep == 0);
+            QVERIFY(a.experts % cfg.ep == 0);
+            QVERIFY(cfg.tp * cfg.ep <= 8);
+            Scenario withIt = s;
+            withIt.tenants[0].jobs[0] = withServingConfig(j, cfg);
+            QVERIFY2(errors(withIt).isEmpty(), qPrintable(errors(withIt).join("; ")));
+            memoryByEp[{cfg.tp, cfg.replicas, cfg.batchCap, static_cast<int>(cfg.precision)}][cfg.ep] = cfg.memoryBytes;
+        }
+        int compared = 0;
+        for (const auto& [key, byEp] : memoryByEp)
+            if (byEp.count(1) && byEp.size() > 1) {
+                for (const auto& [ep, bytes] : byEp)
+                    if (ep > 1) {
+                        ++compared;
+                        QVERIFY2(bytes < byEp.at(1),
+                                 qPrintable(QString("ep %1: %2 bytes, ep 1: %3").arg(ep).arg(bytes).arg(byEp.at(1))));
+                    }
+            }
+        QVERIFY2(compared > 0, "no deployment with ep > 1 beside the same one without");
     }
 
     /// Held-out accuracy (docs/validation.md, "Mixture of experts"): Megatron-Bridge's published

@@ -83,6 +83,7 @@ QJsonObject servingToJson(const calc::ServingConfig& c)
         {"gpus", c.gpus},
         {"tp", c.tp},
         {"replicas", c.replicas},
+        {"ep", c.ep},
         {"batch_cap", c.batchCap},
         {"precision", QString::fromStdString(std::string(enumName(c.precision)))},
         {"ttft_p99_ms", c.ttftP99S * 1e3},
@@ -98,7 +99,7 @@ QString servingLine(const calc::ServingConfig& c)
     return QString("%1 GPUs  TP %2 × %3 replicas  batch cap %4  %5   P99 TTFT %6 ms  P99 ITL %7 ms  %8 tokens/s/GPU")
         .arg(c.gpus, 5)
         .arg(c.tp)
-        .arg(c.replicas)
+        .arg(c.ep > 1 ? QString("%1 (EP %2)").arg(c.replicas).arg(c.ep) : QString::number(c.replicas))
         .arg(c.batchCap, -5)
         .arg(QString::fromStdString(std::string(enumName(c.precision))), -4)
         .arg(c.ttftP99S * 1e3, 7, 'f', 0)
@@ -203,8 +204,9 @@ int runOptimizeJob(const QStringList& args)
                    "DP, ZeRO stage or FSDP, micro-batch, recomputation and sequence parallelism, scored with "
                    "evaluate's memory and step-time models (docs/model-reference.md, \"Job search\"). Prints the "
                    "best configurations, the Pareto front of step time against memory per GPU and, with a GPU "
-                   "range, against the GPU count. With --mode infer, the serving deployment instead: TP, replicas, "
-                   "batch cap and precision against the P99 TTFT and inter-token objectives, fewest GPUs first.");
+                   "range, against the GPU count. With --mode infer, the serving deployment instead: TP, replicas "
+                   "(with expert parallelism over them for MoE models), batch cap and precision against the P99 TTFT "
+                   "and inter-token objectives, fewest GPUs first.");
     auto& p = cl.parser();
     p.addOptions(jobModelOptions());
     p.addOptions({

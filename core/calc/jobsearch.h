@@ -120,6 +120,7 @@ struct ServingConfig
     int gpus = 0;
     int tp = 1;
     int replicas = 1;
+    int ep = 1; ///< MoE models: experts split over ep of the replicas (data-parallel attention)
     int batchCap = 1;
     Precision precision = Precision::Bf16;
     bool meetsSlo = false; ///< fits, not saturated, P99 TTFT and inter-token latency within the SLA

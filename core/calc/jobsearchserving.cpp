@@ -31,6 +31,7 @@ Job withServingConfig(const Job& job, const ServingConfig& config)
     j.parallelism = Parallelism{};
     j.parallelism.tp = config.tp;
     j.parallelism.dp = config.replicas;
+    j.parallelism.ep = config.ep;
     j.precision = config.precision;
     if (j.inference)
         j.inference->concurrency = config.batchCap;
@@ -70,9 +71,19 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
         caps.erase(std::unique(caps.begin(), caps.end()), caps.end());
         return caps;
     };
+    // MoE models: expert parallelism over the replicas (vLLM's and SGLang's EP with data-parallel
+    // attention), every ep dividing the replicas and the experts with the tp x ep group inside
+    // the NVLink domain, as Best Parallelism's training rule.
+    auto epsFor = [&](int tp, int replicas) {
+        std::vector<int> eps;
+        for (int ep : divisorsOf(replicas))
+            if (ep == 1 || (a.isMoe() && a.experts % ep == 0 && tp * ep <= tpLimit))
+                eps.push_back(ep);
+        return eps;
+    };
     const Sla& sla = setup.sla;
     auto ranked = [](const ServingConfig& c) {
-        return std::make_tuple(c.gpus, -c.outputTokensPerSPerGpu, c.ttftP99S, c.tp, c.batchCap,
+        return std::make_tuple(c.gpus, -c.outputTokensPerSPerGpu, c.ttftP99S, c.tp, c.ep, c.batchCap,
                                static_cast<int>(c.precision));
     };
     auto before = [&](const ServingConfig& x, const ServingConfig& y) { return ranked(x) < ranked(y); };
@@ -81,9 +92,9 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
     // keeps the first of them (the smallest cap).
     auto offerServing = [&](std::vector<ServingConfig>& top, const ServingConfig& cfg) {
         const auto twin = std::find_if(top.begin(), top.end(), [&](const ServingConfig& t) {
-            return t.gpus == cfg.gpus && t.tp == cfg.tp && t.precision == cfg.precision && t.ttftP99S == cfg.ttftP99S &&
-                   t.itlP99S == cfg.itlP99S && t.outputTokensPerS == cfg.outputTokensPerS &&
-                   t.memoryBytes == cfg.memoryBytes;
+            return t.gpus == cfg.gpus && t.tp == cfg.tp && t.ep == cfg.ep && t.precision == cfg.precision &&
+                   t.ttftP99S == cfg.ttftP99S && t.itlP99S == cfg.itlP99S &&
+                   t.outputTokensPerS == cfg.outputTokensPerS && t.memoryBytes == cfg.memoryBytes;
         });
         if (twin != top.end()) {
             if (!before(cfg, *twin))
@@ -116,7 +127,8 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
     std::atomic<bool> cancelled{false};
     long long total = 0; // for the progress callback: deployments over every cell
     for (const Cell& c : cells)
-        total += static_cast<long long>(precisions.size()) * static_cast<long long>(capsFor(c.gpus / c.tp).size());
+        total += static_cast<long long>(precisions.size() * epsFor(c.tp, c.gpus / c.tp).size()) *
+                 static_cast<long long>(capsFor(c.gpus / c.tp).size());
     std::atomic<long long> done{0};
     std::mutex progressMutex;
     runParts(workers, [&](int w) {
@@ -133,50 +145,56 @@ ServingSearchResult searchServing(const JobSearchSetup& setup, const JobSearchOp
             }
             const Cell& c = cells[i];
             const int replicas = c.gpus / c.tp;
-            const CommBandwidth comm = jobSearchComm(setup, c.tp);
-            for (const Precision precision : precisions)
-                for (const int cap : capsFor(replicas)) {
-                    ++part.configurations;
-                    ServingConfig cfg;
-                    cfg.gpus = c.gpus;
-                    cfg.tp = c.tp;
-                    cfg.replicas = replicas;
-                    cfg.batchCap = cap;
-                    cfg.precision = precision;
-                    const Job job = withServingConfig(base, cfg);
-                    const MemoryBreakdown fixed =
-                        servingMemory(a, job, chunk, setup.runtimeOverheadBytes, 1, job.inference->contextTokens);
-                    const double fixedBytes = fixed.totalBytes() - fixed.kvCacheBytes.value_or(0.0);
-                    ServingPlacement whole;
-                    whole.tensorParallelGBps = comm.tensorParallelGBps;
-                    whole.expertParallelGBps = comm.expertParallelGBps;
-                    whole.moeLoadImbalance = setup.moeLoadImbalance;
-                    whole.kvBudgetBytesPerGpu = engine.kvBudgetBytes(setup.capacityBytes, fixedBytes);
-                    if (whole.kvBudgetBytesPerGpu <= 0)
-                        continue; // the weights and workspace alone do not fit
-                    const ServingAnswer& ans =
-                        cache.answer(a, job, *setup.gpu, engine, sla, whole, fixedBytes, setup.runtimeOverheadBytes);
-                    const ServingResult& sv = ans.shared;
-                    part.anyFits = part.anyFits || sv.fits;
-                    cfg.ttftP99S = sv.ttftP99S;
-                    cfg.itlP99S = sv.itlP99S;
-                    cfg.outputTokensPerS = sv.outputTokensPerS;
-                    cfg.outputTokensPerSPerGpu = sv.outputTokensPerS / c.gpus;
-                    cfg.memoryBytes = fixedBytes + sv.kvCacheBytesPerGpu;
-                    cfg.meetsSlo = sv.fits && !sv.saturated &&
-                                   (!sla.ttftP99Ms || sv.ttftP99S * 1e3 <= *sla.ttftP99Ms + 1e-9) &&
-                                   (!sla.itlP99Ms || sv.itlP99S * 1e3 <= *sla.itlP99Ms + 1e-9);
-                    if (sv.fits && !sv.saturated) {
-                        part.closestTtft = std::min(part.closestTtft, sv.ttftP99S);
-                        part.closestItl = std::min(part.closestItl, sv.itlP99S);
+            const std::vector<int> eps = epsFor(c.tp, replicas);
+            for (const int ep : eps)
+                for (const Precision precision : precisions)
+                    for (const int cap : capsFor(replicas)) {
+                        ++part.configurations;
+                        ServingConfig cfg;
+                        cfg.gpus = c.gpus;
+                        cfg.tp = c.tp;
+                        cfg.replicas = replicas;
+                        cfg.ep = ep;
+                        cfg.batchCap = cap;
+                        cfg.precision = precision;
+                        const Job job = withServingConfig(base, cfg);
+                        const CommBandwidth comm =
+                            expertGroupComm(jobSearchComm(setup, c.tp), *setup.gpu, job.parallelism, setup.gpusPerNode,
+                                            setup.nvlinkDomainGpus, setup.networkGBpsPerGpu);
+                        const MemoryBreakdown fixed =
+                            servingMemory(a, job, chunk, setup.runtimeOverheadBytes, 1, job.inference->contextTokens);
+                        const double fixedBytes = fixed.totalBytes() - fixed.kvCacheBytes.value_or(0.0);
+                        ServingPlacement whole;
+                        whole.tensorParallelGBps = comm.tensorParallelGBps;
+                        whole.expertParallelGBps = comm.expertParallelGBps;
+                        whole.moeLoadImbalance = setup.moeLoadImbalance;
+                        whole.kvBudgetBytesPerGpu = engine.kvBudgetBytes(setup.capacityBytes, fixedBytes);
+                        if (whole.kvBudgetBytesPerGpu <= 0)
+                            continue; // the weights and workspace alone do not fit
+                        const ServingAnswer& ans = cache.answer(a, job, *setup.gpu, engine, sla, whole, fixedBytes,
+                                                                setup.runtimeOverheadBytes);
+                        const ServingResult& sv = ans.shared;
+                        part.anyFits = part.anyFits || sv.fits;
+                        cfg.ttftP99S = sv.ttftP99S;
+                        cfg.itlP99S = sv.itlP99S;
+                        cfg.outputTokensPerS = sv.outputTokensPerS;
+                        cfg.outputTokensPerSPerGpu = sv.outputTokensPerS / c.gpus;
+                        cfg.memoryBytes = fixedBytes + sv.kvCacheBytesPerGpu;
+                        cfg.meetsSlo = sv.fits && !sv.saturated &&
+                                       (!sla.ttftP99Ms || sv.ttftP99S * 1e3 <= *sla.ttftP99Ms + 1e-9) &&
+                                       (!sla.itlP99Ms || sv.itlP99S * 1e3 <= *sla.itlP99Ms + 1e-9);
+                        if (sv.fits && !sv.saturated) {
+                            part.closestTtft = std::min(part.closestTtft, sv.ttftP99S);
+                            part.closestItl = std::min(part.closestItl, sv.itlP99S);
+                        }
+                        if (!cfg.meetsSlo)
+                            continue;
+                        ++part.feasible;
+                        offerServing(part.top, cfg);
+                        addToServingFront(part.front, cfg);
                     }
-                    if (!cfg.meetsSlo)
-                        continue;
-                    ++part.feasible;
-                    offerServing(part.top, cfg);
-                    addToServingFront(part.front, cfg);
-                }
-            done += static_cast<long long>(precisions.size()) * static_cast<long long>(capsFor(replicas).size());
+            done += static_cast<long long>(precisions.size() * eps.size()) *
+                    static_cast<long long>(capsFor(replicas).size());
         }
     });
     if (options.progress && !cancelled) {

@@ -49,7 +49,7 @@ Result<Edit> setJobParallelism(const Scenario& s, const Catalog& catalog, const 
 }
 
 Result<Edit> setServingDeployment(const Scenario& s, const Catalog& catalog, const std::string& jobId, int tp,
-                                  int replicas, int batchCap, Precision precision)
+                                  int replicas, int batchCap, Precision precision, int ep)
 {
     const Job* job = s.findJob(jobId);
     if (!job || !job->inference)
@@ -58,6 +58,7 @@ Result<Edit> setServingDeployment(const Scenario& s, const Catalog& catalog, con
     changed.parallelism.tp = tp;
     changed.parallelism.pp = 1;
     changed.parallelism.dp = replicas;
+    changed.parallelism.ep = ep;
     changed.precision = precision;
     changed.inference->concurrency = batchCap;
     EditBuilder b(s);
@@ -65,8 +66,8 @@ Result<Edit> setServingDeployment(const Scenario& s, const Catalog& catalog, con
         return Result<Edit>::failure("jobs[" + jobId + "].parallelism", "is that already");
     return rules::validated(std::move(b), catalog,
                             "Deployment of " + job->name + ": TP " + std::to_string(tp) + " × " +
-                                std::to_string(replicas) + " replicas, batch cap " + std::to_string(batchCap) + ", " +
-                                std::string(enumName(precision)));
+                                std::to_string(replicas) + " replicas" + (ep > 1 ? ", EP " + std::to_string(ep) : "") +
+                                ", batch cap " + std::to_string(batchCap) + ", " + std::string(enumName(precision)));
 }
 
 Result<Edit> placeJobBest(const Scenario& s, const Catalog& catalog, const std::string& jobId)

@@ -322,7 +322,7 @@ bool EditController::setServingDeployment(const std::string& jobId, const calc::
 {
     const document::Document* d = mWorkbench.document();
     return d && mWorkbench.push(document::setServingDeployment(d->scenario(), mWorkbench.catalog(), jobId, c.tp,
-                                                               c.replicas, c.batchCap, c.precision),
+                                                               c.replicas, c.batchCap, c.precision, c.ep),
                                 tr("Cannot set the deployment"), mWindow);
 }
 

@@ -47,7 +47,7 @@ QStringList deploymentCells(const calc::ServingConfig& c)
 {
     return {QString::number(c.gpus),
             QString::number(c.tp),
-            QString::number(c.replicas),
+            c.ep > 1 ? QString("%1 (EP %2)").arg(c.replicas).arg(c.ep) : QString::number(c.replicas),
             QString::number(c.batchCap),
             QString::fromStdString(std::string(enumName(c.precision))),
             text::latency(c.ttftP99S),
