@@ -8,10 +8,15 @@
 #include "ui/canvas/linkitem.h"
 #include "ui/canvas/linklayer.h"
 #include "ui/canvas/rackframeitem.h"
+#include "ui/edit/propertiespanel.h"
 #include "ui/palette.h"
+
+#include "io/scenariowriter.h"
 
 #include "model/validation.h"
 
+#include <QComboBox>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -177,6 +182,51 @@ private Q_SLOTS:
         QCOMPARE(doc->scenario().topology.nodes.size(), nodesBefore);
         QCOMPARE(doc->scenario().topology.groups.size(), std::size_t(2));
         QCOMPARE(w->canvasScene()->rackFrames().size(), 2);
+    }
+
+    /// A node's Group field in the inspector: a tray shows its NVLink domain; taking it out of
+    /// the rack would leave the rack a tray short, so Apply is refused with the reason and the
+    /// plan stays as it was; a DGX moves between plain racks as one undoable edit.
+    void aNodesGroupIsEditableInTheInspector()
+    {
+        auto w = open();
+        document::Document* doc = w->currentDocument();
+        ui::PropertiesPanel* props = w->properties();
+        ui::CanvasView* view = w->canvasView();
+        view->stopAutoFit();
+        view->resetTransform();
+        QGraphicsItem* tray = w->canvasScene()->item("nvl72-a-tray-05");
+        view->centerOn(tray->sceneBoundingRect().center());
+        QTest::mouseClick(viewport(w.get()), Qt::LeftButton, {},
+                          view->mapFromScene(tray->mapToScene(QPointF(130, 12))));
+        QCOMPARE(w->canvasScene()->selectedIds(), QStringList{"nvl72-a-tray-05"});
+        auto* group = qobject_cast<QComboBox*>(props->field("group"));
+        QVERIFY(group);
+        QVERIFY2(group->currentText().startsWith("Rack A — NVLink domain"), qPrintable(group->currentText()));
+        const QByteArray before = io::writeScenario(doc->scenario());
+        group->setFocus();
+        QTest::keyClick(group, Qt::Key_Home); // "(none)"
+        QCOMPARE(group->currentIndex(), 0);
+        QVERIFY(!props->canApply());
+        QVERIFY2(props->message().contains("nvl72-a"), qPrintable(props->message()));
+        QCOMPARE(io::writeScenario(doc->scenario()), before);
+
+        auto plain = test::openLibraryScenario(mTmp.filePath("plain.sqlite"), "DGX H100 pod: three tenants");
+        document::Document* pod = plain->currentDocument();
+        plain->canvasScene()->setSelectedIds({"node-004"});
+        auto* choice = qobject_cast<QComboBox*>(plain->properties()->field("group"));
+        QVERIFY(choice);
+        QCOMPARE(choice->currentText(), QString("Rack 1 — rack"));
+        choice->setFocus();
+        QTest::keyClick(choice, Qt::Key_End); // "Rack 2"
+        QVERIFY2(plain->properties()->canApply(), qPrintable(plain->properties()->message()));
+        auto* apply = plain->properties()->findChild<QPushButton*>("applyProperties");
+        QVERIFY(apply);
+        QTest::mouseClick(apply, Qt::LeftButton);
+        QCOMPARE(pod->scenario().topology.findNode("node-004")->group, std::string("rack-01"));
+        QCOMPARE(pod->undoStack()->count(), 1);
+        pod->undoStack()->undo();
+        QCOMPARE(pod->scenario().topology.findNode("node-004")->group, std::string("rack-00"));
     }
 
     void theFrameTakesNoClick()

@@ -92,6 +92,22 @@ void PropertiesPanel::showItems(const Scenario& s, const QStringList& ids)
         addInt("nics.count", tr("NICs"), n.nics.count, 0, 64, QString());
         addDouble("nics.speed_gbps", tr("NIC speed"), n.nics.speedGbps, 0, 3200, 0, tr(" Gb/s"));
         addBool("nics.gpudirect_rdma", tr("GPUDirect RDMA"), n.nics.gpudirectRdma);
+        // Membership of a rack, pod or rack-scale NVLink domain (an NVL72's trays must match its
+        // template: a change that breaks it is refused with the reason).
+        if (!s.topology.groups.empty()) {
+            QStringList items{tr("(none)")};
+            std::vector<QJsonValue> values{QJsonValue(QString())};
+            int current = 0;
+            for (const Group& g : s.topology.groups) {
+                if (g.id == n.group)
+                    current = static_cast<int>(items.size());
+                items << (g.isNvlinkDomain() ? tr("%1 — NVLink domain (%2)").arg(q(g.name), q(g.rackTemplate))
+                                             : tr("%1 — %2").arg(q(g.name), q(g.kind)));
+                values.emplace_back(q(g.id));
+            }
+            addChoice("group", tr("Group"), items, current, values)
+                ->setToolTip(tr("The rack, pod or rack-scale NVLink domain this node belongs to"));
+        }
     } else if (!switches.empty()) {
         QStringList targets;
         for (const Switch* w : switches)
