@@ -242,6 +242,38 @@ private Q_SLOTS:
         QCOMPARE(json.value("rows").toArray().size(), qsizetype(r.rows.size()));
     }
 
+    // A row runs on its trainer's software-stack profile whatever its sharding: llm-foundry's
+    // SHARD_GRAD_OP rows on fsdp (not the megatron-lm default of a ZeRO-2 job), NeMo's on nemo,
+    // Megatron-FSDP rows on megatron-lm (not the fsdp default of a fully sharded job).
+    void rowsRunOnTheirTrainersStack()
+    {
+        const Catalog& c = test::bundledCatalog();
+        int checked = 0;
+        for (const QJsonValue& v : mTraining) {
+            const QJsonObject row = v.toObject();
+            const QString source = row.value("source").toString();
+            const QString fsdp = row.value("fsdp").toString();
+            std::string want;
+            if (source == "llm-foundry-benchmarks" && fsdp.contains("SHARD_GRAD_OP"))
+                want = "fsdp";
+            else if (source == "nemo-24.07-perf-summary")
+                want = "nemo";
+            else if (source == "megatron-bridge-perf-summary" && fsdp.contains("Megatron-FSDP"))
+                want = "megatron-lm";
+            else
+                continue;
+            QCOMPARE(trainingStackOf(row), want);
+            const auto scenario = scenarioForRow(row, false, c);
+            if (!scenario)
+                continue;
+            const QJsonObject job =
+                scenario->value("tenants").toArray().first().toObject().value("jobs").toArray().first().toObject();
+            QCOMPARE(job.value("software_stack").toString().toStdString(), want);
+            ++checked;
+        }
+        QVERIFY(checked >= 3);
+    }
+
     // Bad rows are refused with the row and the field.
     void badRowsNameTheirField()
     {

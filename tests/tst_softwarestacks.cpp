@@ -192,6 +192,78 @@ private Q_SLOTS:
         QVERIFY2(qAbs(shown.breakdown.dpExposed - shown.networkCommS) < 1e-12, "nothing hidden at overlap 0");
     }
 
+    /// An older trainer's attention kernel falls further behind on Hopper than on Ampere: the
+    /// profile's figure for the GPU's architecture replaces its single attention_efficiency there
+    /// and nowhere else; a figure out of range is an error at its path.
+    void attentionEfficiencyPerArchitecture()
+    {
+        const Catalog& c = test::bundledCatalog();
+        const SoftwareStack* fsdp = c.softwareStack("fsdp");
+        QVERIFY(fsdp && fsdp->sources.count("attention_efficiency_by_architecture"));
+        QCOMPARE(fsdp->attentionEfficiencyOn("Hopper"), 0.34);
+        QCOMPARE(fsdp->attentionEfficiencyOn("Ampere"), fsdp->attentionEfficiency);
+        QCOMPARE(c.softwareStack("megatron-lm")->attentionEfficiencyOn("Hopper"), 1.0);
+
+        // A long sequence, where attention is most of the step: the Hopper figure slows the
+        // attention kernels, and only them.
+        SoftwareStack one, hopper;
+        one.attentionEfficiency = hopper.attentionEfficiency = 0.55;
+        hopper.attentionEfficiencyByArchitecture["Hopper"] = 0.34;
+        PerfInputs in = fsdpJob(8, 1, 8, &one);
+        in.arch.sequenceLength = 32768;
+        const PerfResult base = estimatePerformance(in);
+        in.stack = &hopper;
+        const PerfResult slower = estimatePerformance(in);
+        QVERIFY(slower.breakdown.compute > 1.1 * base.breakdown.compute);
+        QCOMPARE(slower.breakdown.dpExposed, base.breakdown.dpExposed);
+        in.gpu = c.gpu("a100-80gb");
+        const PerfResult ampere = estimatePerformance(in);
+        in.stack = &one;
+        QCOMPARE(estimatePerformance(in).stepTimeS, ampere.stepTimeS);
+
+        Catalog mine = c;
+        Issues out;
+        io::readCatalogFragment(R"({"format_version": 1, "software_stacks": [
+            {"id": "mine", "kind": "training", "attention_efficiency_by_architecture": {"Hopper": 3},
+             "sources": {"attention_efficiency_by_architecture": "x"}}]})",
+                                mine, true, out);
+        const Issue* bad = issueAt(out, "software_stacks[0].attention_efficiency_by_architecture.Hopper");
+        QVERIFY2(bad && bad->isError() && bad->message.find("3") != std::string::npos, issueLines(out).c_str());
+        QVERIFY(!mine.softwareStack("mine"));
+    }
+
+    /// The passes over the logits (the loss and whatever else reads them per micro-batch) stream
+    /// loss_bytes_per_logit bytes per token and vocabulary entry: Composer's training metrics run
+    /// two more cross-entropies than Megatron's fused one.
+    void lossBytesPerLogitStreamTheLogits()
+    {
+        const Catalog& c = test::bundledCatalog();
+        QCOMPARE(c.softwareStack("megatron-lm")->lossBytesPerLogit, 16.0);
+        QCOMPARE(c.softwareStack("fsdp")->lossBytesPerLogit, 50.0);
+        QVERIFY(c.softwareStack("fsdp")->sources.count("loss_bytes_per_logit"));
+
+        SoftwareStack fused, metrics;
+        metrics.lossBytesPerLogit = 50.0;
+        const int micro = 2, global = 16, dp = 8;
+        PerfInputs in = fsdpJob(dp, micro, global, &fused);
+        const PerfResult base = estimatePerformance(in);
+        in.stack = &metrics;
+        const PerfResult more = estimatePerformance(in);
+        const GpuSpec& gpu = *in.gpu;
+        const double tokens = double(micro) * in.arch.sequenceLength;
+        const double extra = (global / (micro * dp)) * tokens * in.arch.vocabSize * (50.0 - 16.0) /
+                             (gpu.hbmBandwidthGBps * 1e9 * gpu.efficiency.memoryBound);
+        QVERIFY2(qAbs((more.breakdown.compute - base.breakdown.compute) / extra - 1.0) < 1e-9,
+                 qPrintable(QString::number(more.breakdown.compute - base.breakdown.compute)));
+
+        Catalog mine = c;
+        Issues out;
+        io::readCatalogFragment(R"({"format_version": 1, "software_stacks": [
+            {"id": "mine", "kind": "training", "loss_bytes_per_logit": -1, "sources": {"loss_bytes_per_logit": "x"}}]})",
+                                mine, true, out);
+        QVERIFY2(issueAt(out, "software_stacks[0].loss_bytes_per_logit"), issueLines(out).c_str());
+    }
+
     /// The distributed optimizer (ZeRO-1) reduce-scatters the gradients and all-gathers the
     /// 16-bit parameters: fewer bytes than the all-reduce of fp32 gradients, and with overlap
     /// part of both hides (behind backward and the next forward).

@@ -174,8 +174,10 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes, 
     const double coreFlops = 4.0 * b * sq * s * shape.qWidth() / t;
     double attentionF = 0.0, attentionB = 0.0, scoresF = 0.0;
     if (flash) {
-        // At the stack's kernel: its attention_efficiency of the catalog's flash figure.
-        attentionF = k.flash(0.5 * coreFlops / (in.stack ? std::max(in.stack->attentionEfficiency, 1e-3) : 1.0));
+        // At the stack's kernel: its attention_efficiency of the catalog's flash figure (its own
+        // figure for the GPU's architecture where the profile gives one).
+        const double stackKernel = in.stack ? in.stack->attentionEfficiencyOn(in.gpu->architecture) : 1.0;
+        attentionF = k.flash(0.5 * coreFlops / std::max(stackKernel, 1e-3));
         attentionB = 2.5 * attentionF;
     } else {
         const double batch = b * heads / t;
@@ -299,9 +301,13 @@ PerfResult training(const PerfInputs& in)
         bt.tensorParallel = (1.0 - w) * moe.tensorParallel + w * dn.tensorParallel;
         bt.allToAll = (1.0 - w) * moe.allToAll;
     }
+    // The output layer's GEMMs (forward, input gradient, weight gradient) and the memory-bound
+    // passes over the logits: the loss and whatever else the stack runs over them per micro-batch
+    // (its loss_bytes_per_logit; 16 for Megatron's fused fp32 cross-entropy).
     const double vocab = a.vocabSize;
+    const double logitBytes = in.stack ? in.stack->lossBytesPerLogit : SoftwareStack{}.lossBytesPerLogit;
     const double head = vocab > 0 ? (adapter ? 2.0 : 3.0) * k.gemm(tokensPerMicro, vocab / t, a.hiddenSize) +
-                                        k.stream(tokensPerMicro * vocab / t * 16.0)
+                                        k.stream(tokensPerMicro * vocab / t * logitBytes)
                                   : 0.0;
     const double network = std::max(sh.network, 1e-9); // a shared GPU's share of its links
     const double blockMb = bt.forward + bt.backward + bt.recompute +

@@ -481,6 +481,18 @@ private:
         share("fsdp_overlap", st.fsdpOverlap, 0.0, 1.0, "a share of the collectives");
         share("fp8_recipe_overhead", st.fp8RecipeOverhead, 0.0, 1.0, "a share of the FP8 GEMM time");
         share("attention_efficiency", st.attentionEfficiency, 0.05, 1.5, "a share of the catalog's flash_attention");
+        if (auto byArch = g.object("attention_efficiency_by_architecture")) {
+            JsonFields f(*byArch, g.pathOf("attention_efficiency_by_architecture"), mOut);
+            for (const QString& k : byArch->keys()) {
+                const QByteArray key = k.toUtf8();
+                const double v = f.number(key.constData(), st.attentionEfficiency, true);
+                inRange(mOut, f.pathOf(key.constData()), v, 0.05, 1.5,
+                        "a share of that architecture's catalog flash_attention");
+                st.attentionEfficiencyByArchitecture[k.toStdString()] = v;
+            }
+            warnUncited(g, st.sources, "attention_efficiency_by_architecture");
+        }
+        share("loss_bytes_per_logit", st.lossBytesPerLogit, 0.0, 1000.0, "bytes of HBM traffic per logit");
         share("kv_cache_fraction", st.kvCacheFraction, 0.05, 1.0, "a share of the GPU's memory");
         share("decode_step_overhead_s", st.decodeStepOverheadS, 0.0, 1.0, "seconds per engine iteration");
         if (g.has("fsdp_prefetch_layers")) {

@@ -32,6 +32,21 @@ struct SoftwareStack
     /// The stack's fused-attention kernel against the catalog's flash_attention figure (1: the
     /// kernel the catalog cites, e.g. FlashAttention-3 on Hopper; below 1 an older kernel).
     double attentionEfficiency = 1.0;
+    /// Per GPU architecture (the catalog's `architecture`, e.g. "Hopper"), the stack's kernel
+    /// against that GPU's flash_attention figure where it differs from attentionEfficiency: an
+    /// Ampere-style kernel on Hopper falls further behind the Hopper kernels the catalog cites.
+    std::map<std::string, double> attentionEfficiencyByArchitecture;
+    /// HBM bytes moved per logit (token x vocabulary entry) per micro-batch by the loss and
+    /// whatever else the trainer runs over the logits (e.g. training metrics): 16 for
+    /// Megatron's fused fp32 vocab-parallel cross-entropy.
+    double lossBytesPerLogit = 16.0;
+
+    /// attentionEfficiency, or the figure for `architecture` where the profile gives one.
+    double attentionEfficiencyOn(const std::string& architecture) const
+    {
+        const auto it = attentionEfficiencyByArchitecture.find(architecture);
+        return it != attentionEfficiencyByArchitecture.end() ? it->second : attentionEfficiency;
+    }
 
     // Serving.
     double kvCacheFraction = 0.9; ///< share of memory the engine may use (of free memory when kvOfFreeMemory)

@@ -223,6 +223,14 @@ std::string rowFamily(const QJsonObject& row, bool serving)
     return {};
 }
 
+std::string trainingStackOf(const QJsonObject& row)
+{
+    const std::string family = rowFamily(row, false);
+    if (family == "megatron")
+        return contains(lower(str(row.value("framework"))), "nemo") ? "nemo" : "megatron-lm";
+    return family; // "fsdp", "torchtitan" or nothing
+}
+
 Issues checkRows(const QJsonArray& rows)
 {
     Issues out;
@@ -359,7 +367,14 @@ Result<QJsonObject> scenarioForRow(const QJsonObject& row, bool serving, const C
     job["parallelism"] = par;
     job["batch"] = QJsonObject{{"micro", micro}, {"global", global}};
     job["training"] = QJsonObject{{"tokens", 300e9}, {"checkpoint_interval_min", 60}};
-    if (family == "megatron")
+    // The trainer the row names runs on its own software-stack profile, whatever its sharding
+    // (the default by kind would put an FSDP trainer's SHARD_GRAD_OP rows on megatron-lm).
+    if (const std::string stack = trainingStackOf(row); !stack.empty() && catalog.softwareStack(stack))
+        job["software_stack"] = QString::fromStdString(stack);
+    // Megatron-Core keeps fp32 main gradients; Composer's FSDP mixed precision DEFAULT reduces
+    // the gradients in fp32 (reduce_dtype float32; PURE in the 16-bit type: Composer
+    // mosaic_fsdp_utils.get_mixed_precision).
+    if (family == "megatron" || (family == "fsdp" && contains(lower(str(row.value("precision"))), "mp mode default")))
         job["main_grads_fp32"] = true;
     return R::success(scenarioAround(job, *t, nodes));
 }

@@ -68,6 +68,12 @@ struct RowPrediction
 /// vllm, sglang); empty when none applies.
 std::string rowFamily(const QJsonObject& row, bool serving);
 
+/// The software-stack profile a training row's framework runs on (catalog "software_stacks"),
+/// whatever its sharding: "fsdp" for PyTorch FSDP trainers (Composer / llm-foundry), "torchtitan",
+/// "nemo" for NeMo, "megatron-lm" for the other Megatron-Core trainers (Megatron-LM,
+/// Megatron-Bridge, Megatron-FSDP among them); "" where the framework is none of these.
+std::string trainingStackOf(const QJsonObject& row);
+
 /// Checks the shape of a rows file: an array of objects, each with the fields a prediction reads (null
 /// allowed where the source prints nothing). Errors name the row ("[12].gpu_count").
 Issues checkRows(const QJsonArray& rows);
