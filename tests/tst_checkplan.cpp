@@ -195,6 +195,43 @@ private Q_SLOTS:
         QVERIFY2(bad.err.contains(map + ": jobs.triton-server: must be the id or name of a job"), qPrintable(bad.err));
     }
 
+    void throughputPerJob()
+    {
+        // Tokens/s per pod as a query gives them: here PromQL constants with a serving job's pod labels
+        // (the fixture holds no engine metrics), one that names no job.
+        const auto pod = [](int tokens, const char* ns, const char* name) {
+            return QString(
+                       R"(label_replace(label_replace(vector(%1), "namespace", "%2", "", ""), "pod", "%3", "", ""))")
+                .arg(tokens)
+                .arg(ns, name);
+        };
+        const QString query =
+            pod(25, "model-playground-stg", "tts-predictor-00011-deployment-5554f75554-8j8pl") + " or " +
+            pod(2, "model-playground-stg", "text-embedding-predictor-00008-deployment-57946f6c67-vdtjl") + " or " +
+            pod(7, "elsewhere", "nobody-0");
+        const gp::test::Run r = run(args({"--throughput-query", query, "--json"}));
+        QCOMPARE(r.code, 3);
+        const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(doc.value("throughput_series").toInt(), 3);
+        const QJsonArray jobs = doc.value("jobs").toArray();
+        const QJsonObject tts = rowOf(find(jobs, "job", "tts-predictor"), "tokens_per_s");
+        QCOMPARE(tts.value("measured").toObject().value("mean").toDouble(), 25.0);
+        QVERIFY(!tts.value("flagged").toBool()); // the plan's 25.6
+        const QJsonObject emb = rowOf(find(jobs, "job", "text-embedding-predictor"), "tokens_per_s");
+        QVERIFY(emb.value("flagged").toBool());
+        QVERIFY(emb.value("parameter").toString().contains("inference.requests_per_s"));
+        const QJsonObject tf = rowOf(find(jobs, "job", "tensorflow"), "tokens_per_s");
+        QVERIFY(tf.value("measured").isNull());
+        QVERIFY(tf.value("predicted").toDouble() > 0.0);
+        QCOMPARE(doc.value("unmatched").toObject().value("throughput_series_without_job").toArray(),
+                 QJsonArray{"elsewhere/nobody-0: namespace 'elsewhere' is no tenant of the plan (id or name)"});
+
+        const gp::test::Run bad = run(args({"--throughput-query", "rate("}));
+        QCOMPARE(bad.code, 4);
+        QVERIFY2(bad.err.contains("Prometheus refused the query: bad_data") && bad.err.contains("(query: rate()"),
+                 qPrintable(bad.err));
+    }
+
     void metricsWithoutPodLabels()
     {
         // The A30 of the recorded output carries no pod labels: the GPUs are compared, no job can be.

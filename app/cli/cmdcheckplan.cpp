@@ -4,9 +4,7 @@
 // (docs/cli.md#check-plan, issue 38).
 #include "clicontext.h"
 
-#include "calc/evaluate.h"
 #include "study/planvsmeasured.h"
-#include "telemetry/dcgmtelemetry.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -32,8 +30,8 @@ enum CheckExit : int
 const char* kDescription =
     "Put the plan's predictions beside what DCGM measured: memory per GPU, SM and tensor activity, DRAM\n"
     "activity, link load and power, per job and per GPU, from dcgm-exporter's series in Prometheus over\n"
-    "--from..--to (one range query to /api/v1/query_range). Differences beyond --threshold are flagged\n"
-    "with the model parameter that would explain them.\n"
+    "--from..--to (one range query to /api/v1/query_range; with --throughput-query, tokens/s per job too).\n"
+    "Differences beyond --threshold are flagged with the model parameter that would explain them.\n"
     "\n"
     "Matching: a series' Hostname (or hostname) label is a node's name or id; its namespace label a\n"
     "tenant's id or name; its pod label's owner (a Deployment's NAME-<hash>-<id>, a Job's NAME-<id>, a\n"
@@ -163,6 +161,8 @@ void printText(const study::PlanVsMeasured& r, const QString& file)
         out() << "  host that is no node of the plan: " << QString::fromStdString(h) << '\n';
     for (const std::string& j : r.jobsNotMeasured)
         out() << "  job without series: " << QString::fromStdString(j) << '\n';
+    for (const std::string& t : r.throughputUnmatched)
+        out() << "  throughput series with no job: " << QString::fromStdString(t) << '\n';
     out() << '\n' << r.flagged << " difference(s) beyond " << r.threshold * 100.0 << " %\n";
 }
 
@@ -184,6 +184,10 @@ int runCheckPlan(const QStringList& args)
     p.addOption({"timeout", "Give up on Prometheus after this many seconds (default 30).", "S", "30"});
     p.addOption({"match", "Label matchers added to the query, e.g. cluster=\"prod\",Hostname=~\"gpu-.*\".", "LABELS"});
     p.addOption({"mapping", "Names of the cluster that differ from the plan's (JSON, see above).", "FILE"});
+    p.addOption({"throughput-query",
+                 "PromQL giving tokens/s per pod (series with namespace and pod labels), compared with each job's "
+                 "predicted tokens/s, e.g. sum by (namespace, pod) (rate(vllm:generation_tokens_total[5m])).",
+                 "PROMQL"});
     p.addOption({"json", "Print the comparison as JSON (docs/cli.md#check-plan)."});
     if (auto done = cl.parse(args))
         return *done;
@@ -243,28 +247,28 @@ int runCheckPlan(const QStringList& args)
     if (!scenario)
         return kBadInput;
 
-    telemetry::TelemetryRequest request;
-    request.url = url;
-    request.fromS = *from;
-    request.toS = *to;
-    request.stepS = step;
-    request.timeoutMs = static_cast<int>(std::lround(*timeout * 1000.0));
-    request.selector = p.value("match");
-    const telemetry::TelemetryAnswer answer = telemetry::fetchDcgmTelemetry(request);
-    if (answer.error) {
-        err() << "gpuplan-cli check-plan: " << answer.error->text() << Qt::endl;
+    study::PlanCheckRequest request;
+    request.telemetry.url = url;
+    request.telemetry.fromS = *from;
+    request.telemetry.toS = *to;
+    request.telemetry.stepS = step;
+    request.telemetry.timeoutMs = static_cast<int>(std::lround(*timeout * 1000.0));
+    request.telemetry.selector = p.value("match");
+    request.mapping = std::move(mapping);
+    request.threshold = threshold;
+    request.throughputQuery = p.value("throughput-query");
+    const study::PlanCheck check = study::checkPlan(*scenario, *catalog, request);
+    if (check.error) {
+        err() << "gpuplan-cli check-plan: " << check.error->text() << Qt::endl;
         return kPrometheusFailed;
     }
-    if (answer.telemetry.series.empty()) {
-        err() << "gpuplan-cli check-plan: " << answer.telemetry.url << " has no DCGM series from " << utc(*from)
-              << " to " << utc(*to) << " (query: " << telemetry::dcgmQuery(request.selector)
+    if (check.noDcgmSeries) {
+        err() << "gpuplan-cli check-plan: " << check.url << " has no DCGM series from " << utc(*from) << " to "
+              << utc(*to) << " (query: " << check.query
               << "): is dcgm-exporter scraped by this Prometheus, and are the range and --match right?" << Qt::endl;
         return kNoDcgmSeries;
     }
-
-    const calc::Evaluation ev = calc::evaluate(*scenario, *catalog);
-    const study::PlanVsMeasured r =
-        study::comparePlanWithTelemetry(*scenario, *catalog, ev, answer.telemetry, mapping, threshold);
+    const study::PlanVsMeasured& r = *check.result;
     if (p.isSet("json"))
         out() << QJsonDocument(study::toJson(r)).toJson(QJsonDocument::Indented);
     else

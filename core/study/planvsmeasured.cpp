@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "planvsmeasured.h"
 
+#include "calc/evaluate.h"
+
 #include "model/units.h"
 #include "telemetry/podowner.h"
 
@@ -80,6 +82,8 @@ double noiseFloor(const std::string& unit)
         return 1.0;
     if (unit == "W")
         return 25.0;
+    if (unit == "tokens/s")
+        return 1.0;
     return 0.05; // fractions
 }
 
@@ -241,6 +245,31 @@ std::vector<MeasuredRow> jobRows(const calc::JobResult& r, const Job& j, const M
     return rows;
 }
 
+/// Tokens/s: a training job's trained tokens/s, a serving job's generated tokens/s (all replicas).
+MeasuredRow throughputRow(const calc::JobResult& r, const Job& j, const std::map<double, double>* measured,
+                          double threshold)
+{
+    std::vector<double> values;
+    if (measured)
+        for (const auto& [t, v] : *measured)
+            values.push_back(v);
+    const Stats stats = telemetry::summarize(values);
+    const double predicted = r.serving ? r.serving->outputTokensPerS : r.perf.tokensPerS;
+    MeasuredRow row = comparisonRow("tokens_per_s", r.serving ? "output tokens/s" : "trained tokens/s", "tokens/s",
+                                    predicted > 0.0 ? std::optional<double>(predicted) : std::nullopt,
+                                    values.empty() ? nullptr : &stats, "mean", threshold);
+    if (values.empty())
+        row.note = "the throughput query gave no series of its pods";
+    if (row.flagged)
+        row.parameter =
+            r.serving ? "the load the service received (inference.requests_per_s, concurrency) or its engine's "
+                        "iteration time (efficiency.memory_bound for decode, efficiency.gemm for prefill)"
+                      : "the step time: GEMM efficiency (efficiency.gemm), comm_overlap, the software stack's per-step "
+                        "overhead; and jobs[" +
+                            j.id + "].batch";
+    return row;
+}
+
 struct PlanIndex
 {
     const Scenario& s;
@@ -323,7 +352,8 @@ struct PlanIndex
 
 PlanVsMeasured comparePlanWithTelemetry(const Scenario& scenario, const Catalog& catalog,
                                         const calc::Evaluation& evaluation, const telemetry::DcgmTelemetry& telemetry,
-                                        const TelemetryMapping& mapping, double threshold)
+                                        const TelemetryMapping& mapping, double threshold,
+                                        const std::vector<telemetry::Series>* throughput)
 {
     PlanVsMeasured out;
     out.url = telemetry.url;
@@ -369,6 +399,35 @@ PlanVsMeasured comparePlanWithTelemetry(const Scenario& scenario, const Catalog&
             m.gpuWideValues = m.gpuWideValues || !telemetry::podOwnValue(telemetry, *s);
         }
     }
+    // Tokens/s per pod, added up per job at each time.
+    std::map<const Job*, std::map<double, double>> throughputOf;
+    if (throughput) {
+        out.throughputSeries = static_cast<int>(throughput->size());
+        for (const telemetry::Series& s : *throughput) {
+            const auto labelOf = [&](std::initializer_list<const char*> names) {
+                for (const char* n : names)
+                    if (auto it = s.labels.find(n); it != s.labels.end() && !it->second.empty())
+                        return it->second;
+                return std::string();
+            };
+            const telemetry::PodRef pod{labelOf({"namespace", "pod_namespace", "exported_namespace"}),
+                                        labelOf({"pod", "pod_name", "exported_pod"}),
+                                        {}};
+            if (pod.empty()) {
+                out.throughputUnmatched.push_back("a series without a pod label");
+                continue;
+            }
+            const Tenant* tenant = nullptr;
+            std::string why;
+            const Job* job = plan.job(pod, &tenant, &why).first;
+            if (!job) {
+                out.throughputUnmatched.push_back(pod.key() + ": " + why);
+                continue;
+            }
+            for (const telemetry::Sample& p : s.samples)
+                throughputOf[job][p.timeS] += p.value;
+        }
+    }
     for (const Tenant& t : scenario.tenants)
         for (const Job& j : t.jobs) {
             const calc::JobResult* r = nullptr;
@@ -395,6 +454,9 @@ PlanVsMeasured comparePlanWithTelemetry(const Scenario& scenario, const Catalog&
                 continue;
             }
             m.rows = jobRows(*r, j, telemetry::measure(jobSeries[&j]), threshold, m.gpuWideValues);
+            if (throughput)
+                m.rows.push_back(throughputRow(
+                    *r, j, throughputOf.find(&j) == throughputOf.end() ? nullptr : &throughputOf[&j], threshold));
             out.jobs.push_back(std::move(m));
         }
 
@@ -538,8 +600,40 @@ QJsonObject toJson(const PlanVsMeasured& r)
                                   {"pods_without_job", stringArray(r.podsWithoutJob)},
                                   {"hosts_not_in_plan", stringArray(r.hostsNotInPlan)},
                                   {"series_without_pod", r.seriesWithoutPod},
-                                  {"series_without_pod_examples", stringArray(r.seriesWithoutPodExamples)}}},
+                                  {"series_without_pod_examples", stringArray(r.seriesWithoutPodExamples)},
+                                  {"throughput_series_without_job", stringArray(r.throughputUnmatched)}}},
+        {"throughput_series", r.throughputSeries < 0 ? QJsonValue() : QJsonValue(r.throughputSeries)},
     };
+}
+
+PlanCheck checkPlan(const Scenario& scenario, const Catalog& catalog, const PlanCheckRequest& request)
+{
+    PlanCheck check;
+    check.query = telemetry::dcgmQuery(request.telemetry.selector);
+    telemetry::TelemetryAnswer answer = telemetry::fetchDcgmTelemetry(request.telemetry);
+    check.url = answer.telemetry.url;
+    if (answer.error) {
+        check.error = answer.error;
+        return check;
+    }
+    if (answer.telemetry.series.empty()) {
+        check.noDcgmSeries = true;
+        return check;
+    }
+    std::optional<telemetry::RangeAnswer> throughput;
+    if (!request.throughputQuery.trimmed().isEmpty()) {
+        const telemetry::PrometheusClient client(request.telemetry.url, request.telemetry.timeoutMs);
+        throughput = client.queryRange(
+            {request.throughputQuery, request.telemetry.fromS, request.telemetry.toS, request.telemetry.stepS});
+        if (throughput->error) {
+            check.error = throughput->error;
+            return check;
+        }
+    }
+    const calc::Evaluation ev = calc::evaluate(scenario, catalog);
+    check.result = comparePlanWithTelemetry(scenario, catalog, ev, answer.telemetry, request.mapping, request.threshold,
+                                            throughput ? &throughput->series : nullptr);
+    return check;
 }
 
 } // namespace gp::study

@@ -83,14 +83,43 @@ struct PlanVsMeasured
     std::vector<std::string> hostsNotInPlan;
     int seriesWithoutPod = 0; ///< series that carry no pod label
     std::vector<std::string> seriesWithoutPodExamples;
+    int throughputSeries = -1;                    ///< series the throughput query gave; -1: none asked
+    std::vector<std::string> throughputUnmatched; ///< its series that name no job, and why
     int flagged = 0;
 };
 
 /// Matches the telemetry to the plan (docs/cli.md#check-plan) and puts predicted beside measured.
-/// `evaluation` is calc::evaluate of `scenario`.
+/// `evaluation` is calc::evaluate of `scenario`. `throughput`, where given, are series of tokens/s
+/// with pod labels (a --throughput-query's answer): each job gains a tokens/s row.
 PlanVsMeasured comparePlanWithTelemetry(const Scenario& scenario, const Catalog& catalog,
                                         const calc::Evaluation& evaluation, const telemetry::DcgmTelemetry& telemetry,
-                                        const TelemetryMapping& mapping, double threshold);
+                                        const TelemetryMapping& mapping, double threshold,
+                                        const std::vector<telemetry::Series>* throughput = nullptr);
+
+/// What `check-plan` asks: the range, the names that differ, the threshold and, optionally, a
+/// PromQL query of tokens/s per pod (e.g. sum by (namespace, pod) (rate(vllm:generation_tokens_total[5m]))).
+struct PlanCheckRequest
+{
+    telemetry::TelemetryRequest telemetry;
+    TelemetryMapping mapping;
+    double threshold = 0.25;
+    QString throughputQuery;
+};
+
+/// Its answer: the comparison, or why there is none (Prometheus failed; no DCGM series in the range).
+struct PlanCheck
+{
+    std::optional<PlanVsMeasured> result;
+    std::optional<telemetry::FetchError> error;
+    bool noDcgmSeries = false;
+    QString url;   ///< the Prometheus asked (no credentials)
+    QString query; ///< the DCGM query
+};
+
+/// Fetches the range, evaluates the plan and compares: the one path of `gpuplan-cli check-plan` and
+/// of a workbench view. Blocks on the network (bounded by the request's timeout, per query): call
+/// it off the GUI thread.
+PlanCheck checkPlan(const Scenario& scenario, const Catalog& catalog, const PlanCheckRequest& request);
 
 /// `gpuplan-cli check-plan --json`'s document.
 QJsonObject toJson(const PlanVsMeasured& r);
