@@ -42,7 +42,8 @@ const char* kUsage =
     "  validate-model ROWS...  the model against published measurements, calibration and held-out apart\n"
     "  check-plan FILE --prometheus URL --from T  the plan beside DCGM telemetry: predicted vs measured\n"
     "\n"
-    "Every command takes --help. Exit status: 0 success, 1 runtime failure, 2 bad input or usage.\n"
+    "Every command takes --help. Exit status: 0 success, 1 runtime failure, 2 bad input or usage\n"
+    "(check-plan adds 3 to 6: see its --help).\n"
     "Options for all commands: --catalog PATH (user catalog merged over the bundled one).\n";
 
 } // namespace

@@ -47,35 +47,41 @@ struct PlanIndex
                 return &t;
         return nullptr;
     }
-    /// The job a pod belongs to and by which rule; nullptr with the reason.
-    std::pair<const Job*, std::string> job(const telemetry::PodRef& pod, const Tenant** tenantOut,
-                                           std::string* why) const
+    /// The job a pod belongs to, its tenant and by which rule; or why none.
+    struct PodJob
+    {
+        const Job* job = nullptr;
+        const Tenant* tenant = nullptr;
+        std::string rule;
+        std::string why;
+    };
+    PodJob job(const telemetry::PodRef& pod) const
     {
         const std::string owner = telemetry::podOwnerName(pod.pod);
-        const auto inPlan = [&](const std::string& idOrName, const Tenant* only) -> const Job* {
+        const auto inPlan = [&](const std::string& idOrName, const Tenant* only) -> PodJob {
             for (const Tenant& t : s.tenants)
                 if (!only || &t == only)
                     for (const Job& j : t.jobs)
-                        if (j.id == idOrName || j.name == idOrName) {
-                            *tenantOut = &t;
-                            return &j;
-                        }
-            return nullptr;
+                        if (j.id == idOrName || j.name == idOrName)
+                            return {&j, &t, {}, {}};
+            return {};
+        };
+        const auto by = [](PodJob m, const char* rule) {
+            m.rule = rule;
+            return m;
         };
         for (const std::string& k : {owner, pod.pod})
             if (auto it = map.jobs.find(k); it != map.jobs.end()) {
-                if (const Job* j = inPlan(it->second, nullptr))
-                    return {j, "mapping"};
-                *why = "the mapping names job '" + it->second + "', which the plan does not have";
-                return {nullptr, {}};
+                if (PodJob m = inPlan(it->second, nullptr); m.job)
+                    return by(m, "mapping");
+                return {
+                    nullptr, nullptr, {}, "the mapping names job '" + it->second + "', which the plan does not have"};
             }
         const Tenant* t = tenant(pod.ns);
-        if (!t) {
-            *why = "namespace '" + pod.ns + "' is no tenant of the plan (id or name)";
-            return {nullptr, {}};
-        }
-        if (const Job* j = inPlan(owner, t))
-            return {j, "owner name"};
+        if (!t)
+            return {nullptr, nullptr, {}, "namespace '" + pod.ns + "' is no tenant of the plan (id or name)"};
+        if (PodJob m = inPlan(owner, t); m.job)
+            return by(m, "owner name");
         // KServe and other operators add parts after the name ("tts-predictor-00011-deployment"):
         // the longest job id or name the pod's name starts with.
         const Job* best = nullptr;
@@ -87,12 +93,13 @@ struct PlanIndex
                     best = &j;
                     bestLen = n.size();
                 }
-        if (best) {
-            *tenantOut = t;
-            return {best, "name prefix"};
-        }
-        *why = "no job of tenant '" + t->id + "' is named '" + owner + "' (the pod's owner) or prefixes the pod's name";
-        return {nullptr, {}};
+        if (best)
+            return {best, t, "name prefix", {}};
+        return {nullptr,
+                nullptr,
+                {},
+                "no job of tenant '" + t->id + "' is named '" + owner +
+                    "' (the pod's owner) or prefixes the pod's name"};
     }
 };
 
@@ -127,13 +134,14 @@ PlanVsMeasured comparePlanWithTelemetry(const Scenario& scenario, const Catalog&
     std::map<const Job*, std::vector<const DcgmSeries*>> jobSeries;
     for (const auto& [key, series] : byPod) {
         const telemetry::PodRef& pod = series.front()->pod;
-        const Tenant* tenant = nullptr;
-        std::string why;
-        const auto [job, rule] = plan.job(pod, &tenant, &why);
-        if (!job) {
-            out.podsWithoutJob.push_back(key + ": " + why);
+        const auto match = plan.job(pod);
+        if (!match.job || !match.tenant) {
+            out.podsWithoutJob.push_back(key + ": " + match.why);
             continue;
         }
+        const Job* job = match.job;
+        const Tenant* tenant = match.tenant;
+        const std::string& rule = match.rule;
         JobVsMeasured& m = matched[job];
         m.jobId = job->id;
         m.jobName = job->name;
@@ -165,13 +173,12 @@ PlanVsMeasured comparePlanWithTelemetry(const Scenario& scenario, const Catalog&
                 out.throughputUnmatched.push_back("a series without a pod label");
                 continue;
             }
-            const Tenant* tenant = nullptr;
-            std::string why;
-            const Job* job = plan.job(pod, &tenant, &why).first;
-            if (!job) {
-                out.throughputUnmatched.push_back(pod.key() + ": " + why);
+            const auto match = plan.job(pod);
+            if (!match.job) {
+                out.throughputUnmatched.push_back(pod.key() + ": " + match.why);
                 continue;
             }
+            const Job* job = match.job;
             for (const telemetry::Sample& p : s.samples)
                 throughputOf[job][p.timeS] += p.value;
         }
