@@ -261,6 +261,12 @@ private Q_SLOTS:
             r.err.contains(mServer.url() + "/api/v1/query_range: HTTP 400: Prometheus refused the query: bad_data"),
             qPrintable(r.err));
         QVERIFY(r.err.contains("(query: {__name__=~\"DCGM_FI_DEV_FB_USED|"));
+        // Two hours at 0.5 s is more than Prometheus's 11,000 points a series.
+        const gp::test::Run fine = run(args({"--step", "0.5"}));
+        QCOMPARE(fine.code, 4);
+        QVERIFY2(fine.err.contains("exceeded maximum resolution") &&
+                     fine.err.endsWith("(a larger --step gives fewer points)\n"),
+                 qPrintable(fine.err));
     }
 
     void prometheusUnreachable()

@@ -259,7 +259,13 @@ int runCheckPlan(const QStringList& args)
     request.throughputQuery = p.value("throughput-query");
     const study::PlanCheck check = study::checkPlan(*scenario, *catalog, request);
     if (check.error) {
-        err() << "gpuplan-cli check-plan: " << check.error->text() << Qt::endl;
+        // Prometheus's limits on one query: 11,000 points a series, --query.max-samples in all.
+        const QString m = check.error->message;
+        const QString hint = m.contains("exceeded maximum resolution") ? " (a larger --step gives fewer points)"
+                             : m.contains("too many samples")
+                                 ? " (a larger --step, a shorter range or a narrower --match asks for fewer samples)"
+                                 : QString();
+        err() << "gpuplan-cli check-plan: " << check.error->text() << hint << Qt::endl;
         return kPrometheusFailed;
     }
     if (check.noDcgmSeries) {
