@@ -25,10 +25,11 @@ GPUPLAN_PACKAGES=(
 # check and lint), appstream and desktop-file-utils (metainfo and desktop entry validation),
 # file (CPack's .deb generator calls it), lld (links the suite's executables in half the time),
 # PostgreSQL 15 (tst_teamlibrary starts a throwaway server of its own), Slurm and munge (tst_sweep
-# starts a single-node Slurm and runs a sweep as a job array).
+# starts a single-node Slurm and runs a sweep as a job array), Prometheus (tst_checkplan backfills
+# recorded DCGM-exporter output with promtool and serves it on 127.0.0.1).
 GPUPLAN_TEST_PACKAGES=(
   python3 python3-yaml poppler-utils clang libclang-rt-14-dev clang-format clang-tidy appstream desktop-file-utils
-  file lld postgresql-15 slurm-wlm munge
+  file lld postgresql-15 slurm-wlm munge prometheus
 )
 
 gpuplan_install_deps() {

@@ -76,7 +76,8 @@ const std::vector<Layer>& layers()
         {"io", {"core/io/"}, {"model"}},
         {"store", {"core/store/"}, {"model"}},
         {"document", {"core/document/"}, {"store", "io", "sim", "calc", "model"}},
-        {"study", {"core/study/"}, {"document", "store", "io", "sim", "calc", "model"}},
+        {"telemetry", {"core/telemetry/"}, {"model"}},
+        {"study", {"core/study/"}, {"document", "store", "io", "telemetry", "sim", "calc", "model"}},
         // The canvas scene and its items (gpuplan_canvas): what the workbench edits on and what
         // the report draws; the rest of ui/canvas (view, editor, tools, overlays) is the ui's.
         {"canvas",
@@ -86,9 +87,11 @@ const std::vector<Layer>& layers()
         // Chart builders, the report and the slides as functions of the results (gpuplan_figures):
         // what the CLI links for its reports instead of the whole ui; the report draws the canvas.
         {"figures", {"ui/figures/"}, {"canvas", "study", "io", "sim", "calc", "model"}},
-        {"ui", {"ui/"}, {"figures", "canvas", "study", "document", "store", "io", "sim", "calc", "model"}},
-        {"cli", {"app/cli/"}, {"figures", "study", "document", "store", "io", "sim", "calc", "model"}},
-        {"app", {"app/"}, {"ui", "figures", "canvas", "study", "document", "store", "io", "sim", "calc", "model"}},
+        {"ui", {"ui/"}, {"figures", "canvas", "study", "document", "store", "io", "telemetry", "sim", "calc", "model"}},
+        {"cli", {"app/cli/"}, {"figures", "study", "document", "store", "io", "telemetry", "sim", "calc", "model"}},
+        {"app",
+         {"app/"},
+         {"ui", "figures", "canvas", "study", "document", "store", "io", "telemetry", "sim", "calc", "model"}},
     };
     return table;
 }

@@ -40,8 +40,10 @@ const char* kUsage =
     "  export-config FILE -o DIR  GPU Operator configuration: mig-parted, time-slicing, labels, pods\n"
     "  sweep SPEC -o DIR       a grid of what-ifs, whole or one shard (--shard I/N); sweep merge DIR...\n"
     "  validate-model ROWS...  the model against published measurements, calibration and held-out apart\n"
+    "  check-plan FILE --prometheus URL --from T  the plan beside DCGM telemetry: predicted vs measured\n"
     "\n"
-    "Every command takes --help. Exit status: 0 success, 1 runtime failure, 2 bad input or usage.\n"
+    "Every command takes --help. Exit status: 0 success, 1 runtime failure, 2 bad input or usage\n"
+    "(check-plan adds 3 to 6: see its --help).\n"
     "Options for all commands: --catalog PATH (user catalog merged over the bundled one).\n";
 
 } // namespace
@@ -78,6 +80,7 @@ int main(int argc, char** argv)
         {"report", gp::cli::runReport},
         {"sweep", gp::cli::runSweep},
         {"validate-model", gp::cli::runValidateModel},
+        {"check-plan", gp::cli::runCheckPlan},
     };
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();
