@@ -427,7 +427,7 @@ private Q_SLOTS:
         // Its step shared against the same MIG share dedicated, with the plan's numbers (the 2g
         // slice's static loss; it read 321.1 % with the slice's size counted); by resource; the
         // slice's size apart; its SLA.
-        QVERIFY2(formula.contains("time per output token shared") && formula.contains("15.7 %"), qPrintable(formula));
+        QVERIFY2(formula.contains("time per output token shared") && formula.contains("15.8 %"), qPrintable(formula));
         const QString all = penalty->findChild<QLabel*>("explainLines")->text();
         QVERIFY2(all.contains("By resource: static loss") && all.contains("Slowdown against whole dedicated GPUs") &&
                      all.contains("Within ChatCo (inference)'s latency objectives"),

@@ -169,6 +169,72 @@ private Q_SLOTS:
         }
     }
 
+    // An online row at a fixed request rate is a run of N requests: the harness divides its output tokens by
+    // N / rate plus the last request's response (TTFT + (O - 1) ITL), as the benchmark does, so the
+    // prediction is below rate x O, and by that formula exactly.
+    void finiteRunAtAFixedRate()
+    {
+        int checked = 0;
+        for (const RowPrediction& p : mAll) {
+            if (!p.serving || !p.predictedOk() || !p.predictedTtftS || !p.predictedItlS)
+                continue;
+            const QJsonObject row = mServing[p.index].toObject();
+            const double rate = row.value("request_rate_rps").toDouble(), n = row.value("num_requests").toDouble();
+            const double osl = row.value("osl").toDouble();
+            if (!(rate > 0) || !(n > 0))
+                continue;
+            const double response = *p.predictedTtftS + (osl - 1.0) * *p.predictedItlS;
+            QVERIFY2(qAbs(p.predicted - n * osl / (n / rate + response)) < 1e-9 * p.predicted, p.id.c_str());
+            QVERIFY2(p.predicted < rate * osl, p.id.c_str());
+            ++checked;
+        }
+        QVERIFY2(checked >= 40, qPrintable(QString::number(checked)));
+    }
+
+    // An online row with every request at once (no rate, N within one batch) is a single burst: a request's
+    // first token plus its O - 1 gaps end with the run, N x O / tokens/s (the steady state's would not), and
+    // TTFT is the prefill phase's, seconds rather than one iteration.
+    void burstOfAllRequestsAtOnce()
+    {
+        int checked = 0;
+        for (const RowPrediction& p : mAll) {
+            if (p.source != "trtllm-perf-overview-v0.14-online" || !p.predictedOk() || !p.predictedTtftS)
+                continue;
+            const QJsonObject row = mServing[p.index].toObject();
+            if (row.value("request_rate_rps").isDouble())
+                continue;
+            const double n = row.value("num_requests").toDouble(), osl = row.value("osl").toDouble();
+            const double run = n * osl / p.predicted;
+            QVERIFY2(qAbs(*p.predictedTtftS + (osl - 1.0) * *p.predictedItlS - run) < 1e-9 * run, p.id.c_str());
+            QVERIFY2(*p.predictedTtftS > 20.0 * *p.predictedItlS || osl < 20, p.id.c_str());
+            ++checked;
+        }
+        QCOMPARE(checked, 12);
+    }
+
+    // The fitted GEMM roofline exponent is the one the shipped serving stacks carry, and the fit can tell
+    // the grid's values apart (it is not at an end of the grid).
+    void shippedRooflineExponentIsFitted()
+    {
+        const auto now = fitConstants(mTraining, mServing, mSplit, test::bundledCatalog());
+        const auto it =
+            std::find_if(now.begin(), now.end(), [](const FittedConstant& f) { return f.key == kRooflineKey; });
+        QVERIFY2(it != now.end(), "no gemm_roofline_exponent fitted");
+        QVERIFY(it->applied);
+        QVERIFY(it->value > std::begin(kRooflineGrid)[0] && it->value < std::end(kRooflineGrid)[-1]);
+        for (const char* stack : {"tensorrt-llm", "vllm", "sglang"}) {
+            const SoftwareStack* s = test::bundledCatalog().softwareStack(stack);
+            QVERIFY(s);
+            QVERIFY2(s->gemmRooflineExponent == it->value,
+                     (std::string(stack) + ": software-stacks.json's gemm_roofline_exponent differs from the fit, " +
+                      std::to_string(it->value))
+                         .c_str());
+        }
+        // Only calibration rows: every row it was fitted to is a tensorrt-llm calibration row.
+        for (const std::string& row : it->rows)
+            QVERIFY2(row.starts_with("serve-trtllm-perf-overview-v1.0"), row.c_str());
+    }
+
     // The shipped data/validation/error-bands.json is what the harness computes now from the held-out rows.
     void shippedBandsAreCurrent()
     {

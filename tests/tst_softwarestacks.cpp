@@ -9,6 +9,7 @@
 #include "calc/evaluate.h"
 #include "calc/modelsize.h"
 #include "calc/perfmodel.h"
+#include "calc/servingcache.h"
 #include "calc/servingmodel.h"
 #include "io/catalogreader.h"
 #include "io/scenarioreader.h"
@@ -40,6 +41,28 @@ PerfInputs fsdpJob(int dp, int micro, int global, const SoftwareStack* stack)
     in.comm.tensorParallelGBps = 350.0;
     in.stack = stack;
     return in;
+}
+
+/// Llama 3.3 70B in FP8 serving 128/2048 under a closed load of `users` at TP `tp` on `gpu`, with
+/// room for every sequence, on the engine `e`.
+ServingResult decodeRun(const char* gpu, int tp, int users, const ServingEngine& e)
+{
+    const Catalog& c = test::bundledCatalog();
+    Job job;
+    job.kind = JobKind::Inference;
+    job.precision = Precision::Fp8;
+    job.parallelism.tp = tp;
+    InferenceSpec spec;
+    spec.inputTokens = 128;
+    spec.outputTokens = 2048;
+    spec.contextTokens = 128 + 2048;
+    spec.concurrency = users;
+    spec.load = ServingLoad::Closed;
+    job.inference = spec;
+    ServingPlacement place;
+    place.tensorParallelGBps = 351.0;
+    place.kvBudgetBytesPerGpu = 60.0 * kGiB;
+    return estimateServing(servingInputsFor(c.model("llama3.3-70b")->arch, job, *c.gpu(gpu), e, Sla{}, place));
 }
 
 const Issue* issueAt(const Issues& issues, const std::string& path)
@@ -310,6 +333,56 @@ private Q_SLOTS:
     /// TensorRT-LLM's fraction is of what the weights leave; vLLM's of the whole GPU. With 70 GB
     /// of FP16 weights per A100 (70B at TP 2) that is the difference between a KV cache and
     /// almost none.
+    /// The serving stack's TP all-reduce is a ring of 2 (tp - 1) steps, each with its latency: at TP 8
+    /// a 70B decode iteration (160 all-reduces) grows by 160 x 14 x the step latency; at TP 1 nothing.
+    void allReduceStepLatencyAddsPerRingStep()
+    {
+        ServingEngine plain, ring;
+        ring.allReduceStepLatencyS = 3.4e-6;
+        const ServingResult a = decodeRun("h100-80gb", 8, 512, plain), b = decodeRun("h100-80gb", 8, 512, ring);
+        QCOMPARE(a.maxBatch, b.maxBatch);
+        const double expected = 160.0 * 14.0 * 3.4e-6;
+        QVERIFY2(
+            qAbs((b.decodeIterationS - a.decodeIterationS) - expected) < 1e-3 * expected,
+            qPrintable(QString("%1 s more, expected %2").arg(b.decodeIterationS - a.decodeIterationS).arg(expected)));
+        QVERIFY(b.outputTokensPerS < a.outputTokensPerS);
+        QCOMPARE(decodeRun("h200-141gb", 1, 128, ring).decodeIterationS,
+                 decodeRun("h200-141gb", 1, 128, plain).decodeIterationS);
+        // The bundled serving stacks carry it, cited.
+        for (const char* id : {"tensorrt-llm", "vllm", "sglang"}) {
+            const SoftwareStack* st = test::bundledCatalog().softwareStack(id);
+            QVERIFY2(st->allReduceStepLatencyUs > 0 && st->sources.count("allreduce_step_latency_us"), id);
+            QVERIFY2(st->gemmRooflineExponent > 0 && st->sources.count("gemm_roofline_exponent"), id);
+            QCOMPARE(withSoftwareStack(ServingEngine{}, st, false).allReduceStepLatencyS,
+                     st->allReduceStepLatencyUs * 1e-6);
+        }
+    }
+
+    /// Near the ridge (70B FP8 on one H200 at 180 sequences: weights and math about equal) the
+    /// roofline exponent makes a decode iteration longer than max(compute, memory); a large
+    /// exponent is the max again, and far from the ridge (8B, the same batch) it moves little.
+    void gemmRooflineExponentNearTheRidge()
+    {
+        ServingEngine maxOf, smooth, steep;
+        smooth.gemmRooflineExponent = 1.75;
+        steep.gemmRooflineExponent = 64.0;
+        const double base = decodeRun("h200-141gb", 1, 180, maxOf).decodeIterationS;
+        const double withP = decodeRun("h200-141gb", 1, 180, smooth).decodeIterationS;
+        QVERIFY2(withP > 1.1 * base, qPrintable(QString("%1 vs %2").arg(withP).arg(base)));
+        QVERIFY(qAbs(decodeRun("h200-141gb", 1, 180, steep).decodeIterationS / base - 1.0) < 0.01);
+
+        Catalog c = test::bundledCatalog();
+        Issues out;
+        io::readCatalogFragment(R"({"format_version": 1, "software_stacks": [
+            {"id": "mine", "kind": "serving", "gemm_roofline_exponent": 100, "allreduce_step_latency_us": -1,
+             "sources": {"gemm_roofline_exponent": "x", "allreduce_step_latency_us": "y"}}]})",
+                                c, true, out);
+        const Issue* p = issueAt(out, "software_stacks[0].gemm_roofline_exponent");
+        const Issue* lat = issueAt(out, "software_stacks[0].allreduce_step_latency_us");
+        QVERIFY2(p && p->isError() && lat && lat->isError(), issueLines(out).c_str());
+        QVERIFY(!c.softwareStack("mine"));
+    }
+
     void kvCacheFractionBasis()
     {
         ServingEngine trt, vllm;

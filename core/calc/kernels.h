@@ -83,6 +83,12 @@ public:
         }
     }
 
+    /// GEMMs near the roofline's ridge: with `p` > 0 a GEMM takes (compute^p + memory^p)^(1/p)
+    /// rather than the larger of the two (the operand loads and the tensor-core work of a
+    /// skinny decode GEMM overlap imperfectly; docs/model-reference.md, "Decode GEMMs near the
+    /// ridge"). 0 keeps max(compute, memory); only the serving model sets it.
+    void setRooflineExponent(double p) { mRooflineP = std::max(p, 0.0); }
+
     /// `count` GEMMs of (m x k) by (k x n) on the weights: the slower of the tensor-core time
     /// at the curve's efficiency for one call's size and the HBM time of its operands (16-bit
     /// output). In 8-bit, each call first casts its 16-bit activation input (Transformer
@@ -149,8 +155,11 @@ private:
         const double efficiency = mPartition < 1.0 ? std::min(whole / mPartition, std::max(mCeiling, whole)) : whole;
         const double compute = flops / (peak * efficiency);
         const double memory = (m * k * in + k * n * w + m * n * 2.0) / mHbm;
-        (compute >= memory ? mComputeBound : mMemoryBound) += count * std::max(compute, memory);
-        return count * std::max(compute, memory);
+        const double t = mRooflineP > 0.0
+                             ? std::pow(std::pow(compute, mRooflineP) + std::pow(memory, mRooflineP), 1.0 / mRooflineP)
+                             : std::max(compute, memory);
+        (compute >= memory ? mComputeBound : mMemoryBound) += count * t;
+        return count * t;
     }
 
     static double ceilingOf(const KernelEfficiency& e)
@@ -164,6 +173,7 @@ private:
     const KernelEfficiency& mEff;
     double mPartition, mCeiling;
     double mSizeScale = 1.0; ///< 8-bit GEMMs: the 16-bit size of as much tensor-core time
+    double mRooflineP = 0.0; ///< setRooflineExponent
     double mPeak, mPeak16, mHbm, mIn, mW;
     mutable double mComputeBound = 0.0, mMemoryBound = 0.0;
 };

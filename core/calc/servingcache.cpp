@@ -104,7 +104,9 @@ const ServingAnswer& ServingCache::answer(const ModelArchitecture& a, const Job&
              static_cast<double>(a.qkRopeHeadDim),
              static_cast<double>(a.vHeadDim),
              sp.moeLoadImbalance,
-             engine.iterationOverheadS};
+             engine.iterationOverheadS,
+             engine.allReduceStepLatencyS,
+             engine.gemmRooflineExponent};
     auto [it, fresh] = mAnswers.try_emplace(key);
     if (!fresh)
         return it->second;

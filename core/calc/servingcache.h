@@ -41,7 +41,7 @@ private:
     struct Key
     {
         std::uintptr_t gpu = 0;
-        std::array<double, 42> v{};
+        std::array<double, 44> v{};
         bool operator==(const Key& o) const = default;
     };
     struct KeyHash

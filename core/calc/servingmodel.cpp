@@ -30,6 +30,8 @@ ServingEngine withSoftwareStack(ServingEngine e, const SoftwareStack* stack, boo
         e.memoryFraction = stack->kvCacheFraction;
     e.kvOfFreeMemory = stack->kvOfFreeMemory;
     e.iterationOverheadS = stack->decodeStepOverheadS;
+    e.allReduceStepLatencyS = stack->allReduceStepLatencyUs * 1e-6;
+    e.gemmRooflineExponent = stack->gemmRooflineExponent;
     return e;
 }
 
@@ -80,9 +82,11 @@ public:
           mTpGBps(in.placement.tensorParallelGBps),
           mEpGBps(in.placement.expertParallelGBps > 0 ? in.placement.expertParallelGBps
                                                       : in.placement.tensorParallelGBps),
-          mLatency(in.gpu->efficiency.collectiveLatencyUs * 1e-6), mEp(std::max(in.job.parallelism.ep, 1)),
-          mOverhead(in.engine.iterationOverheadS)
+          mLatency(in.gpu->efficiency.collectiveLatencyUs * 1e-6),
+          mRingLatency(mLatency + 2.0 * (mTp - 1.0) * in.engine.allReduceStepLatencyS),
+          mEp(std::max(in.job.parallelism.ep, 1)), mOverhead(in.engine.iterationOverheadS)
     {
+        mK.setRooflineExponent(in.engine.gemmRooflineExponent);
     }
 
     /// `decode` sequences at mean context `context` produce one token each while `prefill`
@@ -103,8 +107,11 @@ private:
         if (mTp <= 1 || tokens <= 0)
             return 0.0;
         const double bytes = tokens * mArch.hiddenSize * 2.0;
-        // Two all-reduces per block (after attention and after the FFN; Shoeybi et al. 2019).
-        return 2.0 * (2.0 * (mTp - 1.0) / mTp * bytes / std::max(mTpGBps * 1e9, 1e-9) + mLatency);
+        // Two all-reduces per block (after attention and after the FFN; Shoeybi et al. 2019), in
+        // the critical path. Each is a ring of 2 (tp - 1) steps: the bandwidth term plus the call's
+        // fixed cost and the stack's latency per step (NCCL's tuning model; docs/model-reference.md,
+        // "TP all-reduce at decode batches").
+        return 2.0 * (2.0 * (mTp - 1.0) / mTp * bytes / std::max(mTpGBps * 1e9, 1e-9) + mRingLatency);
     }
 
     double stage(double decode, double context, double prefill, double prefix) const
@@ -139,7 +146,7 @@ private:
     Kernels mK;
     const ModelArchitecture& mArch;
     BlockShape mShape;
-    double mTp, mPp, mLayers, mKvPerToken, mTpGBps, mEpGBps, mLatency, mEp, mOverhead;
+    double mTp, mPp, mLayers, mKvPerToken, mTpGBps, mEpGBps, mLatency, mRingLatency, mEp, mOverhead;
 };
 
 /// The engine of one replica at a steady rate of requests, with `running` sequences.

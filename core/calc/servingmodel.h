@@ -28,7 +28,9 @@ struct ServingEngine
     /// The software stack's basis of memoryFraction: of what weights and workspace leave
     /// (TensorRT-LLM's kv_cache_free_gpu_mem_fraction) rather than of the whole unit (vLLM, SGLang).
     bool kvOfFreeMemory = false;
-    double iterationOverheadS = 0.0; ///< the stack's scheduler and host time per iteration
+    double iterationOverheadS = 0.0;    ///< the stack's scheduler and host time per iteration
+    double allReduceStepLatencyS = 0.0; ///< the stack's latency per ring step of a TP all-reduce
+    double gemmRooflineExponent = 0.0;  ///< the stack's GEMM roofline near the ridge (kernels.h)
 
     /// The KV-cache budget on a unit of `capacityBytes` holding `fixedBytes` of weights,
     /// activations and workspace (may be negative: nothing fits).

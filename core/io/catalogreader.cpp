@@ -495,6 +495,10 @@ private:
         share("loss_bytes_per_logit", st.lossBytesPerLogit, 0.0, 1000.0, "bytes of HBM traffic per logit");
         share("kv_cache_fraction", st.kvCacheFraction, 0.05, 1.0, "a share of the GPU's memory");
         share("decode_step_overhead_s", st.decodeStepOverheadS, 0.0, 1.0, "seconds per engine iteration");
+        share("allreduce_step_latency_us", st.allReduceStepLatencyUs, 0.0, 1000.0,
+              "microseconds per ring step of an all-reduce");
+        share("gemm_roofline_exponent", st.gemmRooflineExponent, 0.0, 64.0,
+              "an exponent (0: the larger of compute and memory time)");
         if (g.has("fsdp_prefetch_layers")) {
             const std::size_t before = mOut.size();
             st.fsdpPrefetchLayers = g.integer("fsdp_prefetch_layers", 1);

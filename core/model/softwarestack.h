@@ -55,6 +55,12 @@ struct SoftwareStack
     /// of the whole GPU.
     bool kvOfFreeMemory = false;
     double decodeStepOverheadS = 0.0; ///< scheduler and host work per engine iteration
+    /// Latency of each step of the ring all-reduce the engine's TP collectives run (NCCL's
+    /// tuning model: 2 (tp - 1) steps per all-reduce), on top of the GPU's collective_latency_us.
+    double allReduceStepLatencyUs = 0.0;
+    /// How the engine's GEMMs combine their tensor-core and operand-load times near the
+    /// roofline's ridge: (compute^p + memory^p)^(1/p); 0 takes the larger (kernels.h).
+    double gemmRooflineExponent = 0.0;
 
     std::map<std::string, std::string> sources; ///< figure name -> citation
     bool operator==(const SoftwareStack&) const = default;

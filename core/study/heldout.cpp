@@ -182,6 +182,46 @@ std::vector<FittedConstant> fitConstants(const QJsonArray& trainingRows, const Q
         std::sort(c.rows.begin(), c.rows.end());
         out.push_back(std::move(c));
     }
+    // The GEMM roofline exponent of the serving stacks: predict the tensorrt-llm calibration rows with
+    // each exponent of the grid on that stack and keep the one with the least squared log error.
+    QJsonArray servingCalibration;
+    for (const auto& v : servingRows)
+        if (split.splitOf(v.toObject()) == "calibration" && rowFamily(v.toObject(), true) == "tensorrt-llm")
+            servingCalibration.append(v);
+    if (catalog.softwareStack("tensorrt-llm") && !servingCalibration.empty()) {
+        FittedConstant c;
+        c.key = kRooflineKey;
+        c.description = "exponent p of the serving GEMMs' roofline near the ridge, (compute^p + memory^p)^(1/p) "
+                        "(kernels.h; docs/model-reference.md, \"Decode GEMMs near the ridge\")";
+        c.method = "the value of {1, 1.25, ..., 2.5, 3, 4, 6, 8} with the least sum of ln(predicted / measured)^2 "
+                   "over the tensorrt-llm calibration rows, every other figure as shipped";
+        c.applied = true;
+        double best = 1e300;
+        std::set<std::string> sources;
+        for (double p : kRooflineGrid) {
+            Catalog withP = catalog;
+            for (SoftwareStack& s : withP.softwareStacks)
+                if (s.id == "tensorrt-llm")
+                    s.gemmRooflineExponent = p;
+            double sse = 0.0;
+            std::vector<std::string> ids;
+            for (const RowPrediction& r : predictRows(servingCalibration, split, withP))
+                if (r.predictedOk()) {
+                    sse += std::pow(std::log(r.predicted / r.measured), 2);
+                    ids.push_back(r.id);
+                    sources.insert(r.source);
+                }
+            if (!ids.empty() && sse < best) {
+                best = sse;
+                c.value = p;
+                c.rows = std::move(ids);
+            }
+        }
+        c.sources.assign(sources.begin(), sources.end());
+        std::sort(c.rows.begin(), c.rows.end());
+        if (!c.rows.empty())
+            out.push_back(std::move(c));
+    }
     return out;
 }
 
@@ -193,7 +233,7 @@ QByteArray fittedToJson(const std::vector<FittedConstant>& constants)
                                 {"description", q(c.description)},
                                 {"value", std::round(c.value * 1e6) / 1e6},
                                 {"method", q(c.method)},
-                                {"applied", false},
+                                {"applied", c.applied},
                                 {"sources", strings(c.sources)},
                                 {"rows", strings(c.rows)}});
     const QJsonObject root{
@@ -202,7 +242,8 @@ QByteArray fittedToJson(const std::vector<FittedConstant>& constants)
         {"note", "Every constant fitted to published measurements, and only to the calibration rows of "
                  "data/validation/split.json (docs/validation.md, \"Held-out validation\"). The software-stack "
                  "factors are computed and listed but not applied: the model's step and serving physics stay as "
-                 "published (docs/model-reference.md, \"Fitted constants\"). Regenerate, never edit by hand."},
+                 "published; the GEMM roofline exponent is applied (data/catalog/software-stacks.json carries it) "
+                 "(docs/model-reference.md, \"Fitted constants\"). Regenerate, never edit by hand."},
         {"constants", list},
         {"fitted_elsewhere", QJsonArray{q(kElsewhere)}}};
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
@@ -221,6 +262,7 @@ std::vector<FittedConstant> readFitted(const QByteArray& json, Issues& out)
         c.description = o.value("description").toString().toStdString();
         c.value = o.value("value").toDouble();
         c.method = o.value("method").toString().toStdString();
+        c.applied = o.value("applied").toBool();
         for (const auto& s : o.value("sources").toArray())
             c.sources.push_back(s.toString().toStdString());
         for (const auto& s : o.value("rows").toArray())

@@ -57,13 +57,17 @@ struct FittedConstant
     std::string method;
     std::vector<std::string> sources;
     std::vector<std::string> rows; ///< the ids of the calibration rows it was fitted to
+    bool applied = false;          ///< the shipped catalog carries it (else listed only)
     bool operator==(const FittedConstant&) const = default;
 };
 
 /// The fit: only the rows `split` calls calibration are predicted and used (held-out rows are never
 /// evaluated, so none can move a constant). For each metric and software family with calibration rows,
 /// the software-stack factor that minimises the squared log error, exp(mean ln(measured / predicted)):
-/// a step-time multiplier for training, a throughput multiplier for serving.
+/// a step-time multiplier for training, a throughput multiplier for serving (listed, not applied). And
+/// the serving stacks' GEMM roofline exponent (kernels.h; applied: software-stacks.json carries it): the
+/// value of kRooflineGrid whose predictions of the tensorrt-llm calibration rows have the least squared
+/// log error.
 std::vector<FittedConstant> fitConstants(const QJsonArray& trainingRows, const QJsonArray& servingRows,
                                          const ValidationSplit& split, const Catalog& catalog);
 
@@ -76,6 +80,11 @@ std::vector<FittedConstant> readFitted(const QByteArray& json, Issues& out);
 /// The error-band classes of the held-out predicted rows: metric, GPU generation, family, parallelism
 /// kind and size; each with its mean and max |error|, rows and sources (calc/errorband.h looks them up).
 std::vector<ErrorBandClass> errorBandClasses(const std::vector<RowPrediction>& rows);
+
+/// The exponents the GEMM roofline fit tries (kernels.h: (compute^p + memory^p)^(1/p); large p is the max).
+inline constexpr double kRooflineGrid[] = {1.0, 1.25, 1.5, 1.75, 2.0, 2.25, 2.5, 3.0, 4.0, 6.0, 8.0};
+/// The fitted constant's key, and the stack it is fitted on.
+inline constexpr const char* kRooflineKey = "software_stack.tensorrt-llm.gemm_roofline_exponent";
 
 /// The command that regenerates the shipped files, for their `generated_by` and the tests' messages.
 inline constexpr const char* kBandsCommand =

@@ -479,6 +479,36 @@ std::vector<RowPrediction> predictRows(const QJsonArray& rows, const ValidationS
             if (!r.serving->saturated) {
                 p.predictedTtftS = r.serving->ttftS;
                 p.predictedItlS = r.serving->itlS;
+                // A run of N requests at a fixed rate: the benchmark divides the output tokens by the
+                // time from the first arrival to the last completion, N / rate plus the last request's
+                // own response, not by the steady state's N / rate (docs/validation.md, "Online rows").
+                const auto rate = positive(row.value("request_rate_rps"));
+                const auto requests = positive(row.value("num_requests"));
+                const int osl = intOr(row.value("osl"), 0);
+                if (rate && requests && osl > 0) {
+                    const double response = r.serving->ttftS + (osl - 1.0) * r.serving->itlS;
+                    p.predicted = *requests * osl / (*requests / *rate + response);
+                }
+                // An online run of N requests all at once, all N within one batch (the online INF
+                // rows): a single burst, not a steady state (the offline runs keep the steady state:
+                // docs/validation.md, "Online rows"). Every prompt is prefilled first (N x the engine time one
+                // prompt adds to its iterations), then the batch decodes O iterations; TTFT is on
+                // average half the prefill phase plus one prompt's own, and a request's token gaps
+                // share the rest of the run (docs/validation.md, "Online rows").
+                const double replicas = std::max(job.parallelism.dp, 1);
+                const double perReplica = requests ? *requests / replicas : 0.0;
+                const double ratePerReplica = r.serving->requestsPerS / replicas;
+                const bool online = contains(lower(str(row.value("benchmark_mode"))), "online");
+                if (online && !rate && !positive(row.value("concurrency")) && requests && osl > 1 &&
+                    perReplica <= r.serving->maxBatch / replicas && ratePerReplica > 0) {
+                    const double perPrompt = r.serving->prefillBusy / ratePerReplica;
+                    const double prefillPhase = perReplica * perPrompt;
+                    const double run = prefillPhase + osl * r.serving->decodeIterationS;
+                    const double ttft = prefillPhase / 2.0 + perPrompt;
+                    p.predicted = *requests * osl / run;
+                    p.predictedTtftS = ttft;
+                    p.predictedItlS = std::max(run - ttft, 0.0) / (osl - 1.0);
+                }
             }
         } else {
             p.predicted = r.perf.stepTimeS;
