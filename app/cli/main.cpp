@@ -40,6 +40,7 @@ const char* kUsage =
     "  export-config FILE -o DIR  GPU Operator configuration: mig-parted, time-slicing, labels, pods\n"
     "  sweep SPEC -o DIR       a grid of what-ifs, whole or one shard (--shard I/N); sweep merge DIR...\n"
     "  validate-model ROWS...  the model against published measurements, calibration and held-out apart\n"
+    "  import-cluster -o OUT   a running cluster as a scenario: Kubernetes (kubectl JSON, kubeconfig) or Slurm\n"
     "\n"
     "Every command takes --help. Exit status: 0 success, 1 runtime failure, 2 bad input or usage.\n"
     "Options for all commands: --catalog PATH (user catalog merged over the bundled one).\n";
@@ -78,6 +79,7 @@ int main(int argc, char** argv)
         {"report", gp::cli::runReport},
         {"sweep", gp::cli::runSweep},
         {"validate-model", gp::cli::runValidateModel},
+        {"import-cluster", gp::cli::runImportCluster},
     };
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();

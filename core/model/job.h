@@ -161,6 +161,21 @@ struct Pin
     bool operator==(const Pin&) const = default;
 };
 
+/// Where an imported job came from (gpuplan-cli import-cluster, docs/cluster-import.md): the cluster
+/// object it was made from and what the cluster did not say. Each field named in `unknown` holds a
+/// placeholder, not a fact; validation warns about each one until the planner sets it (and
+/// removes it from `unknown`). Format 3; absent on jobs a person typed in.
+struct ImportedFrom
+{
+    std::string source;   ///< "kubernetes" or "slurm"
+    std::string workload; ///< the owner, "Kind/name" (Deployment/vllm-llama, PyTorchJob/bert, slurm job name)
+    std::string scope;    ///< its namespace (Kubernetes) or account (Slurm)
+    std::vector<std::string> members; ///< its pods (Kubernetes) or job ids (Slurm)
+    std::vector<std::string> nodes;   ///< the nodes they run on, "" none yet
+    std::vector<std::string> unknown; ///< job fields holding placeholders: model, kind, parallelism
+    bool operator==(const ImportedFrom&) const = default;
+};
+
 struct Job
 {
     std::string id;
@@ -186,6 +201,8 @@ struct Job
     /// The software-stack profile (catalog "software_stacks") the job runs on; "" for the
     /// default by kind (defaultSoftwareStack, softwarestack.h).
     std::string softwareStack;
+    /// Set on a job made by a cluster import (format 3).
+    std::optional<ImportedFrom> imported;
 
     bool isTraining() const { return kind != JobKind::Inference; }
     /// Whether the attention core is fused. Unset, it follows the model's era: flash for
