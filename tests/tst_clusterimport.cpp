@@ -257,6 +257,10 @@ private Q_SLOTS:
             << QByteArray("\"nvidia.com/gpu.product\": \"Tesla-T4\",\n                    \"kubernetes")
             << "cluster.json: items[0].metadata.labels[\"nvidia.com/gpu.product\"]: GPU product 'Tesla-T4' is "
                "not a GPU gpuplan knows; name the catalog GPU it is with --map-gpu 'Tesla-T4=ID'";
+        QTest::newRow("more GPUs than a node holds")
+            << QByteArray("\"nvidia.com/gpu\": \"80\"") << QByteArray("\"nvidia.com/gpu\": \"999999\"")
+            << "cluster.json: items[2].status.allocatable: node 'h100-ts-01' offers 999999 GPU devices; a gpuplan "
+               "node has at most 64 GPUs";
         QTest::newRow("a MIG profile the GPU lacks")
             << QByteArray("\"nvidia.com/mig-3g.20gb\": \"1\"") << QByteArray("\"nvidia.com/mig-3g.21gb\": \"1\"")
             << "'3g.21gb' is not a MIG profile of A100 40GB SXM (node 'a100-mig-01')";
@@ -362,6 +366,21 @@ private Q_SLOTS:
         QVERIFY(!swapped.ok());
         QVERIFY2(dump(swapped.issues).contains("jobs: missing: not what `squeue --json` prints"),
                  qPrintable(dump(swapped.issues)));
+        // A node larger than a scenario's node, and a count past any real one, refused before anything is made.
+        QByteArray nodes = readAll(fixture("slurm/scontrol-nodes.txt"));
+        nodes.replace("Gres=gpu:h100:4,", "Gres=gpu:h100:500,");
+        const auto big = io::importSlurm({nodes, "nodes.txt"}, input(fixture("slurm/scontrol-jobs.txt")),
+                                         slurmOptions(), bundledCatalog());
+        QVERIFY(!big.ok());
+        QVERIFY2(dump(big.issues)
+                     .contains("nodes.txt: line 1, Gres: node 'vm' has 500 GPUs and 7 MIG instances; a "
+                               "gpuplan node has at most 64 GPUs"),
+                 qPrintable(dump(big.issues)));
+        nodes.replace("Gres=gpu:h100:500,", "Gres=gpu:h100:99999999999,");
+        const auto huge = io::importSlurm({nodes, "nodes.txt"}, input(fixture("slurm/scontrol-jobs.txt")),
+                                          slurmOptions(), bundledCatalog());
+        QVERIFY(!huge.ok());
+        QVERIFY2(dump(huge.issues).contains("is not a GRES list"), qPrintable(dump(huge.issues)));
         const auto textSwapped =
             io::importSlurm(input(fixture("slurm/scontrol-jobs.txt")), input(fixture("slurm/scontrol-jobs.txt")),
                             slurmOptions(), bundledCatalog());

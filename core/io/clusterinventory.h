@@ -13,6 +13,9 @@
 
 namespace gp::io {
 
+/// GPUs of one node, as the scenario format allows (docs/scenario-format.md, `gpu_count`).
+inline constexpr int kMaxImportedGpus = 64;
+
 struct InventoryNode
 {
     std::string name;

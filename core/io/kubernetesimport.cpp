@@ -246,6 +246,15 @@ private:
             whole.replicas = replicas;
         }
 
+        long long offered = gpuResource;
+        for (const auto& [profile, count] : migResources)
+            offered += count;
+        if (offered > 64LL * kMaxImportedGpus) { // before anything this large is made or packed
+            mIssues.push_back(Issue::error(rpath, "node '" + name + "' offers " + std::to_string(offered) +
+                                                      " GPU devices; a gpuplan node has at most " +
+                                                      std::to_string(kMaxImportedGpus) + " GPUs"));
+            return;
+        }
         // MIG instances: 'mixed' names each profile's resource; 'single' overloads nvidia.com/gpu.
         std::vector<std::string> instances;
         int wholeGpus = gpuResource / replicas;
@@ -270,6 +279,12 @@ private:
             }
             instances.insert(instances.end(), static_cast<std::size_t>(count), profile);
         }
+        if (instances.size() > 7 * static_cast<std::size_t>(kMaxImportedGpus)) {
+            mIssues.push_back(Issue::error(rpath, "node '" + name + "' offers " + std::to_string(instances.size()) +
+                                                      " MIG instances; a gpuplan node has at most " +
+                                                      std::to_string(kMaxImportedGpus) + " GPUs of 7"));
+            return;
+        }
         const std::vector<mig::Layout> layouts = packMigInstances(gpu, instances);
         const int physical = labelInt("nvidia.com/gpu.count").value_or(0);
         int counted = wholeGpus + static_cast<int>(layouts.size());
@@ -281,6 +296,12 @@ private:
                                                  " GPUs but offers " + std::to_string(counted) +
                                                  "; the others are imported as exclusive GPUs"));
             wholeGpus += physical - counted;
+        }
+        if (wholeGpus + static_cast<int>(layouts.size()) > kMaxImportedGpus) {
+            mIssues.push_back(Issue::error(
+                rpath, "node '" + name + "' offers " + std::to_string(wholeGpus + static_cast<int>(layouts.size())) +
+                           " GPUs; a gpuplan node has at most " + std::to_string(kMaxImportedGpus)));
+            return;
         }
         for (int i = 0; i < wholeGpus; ++i)
             n.gpus.push_back(whole);
@@ -338,6 +359,16 @@ private:
         }
         if (gpuId.empty())
             return;
+        std::size_t migDevices = 0;
+        for (const auto& [parent, profiles] : migByParent)
+            migDevices += profiles.size();
+        if (wholeGpus > kMaxImportedGpus || migDevices > 7 * static_cast<std::size_t>(kMaxImportedGpus)) {
+            mIssues.push_back(Issue::error(path, "node '" + name + "' has " + std::to_string(wholeGpus) + " GPUs and " +
+                                                     std::to_string(migDevices) +
+                                                     " MIG devices in its ResourceSlices; a gpuplan node has at most " +
+                                                     std::to_string(kMaxImportedGpus) + " GPUs"));
+            return;
+        }
         const GpuSpec& gpu = *mCatalog.gpu(gpuId);
         InventoryNode n{name, gpuId, {}};
         for (const auto& [parent, profiles] : migByParent) {
@@ -375,7 +406,7 @@ private:
                                        .value("results")
                                        .toArray();
         int devices = 0;
-        for (const QJsonValue& r : results)
+        for (const auto& r : results)
             if (kubeText(r.toObject().value("driver")) == kK8sDraDriver)
                 ++devices;
         mClaims[kubeText(meta.value("namespace")) + "/" + kubeText(meta.value("name"))] = devices;
@@ -423,7 +454,7 @@ private:
     {
         int units = 0;
         std::map<std::string, std::string> claimNames; // pod's claim entry -> ResourceClaim name
-        for (const QJsonValue& st : pod.value("status").toObject().value("resourceClaimStatuses").toArray())
+        for (const auto& st : pod.value("status").toObject().value("resourceClaimStatuses").toArray())
             claimNames[kubeText(st.toObject().value("name"))] = kubeText(st.toObject().value("resourceClaimName"));
         const QJsonArray claims = pod.value("spec").toObject().value("resourceClaims").toArray();
         for (qsizetype i = 0; i < claims.size(); ++i) {
@@ -451,7 +482,7 @@ private:
         if (!spec.value("resourceClaims").toArray().isEmpty())
             w.wholeGpus = true;
         for (const char* list : {"containers", "initContainers"})
-            for (const QJsonValue& c : spec.value(QLatin1String(list)).toArray())
+            for (const auto& c : spec.value(QLatin1String(list)).toArray())
                 for (const char* part : {"limits", "requests"}) {
                     const QJsonObject m =
                         c.toObject().value("resources").toObject().value(QLatin1String(part)).toObject();
@@ -476,7 +507,7 @@ private:
         if (!label("jobset.sigs.k8s.io/jobset-name").empty())
             return {"JobSet", label("jobset.sigs.k8s.io/jobset-name")};
         QJsonObject owner;
-        for (const QJsonValue& r : meta.value("ownerReferences").toArray())
+        for (const auto& r : meta.value("ownerReferences").toArray())
             if (owner.isEmpty() || r.toObject().value("controller").toBool())
                 owner = r.toObject();
         if (owner.isEmpty())

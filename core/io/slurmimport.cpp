@@ -35,7 +35,7 @@ std::optional<std::vector<SlurmGres>> parseGres(const std::string& text)
     std::vector<SlurmGres> out;
     if (text.empty() || text == "(null)" || text == "N/A")
         return out;
-    static const std::regex item(R"(^(?:gres[:/])?([A-Za-z0-9_]+)(?::([^:=()]+))?[:=]([0-9]+)(?:\([^)]*\))?$)");
+    static const std::regex item(R"(^(?:gres[:/])?([A-Za-z0-9_]+)(?::([^:=()]+))?[:=]([0-9]{1,6})(?:\([^)]*\))?$)");
     std::size_t from = 0;
     while (from <= text.size()) {
         // Items are separated by commas outside parentheses ("gpu:a100:4(S:0-1),mps:400").
@@ -263,7 +263,11 @@ std::optional<std::vector<SlurmJobRecord>> readSlurmJobs(const ClusterInput& in,
         r.user = rec["UserId"].substr(0, rec["UserId"].find('('));
         r.state = rec["JobState"];
         r.tresPerNode = rec.count("TresPerNode") ? rec["TresPerNode"] : std::string();
-        r.nodeCount = std::max(std::atoi(rec["NumNodes"].c_str()), 1);
+        const std::string numNodes = rec["NumNodes"].substr(0, rec["NumNodes"].find('-')); // "2-4" while pending
+        r.nodeCount = numNodes.size() >= 1 && numNodes.size() <= 6 &&
+                              numNodes.find_first_not_of("0123456789") == std::string::npos
+                          ? std::max(std::stoi(numNodes), 1)
+                          : 1;
         r.nodes = rec["NodeList"];
         r.where = "line " + std::to_string(i + 1) + ", TresPerNode";
         jobs.push_back(std::move(r));
@@ -323,6 +327,8 @@ Result<Scenario> importSlurm(const ClusterInput& nodesIn, const ClusterInput& jo
             else if (g.name != "gpu")
                 continue;
             else if (auto m = migType(g.type)) {
+                if (instances.size() + static_cast<std::size_t>(g.count) > 7 * kMaxImportedGpus)
+                    break; // refused below, before anything this large is packed
                 instances.insert(instances.end(), static_cast<std::size_t>(g.count), m->second);
                 if (!m->first.empty())
                     migParent = m->first;
@@ -373,12 +379,27 @@ Result<Scenario> importSlurm(const ClusterInput& nodesIn, const ClusterInput& jo
                 instances.clear();
                 break;
             }
+        if (whole > kMaxImportedGpus || instances.size() >= 7 * kMaxImportedGpus) {
+            fail(rec.where,
+                 "node '" + rec.name + "' has " + std::to_string(whole) + " GPUs and " +
+                     std::to_string(instances.size()) + " MIG instances; a gpuplan node has at most " +
+                     std::to_string(kMaxImportedGpus) + " GPUs",
+                 nodesIn);
+            continue;
+        }
         n.gpus.assign(static_cast<std::size_t>(whole), shared);
         for (const mig::Layout& l : packMigInstances(gpu, instances)) {
             SharingConfig c;
             c.mode = SharingMode::Mig;
             c.migInstances = l;
             n.gpus.push_back(c);
+        }
+        if (n.gpus.size() > static_cast<std::size_t>(kMaxImportedGpus)) {
+            fail(rec.where,
+                 "node '" + rec.name + "' has " + std::to_string(n.gpus.size()) + " GPUs; a gpuplan node has at most " +
+                     std::to_string(kMaxImportedGpus),
+                 nodesIn);
+            continue;
         }
         nodes.push_back(std::move(n));
     }
