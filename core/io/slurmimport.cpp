@@ -55,6 +55,10 @@ std::optional<std::vector<SlurmGres>> parseGres(const std::string& text)
     return out;
 }
 
+/// Names one host list may expand to: more than any cluster's job spans, and a bound on what a
+/// short list such as "n[0-99999999]" could make.
+constexpr std::size_t kMaxHostNames = 100000;
+
 /// Slurm's host lists: "gpu[01-03,07],login1" -> gpu01 gpu02 gpu03 gpu07 login1.
 std::vector<std::string> expandHostList(const std::string& list)
 {
@@ -87,7 +91,7 @@ std::vector<std::string> expandHostList(const std::string& list)
                 if (!lo.empty() && !hi.empty() && lo.size() < 9 && hi.size() < 9 &&
                     lo.find_first_not_of("0123456789") == std::string::npos &&
                     hi.find_first_not_of("0123456789") == std::string::npos) {
-                    for (long n = std::stol(lo), last = std::stol(hi); n <= last && n - std::stol(lo) < 100000; ++n) {
+                    for (long n = std::stol(lo), last = std::stol(hi); n <= last && out.size() < kMaxHostNames; ++n) {
                         std::string num = std::to_string(n);
                         if (num.size() < lo.size())
                             num.insert(0, lo.size() - num.size(), '0'); // zero-padded like the range
