@@ -234,6 +234,10 @@ private Q_SLOTS:
         QCOMPARE(tenantOf(*r, "bert-finetune")->name, std::string("nlp"));
         QCOMPARE(tenantOf(*r, "mig-mixed-example")->name, std::string("default"));
         QVERIFY2(dump(r.issues).contains("pod 'mig-mixed-example' has no label 'team'"), qPrintable(dump(r.issues)));
+        // The input's notes name the input; the scenario's own warnings (no prices) do not.
+        for (const Issue& i : r.issues)
+            QVERIFY2((i.file == fixture("kubernetes/cluster.json").toStdString()) == (i.path.rfind("items", 0) == 0),
+                     i.toString().c_str());
     }
 
     /// Bad Kubernetes input: refused with the file, the JSON path and why.

@@ -100,9 +100,9 @@ public:
         std::vector<InventoryWorkload> workloads;
         for (auto& [k, w] : mWorkloads)
             workloads.push_back(std::move(w));
-        auto r = buildImportedScenario(mNodes, workloads, "kubernetes", mOptions, mCatalog, std::move(mIssues));
-        inFile(r.issues, in.name.toStdString());
-        return r;
+        // The input's notes name the input; the scenario's own warnings (validation) name the scenario.
+        inFile(mIssues, in.name.toStdString());
+        return buildImportedScenario(mNodes, workloads, "kubernetes", mOptions, mCatalog, std::move(mIssues));
     }
 
 private:
