@@ -8,6 +8,8 @@
 // written.
 #include "calc/evaluate.h"
 #include "clirunner.h"
+#include "document/commands.h"
+#include "document/edit.h"
 #include "io/clusterimport.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
@@ -418,6 +420,34 @@ private Q_SLOTS:
         QVERIFY(!bad.ok());
         QVERIFY2(dump(bad.issues).contains("imported.unknown[0]: 'precision' must be model, kind or parallelism"),
                  qPrintable(dump(bad.issues)));
+    }
+
+    /// Setting a placeholder (the properties panel's and `gpuplan-cli edit --set`'s patch, the Edit
+    /// Job dialog's rule) takes it off imported.unknown, and its warning goes with it.
+    void settingAPlaceholderClearsIt()
+    {
+        const auto r = io::importKubernetes(input(fixture("kubernetes/cluster.json")), {}, bundledCatalog());
+        QVERIFY(r.ok());
+        Scenario s = *r;
+        const std::string id = job(s, "vllm-llama")->id;
+        auto patch = document::parseFieldPatch("jobs[" + id + "].model={\"preset\": \"llama3.1-8b\"}");
+        QVERIFY(patch.ok());
+        const auto edit = document::patchFields(s, bundledCatalog(), {*patch});
+        QVERIFY2(edit.ok(), qPrintable(dump(edit.issues)));
+        document::applyEdit(s, *edit, true);
+        QCOMPARE(s.findJob(id)->imported->unknown, (std::vector<std::string>{"kind", "parallelism"}));
+        int warnings = 0;
+        for (const Issue& i : validateScenario(s, bundledCatalog()))
+            if (i.message.find("job 'vllm-llama'") == 0)
+                ++warnings;
+        QCOMPARE(warnings, 2);
+        // A patch of another field leaves the placeholders as they are.
+        auto other = document::parseFieldPatch("jobs[" + id + "].name=\"vllm\"");
+        QVERIFY(other.ok());
+        const auto rename = document::patchFields(s, bundledCatalog(), {*other});
+        QVERIFY(rename.ok());
+        document::applyEdit(s, *rename, true);
+        QCOMPARE(s.findJob(id)->imported->unknown, (std::vector<std::string>{"kind", "parallelism"}));
     }
 
     // ---- the command ---------------------------------------------------------------------------

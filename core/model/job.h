@@ -220,4 +220,22 @@ struct Job
     bool operator==(const Job&) const = default;
 };
 
+/// An imported job's placeholders that an edit has replaced: each field listed in
+/// `after.imported->unknown` (model, kind, parallelism) that differs from `before` is no longer a
+/// placeholder, and leaves the list (the edit rules call this, so setting the field in the
+/// workbench or with `gpuplan-cli edit` clears its warning).
+inline void settlePlaceholders(const Job& before, Job& after)
+{
+    if (!after.imported)
+        return;
+    std::vector<std::string>& unknown = after.imported->unknown;
+    unknown.erase(std::remove_if(unknown.begin(), unknown.end(),
+                                 [&](const std::string& f) {
+                                     return (f == "model" && !(after.model == before.model)) ||
+                                            (f == "kind" && after.kind != before.kind) ||
+                                            (f == "parallelism" && !(after.parallelism == before.parallelism));
+                                 }),
+                  unknown.end());
+}
+
 } // namespace gp

@@ -207,10 +207,11 @@ static void validateImported(const ImportedFrom& from, const Job& job, const std
                                        "'" + f + "' must be model, kind or parallelism"));
             continue;
         }
-        out.push_back(Issue::warning(field(path, f), origin + "; its " + f +
-                                                         " is a placeholder the cluster does not say: set it, "
-                                                         "then remove '" +
-                                                         f + "' from imported.unknown"));
+        out.push_back(Issue::warning(
+            field(path, f), origin + "; its " + f +
+                                " is a placeholder the cluster does not say: set it (setting it in the workbench "
+                                "or with gpuplan-cli edit clears this; in the file, remove '" +
+                                f + "' from imported.unknown)"));
     }
 }
 
