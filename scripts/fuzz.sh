@@ -17,13 +17,14 @@ if [ ! -f "$build/build.ninja" ]; then
   CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -g1" \
     -DGPUPLAN_FUZZ=ON -DGPUPLAN_BUILD_TESTS=OFF
 fi
-cmake --build "$build" --parallel "$(nproc)" --target fuzz_scenario fuzz_trace fuzz_catalog
+cmake --build "$build" --parallel "$(nproc)" --target fuzz_scenario fuzz_trace fuzz_catalog fuzz_cluster
 
 seed_dirs() {
   case "$1" in
     scenario) echo tests/fuzz/regressions/scenario; find data/samples -name '*.json' -size -150k ;;
     catalog) echo tests/fuzz/regressions/catalog data/catalog data/models ;;
     trace) echo tests/fuzz/regressions/trace tests/fuzz/seeds/trace ;;
+    cluster) echo tests/fuzz/regressions/cluster tests/data/cluster/kubernetes/cluster.json tests/data/cluster/slurm ;;
   esac
 }
 
@@ -55,7 +56,7 @@ fuzz_one() { # fuzz_one TARGET: runs it; 0, or 1 with what it found
 # The targets run side by side (each fuzzer is one process on one core), nproc at a time.
 status=0
 pids=()
-for target in scenario trace catalog; do
+for target in scenario trace catalog cluster; do
   fuzz_one "$target" &
   pids+=("$!")
   if [ ${#pids[@]} -ge "$(nproc)" ]; then

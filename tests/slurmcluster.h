@@ -22,7 +22,10 @@ namespace gp::test {
 class SlurmCluster
 {
 public:
-    bool start()
+    /// Starts the cluster; `gres` (such as "gpu:h100:4,gpu:1g.10gb:7") gives the node GPU GRES,
+    /// each a device node made here (`mknod`, NVIDIA's major 195) so that slurmd counts them,
+    /// written to gres.conf by type (for the cluster import's tests, issue 38).
+    bool start(const QString& gres = {})
     {
         for (const char* tool : {"/usr/sbin/munged", "/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/bin/sbatch"})
             if (!QFileInfo::exists(tool))
@@ -37,6 +40,31 @@ public:
         if (!run("chown", {"munge:munge", d + "/munge"}) || !run("chmod", {"755", d}))
             return failed("cannot prepare the munge folder: " + mOutput);
         const int base = 20000 + static_cast<int>(::getpid() % 20000) * 2;
+        QString gresLines;
+        QString gresConf;
+        if (!gres.isEmpty()) {
+            QDir(d).mkpath("dev");
+            int device = 0;
+            for (const QString& item : gres.split(',')) {
+                const QStringList parts = item.split(':'); // gpu:TYPE:COUNT
+                if (parts.size() != 3)
+                    return failed("GRES '" + item + "' is not gpu:TYPE:COUNT");
+                const int first = device;
+                device += parts[2].toInt();
+                for (int i = first; i < device; ++i)
+                    if (!run("mknod", {QString("%1/dev/nvidia%2").arg(d).arg(i), "c", "195", QString::number(i)}))
+                        return failed("cannot make a device node: " + mOutput);
+                gresConf += QString("NodeName=%1 Name=gpu Type=%2 File=%3/dev/nvidia[%4-%5]\n")
+                                .arg(QSysInfo::machineHostName(), parts[1], d)
+                                .arg(first)
+                                .arg(device - 1);
+            }
+            gresLines = "GresTypes=gpu\nSlurmdParameters=config_overrides\n";
+            QFile gf(d + "/gres.conf");
+            if (!gf.open(QIODevice::WriteOnly))
+                return failed("cannot write gres.conf");
+            gf.write(("AutoDetect=off\n" + gresConf).toUtf8());
+        }
         const QString host = QSysInfo::machineHostName();
         QFile conf(d + "/slurm.conf");
         if (!conf.open(QIODevice::WriteOnly))
@@ -50,13 +78,15 @@ public:
                            "SelectType=select/cons_tres\nSelectTypeParameters=CR_CPU\nMpiDefault=none\n"
                            "ReturnToService=2\nJobAcctGatherType=jobacct_gather/none\n"
                            "AccountingStorageType=accounting_storage/none\n"
-                           "NodeName=%1 CPUs=%5 State=UNKNOWN\n"
+                           "%6NodeName=%1 CPUs=%5%7 State=UNKNOWN\n"
                            "PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n")
                        .arg(host)
                        .arg(base)
                        .arg(base + 1)
                        .arg(d)
-                       .arg(std::max(1, QThread::idealThreadCount()))
+                       // With GRES, room for a job per GPU: slurmd takes the configured CPUs (config_overrides).
+                       .arg(gres.isEmpty() ? std::max(1, QThread::idealThreadCount()) : 32)
+                       .arg(gresLines, gres.isEmpty() ? QString() : " Gres=" + gres)
                        .toUtf8());
         conf.close();
         qputenv("SLURM_CONF", (d + "/slurm.conf").toUtf8());
@@ -95,6 +125,18 @@ public:
             return std::nullopt;
         return mOutput.section(';', 0, 0);
     }
+
+    /// Submits `script` with sbatch's `options` (--job-name, --account, --gres, ...); the job id.
+    std::optional<QString> submit(const QString& script, const QStringList& options, const QString& workDir)
+    {
+        if (!run("/usr/bin/sbatch",
+                 QStringList{"--parsable", "--chdir=" + workDir, "--output=/dev/null"} + options + QStringList{script}))
+            return std::nullopt;
+        return mOutput.section(';', 0, 0);
+    }
+
+    /// Cancels every job (so that a test's sleeping jobs end with it).
+    void cancelAll() { run("/usr/bin/scancel", {"--full", "--user=root"}); }
 
     /// Waits until no job is queued or running (false after `timeoutS`).
     bool waitIdle(int timeoutS)

@@ -98,6 +98,7 @@ int runReport(const QStringList& args);
 int runSweep(const QStringList& args);
 int runValidateModel(const QStringList& args);
 int runCheckPlan(const QStringList& args);
+int runImportCluster(const QStringList& args);
 
 /// The cluster KPIs as `evaluate --json` prints them (docs/cli.md#evaluate); summary reuses it.
 QJsonObject kpisToJson(const calc::Kpis& kpis);

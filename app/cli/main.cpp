@@ -41,6 +41,7 @@ const char* kUsage =
     "  sweep SPEC -o DIR       a grid of what-ifs, whole or one shard (--shard I/N); sweep merge DIR...\n"
     "  validate-model ROWS...  the model against published measurements, calibration and held-out apart\n"
     "  check-plan FILE --prometheus URL --from T  the plan beside DCGM telemetry: predicted vs measured\n"
+    "  import-cluster -o OUT   a running cluster as a scenario: Kubernetes (kubectl JSON, kubeconfig) or Slurm\n"
     "\n"
     "Every command takes --help. Exit status: 0 success, 1 runtime failure, 2 bad input or usage\n"
     "(check-plan adds 3 to 6: see its --help).\n"
@@ -81,6 +82,7 @@ int main(int argc, char** argv)
         {"sweep", gp::cli::runSweep},
         {"validate-model", gp::cli::runValidateModel},
         {"check-plan", gp::cli::runCheckPlan},
+        {"import-cluster", gp::cli::runImportCluster},
     };
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();

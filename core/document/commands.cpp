@@ -307,7 +307,9 @@ R editJob(const Scenario& s, const Catalog& catalog, const std::string& jobId, c
     if (!j)
         return R::failure("jobs[" + jobId + "]", "no job has this id");
     EditBuilder b(s);
-    b.update(jobFrom(r, *j, false));
+    Job edited = jobFrom(r, *j, false);
+    settlePlaceholders(*j, edited);
+    b.update(edited);
     return validated(std::move(b), catalog, "Edit job " + j->name);
 }
 
@@ -559,6 +561,10 @@ R patchFields(const Scenario& s, const Catalog& catalog, const std::vector<Field
                 i.path = t.idPath + i.path.substr(t.filePath.size());
     if (!read.ok())
         return R::failure(std::move(read.issues));
+    for (Tenant& t : read.value->tenants) // a placeholder set by a patch is no longer one
+        for (Job& j : t.jobs)
+            if (const Job* was = s.findJob(j.id))
+                settlePlaceholders(*was, j);
     return R::success(diffEdit(s, *read.value, text), std::move(read.issues));
 }
 

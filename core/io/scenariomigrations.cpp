@@ -20,10 +20,18 @@ Result<QJsonObject> v1ToV2(QJsonObject root)
     return Result<QJsonObject>::success(std::move(root));
 }
 
+/// 2 → 3 (issue 38): a job's optional `imported` (what a cluster import made it from); absent
+/// means a job a person typed in, as every version-2 job was.
+Result<QJsonObject> v2ToV3(QJsonObject root)
+{
+    root.insert(QLatin1String("format_version"), 3);
+    return Result<QJsonObject>::success(std::move(root));
+}
+
 /// steps[i] migrates version i + 1 to i + 2.
 const std::array<Step, Scenario::kFormatVersion - kOldestScenarioFormat>& steps()
 {
-    static const std::array<Step, Scenario::kFormatVersion - kOldestScenarioFormat> s{v1ToV2};
+    static const std::array<Step, Scenario::kFormatVersion - kOldestScenarioFormat> s{v1ToV2, v2ToV3};
     return s;
 }
 

@@ -19,6 +19,9 @@ namespace gp::io {
 ///    Every new field is optional with the default that means what a version-1 file meant
 ///    (ep 1, cp 1, even stages, the job kind's default stack, no rack domain), so the step
 ///    only stamps the version.
+///  - 2 → 3 (issue 38): a job's optional `imported` object (source, workload, scope, members,
+///    nodes, unknown: what `gpuplan-cli import-cluster` made it from and which of its fields are
+///    placeholders). Absent means a job a person typed in, so the step only stamps the version.
 ///
 /// Returns the document at the current version, or an error naming `format_version` when a
 /// step cannot migrate it. `fromVersion` must be a known version (1 … kFormatVersion).

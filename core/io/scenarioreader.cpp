@@ -238,6 +238,7 @@ private:
 
     Tenant tenant(const QJsonObject& o, const std::string& p);
     Job job(const QJsonObject& o, const std::string& p);
+    ImportedFrom imported(const QJsonObject& o, const std::string& p);
 
     Pricing readPricing(const QJsonObject& o, const std::string& p)
     {
@@ -307,6 +308,41 @@ Tenant Reader::tenant(const QJsonObject& o, const std::string& p)
     }
     f.finish();
     return t;
+}
+
+ImportedFrom Reader::imported(const QJsonObject& o, const std::string& p)
+{
+    JsonFields f(o, p, mOut);
+    ImportedFrom from;
+    from.source = f.string("source", {}, true, TextKind::Id);
+    from.workload = f.string("workload", {}, false, TextKind::Name);
+    from.scope = f.string("scope", {}, false, TextKind::Name);
+    const auto strings = [&](const char* key, TextKind kind) {
+        std::vector<std::string> list;
+        if (auto arr = f.array(key)) {
+            const std::string at = f.pathOf(key);
+            if (!fewEnough(*arr, at, limits::kMaxScenarioJobs, "entries"))
+                return list;
+            for (qsizetype i = 0; i < arr->size(); ++i) {
+                const std::string where = idx(at, static_cast<std::size_t>(i));
+                if (!arr->at(i).isString()) {
+                    mOut.push_back(Issue::error(where, describe(arr->at(i)) + " must be a string"));
+                    continue;
+                }
+                std::string v = arr->at(i).toString().toStdString();
+                if (const std::string why = textProblem(v, kind); !why.empty())
+                    mOut.push_back(Issue::error(where, why));
+                else
+                    list.push_back(std::move(v));
+            }
+        }
+        return list;
+    };
+    from.members = strings("members", TextKind::Name);
+    from.nodes = strings("nodes", TextKind::Id);
+    from.unknown = strings("unknown", TextKind::Id);
+    f.finish();
+    return from;
 }
 
 Job Reader::job(const QJsonObject& o, const std::string& p)
@@ -406,6 +442,8 @@ Job Reader::job(const QJsonObject& o, const std::string& p)
         j.schedule.durationH = g.number("duration_h", 0.0);
         g.finish();
     }
+    if (auto imp = f.object("imported")) // format 3: a job made by a cluster import
+        j.imported = imported(*imp, f.pathOf("imported"));
     if (auto pin = f.object("pin")) {
         JsonFields g(*pin, f.pathOf("pin"), mOut);
         Pin pn;

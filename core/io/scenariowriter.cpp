@@ -188,6 +188,17 @@ QJsonObject toJson(const Job& j)
         o["flash_attention"] = *j.flashAttention;
     if (!j.softwareStack.empty()) // absent means the default for the job's kind (softwarestack.h)
         o["software_stack"] = QString::fromStdString(j.softwareStack);
+    if (j.imported) { // format 3, written only on jobs a cluster import made
+        const auto list = [](const std::vector<std::string>& v) {
+            QJsonArray a;
+            for (const std::string& x : v)
+                a.append(QString::fromStdString(x));
+            return a;
+        };
+        o["imported"] = QJsonObject{{"source", str(j.imported->source)}, {"workload", str(j.imported->workload)},
+                                    {"scope", str(j.imported->scope)},   {"members", list(j.imported->members)},
+                                    {"nodes", list(j.imported->nodes)},  {"unknown", list(j.imported->unknown)}};
+    }
     if (j.training)
         o["training"] =
             QJsonObject{{"tokens", j.training->tokens}, {"checkpoint_interval_min", j.training->checkpointIntervalMin}};

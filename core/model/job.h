@@ -176,6 +176,21 @@ struct Pin
     bool operator==(const Pin&) const = default;
 };
 
+/// Where an imported job came from (gpuplan-cli import-cluster, docs/cluster-import.md): the cluster
+/// object it was made from and what the cluster did not say. Each field named in `unknown` holds a
+/// placeholder, not a fact; validation warns about each one until the planner sets it (and
+/// removes it from `unknown`). Format 3; absent on jobs a person typed in.
+struct ImportedFrom
+{
+    std::string source;   ///< "kubernetes" or "slurm"
+    std::string workload; ///< the owner, "Kind/name" (Deployment/vllm-llama, PyTorchJob/bert, slurm job name)
+    std::string scope;    ///< its namespace (Kubernetes) or account (Slurm)
+    std::vector<std::string> members; ///< its pods (Kubernetes) or job ids (Slurm)
+    std::vector<std::string> nodes;   ///< the nodes they run on, "" none yet
+    std::vector<std::string> unknown; ///< job fields holding placeholders: model, kind, parallelism
+    bool operator==(const ImportedFrom&) const = default;
+};
+
 struct Job
 {
     std::string id;
@@ -201,6 +216,8 @@ struct Job
     /// The software-stack profile (catalog "software_stacks") the job runs on; "" for the
     /// default by kind (defaultSoftwareStack, softwarestack.h).
     std::string softwareStack;
+    /// Set on a job made by a cluster import (format 3).
+    std::optional<ImportedFrom> imported;
 
     bool isTraining() const { return kind != JobKind::Inference; }
     /// Whether the attention core is fused. Unset, it follows the model's era: flash for
@@ -217,5 +234,23 @@ struct Job
     }
     bool operator==(const Job&) const = default;
 };
+
+/// An imported job's placeholders that an edit has replaced: each field listed in
+/// `after.imported->unknown` (model, kind, parallelism) that differs from `before` is no longer a
+/// placeholder, and leaves the list (the edit rules call this, so setting the field in the
+/// workbench or with `gpuplan-cli edit` clears its warning).
+inline void settlePlaceholders(const Job& before, Job& after)
+{
+    if (!after.imported)
+        return;
+    std::vector<std::string>& unknown = after.imported->unknown;
+    unknown.erase(std::remove_if(unknown.begin(), unknown.end(),
+                                 [&](const std::string& f) {
+                                     return (f == "model" && !(after.model == before.model)) ||
+                                            (f == "kind" && after.kind != before.kind) ||
+                                            (f == "parallelism" && !(after.parallelism == before.parallelism));
+                                 }),
+                  unknown.end());
+}
 
 } // namespace gp

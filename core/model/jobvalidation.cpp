@@ -190,6 +190,31 @@ void validateParallelism(const Job& job, const ModelArchitecture* arch, const st
 
 } // namespace
 
+/// A job a cluster import made (format 3): each field the cluster did not say is a placeholder,
+/// and the warning names the job, the field and where it came from until the planner sets it.
+static void validateImported(const ImportedFrom& from, const Job& job, const std::string& path, Issues& out)
+{
+    if (from.source != "kubernetes" && from.source != "slurm")
+        out.push_back(
+            Issue::error(field(path, "imported.source"), "'" + from.source + "' must be kubernetes or slurm"));
+    const std::string origin = "job '" + job.name + "' was imported from " + from.source +
+                               (from.workload.empty() ? std::string() : " " + from.workload) +
+                               (from.scope.empty() ? std::string() : " in " + from.scope);
+    for (std::size_t i = 0; i < from.unknown.size(); ++i) {
+        const std::string& f = from.unknown[i];
+        if (f != "model" && f != "kind" && f != "parallelism") {
+            out.push_back(Issue::error(checks::idx(field(path, "imported.unknown"), i),
+                                       "'" + f + "' must be model, kind or parallelism"));
+            continue;
+        }
+        out.push_back(Issue::warning(
+            field(path, f), origin + "; its " + f +
+                                " is a placeholder the cluster does not say: set it (setting it in the workbench "
+                                "or with gpuplan-cli edit clears this; in the file, remove '" +
+                                f + "' from imported.unknown)"));
+    }
+}
+
 Issues validateJob(const Job& job, const Scenario& scenario, const Catalog& catalog, const std::string& path)
 {
     Issues out;
@@ -223,6 +248,9 @@ Issues validateJob(const Job& job, const Scenario& scenario, const Catalog& cata
                 Issue::error(field(path, "software_stack"),
                              "'" + job.softwareStack + "' is a " + stack->kind + " stack; this is a " + kind + " job"));
     }
+
+    if (job.imported)
+        validateImported(*job.imported, job, path, out);
 
     const std::string kindName(enumName(job.kind));
     const bool lowBit = job.precision == Precision::Int8 || job.precision == Precision::Int4;

@@ -45,7 +45,7 @@ enum class PlacementPolicy
 /// Plain data; the io layer reads and writes it, calc evaluates it.
 struct Scenario
 {
-    static constexpr int kFormatVersion = 2; ///< io/scenariomigrations reads every earlier one
+    static constexpr int kFormatVersion = 3; ///< io/scenariomigrations reads every earlier one
 
     std::string name;
     std::string description;

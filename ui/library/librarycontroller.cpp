@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "librarycontroller.h"
 
+#include "importclusterdialog.h"
+
 #include "document/commands.h"
 #include "document/document.h"
 #include "document/librarygateway.h"
@@ -51,6 +53,7 @@ QList<QAction*> LibraryController::addFileActions(QMenu* file)
 {
     QAction* importAct = file->addAction(tr("&Import Scenario JSON…"), this, &LibraryController::importJson);
     importAct->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Import &Cluster…"), this, &LibraryController::importCluster);
     QAction* newAct = file->addAction(tr("&New Scenario"), this, [this] { newScenario(); });
     newAct->setShortcut(QKeySequence::New);
     QAction* saveAct = file->addAction(tr("&Save to Library"), this, &LibraryController::save);
@@ -325,6 +328,34 @@ void LibraryController::importJson()
     }
     mPanel->reload(mWorkbench.library());
     openFromLibrary(*newId);
+}
+
+ImportClusterDialog* LibraryController::importClusterDialog() const { return mImportCluster; }
+
+void LibraryController::importCluster()
+{
+    if (!maybeSave())
+        return;
+    if (mImportCluster) {
+        mImportCluster->raise();
+        return;
+    }
+    auto* dialog = new ImportClusterDialog(mWorkbench.catalog(), mWindow);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    mImportCluster = dialog;
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        if (!dialog->scenario())
+            return;
+        auto newId = document::saveAsNew(mWorkbench.library(), *dialog->scenario(), mWorkbench.catalog(),
+                                         tr("Imported from %1").arg(dialog->sourceDescription()));
+        if (!newId) {
+            QMessageBox::critical(mWindow, tr("Cannot import"), issuesText(newId.issues));
+            return;
+        }
+        mPanel->reload(mWorkbench.library());
+        openFromLibrary(*newId);
+    });
+    dialog->open();
 }
 
 CompareDialog* LibraryController::compareScenarios(const QList<qint64>& ids)

@@ -86,6 +86,11 @@ public:
     QList<qint64> recentScenarios() const;
     /// File > Import Scenario JSON: asks for a file, checks it and adds it to the library.
     void importJson();
+    /// File > Import Cluster…: the Import Cluster dialog (window-modal); on Import, the imported
+    /// scenario is saved to the library as a new scenario and opened.
+    void importCluster();
+    /// The Import Cluster dialog while it is open, else null.
+    class ImportClusterDialog* importClusterDialog() const;
 
     /// A save refused because a teammate saved first (`why`: who saved which revision when):
     /// asks whether to compare the two, save the edits as a new scenario, or save them on top of
@@ -112,6 +117,7 @@ private:
     LibraryPanel* mPanel;
     QWidget* mWindow;
     QPointer<class WelcomePanel> mWelcome;
+    QPointer<class ImportClusterDialog> mImportCluster;
 };
 
 } // namespace gp::ui

@@ -96,9 +96,19 @@ QStringList planWarnings(const Scenario& s, const calc::Evaluation& ev)
 {
     QStringList warnings;
     std::map<std::string, std::string> names;
+    QStringList placeholders; // imported jobs whose model, kind or parallelism the cluster did not say
     for (const Tenant& t : s.tenants)
-        for (const Job& j : t.jobs)
+        for (const Job& j : t.jobs) {
             names[j.id] = j.name;
+            if (j.imported && !j.imported->unknown.empty())
+                placeholders << QString::fromStdString(j.name);
+        }
+    if (!placeholders.isEmpty())
+        warnings << PlanSummary::tr("⚠ %n imported job(s) run on placeholders the cluster does not say (model, kind, "
+                                    "parallelism): %1",
+                                    nullptr, static_cast<int>(placeholders.size()))
+                        .arg(placeholders.size() > 4 ? placeholders.mid(0, 4).join(", ") + ", …"
+                                                     : placeholders.join(", "));
     for (const calc::JobResult& j : ev.jobs)
         if (!j.placed && warnings.size() < 6)
             warnings << PlanSummary::tr("⚠ %1 is not placed: %2")

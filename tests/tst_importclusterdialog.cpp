@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 The gpuplan developers
+// File > Import Cluster… (issue 38), driven with the menu, keys and the mouse on a 1366x768 and a
+// 1920x1080 window: the Kubernetes fixture with tenants by a pod label, and Slurm's captured
+// output with a GPU name, each opened as a new library scenario; a truncated file and an unknown
+// GPU refused in the dialog, which stays open, and nothing added to the library.
+#include "windowfixture.h"
+
+#include "io/scenarioreader.h"
+#include "store/scenariolibrary.h"
+#include "ui/canvas/canvasview.h"
+#include "ui/library/importclusterdialog.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace gp;
+
+namespace {
+
+template <typename T> T* child(QWidget* parent, const QString& name)
+{
+    T* w = parent->findChild<T*>(name);
+    if (!w)
+        qFatal("no %s", qPrintable(name));
+    return w;
+}
+
+void typeInto(QLineEdit* edit, const QString& text)
+{
+    edit->setFocus();
+    QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(edit, text);
+}
+
+void choose(QComboBox* box, int index)
+{
+    box->setFocus();
+    while (box->currentIndex() < index)
+        QTest::keyClick(box, Qt::Key_Down);
+    while (box->currentIndex() > index)
+        QTest::keyClick(box, Qt::Key_Up);
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QString fixture(const QString& name) { return QDir(test::fixturesDir()).filePath("cluster/" + name); }
+
+} // namespace
+
+class TestImportClusterDialog : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir mTmp;
+    std::unique_ptr<ui::MainWindow> mWindow;
+
+    /// File > Import Cluster…, through the menu bar as a user opens it.
+    ui::ImportClusterDialog* openDialog()
+    {
+        QMenu* file = nullptr;
+        for (QAction* a : mWindow->menuBar()->actions())
+            if (a->text() == "&File")
+                file = a->menu();
+        if (!file)
+            qFatal("no File menu");
+        QAction* import = nullptr;
+        for (QAction* a : file->actions())
+            if (a->text().startsWith("Import &Cluster"))
+                import = a;
+        if (!import)
+            qFatal("no File > Import Cluster…");
+        import->trigger();
+        ui::ImportClusterDialog* d = mWindow->files()->importClusterDialog();
+        if (!d || !QTest::qWaitForWindowExposed(d))
+            qFatal("File > Import Cluster… did not open the dialog");
+        return d;
+    }
+
+    std::size_t libraryCount() { return mWindow->workbench().library().list()->size(); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        mWindow = test::makeWindow(mTmp.filePath("lib.sqlite"));
+        mWindow->show();
+        mWindow->files()->openFirst();
+        QVERIFY(QTest::qWaitForWindowExposed(mWindow.get()));
+    }
+
+    void importsKubernetesWithTenantsByLabel_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1366x768") << QSize(1366, 768);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void importsKubernetesWithTenantsByLabel()
+    {
+        QFETCH(QSize, size);
+        mWindow->resize(size);
+        QApplication::setActiveWindow(mWindow.get());
+        const std::size_t before = libraryCount();
+        ui::ImportClusterDialog* d = openDialog();
+        // The whole dialog, its Import button included, is on the window's screen area.
+        QVERIFY2(d->frameGeometry().width() <= size.width() && d->frameGeometry().height() <= size.height(),
+                 qPrintable(QString("%1x%2").arg(d->frameGeometry().width()).arg(d->frameGeometry().height())));
+        QPushButton* import = child<QPushButton>(d, "ImportButton");
+        QVERIFY(import->isVisible());
+
+        typeInto(child<QLineEdit>(d, "ImportKubernetesFile"), fixture("kubernetes/cluster.json"));
+        choose(child<QComboBox>(d, "ImportTenants"), 1); // by pod label
+        QLineEdit* label = child<QLineEdit>(d, "ImportTenantLabel");
+        QVERIFY(label->isVisible());
+        typeInto(label, "team");
+        typeInto(child<QLineEdit>(d, "ImportName"), "Prod " + QString::number(size.width()));
+        QTest::mouseClick(import, Qt::LeftButton);
+        QTRY_VERIFY(!mWindow->files()->importClusterDialog());
+
+        // Saved as a new library scenario and open in the workbench.
+        QCOMPARE(libraryCount(), before + 1);
+        const document::Document* doc = mWindow->currentDocument();
+        QVERIFY(doc);
+        const Scenario& s = doc->scenario();
+        QCOMPARE(s.name, "Prod " + std::to_string(size.width()));
+        QCOMPARE(s.topology.nodes.size(), std::size_t(5));
+        std::vector<std::string> tenants;
+        for (const Tenant& t : s.tenants)
+            tenants.push_back(t.name);
+        std::sort(tenants.begin(), tenants.end());
+        QCOMPARE(tenants, (std::vector<std::string>{"default", "nlp", "product", "search"}));
+        QVERIFY(s.tenants.front().jobs.front().imported);
+        // The placeholders are visible over the canvas once the plan is evaluated.
+        QTRY_VERIFY_WITH_TIMEOUT(mWindow->canvasView()->warnings().join('\n').contains(
+                                     "7 imported job(s) run on placeholders the cluster does not say"),
+                                 20000);
+    }
+
+    void importsSlurmWithAGpuName()
+    {
+        mWindow->resize(1366, 768);
+        ui::ImportClusterDialog* d = openDialog();
+        choose(child<QComboBox>(d, "ImportSource"), 2); // Slurm output
+        typeInto(child<QLineEdit>(d, "ImportSlurmNodes"), fixture("slurm/sinfo.json"));
+        typeInto(child<QLineEdit>(d, "ImportSlurmJobs"), fixture("slurm/squeue.json"));
+        QPushButton* import = child<QPushButton>(d, "ImportButton");
+
+        // Slurm's GRES type "h100" could be any H100: refused, saying how to name it.
+        const std::size_t before = libraryCount();
+        QTest::mouseClick(import, Qt::LeftButton);
+        QLabel* message = child<QLabel>(d, "ImportMessage");
+        QVERIFY2(message->text().contains("GPU product 'h100' is not a GPU gpuplan knows"),
+                 qPrintable(message->text()));
+        QVERIFY(mWindow->files()->importClusterDialog());
+        QCOMPARE(libraryCount(), before);
+
+        typeInto(child<QLineEdit>(d, "ImportGpuMap"), "h100=h100-80gb");
+        QTest::mouseClick(import, Qt::LeftButton);
+        QTRY_VERIFY(!mWindow->files()->importClusterDialog());
+        QCOMPARE(libraryCount(), before + 1);
+        const Scenario& s = mWindow->currentDocument()->scenario();
+        QCOMPARE(s.topology.nodes.front().gpuCount, 5);
+        std::vector<std::string> tenants;
+        for (const Tenant& t : s.tenants)
+            tenants.push_back(t.name);
+        std::sort(tenants.begin(), tenants.end());
+        QCOMPARE(tenants, (std::vector<std::string>{"product", "research"}));
+    }
+
+    void aTruncatedFileStaysInTheDialog()
+    {
+        const QString cut = mTmp.filePath("cut.json");
+        QFile f(cut);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(readFile(fixture("kubernetes/cluster.json")).left(4000));
+        f.close();
+        const std::size_t before = libraryCount();
+        ui::ImportClusterDialog* d = openDialog();
+        typeInto(child<QLineEdit>(d, "ImportKubernetesFile"), cut);
+        QTest::mouseClick(child<QPushButton>(d, "ImportButton"), Qt::LeftButton);
+        const QString text = child<QLabel>(d, "ImportMessage")->text();
+        QVERIFY2(text.contains("Nothing was imported") && text.contains(cut) && text.contains("line"),
+                 qPrintable(text));
+        QCOMPARE(libraryCount(), before);
+        QTest::keyClick(d, Qt::Key_Escape);
+        QTRY_VERIFY(!mWindow->files()->importClusterDialog());
+        QCOMPARE(libraryCount(), before);
+    }
+};
+
+QTEST_MAIN(TestImportClusterDialog)
+#include "tst_importclusterdialog.moc"
