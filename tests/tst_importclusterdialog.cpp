@@ -100,6 +100,22 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(mWindow.get()));
     }
 
+    /// Every label with a mnemonic names its field (a form row of several widgets gets no buddy
+    /// by itself, and its '&' would be drawn): Alt+F puts the cursor in the file field.
+    void everyMnemonicReachesItsField()
+    {
+        ui::ImportClusterDialog* d = openDialog();
+        for (QLabel* l : d->findChildren<QLabel*>()) {
+            const QString t = l->text();
+            if (t.contains('&') && !t.contains("&&") && !t.contains('<'))
+                QVERIFY2(l->buddy(), qPrintable(t));
+        }
+        auto* file = child<QLineEdit>(d, "ImportKubernetesFile");
+        QTest::keyClick(d, Qt::Key_F, Qt::AltModifier);
+        QTRY_VERIFY(file->hasFocus());
+        d->reject();
+    }
+
     void importsKubernetesWithTenantsByLabel_data()
     {
         QTest::addColumn<QSize>("size");

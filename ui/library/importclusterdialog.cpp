@@ -97,7 +97,11 @@ ImportClusterDialog::ImportClusterDialog(const Catalog& catalog, QWidget* parent
     mTenantLabel->setPlaceholderText(tr("pod label, e.g. team"));
     tenantRow->addWidget(mTenants);
     tenantRow->addWidget(mTenantLabel, 1);
-    options->addRow(tr("&Tenants by:"), tenantRow);
+    // A row of several widgets gets no buddy from the form: its label names the first one, so
+    // that the label's mnemonic works and its '&' is not drawn.
+    auto* tenantsLabel = new QLabel(tr("&Tenants by:"), this);
+    tenantsLabel->setBuddy(mTenants);
+    options->addRow(tenantsLabel, tenantRow);
     mGpuMap = new QLineEdit(this);
     mGpuMap->setObjectName("ImportGpuMap");
     mGpuMap->setPlaceholderText(tr("product=catalog GPU, …  e.g. h100=h100-80gb"));
@@ -151,7 +155,9 @@ QLineEdit* ImportClusterDialog::fileField(const QString& objectName, const QStri
     });
     row->addWidget(edit, 1);
     row->addWidget(browse);
-    static_cast<QFormLayout*>(page->layout())->addRow(label, row);
+    auto* caption = new QLabel(label, page); // a row layout gets no buddy from the form
+    caption->setBuddy(edit);
+    static_cast<QFormLayout*>(page->layout())->addRow(caption, row);
     return edit;
 }
 
