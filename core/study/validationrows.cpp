@@ -225,7 +225,7 @@ std::string rowFamily(const QJsonObject& row, bool serving)
 
 std::string trainingStackOf(const QJsonObject& row)
 {
-    const std::string family = rowFamily(row, false);
+    std::string family = rowFamily(row, false);
     if (family == "megatron")
         return contains(lower(str(row.value("framework"))), "nemo") ? "nemo" : "megatron-lm";
     return family; // "fsdp", "torchtitan" or nothing
