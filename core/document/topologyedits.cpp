@@ -72,8 +72,14 @@ TopologyItems renamedCopy(const TopologyItems& items, const Scenario& s, Point o
 
 Node nodeFromTemplate(const NodeTemplate& t, const Scenario& scenario, Point position)
 {
+    IdAllocator ids(scenario);
+    return nodeFromTemplate(t, ids, position);
+}
+
+Node nodeFromTemplate(const NodeTemplate& t, IdAllocator& ids, Point position)
+{
     Node n;
-    n.id = IdAllocator(scenario).numbered(t.id);
+    n.id = ids.numbered(t.id);
     n.name = n.id;
     n.templateId = t.id;
     n.gpuId = t.gpuId;
@@ -110,14 +116,11 @@ Result<TopologyItems> rackFromTemplate(const RackTemplate& t, const Catalog& cat
     g.kind = Group::kNvlinkDomainKind;
     g.rackTemplate = t.id;
     g.name = t.name + " " + g.id.substr(t.id.size() + 1);
-    Scenario withRack = scenario; // tray ids must not take the group's
-    withRack.topology.groups.push_back(g);
     columns = std::max(columns, 1);
-    for (int i = 0; i < t.trays; ++i) {
+    for (int i = 0; i < t.trays; ++i) { // one allocator: no tray takes the group's id or another tray's
         const Point at{position.x + (i % columns) * trayPitch.x, position.y + (i / columns) * trayPitch.y};
-        Node n = nodeFromTemplate(*tray, withRack, at);
+        Node n = nodeFromTemplate(*tray, ids, at);
         n.group = g.id;
-        withRack.topology.nodes.push_back(n);
         out.nodes.push_back(std::move(n));
     }
     out.groups.push_back(std::move(g));

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/catalog.h"
+#include "model/ids.h"
 #include "model/issue.h"
 #include "model/scenario.h"
 
@@ -29,6 +30,8 @@ TopologyItems renamedCopy(const TopologyItems& items, const Scenario& scenario, 
 
 /// A node made from a template, at a position, with an id not yet in the scenario.
 Node nodeFromTemplate(const NodeTemplate& t, const Scenario& scenario, Point position);
+/// The same, its id taken from `ids` (several nodes made in one go).
+Node nodeFromTemplate(const NodeTemplate& t, IdAllocator& ids, Point position);
 /// A switch made from a template, likewise.
 Switch switchFromTemplate(const SwitchTemplate& t, const Scenario& scenario, Point position, const std::string& tier);
 /// A rack-scale NVLink domain made from a rack template (GB200 NVL72: 18 compute trays): a group
