@@ -78,6 +78,14 @@ void ExportController::exportPdf(const QString& title, const QString& fileName, 
         Q_EMIT mWorkbench.message(done.arg(pdf), 8000);
 }
 
+Status ExportController::exportReport(const QString& pdf)
+{
+    const auto results = mWorkbench.document() ? planResults() : nullptr;
+    if (!results)
+        return failure(pdf.toStdString(), "no plan results");
+    return writeReport(*results, mWorkbench.catalog(), pdf, nullptr, mWorkbench.measuredComparison());
+}
+
 QString ExportController::recommendationKey() const
 {
     const document::Document* doc = mWorkbench.document();
@@ -111,8 +119,10 @@ void ExportController::addExportActions(QMenu* file)
     });
     file->addAction(tr("Export &Report (PDF)…"), this, [this, &catalog] {
         exportPdf(tr("Export Report"), scenarioName() + ".pdf", tr("Cannot export the report"),
-                  tr("Report written to %1"),
-                  [&catalog](const sim::PlanResults& r, const QString& pdf) { return writeReport(r, catalog, pdf); });
+                  tr("Report written to %1"), [this, &catalog](const sim::PlanResults& r, const QString& pdf) {
+                      // The session's last Plan vs Measured comparison adds its pages.
+                      return writeReport(r, catalog, pdf, nullptr, mWorkbench.measuredComparison());
+                  });
     });
     file->addAction(tr("Export C&harts and Tables…"), this, &ExportController::exportCharts);
     file->addAction(tr("Export &Cluster Configuration…"), this, [this] {

@@ -43,6 +43,9 @@ public:
     /// Writes the GPU Operator configuration of the plan into `dir` (docs/export.md); false,
     /// with the reason in a message box, when it cannot.
     bool exportClusterConfig(const QString& dir);
+    /// File > Export Report without its file dialog: the open plan's report, with the pages of
+    /// its last Plan vs Measured comparison where one was made.
+    Status exportReport(const QString& pdf);
 
 private:
     /// Asks for a PDF path, waits for the plan's results, and lets `write` draw them there.
