@@ -130,6 +130,16 @@ void ExportController::addExportActions(QMenu* file)
         if (!dir.isEmpty())
             exportClusterConfig(dir);
     });
+    file->addAction(tr("Export &DRA Objects…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(mWindow, tr("Export DRA Objects Into"));
+        if (!dir.isEmpty())
+            exportClusterConfig(dir, io::ClusterExportFormat::Dra);
+    });
+    file->addAction(tr("Export HA&Mi Requests…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(mWindow, tr("Export HAMi Requests Into"));
+        if (!dir.isEmpty())
+            exportClusterConfig(dir, io::ClusterExportFormat::Hami);
+    });
 }
 
 void ExportController::exportJson()
@@ -166,7 +176,7 @@ void ExportController::exportCharts()
         Q_EMIT mWorkbench.message(tr("Charts and tables written to %1").arg(dir), 8000);
 }
 
-bool ExportController::exportClusterConfig(const QString& dir)
+bool ExportController::exportClusterConfig(const QString& dir, io::ClusterExportFormat format)
 {
     if (!mWorkbench.document())
         return false;
@@ -175,13 +185,16 @@ bool ExportController::exportClusterConfig(const QString& dir)
         return false; // cancelled
     const Scenario& s = *results->scenario;
     const Catalog& catalog = mWorkbench.catalog();
-    const Status written =
-        io::writeFiles(dir, io::clusterConfigFiles(calc::buildClusterConfig(s, catalog, *results->evaluation), s.name));
+    const Status written = io::writeFiles(
+        dir, io::clusterExportFiles(calc::buildClusterConfig(s, catalog, *results->evaluation), s.name, {format}));
     if (!written) {
         QMessageBox::critical(mWindow, tr("Cannot export"), issuesText(written.issues));
         return false;
     }
-    Q_EMIT mWorkbench.message(tr("Cluster configuration written to %1 (see its README.md)").arg(dir), 8000);
+    const QString readme = format == io::ClusterExportFormat::Dra    ? QString("dra/README.md")
+                           : format == io::ClusterExportFormat::Hami ? QString("hami/README.md")
+                                                                     : QString("README.md");
+    Q_EMIT mWorkbench.message(tr("Cluster configuration written to %1 (see its %2)").arg(dir, readme), 8000);
     return true;
 }
 
