@@ -51,6 +51,7 @@ CommBandwidth commBandwidth(const GpuSpec& gpu, bool oneNode, bool nvlink, doubl
         const bool overNvlink = nvlink && gpu.scaleUpBandwidthGBps > 0;
         b.dataParallelGBps = b.pipelineGBps =
             overNvlink ? b.tensorParallelGBps : detail::pcieGBps(gpu.pcieGen) * linkEfficiency;
+        b.dataParallelIntraNvlink = overNvlink;
         if (!overNvlink)
             b.assumptionsRead = linkEfficiencyRead;
     } else {
@@ -136,6 +137,11 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
         for (const auto& [n, units] : unitsOnNode)
             fewest = std::min(fewest, units);
         const int perNode = std::max(1, fewest / std::max(tp * pp, 1));
+        // The data-parallel group's ring (dp x cp ranks) crosses a node boundary once per node it
+        // spans, perNode members on each (NCCL's nInterSteps; collectiveS).
+        const int dpRanks = std::max(par.dp, 1) * std::max(cp, 1);
+        b.dataParallelNodes = std::max(1, (dpRanks + perNode - 1) / perNode);
+        b.dataParallelIntraNvlink = gpu.scaleUpBandwidthGBps > 0 && allP2p;
         if (perNode > 1) {
             const double nvlinkRing = gpu.scaleUpBandwidthGBps > 0 && allP2p
                                           ? gpu.scaleUpBandwidthGBps / 2.0 * gpu.efficiency.scaleUpCollective
