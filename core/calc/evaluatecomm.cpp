@@ -137,10 +137,15 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
         for (const auto& [n, units] : unitsOnNode)
             fewest = std::min(fewest, units);
         const int perNode = std::max(1, fewest / std::max(tp * pp, 1));
-        // The data-parallel group's ring (dp x cp ranks) crosses a node boundary once per node it
-        // spans, perNode members on each (NCCL's nInterSteps; collectiveS).
+        // The data-parallel group's ring (dp x cp ranks) crosses the network once per NVLink domain
+        // it spans, perNode members on each node (NCCL's nInterSteps; collectiveS); the trays of a
+        // rack-scale domain reach each other over NVLink, so a domain counts once.
+        int domains = 0;
+        for (std::size_t i = 0; i < nodes.size(); ++i)
+            domains += std::none_of(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(i),
+                                    [&](int earlier) { return cx.fabric.sameRack(earlier, nodes[i]); });
         const int dpRanks = std::max(par.dp, 1) * std::max(cp, 1);
-        b.dataParallelNodes = std::max(1, (dpRanks + perNode - 1) / perNode);
+        b.dataParallelNodes = std::clamp((dpRanks + perNode - 1) / perNode, 1, std::max(domains, 1));
         b.dataParallelIntraNvlink = gpu.scaleUpBandwidthGBps > 0 && allP2p;
         if (perNode > 1) {
             const double nvlinkRing = gpu.scaleUpBandwidthGBps > 0 && allP2p
