@@ -257,6 +257,44 @@ private Q_SLOTS:
         QVERIFY(z8.optimizerBytes > experts / 8.0 * 12.0);
     }
 
+    /// Expert parallelism in the data-parallel step (Megatron-Core's expert_data_parallel group):
+    /// the routed experts' gradients are reduced over the dp / ep ranks that hold the same experts,
+    /// not over all dp ranks, and the distributed optimizer shards their states over those ranks.
+    /// With ep = dp no other rank holds a rank's experts: only the rest of the model is reduced,
+    /// and each rank steps the optimizer on its experts whole — as many expert states per GPU as
+    /// with ep 1, where every rank holds every expert and keeps 1/dp of their states.
+    void expertGradientsReduceOverTheExpertDataParallelGroup()
+    {
+        ModelArchitecture a = preset("qwen3-30b-a3b");
+        a.sequenceLength = 4096;
+        a.layers = 12;
+        auto run = [&](int ep, int zero) {
+            PerfInputs in;
+            in.arch = a;
+            in.gpu = test::bundledCatalog().gpu("h100-80gb");
+            in.job = training(a, 1, 1, 8, ep, 1, 64, Precision::Bf16);
+            in.job.parallelism.zeroStage = zero;
+            in.comm.dataParallelGBps = 100.0;
+            in.comm.tensorParallelGBps = in.comm.expertParallelGBps = 350.0;
+            return estimatePerformance(in);
+        };
+        const double experts = a.moeLayers() * routedExpertParameters(a);
+        const double dense = parameterCount(a) - experts;
+        for (int zero : {0, 1}) {
+            const PerfResult one = run(1, zero), all = run(8, zero);
+            const double ratio = all.dataParallelBytesPerGpu / one.dataParallelBytesPerGpu;
+            QVERIFY2(std::abs(ratio - dense / (dense + experts)) < 1e-9, qPrintable(QString::number(ratio)));
+        }
+        const PerfResult one = run(1, 1), all = run(8, 1), half = run(4, 1);
+        QVERIFY2(std::abs(all.breakdown.optimizer / one.breakdown.optimizer - 1.0) < 1e-9,
+                 qPrintable(QString("%1 s against %2 s").arg(all.breakdown.optimizer).arg(one.breakdown.optimizer)));
+        // ep 4: each expert is held by 2 ranks, its gradients reduced and its states sharded over 2.
+        QVERIFY(std::abs(half.breakdown.optimizer / one.breakdown.optimizer - 1.0) < 1e-9);
+        const double ring8 = 7.0 / 8, ring2 = 1.0 / 2;
+        const double expected = (ring8 * dense + ring2 * experts / 4) / (ring8 * (dense + experts));
+        QVERIFY(std::abs(half.dataParallelBytesPerGpu / one.dataParallelBytesPerGpu - expected) < 1e-9);
+    }
+
     /// The all-to-all is its own part of the step: zero with ep 1; over NVLink inside one DGX;
     /// over the fabric, several times slower, when the EP group spans two nodes. The parts add
     /// up to the step in every case.

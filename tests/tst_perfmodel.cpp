@@ -212,10 +212,73 @@ private Q_SLOTS:
         QCOMPARE(estimatePerformance(in).breakdown.dpExposed, 0.0);
         in.comm.dataParallelGBps = 0.5; // far slower than the backward pass
         const PerfResult slow = estimatePerformance(in);
-        const double whole = slow.dataParallelBytesPerGpu / 0.5e9 + in.gpu->efficiency.collectiveLatencyUs * 1e-6;
+        // One all-reduce: the bytes, the call's latency and NCCL's 2 (n - 1) NVLink ring steps.
+        const double whole = slow.dataParallelBytesPerGpu / 0.5e9 + in.gpu->efficiency.collectiveLatencyUs * 1e-6 +
+                             2.0 * 7 * SoftwareStack{}.ringHopLatencyNvlinkUs * 1e-6;
         QVERIFY(slow.breakdown.dpExposed > 0.5 * whole && slow.breakdown.dpExposed < whole);
         in.commOverlap = 0.0;
         QVERIFY(qAbs(estimatePerformance(in).breakdown.dpExposed - whole) < 1e-9 * whole);
+    }
+
+    /// NCCL's own cost model of a ring collective (src/graph/tuning.cc, Ring/Simple): base latency
+    /// plus 3.4 us per NVLink step and 14 us per network step; an all-gather over 512 ranks on 64
+    /// nodes of 8 runs 511 steps, 63 of them between nodes: about 2.4 ms before a byte's bandwidth.
+    void collectiveLatencyFollowsNccl()
+    {
+        const SoftwareStack nccl;
+        const double fast = 1e12; // GB/s: the bandwidth term vanishes
+        const double gather = collectiveS(Collective::AllGather, 1.0, 512, 64, true, fast, 0.0, nccl);
+        QVERIFY2(qAbs(gather - (448 * 3.4 + 63 * 14.0) * 1e-6) < 1e-9, qPrintable(QString::number(gather)));
+        QVERIFY(qAbs(gather - 2.4e-3) < 0.01e-3);
+        // The base latency (the GPU's collective_latency_us) is added once; one rank moves nothing.
+        QVERIFY(qAbs(collectiveS(Collective::ReduceScatter, 1.0, 512, 64, true, fast, 10e-6, nccl) - gather - 10e-6) <
+                1e-12);
+        QCOMPARE(collectiveS(Collective::AllGather, 1e9, 1, 1, true, 100.0, 10e-6, nccl), 0.0);
+        // Inside one node: 2 (n - 1) NVLink steps for an all-reduce, PCIe steps slower.
+        const double inNode = collectiveS(Collective::AllReduce, 1.0, 8, 1, true, fast, 0.0, nccl);
+        QVERIFY(qAbs(inNode - 14 * 3.4e-6) < 1e-12);
+        QVERIFY(collectiveS(Collective::AllReduce, 1.0, 8, 1, false, fast, 0.0, nccl) > inNode);
+        // A small all-reduce across 64 nodes takes the tree: 2 (7 x 3.4 + log2(64) x 14) us, not
+        // the ring's 2 x 511 steps (4.8 ms).
+        const double small = collectiveS(Collective::AllReduce, 1.0, 512, 64, true, fast, 0.0, nccl);
+        QVERIFY2(qAbs(small - 2.0 * (7 * 3.4 + 6 * 14.0) * 1e-6) < 1e-9, qPrintable(QString::number(small)));
+        SoftwareStack ringOnly;
+        ringOnly.treeAllReduceBandwidth = 0.0;
+        const double ring = collectiveS(Collective::AllReduce, 1.0, 512, 64, true, fast, 0.0, ringOnly);
+        QVERIFY(qAbs(ring - (896 * 3.4 + 126 * 14.0) * 1e-6) < 1e-9);
+        // A large one keeps the ring: its bandwidth beats the tree's 0.92 by more than the latency.
+        const double bytes = 10e9, gbps = 100.0;
+        const double large = collectiveS(Collective::AllReduce, bytes, 512, 64, true, gbps, 0.0, nccl);
+        const double ringLarge = 2.0 * 511 / 512 * bytes / (gbps * 1e9) + (896 * 3.4 + 126 * 14.0) * 1e-6;
+        QVERIFY(qAbs(large - ringLarge) < 1e-9);
+        QVERIFY(large < 2.0 * bytes / (gbps * 1e9 * 0.92));
+    }
+
+    /// Fully sharded data parallelism at scale: the same work per GPU on more ranks pays the ring
+    /// latency of every per-layer gather and reduce-scatter (NCCL's steps grow with the ranks),
+    /// so the step grows from 128 to 512 GPUs — as llm-foundry's MPT runs on H100 lose 3-10 % of
+    /// their per-GPU throughput between those sizes (docs/validation.md).
+    void fsdpLatencyGrowsWithTheRanks()
+    {
+        auto step = [](int dp) {
+            PerfInputs in = oneGpu("llama2-7b", "h100-80gb", 1);
+            in.job.parallelism.dp = dp;
+            in.job.parallelism.fsdp = true;
+            in.job.batch = {6, 6 * dp};
+            in.comm.dataParallelGBps = 300.0;
+            in.comm.dataParallelNodes = dp / 8;
+            SoftwareStack composer;
+            composer.fsdpOverlap = 0.75;
+            in.stack = &composer;
+            return estimatePerformance(in);
+        };
+        const PerfResult at128 = step(128), at512 = step(512);
+        QCOMPARE(at512.breakdown.compute, at128.breakdown.compute);
+        QVERIFY2(
+            at512.breakdown.dpExposed > 1.5 * at128.breakdown.dpExposed,
+            qPrintable(QString("%1 s against %2 s").arg(at512.breakdown.dpExposed).arg(at128.breakdown.dpExposed)));
+        const double slower = at512.stepTimeS / at128.stepTimeS - 1.0;
+        QVERIFY2(slower > 0.01 && slower < 0.15, qPrintable(QString::number(slower)));
     }
 
     /// LoRA freezes the base weights: no weight gradients for them, so about a third of the

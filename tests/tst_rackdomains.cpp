@@ -21,6 +21,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 using namespace gp;
@@ -387,6 +388,37 @@ private Q_SLOTS:
             QCOMPARE(l.loadGbps, 0.0);
         QVERIFY2(overNvlink.perf.stepTimeS < overFabric.perf.stepTimeS,
                  qPrintable(QString("%1 vs %2").arg(overNvlink.perf.stepTimeS).arg(overFabric.perf.stepTimeS)));
+    }
+
+    /// A data-parallel ring across two NVL72 racks crosses the network between the racks only:
+    /// its 36 trays are two NVLink domains, not 36 nodes (NCCL's nInterSteps, collectiveS). Two
+    /// profiles that differ only in the network hop's latency (ring only) tell the all-reduce's
+    /// network steps apart: 2 (racks - 1) of them, 28 us at 14 us each, where 36 nodes would
+    /// have been 70 steps (980 us).
+    void aRingAcrossRacksCrossesTheNetworkOncePerRack()
+    {
+        Catalog c = test::bundledCatalog();
+        SoftwareStack hops = *c.softwareStack("megatron-lm");
+        hops.id = "hops";
+        hops.treeAllReduceBandwidth = 0.0; // the ring only
+        SoftwareStack none = hops;
+        none.id = "no-network-hops";
+        none.ringHopLatencyNetworkUs = 0.0;
+        c.softwareStacks.push_back(hops);
+        c.softwareStacks.push_back(none);
+        auto dataParallelS = [&](const std::string& stack) {
+            Job j = gpt3("j", 4, 1, 36); // 144 GPUs: both racks, one TP group per tray
+            j.model.preset = "llama3-8b";
+            j.batch = {1, 36};
+            j.softwareStack = stack;
+            const Evaluation e = evaluate(withJobs(nvl72(2), {j}), c);
+            if (!e.jobs[0].placed)
+                qFatal("not placed: %s", e.jobs[0].reason.c_str());
+            return e.jobs[0].perf.networkCommS; // the all-reduce, hidden or not (pp 1)
+        };
+        const double withHops = dataParallelS("hops"), without = dataParallelS("no-network-hops");
+        QVERIFY2(std::abs((withHops - without) - 2 * (2 - 1) * 14e-6) < 1e-9,
+                 qPrintable(QString("%1 us").arg((withHops - without) * 1e6)));
     }
 
     void theJobSearchOffersTpUpToTheRack()

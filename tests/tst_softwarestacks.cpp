@@ -383,6 +383,50 @@ private Q_SLOTS:
         QVERIFY(!c.softwareStack("mine"));
     }
 
+    /// NCCL's ring hop latencies and its tree are training-stack figures: the bundled training
+    /// stacks carry NCCL's (cited), FSDP trainers run per-block collectives, a user profile may
+    /// change them, and a bad one is refused with its path (a latency out of range, an unknown link).
+    void collectiveLatencyFigures()
+    {
+        for (const char* id : {"megatron-lm", "nemo", "fsdp", "torchtitan"}) {
+            const SoftwareStack* st = test::bundledCatalog().softwareStack(id);
+            QVERIFY2(st->sources.count("ring_hop_latency_us") && st->sources.count("tree_allreduce_bandwidth"), id);
+            QCOMPARE(st->ringHopLatencyNvlinkUs, 3.4);
+            QCOMPARE(st->ringHopLatencyPcieUs, 5.7);
+            QCOMPARE(st->ringHopLatencyNetworkUs, 14.0);
+            QCOMPARE(st->treeAllReduceBandwidth, 0.92);
+        }
+        QVERIFY(test::bundledCatalog().softwareStack("fsdp")->perLayerCollectives);
+        QVERIFY(!test::bundledCatalog().softwareStack("megatron-lm")->perLayerCollectives);
+
+        Catalog c = test::bundledCatalog();
+        Issues out;
+        io::readCatalogFragment(R"({"format_version": 1, "software_stacks": [
+            {"id": "mine", "kind": "training", "ring_hop_latency_us": {"network": 30, "nvlink": 2},
+             "tree_allreduce_bandwidth": 0, "per_layer_collectives": true,
+             "sources": {"ring_hop_latency_us": "x", "tree_allreduce_bandwidth": "y", "per_layer_collectives": "z"}}]})",
+                                c, true, out);
+        QVERIFY2(out.empty(), issueLines(out).c_str());
+        const SoftwareStack* mine = c.softwareStack("mine");
+        QVERIFY(mine);
+        QCOMPARE(mine->ringHopLatencyNetworkUs, 30.0);
+        QCOMPARE(mine->ringHopLatencyNvlinkUs, 2.0);
+        QCOMPARE(mine->ringHopLatencyPcieUs, 5.7); // not given: NCCL's
+        QCOMPARE(mine->treeAllReduceBandwidth, 0.0);
+        QVERIFY(mine->perLayerCollectives);
+
+        Issues bad;
+        io::readCatalogFragment(R"({"format_version": 1, "software_stacks": [
+            {"id": "worse", "kind": "training", "ring_hop_latency_us": {"network": -1, "infiniband": 5},
+             "tree_allreduce_bandwidth": 2, "sources": {"ring_hop_latency_us": "x", "tree_allreduce_bandwidth": "y"}}]})",
+                                c, true, bad);
+        const Issue* hop = issueAt(bad, "software_stacks[0].ring_hop_latency_us.network");
+        const Issue* unknown = issueAt(bad, "software_stacks[0].ring_hop_latency_us.infiniband");
+        const Issue* tree = issueAt(bad, "software_stacks[0].tree_allreduce_bandwidth");
+        QVERIFY2(hop && hop->isError() && unknown && tree && tree->isError(), issueLines(bad).c_str());
+        QVERIFY(!c.softwareStack("worse"));
+    }
+
     void kvCacheFractionBasis()
     {
         ServingEngine trt, vllm;

@@ -51,6 +51,7 @@ CommBandwidth commBandwidth(const GpuSpec& gpu, bool oneNode, bool nvlink, doubl
         const bool overNvlink = nvlink && gpu.scaleUpBandwidthGBps > 0;
         b.dataParallelGBps = b.pipelineGBps =
             overNvlink ? b.tensorParallelGBps : detail::pcieGBps(gpu.pcieGen) * linkEfficiency;
+        b.dataParallelIntraNvlink = overNvlink;
         if (!overNvlink)
             b.assumptionsRead = linkEfficiencyRead;
     } else {
@@ -136,6 +137,16 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
         for (const auto& [n, units] : unitsOnNode)
             fewest = std::min(fewest, units);
         const int perNode = std::max(1, fewest / std::max(tp * pp, 1));
+        // The data-parallel group's ring (dp x cp ranks) crosses the network once per NVLink domain
+        // it spans, perNode members on each node (NCCL's nInterSteps; collectiveS); the trays of a
+        // rack-scale domain reach each other over NVLink, so a domain counts once.
+        int domains = 0;
+        for (std::size_t i = 0; i < nodes.size(); ++i)
+            domains += std::none_of(nodes.begin(), nodes.begin() + static_cast<std::ptrdiff_t>(i),
+                                    [&](int earlier) { return cx.fabric.sameRack(earlier, nodes[i]); });
+        const int dpRanks = std::max(par.dp, 1) * std::max(cp, 1);
+        b.dataParallelNodes = std::clamp((dpRanks + perNode - 1) / perNode, 1, std::max(domains, 1));
+        b.dataParallelIntraNvlink = gpu.scaleUpBandwidthGBps > 0 && allP2p;
         if (perNode > 1) {
             const double nvlinkRing = gpu.scaleUpBandwidthGBps > 0 && allP2p
                                           ? gpu.scaleUpBandwidthGBps / 2.0 * gpu.efficiency.scaleUpCollective

@@ -112,8 +112,16 @@ JobConfig scoreConfig(const JobSearchSetup& setup, const Job& job, const CommBan
             .totalBytes();
     if (cfg.memoryBytes > setup.capacityBytes)
         return cfg;
-    const CommBandwidth c = expertGroupComm(comm, *setup.gpu, job.parallelism, setup.gpusPerNode,
-                                            setup.nvlinkDomainGpus, setup.networkGBpsPerGpu);
+    CommBandwidth c = expertGroupComm(comm, *setup.gpu, job.parallelism, setup.gpusPerNode, setup.nvlinkDomainGpus,
+                                      setup.networkGBpsPerGpu);
+    const Parallelism& par = job.parallelism;
+    if (par.gpus() > setup.gpusPerNode && par.gpus() > setup.rackDomainGpus) {
+        // Across nodes, the data-parallel ring crosses the network once per node it spans, with
+        // gpus per node / (tp x pp) of its members on each (evaluate's commFor; collectiveS).
+        const int perNode = std::max(1, setup.gpusPerNode / std::max(par.tp * par.pp, 1));
+        const int ranks = std::max(par.dp, 1) * std::max(par.cp, 1);
+        c.dataParallelNodes = std::max(1, (ranks + perNode - 1) / perNode);
+    }
     const PerfResult perf = estimatePerformance({setup.arch,
                                                  setup.gpu,
                                                  job,

@@ -122,6 +122,33 @@ double expertAllToAllS(double tokens, double hidden, double elementBytes, double
     return bytes * (ep - 1.0) / ep / std::max(gbps * 1e9, 1e-9) + latencyS;
 }
 
+double collectiveS(Collective kind, double bytes, int ranks, int nodes, bool intraNvlink, double busGBps,
+                   double baseLatencyS, const SoftwareStack& stack)
+{
+    if (ranks <= 1 || bytes <= 0)
+        return 0.0;
+    const double n = ranks;
+    const int spanned = std::clamp(nodes, 1, ranks);
+    const double bw = std::max(busGBps * 1e9, 1e-9);
+    const double intra = (intraNvlink ? stack.ringHopLatencyNvlinkUs : stack.ringHopLatencyPcieUs) * 1e-6;
+    const double net = stack.ringHopLatencyNetworkUs * 1e-6;
+    const bool allReduce = kind == Collective::AllReduce;
+    // Ring (NCCL tuning.cc): nsteps = 2 (n - 1) for an all-reduce, n - 1 for an all-gather or
+    // reduce-scatter; nInterSteps = 2 (nodes - 1) or nodes - 1 of them between nodes.
+    const double steps = (allReduce ? 2.0 : 1.0) * (n - 1.0);
+    const double inter = (allReduce ? 2.0 : 1.0) * (spanned - 1.0);
+    const double ring =
+        (allReduce ? 2.0 : 1.0) * (n - 1.0) / n * bytes / bw + baseLatencyS + (steps - inter) * intra + inter * net;
+    if (!allReduce || stack.treeAllReduceBandwidth <= 0.0 || spanned <= 1)
+        return ring;
+    // Tree (NCCL tuning.cc): 2 ((ranks per node - 1) intra + log2i(nodes) inter) latency; algorithm
+    // bandwidth half the bus bandwidth, times the tree's share of it.
+    const double perNode = n / spanned;
+    const double tree = 2.0 * bytes / (bw * stack.treeAllReduceBandwidth) + baseLatencyS +
+                        2.0 * ((perNode - 1.0) * intra + std::floor(std::log2(static_cast<double>(spanned))) * net);
+    return std::min(ring, tree);
+}
+
 namespace {
 
 /// Per micro-batch and block on one GPU, unscaled by sharing.
@@ -351,34 +378,63 @@ PerfResult training(const PerfInputs& in)
     const SoftwareStack defaults;
     const SoftwareStack& stack = in.stack ? *in.stack : defaults;
     const double gradBytes = sb.gradients;
-    // With expert parallelism the routed experts' gradients reduce over the expert-data-parallel
-    // group (dp / ep ranks, Megatron-Core) and each rank holds 1/ep of them.
+    // With expert parallelism each rank holds 1/ep of the routed experts, and their gradients
+    // reduce over the expert-data-parallel group: the dp x cp / ep ranks that hold the same
+    // experts (Megatron-Core's expert_data_parallel group), the rest over all dp x cp ranks.
     const int ep = std::max(par.ep, 1);
     const double expertParams = adapter ? 0.0 : a.moeLayers() * routedExpertParameters(a);
-    double paramsPerGpu =
-        (adapter ? a.layers * trainableBlockParameters(a, job) : parameterCount(a) - expertParams * (1.0 - 1.0 / ep)) /
-        (t * pp);
-    if (!par.stageLayers.empty()) // the heaviest stage's share: its blocks over the even split's
-        paramsPerGpu *= blocks * pp / std::max(a.layers, 1);
+    // The heaviest stage's share with uneven stages: its blocks over the even split's.
+    const double stageScale = par.stageLayers.empty() ? 1.0 : blocks * pp / std::max(a.layers, 1);
+    const double expertPerGpu = expertParams / ep / (t * pp) * stageScale;
+    const double densePerGpu =
+        (adapter ? a.layers * trainableBlockParameters(a, job) : parameterCount(a) - expertParams) / (t * pp) *
+        stageScale;
     // With context parallelism the gradients are reduced over dp x cp ranks: every CP rank
     // holds the same weights (Megatron-Core's data-parallel group with CP).
     const int ranks = std::max(par.dp, 1) * std::max(par.cp, 1);
+    const int expertRanks = std::max(ranks / ep, 1);
+    struct Group
+    {
+        double params; ///< per GPU
+        int ranks;     ///< that reduce them
+        double ring() const { return ranks > 1 ? (ranks - 1.0) / ranks : 0.0; }
+    };
+    const Group groups[] = {{densePerGpu, ranks}, {expertPerGpu, expertRanks}};
     const bool shardAll = par.fsdp || par.zeroStage == 3;
-    const double dpBandwidth = std::max(in.comm.dataParallelGBps * 1e9, 1e-9);
-    const double ring = ranks > 1 ? (ranks - 1.0) / ranks : 0.0;
+    // One data-parallel collective of a buffer over a group: NCCL's ring (or, for all-reduces
+    // across nodes, tree) with its per-step latencies over the nodes the group spans (collectiveS).
+    const auto dpCollective = [&](Collective kind, double bytes, int groupRanks) {
+        return collectiveS(kind, bytes, groupRanks, std::min(in.comm.dataParallelNodes, groupRanks),
+                           in.comm.dataParallelIntraNvlink, in.comm.dataParallelGBps, latency, stack);
+    };
+    // The collectives of every group, each over its own buffer.
+    const auto allGroups = [&](Collective kind, double bytesPerParam, double share) {
+        double s = 0.0;
+        for (const Group& g : groups)
+            s += g.params > 0 ? dpCollective(kind, g.params * share * bytesPerParam, g.ranks) : 0.0;
+        return s;
+    };
+    const auto movedBytes = [&](double bytesPerParam) {
+        double b = 0.0;
+        for (const Group& g : groups)
+            b += g.ring() * g.params * bytesPerParam;
+        return b;
+    };
+    const double paramBytes = job.precision == Precision::Fp32 ? 4.0 : 2.0;
     double dpBytes = 0.0, dpS = 0.0, dpHidden = 0.0;
     if (ranks > 1 && shardAll) {
         // Fully sharded (ZeRO-3, FSDP FULL_SHARD): per micro-batch and layer, the parameters are
         // all-gathered for forward and again for backward and the gradients reduce-scattered:
         // 3 collectives of (n-1)/n of the stage's parameters (Rajbhandari et al. 2020 §7; Zhao et
-        // al. 2023, PyTorch FSDP §3.3). A prefetch overlaps them with the compute of the layers
-        // next to them, up to the stack's fsdp_overlap; the first fsdp_prefetch_layers of each
-        // gather cannot hide.
-        const double paramBytes = job.precision == Precision::Fp32 ? 4.0 : 2.0;
-        const double perMbBytes = ring * paramsPerGpu * (2.0 * paramBytes + gradBytes);
-        const double perMbS = (perMbBytes / dpBandwidth + 3.0 * blocks * latency) / network;
-        const double firstS = 2.0 * std::min<double>(stack.fsdpPrefetchLayers, blocks) / blocks * ring * paramsPerGpu *
-                              paramBytes / dpBandwidth / network;
+        // al. 2023, PyTorch FSDP §3.3), each a call of its own with the ring's latency. A prefetch
+        // overlaps them with the compute of the layers next to them, up to the stack's
+        // fsdp_overlap; the first fsdp_prefetch_layers of each gather cannot hide.
+        const double perMbBytes = movedBytes(2.0 * paramBytes + gradBytes);
+        const double layerShare = 1.0 / std::max(blocks, 1.0);
+        const double gatherS = allGroups(Collective::AllGather, paramBytes, layerShare);
+        const double perMbS =
+            blocks * (2.0 * gatherS + allGroups(Collective::ReduceScatter, gradBytes, layerShare)) / network;
+        const double firstS = 2.0 * std::min<double>(stack.fsdpPrefetchLayers, blocks) * gatherS / network;
         const double window = computeMb + recomputeMb;
         const double hiddenMb = std::min(stack.fsdpOverlap * std::max(perMbS - firstS, 0.0), window);
         dpBytes = m * perMbBytes;
@@ -389,22 +445,28 @@ PerfResult training(const PerfInputs& in)
         // reduce-scattered (their own bytes) behind the last backward and the updated 16-bit
         // parameters all-gathered behind the next forward (--overlap-param-gather), each (n-1)/n
         // of the stage's parameters (Rajbhandari et al. 2020 §5; Megatron-LM distrib_optimizer.md).
-        const double paramBytes = job.precision == Precision::Fp32 ? 4.0 : 2.0;
-        const double reduceS = (ring * paramsPerGpu * gradBytes / dpBandwidth + latency) / network;
-        const double gatherS = (ring * paramsPerGpu * paramBytes / dpBandwidth + latency) / network;
-        dpBytes = ring * paramsPerGpu * (gradBytes + paramBytes);
+        // An FSDP trainer (SHARD_GRAD_OP) runs them per block, a call each (perLayerCollectives).
+        const double calls = stack.perLayerCollectives ? std::max(blocks, 1.0) : 1.0;
+        const double reduceS = calls * allGroups(Collective::ReduceScatter, gradBytes, 1.0 / calls) / network;
+        const double gatherS = calls * allGroups(Collective::AllGather, paramBytes, 1.0 / calls) / network;
+        dpBytes = movedBytes(gradBytes + paramBytes);
         dpS = reduceS + gatherS;
         dpHidden = std::min(in.commOverlap * reduceS, blocks * bt.backward) +
                    std::min(in.commOverlap * gatherS, blocks * bt.forward);
     } else if (ranks > 1) {
-        dpBytes = 2.0 * ring * paramsPerGpu * gradBytes;
-        dpS = (dpBytes / dpBandwidth + latency) / network;
+        dpBytes = movedBytes(2.0 * gradBytes);
+        dpS = allGroups(Collective::AllReduce, gradBytes, 1.0) / network;
         dpHidden = std::min(in.commOverlap * dpS, blocks * bt.backward);
     }
 
     // The optimizer step streams every state of its shard once: reads all, writes all but
-    // the gradients, plus the gradient-norm read and the zeroing write.
-    const double optimizerParams = paramsPerGpu / ((par.fsdp || par.zeroStage >= 1) ? ranks : 1);
+    // the gradients, plus the gradient-norm read and the zeroing write. Sharded (ZeRO >= 1,
+    // FSDP), each group's states are split over the ranks that reduce them: the experts' over
+    // the expert-data-parallel dp x cp / ep ranks (as the memory model keeps them).
+    const bool shardedStates = par.fsdp || par.zeroStage >= 1;
+    double optimizerParams = 0.0;
+    for (const Group& g : groups)
+        optimizerParams += g.params / (shardedStates ? g.ranks : 1);
     // Plus the stack's fixed per-step overhead (host work the kernels do not show).
     const double optimizerS =
         k.stream(optimizerParams * (2.0 * (sb.weights + sb.gradients + sb.optimizer) + sb.gradients)) +

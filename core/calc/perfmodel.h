@@ -43,6 +43,11 @@ struct CommBandwidth
     bool tensorParallelOverPcie = false;
     double pipelineGBps = 0.0;     ///< between consecutive stages
     double dataParallelGBps = 0.0; ///< the slowest hop of the data-parallel ring
+    /// Nodes (NVLink domains: a rack-scale domain counts as one) a data-parallel group spans: its
+    /// ring's steps between them cross the network (collectiveS). 1: the group stays in one.
+    int dataParallelNodes = 1;
+    /// The data-parallel ring's steps inside a node run over NVLink (else PCIe).
+    bool dataParallelIntraNvlink = true;
     /// An expert-parallel group's all-to-alls (ep > 1): its NVLink domain when the group stays
     /// in one, else the fabric per GPU (docs/model-reference.md#mixture-of-experts).
     double expertParallelGBps = 0.0;
@@ -63,6 +68,26 @@ struct CommBandwidth
 /// its GPUs, times the link efficiency, and the no-GPUDirect factor without GPUDirect RDMA.
 double nicGBpsPerGpu(int nicCount, double nicSpeedGbps, int gpuCount, bool gpudirectRdma, double linkEfficiency,
                      double noGpudirectFactor);
+
+/// A collective of the data-parallel group (NCCL's names).
+enum class Collective
+{
+    AllGather,
+    ReduceScatter,
+    AllReduce
+};
+
+/// Time of one NCCL collective on a `bytes` buffer (the whole gathered or reduced buffer) over
+/// `ranks` ranks spread evenly over `nodes` nodes, at bus bandwidth `busGBps`: NCCL's own cost
+/// model (src/graph/tuning.cc, Simple protocol), latency + bytes / bandwidth. The ring moves
+/// (n − 1)/n of the buffer per link (2 (n − 1)/n for an all-reduce) and adds, on top of
+/// `baseLatencyS`, the stack's hop latency for each of its n − 1 (2 (n − 1)) steps: those between
+/// nodes at the network's, the rest at NVLink's or PCIe's (`intraNvlink`). An all-reduce across
+/// nodes takes NCCL's tree where it is faster: 2 (ranks per node − 1) intra-node and
+/// 2 floor(log2 nodes) network hops at the stack's treeAllReduceBandwidth of the bus bandwidth
+/// (docs/model-reference.md, "Collective latency").
+double collectiveS(Collective kind, double bytes, int ranks, int nodes, bool intraNvlink, double busGBps,
+                   double baseLatencyS, const SoftwareStack& stack);
 
 /// The bandwidths of a job's collectives (evaluate's rule, evaluatecomm.cpp): tensor parallel
 /// over the GPU's NVLink domain at its scale-up collective efficiency; data parallel and pipeline

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 namespace gp::io {
 
@@ -493,6 +494,24 @@ private:
             warnUncited(g, st.sources, "attention_efficiency_by_architecture");
         }
         share("loss_bytes_per_logit", st.lossBytesPerLogit, 0.0, 1000.0, "bytes of HBM traffic per logit");
+        if (auto hops = g.object("ring_hop_latency_us")) {
+            JsonFields f(*hops, g.pathOf("ring_hop_latency_us"), mOut);
+            const std::pair<const char*, double*> links[] = {{"nvlink", &st.ringHopLatencyNvlinkUs},
+                                                             {"pcie", &st.ringHopLatencyPcieUs},
+                                                             {"network", &st.ringHopLatencyNetworkUs}};
+            for (const auto& [key, into] : links) {
+                *into = f.number(key, *into);
+                inRange(mOut, f.pathOf(key), *into, 0.0, 1000.0, "microseconds per ring step");
+            }
+            f.finish();
+            warnUncited(g, st.sources, "ring_hop_latency_us");
+        }
+        if (g.has("per_layer_collectives")) {
+            st.perLayerCollectives = g.boolean("per_layer_collectives", st.perLayerCollectives);
+            warnUncited(g, st.sources, "per_layer_collectives");
+        }
+        share("tree_allreduce_bandwidth", st.treeAllReduceBandwidth, 0.0, 1.5,
+              "the tree's bus bandwidth against the ring's (0: ring only)");
         share("kv_cache_fraction", st.kvCacheFraction, 0.05, 1.0, "a share of the GPU's memory");
         share("decode_step_overhead_s", st.decodeStepOverheadS, 0.0, 1.0, "seconds per engine iteration");
         share("allreduce_step_latency_us", st.allReduceStepLatencyUs, 0.0, 1000.0,

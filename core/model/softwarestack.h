@@ -41,6 +41,26 @@ struct SoftwareStack
     /// Megatron's fused fp32 vocab-parallel cross-entropy.
     double lossBytesPerLogit = 16.0;
 
+    /// The communication library's cost model of a collective (NCCL, src/graph/tuning.cc, Simple
+    /// protocol; docs/model-reference.md, "Collective latency"): on top of the GPU's
+    /// collective_latency_us, each step of a ring adds the latency of the link it crosses, n − 1
+    /// steps for an all-gather or reduce-scatter over n ranks, 2 (n − 1) for an all-reduce, of
+    /// which nodes − 1 (2 (nodes − 1)) cross the network. The defaults are NCCL's hwLat for the
+    /// Ring algorithm (2.18 to 2.29).
+    double ringHopLatencyNvlinkUs = 3.4;
+    double ringHopLatencyPcieUs = 5.7;
+    double ringHopLatencyNetworkUs = 14.0;
+    /// NCCL's tree for all-reduces across nodes (latency 2 ((ranks per node − 1) × intra-node hop +
+    /// floor(log2 nodes) × network hop)): its bus bandwidth against the ring's, 0.92 in NCCL's model;
+    /// the library takes whichever of ring and tree is faster. 0: the ring only.
+    double treeAllReduceBandwidth = 0.92;
+
+    /// The trainer shards by wrapping each transformer block (PyTorch FSDP units): with sharded
+    /// gradients only (FSDP SHARD_GRAD_OP, ZeRO-2) each block's parameters are all-gathered and
+    /// its gradients reduce-scattered in a call of their own, each with the collective's
+    /// latency, rather than in one flat buffer per step (Megatron's distributed optimizer).
+    bool perLayerCollectives = false;
+
     /// attentionEfficiency, or the figure for `architecture` where the profile gives one.
     double attentionEfficiencyOn(const std::string& architecture) const
     {
