@@ -281,6 +281,9 @@ private Q_SLOTS:
         QTest::newRow("unknown trtllm version")
             << QByteArray(trt).replace("\"0.20.0\"", "\"2.1.0\"") << -1
             << "f: engine.version: trtllm-bench 2.1.0 is a version gpuplan does not know";
+        QTest::newRow("unknown trtllm version, printed")
+            << fixture("trtllm-bench-report.txt").replace("Version:\t0.20.0", "Version:\t0.9.0") << -1
+            << "f: line 9: trtllm-bench 0.9.0 is a version gpuplan does not know";
         QTest::newRow("trtllm without version")
             << QByteArray(trt).replace("\"version\": \"0.20.0\",", "") << -1 << "f: engine.version: missing";
         QTest::newRow("unknown aiperf schema")

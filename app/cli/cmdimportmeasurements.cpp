@@ -141,10 +141,11 @@ bool readExisting(const QString& path, const Scenario& s, MeasurementSet& set)
     return true;
 }
 
-bool sameMeasurement(const Measurement& a, const Measurement& b)
+/// What makes a measurement the same one again: job, quantity, statistic, value and source.
+std::string identity(const Measurement& m)
 {
-    return a.jobId == b.jobId && a.quantity == b.quantity && a.statistic == b.statistic && a.value == b.value &&
-           a.source == b.source;
+    return m.jobId + '\n' + std::string(quantityName(m.quantity)) + '\n' + std::string(statisticName(m.statistic)) +
+           '\n' + QString::number(m.value, 'g', 17).toStdString() + '\n' + m.source;
 }
 
 } // namespace importmeasurements
@@ -281,12 +282,12 @@ int runImportMeasurements(const QStringList& args)
         return kBadInput;
     const std::size_t before = set.items.size();
     std::size_t duplicates = 0;
+    std::set<std::string> there;
+    for (const Measurement& m : set.items)
+        there.insert(identity(m));
     for (const Imported& f : imported)
         for (const Measurement& m : f.items) {
-            bool there = false;
-            for (std::size_t i = 0; i < before && !there; ++i)
-                there = sameMeasurement(set.items[i], m);
-            if (there)
+            if (there.count(identity(m)))
                 ++duplicates;
             else
                 set.items.push_back(m);

@@ -36,7 +36,7 @@ std::optional<BenchmarkTool> benchmarkToolFromName(std::string_view name);
 std::string benchmarkToolNames();
 
 /// Iterations of a training log counted as warm-up unless the caller says otherwise
-/// (docs/measurements.md#warm-up).
+/// (docs/measurements.md#training-logs).
 inline constexpr int kDefaultSkipWarmup = 10;
 
 struct BenchmarkOptions

@@ -249,6 +249,7 @@ void readTrtllmText(const QByteArray& bytes, Sink& sink)
     for (const Pattern& p : patterns)
         res.emplace_back(QString::fromLatin1(p.re));
     std::string version;
+    std::string versionAt;
     std::vector<std::tuple<Q, S, double, std::string>> figures;
     for (const auto& [n, text] : lines(bytes)) {
         const QString line = QString::fromStdString(text).trimmed();
@@ -258,9 +259,10 @@ void readTrtllmText(const QByteArray& bytes, Sink& sink)
             if (!m.hasMatch())
                 continue;
             const Pattern& p = patterns[i];
-            if (p.config && std::string(p.config) == "version")
+            if (p.config && std::string(p.config) == "version") {
                 version = m.captured(1).toStdString();
-            else if (p.config)
+                versionAt = where;
+            } else if (p.config)
                 sink.config[p.config] = m.captured(1).trimmed().toStdString();
             else if (m.lastCapturedIndex() == 3) { // a breakdown line
                 const QString stat = m.captured(2);
@@ -273,7 +275,7 @@ void readTrtllmText(const QByteArray& bytes, Sink& sink)
             break;
         }
     }
-    checkTrtllmVersion(version, "", sink);
+    checkTrtllmVersion(version, versionAt, sink);
     if (hasErrors(*sink.issues))
         return;
     bool requests = false, output = false;
