@@ -189,7 +189,19 @@ private Q_SLOTS:
             2);
         QCOMPARE(cli({"import-measurements", sample(), "--job", "chat-8b"}, mHome.path()).code, 2);
 
-        // A write that fails (its folder is missing) is a runtime failure; nothing half-written.
+        // A write that fails is a runtime failure, and the existing file keeps every byte (a file nobody may
+        // write is refused by the file writer, even for root).
+        const QByteArray content = readAll(out);
+        QVERIFY(QFile::setPermissions(out, QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
+        const QString sglang = tmp.filePath("sglang.jsonl");
+        QVERIFY(write(sglang, fixture("sglang-bench-serving.jsonl")));
+        r = cli({"import-measurements", sample(), sglang, "--job", "chat-8b", "--out", out, "--allow-mismatch"},
+                mHome.path());
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(out) && r.err.contains("nothing written"), qPrintable(r.err));
+        QCOMPARE(readAll(out), content);
+        QVERIFY(QFile::setPermissions(out, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        // Nor is anything left behind when the output's folder is missing.
         r = cli({"import-measurements", sample(), bench, "--job", "chat-8b", "--out", tmp.filePath("no/such/m.json")},
                 mHome.path());
         QCOMPARE(r.code, 1);
@@ -207,7 +219,8 @@ private Q_SLOTS:
         const QString out = tmp.filePath("m.json");
         const Run r = cli({"import-measurements", sample(), a, b, "--job", "chat-8b", "--out", out}, mHome.path());
         QCOMPARE(r.code, 4);
-        QVERIFY2(r.out.contains("contradiction: output_tokens_per_s mean of job chat-8b: 4561.56 ("), qPrintable(r.out));
+        QVERIFY2(r.out.contains("contradiction: output_tokens_per_s mean of job chat-8b: 4561.56 ("),
+                 qPrintable(r.out));
         QVERIFY(r.out.contains("differ by 43 %, beyond 15 %"));
         gp::Issues issues;
         QCOMPARE(readSet(out, issues).items.size(), std::size_t(16)); // still written: both are measurements
