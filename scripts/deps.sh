@@ -26,9 +26,10 @@ GPUPLAN_PACKAGES=(
 # file (CPack's .deb generator calls it), lld (links the suite's executables in half the time),
 # PostgreSQL 15 (tst_teamlibrary starts a throwaway server of its own), Slurm and munge (tst_sweep
 # starts a single-node Slurm and runs a sweep as a job array), Prometheus (tst_checkplan backfills
-# recorded DCGM-exporter output with promtool and serves it on 127.0.0.1).
+# recorded DCGM-exporter output with promtool and serves it on 127.0.0.1), python3-jsonschema
+# (tst_clusterobjects checks the DRA and HAMi exports against published schemas).
 GPUPLAN_TEST_PACKAGES=(
-  python3 python3-yaml poppler-utils clang libclang-rt-14-dev clang-format clang-tidy appstream desktop-file-utils
+  python3 python3-yaml python3-jsonschema poppler-utils clang libclang-rt-14-dev clang-format clang-tidy appstream desktop-file-utils
   file lld postgresql-15 slurm-wlm munge prometheus
 )
 

@@ -3,7 +3,9 @@
 // File > Import Cluster… (issue 38), driven with the menu, keys and the mouse on a 1366x768 and a
 // 1920x1080 window: the Kubernetes fixture with tenants by a pod label, and Slurm's captured
 // output with a GPU name, each opened as a new library scenario; a truncated file and an unknown
-// GPU refused in the dialog, which stays open, and nothing added to the library.
+// GPU refused in the dialog, which stays open, and nothing added to the library; a live cluster
+// whose API server never answers read off the GUI thread, the window responding, and Cancel
+// killing kubectl within a second.
 #include "windowfixture.h"
 
 #include "io/scenarioreader.h"
@@ -12,14 +14,19 @@
 #include "ui/library/importclusterdialog.h"
 
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QProgressBar>
 #include <QPushButton>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace gp;
 
@@ -176,8 +183,8 @@ private Q_SLOTS:
         const std::size_t before = libraryCount();
         QTest::mouseClick(import, Qt::LeftButton);
         QLabel* message = child<QLabel>(d, "ImportMessage");
-        QVERIFY2(message->text().contains("GPU product 'h100' is not a GPU gpuplan knows"),
-                 qPrintable(message->text()));
+        QTRY_VERIFY2(message->text().contains("GPU product 'h100' is not a GPU gpuplan knows"),
+                     qPrintable(message->text()));
         QVERIFY(mWindow->files()->importClusterDialog());
         QCOMPARE(libraryCount(), before);
 
@@ -205,9 +212,67 @@ private Q_SLOTS:
         ui::ImportClusterDialog* d = openDialog();
         typeInto(child<QLineEdit>(d, "ImportKubernetesFile"), cut);
         QTest::mouseClick(child<QPushButton>(d, "ImportButton"), Qt::LeftButton);
-        const QString text = child<QLabel>(d, "ImportMessage")->text();
+        QLabel* message = child<QLabel>(d, "ImportMessage");
+        QTRY_VERIFY(!d->running());
+        const QString text = message->text();
         QVERIFY2(text.contains("Nothing was imported") && text.contains(cut) && text.contains("line"),
                  qPrintable(text));
+        QCOMPARE(libraryCount(), before);
+        QTest::keyClick(d, Qt::Key_Escape);
+        QTRY_VERIFY(!mWindow->files()->importClusterDialog());
+        QCOMPARE(libraryCount(), before);
+    }
+
+    /// kubectl against an API server that takes the connection and never answers waits up to its
+    /// 60 s request timeout: the dialog reads off the GUI thread, and Cancel kills kubectl.
+    void aSilentClusterIsCancelledWhileTheWindowResponds()
+    {
+        QTcpServer silent;
+        QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
+        const QString kubeconfig = mTmp.filePath("kubeconfig");
+        QFile f(kubeconfig);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QString("apiVersion: v1\nkind: Config\nclusters:\n- name: silent\n  cluster:\n    server: "
+                        "http://127.0.0.1:%1\ncontexts:\n- name: silent\n  context:\n    cluster: silent\n    user: "
+                        "nobody\ncurrent-context: silent\nusers:\n- name: nobody\n  user: {}\n")
+                    .arg(silent.serverPort())
+                    .toUtf8());
+        f.close();
+        const std::size_t before = libraryCount();
+        ui::ImportClusterDialog* d = openDialog();
+        choose(child<QComboBox>(d, "ImportSource"), 1); // the live cluster
+        typeInto(child<QLineEdit>(d, "ImportKubeconfig"), kubeconfig);
+        QTest::mouseClick(child<QPushButton>(d, "ImportButton"), Qt::LeftButton);
+        QVERIFY(d->running());
+        QVERIFY(child<QProgressBar>(d, "ImportBusy")->isVisible());
+        QVERIFY(!child<QPushButton>(d, "ImportButton")->isEnabled());
+        QLabel* message = child<QLabel>(d, "ImportMessage");
+        QVERIFY2(message->text().startsWith("Asking the cluster through kubectl"), qPrintable(message->text()));
+        if (const QString dir = qEnvironmentVariable("GPUPLAN_SCREENSHOTS"); !dir.isEmpty())
+            d->grab().save(dir + "/import-cluster-busy.png");
+        // kubectl reaches the server and waits; the GUI thread keeps turning meanwhile.
+        QVERIFY(silent.waitForNewConnection(20000) || silent.hasPendingConnections());
+        QTcpSocket* kubectl = silent.nextPendingConnection();
+        QVERIFY(kubectl);
+        int ticks = 0;
+        QTimer tick;
+        connect(&tick, &QTimer::timeout, this, [&ticks] { ++ticks; });
+        tick.start(20);
+        QTest::qWait(600);
+        QVERIFY2(ticks >= 10, qPrintable(QString::number(ticks)));
+        QVERIFY(d->running());
+        QElapsedTimer t;
+        t.start();
+        QTest::mouseClick(child<QPushButton>(d, "ImportCancel"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!d->running(), 5000);
+        QVERIFY2(t.elapsed() < 3000, qPrintable(QString::number(t.elapsed())));
+        QCOMPARE(message->text(), QString("Cancelled: nothing was imported."));
+        QVERIFY(mWindow->files()->importClusterDialog()); // still open, for another try
+        QVERIFY(child<QPushButton>(d, "ImportButton")->isEnabled());
+        // kubectl is gone: its connection closes.
+        QTRY_VERIFY_WITH_TIMEOUT(kubectl->state() == QAbstractSocket::UnconnectedState || !kubectl->isValid() ||
+                                     kubectl->waitForDisconnected(100),
+                                 5000);
         QCOMPARE(libraryCount(), before);
         QTest::keyClick(d, Qt::Key_Escape);
         QTRY_VERIFY(!mWindow->files()->importClusterDialog());

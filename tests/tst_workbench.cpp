@@ -9,6 +9,7 @@
 #include "document/commands.h"
 #include "document/librarygateway.h"
 #include "document/plansession.h"
+#include "io/clusterconfigwriter.h"
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
 #include "model/format.h"
@@ -37,6 +38,7 @@
 #include "windowfixture.h"
 
 #include <QAbstractBarSeries>
+#include <QAction>
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -580,6 +582,16 @@ private Q_SLOTS:
         QTemporaryDir out;
         QVERIFY(w->exports()->exportClusterConfig(out.filePath("cfg")));
         QVERIFY(QFile::exists(out.filePath("cfg/node-labels.yaml")));
+        // ... and as DRA objects and HAMi requests, from their File menu actions.
+        QStringList actions;
+        for (const QAction* a : w->findChildren<QAction*>())
+            actions << a->text();
+        QVERIFY(actions.contains(QString::fromUtf8("Export &DRA Objects\u2026")));
+        QVERIFY(actions.contains(QString::fromUtf8("Export HA&Mi Requests\u2026")));
+        QVERIFY(w->exports()->exportClusterConfig(out.filePath("cfg"), io::ClusterExportFormat::Dra));
+        QVERIFY(QFile::exists(out.filePath("cfg/dra/placement.yaml")));
+        QVERIFY(w->exports()->exportClusterConfig(out.filePath("cfg"), io::ClusterExportFormat::Hami));
+        QVERIFY(QFile::exists(out.filePath("cfg/hami/README.md")));
     }
 };
 

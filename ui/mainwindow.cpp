@@ -38,6 +38,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QGraphicsItem>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
@@ -209,6 +210,17 @@ void MainWindow::createActions()
     mPlans->addPlanActions(menuBar()->addMenu(tr("&Plan")));
 
     mStudies->addStudyActions(menuBar()->addMenu(tr("&Results")));
+    // Plan vs Measured's rows select their job (Workloads, canvas) or node (canvas).
+    connect(mStudies, &StudyController::jobChosen, this, [this](const QString& jobId) {
+        raisePanel(tr("Workloads"));
+        mWorkloads->selectJob(jobId);
+        mScene->highlightJobs({jobId});
+    });
+    connect(mStudies, &StudyController::nodeChosen, this, [this](const QString& nodeId) {
+        mScene->setSelectedIds({nodeId});
+        if (QGraphicsItem* item = mScene->item(nodeId))
+            mCanvas->ensureVisible(item);
+    });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Welcome"), this, &MainWindow::showWelcome);

@@ -48,6 +48,7 @@ void Workbench::setDocument(std::unique_ptr<document::Document> doc)
     if (doc && !mLibrary->canWrite()) // a viewer of a team library: everything opens read-only
         doc->setReadOnly(true, tr("read-only for %1").arg(mLibrary->author()));
     const std::unique_ptr<document::Document> old = std::exchange(mDocument, std::move(doc));
+    mMeasured.reset(); // it compared the plan that was open
     mAutosaver->watch(mDocument.get());
     mSession->watch(mDocument.get()); // every change but a move re-evaluates in the background
     if (mDocument) {
@@ -59,6 +60,11 @@ void Workbench::setDocument(std::unique_ptr<document::Document> doc)
     Q_EMIT documentReplaced();
     if (mDocument)
         Q_EMIT editableChanged(!mDocument->isReadOnly());
+}
+
+void Workbench::setMeasuredComparison(std::shared_ptr<const MeasuredComparison> comparison)
+{
+    mMeasured = std::move(comparison);
 }
 
 void Workbench::followUndoStack()

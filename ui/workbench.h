@@ -23,6 +23,7 @@ class PlanSession;
 namespace gp::ui {
 
 class ActionRegistry;
+struct MeasuredComparison;
 
 /// Issues as lines for a message box, at most `max` of them.
 QString issuesText(const Issues& issues, int max = 20);
@@ -52,6 +53,12 @@ public:
     /// The window's actions by id, shared by its menus, toolbar and context menus.
     ActionRegistry& actions() const { return *mActions; }
 
+    /// The open plan's last comparison with what its cluster measured (Results > Plan vs
+    /// Measured), which the report adds as its "Plan vs measured" pages; null when none was made
+    /// since the document was opened.
+    const MeasuredComparison* measuredComparison() const { return mMeasured.get(); }
+    void setMeasuredComparison(std::shared_ptr<const MeasuredComparison> comparison);
+
     /// True when a document is open and may be edited; a read-only revision says why.
     bool editable();
     /// Pushes a rule's edit onto the document, or says why the core refused it under
@@ -80,6 +87,7 @@ private:
     std::unique_ptr<document::PlanSession> mSession;
     std::unique_ptr<document::Autosaver> mAutosaver;
     ActionRegistry* mActions;
+    std::shared_ptr<const MeasuredComparison> mMeasured;
 };
 
 } // namespace gp::ui

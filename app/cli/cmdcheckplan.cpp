@@ -5,10 +5,10 @@
 #include "clicontext.h"
 
 #include "study/planvsmeasured.h"
+#include "study/timetext.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
-#include <QRegularExpression>
 #include <QTimeZone>
 
 #include <cmath>
@@ -47,35 +47,9 @@ const char* kDescription =
     "error (bad --match, a range of too many points); 5 no DCGM series in the range; 6 DCGM series, but\n"
     "none attributed to a job of the plan (no pod labels, or no pod named after a job).";
 
-std::optional<double> durationS(const QString& text)
-{
-    static const QRegularExpression re(R"(^\s*(\d+(?:\.\d+)?)\s*(s|m|h|d|w)?\s*$)");
-    const auto m = re.match(text);
-    if (!m.hasMatch())
-        return std::nullopt;
-    const double n = m.captured(1).toDouble();
-    const QString u = m.captured(2);
-    const double unit = u == "m" ? 60 : u == "h" ? 3600 : u == "d" ? 86400 : u == "w" ? 604800 : 1;
-    return n * unit;
-}
+std::optional<double> durationS(const QString& text) { return study::durationFromText(text); }
 
-std::optional<double> timeS(const QString& text, double nowS)
-{
-    const QString t = text.trimmed();
-    if (t == "now")
-        return nowS;
-    if (t.startsWith("now-"))
-        if (auto d = durationS(t.mid(4)))
-            return nowS - *d;
-    bool ok = false;
-    const double unix = t.toDouble(&ok);
-    if (ok)
-        return unix;
-    const QDateTime dt = QDateTime::fromString(t, Qt::ISODateWithMs);
-    if (dt.isValid() && dt.timeSpec() != Qt::LocalTime)
-        return static_cast<double>(dt.toMSecsSinceEpoch()) / 1000.0;
-    return std::nullopt;
-}
+std::optional<double> timeS(const QString& text, double nowS) { return study::timeFromText(text, nowS); }
 
 QString utc(double s)
 {

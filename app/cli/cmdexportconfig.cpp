@@ -9,6 +9,8 @@
 
 #include <QDir>
 
+#include <vector>
+
 namespace gp::cli {
 
 int runExportConfig(const QStringList& args)
@@ -18,11 +20,18 @@ int runExportConfig(const QStringList& args)
                    "NVIDIA GPU Operator: mig-parted.yaml (MIG layouts), device-plugin-config.yaml "
                    "(time-slicing and MPS), node-labels.yaml, tenants/<tenant>.yaml (pods' node "
                    "selectors and GPU resources where the placement put the jobs) and README.md "
-                   "(docs/export.md).");
+                   "(docs/export.md). --format dra writes the same plan as Kubernetes DRA objects for the "
+                   "NVIDIA DRA driver under DIR/dra (ResourceClaimTemplates, shared ResourceClaims with MPS and "
+                   "time-slicing GpuConfigs, ComputeDomains), --format hami as HAMi resource requests under "
+                   "DIR/hami.");
     auto& p = cl.parser();
     p.addPositionalArgument("FILE", "Scenario JSON file.");
     p.addOption(
         {{"o", "output"}, "Folder to write into (created if missing; files of the same names are replaced).", "DIR"});
+    p.addOption({"format",
+                 "What to write: operator (GPU Operator: mig-parted, device plugin, labels; the default), dra "
+                 "(DIR/dra), hami (DIR/hami), or all three.",
+                 "FORMAT", "operator"});
     if (auto done = cl.parse(args))
         return *done;
     if (p.positionalArguments().size() != 1) {
@@ -31,6 +40,11 @@ int runExportConfig(const QStringList& args)
     }
     if (!p.isSet("output") || p.value("output").isEmpty()) {
         err() << cl.usageError("-o DIR is required") << Qt::endl;
+        return kBadInput;
+    }
+    const QString format = p.value("format");
+    if (format != "operator" && format != "dra" && format != "hami" && format != "all") {
+        err() << cl.usageError("--format must be operator, dra, hami or all") << Qt::endl;
         return kBadInput;
     }
     auto catalog = loadCatalogOrReport(p);
@@ -45,7 +59,15 @@ int runExportConfig(const QStringList& args)
         return kBadInput;
     }
     const calc::Evaluation ev = calc::evaluate(*r.value, *catalog);
-    const auto files = io::clusterConfigFiles(calc::buildClusterConfig(*r.value, *catalog, ev), r.value->name);
+    const ClusterConfigPlan plan = calc::buildClusterConfig(*r.value, *catalog, ev);
+    std::vector<io::ClusterExportFormat> formats;
+    if (format == "operator" || format == "all")
+        formats.push_back(io::ClusterExportFormat::GpuOperator);
+    if (format == "dra" || format == "all")
+        formats.push_back(io::ClusterExportFormat::Dra);
+    if (format == "hami" || format == "all")
+        formats.push_back(io::ClusterExportFormat::Hami);
+    const auto files = io::clusterExportFiles(plan, r.value->name, formats);
     if (const Status written = io::writeFiles(p.value("output"), files); !written) {
         err() << "export-config: " << QString::fromStdString(written.errorText()) << Qt::endl;
         return kFailure;

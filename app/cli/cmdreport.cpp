@@ -5,19 +5,31 @@
 
 #include "document/librarygateway.h"
 #include "io/clusterconfigwriter.h"
+#include "io/jsonfile.h"
+#include "io/measurementsio.h"
 #include "io/scenarioreader.h"
+#include "study/measurementsvsplan.h"
+#include "study/planvsmeasured.h"
 #include "ui/figures/planfigures.h"
 #include "ui/figures/reportwriter.h"
 
+#include <QDateTime>
 #include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonParseError>
+
+#include <cmath>
 
 namespace gp::cli {
 
 int runReport(const QStringList& args)
 {
-    CommandLine cl("report", "Write the detailed PDF report of a scenario: executive summary and KPIs, topology, cost "
-                             "and memory, sharing trade-offs, predictability and jobs, assumptions — the same report "
-                             "as the workbench's File > Export Report.");
+    CommandLine cl("report",
+                   "Write the detailed PDF report of a scenario: executive summary and KPIs, topology, cost "
+                   "and memory, sharing trade-offs, predictability and jobs, assumptions — the same report "
+                   "as the workbench's File > Export Report. --check-plan and --measurements add \"Plan vs measured\" "
+                   "pages.");
     auto& p = cl.parser();
     p.addPositionalArgument("FILE", "Scenario JSON file (or use --scenario).", "[FILE]");
     p.addOption(
@@ -35,6 +47,18 @@ int runReport(const QStringList& args)
                  "of its input): adds the page \"Recommended vs current\" — what changes, what it saves per month, "
                  "what it costs in penalty and predictability.",
                  "FILE"});
+    p.addOption({"check-plan",
+                 "Add the page \"Plan vs measured: telemetry\": the comparison check-plan --json wrote for this plan "
+                 "(gpuplan-cli check-plan PLAN --prometheus URL --from T --json > check.json).",
+                 "FILE"});
+    p.addOption({"measurements",
+                 "Add the page \"Plan vs measured: benchmarks\": a measurements file (docs/measurements.md) beside "
+                 "the plan's figures.",
+                 "FILE"});
+    p.addOption({"threshold",
+                 "Flag measurements of --measurements beyond this fraction of the prediction (0.25, or 25%; default "
+                 "0.25).",
+                 "F", "0.25"});
     cl.addDbOption();
     if (auto done = cl.parse(args))
         return *done;
@@ -47,13 +71,63 @@ int runReport(const QStringList& args)
         err() << cl.usageError("-o OUT.pdf is required") << Qt::endl;
         return kBadInput;
     }
-    if (!outputIsNotAnInput(p, p.value("output"), files))
+    QStringList inputs = files;
+    for (const char* o : {"check-plan", "measurements", "current"})
+        if (p.isSet(o))
+            inputs << p.value(o);
+    if (!outputIsNotAnInput(p, p.value("output"), inputs))
         return kBadInput;
     bool ok = true;
     const int trials = p.isSet("trials") ? p.value("trials").toInt(&ok) : sim::TrialCounts::kPlan;
     if (!ok || trials < 1) {
         err() << cl.usageError("--trials must be a whole number >= 1") << Qt::endl;
         return kBadInput;
+    }
+    QString thresholdText = p.value("threshold").trimmed();
+    const bool percent = thresholdText.endsWith('%');
+    if (percent)
+        thresholdText.chop(1);
+    const double threshold = thresholdText.toDouble(&ok) / (percent ? 100.0 : 1.0);
+    if (!ok || !(threshold > 0.0) || !std::isfinite(threshold)) {
+        err() << cl.usageError("--threshold '" + p.value("threshold") + "': not a positive fraction (0.25, 25%)")
+              << Qt::endl;
+        return kBadInput;
+    }
+    // The plan vs measured pages' inputs, read before anything is computed: a bad file is exit 2.
+    ui::MeasuredComparison measured;
+    std::optional<MeasurementSet> measurementSet;
+    if (p.isSet("check-plan")) {
+        const QString f = p.value("check-plan");
+        Issues issues;
+        const auto bytes = io::readFileBytes(f, issues);
+        QJsonParseError pe{};
+        const QJsonDocument doc = bytes ? QJsonDocument::fromJson(*bytes, &pe) : QJsonDocument();
+        std::string why;
+        if (!bytes)
+            why = issues.empty() ? "cannot read" : issues.front().message;
+        else if (pe.error != QJsonParseError::NoError)
+            why = QString("not JSON: %1 at byte %2").arg(pe.errorString()).arg(pe.offset).toStdString();
+        else if (auto c = study::planVsMeasuredFromJson(doc.object(), &why))
+            measured.telemetry = std::move(*c);
+        if (!measured.telemetry) {
+            err() << "report: " << f << ": " << QString::fromStdString(why) << Qt::endl;
+            return kBadInput;
+        }
+        measured.when = QFileInfo(f).lastModified().toUTC().toString("yyyy-MM-dd HH:mm 'UTC'");
+    }
+    if (p.isSet("measurements")) {
+        const QString f = p.value("measurements");
+        Issues issues;
+        if (const auto bytes = io::readFileBytes(f, issues))
+            measurementSet = io::readMeasurements(*bytes, issues);
+        bool bad = !measurementSet;
+        for (const Issue& i : issues) {
+            err() << formatIssue(f, i) << '\n';
+            bad = bad || i.isError();
+        }
+        err() << Qt::flush;
+        if (bad)
+            return kBadInput; // a report never leaves a measurement out silently
     }
     auto catalog = loadCatalogOrReport(p);
     if (!catalog)
@@ -91,8 +165,16 @@ int runReport(const QStringList& args)
         current = sim::computePlanResults(*was, *catalog, nullptr, 30.0, trials);
     }
     const std::optional<sim::PlanResults> results = sim::computePlanResults(*r.value, *catalog, nullptr, 30.0, trials);
+    if (measurementSet) {
+        measured.measurements =
+            study::compareMeasurements(*r.value, *catalog, *results->evaluation, *measurementSet, threshold);
+        measured.measurements->source = QFileInfo(p.value("measurements")).fileName().toStdString();
+        if (measured.when.isEmpty())
+            measured.when = QDateTime::currentDateTimeUtc().toString("yyyy-MM-dd HH:mm 'UTC'");
+    }
     out() << Qt::flush; // nothing printed may follow the PDF on standard output (-o -)
-    if (const Status written = ui::writeReport(*results, *catalog, p.value("output"), current ? &*current : nullptr);
+    if (const Status written = ui::writeReport(*results, *catalog, p.value("output"), current ? &*current : nullptr,
+                                               measured.empty() ? nullptr : &measured);
         !written) {
         err() << "report: " << QString::fromStdString(written.errorText()) << Qt::endl;
         return kFailure;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
+#include <vector>
 
 namespace gp::calc {
 
@@ -54,6 +56,67 @@ bool sameEntries(const std::vector<MigPartedConfig::Entry>& a, const std::vector
 }
 
 int mpsClients(const SharingConfig& c) { return std::max(1, 100 / std::max(c.mpsActiveThreadPct, 1)); }
+
+/// One placed unit of a job, by kind: a whole GPU, a MIG instance, or a share of a time-sliced
+/// or MPS GPU (docs/export.md, "DRA" and "HAMi").
+void addUnit(PodRequest& pod, const Node& node, const UnitLocation& u, const SharingConfig& c, const Catalog& catalog)
+{
+    const GpuSpec* gpu = catalog.gpu(node.gpuId);
+    if (gpu) {
+        pod.gpuName = gpu->name;
+        pod.gpuMemoryGiB = gpu->memoryUsableGiB;
+    }
+    if (c.mode == SharingMode::Mig) {
+        ++pod.migUnits[u.slot.substr(0, u.slot.find('@'))];
+        return;
+    }
+    if (c.mode != SharingMode::TimeSlicing && c.mode != SharingMode::Mps) {
+        ++pod.wholeGpus;
+        return;
+    }
+    auto use = std::find_if(pod.sharedGpus.begin(), pod.sharedGpus.end(),
+                            [&](const SharedGpuUse& x) { return x.gpu == u.gpu; });
+    if (use == pod.sharedGpus.end()) {
+        SharedGpuUse x;
+        x.gpu = u.gpu;
+        x.strategy = c.mode == SharingMode::Mps ? "MPS" : "TimeSlicing";
+        x.ways = c.mode == SharingMode::Mps ? mpsClients(c) : std::max(c.replicas, 1);
+        x.mpsActiveThreadPct = c.mpsActiveThreadPct;
+        if (c.mode == SharingMode::Mps)
+            x.mpsMemoryLimitGiB = c.mpsMemoryLimitGiB;
+        const double usable = gpu ? gpu->memoryUsableGiB : 0.0;
+        x.slotMemoryGiB = x.mpsMemoryLimitGiB ? *x.mpsMemoryLimitGiB : usable / x.ways;
+        pod.sharedGpus.push_back(x);
+        use = pod.sharedGpus.end() - 1;
+    }
+    ++use->units;
+}
+
+/// A job with two or more nodes in one NVLink domain gets a ComputeDomain over the nodes it has in
+/// such domains; a job on one node needs none (its GPUs share the node's NVLink).
+void addComputeDomain(ClusterConfigPlan& plan, const Scenario& s, const std::string& tenant, const Job& j,
+                      const std::vector<std::string>& nodes)
+{
+    std::map<std::string, std::vector<std::string>> byDomain;
+    for (const std::string& id : nodes) {
+        const Node* n = s.topology.findNode(id);
+        const auto g = n ? std::find_if(s.topology.groups.begin(), s.topology.groups.end(),
+                                        [&](const Group& x) { return x.id == n->group; })
+                         : s.topology.groups.end();
+        if (g != s.topology.groups.end() && g->isNvlinkDomain())
+            byDomain[g->id].push_back(id);
+    }
+    ComputeDomainPlan cd{tenant, j.id, j.name, {}, {}};
+    for (const std::string& id : nodes)
+        for (const auto& [domain, members] : byDomain)
+            if (members.size() >= 2 && std::find(members.begin(), members.end(), id) != members.end()) {
+                cd.nodes.push_back(id);
+                if (std::find(cd.domains.begin(), cd.domains.end(), domain) == cd.domains.end())
+                    cd.domains.push_back(domain);
+            }
+    if (!cd.nodes.empty())
+        plan.computeDomains.push_back(std::move(cd));
+}
 
 } // namespace
 
@@ -163,12 +226,19 @@ ClusterConfigPlan buildClusterConfig(const Scenario& s, const Catalog& catalog, 
                                                  : std::string("nvidia.com/gpu");
                 if (!pods.count(u.node)) {
                     order.push_back(u.node);
-                    pods[u.node] = {j.id, j.name, u.node, n->second->name.empty() ? u.node : n->second->name, {}};
+                    PodRequest& pod = pods[u.node];
+                    pod.job = j.id;
+                    pod.jobName = j.name;
+                    pod.node = u.node;
+                    pod.nodeName = n->second->name.empty() ? u.node : n->second->name;
                 }
-                ++pods[u.node].resources[resource];
+                PodRequest& pod = pods[u.node];
+                ++pod.resources[resource];
+                addUnit(pod, *n->second, u, c, catalog);
                 if (NodeConfig* nc = byId[u.node])
                     nc->labels["gpuplan.io/tenant-" + t.id] = "true";
             }
+            addComputeDomain(plan, s, t.id, j, order);
             for (const std::string& n : order)
                 tc.pods.push_back(std::move(pods[n]));
         }

@@ -15,7 +15,9 @@ namespace gp::calc {
 /// replica count and MPS client count, per node the labels that select them and the tenants
 /// that run there, and per tenant one pod per job and node with the resources its units use
 /// in `evaluation`'s placement. What the configuration cannot express (per-GPU time-slicing,
-/// vGPU, passthrough, MPS memory limits other than an equal split) is listed in notes.
+/// vGPU, passthrough, MPS memory limits other than an equal split) is listed in notes. Each pod
+/// also carries its units by kind (whole GPUs, MIG instances, shared GPUs with their setting) and
+/// each job on two or more trays of an NVLink domain a ComputeDomain, for the DRA and HAMi exports.
 ClusterConfigPlan buildClusterConfig(const Scenario& scenario, const Catalog& catalog, const Evaluation& evaluation);
 
 } // namespace gp::calc

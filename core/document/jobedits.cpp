@@ -48,26 +48,20 @@ Result<Edit> setJobParallelism(const Scenario& s, const Catalog& catalog, const 
                                 (p.cp > 1 ? ", CP " + std::to_string(p.cp) : ""));
 }
 
-Result<Edit> setServingDeployment(const Scenario& s, const Catalog& catalog, const std::string& jobId, int tp,
-                                  int replicas, int batchCap, Precision precision, int ep)
+Result<Edit> setServingDeployment(const Scenario& s, const Catalog& catalog, const std::string& jobId,
+                                  const calc::ServingConfig& c)
 {
     const Job* job = s.findJob(jobId);
     if (!job || !job->inference)
         return Result<Edit>::failure("jobs[" + jobId + "]", "no serving job has this id");
-    Job changed = *job;
-    changed.parallelism.tp = tp;
-    changed.parallelism.pp = 1;
-    changed.parallelism.dp = replicas;
-    changed.parallelism.ep = ep;
-    changed.precision = precision;
-    changed.inference->concurrency = batchCap;
     EditBuilder b(s);
-    if (!b.update(changed))
+    if (!b.update(calc::withServingConfig(*job, c)))
         return Result<Edit>::failure("jobs[" + jobId + "].parallelism", "is that already");
     return rules::validated(std::move(b), catalog,
-                            "Deployment of " + job->name + ": TP " + std::to_string(tp) + " × " +
-                                std::to_string(replicas) + " replicas" + (ep > 1 ? ", EP " + std::to_string(ep) : "") +
-                                ", batch cap " + std::to_string(batchCap) + ", " + std::string(enumName(precision)));
+                            "Deployment of " + job->name + ": TP " + std::to_string(c.tp) + " × " +
+                                std::to_string(c.replicas) + " replicas" +
+                                (c.ep > 1 ? ", EP " + std::to_string(c.ep) : "") + ", batch cap " +
+                                std::to_string(c.batchCap) + ", " + std::string(enumName(c.precision)));
 }
 
 Result<Edit> placeJobBest(const Scenario& s, const Catalog& catalog, const std::string& jobId)

@@ -6,6 +6,8 @@
 // best node.
 #include "edit.h"
 
+#include "calc/jobsearch.h"
+
 #include "model/catalog.h"
 #include "model/issue.h"
 #include "model/scenario.h"
@@ -20,11 +22,11 @@ Result<Edit> duplicateJob(const Scenario& s, const Catalog& catalog, const std::
 /// undoable edit; refused with the reason when it breaks a rule or changes nothing.
 Result<Edit> setJobParallelism(const Scenario& s, const Catalog& catalog, const std::string& jobId,
                                const Parallelism& parallelism, int microBatch);
-/// Sets a serving job's TP, replicas, expert parallelism, batch cap and precision (the serving
-/// search's choice), as one undoable edit; refused with the reason when it breaks a rule or
-/// changes nothing.
-Result<Edit> setServingDeployment(const Scenario& s, const Catalog& catalog, const std::string& jobId, int tp,
-                                  int replicas, int batchCap, Precision precision, int ep = 1);
+/// Sets a serving job's deployment to the serving search's choice (TP, replicas, expert
+/// parallelism, batch cap and precision: the job exactly as calc::withServingConfig made it for the
+/// search), as one undoable edit; refused with the reason when it breaks a rule or changes nothing.
+Result<Edit> setServingDeployment(const Scenario& s, const Catalog& catalog, const std::string& jobId,
+                                  const calc::ServingConfig& config);
 /// Pins the job to the node where it does best (calc::bestNodeFor); refused with the reason
 /// when no node hosts it or it is there already.
 Result<Edit> placeJobBest(const Scenario& s, const Catalog& catalog, const std::string& jobId);

@@ -2,44 +2,20 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "clusterconfigwriter.h"
 
+#include "drawriter.h"
+#include "hamiwriter.h"
+#include "yamlout.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QStringList>
 
-#include <yaml-cpp/yaml.h>
+#include <iterator>
 
 namespace gp::io {
 
 namespace {
-
-/// One YAML document, written by yaml-cpp: quoting and escaping are right by construction
-/// (docs/export.md). Every scalar gpuplan writes from the plan (ids, names, labels, notes,
-/// profile and resource names) is a double-quoted string, so none can turn into a number,
-/// a boolean or a null when the cluster reads it.
-class Yaml
-{
-public:
-    explicit Yaml(const QString& what, const std::string& scenario)
-    {
-        // A first comment line states what the file is for, a second where it came from.
-        mOut << YAML::Comment(what.toStdString()) << YAML::Newline;
-        mOut << YAML::Comment("Exported by gpuplan from the scenario \"" + scenario + "\" (docs/export.md).")
-             << YAML::Newline;
-    }
-    YAML::Emitter& out() { return mOut; }
-    QByteArray bytes() const { return QByteArray(mOut.c_str()) + '\n'; }
-
-private:
-    YAML::Emitter mOut;
-};
-
-/// A string that stays a string: double-quoted.
-struct Quoted
-{
-    const std::string& text;
-};
-YAML::Emitter& operator<<(YAML::Emitter& out, const Quoted& q) { return out << YAML::DoubleQuoted << q.text; }
 
 QString safeFileName(const std::string& id)
 {
@@ -52,7 +28,7 @@ QString safeFileName(const std::string& id)
 
 QByteArray migParted(const ClusterConfigPlan& plan, const std::string& scenario)
 {
-    Yaml y("MIG layouts for NVIDIA mig-parted and the GPU Operator's MIG manager "
+    YamlOut y("MIG layouts for NVIDIA mig-parted and the GPU Operator's MIG manager "
            "(label a node nvidia.com/mig.config=<name>).",
            scenario);
     YAML::Emitter& o = y.out();
@@ -86,7 +62,7 @@ QByteArray migParted(const ClusterConfigPlan& plan, const std::string& scenario)
 
 QByteArray devicePlugin(const ClusterConfigPlan& plan, const std::string& scenario)
 {
-    Yaml y("Sharing configurations for the GPU Operator's device plugin (label a node "
+    YamlOut y("Sharing configurations for the GPU Operator's device plugin (label a node "
            "nvidia.com/device-plugin.config=<key>).",
            scenario);
     YAML::Emitter& o = y.out();
@@ -113,7 +89,7 @@ QByteArray devicePlugin(const ClusterConfigPlan& plan, const std::string& scenar
 
 QByteArray nodeLabels(const ClusterConfigPlan& plan, const std::string& scenario)
 {
-    Yaml y("Node labels that select each node's configuration and mark its tenants.", scenario);
+    YamlOut y("Node labels that select each node's configuration and mark its tenants.", scenario);
     YAML::Emitter& o = y.out();
     o << YAML::BeginMap << YAML::Key << "nodes" << YAML::Value << YAML::BeginSeq;
     for (const NodeConfig& n : plan.nodes) {
@@ -140,7 +116,7 @@ QByteArray nodeLabels(const ClusterConfigPlan& plan, const std::string& scenario
 
 QByteArray tenantFile(const TenantConfig& t, const std::string& scenario)
 {
-    Yaml y("Where this tenant's jobs run: one pod per job and node, with its node selector and "
+    YamlOut y("Where this tenant's jobs run: one pod per job and node, with its node selector and "
            "the GPU resources its units use.",
            scenario);
     YAML::Emitter& o = y.out();
@@ -234,6 +210,20 @@ std::vector<std::pair<QString, QByteArray>> clusterConfigFiles(const ClusterConf
         files.push_back({"tenants/" + name + ".yaml", tenantFile(t, scenarioName)});
     }
     files.push_back({"README.md", readme(plan, scenarioName, files)});
+    return files;
+}
+
+std::vector<std::pair<QString, QByteArray>> clusterExportFiles(const ClusterConfigPlan& plan,
+                                                               const std::string& scenarioName,
+                                                               const std::vector<ClusterExportFormat>& formats)
+{
+    std::vector<std::pair<QString, QByteArray>> files;
+    for (ClusterExportFormat f : formats) {
+        auto more = f == ClusterExportFormat::GpuOperator ? clusterConfigFiles(plan, scenarioName)
+                    : f == ClusterExportFormat::Dra       ? draFiles(plan, scenarioName)
+                                                          : hamiFiles(plan, scenarioName);
+        files.insert(files.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    }
     return files;
 }
 

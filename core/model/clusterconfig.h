@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,18 @@ struct NodeConfig
     std::vector<std::string> notes;            ///< what the configs cannot express on this node
 };
 
+/// One time-sliced or MPS-shared GPU a pod uses (the DRA and HAMi exports, docs/export.md).
+struct SharedGpuUse
+{
+    int gpu = 0;                             ///< GPU index on the node
+    int units = 0;                           ///< the pod's replicas or MPS clients on it
+    std::string strategy;                    ///< "TimeSlicing" or "MPS" (the DRA driver's names)
+    int ways = 1;                            ///< time-slicing replicas, or MPS clients (100 / thread share)
+    int mpsActiveThreadPct = 100;            ///< MPS
+    std::optional<double> mpsMemoryLimitGiB; ///< MPS, per client, when the scenario sets one
+    double slotMemoryGiB = 0.0;              ///< what one unit may use: the limit, else an equal share
+};
+
 struct PodRequest
 {
     std::string job;
@@ -48,6 +61,24 @@ struct PodRequest
     std::string node;
     std::string nodeName;
     std::map<std::string, int> resources; ///< "nvidia.com/gpu", "nvidia.com/mig-3g.40gb" -> count
+    // The same units by kind, for the DRA and HAMi exports:
+    int wholeGpus = 0;                    ///< exclusive GPUs (a vGPU or passed-through GPU counts as one)
+    std::map<std::string, int> migUnits;  ///< MIG profile -> instances
+    std::vector<SharedGpuUse> sharedGpus; ///< time-sliced and MPS GPUs, by index
+    std::string gpuName;                  ///< the node's catalog GPU name ("H100 SXM 80GB")
+    double gpuMemoryGiB = 0.0;            ///< its usable memory
+};
+
+/// A job on two or more compute trays of a rack-scale NVLink domain (GB200 NVL72): the NVIDIA DRA
+/// driver's ComputeDomain runs IMEX on those nodes so the job's GPUs share memory over NVLink. One
+/// ComputeDomain may span several NVLink domains (the driver's cliques); IMEX works within each.
+struct ComputeDomainPlan
+{
+    std::string tenant;
+    std::string job;
+    std::string jobName;
+    std::vector<std::string> domains; ///< the nvlink_domain group ids
+    std::vector<std::string> nodes;   ///< node ids in those domains, in placement order
 };
 
 struct TenantConfig
@@ -64,6 +95,7 @@ struct ClusterConfigPlan
     std::vector<DevicePluginConfig> pluginConfigs;
     std::vector<NodeConfig> nodes;
     std::vector<TenantConfig> tenants;
+    std::vector<ComputeDomainPlan> computeDomains;
     std::vector<std::string> notes; ///< cluster-wide remarks (vGPU and passthrough nodes, ...)
 };
 

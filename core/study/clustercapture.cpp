@@ -12,8 +12,11 @@ namespace gp::study {
 namespace {
 
 /// A tool's whole standard output, or an error naming the command and what it said.
-Result<io::ClusterInput> runClusterTool(const QString& program, const QStringList& args, int timeoutMs)
+Result<io::ClusterInput> runClusterTool(const QString& program, const QStringList& args, int timeoutMs,
+                                        const std::atomic<bool>* stop)
 {
+    if (stop && stop->load())
+        return failure(program.toStdString(), kCaptureCancelled);
     const QString command = program + " " + args.join(' ');
     QProcess p;
     p.start(program, args);
@@ -34,6 +37,11 @@ Result<io::ClusterInput> runClusterTool(const QString& program, const QStringLis
             p.waitForFinished(5000);
             return failure(command.toStdString(), "printed more than the largest input gpuplan reads");
         }
+        if (stop && stop->load()) {
+            p.kill();
+            p.waitForFinished(5000);
+            return failure(command.toStdString(), kCaptureCancelled);
+        }
         if (clock.elapsed() > timeoutMs) {
             p.kill();
             p.waitForFinished(5000);
@@ -50,7 +58,8 @@ Result<io::ClusterInput> runClusterTool(const QString& program, const QStringLis
 
 } // namespace
 
-Result<io::ClusterInput> captureKubernetes(const QString& kubeconfig, const QString& context, int timeoutMs)
+Result<io::ClusterInput> captureKubernetes(const QString& kubeconfig, const QString& context, int timeoutMs,
+                                           const std::atomic<bool>* stop)
 {
     QStringList base;
     if (!kubeconfig.isEmpty())
@@ -61,8 +70,8 @@ Result<io::ClusterInput> captureKubernetes(const QString& kubeconfig, const QStr
     QString kinds = "nodes,pods";
     // DRA's objects where the server has them (resource.k8s.io, Kubernetes 1.32+ beta, 1.34 GA).
     auto resources = runClusterTool(
-        "kubectl", base + QStringList{timeout, "api-resources", "--api-group=resource.k8s.io", "-o", "name"},
-        timeoutMs);
+        "kubectl", base + QStringList{timeout, "api-resources", "--api-group=resource.k8s.io", "-o", "name"}, timeoutMs,
+        stop);
     if (!resources)
         return resources;
     const QString served = QString::fromUtf8(resources->bytes);
@@ -70,22 +79,24 @@ Result<io::ClusterInput> captureKubernetes(const QString& kubeconfig, const QStr
         if (served.contains(QLatin1String(r)))
             kinds += QString(",") + r;
     return runClusterTool("kubectl", base + QStringList{timeout, "get", kinds, "--all-namespaces", "-o", "json"},
-                          timeoutMs);
+                          timeoutMs, stop);
 }
 
-Result<std::pair<io::ClusterInput, io::ClusterInput>> captureSlurm(int timeoutMs)
+Result<std::pair<io::ClusterInput, io::ClusterInput>> captureSlurm(int timeoutMs, const std::atomic<bool>* stop)
 {
     using Pair = std::pair<io::ClusterInput, io::ClusterInput>;
     // sinfo and squeue print JSON from Slurm 21.08 on where the openapi plugins are installed;
     // scontrol's one-liners everywhere.
-    auto help = runClusterTool("sinfo", {"--help"}, timeoutMs);
+    auto help = runClusterTool("sinfo", {"--help"}, timeoutMs, stop);
     const bool json = help && help->bytes.contains("--json");
-    auto nodes = json ? runClusterTool("sinfo", {"--json"}, timeoutMs)
-                      : runClusterTool("scontrol", {"show", "nodes", "--oneliner"}, timeoutMs);
+    if (stop && stop->load())
+        return failure("sinfo", kCaptureCancelled);
+    auto nodes = json ? runClusterTool("sinfo", {"--json"}, timeoutMs, stop)
+                      : runClusterTool("scontrol", {"show", "nodes", "--oneliner"}, timeoutMs, stop);
     if (!nodes)
         return Failure{nodes.issues};
-    auto jobs = json ? runClusterTool("squeue", {"--json"}, timeoutMs)
-                     : runClusterTool("scontrol", {"show", "jobs", "--oneliner"}, timeoutMs);
+    auto jobs = json ? runClusterTool("squeue", {"--json"}, timeoutMs, stop)
+                     : runClusterTool("scontrol", {"show", "jobs", "--oneliner"}, timeoutMs, stop);
     if (!jobs)
         return Failure{jobs.issues};
     return Result<Pair>::success({*nodes, *jobs});

@@ -14,15 +14,22 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <utility>
 
 namespace gp::study {
 
 /// `kubectl [--kubeconfig K] [--context C] get nodes,pods[,resourceslices,resourceclaims] -A -o json`.
-/// DRA objects are asked for only where the server serves them (kubectl api-resources).
-Result<io::ClusterInput> captureKubernetes(const QString& kubeconfig, const QString& context, int timeoutMs);
+/// DRA objects are asked for only where the server serves them (kubectl api-resources). `stop`,
+/// set from another thread, kills the running tool within 100 ms (an error "cancelled").
+Result<io::ClusterInput> captureKubernetes(const QString& kubeconfig, const QString& context, int timeoutMs,
+                                           const std::atomic<bool>* stop = nullptr);
 
 /// Slurm's nodes and jobs: --json where the installed sinfo has it, else scontrol's one-liners.
-Result<std::pair<io::ClusterInput, io::ClusterInput>> captureSlurm(int timeoutMs);
+Result<std::pair<io::ClusterInput, io::ClusterInput>> captureSlurm(int timeoutMs,
+                                                                   const std::atomic<bool>* stop = nullptr);
+
+/// The message of a capture stopped through its `stop` flag.
+inline constexpr const char* kCaptureCancelled = "cancelled";
 
 } // namespace gp::study

@@ -292,13 +292,18 @@ PlanCheck checkPlan(const Scenario& scenario, const Catalog& catalog, const Plan
     }
     std::optional<telemetry::RangeAnswer> throughput;
     if (!request.throughputQuery.trimmed().isEmpty()) {
-        const telemetry::PrometheusClient client(request.telemetry.url, request.telemetry.timeoutMs);
+        const telemetry::PrometheusClient client(request.telemetry.url, request.telemetry.timeoutMs,
+                                                 request.telemetry.stop);
         throughput = client.queryRange(
             {request.throughputQuery, request.telemetry.fromS, request.telemetry.toS, request.telemetry.stepS});
         if (throughput->error) {
             check.error = throughput->error;
             return check;
         }
+    }
+    if (request.telemetry.stop && request.telemetry.stop->load()) {
+        check.error = telemetry::FetchError{telemetry::FetchFailure::Cancelled, check.url, {}, "cancelled"};
+        return check;
     }
     const calc::Evaluation ev = calc::evaluate(scenario, catalog);
     check.result = comparePlanWithTelemetry(scenario, catalog, ev, answer.telemetry, request.mapping, request.threshold,

@@ -118,10 +118,13 @@ struct PlanCheck
 
 /// Fetches the range, evaluates the plan and compares: the one path of `gpuplan-cli check-plan` and
 /// of a workbench view. Blocks on the network (bounded by the request's timeout, per query): call
-/// it off the GUI thread.
+/// it off the GUI thread; `request.telemetry.stop` ends the wait early (an error of kind Cancelled).
 PlanCheck checkPlan(const Scenario& scenario, const Catalog& catalog, const PlanCheckRequest& request);
 
 /// `gpuplan-cli check-plan --json`'s document.
 QJsonObject toJson(const PlanVsMeasured& r);
+/// That document read back (what `gpuplan-cli report --check-plan` draws); nullopt with
+/// "PATH: why" in `error` when a field is not as toJson writes it.
+std::optional<PlanVsMeasured> planVsMeasuredFromJson(const QJsonObject& json, std::string* error);
 
 } // namespace gp::study

@@ -138,4 +138,158 @@ QJsonObject toJson(const PlanVsMeasured& r)
     };
 }
 
+namespace {
+
+/// Reads check-plan's JSON back, naming the first field that is not as toJson writes it.
+class JsonReader
+{
+public:
+    std::string error;
+
+    bool fail(const QString& path, const QString& why)
+    {
+        if (error.empty())
+            error = (path + ": " + why).toStdString();
+        return false;
+    }
+    std::vector<std::string> strings(const QJsonValue& v, const QString& path)
+    {
+        std::vector<std::string> out;
+        if (!v.isArray() && !v.isUndefined()) {
+            fail(path, "must be an array of strings");
+            return out;
+        }
+        const QJsonArray a = v.toArray();
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            if (!a.at(i).isString())
+                fail(QString("%1[%2]").arg(path).arg(i), "must be a string");
+            out.push_back(a.at(i).toString().toStdString());
+        }
+        return out;
+    }
+    std::optional<double> number(const QJsonValue& v, const QString& path)
+    {
+        if (v.isNull() || v.isUndefined())
+            return std::nullopt;
+        if (!v.isDouble()) {
+            fail(path, "must be a number or null");
+            return std::nullopt;
+        }
+        return v.toDouble();
+    }
+    std::vector<MeasuredRow> rows(const QJsonValue& v, const QString& path)
+    {
+        std::vector<MeasuredRow> out;
+        if (!v.isArray()) {
+            fail(path, "must be an array of rows");
+            return out;
+        }
+        const QJsonArray a = v.toArray();
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const QString at = QString("%1[%2]").arg(path).arg(i);
+            const QJsonObject o = a.at(i).toObject();
+            if (!a.at(i).isObject() || !o.value("quantity").isString()) {
+                fail(at + ".quantity", "must be a string");
+                continue;
+            }
+            MeasuredRow r;
+            r.key = o.value("quantity").toString().toStdString();
+            r.label = o.value("label").toString().toStdString();
+            r.unit = o.value("unit").toString().toStdString();
+            r.predicted = number(o.value("predicted"), at + ".predicted");
+            if (o.value("measured").isObject()) {
+                const QJsonObject m = o.value("measured").toObject();
+                telemetry::Stats st;
+                st.samples = m.value("samples").toInt();
+                st.mean = m.value("mean").toDouble();
+                st.p50 = m.value("p50").toDouble();
+                st.p95 = m.value("p95").toDouble();
+                st.max = m.value("max").toDouble();
+                r.measured = st;
+            } else if (!o.value("measured").isNull())
+                fail(at + ".measured", "must be an object or null");
+            r.statistic = o.value("compared").toString("mean").toStdString();
+            r.difference = number(o.value("difference"), at + ".difference");
+            r.flagged = o.value("flagged").toBool();
+            r.parameter = o.value("parameter").toString().toStdString();
+            r.note = o.value("note").toString().toStdString();
+            out.push_back(std::move(r));
+        }
+        return out;
+    }
+};
+
+} // namespace
+
+std::optional<PlanVsMeasured> planVsMeasuredFromJson(const QJsonObject& o, std::string* error)
+{
+    JsonReader in;
+    PlanVsMeasured r;
+    if (!o.value("prometheus").isString() || !o.value("jobs").isArray() || !o.value("gpus").isArray()) {
+        if (error)
+            *error = "not check-plan's JSON (gpuplan-cli check-plan --json): it has no \"prometheus\", \"jobs\" "
+                     "and \"gpus\"";
+        return std::nullopt;
+    }
+    r.url = o.value("prometheus").toString();
+    r.fromS = in.number(o.value("from"), "from").value_or(0.0);
+    r.toS = in.number(o.value("to"), "to").value_or(0.0);
+    r.stepS = in.number(o.value("step_s"), "step_s").value_or(0.0);
+    r.threshold = in.number(o.value("threshold"), "threshold").value_or(0.25);
+    r.seriesCount = o.value("series").toInt();
+    r.flagged = o.value("flagged").toInt();
+    const QJsonArray jobs = o.value("jobs").toArray();
+    for (qsizetype i = 0; i < jobs.size(); ++i) {
+        const QString at = QString("jobs[%1]").arg(i);
+        const QJsonObject j = jobs.at(i).toObject();
+        if (!j.value("job").isString()) {
+            in.fail(at + ".job", "must be the job's id");
+            continue;
+        }
+        JobVsMeasured x;
+        x.jobId = j.value("job").toString().toStdString();
+        x.jobName = j.value("name").toString().toStdString();
+        x.tenantId = j.value("tenant").toString().toStdString();
+        x.pods = in.strings(j.value("pods"), at + ".pods");
+        x.matchedBy = j.value("matched_by").toString().toStdString();
+        x.measuredOn = in.strings(j.value("measured_on"), at + ".measured_on");
+        x.plannedOn = in.strings(j.value("planned_on"), at + ".planned_on");
+        x.gpuWideValues = j.value("gpu_wide_values").toBool();
+        x.rows = in.rows(j.value("rows"), at + ".rows");
+        r.jobs.push_back(std::move(x));
+    }
+    const QJsonArray gpus = o.value("gpus").toArray();
+    for (qsizetype i = 0; i < gpus.size(); ++i) {
+        const QString at = QString("gpus[%1]").arg(i);
+        const QJsonObject g = gpus.at(i).toObject();
+        GpuVsMeasured x;
+        x.host = g.value("host").toString().toStdString();
+        x.gpu = g.value("gpu").toString().toStdString();
+        x.nodeId = g.value("node").toString().toStdString();
+        x.model = g.value("model").toString().toStdString();
+        x.mig = g.value("mig").toBool();
+        x.pods = in.strings(g.value("pods"), at + ".pods");
+        for (const auto& v : g.value("xid_errors").toArray())
+            x.xids.push_back(v.toInt());
+        x.rows = in.rows(g.value("rows"), at + ".rows");
+        r.gpus.push_back(std::move(x));
+    }
+    const QJsonObject un = o.value("unmatched").toObject();
+    r.jobsNotMeasured = in.strings(un.value("jobs_not_measured"), "unmatched.jobs_not_measured");
+    r.podsWithoutJob = in.strings(un.value("pods_without_job"), "unmatched.pods_without_job");
+    r.hostsNotInPlan = in.strings(un.value("hosts_not_in_plan"), "unmatched.hosts_not_in_plan");
+    r.seriesWithoutPod = un.value("series_without_pod").toInt();
+    r.seriesWithoutPodExamples =
+        in.strings(un.value("series_without_pod_examples"), "unmatched.series_without_pod_examples");
+    r.throughputUnmatched =
+        in.strings(un.value("throughput_series_without_job"), "unmatched.throughput_series_without_job");
+    r.throughputSeries = o.value("throughput_series").isDouble() ? o.value("throughput_series").toInt() : -1;
+    if (!in.error.empty()) {
+        if (error)
+            *error = in.error;
+        return std::nullopt;
+    }
+    return r;
+}
+
 } // namespace gp::study

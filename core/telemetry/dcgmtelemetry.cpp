@@ -308,7 +308,7 @@ TelemetryAnswer fetchDcgmTelemetry(const TelemetryRequest& request)
     a.telemetry.toS = request.toS;
     a.telemetry.stepS = request.stepS;
     a.telemetry.selector = request.selector;
-    const PrometheusClient client(request.url, request.timeoutMs);
+    const PrometheusClient client(request.url, request.timeoutMs, request.stop);
     RangeAnswer r = client.queryRange({dcgmQuery(request.selector), request.fromS, request.toS, request.stepS});
     if (!r.ok()) {
         a.error = r.error;

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QUrl>
 
+#include <atomic>
 #include <map>
 #include <optional>
 #include <string>
@@ -128,6 +129,8 @@ struct TelemetryRequest
     double stepS = 60.0;
     int timeoutMs = 30000;
     QString selector; ///< label matchers added to every query: cluster="prod",Hostname=~"gpu-.*"
+    /// Set by another thread to give up waiting (FetchFailure::Cancelled); nullptr: never.
+    const std::atomic<bool>* stop = nullptr;
 };
 
 struct TelemetryAnswer

@@ -94,7 +94,10 @@ RangeAnswer parseRangeAnswer(const QByteArray& body, const QString& url, const Q
     return a;
 }
 
-PrometheusClient::PrometheusClient(QUrl base, int timeoutMs) : mBase(std::move(base)), mTimeoutMs(timeoutMs) {}
+PrometheusClient::PrometheusClient(QUrl base, int timeoutMs, const std::atomic<bool>* stop)
+    : mBase(std::move(base)), mTimeoutMs(timeoutMs), mStop(stop)
+{
+}
 
 RangeAnswer PrometheusClient::queryRange(const RangeQuery& q) const
 {
@@ -130,9 +133,29 @@ RangeAnswer PrometheusClient::queryRange(const RangeQuery& q) const
         reply->abort();
     });
     deadline.start(mTimeoutMs);
-    if (!reply->isFinished())
+    // The caller's Cancel: looked at while waiting, so a slow server never holds a stopped caller.
+    QTimer watch;
+    bool cancelled = false;
+    if (mStop) {
+        QObject::connect(&watch, &QTimer::timeout, &loop, [&] {
+            if (mStop->load()) {
+                cancelled = true;
+                reply->abort();
+            }
+        });
+        watch.start(50);
+    }
+    if (mStop && mStop->load())
+        cancelled = true;
+    else if (!reply->isFinished())
         loop.exec();
     deadline.stop();
+    watch.stop();
+    if (cancelled) {
+        reply->abort();
+        reply->deleteLater();
+        return failed(FetchFailure::Cancelled, where, q.promql, "cancelled");
+    }
     const QByteArray body = timedOut ? QByteArray() : reply->readAll();
     const QNetworkReply::NetworkError e = reply->error();
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QUrl>
 
+#include <atomic>
 #include <map>
 #include <optional>
 #include <string>
@@ -35,7 +36,8 @@ enum class FetchFailure
     Timeout,     ///< no complete answer within the timeout
     HttpError,   ///< an HTTP error status without a Prometheus error body
     QueryError,  ///< Prometheus refused the query (status "error": bad PromQL, bad range, too many points)
-    BadAnswer    ///< an answer that is not Prometheus's JSON for a range query
+    BadAnswer,   ///< an answer that is not Prometheus's JSON for a range query
+    Cancelled    ///< the caller's stop flag was set while waiting (a workbench's Cancel)
 };
 
 struct FetchError
@@ -67,17 +69,19 @@ struct RangeAnswer
 /// queries through QNetworkAccessManager, each bounded by `timeoutMs` in all (connect, wait and
 /// transfer), answered with series or a FetchError naming the address, the query and why. It
 /// runs a local event loop, so it needs a QCoreApplication, and blocks the calling thread: call
-/// it off the GUI thread.
+/// it off the GUI thread. With `stop`, a query still waiting gives up within 50 ms of it being set
+/// (FetchFailure::Cancelled).
 class PrometheusClient
 {
 public:
-    PrometheusClient(QUrl base, int timeoutMs);
+    PrometheusClient(QUrl base, int timeoutMs, const std::atomic<bool>* stop = nullptr);
     RangeAnswer queryRange(const RangeQuery& query) const;
     const QUrl& base() const { return mBase; }
 
 private:
     QUrl mBase;
     int mTimeoutMs;
+    const std::atomic<bool>* mStop;
 };
 
 /// The body of a /api/v1/query_range answer as series (values that are not finite numbers,

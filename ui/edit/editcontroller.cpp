@@ -321,8 +321,7 @@ bool EditController::setJobParallelism(const std::string& jobId, const Paralleli
 bool EditController::setServingDeployment(const std::string& jobId, const calc::ServingConfig& c)
 {
     const document::Document* d = mWorkbench.document();
-    return d && mWorkbench.push(document::setServingDeployment(d->scenario(), mWorkbench.catalog(), jobId, c.tp,
-                                                               c.replicas, c.batchCap, c.precision, c.ep),
+    return d && mWorkbench.push(document::setServingDeployment(d->scenario(), mWorkbench.catalog(), jobId, c),
                                 tr("Cannot set the deployment"), mWindow);
 }
 

@@ -37,7 +37,7 @@ void heading(QPainter& p, const QRectF& body, const QString& title, const QStrin
 } // namespace
 
 Status writeReport(const sim::PlanResults& results, const Catalog& catalog, const QString& pdfPath,
-                   const sim::PlanResults* current)
+                   const sim::PlanResults* current, const MeasuredComparison* measured)
 {
     const PlanFigures f(results, catalog);
     const Scenario& s = f.scenario;
@@ -117,6 +117,23 @@ Status writeReport(const sim::PlanResults& results, const Catalog& catalog, cons
             pdf.newPage();
             heading(p, body, QObject::tr("Recommended vs current"), name);
             drawHtml(p, content, recommendationPageHtml(recommend(*current, results, catalog), 20));
+        }
+
+        // 8. What the cluster measured beside what the plan predicts, when a comparison was made.
+        if (measured) {
+            const QString made = measured->when.isEmpty()
+                                     ? QString()
+                                     : QObject::tr("<p style='color:#555'>Compared %1.</p>").arg(measured->when);
+            if (measured->telemetry) {
+                pdf.newPage();
+                heading(p, body, QObject::tr("Plan vs measured: telemetry"), name);
+                drawHtml(p, content, planVsMeasuredHtml(*measured->telemetry) + made, 8);
+            }
+            if (measured->measurements) {
+                pdf.newPage();
+                heading(p, body, QObject::tr("Plan vs measured: benchmarks"), name);
+                drawHtml(p, content, measurementsVsPlanHtml(*measured->measurements) + made, 8);
+            }
         }
         p.end();
     }

@@ -5,6 +5,7 @@
 #include "model/catalog.h"
 #include "model/issue.h"
 #include "model/scenario.h"
+#include "planvsmeasuredpage.h"
 #include "sim/planresults.h"
 
 #include <QString>
@@ -22,11 +23,13 @@ namespace gp::ui {
 /// Writes the detailed PDF report of a plan from its results (the same figures the workbench
 /// shows). With `current`, the plan is a recommendation in place of that one, and a seventh page,
 /// "Recommended vs current", says what changes, what it saves and what it costs in penalty and
-/// predictability (recommendation.h).
+/// predictability (recommendation.h). With `measured`, the plan's last comparison with what its
+/// cluster measured adds the pages "Plan vs measured" (planvsmeasuredpage.h): one for DCGM
+/// telemetry, one for a measurements file.
 Status writeReport(const sim::PlanResults& results, const Catalog& catalog, const QString& pdfPath,
-                   const sim::PlanResults* current = nullptr);
+                   const sim::PlanResults* current = nullptr, const MeasuredComparison* measured = nullptr);
 
-/// The number of pages writeReport writes (one more with `current`).
+/// The number of pages writeReport writes (one more with `current`, measured->pages() more).
 inline constexpr int kReportPages = 6;
 
 } // namespace gp::ui

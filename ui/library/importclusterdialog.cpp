@@ -6,7 +6,6 @@
 #include "io/jsonfile.h"
 #include "study/clustercapture.h"
 
-#include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -15,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -119,17 +119,22 @@ ImportClusterDialog::ImportClusterDialog(const Catalog& catalog, QWidget* parent
     mMessage->setWordWrap(true);
     mMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
     mMessage->setStyleSheet("color: #b00020");
+    mBusy = new QProgressBar(this);
+    mBusy->setObjectName("ImportBusy");
+    mBusy->setRange(0, 0); // reading, for as long as the cluster's tools take
+    mBusy->setTextVisible(false);
+    mBusy->hide();
     layout->addWidget(mMessage);
+    layout->addWidget(mBusy);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    QPushButton* import = buttons->addButton(tr("&Import"), QDialogButtonBox::AcceptRole);
-    import->setObjectName("ImportButton");
-    import->setDefault(true);
+    mCancel = buttons->button(QDialogButtonBox::Cancel);
+    mCancel->setObjectName("ImportCancel");
+    mImport = buttons->addButton(tr("&Import"), QDialogButtonBox::AcceptRole);
+    mImport->setObjectName("ImportButton");
+    mImport->setDefault(true);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(import, &QPushButton::clicked, this, [this] {
-        if (runImport())
-            accept();
-    });
+    connect(mImport, &QPushButton::clicked, this, &ImportClusterDialog::runImport);
     layout->addWidget(buttons);
 
     connect(mSource, &QComboBox::currentIndexChanged, this, &ImportClusterDialog::sourceChanged);
@@ -137,6 +142,35 @@ ImportClusterDialog::ImportClusterDialog(const Catalog& catalog, QWidget* parent
             [this] { mTenantLabel->setVisible(mTenants->currentData().toString() == "label"); });
     sourceChanged();
     setMinimumWidth(560);
+}
+
+ImportClusterDialog::~ImportClusterDialog() = default;
+
+void ImportClusterDialog::setBusy(bool busy)
+{
+    mBusy->setVisible(busy);
+    mImport->setEnabled(!busy);
+    for (QWidget* w : std::initializer_list<QWidget*>{mSource, mPages, mTenants, mTenantLabel, mGpuMap, mName})
+        w->setEnabled(!busy);
+    mMessage->setStyleSheet(busy ? QString() : QString("color: #b00020"));
+}
+
+void ImportClusterDialog::cancel()
+{
+    if (!running())
+        return;
+    mCancelled = true;
+    mRunner.stop();
+    mMessage->setText(tr("Stopping…"));
+}
+
+void ImportClusterDialog::reject()
+{
+    if (running()) { // Cancel and Esc stop the reading first; the next one closes
+        cancel();
+        return;
+    }
+    QDialog::reject();
 }
 
 QLineEdit* ImportClusterDialog::fileField(const QString& objectName, const QString& placeholder, QWidget* page,
@@ -182,6 +216,8 @@ void ImportClusterDialog::sourceChanged()
 
 bool ImportClusterDialog::runImport()
 {
+    if (running())
+        return false;
     mMessage->clear();
     mScenario.reset();
     const auto source = static_cast<Source>(mSource->currentData().toInt());
@@ -204,71 +240,103 @@ bool ImportClusterDialog::runImport()
         }
         options.gpuMap[pair.left(eq).trimmed().toStdString()] = pair.mid(eq + 1).trimmed().toStdString();
     }
-    const auto readFile = [this](QLineEdit* edit, const QString& what) -> std::optional<io::ClusterInput> {
-        const QString path = edit->text().trimmed();
-        if (path.isEmpty()) {
-            mMessage->setText(tr("Choose the %1 file.").arg(what));
-            return std::nullopt;
+    // What the work needs, read from the fields here; the work itself runs on the thread pool.
+    const QString kubeFile = mKubeFile->text().trimmed();
+    const QString kubeconfig = mKubeconfig->text().trimmed();
+    const QString context = mContext->text().trimmed();
+    const QString nodesFile = mSlurmNodes->text().trimmed();
+    const QString jobsFile = mSlurmJobs->text().trimmed();
+    const QString missing = source == Source::KubernetesFile && kubeFile.isEmpty() ? tr("kubectl JSON")
+                            : source == Source::SlurmFiles && nodesFile.isEmpty()  ? tr("Slurm nodes")
+                            : source == Source::SlurmFiles && jobsFile.isEmpty()   ? tr("Slurm jobs")
+                                                                                   : QString();
+    if (!missing.isEmpty()) {
+        mMessage->setText(tr("Choose the %1 file.").arg(missing));
+        return false;
+    }
+    const Catalog& catalog = mCatalog;
+    auto work = [source, kubeFile, kubeconfig, context, nodesFile, jobsFile, options,
+                 &catalog](const std::atomic<bool>& stop) {
+        Outcome o;
+        const auto readFile = [&o](const QString& path) -> std::optional<io::ClusterInput> {
+            Issues issues;
+            auto bytes = io::readFileBytes(path, issues);
+            if (!bytes) {
+                inFile(issues, path.toStdString());
+                o.message = importIssuesText(issues);
+                return std::nullopt;
+            }
+            return io::ClusterInput{*bytes, path};
+        };
+        switch (source) {
+        case Source::KubernetesFile:
+            if (auto in = readFile(kubeFile)) {
+                o.scenario = io::importKubernetes(*in, options, catalog);
+                o.description = tr("Kubernetes objects in %1").arg(QFileInfo(in->name).fileName());
+            }
+            break;
+        case Source::KubernetesLive: {
+            auto in = study::captureKubernetes(kubeconfig, context, kImportTimeoutMs, &stop);
+            if (in) {
+                o.scenario = io::importKubernetes(*in, options, catalog);
+                o.description = tr("the live Kubernetes cluster (%1)").arg(in->name);
+            } else
+                o.scenario.issues = in.issues;
+            break;
         }
-        Issues issues;
-        auto bytes = io::readFileBytes(path, issues);
-        if (!bytes) {
-            inFile(issues, path.toStdString());
-            mMessage->setText(importIssuesText(issues));
-            return std::nullopt;
+        case Source::SlurmFiles: {
+            auto nodes = readFile(nodesFile);
+            auto jobs = nodes ? readFile(jobsFile) : std::nullopt;
+            if (nodes && jobs) {
+                o.scenario = io::importSlurm(*nodes, *jobs, options, catalog);
+                o.description =
+                    tr("Slurm's %1 and %2").arg(QFileInfo(nodes->name).fileName(), QFileInfo(jobs->name).fileName());
+            }
+            break;
         }
-        return io::ClusterInput{*bytes, path};
+        case Source::SlurmLive: {
+            auto in = study::captureSlurm(kImportTimeoutMs, &stop);
+            if (in) {
+                o.scenario = io::importSlurm(in->first, in->second, options, catalog);
+                o.description = tr("this computer's Slurm");
+            } else
+                o.scenario.issues = in.issues;
+            break;
+        }
+        }
+        return o;
     };
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    Result<Scenario> r;
-    bool read = true;
-    switch (source) {
-    case Source::KubernetesFile:
-        if (auto in = readFile(mKubeFile, tr("kubectl JSON"))) {
-            r = io::importKubernetes(*in, options, mCatalog);
-            mDescription = tr("Kubernetes objects in %1").arg(QFileInfo(in->name).fileName());
-        } else
-            read = false;
-        break;
-    case Source::KubernetesLive: {
-        auto in = study::captureKubernetes(mKubeconfig->text().trimmed(), mContext->text().trimmed(), kImportTimeoutMs);
-        if (in) {
-            r = io::importKubernetes(*in, options, mCatalog);
-            mDescription = tr("the live Kubernetes cluster (%1)").arg(in->name);
-        } else
-            r.issues = in.issues;
-        break;
-    }
-    case Source::SlurmFiles: {
-        auto nodes = readFile(mSlurmNodes, tr("Slurm nodes"));
-        auto jobs = nodes ? readFile(mSlurmJobs, tr("Slurm jobs")) : std::nullopt;
-        if (nodes && jobs) {
-            r = io::importSlurm(*nodes, *jobs, options, mCatalog);
-            mDescription =
-                tr("Slurm's %1 and %2").arg(QFileInfo(nodes->name).fileName(), QFileInfo(jobs->name).fileName());
-        } else
-            read = false;
-        break;
-    }
-    case Source::SlurmLive: {
-        auto in = study::captureSlurm(kImportTimeoutMs);
-        if (in) {
-            r = io::importSlurm(in->first, in->second, options, mCatalog);
-            mDescription = tr("this computer's Slurm");
-        } else
-            r.issues = in.issues;
-        break;
-    }
-    }
-    QApplication::restoreOverrideCursor();
-    if (!read)
-        return false;
-    if (!r) {
-        mMessage->setText(tr("Nothing was imported:\n%1").arg(importIssuesText(r.issues)));
-        return false;
-    }
-    mScenario = std::move(*r);
+    mCancelled = false;
+    setBusy(true);
+    mMessage->setText(source == Source::KubernetesLive
+                          ? tr("Asking the cluster through kubectl… (up to %1 s)").arg(kImportTimeoutMs / 1000)
+                      : source == Source::SlurmLive
+                          ? tr("Running sinfo and squeue… (up to %1 s each)").arg(kImportTimeoutMs / 1000)
+                          : tr("Reading the files…"));
+    mRunner.start(std::move(work));
     return true;
+}
+
+void ImportClusterDialog::finished(std::optional<Outcome> outcome)
+{
+    setBusy(false);
+    if (!outcome)
+        return;
+    if (mCancelled) {
+        mMessage->setText(tr("Cancelled: nothing was imported."));
+        return;
+    }
+    if (!outcome->message.isEmpty()) {
+        mMessage->setText(outcome->message);
+        return;
+    }
+    if (!outcome->scenario) {
+        mMessage->setText(tr("Nothing was imported:\n%1").arg(importIssuesText(outcome->scenario.issues)));
+        return;
+    }
+    mScenario = std::move(*outcome->scenario);
+    mDescription = outcome->description;
+    accept();
 }
 
 } // namespace gp::ui

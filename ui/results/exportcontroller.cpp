@@ -78,6 +78,14 @@ void ExportController::exportPdf(const QString& title, const QString& fileName, 
         Q_EMIT mWorkbench.message(done.arg(pdf), 8000);
 }
 
+Status ExportController::exportReport(const QString& pdf)
+{
+    const auto results = mWorkbench.document() ? planResults() : nullptr;
+    if (!results)
+        return failure(pdf.toStdString(), "no plan results");
+    return writeReport(*results, mWorkbench.catalog(), pdf, nullptr, mWorkbench.measuredComparison());
+}
+
 QString ExportController::recommendationKey() const
 {
     const document::Document* doc = mWorkbench.document();
@@ -111,14 +119,26 @@ void ExportController::addExportActions(QMenu* file)
     });
     file->addAction(tr("Export &Report (PDF)…"), this, [this, &catalog] {
         exportPdf(tr("Export Report"), scenarioName() + ".pdf", tr("Cannot export the report"),
-                  tr("Report written to %1"),
-                  [&catalog](const sim::PlanResults& r, const QString& pdf) { return writeReport(r, catalog, pdf); });
+                  tr("Report written to %1"), [this, &catalog](const sim::PlanResults& r, const QString& pdf) {
+                      // The session's last Plan vs Measured comparison adds its pages.
+                      return writeReport(r, catalog, pdf, nullptr, mWorkbench.measuredComparison());
+                  });
     });
     file->addAction(tr("Export C&harts and Tables…"), this, &ExportController::exportCharts);
     file->addAction(tr("Export &Cluster Configuration…"), this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(mWindow, tr("Export Cluster Configuration Into"));
         if (!dir.isEmpty())
             exportClusterConfig(dir);
+    });
+    file->addAction(tr("Export &DRA Objects…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(mWindow, tr("Export DRA Objects Into"));
+        if (!dir.isEmpty())
+            exportClusterConfig(dir, io::ClusterExportFormat::Dra);
+    });
+    file->addAction(tr("Export HA&Mi Requests…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(mWindow, tr("Export HAMi Requests Into"));
+        if (!dir.isEmpty())
+            exportClusterConfig(dir, io::ClusterExportFormat::Hami);
     });
 }
 
@@ -156,7 +176,7 @@ void ExportController::exportCharts()
         Q_EMIT mWorkbench.message(tr("Charts and tables written to %1").arg(dir), 8000);
 }
 
-bool ExportController::exportClusterConfig(const QString& dir)
+bool ExportController::exportClusterConfig(const QString& dir, io::ClusterExportFormat format)
 {
     if (!mWorkbench.document())
         return false;
@@ -165,13 +185,16 @@ bool ExportController::exportClusterConfig(const QString& dir)
         return false; // cancelled
     const Scenario& s = *results->scenario;
     const Catalog& catalog = mWorkbench.catalog();
-    const Status written =
-        io::writeFiles(dir, io::clusterConfigFiles(calc::buildClusterConfig(s, catalog, *results->evaluation), s.name));
+    const Status written = io::writeFiles(
+        dir, io::clusterExportFiles(calc::buildClusterConfig(s, catalog, *results->evaluation), s.name, {format}));
     if (!written) {
         QMessageBox::critical(mWindow, tr("Cannot export"), issuesText(written.issues));
         return false;
     }
-    Q_EMIT mWorkbench.message(tr("Cluster configuration written to %1 (see its README.md)").arg(dir), 8000);
+    const QString readme = format == io::ClusterExportFormat::Dra    ? QString("dra/README.md")
+                           : format == io::ClusterExportFormat::Hami ? QString("hami/README.md")
+                                                                     : QString("README.md");
+    Q_EMIT mWorkbench.message(tr("Cluster configuration written to %1 (see its %2)").arg(dir, readme), 8000);
     return true;
 }
 

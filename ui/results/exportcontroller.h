@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "io/clusterconfigwriter.h"
 #include "model/issue.h"
 #include "sim/planresults.h"
 
@@ -30,8 +31,8 @@ class ExportController : public QObject
 public:
     ExportController(Workbench& workbench, QWidget* window);
 
-    /// Adds Export Scenario JSON, Present, Export Slides, Report, Charts and Tables and Cluster
-    /// Configuration to the File menu.
+    /// Adds Export Scenario JSON, Present, Export Slides, Report, Charts and Tables, Cluster
+    /// Configuration, DRA Objects and HAMi Requests to the File menu.
     void addExportActions(QMenu* file);
 
     /// The open plan's complete results (the ones every view shows); while they are still
@@ -40,9 +41,13 @@ public:
     /// Starts the full-screen presentation of the open scenario with `recommendation` on its
     /// last slide; returns the window (closed with Esc).
     PresentationWindow* present(const QString& recommendation, bool fullScreen = true);
-    /// Writes the GPU Operator configuration of the plan into `dir` (docs/export.md); false,
-    /// with the reason in a message box, when it cannot.
-    bool exportClusterConfig(const QString& dir);
+    /// Writes the plan's sharing into `dir` as GPU Operator configuration, DRA objects (dir/dra)
+    /// or HAMi requests (dir/hami) (docs/export.md); false, with the reason in a message box,
+    /// when it cannot.
+    bool exportClusterConfig(const QString& dir, io::ClusterExportFormat format = io::ClusterExportFormat::GpuOperator);
+    /// File > Export Report without its file dialog: the open plan's report, with the pages of
+    /// its last Plan vs Measured comparison where one was made.
+    Status exportReport(const QString& pdf);
 
 private:
     /// Asks for a PDF path, waits for the plan's results, and lets `write` draw them there.

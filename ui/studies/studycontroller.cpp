@@ -2,8 +2,10 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "studycontroller.h"
 
+#include "planvsmeasureddialog.h"
 #include "replaydialog.h"
 #include "sweepdialog.h"
+#include "ui/figures/planvsmeasuredpage.h"
 #include "ui/library/librarycontroller.h"
 #include "ui/workbench.h"
 
@@ -28,6 +30,34 @@ void StudyController::addStudyActions(QMenu* results)
         if (!dir.isEmpty())
             openSweep(dir);
     });
+    results->addSeparator();
+    results->addAction(tr("Plan vs &Measured…"), this, &StudyController::showPlanVsMeasured);
+}
+
+PlanVsMeasuredDialog* StudyController::planVsMeasured() const { return mPlanVsMeasured; }
+
+PlanVsMeasuredDialog* StudyController::showPlanVsMeasured()
+{
+    if (!mPlanVsMeasured) { // one, kept: its last comparison stays while the window lives
+        mPlanVsMeasured = new PlanVsMeasuredDialog(
+            mWorkbench.catalog(),
+            [this]() -> const Scenario* {
+                const document::Document* doc = mWorkbench.document();
+                return doc ? &doc->scenario() : nullptr;
+            },
+            mWindow);
+        mPlanVsMeasured->resize(std::min(1240, mWindow->width() - 40), std::min(720, mWindow->height() - 40));
+        connect(mPlanVsMeasured, &PlanVsMeasuredDialog::jobChosen, this, &StudyController::jobChosen);
+        connect(mPlanVsMeasured, &PlanVsMeasuredDialog::nodeChosen, this, &StudyController::nodeChosen);
+        connect(
+            mPlanVsMeasured, &PlanVsMeasuredDialog::compared, this,
+            [this](std::shared_ptr<const MeasuredComparison> c) { mWorkbench.setMeasuredComparison(std::move(c)); });
+        connect(&mWorkbench, &Workbench::documentReplaced, mPlanVsMeasured, &PlanVsMeasuredDialog::planReplaced);
+    }
+    mPlanVsMeasured->show();
+    mPlanVsMeasured->raise();
+    mPlanVsMeasured->activateWindow();
+    return mPlanVsMeasured;
 }
 
 SweepDialog* StudyController::openSweep(const QString& folder)

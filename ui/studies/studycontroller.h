@@ -12,6 +12,7 @@ class QWidget;
 namespace gp::ui {
 
 class LibraryController;
+class PlanVsMeasuredDialog;
 class ReplayDialog;
 class SweepDialog;
 class Workbench;
@@ -26,8 +27,11 @@ class StudyController : public QObject
 public:
     StudyController(Workbench& workbench, LibraryController* files, QWidget* window);
 
-    /// Adds Placement Replay… (Ctrl+Shift+R) and Open Sweep… to the Results menu.
+    /// Adds Placement Replay… (Ctrl+Shift+R), Open Sweep… and Plan vs Measured… to the Results menu.
     void addStudyActions(QMenu* results);
+    /// Results > Plan vs Measured: the dialog, shown and raised.
+    PlanVsMeasuredDialog* showPlanVsMeasured();
+    PlanVsMeasuredDialog* planVsMeasured() const;
     /// Results > Placement Replay: the trace replay's dialog, shown and raised.
     void showPlacementReplay();
     ReplayDialog* placementReplay() const;
@@ -35,11 +39,18 @@ public:
     /// with the reason in a message box, when the folder is not one.
     SweepDialog* openSweep(const QString& folder);
 
+Q_SIGNALS:
+    /// A job's row of Plan vs Measured was selected: the window selects it in its views.
+    void jobChosen(const QString& jobId);
+    /// A GPU's row of Plan vs Measured was selected: its node.
+    void nodeChosen(const QString& nodeId);
+
 private:
     Workbench& mWorkbench;
     LibraryController* mFiles;
     QWidget* mWindow;
     QPointer<ReplayDialog> mReplay;
+    QPointer<PlanVsMeasuredDialog> mPlanVsMeasured;
 };
 
 } // namespace gp::ui
