@@ -42,9 +42,11 @@ const char* kUsage =
     "  validate-model ROWS...  the model against published measurements, calibration and held-out apart\n"
     "  check-plan FILE --prometheus URL --from T  the plan beside DCGM telemetry: predicted vs measured\n"
     "  import-cluster -o OUT   a running cluster as a scenario: Kubernetes (kubectl JSON, kubeconfig) or Slurm\n"
+    "  calibrate FILE MEAS     fit the model's parameters to measurements: a calibration profile\n"
+    "  profiles ACTION         calibration profiles: list, show, diff, export\n"
     "\n"
     "Every command takes --help. Exit status: 0 success, 1 runtime failure, 2 bad input or usage\n"
-    "(check-plan adds 3 to 6: see its --help).\n"
+    "(check-plan adds 3 to 6, calibrate 3: see their --help).\n"
     "Options for all commands: --catalog PATH (user catalog merged over the bundled one).\n";
 
 } // namespace
@@ -83,6 +85,8 @@ int main(int argc, char** argv)
         {"validate-model", gp::cli::runValidateModel},
         {"check-plan", gp::cli::runCheckPlan},
         {"import-cluster", gp::cli::runImportCluster},
+        {"calibrate", gp::cli::runCalibrate},
+        {"profiles", gp::cli::runProfiles},
     };
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();
