@@ -191,6 +191,22 @@ private Q_SLOTS:
         QCOMPARE(test::hashOf(mScenario), scenarioHash);
     }
 
+    void fitThatDoesNotConvergeExitsThreeAndWritesNothing()
+    {
+        const QString meas = path("slow.json");
+        QVERIFY(write(meas, measurements()));
+        const QString out = path("unconverged.json");
+        const QString db = path("unconverged.sqlite");
+        const test::Run r = test::cli({"calibrate", mScenario, meas, "--params", "gemm_efficiency_scale,stack",
+                                       "--max-iterations", "1", "--out", out, "--save-to-library", "--db", db},
+                                      mTmp.path());
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("did not converge in 1 iterations") && r.err.contains("nothing was stored"),
+                 qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+        QVERIFY(!QFile::exists(db));
+    }
+
     void nothingConstrainedExitsTwo()
     {
         const QString meas = path("telemetry.json");

@@ -36,9 +36,9 @@ const char* kCalibrateDescription =
     "The scenario and the measurements file are only read; the profile is written (--out, --save-to-library)\n"
     "only when the fit converged.\n"
     "\n"
-    "Exit status: 0 fitted; 1 runtime failure (cannot write --out); 2 bad input or usage (unreadable files,\n"
-    "unknown job ids, contradicting measurements, no measurement that constrains a parameter); 3 the fit did\n"
-    "not converge (nothing written).";
+    "Exit status: 0 fitted; 1 runtime failure (--out or the library cannot be written); 2 bad input or usage\n"
+    "(unreadable files, unknown job ids, contradicting measurements, no measurement that constrains a\n"
+    "parameter); 3 the fit did not converge (nothing written).";
 
 QString calNum(double v) { return QString::number(v, 'g', 4); }
 QString calPct(double f) { return QString::number(100.0 * f, 'f', 1) + " %"; }
@@ -97,6 +97,7 @@ int runCalibrate(const QStringList& args)
                  "GPU's) or prefixes (gpu.ID, stack). Default: all candidates.",
                  "LIST"});
     p.addOption({"folds", "k of the cross-validation (default 5; 0: none).", "K", "5"});
+    p.addOption({"max-iterations", "Give up after N Levenberg-Marquardt iterations (default 200).", "N", "200"});
     p.addOption({"name", "The profile's name (default: SCENARIO-NAME/STACK).", "NAME"});
     p.addOption({"author", "The profile's author (default: $USER).", "NAME"});
     p.addOption({"out", "Write the profile as a JSON file (only when the fit converged).", "PROFILE.json"});
@@ -113,6 +114,10 @@ int runCalibrate(const QStringList& args)
     const int folds = p.value("folds").toInt(&foldsOk);
     if (!foldsOk || folds < 0 || folds > 1000)
         return cl.refuse("--folds must be a whole number from 0 to 1000");
+    bool iterationsOk = false;
+    const int maxIterations = p.value("max-iterations").toInt(&iterationsOk);
+    if (!iterationsOk || maxIterations < 1 || maxIterations > 100000)
+        return cl.refuse("--max-iterations must be a whole number from 1 to 100000");
     if (p.isSet("out") && !outputIsNotAnInput(p, p.value("out"), files))
         return kBadInput;
     auto catalog = loadCatalogOrReport(p);
@@ -141,6 +146,7 @@ int runCalibrate(const QStringList& args)
     for (const QString& s : p.value("params").split(',', Qt::SkipEmptyParts))
         options.params.push_back(s.trimmed().toStdString());
     options.folds = folds;
+    options.maxIterations = maxIterations;
     options.name = p.value("name").toStdString();
     options.author = (p.isSet("author") ? p.value("author") : qEnvironmentVariable("USER")).toStdString();
     options.createdAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
