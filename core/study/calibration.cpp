@@ -410,7 +410,7 @@ CalibrationResult calibrate(const std::vector<CalibrationCase>& cases, const Cat
     // Held-out error: k folds (leave-one-out when there are fewer measurements than 2k), each fitted
     // on the others with the same free parameters, predicting its own.
     if (options.folds > 0 && used.size() >= 2) {
-        const std::size_t k = used.size() < std::size_t(2 * options.folds) ? used.size() : std::size_t(options.folds);
+        const std::size_t k = used.size() < 2 * std::size_t(options.folds) ? used.size() : std::size_t(options.folds);
         std::vector<std::size_t> perm = rows;
         std::mt19937 rng(20261205u); // fixed: the same folds on every run and machine
         for (std::size_t i = perm.size(); i > 1; --i)
