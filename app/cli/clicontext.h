@@ -100,6 +100,8 @@ int runValidateModel(const QStringList& args);
 int runCheckPlan(const QStringList& args);
 int runImportCluster(const QStringList& args);
 int runImportMeasurements(const QStringList& args);
+int runCalibrate(const QStringList& args);
+int runProfiles(const QStringList& args);
 
 /// The cluster KPIs as `evaluate --json` prints them (docs/cli.md#evaluate); summary reuses it.
 QJsonObject kpisToJson(const calc::Kpis& kpis);

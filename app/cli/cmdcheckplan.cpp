@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 // gpuplan-cli check-plan: the plan's predictions beside a range of DCGM telemetry from Prometheus
 // (docs/cli.md#check-plan, issue 38).
+#include "calibrationoptions.h"
 #include "clicontext.h"
 
 #include "study/planvsmeasured.h"
@@ -163,6 +164,11 @@ int runCheckPlan(const QStringList& args)
                  "predicted tokens/s, e.g. sum by (namespace, pod) (rate(vllm:generation_tokens_total[5m])).",
                  "PROMQL"});
     p.addOption({"json", "Print the comparison as JSON (docs/cli.md#check-plan)."});
+    p.addOption({"calibration",
+                 "Compare the plan with a calibration profile applied: a profile file or a library NAME[@VERSION] "
+                 "in --db (docs/calibration.md).",
+                 "PROFILE"});
+    cl.addDbOption();
     if (auto done = cl.parse(args))
         return *done;
     if (p.positionalArguments().size() != 1)
@@ -220,6 +226,11 @@ int runCheckPlan(const QStringList& args)
     auto scenario = readScenarioOrReport(file, *catalog);
     if (!scenario)
         return kBadInput;
+    std::optional<CalibrationProfile> profile;
+    if (!readCalibrationOption(p, profile))
+        return kBadInput;
+    if (profile)
+        applyProfile(p, *profile, *scenario, &*catalog);
 
     study::PlanCheckRequest request;
     request.telemetry.url = url;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "calibrationoptions.h"
 #include "clicontext.h"
 #include "io/textformat.h"
 #include "model/planningtarget.h"
@@ -11,6 +12,7 @@
 #include "calc/kpiregistry.h"
 #include "io/scenarioreader.h"
 #include "model/enumnames.h"
+#include "study/calibration.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -396,6 +398,11 @@ int runEvaluate(const QStringList& args)
     p.addOption({"json", "Print JSON (one object; an array for several files)."});
     p.addOption({"alternatives", "Also evaluate the tenant mix with every GPU shared one way (bare metal, passthrough, "
                                  "MIG, vGPU, time-slicing, MPS): the sharing trade-off matrix."});
+    p.addOption({"calibration",
+                 "Evaluate with a calibration profile: a profile file or a library NAME[@VERSION] in --db "
+                 "(docs/calibration.md). --json marks each job's calibrated parameters.",
+                 "PROFILE"});
+    cl.addDbOption();
     if (auto done = cl.parse(args))
         return *done;
     const QStringList files = p.positionalArguments();
@@ -415,6 +422,9 @@ int runEvaluate(const QStringList& args)
     auto catalog = loadCatalogOrReport(p);
     if (!catalog)
         return kFailure;
+    std::optional<CalibrationProfile> profile;
+    if (p.isSet("calibration") && !(profile = loadProfileOrReport(p, p.value("calibration"))))
+        return kBadInput;
     QJsonArray all;
     int status = kOk;
     for (const QString& file : files) {
@@ -425,18 +435,34 @@ int runEvaluate(const QStringList& args)
             status = kBadInput;
             continue;
         }
-        const calc::Evaluation ev = calc::evaluate(*r.value, *catalog, policy);
+        // A profile changes only what the evaluation reads anyway: the catalog's GPU and stack
+        // figures and the scenario's assumptions (docs/calibration.md).
+        study::CalibratedPlan plan{*r.value, *catalog, {}};
+        if (profile) {
+            plan = study::withCalibration(*r.value, *catalog, *profile);
+            for (const Issue& i : plan.issues)
+                err() << formatIssue(p.value("calibration"), i) << '\n';
+        }
+        const calc::Evaluation ev = calc::evaluate(plan.scenario, plan.catalog, policy);
         if (p.isSet("json")) {
-            QJsonObject o = toJson(ev, *r.value, *catalog);
+            QJsonObject o = toJson(ev, plan.scenario, plan.catalog);
+            if (profile) {
+                o["calibration"] = calibrationUsedJson(*profile);
+                markCalibratedJobs(o, *profile, ev, plan.scenario);
+            }
             o["file"] = file;
             o["name"] = QString::fromStdString(r.value->name);
             if (p.isSet("alternatives"))
-                o["alternatives"] = toJson(calc::compareSharing(*r.value, *catalog));
+                o["alternatives"] = toJson(calc::compareSharing(plan.scenario, plan.catalog));
             all.append(o);
         } else {
-            printText(file, *r.value, ev);
+            if (profile)
+                out() << "Calibrated with profile " << QString::fromStdString(profile->name) << " version "
+                      << profile->version << ": " << profile->values.size()
+                      << " parameters fitted, the rest at their defaults\n";
+            printText(file, plan.scenario, ev);
             if (p.isSet("alternatives"))
-                printAlternatives(calc::compareSharing(*r.value, *catalog));
+                printAlternatives(calc::compareSharing(plan.scenario, plan.catalog));
         }
     }
     if (p.isSet("json"))

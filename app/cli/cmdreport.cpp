@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
+#include "calibrationoptions.h"
 #include "clicontext.h"
 #include "sim/planresults.h"
 
@@ -59,6 +60,10 @@ int runReport(const QStringList& args)
                  "Flag measurements of --measurements beyond this fraction of the prediction (0.25, or 25%; default "
                  "0.25).",
                  "F", "0.25"});
+    p.addOption({"calibration",
+                 "Report the plan with a calibration profile applied: a profile file or a library NAME[@VERSION] "
+                 "in --db (docs/calibration.md).",
+                 "PROFILE"});
     cl.addDbOption();
     if (auto done = cl.parse(args))
         return *done;
@@ -132,6 +137,9 @@ int runReport(const QStringList& args)
     auto catalog = loadCatalogOrReport(p);
     if (!catalog)
         return kFailure;
+    std::optional<CalibrationProfile> profile;
+    if (!readCalibrationOption(p, profile))
+        return kBadInput;
     io::ScenarioReadResult r;
     QString source;
     if (p.isSet("scenario")) {
@@ -157,11 +165,16 @@ int runReport(const QStringList& args)
         err() << Qt::flush;
         return kBadInput;
     }
+    // The profile's GPU and stack values go into the catalog once, its assumptions into each plan.
+    if (profile)
+        applyProfile(p, *profile, *r.value, &*catalog);
     std::optional<sim::PlanResults> current;
     if (p.isSet("current")) {
-        const std::optional<Scenario> was = readScenarioOrReport(p.value("current"), *catalog);
+        std::optional<Scenario> was = readScenarioOrReport(p.value("current"), *catalog);
         if (!was)
             return kBadInput;
+        if (profile)
+            applyProfile(p, *profile, *was, nullptr);
         current = sim::computePlanResults(*was, *catalog, nullptr, 30.0, trials);
     }
     const std::optional<sim::PlanResults> results = sim::computePlanResults(*r.value, *catalog, nullptr, 30.0, trials);

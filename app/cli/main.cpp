@@ -43,9 +43,11 @@ const char* kUsage =
     "  check-plan FILE --prometheus URL --from T  the plan beside DCGM telemetry: predicted vs measured\n"
     "  import-cluster -o OUT   a running cluster as a scenario: Kubernetes (kubectl JSON, kubeconfig) or Slurm\n"
     "  import-measurements SCENARIO FILE... --job JOB  benchmark results and training logs beside the plan\n"
+    "  calibrate FILE MEAS     fit the model's parameters to measurements: a calibration profile\n"
+    "  profiles ACTION         calibration profiles: list, show, diff, export\n"
     "\n"
     "Every command takes --help. Exit status: 0 success, 1 runtime failure, 2 bad input or usage\n"
-    "(check-plan adds 3 to 6, import-measurements 3 and 4: see their --help).\n"
+    "(check-plan adds 3 to 6, import-measurements 3 and 4, calibrate 3: see their --help).\n"
     "Options for all commands: --catalog PATH (user catalog merged over the bundled one).\n";
 
 } // namespace
@@ -85,6 +87,8 @@ int main(int argc, char** argv)
         {"check-plan", gp::cli::runCheckPlan},
         {"import-cluster", gp::cli::runImportCluster},
         {"import-measurements", gp::cli::runImportMeasurements},
+        {"calibrate", gp::cli::runCalibrate},
+        {"profiles", gp::cli::runProfiles},
     };
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();

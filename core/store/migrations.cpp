@@ -81,6 +81,21 @@ const std::vector<QStringList> kSteps = {
         "{sqlite}DROP TABLE scenarios",
         "{sqlite}ALTER TABLE scenarios_v5 RENAME TO scenarios",
     },
+    // 6: calibration profiles (issue 38, docs/calibration.md#profiles): every version of a named
+    //    profile kept, each with its author, date, the digest of the measurements it was fitted to
+    //    and its JSON document (the profile file's content). IF NOT EXISTS: a team library whose
+    //    recorded version was set back (tst_teamlibrary does) migrates again without failing.
+    {
+        "CREATE TABLE IF NOT EXISTS calibration_profiles ("
+        " id {key},"
+        " name TEXT NOT NULL,"
+        " version INTEGER NOT NULL,"
+        " author TEXT NOT NULL DEFAULT '',"
+        " created_at TEXT NOT NULL,"
+        " measurements_digest TEXT NOT NULL DEFAULT '',"
+        " document TEXT NOT NULL,"
+        " UNIQUE (name, version))",
+    },
 };
 
 /// A statement that starts with {sqlite} belongs to the SQLite library only (a step whose

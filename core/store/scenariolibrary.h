@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -48,6 +49,17 @@ struct NewScenario
     std::map<QString, double> kpis;
 };
 
+/// One stored version of a calibration profile (docs/calibration.md#profiles).
+struct StoredProfile
+{
+    QString name;
+    int version = 0; ///< 1, 2, ... within its name
+    QString author;
+    QString createdAt; ///< as the profile states it (ISO 8601)
+    QString measurementsDigest;
+    QByteArray document; ///< the profile file's content, byte for byte as stored
+};
+
 struct ScenarioSummary
 {
     qint64 id = 0;
@@ -75,7 +87,7 @@ enum class Dialect;
 class ScenarioLibrary
 {
 public:
-    static constexpr int kSchemaVersion = 5;
+    static constexpr int kSchemaVersion = 6;
     /// The issue path of a save refused because another save came first (isConflict).
     static constexpr const char* kConflict = "save conflict";
     static constexpr int kApplicationId = 0x47504c4e; // "GPLN"
@@ -144,6 +156,16 @@ public:
     Status setTags(qint64 scenarioId, const QStringList& tags);
     Status deleteScenario(qint64 scenarioId);
     Result<int> scenarioCount();
+
+    /// Stores the next version of the calibration profile `name` (1 for a new name), in one
+    /// transaction: `document(version)` gives the profile's JSON carrying that version.
+    Result<int> addCalibrationProfile(const QString& name, const QString& author, const QString& createdAt,
+                                      const QString& measurementsDigest,
+                                      const std::function<QByteArray(int version)>& document);
+    /// Every stored version of every profile (or of `name`), by name then version.
+    Result<std::vector<StoredProfile>> calibrationProfiles(const QString& name = {});
+    /// One version of a profile (the latest when nullopt); an error naming it when there is none.
+    Result<StoredProfile> calibrationProfile(const QString& name, std::optional<int> version = {});
 
     /// Writes (or replaces) the draft of `draft.session`, in one transaction.
     Status saveDraft(const Draft& draft);

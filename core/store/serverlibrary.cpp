@@ -59,7 +59,7 @@ Status ScenarioLibrary::initServerRoles()
 {
     if (mDialect != Dialect::Postgres)
         return fail(mPath, "roles belong to a team library on a server (--db postgresql://…)");
-    const QString tables = "gpuplan_schema, scenarios, revisions, revision_kpis, drafts";
+    const QString tables = "gpuplan_schema, scenarios, revisions, revision_kpis, drafts, calibration_profiles";
     QString error;
     detail::Transaction tx(mConnection, mDialect);
     if (!tx.active())

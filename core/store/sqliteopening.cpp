@@ -194,6 +194,8 @@ Result<int> ScenarioLibrary::sqliteVersion()
         expected << "revision_kpis";
     if (version >= 3)
         expected << "drafts";
+    if (version >= 6)
+        expected << "calibration_profiles";
     QStringList missing;
     for (const QString& t : expected)
         if (!tables.contains(t))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 # SPDX-FileCopyrightText: 2026 The gpuplan developers
-"""Writes a scenario library at an old schema version (3 or 4) the way gpuplan of that schema
+"""Writes a scenario library at an old schema version (3, 4 or 5) the way gpuplan of that schema
 wrote it: the SQLite statements of core/store/migrations.cpp's steps 1..N copied verbatim (the
 {key}/{ref}/{real} placeholders as the SQLite dialect fills them), PRAGMA user_version = N and
 gpuplan's application id, then a few rows. The document is the one gpuplan 0.1.0 saved in
@@ -40,6 +40,15 @@ STEPS = [
         "UPDATE scenarios SET latest_revision = (SELECT COALESCE(MAX(number), 0) FROM revisions"
         " WHERE revisions.scenario_id = scenarios.id)",
         "ALTER TABLE revisions ADD COLUMN author TEXT NOT NULL DEFAULT ''",
+    ],
+    [  # 5
+        "CREATE TABLE scenarios_v5 ( id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL,"
+        " created_at TEXT NOT NULL, updated_at TEXT NOT NULL, description TEXT NOT NULL DEFAULT '',"
+        " tags TEXT NOT NULL DEFAULT '', latest_revision INTEGER NOT NULL DEFAULT 0)",
+        "INSERT INTO scenarios_v5 (id, name, created_at, updated_at, description, tags, latest_revision)"
+        " SELECT id, name, created_at, updated_at, description, tags, latest_revision FROM scenarios",
+        "DROP TABLE scenarios",
+        "ALTER TABLE scenarios_v5 RENAME TO scenarios",
     ],
 ]
 APPLICATION_ID = 0x47504C4E  # "GPLN"
