@@ -19,6 +19,38 @@
 
 namespace gp::test {
 
+/// The child widget of `parent` named `name`; the test stops when there is none.
+template <typename T> T* child(QWidget* parent, const QString& name)
+{
+    T* w = parent->findChild<T*>(name);
+    if (!w)
+        qFatal("no %s", qPrintable(name));
+    return w;
+}
+
+/// Replaces the text of `edit` by typing, as a user does: select all, then type (or delete).
+inline void typeInto(QLineEdit* edit, const QString& text)
+{
+    edit->setFocus();
+    QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
+    if (text.isEmpty())
+        QTest::keyClick(edit, Qt::Key_Delete);
+    else
+        QTest::keyClicks(edit, text);
+}
+
+/// How often a 20 ms timer fires on the GUI thread while the test waits `ms`: a GUI that does
+/// its slow work off the thread keeps it turning (about ms / 20 ticks).
+inline int guiThreadTicks(int ms)
+{
+    int ticks = 0;
+    QTimer tick;
+    QObject::connect(&tick, &QTimer::timeout, [&ticks] { ++ticks; });
+    tick.start(20);
+    QTest::qWait(ms);
+    return ticks;
+}
+
 /// Runs `act` on the next modal dialog once it is shown (whose object name is `name`, or any
 /// when empty), polling for it: a mouse click processes events before the dialog opens, so a
 /// single zero timer can fire too early. Gives up after 20 seconds (a loaded sanitizer run can take

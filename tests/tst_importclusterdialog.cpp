@@ -6,6 +6,7 @@
 // GPU refused in the dialog, which stays open, and nothing added to the library; a live cluster
 // whose API server never answers read off the GUI thread, the window responding, and Cancel
 // killing kubectl within a second.
+#include "guidriver.h"
 #include "windowfixture.h"
 
 #include "io/scenarioreader.h"
@@ -29,23 +30,10 @@
 #include <QTimer>
 
 using namespace gp;
+using gp::test::child;
+using gp::test::typeInto;
 
 namespace {
-
-template <typename T> T* child(QWidget* parent, const QString& name)
-{
-    T* w = parent->findChild<T*>(name);
-    if (!w)
-        qFatal("no %s", qPrintable(name));
-    return w;
-}
-
-void typeInto(QLineEdit* edit, const QString& text)
-{
-    edit->setFocus();
-    QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
-    QTest::keyClicks(edit, text);
-}
 
 void choose(QComboBox* box, int index)
 {
@@ -254,11 +242,7 @@ private Q_SLOTS:
         QVERIFY(silent.waitForNewConnection(20000) || silent.hasPendingConnections());
         QTcpSocket* kubectl = silent.nextPendingConnection();
         QVERIFY(kubectl);
-        int ticks = 0;
-        QTimer tick;
-        connect(&tick, &QTimer::timeout, this, [&ticks] { ++ticks; });
-        tick.start(20);
-        QTest::qWait(600);
+        const int ticks = test::guiThreadTicks(600);
         QVERIFY2(ticks >= 10, qPrintable(QString::number(ticks)));
         QVERIFY(d->running());
         QElapsedTimer t;

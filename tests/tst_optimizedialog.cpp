@@ -7,6 +7,7 @@
 // compare view on its "Recommended vs current" page; the report gets that page; Apply is one
 // undoable edit; Cancel stops a search and shows what it found; the Jobs check boxes bind what
 // the search may change in the tenants' jobs and the selected plan's changes are listed.
+#include "guidriver.h"
 #include "ui/canvas/nodeitem.h"
 #include "ui/figures/reportwriter.h"
 #include "ui/library/librarypanel.h"
@@ -36,16 +37,9 @@
 #include <QUndoStack>
 
 using namespace gp;
+using gp::test::child;
 
 namespace {
-
-template <typename T> T* child(QWidget* parent, const char* name)
-{
-    T* w = parent->findChild<T*>(name);
-    if (!w)
-        qFatal("no %s", name);
-    return w;
-}
 
 void typeInto(QSpinBox* box, const QString& text)
 {

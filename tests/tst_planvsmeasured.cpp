@@ -9,6 +9,7 @@
 // measurements file beside the plan; the report's "Plan vs measured" pages, from the workbench and
 // from gpuplan-cli report --check-plan/--measurements, each rendered and checked (pdfcheck.h).
 #include "clirunner.h"
+#include "guidriver.h"
 #include "pdfcheck.h"
 #include "prometheusserver.h"
 #include "windowfixture.h"
@@ -44,28 +45,12 @@
 #include <QUndoStack>
 
 using namespace gp;
+using gp::test::child;
+using gp::test::typeInto;
 
 namespace {
 
 QString telemetryFixture(const QString& name) { return test::fixturesDir() + "/telemetry/" + name; }
-
-template <typename T> T* child(QWidget* parent, const QString& name)
-{
-    T* w = parent->findChild<T*>(name);
-    if (!w)
-        qFatal("no %s", qPrintable(name));
-    return w;
-}
-
-void typeInto(QLineEdit* edit, const QString& text)
-{
-    edit->setFocus();
-    QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
-    if (text.isEmpty())
-        QTest::keyClick(edit, Qt::Key_Delete);
-    else
-        QTest::keyClicks(edit, text);
-}
 
 /// The row of `table` whose first two cells start with `subject` and are `quantity`; -1 for none.
 int rowOf(QTableWidget* table, const QString& subject, const QString& quantity)
@@ -270,11 +255,7 @@ private Q_SLOTS:
         QVERIFY2(status(d).startsWith("Querying http://127.0.0.1:"), qPrintable(status(d)));
         QVERIFY(!child<QPushButton>(d, "PvmRun")->isEnabled());
         // The GUI thread keeps turning: a 20 ms timer fires while the query waits.
-        int ticks = 0;
-        QTimer tick;
-        connect(&tick, &QTimer::timeout, this, [&ticks] { ++ticks; });
-        tick.start(20);
-        QTest::qWait(600);
+        const int ticks = test::guiThreadTicks(600);
         QVERIFY2(ticks >= 10, qPrintable(QString::number(ticks)));
         QVERIFY(d->running());
         QElapsedTimer t;

@@ -3,6 +3,7 @@
 // Results > Placement Replay (issue 18), driven with keys and the mouse: the open scenario's
 // replay with three policies and three seeds, its curves, the unallocated-GPU gap and the
 // export; bad seeds and a missing file refused with the reason; Cancel on the Alibaba trace.
+#include "guidriver.h"
 #include "windowfixture.h"
 
 #include "ui/studies/replaydialog.h"
@@ -21,16 +22,9 @@
 #include <QTest>
 
 using namespace gp;
+using gp::test::child;
 
 namespace {
-
-template <typename T> T* child(QWidget* parent, const QString& name)
-{
-    T* w = parent->findChild<T*>(name);
-    if (!w)
-        qFatal("no %s", qPrintable(name));
-    return w;
-}
 
 void click(QAbstractButton* button) { QTest::mouseClick(button, Qt::LeftButton, {}, QPoint(8, button->height() / 2)); }
 

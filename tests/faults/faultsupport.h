@@ -9,6 +9,8 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
+#include <QMap>
 #include <QProcess>
 #include <QString>
 #include <QTemporaryDir>
@@ -110,6 +112,25 @@ inline QStringList listing(const QString& dir)
         names << root.relativeFilePath(it.next());
     names.sort();
     return names;
+}
+
+/// Writes `bytes` to `path`, making its folder: a test's own setup, not the code under test.
+inline bool writeFile(const QString& path, const QByteArray& bytes)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+/// Every file under `dir` with its bytes, the tmpfs filler (".filler") left out: what a failed
+/// command must leave byte for byte.
+inline QMap<QString, QByteArray> snapshot(const QString& dir)
+{
+    QMap<QString, QByteArray> files;
+    for (const QString& name : listing(dir))
+        if (QFileInfo(QDir(dir).filePath(name)).isFile() && name != ".filler")
+            files.insert(name, readAll(QDir(dir).filePath(name)));
+    return files;
 }
 
 /// gpuplan-cli under a virtual-memory ceiling of `limitMiB` (none in sanitizer builds), killed

@@ -29,12 +29,6 @@ using namespace gp;
 
 namespace {
 
-bool writeFile(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
 /// A user catalog with one more GPU: the bundled A100 40 GB with ten 1-slice MIG profiles
 /// (1g.5gb-v0 … 1g.5gb-v9, each at start slices 0-6, up to 7 instances).
 QByteArray tenProfileCatalog()
@@ -65,8 +59,8 @@ QByteArray tenProfileCatalog()
 /// A generated plan of `nodes` DGX H100 nodes (tests/bench/scenariogenerator), written by gpuplan.
 bool writeGeneratedPlan(const QString& path, int nodes, int tenants, int jobsPerTenant)
 {
-    return writeFile(path,
-                     io::writeScenario(bench::generateCluster(test::bundledCatalog(), nodes, tenants, jobsPerTenant)));
+    return test::writeFile(
+        path, io::writeScenario(bench::generateCluster(test::bundledCatalog(), nodes, tenants, jobsPerTenant)));
 }
 
 } // namespace
@@ -84,7 +78,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString catalog = dir.filePath("catalog.json");
-        QVERIFY(writeFile(catalog, tenProfileCatalog()));
+        QVERIFY(test::writeFile(catalog, tenProfileCatalog()));
         const QByteArray before = test::hashOf(catalog);
         QElapsedTimer timer;
         timer.start();

@@ -20,23 +20,6 @@ using namespace gp::test;
 
 namespace {
 
-bool writeFile(const QString& path, const QByteArray& bytes)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
-/// Every file under `dir` with its bytes, the filler left out.
-QMap<QString, QByteArray> snapshot(const QString& dir)
-{
-    QMap<QString, QByteArray> files;
-    for (const QString& name : listing(dir))
-        if (QFileInfo(QDir(dir).filePath(name)).isFile() && name != ".filler")
-            files.insert(name, readAll(QDir(dir).filePath(name)));
-    return files;
-}
-
 const QByteArray kGood = "GOOD: the user's file, which must survive\n";
 
 } // namespace

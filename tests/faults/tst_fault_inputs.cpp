@@ -34,12 +34,6 @@ std::map<QString, QByteArray> hashes(const QString& dir)
     return out;
 }
 
-bool writeFile(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
 QString sample() { return QDir(test::dataDir()).absoluteFilePath("samples/01-dgx-h100-three-tenants.json"); }
 
 } // namespace
@@ -94,7 +88,7 @@ private Q_SLOTS:
         QVERIFY(QFile::link("/dev/zero", dir + "/tasks.csv"));
         const QByteArray spec = "{\"kind\": \"replay\", \"nodes\": \"nodes.csv\", \"axes\": [{\"axis\": \"trace\", "
                                 "\"values\": [\"tasks.csv\"]}]}";
-        QVERIFY(writeFile(dir + "/spec.json", spec));
+        QVERIFY(test::writeFile(dir + "/spec.json", spec));
         const auto before = hashes(dir);
         const test::Run r = test::cliLimited({"sweep", dir + "/spec.json", "-o", dir + "/out"}, mHome, 2048, 30);
         QVERIFY2(r.code != -2, "gpuplan-cli hung on /dev/zero as a trace");
@@ -111,7 +105,7 @@ private Q_SLOTS:
         const int rows = test::kSanitized ? 100'000 : 1'000'000;
         const QString dir = mTmp.filePath("big-trace");
         QVERIFY(QDir().mkpath(dir));
-        QVERIFY(writeFile(dir + "/nodes.csv", "sn,cpu_milli,memory_mib,gpu,model\nn1,96000,786432,8,V100M32\n"));
+        QVERIFY(test::writeFile(dir + "/nodes.csv", "sn,cpu_milli,memory_mib,gpu,model\nn1,96000,786432,8,V100M32\n"));
         {
             QFile f(dir + "/tasks.csv");
             QVERIFY(f.open(QIODevice::WriteOnly));
@@ -149,7 +143,7 @@ private Q_SLOTS:
         QVERIFY(json.contains(from));
         json.replace(from, "\"name\": \"" + QByteArray(10'000'000, 'x') + "\"");
         const QString file = mTmp.filePath("long-name.json");
-        QVERIFY(writeFile(file, json));
+        QVERIFY(test::writeFile(file, json));
         const QByteArray hash = test::hashOf(file);
         QElapsedTimer clock;
         clock.start();
@@ -189,7 +183,7 @@ private Q_SLOTS:
         json.replace(json.indexOf(from), from.size(), to);
         const QString file = mTmp.filePath("edited.json");
         QFile::remove(file);
-        QVERIFY(writeFile(file, json));
+        QVERIFY(test::writeFile(file, json));
         const QByteArray hash = test::hashOf(file);
         const test::Run r = test::cliLimited({"validate", file}, mHome);
         QCOMPARE(r.code, 2);

@@ -26,23 +26,6 @@ QString compactSample(int index)
     return QString::fromUtf8(QJsonDocument::fromJson(readAll(sampleFiles().at(index))).toJson(QJsonDocument::Compact));
 }
 
-bool writeFile(const QString& path, const QByteArray& bytes)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
-/// Every file under `dir` with its bytes.
-QMap<QString, QByteArray> snapshot(const QString& dir)
-{
-    QMap<QString, QByteArray> files;
-    for (const QString& name : listing(dir))
-        if (QFileInfo(QDir(dir).filePath(name)).isFile() && name != ".filler")
-            files.insert(name, readAll(QDir(dir).filePath(name)));
-    return files;
-}
-
 } // namespace
 
 class TestFaultWrites : public QObject
