@@ -29,8 +29,8 @@ QString safeFileName(const std::string& id)
 QByteArray migParted(const ClusterConfigPlan& plan, const std::string& scenario)
 {
     YamlOut y("MIG layouts for NVIDIA mig-parted and the GPU Operator's MIG manager "
-           "(label a node nvidia.com/mig.config=<name>).",
-           scenario);
+              "(label a node nvidia.com/mig.config=<name>).",
+              scenario);
     YAML::Emitter& o = y.out();
     o << YAML::BeginMap << YAML::Key << "version" << YAML::Value << "v1";
     o << YAML::Key << "mig-configs" << YAML::Value << YAML::BeginMap;
@@ -63,8 +63,8 @@ QByteArray migParted(const ClusterConfigPlan& plan, const std::string& scenario)
 QByteArray devicePlugin(const ClusterConfigPlan& plan, const std::string& scenario)
 {
     YamlOut y("Sharing configurations for the GPU Operator's device plugin (label a node "
-           "nvidia.com/device-plugin.config=<key>).",
-           scenario);
+              "nvidia.com/device-plugin.config=<key>).",
+              scenario);
     YAML::Emitter& o = y.out();
     o << YAML::BeginMap << YAML::Key << "apiVersion" << YAML::Value << "v1" << YAML::Key << "kind" << YAML::Value
       << "ConfigMap";
@@ -117,8 +117,8 @@ QByteArray nodeLabels(const ClusterConfigPlan& plan, const std::string& scenario
 QByteArray tenantFile(const TenantConfig& t, const std::string& scenario)
 {
     YamlOut y("Where this tenant's jobs run: one pod per job and node, with its node selector and "
-           "the GPU resources its units use.",
-           scenario);
+              "the GPU resources its units use.",
+              scenario);
     YAML::Emitter& o = y.out();
     o << YAML::BeginMap << YAML::Key << "tenant" << YAML::Value << Quoted{t.id} << YAML::Key << "name" << YAML::Value
       << Quoted{t.name};

@@ -38,7 +38,7 @@ struct CalibrationOptions
     /// Which parameters to fit: keys, names ("memory_bound" for every GPU's) or scope prefixes
     /// ("gpu.h100-sxm-80gb", "stack"); empty: every candidate.
     std::vector<std::string> params;
-    int folds = 5;          ///< k of the cross-validation; leave-one-out when fewer measurements; 0: none
+    int folds = 5;           ///< k of the cross-validation; leave-one-out when fewer measurements; 0: none
     int maxIterations = 200; ///< of the Levenberg–Marquardt loop
     double contradiction =
         1.5;          ///< two figures of one job, quantity and statistic further apart than this ratio contradict
