@@ -4,6 +4,7 @@
 
 #include "document/latestonly.h"
 #include "model/catalog.h"
+#include "model/issue.h"
 #include "model/scenario.h"
 
 #include <QDialog>
