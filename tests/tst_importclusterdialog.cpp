@@ -23,6 +23,7 @@
 #include <QMenuBar>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -215,6 +216,10 @@ private Q_SLOTS:
     /// 60 s request timeout: the dialog reads off the GUI thread, and Cancel kills kubectl.
     void aSilentClusterIsCancelledWhileTheWindowResponds()
     {
+        // kubectl is no Debian 12 package (the fresh-root stage has none): without it the live
+        // path cannot reach a server, so there is nothing to cancel.
+        if (QStandardPaths::findExecutable("kubectl").isEmpty())
+            QSKIP("kubectl is not installed");
         QTcpServer silent;
         QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
         const QString kubeconfig = mTmp.filePath("kubeconfig");
