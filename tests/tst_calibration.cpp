@@ -7,8 +7,12 @@
 // (unknown jobs, contradicting figures, nothing the plan predicts, a fit that does not converge)
 // gives an error naming its source and no profile.
 #include "calc/evaluate.h"
+#include "calc/kpiexplain.h"
+#include "calibrationsupport.h"
 #include "io/calibrationprofileio.h"
 #include "io/scenarioreader.h"
+#include "io/scenariowriter.h"
+#include "model/calibratedplan.h"
 #include "study/calibration.h"
 #include "study/calibrationjson.h"
 #include "study/measuredprediction.h"
@@ -16,6 +20,8 @@
 
 #include <QDir>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 #include <cmath>
@@ -40,40 +46,9 @@ const std::vector<std::pair<std::string, double>> kTruth = {
     {"stack.tensorrt-llm.decode_step_overhead_s", 0.004},
 };
 
-/// What the plan predicts of each job with `values` applied: step time and memory of the training
-/// jobs, output tokens/s, mean ITL and memory of the serving ones; each times (1 + noise).
 MeasurementSet synthetic(const std::vector<std::pair<std::string, double>>& values, double noise)
 {
-    Scenario s = sample();
-    Catalog c = test::bundledCatalog();
-    for (const auto& [k, v] : values)
-        if (!applyCalibratedValue(k, v, s, c))
-            qFatal("cannot apply %s", k.c_str());
-    const calc::Evaluation ev = calc::evaluate(s, c);
-    std::mt19937 rng(7);
-    std::uniform_real_distribution<double> u(-noise, noise);
-    MeasurementSet set;
-    set.scenarioId = s.name;
-    for (const calc::JobResult& r : ev.jobs) {
-        const Job* j = s.findJob(r.id);
-        std::vector<MeasuredQuantity> qs = {MeasuredQuantity::MemoryGib};
-        if (r.serving)
-            qs.insert(qs.end(), {MeasuredQuantity::OutputTokensPerS, MeasuredQuantity::ItlMs});
-        else
-            qs.push_back(MeasuredQuantity::StepTimeS);
-        for (MeasuredQuantity q : qs) {
-            const auto v = study::predictedFor(r, *j, c, q, MeasuredStatistic::Mean);
-            if (!v)
-                qFatal("no figure for %s", r.id.c_str());
-            Measurement m;
-            m.jobId = r.id;
-            m.quantity = q;
-            m.value = *v * (1.0 + u(rng));
-            m.source = "synthetic:" + r.id + ":" + std::string(quantityName(q));
-            set.items.push_back(m);
-        }
-    }
-    return set;
+    return test::syntheticMeasurements(sample(), values, noise);
 }
 
 std::vector<std::string> truthKeys()
@@ -179,7 +154,7 @@ private Q_SLOTS:
         // Through the file and back: the plan with the profile shows what the fit ended with.
         const auto read = io::readCalibrationProfile(io::profileToJson(*r.profile));
         QVERIFY2(read, read.errorText().c_str());
-        const study::CalibratedPlan plan = study::withCalibration(sample(), test::bundledCatalog(), *read);
+        const CalibratedPlan plan = withCalibration(sample(), test::bundledCatalog(), *read);
         QVERIFY(plan.issues.empty());
         const calc::Evaluation ev = calc::evaluate(plan.scenario, plan.catalog);
         for (const study::MeasurementFit& m : r.measurements) {
@@ -195,6 +170,59 @@ private Q_SLOTS:
         // And the uncalibrated plan does not.
         const calc::Evaluation plain = calc::evaluate(sample(), test::bundledCatalog());
         QVERIFY(plain.jobs.front().perf.stepTimeS != ev.jobs.front().perf.stepTimeS);
+    }
+
+    void scenarioCarriesItsOwnProfile()
+    {
+        // Issue 38: a profile selected for a scenario travels in its file (format 4), every
+        // evaluation applies it, the explain window names the values behind a figure, and a new
+        // fit starts from the defaults rather than from it.
+        const MeasurementSet set = synthetic(kTruth, 0.0);
+        study::CalibrationOptions o;
+        o.params = truthKeys();
+        o.folds = 0;
+        const study::CalibrationResult r = study::calibrate(sample(), test::bundledCatalog(), set, o);
+        QVERIFY2(r.ok(), r.error.c_str());
+        Scenario own = sample();
+        own.calibration = *r.profile;
+        const auto back = io::readScenario(io::writeScenario(own), test::bundledCatalog());
+        QVERIFY2(back, back.errorText().c_str());
+        QVERIFY(*back->calibration == *r.profile);
+        QVERIFY(QJsonDocument::fromJson(io::writeScenario(sample())).object().value("calibration").isUndefined());
+
+        const CalibratedPlan plan = withCalibration(sample(), test::bundledCatalog(), *r.profile);
+        const calc::Evaluation viaOption = calc::evaluate(plan.scenario, plan.catalog);
+        const calc::Evaluation viaOwn = calc::evaluate(*back, test::bundledCatalog());
+        QCOMPARE(viaOwn.calibration, profileLabel(*r.profile));
+        QVERIFY(viaOption.calibration.empty());
+        QCOMPARE(viaOwn.jobs.size(), viaOption.jobs.size());
+        for (std::size_t i = 0; i < viaOwn.jobs.size(); ++i)
+            QCOMPARE(viaOwn.jobs[i].perf.stepTimeS, viaOption.jobs[i].perf.stepTimeS);
+        QCOMPARE(viaOwn.kpis.costPerMonthUsd, viaOption.kpis.costPerMonthUsd);
+
+        const std::string job = viaOwn.jobs.front().id;
+        const calc::KpiExplanation x = calc::explainJob("penalty", job, *back, test::bundledCatalog(), viaOwn);
+        QCOMPARE(x.calibration, profileLabel(*r.profile));
+        QVERIFY(!x.calibrated.empty());
+        QVERIFY2(x.calibrated.front().find(" = ") != std::string::npos &&
+                     x.calibrated.front().find("(default ") != std::string::npos,
+                 x.calibrated.front().c_str());
+        const calc::KpiExplanation plain = calc::explainJob("penalty", job, sample(), test::bundledCatalog(),
+                                                            calc::evaluate(sample(), test::bundledCatalog()));
+        QVERIFY(plain.calibration.empty() && plain.calibrated.empty());
+
+        // Refitting the calibrated scenario gives the same fit as the plain one.
+        const study::CalibrationResult again = study::calibrate(*back, test::bundledCatalog(), set, o);
+        QVERIFY2(again.ok(), again.error.c_str());
+        QCOMPARE(again.meanAbsErrorBefore, r.meanAbsErrorBefore);
+
+        // A damaged profile in the scenario is an error at its path; nothing is loaded.
+        QByteArray bad = io::writeScenario(own);
+        bad.replace(QByteArray::fromStdString(r.profile->values.front().key), "gpu.x.no_such_name");
+        const auto refused = io::readScenario(bad, test::bundledCatalog());
+        QVERIFY(!refused);
+        QVERIFY2(refused.errorText().find("calibration.parameters[0].key") != std::string::npos,
+                 refused.errorText().c_str());
     }
 
     void profileFileRoundTripsAndRefusesWhatItCannotUse()
@@ -252,7 +280,7 @@ private Q_SLOTS:
         // A profile for a GPU the catalog lacks: a warning naming it, the rest applied.
         CalibrationProfile r = p;
         r.values.push_back({"gpu.no-such-gpu.memory_bound", 0.5, 0.7, 0.2, 1.0, std::nullopt});
-        const study::CalibratedPlan plan = study::withCalibration(sample(), test::bundledCatalog(), r);
+        const CalibratedPlan plan = withCalibration(sample(), test::bundledCatalog(), r);
         QCOMPARE(plan.issues.size(), std::size_t(1));
         QVERIFY(!plan.issues[0].isError());
         QVERIFY(plan.issues[0].toString().find("no-such-gpu") != std::string::npos);

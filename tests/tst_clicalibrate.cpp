@@ -154,6 +154,50 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(never));
     }
 
+    void theScenarioCarriesItsProfile()
+    {
+        // profiles use: the scenario file gains the profile (format 4) and every evaluation of it
+        // applies it and says so; drop takes it out; a profile that cannot be read changes nothing.
+        const QString meas = path("meas-use.json");
+        QVERIFY(write(meas, measurements()));
+        const QString profileFile = path("profile-use.json");
+        test::Run r = test::cli({"calibrate", mScenario, meas, "--params", "gemm_efficiency_scale", "--name", "dgx/own",
+                                 "--out", profileFile},
+                                mTmp.path());
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString own = path("own.json");
+        r = test::cli({"profiles", "use", profileFile, mScenario, "-o", own}, mTmp.path());
+        QVERIFY2(r.code == 0 && r.out.contains("evaluated with profile dgx/own v1"), qPrintable(r.out + r.err));
+        const QJsonObject written = QJsonDocument::fromJson(test::readAll(own)).object();
+        QCOMPARE(written.value("format_version").toInt(), 4);
+        QCOMPARE(written.value("calibration").toObject().value("name").toString(), QString("dgx/own"));
+
+        const test::Run viaOption =
+            test::cli({"evaluate", mScenario, "--json", "--calibration", profileFile}, mTmp.path());
+        r = test::cli({"evaluate", own, "--json"}, mTmp.path());
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QJsonObject a = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QJsonObject b = QJsonDocument::fromJson(viaOption.out.toUtf8()).object();
+        QCOMPARE(a.value("calibration").toObject().value("profile").toString(), QString("dgx/own"));
+        QCOMPARE(a.value("kpis"), b.value("kpis"));
+        QCOMPARE(a.value("jobs").toArray().size(), b.value("jobs").toArray().size());
+        for (qsizetype i = 0; i < a.value("jobs").toArray().size(); ++i)
+            QCOMPARE(a.value("jobs").toArray().at(i).toObject().value("step_time_s"),
+                     b.value("jobs").toArray().at(i).toObject().value("step_time_s"));
+        r = test::cli({"evaluate", own}, mTmp.path());
+        QVERIFY2(r.out.contains("Calibrated with profile dgx/own version 1 (the scenario's own)"), qPrintable(r.out));
+
+        const QByteArray ownHash = test::hashOf(own);
+        r = test::cli({"profiles", "use", path("no-such-profile.json"), own}, mTmp.path());
+        QCOMPARE(r.code, 2);
+        QCOMPARE(test::hashOf(own), ownHash);
+        r = test::cli({"profiles", "drop", own}, mTmp.path());
+        QVERIFY2(r.code == 0 && r.out.contains("default parameters"), qPrintable(r.out + r.err));
+        QVERIFY(QJsonDocument::fromJson(test::readAll(own)).object().value("calibration").isUndefined());
+        r = test::cli({"evaluate", own}, mTmp.path());
+        QVERIFY2(!r.out.contains("Calibrated with"), qPrintable(r.out));
+    }
+
     void badInputChangesNothing_data()
     {
         QTest::addColumn<QJsonArray>("extra");

@@ -267,6 +267,10 @@ private Q_SLOTS:
             << QByteArray("\"nvidia.com/gpu\": \"80\"") << QByteArray("\"nvidia.com/gpu\": \"999999\"")
             << "cluster.json: items[2].status.allocatable: node 'h100-ts-01' offers 999999 GPU devices; a gpuplan "
                "node has at most 64 GPUs";
+        QTest::newRow("more GPU units than any cluster")
+            << QByteArray("\"nvidia.com/mig-2g.10gb\": \"1\"\n")
+            << QByteArray("\"nvidia.com/gpu\": 999999, \"nvidia.com/gpu.shared\": 999999\n")
+            << "GPU units one imported workload may hold";
         QTest::newRow("a MIG profile the GPU lacks")
             << QByteArray("\"nvidia.com/mig-3g.20gb\": \"1\"") << QByteArray("\"nvidia.com/mig-3g.21gb\": \"1\"")
             << "'3g.21gb' is not a MIG profile of A100 40GB SXM (node 'a100-mig-01')";
@@ -387,6 +391,18 @@ private Q_SLOTS:
                                           slurmOptions(), bundledCatalog());
         QVERIFY(!huge.ok());
         QVERIFY2(dump(huge.issues).contains("is not a GRES list"), qPrintable(dump(huge.issues)));
+        // A job holding more GPU units than any cluster has (the fuzzer's overflow): refused by
+        // name, with the limit; no sum wraps around.
+        QByteArray jobs = readAll(fixture("slurm/scontrol-jobs.txt"));
+        jobs.replace(jobs.indexOf("NumNodes=1"), 10, "NumNodes=99900");
+        jobs.replace("TresPerNode=gres:gpu:h100:2", "TresPerNode=gres:gpu:h100:999999");
+        const auto many = io::importSlurm(input(fixture("slurm/scontrol-nodes.txt")), {jobs, "jobs.txt"},
+                                          slurmOptions(), bundledCatalog());
+        QVERIFY(!many.ok());
+        QVERIFY2(dump(many.issues)
+                     .contains("jobs.txt: line 1, TresPerNode: job 1 holds 999999 GPU units per node on 99900 nodes, "
+                               "more than the 1000000 units one imported workload may hold"),
+                 qPrintable(dump(many.issues)));
         const auto textSwapped =
             io::importSlurm(input(fixture("slurm/scontrol-jobs.txt")), input(fixture("slurm/scontrol-jobs.txt")),
                             slurmOptions(), bundledCatalog());

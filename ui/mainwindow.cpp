@@ -39,6 +39,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QGraphicsItem>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
@@ -292,6 +293,18 @@ void MainWindow::updateTitle()
 {
     const document::Document* doc = currentDocument();
     setWindowTitle(doc ? tr("%1 — gpuplan").arg(doc->displayName()) : tr("gpuplan"));
+    // Which parameters every figure is computed with: the scenario's own calibration profile, or
+    // the defaults (docs/calibration.md#a-scenarios-profile).
+    if (!mCalibration) {
+        mCalibration = new QLabel(this);
+        mCalibration->setObjectName("calibrationStatus");
+        statusBar()->addPermanentWidget(mCalibration);
+    }
+    const bool calibrated = doc && doc->scenario().calibration;
+    mCalibration->setVisible(calibrated);
+    mCalibration->setText(
+        calibrated ? tr("Calibrated: %1").arg(QString::fromStdString(profileLabel(*doc->scenario().calibration)))
+                   : QString());
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event)

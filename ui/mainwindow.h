@@ -137,6 +137,7 @@ private:
     class CanvasNavigator* mNavigator = nullptr;
     class HelpController* mHelp = nullptr;
     QMenu* mEditMenu = nullptr;
+    class QLabel* mCalibration = nullptr; ///< the status bar's "Calibrated: NAME vN"
 };
 
 } // namespace gp::ui

@@ -5,6 +5,7 @@
 #include "clicontext.h"
 
 #include "calc/evaluation.h"
+#include "document/librarygateway.h"
 #include "io/calibrationprofileio.h"
 #include "io/jsonfile.h"
 #include "model/scenario.h"
@@ -75,6 +76,7 @@ bool readCalibrationOption(const QCommandLineParser& parser, std::optional<Calib
 void applyProfile(const QCommandLineParser& parser, const CalibrationProfile& profile, Scenario& scenario,
                   Catalog* catalog)
 {
+    scenario.calibration.reset(); // the option's profile replaces the scenario's own
     Catalog scratch;
     Catalog& target = catalog ? *catalog : scratch;
     for (const CalibratedValue& v : profile.values) {
@@ -96,13 +98,7 @@ std::optional<int> saveProfileToLibrary(const QCommandLineParser& parser, const 
         err() << QString::fromStdString(lib.errorText()) << '\n';
         return std::nullopt;
     }
-    const auto version = (*lib)->addCalibrationProfile(
-        QString::fromStdString(profile.name), QString::fromStdString(profile.author),
-        QString::fromStdString(profile.createdAt), QString::fromStdString(profile.measurementsDigest), [&](int v) {
-            CalibrationProfile p = profile;
-            p.version = v;
-            return io::profileToJson(p);
-        });
+    const auto version = document::saveCalibrationProfile(**lib, profile);
     if (!version) {
         err() << libraryPath(parser) << ": " << QString::fromStdString(version.errorText()) << '\n';
         return std::nullopt;
@@ -129,9 +125,8 @@ void markCalibratedJobs(QJsonObject& evaluation, const CalibrationProfile& profi
         const Job* job = scenario.findJob(r.id);
         const std::string stack = job ? softwareStackOf(*job) : std::string();
         QJsonArray keys;
-        for (const CalibratedValue& v : profile.values)
-            if (const auto k = CalibrationKey::parse(v.key); k && calibrationAppliesTo(*k, r.gpuId, stack))
-                keys.append(QString::fromStdString(v.key));
+        for (const CalibratedValue* v : valuesFor(profile, r.gpuId, stack))
+            keys.append(QString::fromStdString(v->key));
         QJsonObject o = jobs[i].toObject();
         o["calibrated_parameters"] = QJsonObject{
             {"profile", QString::fromStdString(profile.name)}, {"version", profile.version}, {"keys", keys}};

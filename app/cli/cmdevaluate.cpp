@@ -11,8 +11,8 @@
 #include "calc/evaluate.h"
 #include "calc/kpiregistry.h"
 #include "io/scenarioreader.h"
+#include "model/calibratedplan.h"
 #include "model/enumnames.h"
-#include "study/calibration.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -436,19 +436,23 @@ int runEvaluate(const QStringList& args)
             continue;
         }
         // A profile changes only what the evaluation reads anyway: the catalog's GPU and stack
-        // figures and the scenario's assumptions (docs/calibration.md).
-        study::CalibratedPlan plan{*r.value, *catalog, {}};
+        // figures and the scenario's assumptions (docs/calibration.md). --calibration replaces
+        // the scenario's own profile; evaluate applies the scenario's own itself.
+        CalibratedPlan plan{*r.value, *catalog, {}};
         if (profile) {
-            plan = study::withCalibration(*r.value, *catalog, *profile);
+            plan = withCalibration(*r.value, *catalog, *profile);
             for (const Issue& i : plan.issues)
                 err() << formatIssue(p.value("calibration"), i) << '\n';
         }
+        const std::optional<CalibrationProfile> used = profile ? profile : r.value->calibration;
         const calc::Evaluation ev = calc::evaluate(plan.scenario, plan.catalog, policy);
+        for (const Issue& i : ev.calibrationIssues)
+            err() << formatIssue(file + ": calibration", i) << '\n';
         if (p.isSet("json")) {
             QJsonObject o = toJson(ev, plan.scenario, plan.catalog);
-            if (profile) {
-                o["calibration"] = calibrationUsedJson(*profile);
-                markCalibratedJobs(o, *profile, ev, plan.scenario);
+            if (used) {
+                o["calibration"] = calibrationUsedJson(*used);
+                markCalibratedJobs(o, *used, ev, plan.scenario);
             }
             o["file"] = file;
             o["name"] = QString::fromStdString(r.value->name);
@@ -456,9 +460,9 @@ int runEvaluate(const QStringList& args)
                 o["alternatives"] = toJson(calc::compareSharing(plan.scenario, plan.catalog));
             all.append(o);
         } else {
-            if (profile)
-                out() << "Calibrated with profile " << QString::fromStdString(profile->name) << " version "
-                      << profile->version << ": " << profile->values.size()
+            if (used)
+                out() << "Calibrated with profile " << QString::fromStdString(used->name) << " version "
+                      << used->version << (profile ? "" : " (the scenario's own)") << ": " << used->values.size()
                       << " parameters fitted, the rest at their defaults\n";
             printText(file, plan.scenario, ev);
             if (p.isSet("alternatives"))

@@ -6,6 +6,8 @@
 #include "clicontext.h"
 
 #include "io/calibrationprofileio.h"
+#include "io/scenariowriter.h"
+#include "model/calibratedplan.h"
 #include "store/scenariolibrary.h"
 
 #include <QJsonArray>
@@ -23,6 +25,10 @@ const char* kProfilesDescription =
     "  show PROFILE         the profile's parameters (--json: the profile file)\n"
     "  diff PROFILE PROFILE the parameters whose values differ, or that one of them lacks\n"
     "  export PROFILE -o FILE  write the profile as a JSON file\n"
+    "  use PROFILE SCENARIO [-o FILE]  make it the scenario's own profile: every evaluation of the\n"
+    "                       scenario (workbench, evaluate, report, library) applies it; the scenario\n"
+    "                       file is rewritten in place unless -o names another\n"
+    "  drop SCENARIO [-o FILE]  remove the scenario's own profile (back to the defaults)\n"
     "\n"
     "Exit status: 0 done (diff: also when they differ); 1 runtime failure; 2 bad input or usage.";
 
@@ -34,9 +40,9 @@ int runProfiles(const QStringList& args)
 {
     CommandLine cl("profiles", kProfilesDescription);
     auto& p = cl.parser();
-    p.addPositionalArgument("ACTION", "list, show, diff or export.");
+    p.addPositionalArgument("ACTION", "list, show, diff, export, use or drop.");
     p.addPositionalArgument("PROFILE", "A profile file or a library NAME[@VERSION].", "[PROFILE...]");
-    p.addOption({{"o", "output"}, "export: the file to write.", "FILE"});
+    p.addOption({{"o", "output"}, "export: the file to write; use, drop: the scenario file to write.", "FILE"});
     p.addOption({"json", "Print JSON."});
     cl.addDbOption();
     if (auto done = cl.parse(args))
@@ -123,7 +129,35 @@ int runProfiles(const QStringList& args)
                   << '\n';
         return kOk;
     }
-    return cl.refuse("unknown action '" + action + "' (list, show, diff, export)");
+    if (action == "use" || action == "drop") {
+        const qsizetype want = action == "use" ? 2 : 1;
+        if (pos.size() != want)
+            return cl.refuse(action == "use" ? "use takes a PROFILE and a SCENARIO" : "drop takes a SCENARIO");
+        const auto catalog = loadCatalogOrReport(p);
+        if (!catalog)
+            return kBadInput;
+        std::optional<CalibrationProfile> profile;
+        if (action == "use" && !(profile = loadProfileOrReport(p, pos[0])))
+            return kBadInput;
+        const QString file = pos.back();
+        auto scenario = readScenarioOrReport(file, *catalog);
+        if (!scenario)
+            return kBadInput;
+        scenario->calibration = profile;
+        // What the catalog cannot take is said now, not at every evaluation.
+        if (profile)
+            for (const Issue& i : withCalibration(*scenario, *catalog, *profile).issues)
+                err() << formatIssue(pos[0], i) << '\n';
+        const QString target = p.isSet("output") ? p.value("output") : file;
+        if (!saveFileAtomically(target, io::writeScenario(*scenario)))
+            return kFailure;
+        if (profile)
+            out() << target << ": evaluated with profile " << QString::fromStdString(profileLabel(*profile)) << '\n';
+        else
+            out() << target << ": evaluated with the default parameters\n";
+        return kOk;
+    }
+    return cl.refuse("unknown action '" + action + "' (list, show, diff, export, use, drop)");
 }
 
 } // namespace gp::cli

@@ -3,6 +3,7 @@
 #include "evaluate.h"
 
 #include "evaluatecontext.h"
+#include "model/calibratedplan.h"
 #include "model/format.h"
 #include "model/validation.h"
 
@@ -62,6 +63,14 @@ JobMemoryNeed detail::jobMemoryNeed(const Job& job, const EvaluateParams& p, con
 
 Evaluation evaluate(const Scenario& s, const Catalog& c, std::optional<PlacementPolicy> policy)
 {
+    if (s.calibration) {
+        // The scenario's own profile: its values where the evaluation reads them, on copies.
+        const CalibratedPlan plan = withCalibration(s, c, *s.calibration);
+        Evaluation ev = evaluate(plan.scenario, plan.catalog, policy);
+        ev.calibration = profileLabel(*s.calibration);
+        ev.calibrationIssues = plan.issues;
+        return ev;
+    }
     const auto start = std::chrono::steady_clock::now();
     const EvaluateParams params = EvaluateParams::read(s.assumptions);
     const Context cx = contextOf(s, c, params);

@@ -8,6 +8,7 @@
 #include "servingmodel.h"
 
 #include "model/assumptionset.h"
+#include "model/issue.h"
 
 #include <optional>
 #include <string>
@@ -178,6 +179,10 @@ struct Evaluation
     std::vector<std::pair<std::string, CostBreakdown>> tenantCostBreakdown;
     double elapsedMs = 0.0;
     double placementMs = 0.0; ///< of elapsedMs, placing the jobs (placeJobs)
+    /// The scenario's own calibration profile the figures were computed with ("NAME vN",
+    /// profileLabel), "" for none; and its values the catalog could not take (left at default).
+    std::string calibration;
+    Issues calibrationIssues;
 };
 
 } // namespace gp::calc

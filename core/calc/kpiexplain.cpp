@@ -8,12 +8,16 @@
 #include "inventory.h"
 #include "kpiregistry.h"
 
+#include "model/calibratedplan.h"
 #include "model/format.h"
 #include "model/scenariodiff.h"
 #include "model/units.h"
 
 #include <algorithm>
+#include <iomanip>
 #include <map>
+#include <set>
+#include <sstream>
 
 namespace gp::calc {
 
@@ -153,9 +157,53 @@ std::string slaMissReason(const JobResult& j, const Scenario& s)
     return out;
 }
 
+namespace {
+
+/// Four significant digits: a fitted value from a 0.0001 s overhead to a 40 GiB one.
+std::string significant(double v)
+{
+    std::ostringstream o;
+    o << std::setprecision(4) << v;
+    return o.str();
+}
+
+/// x computed on the calibrated plan, with the profile's values behind it named: those the jobs
+/// of x read (every value when x names no job).
+KpiExplanation markCalibrated(KpiExplanation x, const Scenario& s, const Evaluation& ev)
+{
+    if (x.formula.empty() || !s.calibration)
+        return x;
+    const CalibrationProfile& profile = *s.calibration;
+    x.calibration = profileLabel(profile);
+    std::set<const CalibratedValue*> used;
+    if (x.jobIds.empty())
+        for (const CalibratedValue& v : profile.values)
+            used.insert(&v);
+    for (const JobResult& r : ev.jobs) {
+        if (std::find(x.jobIds.begin(), x.jobIds.end(), r.id) == x.jobIds.end())
+            continue;
+        const Job* job = s.findJob(r.id);
+        for (const CalibratedValue* v : valuesFor(profile, r.gpuId, job ? softwareStackOf(*job) : std::string()))
+            used.insert(v);
+    }
+    for (const CalibratedValue& v : profile.values)
+        if (used.count(&v))
+            x.calibrated.push_back(v.key + " = " + significant(v.value) + " (default " + significant(v.defaultValue) +
+                                   ")");
+    return x;
+}
+
+} // namespace
+
 KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catalog& catalog, const Evaluation& ev,
                           std::optional<double> p95Days)
 {
+    if (s.calibration)
+        return markCalibrated(withOwnCalibration(s, catalog,
+                                                 [&](const Scenario& cs, const Catalog& cc) {
+                                                     return explainKpi(key, cs, cc, ev, p95Days);
+                                                 }),
+                              s, ev);
     KpiExplanation x;
     const KpiSpec* spec = findKpi(key);
     if (!spec)
@@ -309,6 +357,12 @@ KpiExplanation explainKpi(const std::string& key, const Scenario& s, const Catal
 KpiExplanation explainJob(const std::string& figure, const std::string& jobId, const Scenario& s,
                           const Catalog& catalog, const Evaluation& ev)
 {
+    if (s.calibration)
+        return markCalibrated(withOwnCalibration(s, catalog,
+                                                 [&](const Scenario& cs, const Catalog& cc) {
+                                                     return explainJob(figure, jobId, cs, cc, ev);
+                                                 }),
+                              s, ev);
     KpiExplanation x;
     const auto it = std::find_if(ev.jobs.begin(), ev.jobs.end(), [&](const JobResult& j) { return j.id == jobId; });
     if (it == ev.jobs.end() || (figure != "penalty" && figure != "cost"))
@@ -392,6 +446,11 @@ KpiExplanation explainJob(const std::string& figure, const std::string& jobId, c
 
 KpiExplanation explainGpu(const std::string& nodeId, int gpu, const Scenario& s, const Catalog& c, const Evaluation& ev)
 {
+    if (s.calibration)
+        return markCalibrated(
+            withOwnCalibration(
+                s, c, [&](const Scenario& cs, const Catalog& cc) { return explainGpu(nodeId, gpu, cs, cc, ev); }),
+            s, ev);
     KpiExplanation x;
     const Node* node = s.topology.findNode(nodeId);
     const auto result = std::find_if(ev.gpus.begin(), ev.gpus.end(),

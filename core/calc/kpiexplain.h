@@ -30,6 +30,11 @@ struct KpiExplanation
     std::vector<std::string> assumptions;
     std::vector<PriceUsed> prices; ///< a dollar figure's GPU prices, per GPU model
     std::string errorBand;         ///< the model's measured error for this figure (docs/validation.md)
+    /// The scenario's calibration profile ("NAME vN", "" for none) and, one line each, its values
+    /// this figure read instead of the defaults ("KEY = VALUE (default D)"): which numbers are
+    /// calibrated (docs/calibration.md#a-scenarios-profile).
+    std::string calibration;
+    std::vector<std::string> calibrated;
 };
 
 /// The explanation of KPI `key` (calc/kpiregistry.h) for `evaluation` of `scenario`; the P95

@@ -108,6 +108,7 @@ void copySettings(Scenario& to, const Scenario& from)
     to.pricing = from.pricing;
     to.placementPolicy = from.placementPolicy;
     to.assumptions = from.assumptions;
+    to.calibration = from.calibration;
 }
 
 Scenario settingsOf(const Scenario& s)

@@ -14,7 +14,8 @@
 namespace gp::document {
 
 /// What an edit touches. `Settings` is the scenario's own fields (name, description, pricing,
-/// placement policy, assumptions); `Whole` replaces everything (import, restoring a draft).
+/// placement policy, assumptions, calibration profile); `Whole` replaces everything (import,
+/// restoring a draft).
 enum class ItemKind
 {
     Whole,
@@ -106,7 +107,8 @@ public:
     /// Replaces the item with the same id (a tenant keeps its jobs); false when there is none
     /// or when it is equal already (then nothing is recorded).
     bool update(ItemValue item);
-    /// Replaces the scenario's own fields (name, description, pricing, policy, assumptions).
+    /// Replaces the scenario's own fields (name, description, pricing, policy, assumptions,
+    /// calibration profile).
     void updateSettings(const Scenario& settings);
     /// Replaces everything (import and draft restore only).
     void replaceWhole(Scenario scenario);

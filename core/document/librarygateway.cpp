@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "librarygateway.h"
 
+#include "io/calibrationprofileio.h"
+
 #include "calc/evaluate.h"
 #include "calc/kpiregistry.h"
 #include "commands.h"
@@ -141,6 +143,17 @@ Result<std::unique_ptr<Document>> restoreDraft(store::ScenarioLibrary& lib, cons
     }
     doc->markUnsaved();
     return R::success(std::move(doc));
+}
+
+Result<int> saveCalibrationProfile(store::ScenarioLibrary& lib, const CalibrationProfile& profile)
+{
+    return lib.addCalibrationProfile(QString::fromStdString(profile.name), QString::fromStdString(profile.author),
+                                     QString::fromStdString(profile.createdAt),
+                                     QString::fromStdString(profile.measurementsDigest), [&](int v) {
+                                         CalibrationProfile p = profile;
+                                         p.version = v;
+                                         return io::profileToJson(p);
+                                     });
 }
 
 } // namespace gp::document

@@ -48,6 +48,10 @@ StoredWaste storedWaste(const std::map<QString, double>& kpis);
 Result<qint64> saveAsNew(store::ScenarioLibrary& lib, const Scenario& scenario, const Catalog& catalog,
                          const QString& note);
 
+/// Stores `profile` as the next version of its name (1 for a new name), the stored document
+/// carrying that version; the version, or why not.
+Result<int> saveCalibrationProfile(store::ScenarioLibrary& lib, const CalibrationProfile& profile);
+
 /// Saves `scenario` as the next revision of library scenario `id` (its JSON and KPI values in
 /// one transaction). `baseRevision` is the revision the edits started from: when another save
 /// came after it, nothing is written and the failure is a conflict (ScenarioLibrary::isConflict,

@@ -61,14 +61,13 @@ QByteArray profileToJson(const CalibrationProfile& profile)
     return QJsonDocument(profileToJsonObject(profile)).toJson(QJsonDocument::Indented);
 }
 
-Result<CalibrationProfile> readCalibrationProfile(const QByteArray& json)
+namespace {
+
+Result<CalibrationProfile> readProfileObject(const QJsonObject& root)
 {
     Issues out;
-    const auto root = parseJsonObject(json, out);
-    if (!root)
-        return Failure{std::move(out)};
     CalibrationProfile p;
-    JsonFields f(*root, "", out);
+    JsonFields f(root, "", out);
     const std::string format = f.string("format", {}, true);
     const int version = f.integer("format_version", CalibrationProfile::kFormatVersion, true);
     p.name = f.string("name", {}, true);
@@ -145,6 +144,25 @@ Result<CalibrationProfile> readCalibrationProfile(const QByteArray& json)
     return Result<CalibrationProfile>::success(std::move(p), std::move(out));
 }
 
+} // namespace
+
+Result<CalibrationProfile> readCalibrationProfile(const QByteArray& json)
+{
+    Issues out;
+    const auto root = parseJsonObject(json, out);
+    if (!root)
+        return Failure{std::move(out)};
+    return readCalibrationProfile(*root, "");
+}
+
+Result<CalibrationProfile> readCalibrationProfile(const QJsonObject& root, const std::string& prefix)
+{
+    auto result = readProfileObject(root);
+    if (!prefix.empty())
+        for (Issue& i : result.issues)
+            i.path = prefix + (i.path.empty() ? "" : "." + i.path);
+    return result;
+}
 std::string measurementsDigest(const MeasurementSet& set)
 {
     return QCryptographicHash::hash(measurementsToJson(set), QCryptographicHash::Sha256).toHex().toStdString();

@@ -22,6 +22,9 @@ QByteArray profileToJson(const CalibrationProfile& profile);
 /// Reads a profile file; every problem with its JSON path (a value whose key is no calibrated
 /// parameter, outside its bounds, a newer format). Nothing of a damaged profile is used.
 Result<CalibrationProfile> readCalibrationProfile(const QByteArray& json);
+/// The same for the profile as an object in another document (a scenario's `calibration`): each
+/// problem's path begins with `path` ("calibration.parameters[0].key").
+Result<CalibrationProfile> readCalibrationProfile(const QJsonObject& root, const std::string& path);
 
 /// The SHA-256 (hex) of the measurements as measurementsToJson writes them: the profile's record
 /// of what it was fitted to.

@@ -15,6 +15,17 @@ namespace gp::io {
 
 /// GPUs of one node, as the scenario format allows (docs/scenario-format.md, `gpu_count`).
 inline constexpr int kMaxImportedGpus = 64;
+/// GPU units one imported workload (a pod's owner, a Slurm job or array) may hold: ten times the
+/// GPUs of the largest published cluster, so any real inventory fits and sums cannot overflow.
+inline constexpr int kMaxWorkloadUnits = 1000000;
+
+/// a + b for unit counts (each >= 0), saturating just above kMaxWorkloadUnits so that sums over
+/// hostile inputs (thousands of containers, each asking for 999,999) cannot overflow.
+inline int addUnits(int a, int b)
+{
+    const long long sum = static_cast<long long>(a) + b;
+    return sum > kMaxWorkloadUnits ? kMaxWorkloadUnits + 1 : static_cast<int>(sum);
+}
 
 struct InventoryNode
 {

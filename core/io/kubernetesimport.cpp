@@ -190,9 +190,10 @@ private:
         for (auto it = resources.begin(); it != resources.end(); ++it) {
             const std::string r = it.key().toStdString();
             if (r == kK8sGpu || r == kK8sGpuShared)
-                gpuResource += wholeQuantity(it.value(), labelKey(rpath, r), mIssues).value_or(0);
+                gpuResource = addUnits(gpuResource, wholeQuantity(it.value(), labelKey(rpath, r), mIssues).value_or(0));
             else if (auto p = migResourceProfile(r))
-                migResources[*p] += wholeQuantity(it.value(), labelKey(rpath, r), mIssues).value_or(0);
+                migResources[*p] =
+                    addUnits(migResources[*p], wholeQuantity(it.value(), labelKey(rpath, r), mIssues).value_or(0));
         }
         std::string product = label("nvidia.com/gpu.product");
         const std::string strategy = label("nvidia.com/mig.strategy");
@@ -427,7 +428,7 @@ private:
                     const std::string r = it.key().toStdString();
                     const std::string where = labelKey(cpath + ".resources." + part, r);
                     if (r == kK8sGpu || r == kK8sGpuShared || migResourceProfile(r))
-                        here += wholeQuantity(it.value(), where, mIssues).value_or(0);
+                        here = addUnits(here, wholeQuantity(it.value(), where, mIssues).value_or(0));
                     else if (looksLikeAccelerator(r))
                         mIssues.push_back(
                             Issue::error(where, "pod requests '" + r +
@@ -441,7 +442,8 @@ private:
         int sum = 0;
         const QJsonArray containers = spec.value("containers").toArray();
         for (qsizetype c = 0; c < containers.size(); ++c)
-            sum += containerUnits(containers.at(c).toObject(), path + ".spec.containers[" + std::to_string(c) + "]");
+            sum = addUnits(
+                sum, containerUnits(containers.at(c).toObject(), path + ".spec.containers[" + std::to_string(c) + "]"));
         int init = 0;
         const QJsonArray inits = spec.value("initContainers").toArray();
         for (qsizetype c = 0; c < inits.size(); ++c)
@@ -470,7 +472,7 @@ private:
                                                      "its devices are not counted"));
                 continue;
             }
-            units += it->second;
+            units = addUnits(units, it->second);
         }
         return units;
     }
@@ -541,7 +543,7 @@ private:
             if (phase == "Succeeded" || phase == "Failed")
                 continue;
             const std::string ns = kubeText(meta.value("namespace"));
-            const int units = podUnits(o.value("spec").toObject(), path) + claimUnits(o, path, ns);
+            const int units = addUnits(podUnits(o.value("spec").toObject(), path), claimUnits(o, path, ns));
             if (units == 0)
                 continue;
             std::string tenant = ns;
@@ -563,7 +565,13 @@ private:
             w.workload = kind + "/" + name;
             w.name = name;
             w.serving = servingOwner(kind);
-            w.units += units;
+            w.units = addUnits(w.units, units);
+            if (w.units > kMaxWorkloadUnits) {
+                mIssues.push_back(Issue::error(path, kind + "/" + name + " holds more than the " +
+                                                         std::to_string(kMaxWorkloadUnits) +
+                                                         " GPU units one imported workload may hold"));
+                continue;
+            }
             notePodDevices(o.value("spec").toObject(), w);
             w.members.push_back(kubeText(meta.value("name")));
             const std::string node = kubeText(o.value("spec").toObject().value("nodeName"));

@@ -28,10 +28,18 @@ Result<QJsonObject> v2ToV3(QJsonObject root)
     return Result<QJsonObject>::success(std::move(root));
 }
 
+/// 3 → 4 (issue 38): the scenario's optional `calibration` (a calibration profile it is
+/// evaluated with); absent means the defaults, as every version-3 plan was evaluated.
+Result<QJsonObject> v3ToV4(QJsonObject root)
+{
+    root.insert(QLatin1String("format_version"), 4);
+    return Result<QJsonObject>::success(std::move(root));
+}
+
 /// steps[i] migrates version i + 1 to i + 2.
 const std::array<Step, Scenario::kFormatVersion - kOldestScenarioFormat>& steps()
 {
-    static const std::array<Step, Scenario::kFormatVersion - kOldestScenarioFormat> s{v1ToV2, v2ToV3};
+    static const std::array<Step, Scenario::kFormatVersion - kOldestScenarioFormat> s{v1ToV2, v2ToV3, v3ToV4};
     return s;
 }
 

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "scenarioreader.h"
 
+#include "calibrationprofileio.h"
 #include "jsonfields.h"
 #include "jsonfile.h"
 #include "model/checks.h"
@@ -41,6 +42,12 @@ public:
         s.placementPolicy = f.enumValue("placement_policy", PlacementPolicy::TopologyAware);
         if (auto a = f.object("assumptions"))
             s.assumptions = numberMap(*a, "assumptions");
+        if (auto cal = f.object("calibration")) {
+            auto profile = readCalibrationProfile(*cal, "calibration");
+            mOut.insert(mOut.end(), profile.issues.begin(), profile.issues.end());
+            if (profile)
+                s.calibration = std::move(*profile);
+        }
         f.finish();
         return s;
     }

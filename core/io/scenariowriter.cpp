@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "scenariowriter.h"
 
+#include "calibrationprofileio.h"
+
 #include "model/enumnames.h"
 
 #include <QJsonArray>
@@ -136,7 +138,6 @@ QJsonObject toJson(const ModelChoice& m)
                   {"gated_ffn", a.gatedFfn},
                   {"dropout", a.dropout}};
     // The MoE and MLA fields only where set, so files of dense models stay as they were.
-    const ModelArchitecture d;
     const std::pair<const char*, int> optional[] = {{"head_dim", a.headDim},
                                                     {"moe_ffn_hidden_size", a.moeFfnHiddenSize},
                                                     {"shared_experts", a.sharedExperts},
@@ -273,14 +274,17 @@ QJsonObject scenarioToJson(const Scenario& s)
                                            {"amortization_years", o->amortizationYears},
                                            {"pue", o->pue},
                                            {"usd_per_kwh", o->usdPerKwh}};
-    return {{"format_version", Scenario::kFormatVersion},
-            {"name", str(s.name)},
-            {"description", str(s.description)},
-            {"topology", topology(s.topology)},
-            {"tenants", tenants},
-            {"pricing", pricing},
-            {"placement_policy", name(s.placementPolicy)},
-            {"assumptions", numberMap(s.assumptions)}};
+    QJsonObject root{{"format_version", Scenario::kFormatVersion},
+                     {"name", str(s.name)},
+                     {"description", str(s.description)},
+                     {"topology", topology(s.topology)},
+                     {"tenants", tenants},
+                     {"pricing", pricing},
+                     {"placement_policy", name(s.placementPolicy)},
+                     {"assumptions", numberMap(s.assumptions)}};
+    if (s.calibration) // written only when set (format 4)
+        root["calibration"] = profileToJsonObject(*s.calibration);
+    return root;
 }
 
 QByteArray writeScenario(const Scenario& scenario)

@@ -422,7 +422,7 @@ Result<Scenario> importSlurm(const ClusterInput& nodesIn, const ClusterInput& jo
         int perNode = 0;
         for (const SlurmGres& g : *gres) {
             if (g.name == "gpu" || g.name == "shard" || g.name == "mps")
-                perNode += g.name == "mps" ? (g.count + 99) / 100 : g.count;
+                perNode = addUnits(perNode, g.name == "mps" ? (g.count + 99) / 100 : g.count);
             else if (g.name.find("gpu") != std::string::npos)
                 fail(j.where,
                      "job " + j.id + " requests GRES '" + g.name +
@@ -431,6 +431,15 @@ Result<Scenario> importSlurm(const ClusterInput& nodesIn, const ClusterInput& jo
         }
         if (perNode == 0)
             continue;
+        const long long units = static_cast<long long>(perNode) * j.nodeCount; // each at most ~10^6
+        if (perNode > kMaxWorkloadUnits || units > kMaxWorkloadUnits) {
+            fail(j.where,
+                 "job " + j.id + " holds " + std::to_string(perNode) + " GPU units per node on " +
+                     std::to_string(j.nodeCount) + " nodes, more than the " + std::to_string(kMaxWorkloadUnits) +
+                     " units one imported workload may hold",
+                 jobsIn);
+            continue;
+        }
         std::string tenant = options.slurmTenantByUser ? j.user : j.account;
         if (tenant.empty())
             tenant = j.user.empty() ? "unknown" : j.user;
@@ -441,7 +450,14 @@ Result<Scenario> importSlurm(const ClusterInput& nodesIn, const ClusterInput& jo
         w.workload = j.arrayId.empty() ? "SlurmJob/" + j.id : "SlurmArray/" + j.arrayId;
         w.name = j.name.empty() ? key : j.name;
         w.serving = false;
-        w.units += perNode * j.nodeCount;
+        if (w.units + units > kMaxWorkloadUnits) {
+            fail(j.where,
+                 key + " holds more than the " + std::to_string(kMaxWorkloadUnits) +
+                     " GPU units one imported workload may hold",
+                 jobsIn);
+            continue;
+        }
+        w.units = addUnits(w.units, static_cast<int>(units));
         w.members.push_back(j.arrayId.empty() ? j.id : j.arrayId + "_" + j.taskId);
         if (j.state == "RUNNING" || j.state == "SUSPENDED" || j.state == "COMPLETING")
             for (const std::string& n : expandHostList(j.nodes))

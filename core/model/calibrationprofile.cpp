@@ -3,6 +3,7 @@
 #include "calibrationprofile.h"
 
 #include "assumptions.h"
+#include "calibratedplan.h"
 #include "catalog.h"
 #include "scenario.h"
 
@@ -218,6 +219,29 @@ std::vector<CalibrationDifference> diffProfiles(const CalibrationProfile& a, con
         if (!d.before || !d.after || *d.before != *d.after)
             out.push_back(std::move(d));
     return out;
+}
+
+std::vector<const CalibratedValue*> valuesFor(const CalibrationProfile& profile, const std::string& gpuId,
+                                              const std::string& stackId)
+{
+    std::vector<const CalibratedValue*> out;
+    for (const CalibratedValue& v : profile.values)
+        if (const auto k = CalibrationKey::parse(v.key); k && calibrationAppliesTo(*k, gpuId, stackId))
+            out.push_back(&v);
+    return out;
+}
+
+std::string profileLabel(const CalibrationProfile& profile)
+{
+    return profile.name + " v" + std::to_string(profile.version);
+}
+
+CalibratedPlan withCalibration(const Scenario& scenario, const Catalog& catalog, const CalibrationProfile& profile)
+{
+    CalibratedPlan plan{scenario, catalog, {}};
+    plan.scenario.calibration.reset();
+    plan.issues = applyCalibration(profile, plan.scenario, plan.catalog);
+    return plan;
 }
 
 } // namespace gp

@@ -101,6 +101,10 @@ Issues applyCalibration(const CalibrationProfile& profile, Scenario& scenario, C
 /// Whether a job's figures read `key`: the GPU it runs on, its software stack, or any assumption.
 bool calibrationAppliesTo(const CalibrationKey& key, const std::string& gpuId, const std::string& stackId);
 
+/// The profile's values a job's figures read (calibrationAppliesTo), in the profile's order.
+std::vector<const CalibratedValue*> valuesFor(const CalibrationProfile& profile, const std::string& gpuId,
+                                              const std::string& stackId);
+
 /// One parameter's difference between two profiles (or versions of one).
 struct CalibrationDifference
 {
@@ -108,6 +112,9 @@ struct CalibrationDifference
     std::optional<double> before; ///< nullopt: not in the first profile
     std::optional<double> after;  ///< nullopt: not in the second
 };
+
+/// "NAME v3": how figures name the profile they were calibrated with.
+std::string profileLabel(const CalibrationProfile& profile);
 
 /// The parameters whose values differ (or that only one profile has), by key.
 std::vector<CalibrationDifference> diffProfiles(const CalibrationProfile& a, const CalibrationProfile& b);

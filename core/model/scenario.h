@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "calibrationprofile.h"
 #include "tenant.h"
 #include "topology.h"
 
@@ -45,7 +46,7 @@ enum class PlacementPolicy
 /// Plain data; the io layer reads and writes it, calc evaluates it.
 struct Scenario
 {
-    static constexpr int kFormatVersion = 3; ///< io/scenariomigrations reads every earlier one
+    static constexpr int kFormatVersion = 4; ///< io/scenariomigrations reads every earlier one
 
     std::string name;
     std::string description;
@@ -54,6 +55,10 @@ struct Scenario
     Pricing pricing;
     PlacementPolicy placementPolicy = PlacementPolicy::TopologyAware;
     std::map<std::string, double> assumptions; ///< overrides of model defaults (assumptions.h)
+    /// The calibration profile the plan is evaluated with (format 4; docs/calibration.md#a-scenarios-profile):
+    /// calc::evaluate applies its values over the catalog's and the assumptions (withCalibration)
+    /// and marks what it changed. A copy, so the file is whole without the library it came from.
+    std::optional<CalibrationProfile> calibration;
 
     bool operator==(const Scenario&) const = default;
 

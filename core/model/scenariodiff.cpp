@@ -273,6 +273,13 @@ std::vector<std::string> diffScenarios(const Scenario& a, const Scenario& b, con
     for (const auto& [key, value] : a.assumptions)
         if (!b.assumptions.count(key))
             out.push_back("assumption " + key + ": " + num(value) + " -> default");
+    const auto profile = [](const std::optional<CalibrationProfile>& p) {
+        return p ? profileLabel(*p) : std::string("none");
+    };
+    changed(out, "calibration profile", profile(a.calibration), profile(b.calibration));
+    if (a.calibration && b.calibration && profileLabel(*a.calibration) == profileLabel(*b.calibration) &&
+        *a.calibration != *b.calibration)
+        out.push_back("calibration profile " + profileLabel(*b.calibration) + ": its values differ");
     if (names) // the arrow the workbench's pages use
         for (std::string& line : out)
             if (const auto at = line.rfind(" -> "); at != std::string::npos)

@@ -4,6 +4,7 @@
 #include "model/units.h"
 
 #include "model/assumptions.h"
+#include "model/calibratedplan.h"
 #include "model/validation.h"
 
 #include <algorithm>
@@ -85,6 +86,9 @@ SimView SimulationInput::view() const
 
 SimulationInput buildSimulationInput(const Scenario& s, const Catalog& c, const calc::Evaluation& ev)
 {
+    if (s.calibration)
+        return withOwnCalibration(
+            s, c, [&](const Scenario& cs, const Catalog& cc) { return buildSimulationInput(cs, cc, ev); });
     SimulationInput in;
     const auto& A = s.assumptions;
     in.params.stepJitterCv = assumptionValue(A, "step_jitter_cv");

@@ -6,6 +6,7 @@
 #include "calc/placement.h"
 #include "calc/slots.h"
 #include "model/assumptions.h"
+#include "model/calibratedplan.h"
 #include "simkernel.h"
 
 #include <cmath>
@@ -32,6 +33,9 @@ struct Run
 
 TimelineResult runTimeline(const Scenario& s, const Catalog& c, const calc::Evaluation& ev, const TimelineConfig& cfg)
 {
+    if (s.calibration)
+        return withOwnCalibration(s, c,
+                                  [&](const Scenario& cs, const Catalog& cc) { return runTimeline(cs, cc, ev, cfg); });
     const double horizonH = cfg.horizonDays * 24.0;
     const double restartH = assumptionValue(s.assumptions, "restart_overhead_min") / 60.0;
     const std::vector<calc::Slot> slots = calc::buildSlots(s, c);

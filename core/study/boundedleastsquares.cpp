@@ -117,6 +117,10 @@ LeastSquaresResult boundedLeastSquares(const ResidualFunction& f, std::vector<do
     res.cost = res.initialCost = halfSquares(*r);
     double lambda = 1e-3;
     for (res.iterations = 0; res.iterations < options.maxIterations; ++res.iterations) {
+        if (options.stop && options.stop->load()) {
+            res.why = "stopped";
+            return res;
+        }
         const auto jac = finiteDifferenceJacobian(f, res.u, *r, options.finiteDifferenceStep);
         res.evaluations += int(n);
         if (!jac) {

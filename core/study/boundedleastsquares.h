@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <string>
@@ -15,9 +16,10 @@ using ResidualFunction = std::function<std::optional<std::vector<double>>(const 
 struct LeastSquaresOptions
 {
     int maxIterations = 200;
-    double finiteDifferenceStep = 1e-3; ///< in the unit box: a thousandth of each parameter's range
-    double relativeTolerance = 1e-7;    ///< an accepted step that lowers the cost by less is the end
-    double stepTolerance = 1e-6;        ///< ... and one that moves no parameter by more (unit box)
+    double finiteDifferenceStep = 1e-3;      ///< in the unit box: a thousandth of each parameter's range
+    double relativeTolerance = 1e-7;         ///< an accepted step that lowers the cost by less is the end
+    double stepTolerance = 1e-6;             ///< ... and one that moves no parameter by more (unit box)
+    const std::atomic<bool>* stop = nullptr; ///< set: ends before the next iteration, not converged
 };
 
 struct LeastSquaresResult

@@ -19,6 +19,17 @@ namespace gp::study {
 
 namespace {
 
+bool stopped(const CalibrationOptions& o) { return o.stop && o.stop->load(); }
+
+/// The cases without their scenarios' own profiles: a fit starts from the defaults, and a new
+/// profile replaces an old one rather than stacking on it.
+std::vector<CalibrationCase> uncalibrated(std::vector<CalibrationCase> cases)
+{
+    for (CalibrationCase& c : cases)
+        c.scenario.calibration.reset();
+    return cases;
+}
+
 /// Bounds of the GPU and stack parameters (docs/calibration.md#parameters says why each).
 struct Bounds
 {
@@ -95,7 +106,7 @@ struct SubsetFit
 };
 
 SubsetFit fitSubset(const CalibrationEvaluator& ev, const std::vector<CalibrationParameter>& free,
-                    const std::vector<std::size_t>& rows, std::size_t caseCount, int maxIterations)
+                    const std::vector<std::size_t>& rows, std::size_t caseCount, const CalibrationOptions& options)
 {
     std::vector<std::string> keys;
     for (const auto& p : free)
@@ -126,7 +137,8 @@ SubsetFit fitSubset(const CalibrationEvaluator& ev, const std::vector<Calibratio
         u0[p] = (free[p].defaultValue - free[p].minValue) / (free[p].maxValue - free[p].minValue);
     SubsetFit out;
     LeastSquaresOptions o;
-    o.maxIterations = maxIterations;
+    o.maxIterations = options.maxIterations;
+    o.stop = options.stop;
     out.ls = boundedLeastSquares(f, u0, o);
     out.values = toValues(out.ls.u);
     return out;
@@ -229,9 +241,10 @@ std::vector<CalibrationParameter> candidateParameters(const std::vector<Calibrat
     return out;
 }
 
-CalibrationResult calibrate(const std::vector<CalibrationCase>& cases, const Catalog& catalog,
+CalibrationResult calibrate(const std::vector<CalibrationCase>& given, const Catalog& catalog,
                             const CalibrationOptions& options)
 {
+    const std::vector<CalibrationCase> cases = uncalibrated(given);
     CalibrationResult res;
     auto stop = [&](std::string why) {
         res.error = std::move(why);
@@ -368,7 +381,9 @@ CalibrationResult calibrate(const std::vector<CalibrationCase>& cases, const Cat
         return stop("no measurement constrains any selected parameter (each is named with why in the report)");
 
     // The fit.
-    const SubsetFit fit = fitSubset(ev, free, rows, cases.size(), options.maxIterations);
+    const SubsetFit fit = fitSubset(ev, free, rows, cases.size(), options);
+    if (stopped(options))
+        return stop("the calibration was cancelled; nothing was stored");
     res.iterations = fit.ls.iterations;
     res.evaluations = fit.ls.evaluations;
     res.converged = fit.ls.converged;
@@ -420,7 +435,9 @@ CalibrationResult calibrate(const std::vector<CalibrationCase>& cases, const Cat
             std::vector<std::size_t> train, test;
             for (std::size_t i = 0; i < perm.size(); ++i)
                 (i % k == f ? test : train).push_back(perm[i]);
-            const SubsetFit ff = fitSubset(ev, free, train, cases.size(), options.maxIterations);
+            const SubsetFit ff = fitSubset(ev, free, train, cases.size(), options);
+            if (stopped(options))
+                return stop("the calibration was cancelled; nothing was stored");
             if (!ff.ls.converged) {
                 res.issues.push_back(Issue::warning(
                     "cross-validation", "the fit without fold " + std::to_string(f + 1) + " of " + std::to_string(k) +
@@ -489,9 +506,10 @@ CalibrationResult calibrate(const Scenario& scenario, const Catalog& catalog, co
     return calibrate({CalibrationCase{scenario, measurements.items, ""}}, catalog, options);
 }
 
-std::vector<MeasurementFit> predictMeasurements(const std::vector<CalibrationCase>& cases, const Catalog& catalog,
+std::vector<MeasurementFit> predictMeasurements(const std::vector<CalibrationCase>& given, const Catalog& catalog,
                                                 const CalibrationProfile* profile)
 {
+    const std::vector<CalibrationCase> cases = uncalibrated(given);
     std::vector<UsedMeasurement> all;
     for (std::size_t c = 0; c < cases.size(); ++c)
         for (std::size_t i = 0; i < cases[c].measurements.size(); ++i)
@@ -522,13 +540,6 @@ std::vector<MeasurementFit> predictMeasurements(const std::vector<CalibrationCas
         out.push_back(std::move(m));
     }
     return out;
-}
-
-CalibratedPlan withCalibration(const Scenario& scenario, const Catalog& catalog, const CalibrationProfile& profile)
-{
-    CalibratedPlan plan{scenario, catalog, {}};
-    plan.issues = applyCalibration(profile, plan.scenario, plan.catalog);
-    return plan;
 }
 
 } // namespace gp::study

@@ -2,12 +2,14 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "model/calibratedplan.h"
 #include "model/calibrationprofile.h"
 #include "model/catalog.h"
 #include "model/issue.h"
 #include "model/measurement.h"
 #include "model/scenario.h"
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +48,8 @@ struct CalibrationOptions
     std::string author;
     std::string createdAt; ///< ISO 8601; "" → now (the caller's clock, set by the CLI)
     std::string measurementsDigest;
+    /// Set from another thread: the fit ends at its next iteration with `error` and no profile.
+    const std::atomic<bool>* stop = nullptr;
 };
 
 /// One measurement before and after the fit.
@@ -115,14 +119,5 @@ CalibrationResult calibrate(const Scenario& scenario, const Catalog& catalog, co
 /// measurements needs without fitting anything.
 std::vector<MeasurementFit> predictMeasurements(const std::vector<CalibrationCase>& cases, const Catalog& catalog,
                                                 const CalibrationProfile* profile = nullptr);
-
-/// The profile applied to a copy of the scenario and the catalog, as evaluate --calibration runs it.
-struct CalibratedPlan
-{
-    Scenario scenario;
-    Catalog catalog;
-    Issues issues;
-};
-CalibratedPlan withCalibration(const Scenario& scenario, const Catalog& catalog, const CalibrationProfile& profile);
 
 } // namespace gp::study

@@ -54,6 +54,19 @@ ExplainDialog::ExplainDialog(const calc::KpiExplanation& x, const std::map<std::
         connect(show, &QPushButton::clicked, this, [this] { Q_EMIT showJobsRequested(mExplanation.jobIds); });
         layout->addWidget(show);
     }
+    if (!x.calibration.empty()) {
+        // Issue 38: which of this figure's inputs came from the scenario's calibration profile
+        // rather than the defaults (docs/calibration.md#where-a-number-came-from).
+        QString items;
+        for (const std::string& line : x.calibrated)
+            items += "<li>" + q(line).toHtmlEscaped() + "</li>";
+        layout->addWidget(
+            wrapped("<p><b>" + tr("Calibrated with profile %1").arg(q(x.calibration).toHtmlEscaped()) + "</b><br>" +
+                        (x.calibrated.empty() ? tr("None of its values feeds this figure: it comes from the defaults.")
+                                              : tr("These values replace the defaults here:")) +
+                        "</p>" + (items.isEmpty() ? QString() : "<ul>" + items + "</ul>"),
+                    this, "explainCalibration"));
+    }
     if (!x.prices.empty()) {
         // A dollar figure's prices, per GPU model, with where each comes from (catalog preset,
         // the scenario's own price, ownership); they change in the scenario's pricing.

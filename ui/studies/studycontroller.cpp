@@ -2,6 +2,11 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "studycontroller.h"
 
+#include "calibratedialog.h"
+#include "document/commands.h"
+#include "document/document.h"
+#include "io/calibrationprofileio.h"
+#include "io/jsonfile.h"
 #include "planvsmeasureddialog.h"
 #include "replaydialog.h"
 #include "sweepdialog.h"
@@ -9,6 +14,7 @@
 #include "ui/library/librarycontroller.h"
 #include "ui/workbench.h"
 
+#include <QAction>
 #include <QFileDialog>
 #include <QKeySequence>
 #include <QMenu>
@@ -32,6 +38,71 @@ void StudyController::addStudyActions(QMenu* results)
     });
     results->addSeparator();
     results->addAction(tr("Plan vs &Measured…"), this, &StudyController::showPlanVsMeasured);
+    QMenu* calibration = results->addMenu(tr("&Calibration"));
+    calibration->setObjectName("calibrationMenu");
+    calibration->addAction(tr("&Calibrate…"), this, &StudyController::showCalibrate);
+    calibration->addAction(tr("&Use Profile…"), this, [this] {
+        const QString f = QFileDialog::getOpenFileName(mWindow, tr("Use a Calibration Profile"), {},
+                                                       tr("Calibration profiles (*.json)"));
+        if (!f.isEmpty())
+            useProfileFile(f);
+    });
+    QAction* drop = calibration->addAction(tr("&Don't Use a Profile"), this, &StudyController::dropProfile);
+    drop->setObjectName("dropProfileAction");
+    connect(calibration, &QMenu::aboutToShow, this, [this, drop] {
+        const document::Document* doc = mWorkbench.document();
+        drop->setEnabled(doc && doc->scenario().calibration.has_value());
+    });
+}
+
+CalibrateDialog* StudyController::calibrateDialog() const { return mCalibrate; }
+
+CalibrateDialog* StudyController::showCalibrate()
+{
+    if (!mCalibrate) { // one, kept with its last fit while the window lives
+        mCalibrate = new CalibrateDialog(mWorkbench, mWindow);
+        mCalibrate->resize(std::min(1100, mWindow->width() - 40), std::min(700, mWindow->height() - 40));
+        connect(&mWorkbench, &Workbench::documentReplaced, mCalibrate, &CalibrateDialog::planReplaced);
+    }
+    mCalibrate->show();
+    mCalibrate->raise();
+    mCalibrate->activateWindow();
+    return mCalibrate;
+}
+
+bool StudyController::useProfileFile(const QString& file)
+{
+    if (!mWorkbench.editable())
+        return false;
+    Issues issues;
+    const auto bytes = io::readFileBytes(file, issues);
+    Result<CalibrationProfile> profile = Failure{issues};
+    if (bytes)
+        profile = io::readCalibrationProfile(*bytes);
+    if (!profile) {
+        QStringList lines;
+        for (const Issue& i : profile.issues)
+            lines << file + ": " + QString::fromStdString(i.toString());
+        QMessageBox::warning(mWindow, tr("Cannot use the profile"), lines.join('\n'));
+        return false;
+    }
+    Scenario after = mWorkbench.document()->scenario();
+    after.calibration = *profile;
+    return mWorkbench.push(document::changeScenario(mWorkbench.document()->scenario(), mWorkbench.catalog(), after,
+                                                    "Use calibration profile " + profileLabel(*profile)),
+                           tr("Cannot use the profile"), mWindow);
+}
+
+bool StudyController::dropProfile()
+{
+    const document::Document* doc = mWorkbench.document();
+    if (!doc || !doc->scenario().calibration || !mWorkbench.editable())
+        return false;
+    Scenario after = doc->scenario();
+    after.calibration.reset();
+    return mWorkbench.push(
+        document::changeScenario(doc->scenario(), mWorkbench.catalog(), after, "Stop using the calibration profile"),
+        tr("Cannot drop the profile"), mWindow);
 }
 
 PlanVsMeasuredDialog* StudyController::planVsMeasured() const { return mPlanVsMeasured; }

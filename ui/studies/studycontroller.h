@@ -11,6 +11,7 @@ class QWidget;
 
 namespace gp::ui {
 
+class CalibrateDialog;
 class LibraryController;
 class PlanVsMeasuredDialog;
 class ReplayDialog;
@@ -27,8 +28,17 @@ class StudyController : public QObject
 public:
     StudyController(Workbench& workbench, LibraryController* files, QWidget* window);
 
-    /// Adds Placement Replay… (Ctrl+Shift+R), Open Sweep… and Plan vs Measured… to the Results menu.
+    /// Adds Placement Replay… (Ctrl+Shift+R), Open Sweep…, Plan vs Measured… and the Calibration
+    /// submenu (Calibrate…, Use Profile…, Don't Use a Profile) to the Results menu.
     void addStudyActions(QMenu* results);
+    /// Results > Calibration > Calibrate…: the dialog, shown and raised.
+    CalibrateDialog* showCalibrate();
+    CalibrateDialog* calibrateDialog() const;
+    /// Makes the profile in `file` the open scenario's own (an undoable edit); false, with why in a
+    /// message box, when it cannot be read or the plan is read-only.
+    bool useProfileFile(const QString& file);
+    /// Removes the open scenario's own profile (an undoable edit); false when it has none.
+    bool dropProfile();
     /// Results > Plan vs Measured: the dialog, shown and raised.
     PlanVsMeasuredDialog* showPlanVsMeasured();
     PlanVsMeasuredDialog* planVsMeasured() const;
@@ -51,6 +61,7 @@ private:
     QWidget* mWindow;
     QPointer<ReplayDialog> mReplay;
     QPointer<PlanVsMeasuredDialog> mPlanVsMeasured;
+    QPointer<CalibrateDialog> mCalibrate;
 };
 
 } // namespace gp::ui
