@@ -395,8 +395,13 @@ private Q_SLOTS:
         for (const calc::JobResult& r : e.ev.jobs)
             wantUnplaced += r.placed ? 0 : 1;
         QCOMPARE(unplaced, wantUnplaced);
-        if (file.startsWith("02"))
+        if (file.startsWith("02")) {
             QVERIFY2(sawShare, "the mixed lab's time-sliced and MPS GPUs were checked");
+            // The vGPU node's note: its Kubernetes nodes are VMs.
+            const QString readme = QString::fromUtf8(test::readAll(dir.filePath("kai/README.md")));
+            QVERIFY2(readme.contains("- vgpu-a100: vGPU") && readme.contains("the Kubernetes nodes are the VMs"),
+                     qPrintable(readme));
+        }
     }
 
     /// Shares the samples do not have: MPS without a memory limit as gpu-fraction on two GPUs at

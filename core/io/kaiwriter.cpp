@@ -301,7 +301,8 @@ std::vector<std::pair<QString, QByteArray>> kaiFiles(const ClusterConfigPlan& pl
                                 ".yaml (whole GPUs " + kai::decimal(c.whole, 2) + ", MIG instances " +
                                 kai::decimal(c.mig, 2) + " as their compute slices, shared GPUs " +
                                 kai::decimal(c.shared, 2) + "); priority 100 + the tenant's priority " +
-                                std::to_string(t.priority) + "; overQuotaWeight 1 is KAI's default, yours to edit.";
+                                std::to_string(t.priority) +
+                                "; overQuotaWeight 1 as in KAI's default queues, yours to edit.";
         children.push_back(
             kai::queueDoc(queue, t.name, parent, kai::kDefaultQueuePriority + t.priority, c.total(), why));
     }
@@ -327,8 +328,9 @@ std::vector<std::pair<QString, QByteArray>> kaiFiles(const ClusterConfigPlan& pl
          "3. Merge each pod template of `kai/tenants/` into its job's workload: the queue label, the annotations, "
          "`schedulerName: kai-scheduler`, the `nodeSelector`, the container's `resources.limits` (rename "
          "`gpu-workload` to the job's GPU container, or name it in the `gpu-fraction-container-name` annotation) "
-         "and, for MPS, the `nvidia-mps` volume. A job with several templates runs as several pods; put them in "
-         "one PodGroup so KAI starts them together.\n"
+         "and, for MPS, the `nvidia-mps` volume. A job with several templates runs as several pods; keep them in "
+         "one workload, whose pods KAI's pod grouper puts in one PodGroup and starts together "
+         "(docs/developer/pod-grouper.md).\n"
          "4. MIG instances are asked for as the device plugin's `nvidia.com/mig-<profile>` (mixed strategy): "
          "partition the GPUs as the operator export's `mig-parted.yaml` says.\n"
          "\n## How the quotas are computed\n\n"
@@ -339,7 +341,8 @@ std::vector<std::pair<QString, QByteArray>> kaiFiles(const ClusterConfigPlan& pl
          "GPU Feature Discovery's `nvidia.com/gpu.memory` (the catalog's usable memory) floored to 100 MiB. "
          "Jobs the placement could not place add nothing. The limit equals the quota, so no tenant takes more "
          "than the plan gives it; raise a limit (-1: none) to let a tenant borrow idle GPUs. `overQuotaWeight` "
-         "is KAI's default 1; edit it. The queue priority is KAI's default 100 plus the tenant's priority "
+         "is 1, as in KAI's own default queues (an equal share of what is left over quota among siblings): a "
+         "default to edit. The queue priority is KAI's default 100 plus the tenant's priority "
          "(higher is served first over quota and reclaimed last). CPU and memory are left unbounded (quota 0, "
          "limit -1), as in KAI's default queues.\n";
     QStringList notes;
@@ -348,14 +351,17 @@ std::vector<std::pair<QString, QByteArray>> kaiFiles(const ClusterConfigPlan& pl
              "the GPU with a pod of its own, so the device plugin's time-slicing replicas are not needed for it.";
     notes << "- MPS: the active-thread share is not a KAI setting: set `CUDA_MPS_ACTIVE_THREAD_PERCENTAGE` for the "
              "MPS server or the pods. A memory limit per client becomes `gpu-memory` (the pod's clients × the "
-             "limit, at most the GPU's memory); without one, `gpu-fraction` = clients / the GPU's clients.";
+             "limit, at most the GPU's memory); without one, `gpu-fraction` = clients / the GPU's clients. KAI "
+             "does not enforce the memory; `CUDA_MPS_PINNED_DEVICE_MEM_LIMIT` in the pods does.";
     notes << "- A pod that holds every replica or client of a shared GPU asks for it whole.";
     notes << "- KAI counts MIG instances whose profile carries an attribute (`+me`, resource `.me`) as no GPU "
              "against a quota (its resource-name pattern); they add nothing to the quotas here either.";
     for (const NodeConfig& n : plan.nodes)
         for (const std::string& note : n.notes)
             if (note.find("vGPU") != std::string::npos || note.find("passed through") != std::string::npos)
-                notes << QString("- %1: %2").arg(QString::fromStdString(n.name), QString::fromStdString(note));
+                notes << QString("- %1: %2; the Kubernetes nodes are the VMs there: point the templates' "
+                                 "`nodeSelector` at them")
+                             .arg(QString::fromStdString(n.name), QString::fromStdString(note));
     r += "\n## Not expressed by these files\n\n" + notes.join('\n') + "\n";
     files.push_back({"kai/README.md", r.toUtf8()});
     return files;
