@@ -7,6 +7,7 @@
 #include "calc/clusterconfig.h"
 #include "calc/evaluate.h"
 #include "clirunner.h"
+#include "exportcheck.h"
 #include "io/clusterconfigwriter.h"
 #include "io/scenarioreader.h"
 #include "testsupport.h"
@@ -58,37 +59,9 @@ Exported exportInto(const QString& dir, const char* name)
     return e;
 }
 
-struct Check
-{
-    int code = -1;
-    QString output;
-};
-
-/// tests/data/schemas/validate_export.py on `dir`.
-Check validate(const QString& dir)
-{
-    QProcess p;
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start("python3", {test::fixturesDir() + "/schemas/validate_export.py", dir});
-    if (!p.waitForFinished(120000))
-        return {};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput())};
-}
-
-/// Every YAML stream under `dir`/`sub`, parsed by PyYAML: relative path -> list of documents.
-QJsonObject readYaml(const QString& dir)
-{
-    QProcess p;
-    p.start("python3", {"-c",
-                        "import json, pathlib, sys, yaml\n"
-                        "root = pathlib.Path(sys.argv[1])\n"
-                        "print(json.dumps({str(f.relative_to(root)): [d for d in yaml.safe_load_all(f.read_text()) "
-                        "if d is not None] for f in root.rglob('*.yaml')}))\n",
-                        dir});
-    if (!p.waitForFinished(60000) || p.exitCode() != 0)
-        qFatal("python3 yaml failed: %s", p.readAllStandardError().constData());
-    return QJsonDocument::fromJson(p.readAllStandardOutput()).object();
-}
+using test::Check;
+Check validate(const QString& dir) { return test::validateExport(dir); }
+QJsonObject readYaml(const QString& dir) { return test::readExportYaml(dir); }
 
 /// Every object of the DRA export by namespace/name.
 std::map<QString, QJsonObject> draObjects(const QJsonObject& y)
@@ -523,10 +496,11 @@ private Q_SLOTS:
         const test::Run all = test::cli({"export-config", s, "-o", dir.filePath("a"), "--format", "all"}, home.path());
         QVERIFY2(all.code == 0, qPrintable(all.err));
         QVERIFY(all.out.contains("dra/README.md") && all.out.contains("hami/README.md") &&
-                all.out.contains("node-labels.yaml"));
-        const test::Run bad = test::cli({"export-config", s, "-o", dir.filePath("b"), "--format", "kai"}, home.path());
+                all.out.contains("kai/README.md") && all.out.contains("node-labels.yaml"));
+        const test::Run bad =
+            test::cli({"export-config", s, "-o", dir.filePath("b"), "--format", "volcano"}, home.path());
         QCOMPARE(bad.code, 2);
-        QVERIFY2(bad.err.contains("--format must be operator, dra, hami or all"), qPrintable(bad.err));
+        QVERIFY2(bad.err.contains("--format must be operator, dra, hami, kai or all"), qPrintable(bad.err));
         QVERIFY(!QFileInfo::exists(dir.filePath("b")));
     }
 };

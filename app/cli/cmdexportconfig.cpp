@@ -23,14 +23,15 @@ int runExportConfig(const QStringList& args)
                    "(docs/export.md). --format dra writes the same plan as Kubernetes DRA objects for the "
                    "NVIDIA DRA driver under DIR/dra (ResourceClaimTemplates, shared ResourceClaims with MPS and "
                    "time-slicing GpuConfigs, ComputeDomains), --format hami as HAMi resource requests under "
-                   "DIR/hami.");
+                   "DIR/hami, --format kai as KAI Scheduler queues (a GPU quota per tenant) and pod templates "
+                   "(queue label, whole GPUs, MIG, gpu-fraction/gpu-memory sharing) under DIR/kai.");
     auto& p = cl.parser();
     p.addPositionalArgument("FILE", "Scenario JSON file.");
     p.addOption(
         {{"o", "output"}, "Folder to write into (created if missing; files of the same names are replaced).", "DIR"});
     p.addOption({"format",
                  "What to write: operator (GPU Operator: mig-parted, device plugin, labels; the default), dra "
-                 "(DIR/dra), hami (DIR/hami), or all three.",
+                 "(DIR/dra), hami (DIR/hami), kai (DIR/kai), or all four.",
                  "FORMAT", "operator"});
     if (auto done = cl.parse(args))
         return *done;
@@ -43,8 +44,8 @@ int runExportConfig(const QStringList& args)
         return kBadInput;
     }
     const QString format = p.value("format");
-    if (format != "operator" && format != "dra" && format != "hami" && format != "all") {
-        err() << cl.usageError("--format must be operator, dra, hami or all") << Qt::endl;
+    if (format != "operator" && format != "dra" && format != "hami" && format != "kai" && format != "all") {
+        err() << cl.usageError("--format must be operator, dra, hami, kai or all") << Qt::endl;
         return kBadInput;
     }
     auto catalog = loadCatalogOrReport(p);
@@ -67,6 +68,8 @@ int runExportConfig(const QStringList& args)
         formats.push_back(io::ClusterExportFormat::Dra);
     if (format == "hami" || format == "all")
         formats.push_back(io::ClusterExportFormat::Hami);
+    if (format == "kai" || format == "all")
+        formats.push_back(io::ClusterExportFormat::Kai);
     const auto files = io::clusterExportFiles(plan, r.value->name, formats);
     if (const Status written = io::writeFiles(p.value("output"), files); !written) {
         err() << "export-config: " << QString::fromStdString(written.errorText()) << Qt::endl;

@@ -37,7 +37,7 @@ const char* kUsage =
     "  edit FILE -o OUT        the workbench's edits by id: --set nodes[ID].FIELD=VALUE, --link, --pin, ...\n"
     "  compare A B [C D]       KPIs side by side with deltas, and what differs in the plans\n"
     "  report FILE -o OUT.pdf  the detailed PDF report (also --scenario ID [--db PATH])\n"
-    "  export-config FILE -o DIR  the sharing plan as GPU Operator configs; --format dra, hami or all\n"
+    "  export-config FILE -o DIR  the sharing plan as GPU Operator configs; --format dra, hami, kai or all\n"
     "  sweep SPEC -o DIR       a grid of what-ifs, whole or one shard (--shard I/N); sweep merge DIR...\n"
     "  validate-model ROWS...  the model against published measurements, calibration and held-out apart\n"
     "  check-plan FILE --prometheus URL --from T  the plan beside DCGM telemetry: predicted vs measured\n"

@@ -208,6 +208,7 @@ ClusterConfigPlan buildClusterConfig(const Scenario& s, const Catalog& catalog, 
         results[r.id] = &r;
     for (const Tenant& t : s.tenants) {
         TenantConfig tc{t.id, t.name, {}, {}};
+        tc.priority = t.priority;
         for (const Job& j : t.jobs) {
             const auto r = results.find(j.id);
             if (r == results.end() || !r->second->placed) {

@@ -4,6 +4,7 @@
 
 #include "drawriter.h"
 #include "hamiwriter.h"
+#include "kaiwriter.h"
 #include "yamlout.h"
 
 #include <QDir>
@@ -221,7 +222,8 @@ std::vector<std::pair<QString, QByteArray>> clusterExportFiles(const ClusterConf
     for (ClusterExportFormat f : formats) {
         auto more = f == ClusterExportFormat::GpuOperator ? clusterConfigFiles(plan, scenarioName)
                     : f == ClusterExportFormat::Dra       ? draFiles(plan, scenarioName)
-                                                          : hamiFiles(plan, scenarioName);
+                    : f == ClusterExportFormat::Hami      ? hamiFiles(plan, scenarioName)
+                                                          : kaiFiles(plan, scenarioName);
         files.insert(files.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
     }
     return files;

@@ -23,12 +23,13 @@ namespace gp::io {
 std::vector<std::pair<QString, QByteArray>> clusterConfigFiles(const ClusterConfigPlan& plan,
                                                                const std::string& scenarioName);
 
-/// The three ways the plan's sharing leaves for a cluster (docs/export.md).
+/// The ways the plan's sharing leaves for a cluster (docs/export.md).
 enum class ClusterExportFormat
 {
     GpuOperator, ///< clusterConfigFiles: mig-parted, device plugin, labels, tenants' pods
     Dra,         ///< draFiles: DRA objects for the NVIDIA DRA driver, under dra/
-    Hami         ///< hamiFiles: HAMi resource requests, under hami/
+    Hami,        ///< hamiFiles: HAMi resource requests, under hami/
+    Kai          ///< kaiFiles: KAI Scheduler queues and pod templates, under kai/
 };
 
 /// The files of each of `formats`, in that order.

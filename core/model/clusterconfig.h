@@ -87,6 +87,7 @@ struct TenantConfig
     std::string name;
     std::vector<PodRequest> pods;      ///< one per job and node it runs on
     std::vector<std::string> unplaced; ///< job names the placement could not place
+    int priority = 0;                  ///< the scenario tenant's priority (higher is placed first)
 };
 
 struct ClusterConfigPlan

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 // The files that go to and come from a cluster under faults (docs/reliability.md §1): the scenario
-// `import-cluster` writes and the DRA and HAMi exports of `export-config`, on a full disk, onto a
+// `import-cluster` writes and the DRA, HAMi and KAI exports of `export-config`, on a full disk, onto a
 // FIFO or a device, and killed (kill -9) while writing. The user's existing file stays byte for
 // byte or becomes the whole new file, a device or FIFO is never replaced, and the exit code says
 // what happened.
@@ -68,9 +68,12 @@ private Q_SLOTS:
         QTest::newRow("export-config --format hami into a new folder")
             << QStringList{"export-config", "@TMP/s02.json", "-o", "@DISK/new/cfg", "--format", "hami"}
             << QStringList{};
+        QTest::newRow("export-config --format kai")
+            << QStringList{"export-config", "@TMP/s02.json", "-o", "@DISK/cfg", "--format", "kai"}
+            << QStringList{"cfg/kai/queues.yaml", good};
         QTest::newRow("export-config --format all")
             << QStringList{"export-config", "@TMP/s02.json", "-o", "@DISK/cfg", "--format", "all"}
-            << QStringList{"cfg/hami/README.md", good, "cfg/README.md", good};
+            << QStringList{"cfg/hami/README.md", good, "cfg/README.md", good, "cfg/kai/README.md", good};
     }
 
     /// On a full disk: exit 1 naming the path and "no space left on device", the disk exactly as it
@@ -135,6 +138,10 @@ private Q_SLOTS:
         const Run intoFifo = cli(
             {"export-config", mTmp.filePath("s02.json"), "-o", dir.filePath("fifo"), "--format", "dra"}, mHome.path());
         QCOMPARE(intoFifo.code, 1);
+        QCOMPARE(fileType(dir.filePath("fifo")), mode_t(S_IFIFO));
+        const Run kaiIntoFifo = cli(
+            {"export-config", mTmp.filePath("s02.json"), "-o", dir.filePath("fifo"), "--format", "kai"}, mHome.path());
+        QCOMPARE(kaiIntoFifo.code, 1);
         QCOMPARE(fileType(dir.filePath("fifo")), mode_t(S_IFIFO));
 
         if (!isRoot()) {

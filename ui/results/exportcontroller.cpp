@@ -140,6 +140,11 @@ void ExportController::addExportActions(QMenu* file)
         if (!dir.isEmpty())
             exportClusterConfig(dir, io::ClusterExportFormat::Hami);
     });
+    file->addAction(tr("Export &KAI Objects…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(mWindow, tr("Export KAI Scheduler Objects Into"));
+        if (!dir.isEmpty())
+            exportClusterConfig(dir, io::ClusterExportFormat::Kai);
+    });
 }
 
 void ExportController::exportJson()
@@ -193,6 +198,7 @@ bool ExportController::exportClusterConfig(const QString& dir, io::ClusterExport
     }
     const QString readme = format == io::ClusterExportFormat::Dra    ? QString("dra/README.md")
                            : format == io::ClusterExportFormat::Hami ? QString("hami/README.md")
+                           : format == io::ClusterExportFormat::Kai  ? QString("kai/README.md")
                                                                      : QString("README.md");
     Q_EMIT mWorkbench.message(tr("Cluster configuration written to %1 (see its %2)").arg(dir, readme), 8000);
     return true;

@@ -32,7 +32,7 @@ public:
     ExportController(Workbench& workbench, QWidget* window);
 
     /// Adds Export Scenario JSON, Present, Export Slides, Report, Charts and Tables, Cluster
-    /// Configuration, DRA Objects and HAMi Requests to the File menu.
+    /// Configuration, DRA Objects, HAMi Requests and KAI Objects to the File menu.
     void addExportActions(QMenu* file);
 
     /// The open plan's complete results (the ones every view shows); while they are still
@@ -41,9 +41,9 @@ public:
     /// Starts the full-screen presentation of the open scenario with `recommendation` on its
     /// last slide; returns the window (closed with Esc).
     PresentationWindow* present(const QString& recommendation, bool fullScreen = true);
-    /// Writes the plan's sharing into `dir` as GPU Operator configuration, DRA objects (dir/dra)
-    /// or HAMi requests (dir/hami) (docs/export.md); false, with the reason in a message box,
-    /// when it cannot.
+    /// Writes the plan's sharing into `dir` as GPU Operator configuration, DRA objects (dir/dra),
+    /// HAMi requests (dir/hami) or KAI Scheduler objects (dir/kai) (docs/export.md); false, with
+    /// the reason in a message box, when it cannot.
     bool exportClusterConfig(const QString& dir, io::ClusterExportFormat format = io::ClusterExportFormat::GpuOperator);
     /// File > Export Report without its file dialog: the open plan's report, with the pages of
     /// its last Plan vs Measured comparison where one was made.

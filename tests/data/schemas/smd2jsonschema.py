@@ -40,6 +40,13 @@ REQUIRED = {
     "io.k8s.api.resource.v1.ResourceClaimTemplateSpec": ["spec"],
     "io.k8s.api.resource.v1.DeviceClass": ["spec"],
     "io.k8s.api.core.v1.PodResourceClaim": ["name"],
+    # core/v1, for the pod templates: fields without omitempty in k8s.io/api/core/v1/types.go (as
+    # vendored in the same driver commit), which the OpenAPI document lists as required.
+    "io.k8s.api.core.v1.PodSpec": ["containers"],
+    "io.k8s.api.core.v1.Container": ["name"],
+    "io.k8s.api.core.v1.Volume": ["name"],
+    "io.k8s.api.core.v1.VolumeMount": ["name", "mountPath"],
+    "io.k8s.api.core.v1.HostPathVolumeSource": ["path"],
 }
 INTEGERS = {("io.k8s.api.resource.v1.ExactDeviceRequest", "count"),
             ("io.k8s.api.resource.v1.DeviceSubRequest", "count")}
