@@ -120,6 +120,8 @@ private Q_SLOTS:
                                 << "tenants[1].color: 'orange' must be #RRGGBB";
         QTest::newRow("batch") << "tenants[1].jobs[0].batch.global" << QJsonValue(100)
                                << "tenants[1].jobs[0].batch.global: 100 is not a multiple of micro x dp (1 x 8 = 8)";
+        QTest::newRow("busy fraction above one")
+            << "tenants[1].busy_fraction" << QJsonValue(1.5) << "tenants[1].busy_fraction: 1.5";
         QTest::newRow("training on inference")
             << "tenants[2].jobs[0].training" << QJsonValue(QJsonObject{{"tokens", 1}})
             << "tenants[2].jobs[0].training: not used by inference jobs; remove it";

@@ -13,6 +13,7 @@
 #include "io/scenarioreader.h"
 #include "io/scenariowriter.h"
 #include "model/calibratedplan.h"
+#include "sim/simulation.h"
 #include "study/calibration.h"
 #include "study/calibrationjson.h"
 #include "study/measuredprediction.h"
@@ -223,6 +224,61 @@ private Q_SLOTS:
         QVERIFY(!refused);
         QVERIFY2(refused.errorText().find("calibration.parameters[0].key") != std::string::npos,
                  refused.errorText().c_str());
+    }
+
+    void tenantBusyFractionsAreFittedFromMeanSteps()
+    {
+        // Sample 02: the research tenant's notebooks job shares a time-sliced GPU with another of
+        // its jobs. Its mean step weighs the all-busy step by research's busy fraction; a measured
+        // mean step pins the fraction, per tenant, and the Monte Carlo draws with it.
+        const Scenario lab =
+            *io::readScenarioFile(QDir(test::dataDir()).absoluteFilePath("samples/02-mixed-sharing-lab.json"),
+                                  test::bundledCatalog())
+                 .value;
+        const calc::Evaluation plain = calc::evaluate(lab, test::bundledCatalog());
+        const auto job = [](const calc::Evaluation& ev, const std::string& id) {
+            for (const calc::JobResult& r : ev.jobs)
+                if (r.id == id)
+                    return r;
+            qFatal("no job %s", id.c_str());
+        };
+        const calc::JobResult before = job(plain, "notebooks");
+        QCOMPARE(before.coTenantBusy, 0.8); // the scenario-wide default
+        QVERIFY(before.idleCotenantsFactor < 1.0);
+        QCOMPARE(job(plain, "mig-chat").meanStepFactor(), 1.0); // isolated: its step is its mean
+
+        Scenario quiet = lab;
+        quiet.findTenant("research")->busyFraction = 0.3;
+        const calc::Evaluation ev = calc::evaluate(quiet, test::bundledCatalog());
+        const calc::JobResult after = job(ev, "notebooks");
+        QCOMPARE(after.coTenantBusy, 0.3);
+        QCOMPARE(after.perf.stepTimeS, before.perf.stepTimeS); // the plan's step: all busy
+        QVERIFY(after.meanStepFactor() < before.meanStepFactor());
+        const auto mean = study::predictedFor(after, *quiet.findJob("notebooks"), test::bundledCatalog(),
+                                              MeasuredQuantity::StepTimeS, MeasuredStatistic::Mean);
+        QVERIFY(mean && std::abs(*mean - after.perf.stepTimeS * after.meanStepFactor()) < 1e-12);
+        const sim::SimulationInput in = sim::buildSimulationInput(quiet, test::bundledCatalog(), ev);
+        for (std::size_t i = 0; i < in.jobIds.size(); ++i)
+            if (in.jobIds[i] == "notebooks")
+                QCOMPARE(in.jobs[i].coTenantBusy, 0.3);
+
+        // Fitted back from the measured mean steps.
+        const MeasurementSet set = test::syntheticMeasurements(lab, {{"tenant.research.busy_fraction", 0.3}}, 0.0);
+        study::CalibrationOptions o;
+        o.params = {"busy_fraction"};
+        o.folds = 0;
+        const study::CalibrationResult r = study::calibrate(lab, test::bundledCatalog(), set, o);
+        QVERIFY2(r.ok(), r.error.c_str());
+        const study::FittedParameter* p = param(r, "tenant.research.busy_fraction");
+        QVERIFY(p && p->fitted);
+        QVERIFY2(std::abs(p->value - 0.3) < 0.01, std::to_string(p->value).c_str());
+        QVERIFY(!param(r, "tenant.startup.busy_fraction") || !param(r, "tenant.startup.busy_fraction")->fitted);
+        // Applied from the profile: the tenant's own fraction.
+        Scenario applied = lab;
+        Catalog c = test::bundledCatalog();
+        QVERIFY(applyCalibration(*r.profile, applied, c).empty());
+        QVERIFY(applied.findTenant("research")->busyFraction);
+        QVERIFY(std::abs(*applied.findTenant("research")->busyFraction - 0.3) < 0.01);
     }
 
     void profileFileRoundTripsAndRefusesWhatItCannotUse()

@@ -135,7 +135,8 @@ private Q_SLOTS:
         j.mainGradsFp32 = true;
         j.flashAttention = false; // set explicitly; the other jobs leave it to the model
         s.tenants[1].jobs[0].flashAttention = true;
-        j.parallelism.virtualStages = 3; // 24 layers / pp 2 = 12 per stage, m = 64 / (2 x 8) = 4
+        s.tenants[2].busyFraction = 0.35; // format 4
+        j.parallelism.virtualStages = 3;  // 24 layers / pp 2 = 12 per stage, m = 64 / (2 x 8) = 4
         j.model.custom.dropout = true;
         j.schedule = {12.5, 48};
         j.pin = Pin{"node-007", 7, 1};

@@ -31,7 +31,8 @@ SimulationInput oneJob(double computeS, int coTenants)
     j.bareStepS = computeS / (1.0 + coTenants);
     j.steps = 86400.0 / computeS; // one day at the assumed (all co-tenants busy) speed
     j.coTenants = coTenants;
-    j.idleFactor = 1.0 / (1.0 + coTenants); // time-slicing: alone it has all the turns
+    j.idleFactor = 1.0 / (1.0 + coTenants);     // time-slicing: alone it has all the turns
+    j.coTenantBusy = coTenants > 0 ? 0.8 : 0.0; // cotenant_busy_fraction's default
     j.gpus = 8;
     j.checkpointS = 3600;
     in.jobs.push_back(j);

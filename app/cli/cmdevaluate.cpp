@@ -114,6 +114,8 @@ QJsonObject toJson(const calc::Evaluation& ev, const Scenario& scenario, const C
             {"noisiest_neighbour", j.noisiestNeighbour.empty()
                                        ? QJsonValue(QJsonValue::Null)
                                        : QJsonValue(QString::fromStdString(j.noisiestNeighbour))},
+            {"cotenant_busy_fraction", j.placed ? QJsonValue(j.coTenantBusy) : QJsonValue(QJsonValue::Null)},
+            {"mean_step_factor", j.placed ? QJsonValue(j.meanStepFactor()) : QJsonValue(QJsonValue::Null)},
             {"oom_risk", j.oomRisk},
             {"tp_link", j.tpLink.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(QString::fromStdString(j.tpLink))},
             {"ep", j.ep},

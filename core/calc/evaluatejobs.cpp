@@ -50,7 +50,7 @@ UnitsOfJob unitsOf(const Context& cx, const Jobs& jobs, int k, const PlacementOu
 /// (slowdown_vs_dedicated) and the overhead of sharing on top (the penalty, by resource), in
 /// proportion to the linear parts; the co-tenant that adds most, what a trial with idle
 /// co-tenants keeps, the cost and the SLA.
-void penaltyCostAndSla(const Jobs& jobs, int k, const UnitsOfJob& units, JobResult& r)
+void penaltyCostAndSla(const Context& cx, const Jobs& jobs, int k, const UnitsOfJob& units, JobResult& r)
 {
     const UnitInterference& worst = units.worst;
     const Sla& sla = at(jobs.records, k).tenant->sla;
@@ -69,6 +69,14 @@ void penaltyCostAndSla(const Jobs& jobs, int k, const UnitsOfJob& units, JobResu
         r.noisiestNeighbourCost = linear > 0 ? extra * total / linear : 0.0;
     }
     r.idleCotenantsFactor = worst.slowdown > 0 ? worst.aloneSlowdown / worst.slowdown : 1.0;
+    double busy = 0.0;
+    int neighbours = 0;
+    for (const auto& [other, extra] : worst.byNeighbour)
+        if (other != k) {
+            busy += at(jobs.records, other).tenant->busyFraction.value_or(cx.params.coTenantBusy);
+            ++neighbours;
+        }
+    r.coTenantBusy = neighbours > 0 ? busy / neighbours : 0.0;
     r.costPerMonthUsd = units.pricePerHour * kHoursPerMonth;
     // The penalty is an excess fraction: of the time the job holds its share, p / (1 + p) is
     // lost to sharing, so the overhead never exceeds the share's cost.
@@ -173,7 +181,7 @@ JobTotals jobsOnSlots(const Context& cx, Jobs& jobs, const PlacementOutcome& po,
             r.cpLink = job.comm.contextParallelLink;
         }
         r.performanceAssumptions |= stepAssumptionsOf(job, r);
-        penaltyCostAndSla(jobs, k, units, r);
+        penaltyCostAndSla(cx, jobs, k, units, r);
         tally(job, r, ev.kpis, totals);
         addJobTraffic(cx, job.placement->slots, units.nodes, r, totals.linkLoadGbps);
         ev.jobs.push_back(std::move(r));

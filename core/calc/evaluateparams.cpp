@@ -72,6 +72,9 @@ EvaluateParams EvaluateParams::read(const std::map<std::string, double>& assumpt
     for (const AssumptionUse& u : uses())
         if (u.store)
             u.store(p, assumptionValue(assumptions, u.key));
+    // Read by no figure of evaluate itself: the weight of a shared job's mean step (JobResult::
+    // coTenantBusy), which the simulation draws from.
+    p.coTenantBusy = assumptionValue(assumptions, "cotenant_busy_fraction");
     return p;
 }
 

@@ -38,6 +38,7 @@ struct EvaluateParams
     double noGpudirectFactor = 0.0;    ///< no_gpudirect_bandwidth_factor
     double timeSliceS = 0.0;           ///< time_slice_ms, in seconds
     double moeLoadImbalance = 1.0;     ///< moe_load_imbalance
+    double coTenantBusy = 0.8;         ///< cotenant_busy_fraction: a tenant's without its own
     ServingEngine engine;              ///< the serving_* and kv_* keys, as servingEngineFrom reads them
 
     /// Reads every assumption evaluate() uses from the scenario's overrides (or the defaults).

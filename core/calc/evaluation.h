@@ -46,12 +46,19 @@ struct JobResult
     std::string noisiestNeighbour;      ///< the co-tenant job that adds most to it ("" when none)
     double noisiestNeighbourCost = 0.0; ///< ... and what it adds (fraction of the bare step)
     double idleCotenantsFactor = 1.0;   ///< step with every co-tenant idle / with all busy (simulation)
-    bool oomRisk = false;               ///< a GPU it uses has no memory isolation and is overcommitted
-    double gpuEquivalents = 0.0;        ///< Σ slot shares of a GPU it holds
-    double costPerMonthUsd = 0.0;       ///< its GPU share at the cluster's prices
-    double overheadPerMonthUsd = 0.0;   ///< of it, what sharing burns: cost × penalty ÷ (1 + penalty)
-    std::optional<double> costUsd;      ///< training: over its whole run
-    std::optional<double> extraDays;    ///< training: what the penalty adds
+    /// P(a co-tenant on its GPU is busy): the mean of its co-tenants' tenants' busy fractions
+    /// (Tenant::busyFraction, else cotenant_busy_fraction); what the simulation draws and what
+    /// weighs its mean step between all idle and all busy (meanStepFactor). 0 without co-tenants.
+    double coTenantBusy = 0.0;
+    /// Its mean step over its co-tenants' busy and idle time / the step with all of them busy:
+    /// idleCotenantsFactor + (1 − idleCotenantsFactor) · coTenantBusy (1 without co-tenants).
+    double meanStepFactor() const { return idleCotenantsFactor + (1.0 - idleCotenantsFactor) * coTenantBusy; }
+    bool oomRisk = false;             ///< a GPU it uses has no memory isolation and is overcommitted
+    double gpuEquivalents = 0.0;      ///< Σ slot shares of a GPU it holds
+    double costPerMonthUsd = 0.0;     ///< its GPU share at the cluster's prices
+    double overheadPerMonthUsd = 0.0; ///< of it, what sharing burns: cost × penalty ÷ (1 + penalty)
+    std::optional<double> costUsd;    ///< training: over its whole run
+    std::optional<double> extraDays;  ///< training: what the penalty adds
     bool meetsSla = true;
     std::optional<ServingResult> serving;         ///< inference jobs that were placed
     std::string gpuId;                            ///< the GPU model it runs on ("" when not placed)

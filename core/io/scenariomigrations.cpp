@@ -29,7 +29,8 @@ Result<QJsonObject> v2ToV3(QJsonObject root)
 }
 
 /// 3 → 4 (issue 38): the scenario's optional `calibration` (a calibration profile it is
-/// evaluated with); absent means the defaults, as every version-3 plan was evaluated.
+/// evaluated with) and a tenant's optional `busy_fraction`; absent means the defaults, as every
+/// version-3 plan was evaluated.
 Result<QJsonObject> v3ToV4(QJsonObject root)
 {
     root.insert(QLatin1String("format_version"), 4);

@@ -285,6 +285,7 @@ Tenant Reader::tenant(const QJsonObject& o, const std::string& p)
     t.color = f.string("color", t.color, false, TextKind::Name);
     t.priority = f.integer("priority", 0);
     t.isolation = f.enumValue("isolation", Isolation::None);
+    t.busyFraction = f.optionalNumber("busy_fraction");
     if (auto sla = f.object("sla")) {
         JsonFields g(*sla, f.pathOf("sla"), mOut);
         t.sla.maxPenaltyPct = g.number("max_penalty_pct", t.sla.maxPenaltyPct);

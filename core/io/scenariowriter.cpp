@@ -243,6 +243,8 @@ QJsonObject toJson(const Tenant& t)
                   {"priority", t.priority}, {"sla", sla},          {"jobs", jobs}};
     if (t.isolation != Isolation::None) // absent means none: files without it stay as they were
         o["isolation"] = str(std::string(enumName(t.isolation)));
+    if (t.busyFraction) // format 4, only where set
+        o["busy_fraction"] = *t.busyFraction;
     if (const auto& a = t.arrivals)
         o["arrivals"] = QJsonObject{{"template", str(a->templateJob)},
                                     {"jobs_per_day", a->jobsPerDay},

@@ -60,6 +60,7 @@ std::string CalibrationKey::toString() const
     switch (scope) {
     case CalibrationScope::Gpu: return "gpu." + target + "." + name;
     case CalibrationScope::Stack: return "stack." + target + "." + name;
+    case CalibrationScope::Tenant: return "tenant." + target + "." + name;
     case CalibrationScope::Assumption: return "assumption." + name;
     }
     return name;
@@ -88,6 +89,10 @@ std::optional<CalibrationKey> CalibrationKey::parse(const std::string& key)
         k.scope = CalibrationScope::Stack;
         return k;
     }
+    if (scope == "tenant" && listed(calibratedTenantNames(), k.name)) {
+        k.scope = CalibrationScope::Tenant;
+        return k;
+    }
     return std::nullopt;
 }
 
@@ -102,6 +107,12 @@ const std::vector<std::string>& calibratedGpuNames()
 const std::vector<std::string>& calibratedStackNames()
 {
     static const std::vector<std::string> names = {"step_overhead_s", "decode_step_overhead_s"};
+    return names;
+}
+
+const std::vector<std::string>& calibratedTenantNames()
+{
+    static const std::vector<std::string> names = {"busy_fraction"};
     return names;
 }
 
@@ -146,6 +157,13 @@ Status applyCalibratedValue(const std::string& key, double value, Scenario& scen
             *field = value;
         return done();
     }
+    case CalibrationScope::Tenant: {
+        Tenant* tenant = scenario.findTenant(k->target);
+        if (!tenant)
+            return failure(key, "tenant '" + k->target + "' is not in the scenario");
+        tenant->busyFraction = value;
+        return done();
+    }
     }
     return failure(key, "not a calibrated parameter");
 }
@@ -176,6 +194,12 @@ std::optional<double> uncalibratedValue(const std::string& key, const Scenario& 
             return std::nullopt;
         return k->name == "step_overhead_s" ? stack->stepOverheadS : stack->decodeStepOverheadS;
     }
+    case CalibrationScope::Tenant: {
+        const Tenant* tenant = scenario.findTenant(k->target);
+        if (!tenant)
+            return std::nullopt;
+        return tenant->busyFraction.value_or(assumptionValue(scenario.assumptions, "cotenant_busy_fraction"));
+    }
     }
     return std::nullopt;
 }
@@ -199,6 +223,7 @@ bool calibrationAppliesTo(const CalibrationKey& key, const std::string& gpuId, c
     switch (key.scope) {
     case CalibrationScope::Gpu: return key.target == gpuId;
     case CalibrationScope::Stack: return key.target == stackId;
+    case CalibrationScope::Tenant:
     case CalibrationScope::Assumption: return true;
     }
     return false;

@@ -20,6 +20,7 @@ enum class CalibrationScope
 {
     Gpu,       ///< "gpu.ID.NAME": the catalog GPU's KernelEfficiency or its sharing calibration
     Stack,     ///< "stack.ID.NAME": the catalog software stack's figure
+    Tenant,    ///< "tenant.ID.NAME": the scenario tenant's own figure (its busy fraction)
     Assumption ///< "assumption.KEY": the scenario's override of a registered assumption
 };
 
@@ -40,6 +41,7 @@ struct CalibrationKey
 /// The names each scope calibrates (docs/calibration.md#parameters).
 const std::vector<std::string>& calibratedGpuNames();
 const std::vector<std::string>& calibratedStackNames();
+const std::vector<std::string>& calibratedTenantNames();
 const std::vector<std::string>& calibratedAssumptionNames();
 
 /// One fitted value with what it replaced and how well the data pinned it.
@@ -98,7 +100,8 @@ std::optional<double> uncalibratedValue(const std::string& key, const Scenario& 
 /// the catalog lacks, which are left out.
 Issues applyCalibration(const CalibrationProfile& profile, Scenario& scenario, Catalog& catalog);
 
-/// Whether a job's figures read `key`: the GPU it runs on, its software stack, or any assumption.
+/// Whether a job's figures read `key`: the GPU it runs on, its software stack, any assumption, or
+/// any tenant's busy fraction (a co-tenant's weighs its mean step).
 bool calibrationAppliesTo(const CalibrationKey& key, const std::string& gpuId, const std::string& stackId);
 
 /// The profile's values a job's figures read (calibrationAppliesTo), in the profile's order.

@@ -52,6 +52,10 @@ struct Tenant
     Isolation isolation = Isolation::None; ///< where its jobs may be placed
     std::vector<Job> jobs;
     std::optional<ArrivalProcess> arrivals;
+    /// How often its jobs keep a shared GPU busy, as the jobs sharing it feel it (format 4;
+    /// docs/model-reference.md#co-tenant-busy-fraction); unset: the scenario's
+    /// cotenant_busy_fraction. A calibration fits it per tenant ("tenant.ID.busy_fraction").
+    std::optional<double> busyFraction;
     bool operator==(const Tenant&) const = default;
 };
 

@@ -330,6 +330,8 @@ void validateTenants(const Scenario& s, const Catalog& catalog, Issues& out)
         if (!std::regex_match(t.color, colour))
             out.push_back(Issue::error(field(p, "color"), "'" + t.color + "' must be #RRGGBB"));
         inRange(out, field(p, "priority"), t.priority, -1000, 1000);
+        if (t.busyFraction)
+            inRange(out, field(p, "busy_fraction"), *t.busyFraction, 0, 1, "a fraction of the time");
         inRange(out, field(p, "sla.max_penalty_pct"), t.sla.maxPenaltyPct, 0, 1000);
         if (t.sla.deadlineDays)
             inRange(out, field(p, "sla.deadline_days"), *t.sla.deadlineDays, 0.001, 36500);

@@ -21,6 +21,7 @@ struct SimJob
     double steps = 0;         ///< steps of the whole run (training); 0 for serving
     int coTenants = 0;        ///< other units sharing its GPUs without isolation (0 = isolated)
     double idleFactor = 1.0;  ///< its step with every co-tenant idle / with all busy (calc::JobResult)
+    double coTenantBusy = 0;  ///< P(a co-tenant is busy) in a trial (calc::JobResult::coTenantBusy)
     double gpus = 0;          ///< GPUs it spans (for the interruption rate)
     double checkpointS = 0;   ///< checkpoint interval
     double deadlineDays = -1; ///< < 0: none
@@ -79,7 +80,6 @@ struct SimLink
 struct SimParams
 {
     double stepJitterCv = 0.02;
-    double coTenantBusy = 0.8;
     double interruptionsPerGpuS = 0;
     double restartS = 600;
     int timePoints = 16;      ///< samples per step for memory and link load
@@ -222,7 +222,7 @@ GP_HD inline void runTrial(const SimView& v, std::uint64_t seed, std::uint32_t t
         const double jitter = exp(sigma * r.normal() - 0.5 * sigma * sigma);
         int busy = 0;
         for (int c = 0; c < v.jobs[j].coTenants; ++c)
-            busy += r.uniform() < p.coTenantBusy ? 1 : 0;
+            busy += r.uniform() < v.jobs[j].coTenantBusy ? 1 : 0;
         // evaluate() assumed every co-tenant busy; an idle one takes no turn, SMs or bandwidth
         // from it: the step moves from the all-busy one towards the all-idle one.
         const SimJob& job = v.jobs[j];

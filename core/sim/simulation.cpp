@@ -92,7 +92,6 @@ SimulationInput buildSimulationInput(const Scenario& s, const Catalog& c, const 
     SimulationInput in;
     const auto& A = s.assumptions;
     in.params.stepJitterCv = assumptionValue(A, "step_jitter_cv");
-    in.params.coTenantBusy = assumptionValue(A, "cotenant_busy_fraction");
     in.params.interruptionsPerGpuS = assumptionValue(A, "interruptions_per_gpu_day") / 86400.0;
     in.params.restartS = assumptionValue(A, "restart_overhead_min") * 60.0;
     in.params.lengthSigma = assumptionValue(A, "serving_length_sigma");
@@ -130,6 +129,7 @@ SimulationInput buildSimulationInput(const Scenario& s, const Catalog& c, const 
         sj.checkpointS = job.training ? job.training->checkpointIntervalMin * 60.0 : 0.0;
         sj.deadlineDays = tenant.sla.deadlineDays.value_or(-1.0);
         sj.idleFactor = r.idleCotenantsFactor;
+        sj.coTenantBusy = r.coTenantBusy;
         if (r.serving && job.inference) {
             const calc::ServingResult& v = *r.serving;
             sj.serving = 1;

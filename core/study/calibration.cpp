@@ -68,7 +68,9 @@ Bounds boundsOf(const CalibrationKey& k, const GpuSpec* gpu)
     if (k.name == "link_efficiency")
         return {0.05, 1.0, "fraction", "bus bandwidth a collective reaches over the network / line rate"};
     if (k.name == "cotenant_busy_fraction")
-        return {0.0, 1.0, "fraction", "probability a co-tenant is busy (simulation)"};
+        return {0.0, 1.0, "fraction", "probability a co-tenant is busy (mean step, simulation)"};
+    if (k.name == "busy_fraction")
+        return {0.0, 1.0, "fraction", "how often the tenant's jobs keep a shared GPU busy"};
     return {0.0, 1.0, "", ""};
 }
 
@@ -204,18 +206,31 @@ void identify(const std::vector<double>& jac, std::size_t m, std::vector<FittedP
 
 std::vector<CalibrationParameter> candidateParameters(const std::vector<CalibrationCase>& cases, const Catalog& catalog)
 {
-    std::set<std::string> gpus, stacks;
+    std::set<std::string> gpus, stacks, tenants;
     for (const CalibrationCase& c : cases) {
         const calc::Evaluation ev = calc::evaluate(c.scenario, catalog);
+        // Who shares each GPU: a measured job's co-tenants' busy fractions weigh its mean step.
+        std::map<std::pair<std::string, int>, std::vector<const calc::JobResult*>> onGpu;
+        for (const calc::JobResult& r : ev.jobs)
+            for (const calc::UnitLocation& u : r.placement)
+                onGpu[{u.node, u.gpu}].push_back(&r);
         for (const Measurement& m : c.measurements) {
             const Job* job = c.scenario.findJob(m.jobId);
             if (!job)
                 continue;
             if (catalog.softwareStackFor(*job))
                 stacks.insert(softwareStackOf(*job));
-            for (const calc::JobResult& r : ev.jobs)
-                if (r.id == m.jobId && r.placed && !r.gpuId.empty())
-                    gpus.insert(r.gpuId);
+            for (const calc::JobResult& r : ev.jobs) {
+                if (r.id != m.jobId || !r.placed || r.gpuId.empty())
+                    continue;
+                gpus.insert(r.gpuId);
+                // Tenants are one scenario's: with several cases, only the scenario-wide fraction.
+                if (cases.size() == 1 && r.coTenantBusy > 0.0)
+                    for (const calc::UnitLocation& u : r.placement)
+                        for (const calc::JobResult* other : onGpu[{u.node, u.gpu}])
+                            if (other != &r)
+                                tenants.insert(other->tenant);
+            }
         }
     }
     const Scenario& first = cases.empty() ? Scenario{} : cases.front().scenario;
@@ -236,6 +251,9 @@ std::vector<CalibrationParameter> candidateParameters(const std::vector<Calibrat
         add({CalibrationScope::Stack, s, stack->kind == "serving" ? "decode_step_overhead_s" : "step_overhead_s"},
             nullptr);
     }
+    for (const std::string& t : tenants)
+        for (const std::string& name : calibratedTenantNames())
+            add({CalibrationScope::Tenant, t, name}, nullptr);
     for (const std::string& name : calibratedAssumptionNames())
         add({CalibrationScope::Assumption, "", name}, nullptr);
     return out;

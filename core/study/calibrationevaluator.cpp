@@ -14,8 +14,9 @@ std::vector<std::optional<double>> CalibrationEvaluator::predict(const std::vect
                                                                  const std::vector<bool>& caseMask,
                                                                  std::vector<std::string>* why) const
 {
-    // One catalog for every case (the parameters are shared by all plans); the assumptions go
-    // into each plan's scenario, the GPU and stack figures into the catalog once.
+    // One catalog for every case (the parameters are shared by all plans); the assumptions and
+    // the tenants' figures go into each plan's scenario, the GPU and stack figures into the
+    // catalog once.
     Catalog catalog = mCatalog;
     std::vector<Scenario> scenarios;
     scenarios.reserve(mCases.size());
@@ -24,7 +25,7 @@ std::vector<std::optional<double>> CalibrationEvaluator::predict(const std::vect
     Scenario scratch;
     for (std::size_t p = 0; p < keys.size(); ++p) {
         const auto k = CalibrationKey::parse(keys[p]);
-        if (k && k->scope == CalibrationScope::Assumption) {
+        if (k && (k->scope == CalibrationScope::Assumption || k->scope == CalibrationScope::Tenant)) {
             for (Scenario& s : scenarios)
                 (void)applyCalibratedValue(keys[p], values[p], s, catalog);
         } else {

@@ -39,14 +39,17 @@ std::optional<double> predictedFor(const calc::JobResult& r, const Job& j, const
             return none(why, name + " is a training figure and the job serves");
         if (isTail(statistic))
             return none(why, "the model predicts the mean step, not its " + std::string(statisticName(statistic)));
+        // The mean over its co-tenants' busy and idle time (the Monte Carlo's expectation): the
+        // plan's step assumes every co-tenant busy; each is, with its tenant's busy fraction.
+        const double mean = r.meanStepFactor();
         if (quantity == MeasuredQuantity::StepTimeS)
-            return r.perf.stepTimeS;
+            return r.perf.stepTimeS * mean;
         if (quantity == MeasuredQuantity::TrainTokensPerS)
-            return r.perf.tokensPerS;
+            return r.perf.tokensPerS / mean;
         const GpuSpec* gpu = catalog.gpu(r.gpuId);
         if (!gpu)
             return none(why, "GPU model '" + r.gpuId + "' is not in the catalog");
-        return r.perf.mfu * calc::peakFlops(*gpu, j.precision) / 1e12;
+        return r.perf.mfu * calc::peakFlops(*gpu, j.precision) / 1e12 / mean;
     }
     case MeasuredQuantity::OutputTokensPerS:
     case MeasuredQuantity::RequestsPerS:

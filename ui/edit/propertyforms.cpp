@@ -163,6 +163,12 @@ void PropertiesPanel::showTenant(const Scenario& s, const QString& tenantId)
               none);
     addDouble("sla.ttft_p99_ms", tr("SLA: TTFT P99"), t->sla.ttftP99Ms.value_or(0.0), 0, 1e7, 0, tr(" ms"), none);
     addDouble("sla.itl_p99_ms", tr("SLA: ITL P99"), t->sla.itlP99Ms.value_or(0.0), 0, 1e7, 1, tr(" ms"), none);
+    // How often its jobs keep a shared GPU busy (docs/model-reference.md#co-tenant-busy-fraction);
+    // 0: the scenario's cotenant_busy_fraction.
+    addDouble("busy_fraction", tr("Busy on shared GPUs"), 100.0 * t->busyFraction.value_or(0.0), 0, 100, 0, tr(" %"),
+              {0.01, true, tr("scenario default")})
+        ->setToolTip(tr("How often this tenant's jobs keep a GPU they share busy, as their co-tenants feel it: it "
+                        "weighs the co-tenants' mean step and the Monte Carlo. A calibration can fit it."));
     revalidate();
 }
 
