@@ -139,6 +139,22 @@ private Q_SLOTS:
         QCOMPARE(power.value("predicted").toDouble(), 700.0);
         QCOMPARE(power.value("measured").toObject().value("mean").toDouble(), 70.0);
         QVERIFY(power.value("parameter").toString().contains("tdp_w"));
+        // TDP at any load: an upper bound, and the row says so; 70 W measured is below it.
+        QCOMPARE(power.value("label").toString(), QString("power (TDP, an upper bound)"));
+        QVERIFY2(power.value("parameter").toString().contains("an upper bound at any load"),
+                 qPrintable(power.value("parameter").toString()));
+        QVERIFY(rowOf(h100, "gpu_link_gbytes_s").isEmpty()); // the exporter gave no NVLink or PCIe bytes there
+        // Link load where it gives PCIe bytes: the training job's traffic against what the GPU sent.
+        QJsonObject l40s;
+        for (const auto& g : gpus)
+            if (g.toObject().value("host").toString() == "l40s.example.com" && g.toObject().value("gpu") == "0")
+                l40s = g.toObject();
+        const QJsonObject link = rowOf(l40s, "gpu_link_gbytes_s");
+        QVERIFY(link.value("predicted").toDouble() > 0.0);
+        QCOMPARE(link.value("measured").toObject().value("mean").toDouble(), 0.0);
+        QCOMPARE(link.value("label").toString(), QString("link load (NVLink + PCIe sent)"));
+        QVERIFY(!link.value("flagged").toBool()); // under the 1 GB/s noise floor
+        QVERIFY(rowOf(l40s, "power_w").value("note").toString().contains("TDP whatever its load, an upper bound"));
 
         // What could not be matched is named, not dropped.
         const QJsonObject un = doc.value("unmatched").toObject();

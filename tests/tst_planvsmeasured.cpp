@@ -6,8 +6,10 @@
 // with the parameter that would explain them, everything unmatched named, a job's row selecting the
 // job; a Prometheus that never answers cancelled while the window keeps responding; unreachable,
 // empty and refused answers, bad times and a bad mapping file shown, the plan never changed; a
-// measurements file beside the plan; the report's "Plan vs measured" pages, from the workbench and
-// from gpuplan-cli report --check-plan/--measurements, each rendered and checked (pdfcheck.h).
+// measurements file beside the plan; the report's "Plan vs measured" pages (the jobs' and the GPUs'
+// tables, continued over pages where they are long), from the workbench and from gpuplan-cli report
+// --check-plan/--measurements, each rendered and checked (pdfcheck.h); an edit of the plan marking
+// the comparison stale until Refresh.
 #include "clirunner.h"
 #include "guidriver.h"
 #include "pdfcheck.h"
@@ -16,6 +18,7 @@
 
 #include "document/plansession.h"
 #include "io/scenarioreader.h"
+#include "ui/edit/propertiespanel.h"
 #include "ui/edit/workloadspanel.h"
 #include "ui/figures/planvsmeasuredpage.h"
 #include "ui/figures/reportwriter.h"
@@ -35,6 +38,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -68,6 +72,21 @@ void clickRow(QTableWidget* table, int row)
 }
 
 QString pdfText(const QString& pdf) { return test::runTool("pdftotext", {"-layout", pdf, "-"}); }
+
+/// The text of one page of `pdf` (1-based).
+QString pdfPageText(const QString& pdf, int page)
+{
+    return test::runTool("pdftotext", {"-layout", "-f", QString::number(page), "-l", QString::number(page), pdf, "-"});
+}
+
+/// The Workloads row of a job, or -1.
+int workloadsRowOf(const QTableWidget* table, const QString& jobId)
+{
+    for (int r = 0; r < table->rowCount(); ++r)
+        if (table->item(r, 1) && table->item(r, 1)->data(Qt::UserRole).toString() == jobId)
+            return r;
+    return -1;
+}
 
 int pdfPages(const QString& pdf)
 {
@@ -231,15 +250,34 @@ private Q_SLOTS:
         const QString pdf = mTmp.filePath("report.pdf");
         const Status written = mWindow->exports()->exportReport(pdf);
         QVERIFY2(written, written.errorText().c_str());
-        QCOMPARE(pdfPages(pdf), ui::kReportPages + 1);
-        const QString text = pdfText(pdf);
-        QVERIFY(text.contains("Plan vs measured: telemetry"));
-        QVERIFY(text.contains("runtime_overhead_gib"));
-        QVERIFY(text.contains("default/triton-server-f7cb5d77-95xcf"));
-        const QStringList problems = test::renderingProblems(pdf, true);
-        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
         if (const QString dir = qEnvironmentVariable("GPUPLAN_SCREENSHOTS"); !dir.isEmpty())
             QFile::copy(pdf, dir + "/report-plan-vs-measured.pdf");
+        // The jobs' page, then the GPUs' (each as long as its rows need).
+        const ui::MeasuredComparison* c = mWindow->workbench().measuredComparison();
+        QCOMPARE(ui::measuredReportPages(*c), 2);
+        QCOMPARE(pdfPages(pdf), ui::kReportPages + 2);
+        const QString text = pdfText(pdf);
+        QVERIFY(text.contains("Plan vs measured: telemetry, jobs"));
+        QVERIFY(text.contains("runtime_overhead_gib"));
+        QVERIFY(text.contains("default/triton-server-f7cb5d77-95xcf"));
+        // The GPUs' page has every GPU the dialog's GPU table has, each quantity a row: memory, SM
+        // activity, link load where the exporter gives PCIe bytes, power against the TDP.
+        const QString gpuPage = pdfPageText(pdf, ui::kReportPages + 2);
+        QVERIFY2(gpuPage.contains("Plan vs measured: telemetry, GPUs"), qPrintable(gpuPage));
+        auto* gpus = child<QTableWidget>(mWindow->studies()->planVsMeasured(), "PvmGpus");
+        QVERIFY(gpus->rowCount() >= 10);
+        for (int r = 0; r < gpus->rowCount(); ++r) {
+            const QString subject = gpus->item(r, 0)->text().section(' ', 0, 0);
+            QVERIFY2(gpuPage.contains(subject) && gpuPage.contains(gpus->item(r, 1)->text()),
+                     qPrintable(subject + " " + gpus->item(r, 1)->text()));
+        }
+        QVERIFY(gpuPage.contains("l40s.example.com/0") && gpuPage.contains("gsrh100-074/0 MIG"));
+        QVERIFY(gpuPage.contains("memory used") && gpuPage.contains("SM activity") &&
+                gpuPage.contains("link load (NVLink + PCIe sent)") && gpuPage.contains("power (TDP, an upper bound)"));
+        QVERIFY(gpuPage.contains("700 W") && gpuPage.contains("cotenant_busy_fraction"));
+        QVERIFY(gpuPage.contains("Not matched")); // after the GPUs, on their last page
+        const QStringList problems = test::renderingProblems(pdf, true);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
     }
 
     void aSilentPrometheusIsCancelledWhileTheWindowResponds()
@@ -392,14 +430,17 @@ private Q_SLOTS:
             test::cli({"report", plan, "--check-plan", json, "--measurements", measured, "--trials", "200", "-o", pdf},
                       mTmp.path());
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        QCOMPARE(pdfPages(pdf), ui::kReportPages + 2);
+        if (const QString dir = qEnvironmentVariable("GPUPLAN_SCREENSHOTS"); !dir.isEmpty()) {
+            QFile::copy(pdf, dir + "/report-cli.pdf");
+            QFile::copy(json, dir + "/check.json");
+        }
+        QCOMPARE(pdfPages(pdf), ui::kReportPages + 3); // the jobs', the GPUs' and the benchmarks' pages
         const QString text = pdfText(pdf);
-        QVERIFY(text.contains("Plan vs measured: telemetry") && text.contains("Plan vs measured: benchmarks"));
+        QVERIFY(text.contains("Plan vs measured: telemetry, jobs") && text.contains("Plan vs measured: benchmarks"));
+        QVERIFY(pdfPageText(pdf, ui::kReportPages + 2).contains("gsrh100-074/0 MIG"));
         QVERIFY(text.contains("Measurements from measured-cli.json"));
         const QStringList problems = test::renderingProblems(pdf, true);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
-        if (const QString dir = qEnvironmentVariable("GPUPLAN_SCREENSHOTS"); !dir.isEmpty())
-            QFile::copy(pdf, dir + "/report-cli.pdf");
 
         // Not check-plan's JSON, a bad measurement: exit 2 naming the file, no report written.
         const QString other = mTmp.filePath("other.pdf");
@@ -414,6 +455,178 @@ private Q_SLOTS:
         QCOMPARE(badM.code, 2);
         QVERIFY2(badM.err.contains("measurements[0].value"), qPrintable(badM.err));
         QVERIFY(!QFile::exists(other));
+    }
+
+    // A cluster of many GPUs: the GPUs' table goes on over pages, every row whole, flagged rows
+    // first, and what there is no room for counted.
+    void longGpuListsGoOnOverPages()
+    {
+        const QString plan = telemetryFixture("plan.json");
+        const test::Run check = test::cli({"check-plan", plan, "--prometheus", mServer.url(), "--from",
+                                           "2025-08-19T10:00:00Z", "--to", "2025-08-19T12:00:00Z", "--json"},
+                                          mTmp.path());
+        QCOMPARE(check.code, 3);
+        QJsonObject doc = QJsonDocument::fromJson(check.out.toUtf8()).object();
+        QJsonObject l40s;
+        for (const auto& g : doc.value("gpus").toArray())
+            if (g.toObject().value("host").toString() == "l40s.example.com" && g.toObject().value("gpu") == "0")
+                l40s = g.toObject();
+        const int rowsEach = static_cast<int>(l40s.value("rows").toArray().size()); // each has a figure
+        QCOMPARE(rowsEach, 4);
+        const auto many = [&](int n) {
+            QJsonArray gpus;
+            for (int i = 0; i < n; ++i) {
+                QJsonObject g = l40s;
+                g["host"] = QString("gpu-host-%1").arg(i, 3, 10, QChar('0'));
+                gpus.append(g);
+            }
+            QJsonObject d = doc;
+            d["gpus"] = gpus;
+            const QString file = mTmp.filePath(QString("many-%1.json").arg(n));
+            QFile f(file);
+            if (!f.open(QIODevice::WriteOnly))
+                qFatal("cannot write %s", qPrintable(file));
+            f.write(QJsonDocument(d).toJson());
+            return file;
+        };
+        const auto report = [&](const QString& json, const QString& pdf) {
+            const test::Run r =
+                test::cli({"report", plan, "--check-plan", json, "--trials", "200", "-o", pdf}, mTmp.path());
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+        };
+        // 12 GPUs: every row on the pages, none counted away.
+        const QString some = mTmp.filePath("some.pdf");
+        report(many(12), some);
+        const int somePages = pdfPages(some);
+        QVERIFY2(somePages >= ui::kReportPages + 3, qPrintable(QString::number(somePages)));
+        QString gpuText;
+        for (int page = ui::kReportPages + 2; page <= somePages; ++page)
+            gpuText += pdfPageText(some, page);
+        // The GPUs' pages, then what was not matched: under the last rows, or on a page of its own.
+        const int pagesOfRows =
+            somePages - ui::kReportPages - 1 - gpuText.count("Plan vs measured: telemetry, not matched");
+        QCOMPARE(gpuText.count("Plan vs measured: telemetry, GPUs (continued)"), pagesOfRows - 1);
+        QVERIFY(gpuText.contains("Not matched"));
+        QCOMPARE(gpuText.count(QRegularExpression("gpu-host-\\d{3}/0")), 12 * rowsEach);
+        QVERIFY(!gpuText.contains("more row(s)"));
+        for (int i = 0; i < 12; ++i)
+            QVERIFY2(gpuText.contains(QString("gpu-host-%1/0").arg(i, 3, 10, QChar('0'))),
+                     qPrintable(QString::number(i)));
+        QStringList problems = test::renderingProblems(some, true);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
+        if (const QString dir = qEnvironmentVariable("GPUPLAN_SCREENSHOTS"); !dir.isEmpty())
+            QFile::copy(some, dir + "/report-many-gpus.pdf");
+
+        // 300 GPUs: four pages of rows, the flagged first, then the count of the rest and of their flags.
+        const QString lots = mTmp.filePath("lots.pdf");
+        report(many(300), lots);
+        const int lotsPages = pdfPages(lots);
+        QVERIFY2(lotsPages >= ui::kReportPages + 5 && lotsPages <= ui::kReportPages + 6,
+                 qPrintable(QString::number(lotsPages)));
+        gpuText.clear();
+        for (int page = ui::kReportPages + 2; page <= lotsPages; ++page)
+            gpuText += pdfPageText(lots, page);
+        const int shown = static_cast<int>(gpuText.count(QRegularExpression("gpu-host-\\d{3}/0")));
+        const auto more =
+            QRegularExpression("(\\d+) more row\\(s\\) are not shown, (\\d+) of them").match(gpuText.simplified());
+        QVERIFY2(more.hasMatch(), qPrintable(gpuText.right(600)));
+        QCOMPARE(shown + more.captured(1).toInt(), 300 * rowsEach);
+        // Flagged first: each GPU's link load (0 against 0.01 GB/s) is within the threshold and not shown.
+        QCOMPARE(more.captured(2).toInt(), 300 * (rowsEach - 1) - shown);
+        QVERIFY(!gpuText.contains("link load"));
+        QVERIFY(gpuText.contains("gpuplan-cli check-plan --json lists every row"));
+        problems = test::renderingProblems(lots, true);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
+    }
+
+    // An edit of the plan through the workbench marks the comparison stale in the view; Refresh
+    // compares the plan as it is, off the GUI thread, and the mark goes. (Last: it edits the plan.)
+    void anEditMarksTheComparisonStale_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1366x768") << QSize(1366, 768);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void anEditMarksTheComparisonStale()
+    {
+        QFETCH(QSize, size);
+        mWindow->resize(size);
+        QApplication::setActiveWindow(mWindow.get());
+        ui::PlanVsMeasuredDialog* d = openDialog();
+        typeInto(child<QLineEdit>(d, "PvmMapping"), "");
+        typeInto(child<QLineEdit>(d, "PvmMatch"), "");
+        checkRecorded(d, mServer.url());
+        const QString file = mTmp.filePath("stale.json");
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(R"({"format": "gpuplan-measurements", "format_version": 1, "measurements": [
+            {"job": "tensorflow", "quantity": "memory_gib", "statistic": "max", "value": 21.0}]})");
+        f.close();
+        QVERIFY(d->loadMeasurements(file));
+        QTRY_VERIFY_WITH_TIMEOUT(!d->running(), 30000);
+        QVERIFY2(!statusIsError(d), qPrintable(status(d)));
+        auto* marker = child<QWidget>(d, "PvmStale");
+        QVERIFY(!marker->isVisible() && !d->stale());
+
+        // The job renamed in Properties: typed, applied with the mouse.
+        const QString name = QString("LoRA %1").arg(size.width());
+        QTableWidget* workloads = mWindow->workloads()->table();
+        const int row = workloadsRowOf(workloads, "tensorflow");
+        QVERIFY(row >= 0);
+        QTest::mouseClick(workloads->viewport(), Qt::LeftButton, {},
+                          workloads->visualItemRect(workloads->item(row, 2)).center());
+        QTRY_COMPARE(mWindow->workloads()->selectedJobId(), QString("tensorflow"));
+        auto* nameField = qobject_cast<QLineEdit*>(mWindow->properties()->field("name"));
+        QVERIFY(nameField);
+        typeInto(nameField, name);
+        QTest::mouseClick(mWindow->properties()->findChild<QPushButton*>("applyProperties"), Qt::LeftButton);
+        QCOMPARE(QString::fromStdString(mWindow->currentDocument()->scenario().findJob("tensorflow")->name), name);
+
+        // Marked, on screen: the words and the button inside the view.
+        QTRY_VERIFY(marker->isVisible());
+        QVERIFY(d->stale());
+        QVERIFY2(child<QLabel>(d, "PvmStaleText")->text().startsWith("The plan changed since this comparison"),
+                 qPrintable(child<QLabel>(d, "PvmStaleText")->text()));
+        auto* refresh = child<QPushButton>(d, "PvmRefresh");
+        QVERIFY(refresh->isVisible() && refresh->isEnabled());
+        const QRect onView(refresh->mapTo(d, QPoint(0, 0)), refresh->size());
+        QVERIFY2(d->rect().contains(onView), qPrintable(QString("%1,%2 %3x%4 in %5x%6")
+                                                            .arg(onView.x())
+                                                            .arg(onView.y())
+                                                            .arg(onView.width())
+                                                            .arg(onView.height())
+                                                            .arg(d->width())
+                                                            .arg(d->height())));
+        QVERIFY(mWindow->workbench().measuredComparison()->planEditedSince); // the report says so too
+        // The tables still show what was compared: the old name.
+        auto* jobs = child<QTableWidget>(d, "PvmJobs");
+        QVERIFY(rowOf(jobs, "tensorflow (LoRA fine-tune)", "memory per GPU") >= 0 ||
+                rowOf(jobs, "tensorflow (LoRA ", "memory per GPU") >= 0);
+        QCOMPARE(rowOf(jobs, "tensorflow (" + name + ")", "memory per GPU"), -1);
+        if (const QString dir = qEnvironmentVariable("GPUPLAN_SCREENSHOTS"); !dir.isEmpty())
+            d->grab().save(
+                QString("%1/plan-vs-measured-stale-%2x%3.png").arg(dir).arg(size.width()).arg(size.height()));
+
+        // Refresh: both parts again, in the background while the window keeps turning.
+        QTest::mouseClick(refresh, Qt::LeftButton);
+        QVERIFY(d->running());
+        QVERIFY(!refresh->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(!d->running(), 60000);
+        QVERIFY(!marker->isVisible());
+        QVERIFY(!d->stale());
+        QVERIFY2(!statusIsError(d) && status(d).contains("55 series: 3 job(s)") &&
+                     status(d).contains("1 measurement(s) from stale.json"),
+                 qPrintable(status(d)));
+        QVERIFY(rowOf(jobs, "tensorflow (" + name + ")", "memory per GPU") >= 0);
+        const ui::MeasuredComparison* c = mWindow->workbench().measuredComparison();
+        QVERIFY(c && c->telemetry && c->measurements && !c->planEditedSince);
+        QCOMPARE(c->measurements->source, std::string("stale.json"));
+
+        // Undone with the keyboard: the plan changed again.
+        QApplication::setActiveWindow(mWindow.get());
+        QTest::keyClick(mWindow.get(), Qt::Key_Z, Qt::ControlModifier);
+        QTRY_VERIFY(marker->isVisible());
+        QVERIFY(QString::fromStdString(mWindow->currentDocument()->scenario().findJob("tensorflow")->name) != name);
     }
 
     void cleanupTestCase()

@@ -49,7 +49,8 @@ int runReport(const QStringList& args)
                  "what it costs in penalty and predictability.",
                  "FILE"});
     p.addOption({"check-plan",
-                 "Add the page \"Plan vs measured: telemetry\": the comparison check-plan --json wrote for this plan "
+                 "Add the pages \"Plan vs measured: telemetry\", its jobs' and its GPUs' (each table over as many "
+                 "pages as it needs, up to four): the comparison check-plan --json wrote for this plan "
                  "(gpuplan-cli check-plan PLAN --prometheus URL --from T --json > check.json).",
                  "FILE"});
     p.addOption({"measurements",

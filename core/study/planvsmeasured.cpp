@@ -237,26 +237,51 @@ PlanVsMeasured comparePlanWithTelemetry(const Scenario& scenario, const Catalog&
         } else {
             hostsMissing.insert(g.gpu.host);
         }
-        std::optional<double> memory, busy, power;
+        std::optional<double> memory, busy, power, link;
+        bool linkUnknown = false, linkWithoutTp = false; // a job on it whose traffic the plan does not give
         if (planned) {
             memory = planned->usedBytes / kGiB;
-            double b = 0.0;
+            double b = 0.0, sent = 0.0;
             for (const calc::JobResult& r : evaluation.jobs)
                 for (const calc::UnitLocation& u : r.placement)
                     if (u.node == node->id && u.gpu == index)
-                        if (const Job* j = scenario.findJob(r.id))
+                        if (const Job* j = scenario.findJob(r.id)) {
                             b += detail::busyOf(r, *j).value_or(0.0) * detail::slotFraction(u.slot);
+                            if (const auto l = detail::linkPredicted(r))
+                                sent += *l;
+                            else
+                                linkUnknown = true;
+                            linkWithoutTp = linkWithoutTp || (!r.serving && j->parallelism.tp > 1);
+                        }
             busy = std::min(1.0, b);
+            if (!linkUnknown || sent > 0.0)
+                link = sent;
+            // TDP whatever the load: gpuplan has no cited idle/dynamic split of a GPU's power
+            // (docs/cli.md#check-plan), so the prediction is an upper bound, as the cost model's is.
             if (const GpuSpec* spec = catalog.gpu(node->gpuId); spec && spec->tdpW > 0.0)
                 power = spec->tdpW;
         }
         const Stats* sm = detail::statOf(g.measured, "sm_activity");
+        const std::optional<Stats> sent = detail::linkSent(g.measured);
         v.rows.push_back(detail::comparisonRow("gpu_memory_gib", "memory used", "GiB", memory,
                                                detail::statOf(g.measured, "memory_used_gib"), "max", threshold));
         v.rows.push_back(detail::comparisonRow("gpu_sm_activity", "SM activity", "fraction", busy,
                                                sm ? sm : detail::statOf(g.measured, "gpu_util"), "mean", threshold));
-        v.rows.push_back(detail::comparisonRow("power_w", "power", "W", power, detail::statOf(g.measured, "power_w"),
-                                               "mean", threshold));
+        MeasuredRow linkRow = detail::comparisonRow("gpu_link_gbytes_s", "link load (NVLink + PCIe sent)", "GB/s", link,
+                                                    sent ? &*sent : nullptr, "mean", threshold);
+        if (linkUnknown)
+            linkRow.note = link ? "predicted: the training jobs' traffic only; the plan gives none for serving jobs"
+                                : "the plan gives no per-GPU traffic for serving jobs";
+        else if (linkWithoutTp)
+            linkRow.note = "predicted: data-parallel and pipeline traffic; tensor-parallel all-reduces are not in it";
+        if (sent) // where the exporter gives NVLink or PCIe bytes (profiling fields)
+            v.rows.push_back(linkRow);
+        MeasuredRow powerRow = detail::comparisonRow("power_w", "power (TDP, an upper bound)", "W", power,
+                                                     detail::statOf(g.measured, "power_w"), "mean", threshold);
+        if (power)
+            powerRow.note = "predicted: the GPU's TDP whatever its load, an upper bound (gpuplan has no cited "
+                            "idle/dynamic split); the cost model charges energy at TDP × PUE";
+        v.rows.push_back(powerRow);
         for (MeasuredRow& x : v.rows) {
             detail::markExplained(x, false);
             if (!planned)

@@ -61,7 +61,12 @@ std::string explainingParameter(const MeasuredRow& r, bool serving, bool higher)
     if (k == "link_gbytes_s")
         return "collective bandwidth (link_efficiency) and overlap (comm_overlap)";
     if (k == "power_w")
-        return "tdp_w of the GPU (data/catalog/gpus.json): the cost model charges an owned GPU at TDP × PUE";
+        return higher ? "tdp_w of the GPU (data/catalog/gpus.json), or a power limit set above it"
+                      : "none of the load model: the prediction is the GPU's tdp_w, an upper bound at any load; the "
+                        "cost model's energy (TDP × PUE) is as much too high for this GPU";
+    if (k == "gpu_link_gbytes_s")
+        return "collective bandwidth (link_efficiency) and overlap (comm_overlap) of the jobs on it, or traffic "
+               "of jobs the plan does not place there";
     if (k == "gpu_memory_gib")
         return "the memory of the jobs on it: runtime_overhead_gib, activations, serving_memory_fraction; "
                "mps_memory_contention on an MPS GPU";
@@ -129,6 +134,30 @@ double slotFraction(const std::string& slot)
     return i > 0 && i < slot.size() && slot[i] == 'g' ? n / 7.0 : 1.0;
 }
 
+std::optional<Stats> linkSent(const Measured& m)
+{
+    // What leaves a GPU: NVLink and PCIe transmitted (PCIe carries GPUDirect RDMA to the NICs).
+    std::optional<Stats> link;
+    for (const char* k : {"nvlink_tx_gbytes_s", "pcie_tx_gbytes_s"})
+        if (const Stats* s = statOf(m, k)) {
+            if (!link)
+                link = Stats{};
+            link->samples = std::max(link->samples, s->samples);
+            link->mean += s->mean;
+            link->p50 += s->p50;
+            link->p95 += s->p95;
+            link->max += s->max;
+        }
+    return link;
+}
+
+std::optional<double> linkPredicted(const calc::JobResult& r)
+{
+    if (r.serving || r.perf.stepTimeS <= 0.0)
+        return std::nullopt;
+    return (r.perf.dataParallelBytesPerGpu + r.perf.pipelineBytesPerGpu) / r.perf.stepTimeS / 1e9;
+}
+
 std::vector<MeasuredRow> jobRows(const calc::JobResult& r, const Job& j, const Measured& m, double threshold,
                                  bool gpuWide)
 {
@@ -163,23 +192,9 @@ std::vector<MeasuredRow> jobRows(const calc::JobResult& r, const Job& j, const M
                                         "mean", threshold);
     dramRow.note = "predicted: the HBM-bound share of the time; DRAM also moves data under compute-bound kernels";
     rows.push_back(dramRow);
-    // What leaves each GPU: NVLink and PCIe transmitted (PCIe carries GPUDirect RDMA to the NICs).
-    std::optional<Stats> link;
-    for (const char* k : {"nvlink_tx_gbytes_s", "pcie_tx_gbytes_s"})
-        if (const Stats* s = statOf(m, k)) {
-            if (!link)
-                link = Stats{};
-            link->samples = std::max(link->samples, s->samples);
-            link->mean += s->mean;
-            link->p50 += s->p50;
-            link->p95 += s->p95;
-            link->max += s->max;
-        }
-    std::optional<double> linkPredicted;
-    if (!serving && r.perf.stepTimeS > 0.0)
-        linkPredicted = (r.perf.dataParallelBytesPerGpu + r.perf.pipelineBytesPerGpu) / r.perf.stepTimeS / 1e9;
+    const std::optional<Stats> link = linkSent(m);
     MeasuredRow linkRow = comparisonRow("link_gbytes_s", "link load per GPU (NVLink + PCIe sent)", "GB/s",
-                                        linkPredicted, link ? &*link : nullptr, "mean", threshold);
+                                        linkPredicted(r), link ? &*link : nullptr, "mean", threshold);
     linkRow.note = serving ? "the plan gives no per-GPU traffic for serving jobs"
                    : j.parallelism.tp > 1
                        ? "predicted: data-parallel and pipeline traffic; tensor-parallel all-reduces are not in it"

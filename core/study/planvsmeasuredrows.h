@@ -29,6 +29,13 @@ std::optional<double> busyOf(const calc::JobResult& r, const Job& j);
 /// The share of a GPU a slot is: a MIG instance's compute slices of 7 ("3g.40gb@0"), else the GPU.
 double slotFraction(const std::string& slot);
 
+/// What a GPU (or a job's GPUs) sent over NVLink and PCIe, added up; nullopt when neither was measured.
+std::optional<telemetry::Stats> linkSent(const telemetry::Measured& m);
+
+/// The GB/s a training job sends per GPU as the plan predicts it: data-parallel and pipeline bytes
+/// per step over the step time (tensor-parallel all-reduces are not in it); nullopt for serving.
+std::optional<double> linkPredicted(const calc::JobResult& r);
+
 /// A job's rows: memory per GPU, SM, tensor and DRAM activity, link load.
 std::vector<MeasuredRow> jobRows(const calc::JobResult& r, const Job& j, const telemetry::Measured& m, double threshold,
                                  bool gpuWide);

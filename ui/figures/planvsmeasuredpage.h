@@ -5,10 +5,12 @@
 #include "study/measurementsvsplan.h"
 #include "study/planvsmeasured.h"
 
+#include <QSizeF>
 #include <QString>
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gp::ui {
 
@@ -22,8 +24,8 @@ struct MeasuredComparison
     std::optional<study::MeasurementsVsPlan> measurements;
     QString when; ///< when it was made, "2026-12-05 12:30 UTC" ("" unknown)
     bool empty() const { return !telemetry && !measurements; }
-    /// The report's pages it fills: one per part.
-    int pages() const { return (telemetry ? 1 : 0) + (measurements ? 1 : 0); }
+    /// The plan was edited after this comparison was made: its figures are an earlier version's.
+    bool planEditedSince = false;
 };
 
 /// A figure in its unit as the view and the report print it: fractions as "42.0 %", watts whole,
@@ -32,11 +34,20 @@ QString measuredText(double value, const std::string& unit);
 /// A difference (measured − predicted) ÷ predicted as "+35 %".
 QString differenceText(double difference);
 
-/// The report page of a check against telemetry: per job predicted, measured and difference,
-/// flagged rows first and marked with the parameter that would explain them, at most `maxRows`
-/// rows (the rest counted), then what could not be matched.
-QString planVsMeasuredHtml(const study::PlanVsMeasured& r, int maxRows = 24);
-/// The report page of a measurements file beside the plan, in the same shape.
-QString measurementsVsPlanHtml(const study::MeasurementsVsPlan& r, int maxRows = 26);
+/// A page of the report: its title and the HTML it draws.
+struct ReportPage
+{
+    QString title;
+    QString html;
+};
+
+/// The report's "Plan vs measured" pages of `c`, laid out on pages of `area` at `pointSize`
+/// (htmlpages.h): for telemetry the jobs' table, then the GPUs' (predicted and measured memory,
+/// SM activity, link load where the exporter gives it, power), each quantity a row with its
+/// difference, flagged rows first — highlighted, with the parameter that would explain them —
+/// and the others with their note, each table continued over up to `maxPagesPerTable` pages and
+/// the rest counted; then what could not be matched; for a measurements file its rows the same way.
+std::vector<ReportPage> measuredComparisonPages(const MeasuredComparison& c, const QSizeF& area, int pointSize,
+                                                int maxPagesPerTable = 4);
 
 } // namespace gp::ui

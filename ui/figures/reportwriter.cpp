@@ -34,7 +34,31 @@ void heading(QPainter& p, const QRectF& body, const QString& title, const QStrin
     p.restore();
 }
 
+/// The report's page: A4 landscape, 12 mm margins, 96 dpi.
+void setUpPage(QPdfWriter& pdf)
+{
+    pdf.setPageSize(QPageSize(QPageSize::A4));
+    pdf.setPageOrientation(QPageLayout::Landscape);
+    pdf.setPageMargins(QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter);
+    pdf.setResolution(96);
+}
+
+/// Below each page's heading.
+QRectF contentOf(const QRectF& body) { return body.adjusted(0, 40, 0, 0); }
+
+constexpr int kMeasuredPointSize = 8;
+
 } // namespace
+
+int measuredReportPages(const MeasuredComparison& measured)
+{
+    QBuffer nowhere;
+    nowhere.open(QIODevice::WriteOnly);
+    QPdfWriter pdf(&nowhere);
+    setUpPage(pdf);
+    const QRectF content = contentOf(QRectF(0, 0, pdf.width(), pdf.height()));
+    return static_cast<int>(measuredComparisonPages(measured, content.size(), kMeasuredPointSize).size());
+}
 
 Status writeReport(const sim::PlanResults& results, const Catalog& catalog, const QString& pdfPath,
                    const sim::PlanResults* current, const MeasuredComparison* measured)
@@ -50,15 +74,12 @@ Status writeReport(const sim::PlanResults& results, const Catalog& catalog, cons
         QPdfWriter pdf(&file);
         pdf.setTitle(QObject::tr("gpuplan report: %1").arg(QString::fromStdString(s.name)));
         pdf.setCreator("gpuplan");
-        pdf.setPageSize(QPageSize(QPageSize::A4));
-        pdf.setPageOrientation(QPageLayout::Landscape);
-        pdf.setPageMargins(QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter);
-        pdf.setResolution(96);
+        setUpPage(pdf);
         QPainter p(&pdf);
         if (!p.isActive())
             return failure(pdfPath.toStdString(), QObject::tr("cannot start the PDF").toStdString());
         const QRectF body(0, 0, pdf.width(), pdf.height());
-        const QRectF content = body.adjusted(0, 40, 0, 0);
+        const QRectF content = contentOf(body);
         const QString name = QString::fromStdString(s.name);
 
         // 1. Summary in business terms, and the key figures.
@@ -119,22 +140,14 @@ Status writeReport(const sim::PlanResults& results, const Catalog& catalog, cons
             drawHtml(p, content, recommendationPageHtml(recommend(*current, results, catalog), 20));
         }
 
-        // 8. What the cluster measured beside what the plan predicts, when a comparison was made.
-        if (measured) {
-            const QString made = measured->when.isEmpty()
-                                     ? QString()
-                                     : QObject::tr("<p style='color:#555'>Compared %1.</p>").arg(measured->when);
-            if (measured->telemetry) {
+        // 8. What the cluster measured beside what the plan predicts, when a comparison was made:
+        // its tables continued over as many pages as they need.
+        if (measured)
+            for (const ReportPage& page : measuredComparisonPages(*measured, content.size(), kMeasuredPointSize)) {
                 pdf.newPage();
-                heading(p, body, QObject::tr("Plan vs measured: telemetry"), name);
-                drawHtml(p, content, planVsMeasuredHtml(*measured->telemetry) + made, 8);
+                heading(p, body, page.title, name);
+                drawHtml(p, content, page.html, kMeasuredPointSize);
             }
-            if (measured->measurements) {
-                pdf.newPage();
-                heading(p, body, QObject::tr("Plan vs measured: benchmarks"), name);
-                drawHtml(p, content, measurementsVsPlanHtml(*measured->measurements) + made, 8);
-            }
-        }
         p.end();
     }
     file.close();

@@ -24,12 +24,15 @@ namespace gp::ui {
 /// shows). With `current`, the plan is a recommendation in place of that one, and a seventh page,
 /// "Recommended vs current", says what changes, what it saves and what it costs in penalty and
 /// predictability (recommendation.h). With `measured`, the plan's last comparison with what its
-/// cluster measured adds the pages "Plan vs measured" (planvsmeasuredpage.h): one for DCGM
-/// telemetry, one for a measurements file.
+/// cluster measured adds the pages "Plan vs measured" (planvsmeasuredpage.h): DCGM telemetry's
+/// jobs and GPUs, a measurements file's rows, each table over as many pages as it needs.
 Status writeReport(const sim::PlanResults& results, const Catalog& catalog, const QString& pdfPath,
                    const sim::PlanResults* current = nullptr, const MeasuredComparison* measured = nullptr);
 
-/// The number of pages writeReport writes (one more with `current`, measured->pages() more).
+/// The number of pages writeReport writes (one more with `current`, measuredReportPages() more).
 inline constexpr int kReportPages = 6;
+
+/// The number of "Plan vs measured" pages writeReport adds for `measured`.
+int measuredReportPages(const MeasuredComparison& measured);
 
 } // namespace gp::ui

@@ -4,9 +4,6 @@
 
 #include "planvsmeasuredtables.h"
 
-#include "calc/evaluate.h"
-#include "io/jsonfile.h"
-#include "io/measurementsio.h"
 #include "study/timetext.h"
 #include "ui/figures/planvsmeasuredpage.h"
 
@@ -15,6 +12,7 @@
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -161,6 +159,24 @@ PlanVsMeasuredDialog::PlanVsMeasuredDialog(const Catalog& catalog, std::function
     actions->addWidget(mStatus, 1);
     layout->addLayout(actions);
 
+    // Shown once the plan is edited after a comparison: what is in the tables compared an earlier plan.
+    mStale = new QFrame(this);
+    mStale->setObjectName("PvmStale");
+    mStale->setStyleSheet("#PvmStale { background: #fff4ce; border: 1px solid #e0b000; border-radius: 3px; }");
+    auto* staleRow = new QHBoxLayout(mStale);
+    staleRow->setContentsMargins(8, 4, 8, 4);
+    auto* staleText = new QLabel(tr("The plan changed since this comparison — Refresh compares the plan as it is "
+                                    "now, with the same Prometheus, range and options."),
+                                 mStale);
+    staleText->setObjectName("PvmStaleText");
+    staleText->setWordWrap(true);
+    mRefresh = new QPushButton(tr("Refre&sh"), mStale);
+    mRefresh->setObjectName("PvmRefresh");
+    staleRow->addWidget(staleText, 1);
+    staleRow->addWidget(mRefresh);
+    mStale->hide();
+    layout->addWidget(mStale);
+
     const QStringList headers{tr("Job"),      tr("Quantity"),   tr("Predicted"),
                               tr("Measured"), tr("Difference"), tr("Would explain it / note")};
     mTabs = new QTabWidget(this);
@@ -196,6 +212,7 @@ PlanVsMeasuredDialog::PlanVsMeasuredDialog(const Catalog& catalog, std::function
 
     connect(mRun, &QPushButton::clicked, this, &PlanVsMeasuredDialog::check);
     connect(mCancel, &QPushButton::clicked, this, &PlanVsMeasuredDialog::cancel);
+    connect(mRefresh, &QPushButton::clicked, this, &PlanVsMeasuredDialog::refresh);
     connect(mLoad, &QPushButton::clicked, this, [this] {
         const QString f = QFileDialog::getOpenFileName(this, tr("Load Measurements"), {}, tr("Measurements (*.json)"));
         if (!f.isEmpty())
@@ -232,6 +249,7 @@ void PlanVsMeasuredDialog::setBusy(bool busy, const QString& what)
     mRun->setEnabled(!busy);
     mLoad->setEnabled(!busy);
     mCancel->setEnabled(busy);
+    mRefresh->setEnabled(!busy);
     mBusy->setVisible(busy);
     if (busy)
         showStatus(what);
@@ -302,14 +320,10 @@ bool PlanVsMeasuredDialog::check()
     settings.setValue("planVsMeasured/to", mTo->text().trimmed());
 
     const QString where = url.toString(QUrl::RemoveUserInfo | QUrl::StripTrailingSlash);
-    start(
-        [scenario = *open, &catalog = mCatalog, request](const std::atomic<bool>& stop) mutable {
-            request.telemetry.stop = &stop;
-            Outcome o;
-            o.check = study::checkPlan(scenario, catalog, request);
-            return o;
-        },
-        tr("Querying %1 for DCGM series… (up to %2 s)").arg(where).arg(mTimeout->value()));
+    pvm::ComparisonAsk ask;
+    ask.request = std::move(request);
+    mRefreshing = false;
+    start(std::move(ask), tr("Querying %1 for DCGM series… (up to %2 s)").arg(where).arg(mTimeout->value()));
     return true;
 }
 
@@ -317,49 +331,44 @@ bool PlanVsMeasuredDialog::loadMeasurements(const QString& file)
 {
     if (running())
         return false;
-    const Scenario* open = mScenario();
-    if (!open) {
+    if (!mScenario()) {
         showError(tr("Open a plan first: the measurements name its jobs."));
         return false;
     }
-    start(
-        [scenario = *open, &catalog = mCatalog, file,
-         threshold = mThreshold->value() / 100.0](const std::atomic<bool>&) {
-            Outcome o;
-            o.wasMeasurements = true;
-            Issues issues;
-            const auto bytes = io::readFileBytes(file, issues);
-            MeasurementSet set;
-            if (bytes)
-                set = io::readMeasurements(*bytes, issues);
-            inFile(issues, file.toStdString());
-            QStringList problems;
-            for (const Issue& i : issues)
-                if (problems.size() < 12)
-                    problems << QString::fromStdString(i.toString());
-            if (!set.items.empty()) {
-                const calc::Evaluation ev = calc::evaluate(scenario, catalog);
-                o.measurements = study::compareMeasurements(scenario, catalog, ev, set, threshold);
-                o.measurements->source = QFileInfo(file).fileName().toStdString();
-                if (o.measurements->unknownJobs == static_cast<int>(set.items.size()))
-                    problems << QObject::tr("%1: no measurement names a job of the open plan%2")
-                                    .arg(file, set.scenarioId.empty()
-                                                   ? QString()
-                                                   : QObject::tr(" (the file is for scenario '%1')")
-                                                         .arg(QString::fromStdString(set.scenarioId)));
-            }
-            o.problems = problems.join('\n');
-            return o;
-        },
-        tr("Reading %1…").arg(QFileInfo(file).fileName()));
+    pvm::ComparisonAsk ask;
+    ask.file = file;
+    ask.threshold = mThreshold->value() / 100.0;
+    mRefreshing = false;
+    start(std::move(ask), tr("Reading %1…").arg(QFileInfo(file).fileName()));
     return true;
 }
 
-void PlanVsMeasuredDialog::start(std::function<Outcome(const std::atomic<bool>& stop)> work, const QString& what)
+bool PlanVsMeasuredDialog::refresh()
+{
+    if (running() || !mScenario())
+        return false;
+    pvm::ComparisonAsk ask;
+    if (mTelemetry && mTelemetryAsked)
+        ask.request = mTelemetryAsked;
+    if (mMeasurements && !mMeasurementsFile.isEmpty()) {
+        ask.file = mMeasurementsFile;
+        ask.threshold = mMeasurementsThreshold;
+    }
+    if (!ask.request && ask.file.isEmpty())
+        return false;
+    mRefreshing = true;
+    start(std::move(ask), tr("Comparing the plan as it is now…"));
+    return true;
+}
+
+void PlanVsMeasuredDialog::start(pvm::ComparisonAsk ask, const QString& what)
 {
     mCancelled = false;
+    mEditedDuringRun = false;
     setBusy(true, what);
-    mRunner.start(std::move(work));
+    mRunner.start([scenario = *mScenario(), &catalog = mCatalog, ask = std::move(ask)](const std::atomic<bool>& stop) {
+        return pvm::runComparison(scenario, catalog, ask, stop);
+    });
 }
 
 void PlanVsMeasuredDialog::cancel()
@@ -382,6 +391,8 @@ void PlanVsMeasuredDialog::planReplaced()
     mRunner.supersede();
     mTelemetry.reset();
     mMeasurements.reset();
+    mTelemetryStale = mMeasurementsStale = mEditedDuringRun = false;
+    showStale();
     for (QTableWidget* t : {mJobs, mGpus, mMeasured}) {
         t->clearContents();
         t->setRowCount(0);
@@ -390,7 +401,23 @@ void PlanVsMeasuredDialog::planReplaced()
     showStatus(tr("Another plan is open: check it again."));
 }
 
-void PlanVsMeasuredDialog::finished(std::optional<Outcome> outcome)
+void PlanVsMeasuredDialog::planEdited(const document::Changes& changes)
+{
+    if (document::onlyMoves(changes)) // positions change nothing compared
+        return;
+    if (running())
+        mEditedDuringRun = true; // it compares the plan as it was when it started
+    const bool wasStale = stale();
+    mTelemetryStale = mTelemetryStale || mTelemetry.has_value();
+    mMeasurementsStale = mMeasurementsStale || mMeasurements.has_value();
+    showStale();
+    if (stale() && !wasStale)
+        publish(); // the report says so too
+}
+
+void PlanVsMeasuredDialog::showStale() { mStale->setVisible(stale()); }
+
+void PlanVsMeasuredDialog::finished(std::optional<pvm::ComparisonOutcome> outcome)
 {
     setBusy(false);
     if (!outcome) // superseded: another plan is open
@@ -399,38 +426,90 @@ void PlanVsMeasuredDialog::finished(std::optional<Outcome> outcome)
         showStatus(tr("Cancelled: nothing was compared."));
         return;
     }
-    if (outcome->wasMeasurements) {
-        if (!outcome->measurements) {
-            showError(tr("No measurement could be read:\n%1").arg(outcome->problems));
-            return;
-        }
-        mMeasurements = std::move(outcome->measurements);
-        showMeasurements();
-        if (!outcome->problems.isEmpty())
-            showError(tr("%1 measurement(s) compared, %2 flagged; some were left out:\n%3")
-                          .arg(mMeasurements->rows.size())
-                          .arg(mMeasurements->flagged)
-                          .arg(outcome->problems));
-        publish();
-        return;
+    QStringList said, errors;
+    bool compared = false;
+    if (outcome->asked.request && takeTelemetry(*outcome, said, errors)) {
+        mTelemetryStale = mEditedDuringRun;
+        compared = true;
     }
-    const study::PlanCheck& c = *outcome->check;
+    if (!outcome->asked.file.isEmpty() && takeMeasurements(*outcome, said, errors)) {
+        mMeasurementsStale = mEditedDuringRun;
+        compared = true;
+    }
+    mEditedDuringRun = false;
+    if (errors.isEmpty())
+        showStatus(said.join('\n'));
+    else
+        showError((said + errors).join('\n'));
+    showStale();
+    if (compared) {
+        mWhen = pvmNowUtc();
+        publish();
+    }
+}
+
+/// The telemetry part of `o`: shown and true, or why not in `errors` (the last results stay).
+bool PlanVsMeasuredDialog::takeTelemetry(const pvm::ComparisonOutcome& o, QStringList& said, QStringList& errors)
+{
+    const study::PlanCheck& c = *o.check;
     if (c.error) {
-        showError(c.error->kind == telemetry::FetchFailure::Cancelled ? tr("Cancelled: nothing was compared.")
-                                                                      : c.error->text());
         if (c.error->kind == telemetry::FetchFailure::Cancelled)
-            mStatus->setStyleSheet({});
-        return;
+            said << tr("Cancelled: nothing was compared.");
+        else
+            errors << c.error->text();
+        return false;
     }
     if (c.noDcgmSeries) {
-        showError(tr("%1 has no DCGM series in this range (query: %2): is dcgm-exporter scraped by this "
+        errors << tr("%1 has no DCGM series in this range (query: %2): is dcgm-exporter scraped by this "
                      "Prometheus, and are the range and Match right?")
-                      .arg(c.url, c.query));
-        return;
+                      .arg(c.url, c.query);
+        return false;
     }
     mTelemetry = c.result;
+    mTelemetryAsked = o.asked.request;
     showTelemetry();
-    publish();
+    const study::PlanVsMeasured& r = *mTelemetry;
+    const QString summary = tr("%1 series: %2 job(s) and %3 GPU(s) compared, %4 figure(s) flagged beyond %5 %.")
+                                .arg(r.seriesCount)
+                                .arg(r.jobs.size())
+                                .arg(r.gpus.size())
+                                .arg(r.flagged)
+                                .arg(r.threshold * 100.0, 0, 'g', 4);
+    if (r.jobs.empty())
+        errors << summary + " " +
+                      tr("No series is attributed to a job of the plan: %1 carry no pod label, %2 pod(s) name no job "
+                         "(see Not matched; a mapping file names what differs).")
+                          .arg(r.seriesWithoutPod)
+                          .arg(r.podsWithoutJob.size());
+    else
+        said << summary;
+    return true;
+}
+
+/// The measurements part of `o`: shown and true, or why not in `errors`.
+bool PlanVsMeasuredDialog::takeMeasurements(pvm::ComparisonOutcome& o, QStringList& said, QStringList& errors)
+{
+    if (!o.measurements) {
+        errors << tr("No measurement could be read:\n%1").arg(o.problems);
+        return false;
+    }
+    mMeasurements = std::move(o.measurements);
+    mMeasurementsFile = o.asked.file;
+    mMeasurementsThreshold = o.asked.threshold;
+    showMeasurements();
+    if (!o.problems.isEmpty())
+        errors << tr("%1 measurement(s) compared, %2 flagged; some were left out:\n%3")
+                      .arg(mMeasurements->rows.size())
+                      .arg(mMeasurements->flagged)
+                      .arg(o.problems);
+    else
+        said << tr("%1 measurement(s) from %2: %3 flagged, %4 without a figure of the plan.")
+                    .arg(mMeasurements->rows.size())
+                    .arg(QString::fromStdString(mMeasurements->source))
+                    .arg(mMeasurements->flagged)
+                    .arg(std::count_if(mMeasurements->rows.begin(), mMeasurements->rows.end(),
+                                       [](const auto& x) { return !x.predicted; }));
+    return true;
 }
 
 void PlanVsMeasuredDialog::showTelemetry()
@@ -442,33 +521,15 @@ void PlanVsMeasuredDialog::showTelemetry()
     const int unmatched =
         static_cast<int>(r.jobsNotMeasured.size() + r.podsWithoutJob.size() + r.hostsNotInPlan.size());
     mTabs->setTabText(2, unmatched > 0 ? tr("Not matched (%1)").arg(unmatched) : tr("Not matched"));
-    mTabs->setCurrentWidget(mJobs);
-    const QString summary = tr("%1 series: %2 job(s) and %3 GPU(s) compared, %4 figure(s) flagged beyond %5 %.")
-                                .arg(r.seriesCount)
-                                .arg(r.jobs.size())
-                                .arg(r.gpus.size())
-                                .arg(r.flagged)
-                                .arg(r.threshold * 100.0, 0, 'g', 4);
-    if (r.jobs.empty())
-        showError(summary + " " +
-                  tr("No series is attributed to a job of the plan: %1 carry no pod label, %2 pod(s) name no job "
-                     "(see Not matched; a mapping file names what differs).")
-                      .arg(r.seriesWithoutPod)
-                      .arg(r.podsWithoutJob.size()));
-    else
-        showStatus(summary);
+    if (!mRefreshing)
+        mTabs->setCurrentWidget(mJobs);
 }
 
 void PlanVsMeasuredDialog::showMeasurements()
 {
     pvm::fillMeasurements(mMeasured, *mMeasurements);
-    mTabs->setCurrentWidget(mMeasured);
-    showStatus(tr("%1 measurement(s) from %2: %3 flagged, %4 without a figure of the plan.")
-                   .arg(mMeasurements->rows.size())
-                   .arg(QString::fromStdString(mMeasurements->source))
-                   .arg(mMeasurements->flagged)
-                   .arg(std::count_if(mMeasurements->rows.begin(), mMeasurements->rows.end(),
-                                      [](const auto& x) { return !x.predicted; })));
+    if (!mRefreshing)
+        mTabs->setCurrentWidget(mMeasured);
 }
 
 void PlanVsMeasuredDialog::showDetails(QTableWidget* table)
@@ -492,7 +553,8 @@ void PlanVsMeasuredDialog::publish()
     auto c = std::make_shared<MeasuredComparison>();
     c->telemetry = mTelemetry;
     c->measurements = mMeasurements;
-    c->when = pvmNowUtc();
+    c->when = mWhen;
+    c->planEditedSince = stale();
     Q_EMIT compared(c);
 }
 

@@ -2,7 +2,9 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #pragma once
 
+#include "document/edit.h"
 #include "document/latestonly.h"
+#include "planvsmeasuredrun.h"
 #include "study/measurementsvsplan.h"
 #include "study/planvsmeasured.h"
 
@@ -10,6 +12,7 @@
 #include "model/scenario.h"
 
 #include <QDialog>
+#include <QStringList>
 
 #include <functional>
 #include <memory>
@@ -34,7 +37,8 @@ struct MeasuredComparison;
 /// study::checkPlan as `gpuplan-cli check-plan`, run off the GUI thread with Cancel), and from a
 /// measurements file (docs/measurements.md); per job and per GPU predicted, measured and the
 /// difference, flagged rows highlighted with the parameter that would explain them, and what could
-/// not be matched. Reads the plan, never changes it.
+/// not be matched. Reads the plan, never changes it; once the plan is edited, the comparison is
+/// marked stale until Refresh compares the plan as it is again.
 class PlanVsMeasuredDialog : public QDialog
 {
     Q_OBJECT
@@ -54,6 +58,14 @@ public:
     void cancel();
     /// The open plan was replaced: the results compared another plan and go.
     void planReplaced();
+    /// The open plan was edited (Document::changed): a comparison shown, or one under way, compared
+    /// the plan as it was and is marked stale. Moves change nothing compared.
+    void planEdited(const gp::document::Changes& changes);
+    /// A comparison is shown that compared an earlier version of the plan.
+    bool stale() const { return mTelemetryStale || mMeasurementsStale; }
+    /// Compares the plan as it is again, as the shown comparison was made (its Prometheus, range and
+    /// options; its measurements file), in the background; false when there is none or a run is under way.
+    bool refresh();
 
     const std::optional<study::PlanVsMeasured>& telemetryResult() const { return mTelemetry; }
     const std::optional<study::MeasurementsVsPlan>& measurementsResult() const { return mMeasurements; }
@@ -70,15 +82,11 @@ protected:
     void reject() override;
 
 private:
-    struct Outcome
-    {
-        std::optional<study::PlanCheck> check;
-        std::optional<study::MeasurementsVsPlan> measurements;
-        QString problems; ///< the measurements file's, one a line
-        bool wasMeasurements = false;
-    };
-    void start(std::function<Outcome(const std::atomic<bool>& stop)> work, const QString& what);
-    void finished(std::optional<Outcome> outcome);
+    void start(pvm::ComparisonAsk ask, const QString& what);
+    void finished(std::optional<pvm::ComparisonOutcome> outcome);
+    bool takeTelemetry(const pvm::ComparisonOutcome& o, QStringList& said, QStringList& errors);
+    bool takeMeasurements(pvm::ComparisonOutcome& o, QStringList& said, QStringList& errors);
+    void showStale();
     void setBusy(bool busy, const QString& what = {});
     void showError(const QString& text);
     void showStatus(const QString& text);
@@ -109,10 +117,21 @@ private:
     QPlainTextEdit* mUnmatched;
     QTableWidget* mMeasured;
     QLabel* mDetails;
+    QWidget* mStale;
+    QPushButton* mRefresh;
     bool mCancelled = false;
+    bool mRefreshing = false;      ///< the run under way is a Refresh: the tab shown stays
+    bool mEditedDuringRun = false; ///< its result compares an earlier plan
+    bool mTelemetryStale = false;
+    bool mMeasurementsStale = false;
+    std::optional<study::PlanCheckRequest> mTelemetryAsked; ///< what made mTelemetry
+    QString mMeasurementsFile;                              ///< what made mMeasurements
+    double mMeasurementsThreshold = 0.25;
+    QString mWhen; ///< when the last part was compared
     std::optional<study::PlanVsMeasured> mTelemetry;
     std::optional<study::MeasurementsVsPlan> mMeasurements;
-    document::LatestOnly<Outcome> mRunner{[this](std::optional<Outcome> o) { finished(std::move(o)); }};
+    document::LatestOnly<pvm::ComparisonOutcome> mRunner{
+        [this](std::optional<pvm::ComparisonOutcome> o) { finished(std::move(o)); }};
 };
 
 } // namespace gp::ui

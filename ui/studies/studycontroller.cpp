@@ -124,6 +124,7 @@ PlanVsMeasuredDialog* StudyController::showPlanVsMeasured()
             mPlanVsMeasured, &PlanVsMeasuredDialog::compared, this,
             [this](std::shared_ptr<const MeasuredComparison> c) { mWorkbench.setMeasuredComparison(std::move(c)); });
         connect(&mWorkbench, &Workbench::documentReplaced, mPlanVsMeasured, &PlanVsMeasuredDialog::planReplaced);
+        connect(&mWorkbench, &Workbench::documentChanged, mPlanVsMeasured, &PlanVsMeasuredDialog::planEdited);
     }
     mPlanVsMeasured->show();
     mPlanVsMeasured->raise();
