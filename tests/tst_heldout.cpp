@@ -291,19 +291,24 @@ private Q_SLOTS:
         QVERIFY(r.skippedByReason.count("needs feature: fp4 precision") == 1);
         QVERIFY(r.skippedByReason.count("incomplete: throughput_kind") == 1);
         QVERIFY(skipped > 0 && skipped < int(r.rows.size()));
-        // Rows that need a feature the harness does not build (MoE with expert parallelism among
-        // them) are never predicted; context-parallel rows are, with the row's cp.
-        int contextParallel = 0;
+        // Context-parallel rows are predicted with the row's cp, MoE rows with a preset with the row's ep
+        // (the moe-ep class), rows whose model has no preset never.
+        int contextParallel = 0, expertParallel = 0;
         for (const RowPrediction& p : r.rows) {
             const QJsonObject row = (p.serving ? mServing : mTraining)[p.index].toObject();
-            if (row.value("ep").toInt(1) > 1)
-                QVERIFY(!p.predictedOk());
             if (row.value("cp").toInt(1) > 1 && p.predictedOk())
                 ++contextParallel;
+            if (row.value("ep").toInt(1) > 1 && p.predictedOk()) {
+                ++expertParallel;
+                QCOMPARE(p.parallelism, std::string("moe-ep"));
+            }
+            if (row.value("needs_features").toArray().contains(QJsonValue("missing model preset")))
+                QVERIFY(!p.predictedOk());
             if (p.predictedOk())
                 QVERIFY(p.predicted > 0.0 && p.measured > 0.0 && std::isfinite(p.error));
         }
         QVERIFY(contextParallel > 0);
+        QVERIFY(expertParallel > 0);
         const QJsonObject json = reportToJson(r);
         QCOMPARE(json.value("rows").toArray().size(), qsizetype(r.rows.size()));
     }
@@ -338,6 +343,64 @@ private Q_SLOTS:
             ++checked;
         }
         QVERIFY(checked >= 3);
+    }
+
+    // A row with the recipe's pipeline_split gets Megatron-Core's layer split (layers + 2 over pp, the
+    // first and last stages a block lighter), with its virtual stages and ep; a split Megatron would
+    // refuse is a skip with the reason.
+    void rowsCarryTheRecipesLayerSplit()
+    {
+        const Catalog& c = test::bundledCatalog();
+        const auto jobOf = [](const QJsonObject& scenario) {
+            return scenario.value("tenants").toArray().first().toObject().value("jobs").toArray().first().toObject();
+        };
+        int checked = 0;
+        for (const QJsonValue& v : mTraining) {
+            const QJsonObject row = v.toObject();
+            if (row.value("model_preset").toString() != "llama3.1-405b" || row.value("pp").toInt() != 8 ||
+                row.value("vp").toInt() != 4 || row.value("pipeline_split").toString().isEmpty() ||
+                !row.value("precision").toString().contains("FP8"))
+                continue;
+            const auto scenario = scenarioForRow(row, false, c);
+            QVERIFY2(scenario.ok(), scenario.errorText().c_str());
+            const QJsonObject par = jobOf(*scenario).value("parallelism").toObject();
+            QCOMPARE(par.value("stage_layers").toArray(), (QJsonArray{15, 16, 16, 16, 16, 16, 16, 15}));
+            QCOMPARE(par.value("virtual_stages").toInt(), 4);
+            // 128 on 16 stages of 8 chunks: 7, 8 x 14, 7.
+            QJsonObject deeper = row;
+            deeper["pp"] = 16;
+            deeper["vp"] = 8;
+            deeper["dp"] = row.value("gpu_count").toInt() / (16 * row.value("tp").toInt() * row.value("cp").toInt(1));
+            const auto sixteen = scenarioForRow(deeper, false, c);
+            QVERIFY2(sixteen.ok(), sixteen.errorText().c_str());
+            const QJsonArray stages = jobOf(*sixteen).value("parallelism").toObject().value("stage_layers").toArray();
+            QCOMPARE(stages.size(), qsizetype(16));
+            QCOMPARE(stages.first().toInt(), 7);
+            QCOMPARE(stages.last().toInt(), 7);
+            QCOMPARE(stages[1].toInt(), 8);
+            // 128 / 8 = 16 blocks a stage do not split into 3 chunks: refused, as Megatron refuses it.
+            deeper = row;
+            deeper["vp"] = 3;
+            const auto refused = scenarioForRow(deeper, false, c);
+            QVERIFY(!refused.ok());
+            QVERIFY2(refused.errorText().find("account_for_embedding/loss_in_pipeline_split") != std::string::npos,
+                     refused.errorText().c_str());
+            ++checked;
+        }
+        QVERIFY(checked > 0);
+        // An MoE row carries its ep into the job.
+        bool moe = false;
+        for (const QJsonValue& v : mTraining) {
+            const QJsonObject row = v.toObject();
+            if (row.value("model_preset").toString() != "qwen3-30b-a3b" || row.value("incomplete").toBool())
+                continue;
+            const auto scenario = scenarioForRow(row, false, c);
+            QVERIFY2(scenario.ok(), scenario.errorText().c_str());
+            QCOMPARE(jobOf(*scenario).value("parallelism").toObject().value("ep").toInt(1), row.value("ep").toInt());
+            moe = true;
+            break;
+        }
+        QVERIFY(moe);
     }
 
     // Bad rows are refused with the row and the field.

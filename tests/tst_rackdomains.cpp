@@ -390,6 +390,32 @@ private Q_SLOTS:
                  qPrintable(QString("%1 vs %2").arg(overNvlink.perf.stepTimeS).arg(overFabric.perf.stepTimeS)));
     }
 
+    /// An expert-parallel group across trays of one rack runs its all-to-alls over NVLink, as a TP
+    /// group does; the same trays as ordinary racks send them over the fabric, slower.
+    void anExpertGroupAcrossTraysOfOneRackUsesNvlink()
+    {
+        Job moe = gpt3("moe", 1, 1, 8);
+        ModelArchitecture qwen = test::bundledCatalog().model("qwen3-30b-a3b")->arch; // 128 experts
+        qwen.sequenceLength = 4096;
+        moe.model.preset.clear();
+        moe.model.custom = qwen; // EP 8 over 8 GPUs on two trays
+        moe.parallelism.ep = 8;
+        moe.batch = {1, 64};
+        const Evaluation a = run(withJobs(nvl72(1), {moe}));
+        QVERIFY2(a.jobs[0].placed, a.jobs[0].reason.c_str());
+        QCOMPARE(landing(withJobs(nvl72(1), {moe}), a.jobs[0], 1).trays.size(), std::size_t(2));
+        QCOMPARE(a.jobs[0].epLink, std::string("nvlink"));
+        Scenario plain = nvl72(1);
+        for (Group& g : plain.topology.groups) {
+            g.kind = "rack";
+            g.rackTemplate.clear();
+        }
+        const Evaluation b = evaluate(withJobs(plain, {moe}), test::bundledCatalog());
+        QVERIFY2(b.jobs[0].placed, b.jobs[0].reason.c_str());
+        QCOMPARE(b.jobs[0].epLink, std::string("fabric"));
+        QVERIFY(a.jobs[0].perf.breakdown.epAllToAll < b.jobs[0].perf.breakdown.epAllToAll);
+    }
+
     /// A data-parallel ring across two NVL72 racks crosses the network between the racks only:
     /// its 36 trays are two NVLink domains, not 36 nodes (NCCL's nInterSteps, collectiveS). Two
     /// profiles that differ only in the network hop's latency (ring only) tell the all-reduce's

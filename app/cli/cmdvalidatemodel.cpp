@@ -81,7 +81,8 @@ int runValidateModel(const QStringList& args)
     CommandLine cl("validate-model",
                    "Predict published training and serving measurements with the shipped model and compare.\n"
                    "Each complete row that needs no missing feature becomes a scenario in memory (the row's GPU "
-                   "in its catalog node, a non-blocking fabric, one job with the row's model, parallelism, batch, "
+                   "in its catalog node (GB200/GB300 trays as NVL72 racks), a non-blocking fabric, one job with the "
+                   "row's model, parallelism (with Megatron's stage layout where the row states it), batch, "
                    "precision and lengths; training on its trainer's software-stack profile) and is evaluated with "
                    "the shipped defaults; nothing is set per row. "
                    "Training compares the step time (from the printed tokens/s per GPU), serving the output "

@@ -169,8 +169,9 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
     }
     // An expert-parallel group is ep data-parallel ranks of tp consecutive slots each
     // (Megatron-Core's default rank order tp-cp-ep-dp-pp: EP varies right after TP), so it
-    // covers tp x ep consecutive slots. All groups inside one node's NVLink domain: the
-    // all-to-alls run over NVLink; otherwise the slowest group crosses the fabric.
+    // covers tp x ep consecutive slots. All groups inside one NVLink domain — a node's, or the
+    // trays of one rack-scale domain (GB200 NVL72), as for TP groups above — the all-to-alls run
+    // over NVLink; otherwise the slowest group crosses the fabric.
     const int epSpan = tp * std::max(ep, 1);
     if (ep > 1 && nodes.size() > 1) {
         // Per group, the GPUs that share the lead's NVLink domain; the slowest group counts.
@@ -181,7 +182,8 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
             int same = 1;
             for (int k = g + 1; k < g + epSpan; ++k) {
                 const Slot& sl = at(cx.slots, slots[static_cast<std::size_t>(k)]);
-                same += sl.node == lead.node && sl.gpu / domain == lead.gpu / domain && sl.peerToPeer;
+                same += sl.peerToPeer && (sl.node == lead.node ? sl.gpu / domain == lead.gpu / domain
+                                                               : cx.fabric.sameRack(sl.node, lead.node));
             }
             local = std::min(local, gpu.scaleUpBandwidthGBps > 0 ? same : 1);
         }

@@ -39,12 +39,36 @@ std::optional<double> positive(const QJsonValue& v)
 int intOr(const QJsonValue& v, int fallback) { return v.isDouble() ? v.toInt() : fallback; }
 
 /// needs_features entries the harness handles: a custom shape printed with the source, the
-/// Llama 3.1 70B alias of the llama3.3-70b preset (same layers, hidden, heads and KV heads), and
-/// context parallelism (the row's `cp`).
+/// Llama 3.1 70B alias of the llama3.3-70b preset (same layers, hidden, heads and KV heads),
+/// context parallelism (the row's `cp`), expert parallelism (the row's `ep`), FP8 on B200 (the
+/// catalog has its FP8 peak) and block-scaled FP8 (MXFP8 / FP8-MX: FP8 math on Blackwell's
+/// tensor cores, docs/model-reference.md "Block-scaled FP8").
 bool featureHandled(const std::string& need)
 {
     return need.starts_with("custom model shape") || need.starts_with("no llama3.1-70b preset") ||
-           need == "context parallelism";
+           need == "context parallelism" || need == "moe expert parallelism" || need == "fp8 on b200" ||
+           need == "mxfp8 block-scaled precision";
+}
+
+/// Megatron-Core's layer split when the recipe counts the embedding and the loss as pipeline
+/// layers (account_for_embedding_in_pipeline_split / account_for_loss_in_pipeline_split,
+/// megatron/core/transformer/transformer_block.py get_num_layers_to_build): layers + 2 split
+/// evenly over the pp stages, the first stage one block lighter (its first chunk holds the
+/// embedding), the last one block lighter (its last chunk holds the loss). Megatron refuses a
+/// layout where layers + 2 does not divide by pp, or a stage's share by vp; so does this.
+Result<std::vector<int>> embeddingAndLossSplit(int layers, int pp, int vp)
+{
+    using R = Result<std::vector<int>>;
+    const int perStage = (layers + 2) / std::max(pp, 1);
+    if (pp < 2 || (layers + 2) % pp != 0 || perStage % std::max(vp, 1) != 0 || perStage < 2)
+        return R::failure("", "pipeline split: layers + 2 (" + std::to_string(layers + 2) + ") do not split into " +
+                                  std::to_string(pp) + " stages of " + std::to_string(vp) +
+                                  " virtual chunks as Megatron-Core's account_for_embedding/loss_in_pipeline_split "
+                                  "requires");
+    std::vector<int> stages(static_cast<std::size_t>(pp), perStage);
+    stages.front() -= 1;
+    stages.back() -= 1;
+    return R::success(std::move(stages));
 }
 
 /// The catalog's node template for a GPU: a DGX where there is one (make_scenarios.py's systems).
@@ -57,10 +81,31 @@ const NodeTemplate* templateFor(const Catalog& catalog, const std::string& gpuId
     return found;
 }
 
-/// make_scenarios.py's topology(): nodes of `t` under leaves of 16 nodes, two spines once there are
-/// several leaves, every uplink as fast as what its nodes can send (non-blocking).
-QJsonObject topology(const NodeTemplate& t, int nodes)
+/// The rack template whose compute trays are `t` (a GB200 or GB300 NVL72), or nullptr.
+const RackTemplate* rackOf(const Catalog& catalog, const NodeTemplate& t)
 {
+    for (const RackTemplate& r : catalog.rackTemplates)
+        if (r.trayTemplate == t.id && r.trays > 0)
+            return &r;
+    return nullptr;
+}
+
+/// make_scenarios.py's topology(): nodes of `t` under leaves of 16 nodes, two spines once there are
+/// several leaves, every uplink as fast as what its nodes can send (non-blocking). Trays of a rack
+/// template come as whole racks, each one NVLink domain (the system the row names: a DGX GB200 or
+/// GB300 is NVL72 racks), the job's trays a part of them where placement puts them.
+QJsonObject topology(const NodeTemplate& t, int nodes, const RackTemplate* rack)
+{
+    QJsonArray groups;
+    if (rack) {
+        const int racks = (nodes + rack->trays - 1) / rack->trays;
+        nodes = racks * rack->trays;
+        for (int r = 0; r < racks; ++r)
+            groups.append(QJsonObject{{"id", QString("nvl-%1").arg(r, 3, 10, QChar('0'))},
+                                      {"kind", "nvlink_domain"},
+                                      {"template", QString::fromStdString(rack->id)},
+                                      {"parent", ""}});
+    }
     const int perLeaf = 16;
     const int leaves = std::max(1, (nodes + perLeaf - 1) / perLeaf);
     const int spines = leaves == 1 ? 0 : 2;
@@ -83,13 +128,15 @@ QJsonObject topology(const NodeTemplate& t, int nodes)
                                     {"port_speed_gbps", speed}});
     for (int n = 0; n < nodes; ++n) {
         const QString id = name("node", n);
-        nodeList.append(
-            QJsonObject{{"id", id},
-                        {"template", QString::fromStdString(t.id)},
-                        {"gpu", QString::fromStdString(t.gpuId)},
-                        {"gpu_count", t.gpuCount},
-                        {"nics", QJsonObject{{"count", nics}, {"speed_gbps", speed}, {"gpudirect_rdma", true}}},
-                        {"sharing", QJsonObject{{"mode", "exclusive"}}}});
+        QJsonObject node{{"id", id},
+                         {"template", QString::fromStdString(t.id)},
+                         {"gpu", QString::fromStdString(t.gpuId)},
+                         {"gpu_count", t.gpuCount},
+                         {"nics", QJsonObject{{"count", nics}, {"speed_gbps", speed}, {"gpudirect_rdma", true}}},
+                         {"sharing", QJsonObject{{"mode", "exclusive"}}}};
+        if (rack)
+            node["group"] = QString("nvl-%1").arg(n / rack->trays, 3, 10, QChar('0'));
+        nodeList.append(node);
         links.append(QJsonObject{{"id", id + "-leaf"},
                                  {"from", id},
                                  {"to", name("leaf", n / perLeaf)},
@@ -103,7 +150,10 @@ QJsonObject topology(const NodeTemplate& t, int nodes)
                                      {"to", name("spine", s)},
                                      {"bandwidth_gbps", perLeaf * nics * speed / spines},
                                      {"latency_us", 1}});
-    return {{"nodes", nodeList}, {"switches", switches}, {"links", links}};
+    QJsonObject out{{"nodes", nodeList}, {"switches", switches}, {"links", links}};
+    if (!groups.isEmpty())
+        out["groups"] = groups;
+    return out;
 }
 
 /// The row's model: its preset, the preset it names as closest ("llama3.3-70b (…)"), or its printed
@@ -150,14 +200,15 @@ std::optional<std::string> precisionOf(const std::string& printed)
     return std::nullopt;
 }
 
-QJsonObject scenarioAround(const QJsonObject& job, const NodeTemplate& t, int nodes)
+QJsonObject scenarioAround(const QJsonObject& job, const NodeTemplate& t, int nodes, const Catalog& catalog)
 {
-    return {{"format_version", 1},
+    const RackTemplate* rack = rackOf(catalog, t);
+    return {{"format_version", rack ? 2 : 1}, // NVLink-domain groups arrived in format 2
             {"name", job.value("name")},
             {"placement_policy", "topology_aware"},
             {"pricing", QJsonObject{{"preset", "aws-on-demand-2024"}, {"gpu_hour_usd", QJsonObject{}}}},
             {"assumptions", QJsonObject{}},
-            {"topology", topology(t, nodes)},
+            {"topology", topology(t, nodes, rack)},
             {"tenants", QJsonArray{QJsonObject{{"id", "lab"},
                                                {"name", "Lab"},
                                                {"priority", 0},
@@ -277,6 +328,7 @@ Result<QJsonObject> scenarioForRow(const QJsonObject& row, bool serving, const C
     const int tp = intOr(row.value("tp"), 1), pp = intOr(row.value("pp"), 1);
     const int cp = std::max(intOr(row.value("cp"), 1), 1);
     const int dp = intOr(row.value("dp"), gpus / std::max(1, tp * pp * cp));
+    const int ep = std::max(intOr(row.value("ep"), 1), 1); // expert-parallel ranks are data-parallel ranks
     if (gpus <= 0 || tp * pp * dp * cp != gpus)
         return R::failure("", "parallel degrees: tp × pp × dp × cp is not gpu_count");
     std::string presetId;
@@ -323,9 +375,12 @@ Result<QJsonObject> scenarioForRow(const QJsonObject& row, bool serving, const C
         } else {
             job["model"] = QJsonObject{{"preset", QString::fromStdString(presetId)}};
         }
-        job["parallelism"] = QJsonObject{{"tp", tp}, {"pp", pp}, {"dp", dp}};
+        QJsonObject par{{"tp", tp}, {"pp", pp}, {"dp", dp}};
+        if (ep > 1)
+            par["ep"] = ep;
+        job["parallelism"] = par;
         job["inference"] = inference;
-        return R::success(scenarioAround(job, *t, nodes));
+        return R::success(scenarioAround(job, *t, nodes, catalog));
     }
     const int seq = intOr(row.value("seq_len"), 0), micro = intOr(row.value("micro_batch"), 0),
               global = intOr(row.value("global_batch"), 0);
@@ -364,6 +419,19 @@ Result<QJsonObject> scenarioForRow(const QJsonObject& row, bool serving, const C
         par["virtual_stages"] = vp;
     if (cp > 1)
         par["cp"] = cp;
+    if (ep > 1)
+        par["ep"] = ep;
+    // The recipe's layer split where the row states it (pipeline_split, cited in the row): Megatron's
+    // embedding and loss counted as pipeline layers make the first and last stages one block lighter.
+    if (str(row.value("pipeline_split")) == "account_for_embedding_and_loss" && pp > 1) {
+        const auto stages = embeddingAndLossSplit(a.layers, pp, std::max(vp, 1));
+        if (!stages)
+            return R::failure("", stages.issues.front().message);
+        QJsonArray layers;
+        for (int n : *stages)
+            layers.append(n);
+        par["stage_layers"] = layers;
+    }
     job["parallelism"] = par;
     job["batch"] = QJsonObject{{"micro", micro}, {"global", global}};
     job["training"] = QJsonObject{{"tokens", 300e9}, {"checkpoint_interval_min", 60}};
@@ -376,7 +444,7 @@ Result<QJsonObject> scenarioForRow(const QJsonObject& row, bool serving, const C
     // mosaic_fsdp_utils.get_mixed_precision).
     if (family == "megatron" || (family == "fsdp" && contains(lower(str(row.value("precision"))), "mp mode default")))
         job["main_grads_fp32"] = true;
-    return R::success(scenarioAround(job, *t, nodes));
+    return R::success(scenarioAround(job, *t, nodes, catalog));
 }
 
 std::vector<RowPrediction> predictRows(const QJsonArray& rows, const ValidationSplit& split, const Catalog& catalog)
