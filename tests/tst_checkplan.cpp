@@ -248,6 +248,40 @@ private Q_SLOTS:
                  qPrintable(bad.err));
     }
 
+    void telemetryBecomesMeasurementsToCalibrate()
+    {
+        // The loop from telemetry: check-plan writes the jobs' measured memory and tokens/s as a
+        // measurements file; calibrate fits the plan to it.
+        const QString query =
+            R"(label_replace(label_replace(vector(25), "namespace", "model-playground-stg", "", ""), "pod", )"
+            R"("tts-predictor-00011-deployment-5554f75554-8j8pl", "", ""))";
+        const QString file = mTmp.filePath("telemetry-measurements.json");
+        gp::test::Run r = run(args({"--throughput-query", query, "--write-measurements", file}));
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("measurement(s) written to " + file), qPrintable(r.err));
+        const QJsonObject doc = QJsonDocument::fromJson(gp::test::readAll(file)).object();
+        QCOMPARE(doc.value("format").toString(), QString("gpuplan-measurements"));
+        const QJsonArray items = doc.value("measurements").toArray();
+        QVERIFY(items.size() >= 2);
+        bool memory = false, tokens = false;
+        for (const auto& v : items) {
+            const QJsonObject m = v.toObject();
+            memory |= m.value("quantity").toString() == "memory_gib" && m.value("statistic").toString() == "max";
+            tokens |= m.value("quantity").toString() == "output_tokens_per_s" &&
+                      m.value("job").toString() == "tts-predictor" && m.value("value").toDouble() == 25.0;
+            QVERIFY2(m.value("source").toString().startsWith(mServer.url()), qPrintable(m.value("source").toString()));
+        }
+        QVERIFY(memory && tokens);
+        r = gp::test::cli({"calibrate", mPlan, file, "--params", "runtime_overhead_gib", "--folds", "0", "--json"},
+                          mTmp.path());
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        const QJsonObject fit = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QVERIFY(fit.value("mean_abs_error_after").toDouble() <= fit.value("mean_abs_error_before").toDouble());
+        // A target that cannot be written: exit 1, nothing else changes.
+        r = run(args({"--write-measurements", mTmp.filePath("no-such-folder/m.json")}));
+        QCOMPARE(r.code, 1);
+    }
+
     void metricsWithoutPodLabels()
     {
         // The A30 of the recorded output carries no pod labels: the GPUs are compared, no job can be.

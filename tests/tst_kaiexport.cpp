@@ -10,6 +10,7 @@
 #include "clirunner.h"
 #include "exportcheck.h"
 #include "io/clusterconfigwriter.h"
+#include "io/hamiwriter.h"
 #include "io/scenarioreader.h"
 #include "testsupport.h"
 
@@ -526,6 +527,30 @@ private Q_SLOTS:
         QCOMPARE(test::readAll(dir.filePath("a/kai/queues.yaml")), test::readAll(dir.filePath("k/kai/queues.yaml")));
         const test::Run help = test::cli({"export-config", "--help"}, home.path());
         QVERIFY2(help.out.simplified().contains("kai (DIR/kai)"), qPrintable(help.out));
+    }
+
+    /// A MIG profile with an extension ("+me") is "1g.10gb.me" in every resource name gpuplan
+    /// writes (a Kubernetes resource name holds no '+'), and read back as the profile.
+    void migExtensionsAreValidResourceNames()
+    {
+        QCOMPARE(migResourceName("1g.10gb+me"), std::string("nvidia.com/mig-1g.10gb.me"));
+        QCOMPARE(migResourceName("3g.40gb"), std::string("nvidia.com/mig-3g.40gb"));
+        QCOMPARE(*migProfileOfResource("nvidia.com/mig-1g.10gb.me"), std::string("1g.10gb+me"));
+        QCOMPARE(*migProfileOfResource("nvidia.com/mig-3g.40gb"), std::string("3g.40gb"));
+        QVERIFY(!migProfileOfResource("nvidia.com/gpu"));
+        ClusterConfigPlan plan;
+        PodRequest a;
+        a.job = "job-a";
+        a.jobName = "Job A";
+        a.node = "n1";
+        a.nodeName = "n1";
+        a.migUnits = {{"1g.10gb+me", 1}};
+        plan.tenants.push_back({"team", "Team", {a}, {}, 0});
+        for (const auto& [name, bytes] : io::hamiFiles(plan, "Lab")) {
+            QVERIFY2(!bytes.contains("+me"), qPrintable(name));
+            if (name.startsWith("hami/tenants/"))
+                QVERIFY2(bytes.contains("nvidia.com/mig-1g.10gb.me"), bytes.constData());
+        }
     }
 };
 

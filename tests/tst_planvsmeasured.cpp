@@ -17,6 +17,7 @@
 #include "windowfixture.h"
 
 #include "document/plansession.h"
+#include "io/measurementsio.h"
 #include "io/scenarioreader.h"
 #include "ui/edit/propertiespanel.h"
 #include "ui/edit/workloadspanel.h"
@@ -179,6 +180,16 @@ private Q_SLOTS:
                  qPrintable(QString("%1x%2").arg(d->frameGeometry().width()).arg(d->frameGeometry().height())));
         checkRecorded(d, mServer.url());
         QVERIFY2(status(d).contains("55 series: 3 job(s)") && !statusIsError(d), qPrintable(status(d)));
+        // What was measured can be saved for Calibrate… (the button opens a file dialog; the test
+        // writes through the same call).
+        QVERIFY(child<QPushButton>(d, "PvmSaveMeasurements")->isEnabled());
+        const QString saved = mTmp.filePath("from-telemetry.json");
+        QVERIFY(d->saveMeasurements(saved));
+        QVERIFY2(status(d).contains("saved to " + saved), qPrintable(status(d)));
+        Issues readIssues;
+        const MeasurementSet fromTelemetry = io::readMeasurements(test::readAll(saved), readIssues);
+        QVERIFY(readIssues.empty());
+        QVERIFY(!fromTelemetry.items.empty());
 
         // The tensorflow job's memory: 21 GiB measured against less predicted, flagged and explained.
         auto* jobs = child<QTableWidget>(d, "PvmJobs");

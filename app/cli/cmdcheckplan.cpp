@@ -5,6 +5,7 @@
 #include "calibrationoptions.h"
 #include "clicontext.h"
 
+#include "io/measurementsio.h"
 #include "study/planvsmeasured.h"
 #include "study/timetext.h"
 
@@ -165,6 +166,10 @@ int runCheckPlan(const QStringList& args)
                  "predicted tokens/s, e.g. sum by (namespace, pod) (rate(vllm:generation_tokens_total[5m])).",
                  "PROMQL"});
     p.addOption({"json", "Print the comparison as JSON (docs/cli.md#check-plan)."});
+    p.addOption({"write-measurements",
+                 "Also write the jobs' measured memory and tokens/s as a measurements file for calibrate "
+                 "(docs/measurements.md).",
+                 "FILE"});
     p.addOption({"calibration",
                  "Compare the plan with a calibration profile applied: a profile file or a library NAME[@VERSION] "
                  "in --db (docs/calibration.md).",
@@ -261,6 +266,18 @@ int runCheckPlan(const QStringList& args)
         return kNoDcgmSeries;
     }
     const study::PlanVsMeasured& r = *check.result;
+    if (p.isSet("write-measurements")) {
+        const MeasurementSet set = study::telemetryMeasurements(r, scenario->name);
+        if (set.items.empty())
+            err() << "gpuplan-cli check-plan: no job's memory or tokens/s was measured on its own series: "
+                  << p.value("write-measurements") << " was not written" << Qt::endl;
+        else if (!saveFileAtomically(p.value("write-measurements"), io::measurementsToJson(set)))
+            return kFailure;
+        else
+            err() << "gpuplan-cli check-plan: " << set.items.size() << " measurement(s) written to "
+                  << p.value("write-measurements") << " (gpuplan-cli calibrate SCENARIO "
+                  << p.value("write-measurements") << ")" << Qt::endl;
+    }
     if (p.isSet("json"))
         out() << QJsonDocument(study::toJson(r)).toJson(QJsonDocument::Indented);
     else

@@ -223,7 +223,7 @@ ClusterConfigPlan buildClusterConfig(const Scenario& s, const Catalog& catalog, 
                     continue;
                 const SharingConfig& c = n->second->sharingOf(u.gpu);
                 const std::string resource = c.mode == SharingMode::Mig
-                                                 ? "nvidia.com/mig-" + u.slot.substr(0, u.slot.find('@'))
+                                                 ? migResourceName(u.slot.substr(0, u.slot.find('@')))
                                                  : std::string("nvidia.com/gpu");
                 if (!pods.count(u.node)) {
                     order.push_back(u.node);

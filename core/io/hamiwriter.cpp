@@ -41,7 +41,7 @@ std::vector<Container> hamiContainers(const PodRequest& p, std::string& mode)
     if (!p.migUnits.empty()) {
         Container c{"mig", {}};
         for (const auto& [profile, n] : p.migUnits)
-            c.limits["nvidia.com/mig-" + profile] = n;
+            c.limits[migResourceName(profile)] = n;
         out.push_back(c);
     }
     // Shared GPUs with the same per-GPU share are one container: HAMi gives every GPU of a

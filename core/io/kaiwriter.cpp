@@ -3,6 +3,7 @@
 #include "kaiwriter.h"
 
 #include "drawriter.h"
+#include "model/clusterconfig.h"
 #include "yamlout.h"
 
 #include <QRegularExpression>
@@ -51,15 +52,6 @@ struct KaiPod
     int devices = 0;                    ///< shared GPUs, gpu-fraction-num-devices
     long long chargeHundredths = 0;     ///< what KAI charges the queue, in 0.01 GPU
 };
-
-/// The device plugin's resource name of a MIG profile: "+" becomes "." ("1g.10gb+me" is
-/// nvidia.com/mig-1g.10gb.me; NVIDIA/k8s-device-plugin internal/rm/rm.go).
-std::string migResource(const std::string& profile)
-{
-    std::string p = profile;
-    std::replace(p.begin(), p.end(), '+', '.');
-    return "nvidia.com/mig-" + p;
-}
 
 /// What KAI charges a MIG instance against a queue's GPU quota: its compute-slice count as whole
 /// GPUs, read from the resource name by `^nvidia.com/mig-(\d+)g\.(\d+)gb$`, and nothing where the
@@ -128,8 +120,8 @@ std::vector<KaiPod> kaiPods(const PodRequest& p)
         KaiPod k;
         k.sharing = "mig";
         for (const auto& [profile, n] : p.migUnits) {
-            k.mig[migResource(profile)] += n;
-            k.chargeHundredths += 100LL * migCharge(migResource(profile)) * n;
+            k.mig[migResourceName(profile)] += n;
+            k.chargeHundredths += 100LL * migCharge(migResourceName(profile)) * n;
         }
         out.push_back(k);
     }

@@ -7,6 +7,7 @@
 // productName, profile, parentUUID, uuid).
 #include "clusterinventory.h"
 #include "jsonfile.h"
+#include "model/clusterconfig.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -24,19 +25,13 @@ namespace {
 
 const char* kK8sGpu = "nvidia.com/gpu";
 const char* kK8sGpuShared = "nvidia.com/gpu.shared";
-const char* kK8sMigPrefix = "nvidia.com/mig-";
 const char* kK8sDraDriver = "gpu.nvidia.com";
 
 std::string kubeText(const QJsonValue& v) { return v.toString().toStdString(); }
 std::string labelKey(const std::string& path, const std::string& k) { return path + "[\"" + k + "\"]"; }
 
 /// A MIG resource or label's profile: "nvidia.com/mig-1g.10gb" -> "1g.10gb".
-std::optional<std::string> migResourceProfile(const std::string& resource)
-{
-    if (resource.rfind(kK8sMigPrefix, 0) != 0)
-        return std::nullopt;
-    return resource.substr(std::char_traits<char>::length(kK8sMigPrefix));
-}
+std::optional<std::string> migResourceProfile(const std::string& resource) { return migProfileOfResource(resource); }
 
 /// Whether a resource name is a GPU or accelerator gpuplan cannot model (so a pod asking for one
 /// is refused rather than imported without it).
@@ -274,7 +269,7 @@ private:
         for (const auto& [profile, count] : migResources) {
             if (!migProfileOf(gpu, profile)) {
                 mIssues.push_back(
-                    Issue::error(labelKey(rpath, kK8sMigPrefix + profile),
+                    Issue::error(labelKey(rpath, migResourceName(profile)),
                                  "'" + profile + "' is not a MIG profile of " + gpu.name + " (node '" + name + "')"));
                 return;
             }

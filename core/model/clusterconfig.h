@@ -9,6 +9,33 @@
 
 namespace gp {
 
+/// The Kubernetes device plugin's resource name of a MIG profile: its "+" becomes "."
+/// ("1g.10gb+me" is nvidia.com/mig-1g.10gb.me: a resource name may hold no "+";
+/// NVIDIA/k8s-device-plugin internal/rm/rm.go).
+inline std::string migResourceName(const std::string& profile)
+{
+    std::string p = profile;
+    for (char& c : p)
+        if (c == '+')
+            c = '.';
+    return "nvidia.com/mig-" + p;
+}
+
+/// The MIG profile a device-plugin resource name stands for ("nvidia.com/mig-1g.10gb.me" →
+/// "1g.10gb+me"), or nullopt for another resource.
+inline std::optional<std::string> migProfileOfResource(const std::string& resource)
+{
+    static const std::string prefix = "nvidia.com/mig-";
+    if (resource.rfind(prefix, 0) != 0)
+        return std::nullopt;
+    std::string p = resource.substr(prefix.size());
+    // "<g>g.<mem>gb" then, where present, the extension the plugin wrote after a '.'.
+    const auto gb = p.find("gb.");
+    if (gb != std::string::npos)
+        p[gb + 2] = '+';
+    return p;
+}
+
 /// What a cluster team applies to carry out a scenario's sharing plan on Kubernetes with the
 /// NVIDIA GPU Operator (docs/export.md): mig-parted configurations for the MIG layouts,
 /// device-plugin sharing configurations for time-slicing and MPS, node labels that select

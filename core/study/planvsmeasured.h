@@ -4,6 +4,7 @@
 
 #include "calc/evaluation.h"
 #include "model/catalog.h"
+#include "model/measurement.h"
 #include "model/scenario.h"
 #include "telemetry/dcgmtelemetry.h"
 
@@ -120,6 +121,14 @@ struct PlanCheck
 /// of a workbench view. Blocks on the network (bounded by the request's timeout, per query): call
 /// it off the GUI thread; `request.telemetry.stop` ends the wait early (an error of kind Cancelled).
 PlanCheck checkPlan(const Scenario& scenario, const Catalog& catalog, const PlanCheckRequest& request);
+
+/// The comparison's measured figures that the model predicts and a calibration can fit, as a
+/// measurements file's items (docs/measurements.md): per job its memory per GPU (max over the
+/// range) and, where a throughput query gave it, its tokens/s (mean) — each from the job's own
+/// series only (not a shared GPU's copies), weighted 1, its source the Prometheus, the range and
+/// the series' pods. Activity, link load and power stay for check-plan: no figure of the model's
+/// measured-prediction contract (study::predictedFor) compares them.
+MeasurementSet telemetryMeasurements(const PlanVsMeasured& r, const std::string& scenarioId);
 
 /// `gpuplan-cli check-plan --json`'s document.
 QJsonObject toJson(const PlanVsMeasured& r);

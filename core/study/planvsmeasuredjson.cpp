@@ -3,6 +3,7 @@
 // Reading the mapping file and writing check-plan's JSON (docs/cli.md#check-plan).
 #include "planvsmeasured.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -290,6 +291,49 @@ std::optional<PlanVsMeasured> planVsMeasuredFromJson(const QJsonObject& o, std::
         return std::nullopt;
     }
     return r;
+}
+
+MeasurementSet telemetryMeasurements(const PlanVsMeasured& r, const std::string& scenarioId)
+{
+    MeasurementSet set;
+    set.scenarioId = scenarioId;
+    const auto iso = [](double s) {
+        return QDateTime::fromSecsSinceEpoch(qint64(s), Qt::UTC).toString(Qt::ISODate).toStdString();
+    };
+    const std::string when = iso(r.fromS);
+    const std::string range = r.url.toStdString() + " " + when + " .. " + iso(r.toS);
+    for (const JobVsMeasured& j : r.jobs) {
+        for (const MeasuredRow& row : j.rows) {
+            if (!row.measured || row.measured->samples == 0)
+                continue;
+            Measurement m;
+            m.jobId = j.jobId;
+            if (row.key == "memory_gib" && !j.gpuWideValues) {
+                m.quantity = MeasuredQuantity::MemoryGib;
+                m.statistic = MeasuredStatistic::Max;
+            } else if (row.key == "tokens_per_s") {
+                m.quantity = row.label.rfind("output", 0) == 0 ? MeasuredQuantity::OutputTokensPerS
+                                                               : MeasuredQuantity::TrainTokensPerS;
+                m.statistic = MeasuredStatistic::Mean;
+            } else {
+                continue;
+            }
+            m.value = row.compared();
+            if (!(m.value > 0.0))
+                continue;
+            m.tool = "dcgm-exporter via Prometheus";
+            m.when = when;
+            std::string pods; // the first few: a source names where, it does not list a fleet
+            for (std::size_t i = 0; i < j.pods.size() && i < 4; ++i)
+                pods += (pods.empty() ? "" : ",") + j.pods[i];
+            if (j.pods.size() > 4)
+                pods += " and " + std::to_string(j.pods.size() - 4) + " more";
+            m.source =
+                range + " " + row.key + " (" + std::to_string(row.measured->samples) + " samples; pods " + pods + ")";
+            set.items.push_back(std::move(m));
+        }
+    }
+    return set;
 }
 
 } // namespace gp::study

@@ -2,6 +2,9 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "planvsmeasureddialog.h"
 
+#include "io/filewriter.h"
+#include "io/measurementsio.h"
+
 #include "planvsmeasuredtables.h"
 
 #include "study/timetext.h"
@@ -142,6 +145,11 @@ PlanVsMeasuredDialog::PlanVsMeasuredDialog(const Catalog& catalog, std::function
     mLoad = new QPushButton(tr("&Load Measurements…"), this);
     mLoad->setObjectName("PvmLoadMeasurements");
     mLoad->setToolTip(tr("A measurements file of benchmark figures tied to the plan's jobs (docs/measurements.md)"));
+    mSave = new QPushButton(tr("Save as &Measurements…"), this);
+    mSave->setObjectName("PvmSaveMeasurements");
+    mSave->setToolTip(tr("The jobs' measured memory and tokens/s as a measurements file, to calibrate the plan "
+                         "(Results > Calibration > Calibrate…)"));
+    mSave->setEnabled(false);
     mBusy = new QProgressBar(this);
     mBusy->setObjectName("PvmBusy");
     mBusy->setRange(0, 0); // running, for as long as it takes
@@ -155,6 +163,7 @@ PlanVsMeasuredDialog::PlanVsMeasuredDialog(const Catalog& catalog, std::function
     actions->addWidget(mRun);
     actions->addWidget(mCancel);
     actions->addWidget(mLoad);
+    actions->addWidget(mSave);
     actions->addWidget(mBusy);
     actions->addWidget(mStatus, 1);
     layout->addLayout(actions);
@@ -218,6 +227,12 @@ PlanVsMeasuredDialog::PlanVsMeasuredDialog(const Catalog& catalog, std::function
         if (!f.isEmpty())
             loadMeasurements(f);
     });
+    connect(mSave, &QPushButton::clicked, this, [this] {
+        const QString f =
+            QFileDialog::getSaveFileName(this, tr("Save as Measurements"), {}, tr("Measurements (*.json)"));
+        if (!f.isEmpty())
+            saveMeasurements(f);
+    });
     for (QTableWidget* t : {mJobs, mGpus, mMeasured})
         connect(t, &QTableWidget::itemSelectionChanged, this, [this, t] { showDetails(t); });
     // The line under the tables is about the tab shown.
@@ -244,10 +259,32 @@ void PlanVsMeasuredDialog::showStatus(const QString& text)
     mStatus->setText(text);
 }
 
+bool PlanVsMeasuredDialog::saveMeasurements(const QString& file)
+{
+    const Scenario* open = mScenario();
+    if (!mTelemetry || !open)
+        return false;
+    const MeasurementSet set = study::telemetryMeasurements(*mTelemetry, open->name);
+    if (set.items.empty()) {
+        showError(tr("No job's memory or tokens/s was measured on its own series: nothing to save."));
+        return false;
+    }
+    const Status written = io::writeFileAtomically(file, io::measurementsToJson(set));
+    if (!written) {
+        showError(tr("Not saved: %1").arg(QString::fromStdString(written.errorText())));
+        return false;
+    }
+    showStatus(tr("%n measurement(s) saved to %1: Results > Calibration > Calibrate… fits the plan to them.", nullptr,
+                  int(set.items.size()))
+                   .arg(file));
+    return true;
+}
+
 void PlanVsMeasuredDialog::setBusy(bool busy, const QString& what)
 {
     mRun->setEnabled(!busy);
     mLoad->setEnabled(!busy);
+    mSave->setEnabled(!busy && mTelemetry.has_value());
     mCancel->setEnabled(busy);
     mRefresh->setEnabled(!busy);
     mBusy->setVisible(busy);
@@ -391,6 +428,7 @@ void PlanVsMeasuredDialog::planReplaced()
     mRunner.supersede();
     mTelemetry.reset();
     mMeasurements.reset();
+    mSave->setEnabled(false);
     mTelemetryStale = mMeasurementsStale = mEditedDuringRun = false;
     showStale();
     for (QTableWidget* t : {mJobs, mGpus, mMeasured}) {
@@ -437,6 +475,7 @@ void PlanVsMeasuredDialog::finished(std::optional<pvm::ComparisonOutcome> outcom
         compared = true;
     }
     mEditedDuringRun = false;
+    mSave->setEnabled(mTelemetry.has_value());
     if (errors.isEmpty())
         showStatus(said.join('\n'));
     else

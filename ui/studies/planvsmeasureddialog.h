@@ -54,6 +54,9 @@ public:
     bool check();
     /// Reads a measurements file and puts it beside the plan, in the background.
     bool loadMeasurements(const QString& file);
+    /// Writes the telemetry comparison's measured memory and tokens/s as a measurements file, for
+    /// Calibrate… (study::telemetryMeasurements); false, saying why, when there is none to write.
+    bool saveMeasurements(const QString& file);
     /// Stops the running check: it gives up waiting within a fraction of a second.
     void cancel();
     /// The open plan was replaced: the results compared another plan and go.
@@ -109,6 +112,7 @@ private:
     QPushButton* mRun;
     QPushButton* mCancel;
     QPushButton* mLoad;
+    QPushButton* mSave;
     QProgressBar* mBusy;
     QLabel* mStatus;
     QTabWidget* mTabs;
