@@ -6,6 +6,7 @@
 // that the status bar and the explain window name it; saved to the library, exported and used
 // from its file, then dropped; a missing file refused in the dialog and a running fit cancelled.
 #include "calibrationsupport.h"
+#include "clirunner.h"
 #include "guidriver.h"
 #include "windowfixture.h"
 
@@ -19,6 +20,9 @@
 #include "ui/studies/studycontroller.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -195,6 +199,22 @@ private Q_SLOTS:
         QVERIFY(mWindow->studies()->useProfileFile(file));
         QVERIFY(own());
         QCOMPARE(own()->name, d->result()->profile->name);
+        auto* status = mWindow->statusBar()->findChild<QLabel*>("calibrationStatus");
+        QVERIFY2(!status->text().contains("not applied"), qPrintable(status->text()));
+
+        // A value for a GPU this catalog lacks is not applied, and the status bar says so.
+        QJsonObject doc = QJsonDocument::fromJson(test::readAll(file)).object();
+        QJsonArray params = doc.value("parameters").toArray();
+        params.append(QJsonObject{{"key", "gpu.no-such-gpu.memory_bound"}, {"value", 0.5}, {"min", 0.2}, {"max", 1.0}});
+        doc["parameters"] = params;
+        const QString foreign = mTmp.filePath("foreign-profile.json");
+        QFile f(foreign);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(doc).toJson());
+        f.close();
+        QVERIFY(mWindow->studies()->useProfileFile(foreign));
+        QTRY_VERIFY2(status->text().contains("(1 value(s) not applied)"), qPrintable(status->text()));
+        QVERIFY2(status->toolTip().contains("no-such-gpu"), qPrintable(status->toolTip()));
         QAction* drop = menuAction("Don't Use a Profile");
         QVERIFY(drop->isEnabled());
         drop->trigger();
@@ -225,7 +245,16 @@ private Q_SLOTS:
         QTest::keyClick(d, Qt::Key_Escape); // closes it, as a user does
     }
 
-    void cleanupTestCase() { mWindow.reset(); }
+    /// The window closes while a long fit runs: the fit stops and nothing it reads is gone
+    /// (the sanitizer stages catch a read of the freed catalog).
+    void closingTheWindowDuringAFitIsSafe()
+    {
+        ui::CalibrateDialog* d = openDialog();
+        fill(d, mMeasurements, "", 50);
+        QTest::mouseClick(child<QPushButton>(d, "calibrateRun"), Qt::LeftButton);
+        QVERIFY(d->running());
+        mWindow.reset();
+    }
 };
 
 QTEST_MAIN(TestCalibrateDialog)

@@ -7,6 +7,7 @@
 // (unknown jobs, contradicting figures, nothing the plan predicts, a fit that does not converge)
 // gives an error naming its source and no profile.
 #include "calc/evaluate.h"
+#include "calc/jobsearch.h"
 #include "calc/kpiexplain.h"
 #include "calibrationsupport.h"
 #include "io/calibrationprofileio.h"
@@ -14,6 +15,7 @@
 #include "io/scenariowriter.h"
 #include "model/calibratedplan.h"
 #include "sim/simulation.h"
+#include "sim/timeline.h"
 #include "study/calibration.h"
 #include "study/calibrationjson.h"
 #include "study/measuredprediction.h"
@@ -208,6 +210,25 @@ private Q_SLOTS:
         QVERIFY2(x.calibrated.front().find(" = ") != std::string::npos &&
                      x.calibrated.front().find("(default ") != std::string::npos,
                  x.calibrated.front().c_str());
+        const calc::KpiExplanation kpi = calc::explainKpi("cost_per_month_usd", *back, test::bundledCatalog(), viaOwn);
+        QCOMPARE(kpi.calibration, profileLabel(*r.profile));
+        // Every other way in reads the calibrated inputs too: the job search's setting, a job's
+        // memory, the timeline.
+        const Job& first = back->tenants.front().jobs.front();
+        const Node& node = back->topology.nodes.front();
+        const calc::JobSearchSetup viaOwnSetup = calc::jobSearchSetup(*back, test::bundledCatalog(), first, node);
+        const calc::JobSearchSetup opt = calc::jobSearchSetup(plan.scenario, plan.catalog, first, node);
+        QVERIFY(viaOwnSetup.calibratedCatalog && viaOwnSetup.gpu && opt.gpu);
+        QCOMPARE(viaOwnSetup.gpu->efficiency.memoryBound, opt.gpu->efficiency.memoryBound);
+        QVERIFY(viaOwnSetup.gpu->efficiency.memoryBound !=
+                test::bundledCatalog().gpu(node.gpuId)->efficiency.memoryBound);
+        QCOMPARE(viaOwnSetup.runtimeOverheadBytes, opt.runtimeOverheadBytes);
+        QCOMPARE(calc::jobMemoryNeed(first, *back, test::bundledCatalog()).demandBytes,
+                 calc::jobMemoryNeed(first, plan.scenario, plan.catalog).demandBytes);
+        sim::TimelineConfig tc;
+        tc.horizonDays = 5;
+        QCOMPARE(sim::runTimeline(*back, test::bundledCatalog(), viaOwn, tc).meanAllocation,
+                 sim::runTimeline(plan.scenario, plan.catalog, viaOption, tc).meanAllocation);
         const calc::KpiExplanation plain = calc::explainJob("penalty", job, sample(), test::bundledCatalog(),
                                                             calc::evaluate(sample(), test::bundledCatalog()));
         QVERIFY(plain.calibration.empty() && plain.calibrated.empty());

@@ -391,6 +391,16 @@ private Q_SLOTS:
                                           slurmOptions(), bundledCatalog());
         QVERIFY(!huge.ok());
         QVERIFY2(dump(huge.issues).contains("is not a GRES list"), qPrintable(dump(huge.issues)));
+        // A node line of thousands of GRES items: its sums saturate and it is refused, never wrapped.
+        QByteArray wide = readAll(fixture("slurm/scontrol-nodes.txt"));
+        QByteArray items;
+        for (int i = 0; i < 2200; ++i)
+            items += "gpu:h100:999999,";
+        wide.replace("Gres=gpu:h100:4,", "Gres=" + items);
+        const auto wrapped = io::importSlurm({wide, "nodes.txt"}, input(fixture("slurm/scontrol-jobs.txt")),
+                                             slurmOptions(), bundledCatalog());
+        QVERIFY(!wrapped.ok());
+        QVERIFY2(dump(wrapped.issues).contains("a gpuplan node has at most 64 GPUs"), qPrintable(dump(wrapped.issues)));
         // A job holding more GPU units than any cluster has (the fuzzer's overflow): refused by
         // name, with the limit; no sum wraps around.
         QByteArray jobs = readAll(fixture("slurm/scontrol-jobs.txt"));

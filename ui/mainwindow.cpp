@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "mainwindow.h"
 
+#include "model/calibratedplan.h"
+
 #include "actionregistry.h"
 #include "canvas/canvaseditor.h"
 #include "canvas/canvasscene.h"
@@ -302,9 +304,21 @@ void MainWindow::updateTitle()
     }
     const bool calibrated = doc && doc->scenario().calibration;
     mCalibration->setVisible(calibrated);
+    if (!calibrated)
+        return;
+    // Values the plan cannot take (a GPU, stack or tenant it lacks) stay at their defaults: said
+    // here, never silently.
+    const Scenario& s = doc->scenario();
+    const Issues unused = withCalibration(s, mWorkbench->catalog(), *s.calibration).issues;
+    QStringList lines;
+    for (const Issue& i : unused)
+        lines << QString::fromStdString(i.toString());
+    const QString label = QString::fromStdString(profileLabel(*s.calibration));
     mCalibration->setText(
-        calibrated ? tr("Calibrated: %1").arg(QString::fromStdString(profileLabel(*doc->scenario().calibration)))
-                   : QString());
+        unused.empty()
+            ? tr("Calibrated: %1").arg(label)
+            : tr("Calibrated: %1 (%n value(s) not applied)", nullptr, static_cast<int>(unused.size())).arg(label));
+    mCalibration->setToolTip(lines.join('\n'));
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event)

@@ -80,9 +80,10 @@ void applyProfile(const QCommandLineParser& parser, const CalibrationProfile& pr
     Catalog scratch;
     Catalog& target = catalog ? *catalog : scratch;
     for (const CalibratedValue& v : profile.values) {
+        // Without a catalog only what lives in the scenario: its assumptions and its tenants.
         const auto k = CalibrationKey::parse(v.key);
-        const bool assumption = k && k->scope == CalibrationScope::Assumption;
-        if (!assumption && !catalog)
+        const bool inScenario = k && (k->scope == CalibrationScope::Assumption || k->scope == CalibrationScope::Tenant);
+        if (!inScenario && !catalog)
             continue;
         const Status s = applyCalibratedValue(v.key, v.value, scenario, target);
         for (const Issue& i : s.issues)

@@ -17,6 +17,9 @@ using namespace detail;
 
 JobMemoryNeed jobMemoryNeed(const Job& job, const Scenario& s, const Catalog& c)
 {
+    if (s.calibration)
+        return withOwnCalibration(s, c,
+                                  [&](const Scenario& cs, const Catalog& cc) { return jobMemoryNeed(job, cs, cc); });
     return detail::jobMemoryNeed(job, EvaluateParams::read(s.assumptions), c);
 }
 
@@ -92,6 +95,9 @@ namespace gp::calc {
 
 std::vector<ServingPoint> servingCurveOf(const JobResult& r, const Scenario& s, const Catalog& c)
 {
+    if (s.calibration)
+        return withOwnCalibration(s, c,
+                                  [&](const Scenario& cs, const Catalog& cc) { return servingCurveOf(r, cs, cc); });
     const GpuSpec* gpu = c.gpu(r.gpuId);
     if (!r.serving || !gpu)
         return {};

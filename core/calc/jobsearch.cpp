@@ -3,7 +3,9 @@
 // The job search: a training job's parallelism, enumerated and scored with evaluate's memory and
 // step-time models (docs/model-reference.md, "Job search").
 #include "jobsearch.h"
+
 #include "jobsearchparts.h"
+#include "model/calibratedplan.h"
 
 #include "memorymodel.h"
 #include "modelsize.h"
@@ -148,6 +150,14 @@ JobSearchSetup jobSearchSetup(const Scenario& s, const Catalog& c, const Job& jo
 
 JobSearchSetup jobSearchSetup(const Scenario& s, const Catalog& c, const Job& job, const Node& node, const Sla& sla)
 {
+    if (s.calibration) {
+        // The scenario's own profile: the setup keeps the calibrated catalog its GPU points into.
+        const CalibratedPlan plan = withCalibration(s, c, *s.calibration);
+        auto catalog = std::make_shared<const Catalog>(plan.catalog);
+        JobSearchSetup setup = jobSearchSetup(plan.scenario, *catalog, job, node, sla);
+        setup.calibratedCatalog = std::move(catalog);
+        return setup;
+    }
     JobSearchSetup setup;
     const auto& A = s.assumptions;
     if (auto arch = architectureOf(job.model, c))

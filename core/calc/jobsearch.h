@@ -14,6 +14,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,9 @@ struct JobSearchSetup
     /// parallelism and micro-batch are what the search chooses).
     Job job;
     const GpuSpec* gpu = nullptr;
+    /// The catalog `gpu` points into when the scenario's own calibration profile made a copy of
+    /// it (null otherwise: the caller's catalog outlives the setup).
+    std::shared_ptr<const Catalog> calibratedCatalog;
     int gpusPerNode = 8;
     int nvlinkDomainGpus = 8;
     /// The node is a tray of a rack-scale NVLink domain of this many GPUs (GB200 NVL72: 72):

@@ -324,10 +324,11 @@ Result<Scenario> importSlurm(const ClusterInput& nodesIn, const ClusterInput& jo
         std::vector<std::string> instances;
         std::string migParent;
         for (const SlurmGres& g : *gres) {
+            // Sums saturate: a node line of thousands of GRES items must not wrap around.
             if (g.name == "mps")
-                mps += g.count;
+                mps = addUnits(mps, g.count);
             else if (g.name == "shard")
-                shards += g.count;
+                shards = addUnits(shards, g.count);
             else if (g.name != "gpu")
                 continue;
             else if (auto m = migType(g.type)) {
@@ -345,7 +346,7 @@ Result<Scenario> importSlurm(const ClusterInput& nodesIn, const ClusterInput& jo
                     break;
                 }
                 product = g.type.empty() ? "gpu" : g.type;
-                whole += g.count;
+                whole = addUnits(whole, g.count);
             }
         }
         if (product.empty())

@@ -296,7 +296,7 @@ std::optional<PlanVsMeasured> planVsMeasuredFromJson(const QJsonObject& o, std::
 MeasurementSet telemetryMeasurements(const PlanVsMeasured& r, const std::string& scenarioId)
 {
     MeasurementSet set;
-    set.scenarioId = scenarioId;
+    set.scenarioId = scenarioId.size() <= 128 ? scenarioId : std::string(); // an id's limit
     const auto iso = [](double s) {
         return QDateTime::fromSecsSinceEpoch(qint64(s), Qt::UTC).toString(Qt::ISODate).toStdString();
     };

@@ -221,7 +221,9 @@ MeasuredRow throughputRow(const calc::JobResult& r, const Job& j, const std::map
         for (const auto& [t, v] : *measured)
             values.push_back(v);
     const Stats stats = telemetry::summarize(values);
-    const double predicted = r.serving ? r.serving->outputTokensPerS : r.perf.tokensPerS;
+    // A training job's mean over its co-tenants' busy and idle time, as every measured mean is
+    // compared (study::predictedFor): the same figure as calibrate's "before".
+    const double predicted = r.serving ? r.serving->outputTokensPerS : r.perf.tokensPerS / r.meanStepFactor();
     MeasuredRow row = comparisonRow("tokens_per_s", r.serving ? "output tokens/s" : "trained tokens/s", "tokens/s",
                                     predicted > 0.0 ? std::optional<double>(predicted) : std::nullopt,
                                     values.empty() ? nullptr : &stats, "mean", threshold);

@@ -211,7 +211,8 @@ bool CalibrateDialog::calibrate()
     mCancelled = false;
     setBusy(true);
     showStatus(tr("Fitting %n measurement(s)…", nullptr, int(set.items.size())));
-    mRunner.start([scenario = doc->scenario(), &catalog = mWorkbench.catalog(), set = std::move(set),
+    // The work owns what it reads: the window (and its catalog) may close while it runs.
+    mRunner.start([scenario = doc->scenario(), catalog = mWorkbench.catalog(), set = std::move(set),
                    options](const std::atomic<bool>& stop) mutable {
         options.stop = &stop;
         return study::calibrate(scenario, catalog, set, options);
@@ -256,7 +257,7 @@ void CalibrateDialog::finished(std::optional<study::CalibrationResult> result)
     mResult = std::move(result);
     setBusy(false);
     showResult(*mResult);
-    if (mCancelled)
+    if (mCancelled && !mResult->ok())
         showStatus(tr("Cancelled: nothing was fitted."));
     else if (!mResult->ok())
         showStatus(QString::fromStdString(mResult->error), true);

@@ -403,7 +403,7 @@ void PlanVsMeasuredDialog::start(pvm::ComparisonAsk ask, const QString& what)
     mCancelled = false;
     mEditedDuringRun = false;
     setBusy(true, what);
-    mRunner.start([scenario = *mScenario(), &catalog = mCatalog, ask = std::move(ask)](const std::atomic<bool>& stop) {
+    mRunner.start([scenario = *mScenario(), catalog = mCatalog, ask = std::move(ask)](const std::atomic<bool>& stop) {
         return pvm::runComparison(scenario, catalog, ask, stop);
     });
 }
