@@ -110,6 +110,20 @@ private Q_SLOTS:
         f.write(io::measurementsToJson(set));
     }
 
+    /// Every label with a mnemonic names its field: Alt+M puts the cursor in the file field.
+    void everyMnemonicReachesItsField()
+    {
+        ui::CalibrateDialog* d = openDialog();
+        for (QLabel* l : d->findChildren<QLabel*>()) {
+            const QString t = l->text();
+            if (t.contains('&') && !t.contains("&&") && !t.contains('<'))
+                QVERIFY2(l->buddy(), qPrintable(t));
+        }
+        QTest::keyClick(d, Qt::Key_M, Qt::AltModifier);
+        QTRY_VERIFY(child<QLineEdit>(d, "calibrateFile")->hasFocus());
+        QTest::keyClick(d, Qt::Key_Escape);
+    }
+
     void fitsUsesAndNamesTheProfile_data()
     {
         QTest::addColumn<QSize>("size");
@@ -149,6 +163,9 @@ private Q_SLOTS:
         QVERIFY2(child<QLabel>(d, "calibrateSummary")->text().contains("held out (3 folds)"),
                  qPrintable(child<QLabel>(d, "calibrateSummary")->text()));
         QVERIFY(!own()); // nothing changes before the user asks
+        // GPUPLAN_SCREENSHOTS=DIR (run under Xvfb): the dialog as the user sees it, to look at.
+        if (const QString dir = qEnvironmentVariable("GPUPLAN_SCREENSHOTS"); !dir.isEmpty())
+            d->grab().save(QString("%1/calibrate-%2x%3.png").arg(dir).arg(size.width()).arg(size.height()));
 
         // Used for the scenario: an edit; the status bar and the explain window name it.
         QVERIFY(use->isEnabled());
@@ -156,7 +173,16 @@ private Q_SLOTS:
         QVERIFY(own());
         const std::string label = profileLabel(*own());
         QTRY_VERIFY(status->isVisible());
-        QCOMPARE(status->text(), "Calibrated: " + QString::fromStdString(label));
+        QCOMPARE(status->toolTip(), "Calibrated: " + QString::fromStdString(label));
+        QVERIFY2(status->text().startsWith("Calibrated: ") && status->width() >= status->minimumWidth(),
+                 qPrintable(status->text()));
+        // Laid out whole inside the status bar, at either window size.
+        QTRY_VERIFY2(
+            status->width() >= status->minimumWidth() && status->geometry().right() < mWindow->statusBar()->width(),
+            qPrintable(QString("%1 of %2").arg(status->geometry().right()).arg(mWindow->statusBar()->width())));
+        if (const QString dir = qEnvironmentVariable("GPUPLAN_SCREENSHOTS"); !dir.isEmpty())
+            mWindow->grab().save(
+                QString("%1/calibrated-window-%2x%3.png").arg(dir).arg(size.width()).arg(size.height()));
         QTRY_VERIFY_WITH_TIMEOUT(
             mWindow->session()->current() && mWindow->session()->current()->evaluation->calibration == label, 30000);
         QWidget* card = mWindow->kpiCards()->findChild<QWidget*>("kpi-cost_per_month_usd");
@@ -200,7 +226,7 @@ private Q_SLOTS:
         QVERIFY(own());
         QCOMPARE(own()->name, d->result()->profile->name);
         auto* status = mWindow->statusBar()->findChild<QLabel*>("calibrationStatus");
-        QVERIFY2(!status->text().contains("not applied"), qPrintable(status->text()));
+        QVERIFY2(!status->toolTip().contains("not applied"), qPrintable(status->toolTip()));
 
         // A value for a GPU this catalog lacks is not applied, and the status bar says so.
         QJsonObject doc = QJsonDocument::fromJson(test::readAll(file)).object();
@@ -213,7 +239,7 @@ private Q_SLOTS:
         f.write(QJsonDocument(doc).toJson());
         f.close();
         QVERIFY(mWindow->studies()->useProfileFile(foreign));
-        QTRY_VERIFY2(status->text().contains("(1 value(s) not applied)"), qPrintable(status->text()));
+        QTRY_VERIFY2(status->toolTip().contains("(1 value(s) not applied)"), qPrintable(status->toolTip()));
         QVERIFY2(status->toolTip().contains("no-such-gpu"), qPrintable(status->toolTip()));
         QAction* drop = menuAction("Don't Use a Profile");
         QVERIFY(drop->isEnabled());

@@ -314,10 +314,16 @@ void MainWindow::updateTitle()
     for (const Issue& i : unused)
         lines << QString::fromStdString(i.toString());
     const QString label = QString::fromStdString(profileLabel(*s.calibration));
-    mCalibration->setText(
+    const QString full =
         unused.empty()
             ? tr("Calibrated: %1").arg(label)
-            : tr("Calibrated: %1 (%n value(s) not applied)", nullptr, static_cast<int>(unused.size())).arg(label));
+            : tr("Calibrated: %1 (%n value(s) not applied)", nullptr, static_cast<int>(unused.size())).arg(label);
+    // A profile's name can be long (CLUSTER/STACK+STACK): elided in the middle, whole in the tooltip;
+    // its width reserved so that a status message never covers it.
+    const QString shown = mCalibration->fontMetrics().elidedText(full, Qt::ElideMiddle, 440);
+    mCalibration->setText(shown);
+    mCalibration->setMinimumWidth(mCalibration->fontMetrics().horizontalAdvance(shown) + 8);
+    lines.prepend(full);
     mCalibration->setToolTip(lines.join('\n'));
 }
 

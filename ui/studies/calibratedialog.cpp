@@ -83,7 +83,10 @@ CalibrateDialog::CalibrateDialog(Workbench& workbench, QWidget* parent) : QDialo
     });
     fileRow->addWidget(mFile, 1);
     fileRow->addWidget(browse);
-    form->addRow(tr("&Measurements:"), fileRow);
+    // A row of two widgets gets no buddy by itself (its '&' would be drawn): the field is it.
+    auto* fileLabel = new QLabel(tr("&Measurements:"), this);
+    fileLabel->setBuddy(mFile);
+    form->addRow(fileLabel, fileRow);
     mParams = new QLineEdit(this);
     mParams->setObjectName("calibrateParams");
     mParams->setPlaceholderText(tr("every candidate; or keys, names or scopes, comma-separated"));
