@@ -20,6 +20,14 @@ struct Check
     QString output;
 };
 
+/// Whether python3 has what validate_export.py needs (python3-jsonschema, python3-yaml: scripts/deps.sh).
+inline bool schemaToolsPresent()
+{
+    QProcess p;
+    p.start("python3", {"-c", "import jsonschema, yaml"});
+    return p.waitForFinished(30000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+}
+
 /// tests/data/schemas/validate_export.py on `dir`.
 inline Check validateExport(const QString& dir)
 {

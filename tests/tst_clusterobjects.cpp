@@ -17,7 +17,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -121,10 +120,7 @@ class TestClusterObjects : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QProcess p;
-        p.start("python3", {"-c", "import jsonschema, yaml"});
-        QVERIFY(p.waitForFinished(30000));
-        QVERIFY2(p.exitCode() == 0, "python3-jsonschema and python3-yaml are needed (scripts/deps.sh)");
+        QVERIFY2(test::schemaToolsPresent(), "python3-jsonschema and python3-yaml are needed (scripts/deps.sh)");
     }
 
     /// The schemas accept what the NVIDIA DRA driver's own demo specs apply.

@@ -172,10 +172,7 @@ class TestKaiExport : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QProcess p;
-        p.start("python3", {"-c", "import jsonschema, yaml"});
-        QVERIFY(p.waitForFinished(30000));
-        QVERIFY2(p.exitCode() == 0, "python3-jsonschema and python3-yaml are needed (scripts/deps.sh)");
+        QVERIFY2(test::schemaToolsPresent(), "python3-jsonschema and python3-yaml are needed (scripts/deps.sh)");
     }
 
     /// The check accepts KAI's own default queues and example pods (whole GPU, gpu-fraction,

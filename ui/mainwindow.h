@@ -12,6 +12,7 @@
 
 #include <memory>
 
+class QLabel;
 class QUndoView;
 
 namespace gp::document {
@@ -137,7 +138,7 @@ private:
     class CanvasNavigator* mNavigator = nullptr;
     class HelpController* mHelp = nullptr;
     QMenu* mEditMenu = nullptr;
-    class QLabel* mCalibration = nullptr; ///< the status bar's "Calibrated: NAME vN"
+    QLabel* mCalibration = nullptr; ///< the status bar's "Calibrated: NAME vN"
 };
 
 } // namespace gp::ui

@@ -142,13 +142,8 @@ QByteArray tenantFile(const TenantConfig& t, const std::string& scenario)
         o << YAML::EndMap << YAML::EndMap << YAML::EndMap;
     }
     o << YAML::EndSeq;
-    o << YAML::Key << "unplaced" << YAML::Value;
-    if (t.unplaced.empty())
-        o << YAML::Flow;
-    o << YAML::BeginSeq;
-    for (const std::string& j : t.unplaced)
-        o << Quoted{j};
-    o << YAML::EndSeq << YAML::EndMap;
+    unplacedJobs(o, t.unplaced);
+    o << YAML::EndMap;
     return y.bytes();
 }
 

@@ -313,8 +313,7 @@ std::vector<std::pair<QString, QByteArray>> draFiles(const ClusterConfigPlan& pl
                         "driver for GPUs (k8s-dra-driver-gpu) on Kubernetes with resource.k8s.io/v1 (1.34 or later). "
                         "Files:\n\n")
                     .arg(QString::fromStdString(scenarioName));
-    for (const auto& [name, content] : files)
-        r += QString("- `%1`\n").arg(name);
+    r += markdownFileList(files);
     r += "\n## Apply\n\n1. Install the NVIDIA DRA driver with its `gpu.nvidia.com` and `mig.nvidia.com` "
          "DeviceClasses (and ComputeDomains enabled where `ComputeDomain` objects appear); enable its "
          "`TimeSlicingSettings` and `MPSSupport` feature gates where the claims share GPUs.\n"

@@ -99,13 +99,9 @@ QByteArray hamiTenantFile(const TenantConfig& t, const std::string& scenario)
         }
         o << YAML::EndSeq << YAML::EndMap;
     }
-    o << YAML::EndSeq << YAML::Key << "unplaced" << YAML::Value;
-    if (t.unplaced.empty())
-        o << YAML::Flow;
-    o << YAML::BeginSeq;
-    for (const std::string& j : t.unplaced)
-        o << Quoted{j};
-    o << YAML::EndSeq << YAML::EndMap;
+    o << YAML::EndSeq;
+    unplacedJobs(o, t.unplaced);
+    o << YAML::EndMap;
     return y.bytes();
 }
 
@@ -125,8 +121,7 @@ std::vector<std::pair<QString, QByteArray>> hamiFiles(const ClusterConfigPlan& p
     QString r = QString("# HAMi requests for %1\n\nExported by gpuplan (docs/export.md, \"HAMi\") for HAMi's "
                         "scheduler and device plugin. Files:\n\n")
                     .arg(QString::fromStdString(scenarioName));
-    for (const auto& [name, content] : files)
-        r += QString("- `%1`\n").arg(name);
+    r += markdownFileList(files);
     r += "\n## Apply\n\nIn each job's pod: the `annotations` under `metadata.annotations`, the `nodeSelector`, "
          "and each listed container's `resources.limits` on a container of the job (one container per kind of "
          "GPU unit). `nvidia.com/gpumem` is MiB per GPU; `nvidia.com/gpucores` is the percentage of each GPU's "

@@ -227,13 +227,9 @@ QByteArray tenantFile(const TenantConfig& t, const std::string& queue, const std
             podTemplate(o, k, queue, p.nodeName);
             o << YAML::EndMap;
         }
-    o << YAML::EndSeq << YAML::Key << "unplaced" << YAML::Value;
-    if (t.unplaced.empty())
-        o << YAML::Flow;
-    o << YAML::BeginSeq;
-    for (const std::string& j : t.unplaced)
-        o << Quoted{j};
-    o << YAML::EndSeq << YAML::EndMap;
+    o << YAML::EndSeq;
+    unplacedJobs(o, t.unplaced);
+    o << YAML::EndMap;
     return y.bytes();
 }
 
@@ -310,8 +306,7 @@ std::vector<std::pair<QString, QByteArray>> kaiFiles(const ClusterConfigPlan& pl
     QString r = QString("# KAI Scheduler objects for %1\n\nExported by gpuplan (docs/export.md, \"KAI Scheduler\") "
                         "for NVIDIA KAI Scheduler v0.6.0 or later (queue label `kai.scheduler/queue`). Files:\n\n")
                     .arg(QString::fromStdString(scenarioName));
-    for (const auto& [name, content] : files)
-        r += QString("- `%1`\n").arg(name);
+    r += markdownFileList(files);
     r += "\n## Apply\n\n"
          "1. Install KAI Scheduler; where a tenant's file has `gpu-fraction` or `gpu-memory` pods, with GPU sharing "
          "on (`--set global.gpuSharing=true`), and for `mps` pods an MPS server on the node with its pipe in "

@@ -8,6 +8,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gp::io {
 
@@ -56,6 +58,27 @@ inline std::string dnsLabel(const std::string& id, std::size_t maxLength = 63)
     while (!s.empty() && s.back() == '-')
         s.pop_back();
     return s.empty() ? std::string("x") : s;
+}
+
+/// A tenant file's `unplaced:` — the jobs the plan could not place, quoted ([] when none).
+inline void unplacedJobs(YAML::Emitter& o, const std::vector<std::string>& jobs)
+{
+    o << YAML::Key << "unplaced" << YAML::Value;
+    if (jobs.empty())
+        o << YAML::Flow;
+    o << YAML::BeginSeq;
+    for (const std::string& j : jobs)
+        o << Quoted{j};
+    o << YAML::EndSeq;
+}
+
+/// An export README's list of the files it wrote, one Markdown item each.
+inline QString markdownFileList(const std::vector<std::pair<QString, QByteArray>>& files)
+{
+    QString list;
+    for (const auto& [name, content] : files)
+        list += QString("- `%1`\n").arg(name);
+    return list;
 }
 
 } // namespace gp::io
