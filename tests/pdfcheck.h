@@ -35,6 +35,24 @@ inline QString runTool(const QString& program, const QStringList& args)
 }
 
 /// Every word with its box, per page (pdftotext -bbox), and each page's size in points.
+/// The text of `pdf` as pdftotext -layout lays it out.
+inline QString pdfText(const QString& pdf) { return runTool("pdftotext", {"-layout", pdf, "-"}); }
+
+/// The text of one page of `pdf` (1-based).
+inline QString pdfPageText(const QString& pdf, int page)
+{
+    return runTool("pdftotext", {"-layout", "-f", QString::number(page), "-l", QString::number(page), pdf, "-"});
+}
+
+/// How many pages `pdf` has (pdfinfo), or -1.
+inline int pdfPages(const QString& pdf)
+{
+    for (const QString& line : runTool("pdfinfo", {pdf}).split('\n'))
+        if (line.startsWith("Pages:"))
+            return line.section(':', 1).trimmed().toInt();
+    return -1;
+}
+
 inline std::vector<PdfWord> pdfWords(const QString& pdf, std::vector<QSizeF>* pageSizes = nullptr)
 {
     std::vector<PdfWord> out;

@@ -8,6 +8,7 @@
 // undoable edit; Cancel stops a search and shows what it found; the Jobs check boxes bind what
 // the search may change in the tenants' jobs and the selected plan's changes are listed.
 #include "guidriver.h"
+#include "pdfcheck.h"
 #include "ui/canvas/nodeitem.h"
 #include "ui/figures/reportwriter.h"
 #include "ui/library/librarypanel.h"
@@ -25,7 +26,6 @@
 #include <QDoubleSpinBox>
 #include <QHeaderView>
 #include <QLabel>
-#include <QProcess>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QSignalSpy>
@@ -47,25 +47,6 @@ void typeInto(QSpinBox* box, const QString& text)
     box->selectAll();
     QTest::keyClicks(box, text);
     QTest::keyClick(box, Qt::Key_Tab);
-}
-
-int pdfPages(const QString& pdf)
-{
-    QProcess p;
-    p.start("pdfinfo", {pdf});
-    p.waitForFinished(30000);
-    for (const QString& line : QString::fromUtf8(p.readAllStandardOutput()).split('\n'))
-        if (line.startsWith("Pages:"))
-            return line.section(':', 1).trimmed().toInt();
-    return -1;
-}
-
-QString pdfText(const QString& pdf)
-{
-    QProcess p;
-    p.start("pdftotext", {"-layout", pdf, "-"});
-    p.waitForFinished(30000);
-    return QString::fromUtf8(p.readAllStandardOutput());
 }
 
 } // namespace
@@ -174,8 +155,8 @@ private Q_SLOTS:
         // The report on the recommended plan has the same page, the seventh.
         const QString pdf = mTmp.filePath("recommended.pdf");
         QVERIFY(w->plans()->writeRecommendationReport(r.pareto.front().scenario, pdf));
-        QCOMPARE(pdfPages(pdf), ui::kReportPages + 1);
-        QVERIFY(pdfText(pdf).contains("Recommended vs current"));
+        QCOMPARE(test::pdfPages(pdf), ui::kReportPages + 1);
+        QVERIFY(test::pdfText(pdf).contains("Recommended vs current"));
 
         // Apply: one undoable edit that makes the open plan the chosen one; the dialog closes.
         const Scenario chosen = r.pareto.front().scenario;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "validationrows.h"
+#include "validationrowjson.h"
 
 #include "calc/errorband.h"
 #include "calc/evaluate.h"
@@ -12,7 +13,6 @@
 #include "io/scenariowriter.h"
 #include "model/validation.h"
 
-#include <QDir>
 #include <QJsonDocument>
 
 #include <algorithm>
@@ -20,14 +20,12 @@
 
 namespace gp::study {
 
+using rowjson::intOr;
+using rowjson::lower;
+using rowjson::str;
+
 namespace {
 
-std::string str(const QJsonValue& v) { return v.isString() ? v.toString().toStdString() : std::string(); }
-std::string lower(std::string s)
-{
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
 bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
 /// A positive number the source printed, or nothing.
 std::optional<double> positive(const QJsonValue& v)
@@ -36,7 +34,6 @@ std::optional<double> positive(const QJsonValue& v)
         return v.toDouble();
     return std::nullopt;
 }
-int intOr(const QJsonValue& v, int fallback) { return v.isDouble() ? v.toInt() : fallback; }
 
 /// needs_features entries the harness handles: a custom shape printed with the source, the
 /// Llama 3.1 70B alias of the llama3.3-70b preset (same layers, hidden, heads and KV heads),
@@ -590,78 +587,6 @@ std::vector<RowPrediction> predictRows(const QJsonArray& rows, const ValidationS
         p.error = p.predicted / p.measured - 1.0;
     });
     return out;
-}
-
-std::string ValidationSplit::splitOf(const QJsonObject& row) const
-{
-    if (row.value("used_in_existing_validation").toBool())
-        return "calibration";
-    const std::string source = str(row.value("source"));
-    const std::string gpu = str(row.value("gpu_catalog_id"));
-    const std::string precision = lower(str(row.value(row.contains("engine") ? "weights_precision" : "precision")));
-    for (const SplitRule& r : rules) {
-        if (r.source != source)
-            continue;
-        if (!r.gpus.empty() && std::find(r.gpus.begin(), r.gpus.end(), gpu) == r.gpus.end())
-            continue;
-        if (!r.precisionPrefixes.empty() &&
-            std::none_of(r.precisionPrefixes.begin(), r.precisionPrefixes.end(),
-                         [&](const std::string& p) { return precision.starts_with(lower(p)); }))
-            continue;
-        if (r.denseOnly && intOr(row.value("ep"), 1) > 1)
-            continue;
-        return r.split;
-    }
-    return "heldout";
-}
-
-Result<ValidationSplit> readValidationSplit(const QByteArray& json)
-{
-    Issues issues;
-    const auto root = io::parseJsonObject(json, issues);
-    if (!root)
-        return Failure{std::move(issues)};
-    ValidationSplit split;
-    const QJsonArray rules = root->value("rules").toArray();
-    if (!root->value("rules").isArray())
-        issues.push_back(Issue::error("rules", "missing: the split needs a rules array"));
-    for (qsizetype i = 0; i < rules.size(); ++i) {
-        const std::string at = "rules[" + std::to_string(i) + "]";
-        const QJsonObject o = rules[i].toObject();
-        SplitRule r;
-        r.source = str(o.value("source"));
-        r.split = str(o.value("split"));
-        r.why = str(o.value("why"));
-        r.denseOnly = o.value("dense_only").toBool(false);
-        for (const auto& g : o.value("gpu_catalog_ids").toArray())
-            r.gpus.push_back(str(g));
-        for (const auto& p : o.value("precision_prefixes").toArray())
-            r.precisionPrefixes.push_back(str(p));
-        if (r.source.empty())
-            issues.push_back(Issue::error(at + ".source", "missing: a rule needs the source it applies to"));
-        if (r.split != "calibration" && r.split != "heldout")
-            issues.push_back(Issue::error(at + ".split", "'" + r.split + "' must be calibration or heldout"));
-        split.rules.push_back(std::move(r));
-    }
-    for (const auto& s : root->value("calibration_elsewhere").toArray())
-        split.calibrationElsewhere.push_back(str(s.toObject().value("source")));
-    if (hasErrors(issues))
-        return Failure{std::move(issues)};
-    return Result<ValidationSplit>::success(std::move(split));
-}
-
-Result<ValidationSplit> loadValidationSplit(const QString& dataDir)
-{
-    const QString path = QDir(dataDir).absoluteFilePath("validation/split.json");
-    Issues issues;
-    const auto bytes = io::readFileBytes(path, issues);
-    if (!bytes) {
-        inFile(issues, path.toStdString());
-        return Failure{std::move(issues)};
-    }
-    auto split = readValidationSplit(*bytes);
-    inFile(split.issues, path.toStdString());
-    return split;
 }
 
 } // namespace gp::study
