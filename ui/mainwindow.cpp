@@ -2,8 +2,6 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 #include "mainwindow.h"
 
-#include "model/calibratedplan.h"
-
 #include "actionregistry.h"
 #include "canvas/canvaseditor.h"
 #include "canvas/canvasscene.h"
@@ -98,6 +96,7 @@ MainWindow::MainWindow(Catalog catalog, std::unique_ptr<store::ScenarioLibrary> 
     mCanvas->follow(*wb);
     connect(wb, &Workbench::documentReplaced, this, &MainWindow::documentReplaced);
     connect(wb, &Workbench::documentChanged, this, &MainWindow::updateTitle); // a rename
+    connect(&wb->session(), &document::PlanSession::resultsChanged, this, &MainWindow::updateCalibrationStatus);
     connect(wb, &Workbench::editableChanged, this, [this](bool editable) {
         if (mEditMenu)
             mEditMenu->setEnabled(editable);
@@ -295,6 +294,12 @@ void MainWindow::updateTitle()
 {
     const document::Document* doc = currentDocument();
     setWindowTitle(doc ? tr("%1 — gpuplan").arg(doc->displayName()) : tr("gpuplan"));
+    updateCalibrationStatus();
+}
+
+void MainWindow::updateCalibrationStatus()
+{
+    const document::Document* doc = currentDocument();
     // Which parameters every figure is computed with: the scenario's own calibration profile, or
     // the defaults (docs/calibration.md#a-scenarios-profile).
     if (!mCalibration) {
@@ -307,9 +312,13 @@ void MainWindow::updateTitle()
     if (!calibrated)
         return;
     // Values the plan cannot take (a GPU, stack or tenant it lacks) stay at their defaults: said
-    // here, never silently.
+    // here, never silently, as the evaluation of this very profile found them (the plan session's,
+    // off the GUI thread; until it arrives, none are counted).
     const Scenario& s = doc->scenario();
-    const Issues unused = withCalibration(s, mWorkbench->catalog(), *s.calibration).issues;
+    const auto results = mWorkbench->session().latest();
+    const bool evaluated =
+        results && results->scenario && results->evaluation && results->scenario->calibration == s.calibration;
+    const Issues unused = evaluated ? results->evaluation->calibrationIssues : Issues{};
     QStringList lines;
     for (const Issue& i : unused)
         lines << QString::fromStdString(i.toString());

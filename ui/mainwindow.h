@@ -113,6 +113,8 @@ private:
     /// Points the undo history and the title at the document the workbench opened.
     void documentReplaced();
     void updateTitle();
+    /// The status bar's calibration profile, and the values of it the last evaluation could not use.
+    void updateCalibrationStatus();
 
     std::unique_ptr<Workbench> mWorkbench;
     LibraryPanel* mLibraryPanel;
