@@ -416,6 +416,41 @@ private Q_SLOTS:
         QVERIFY(a.jobs[0].perf.breakdown.epAllToAll < b.jobs[0].perf.breakdown.epAllToAll);
     }
 
+    /// An expert-parallel group wider than a tray stays in one rack where a rack holds it: 96
+    /// GPUs of EP 32 on two racks of 72 go 64 + 32 (three whole groups), not 72 + 24 (the third
+    /// group straddling the racks and its all-to-all at NIC speed), as Megatron-Bridge asks Slurm
+    /// for a segment of trays per NVL72 rack.
+    void expertGroupsWiderThanATrayStayInOneRack()
+    {
+        Job moe = gpt3("moe", 1, 1, 96);
+        ModelArchitecture qwen = test::bundledCatalog().model("qwen3-30b-a3b")->arch; // 128 experts
+        qwen.sequenceLength = 4096;
+        moe.model.preset.clear();
+        moe.model.custom = qwen;
+        moe.parallelism.ep = 32;
+        moe.batch = {1, 384};
+        const Scenario s = withJobs(nvl72(2), {moe});
+        const Evaluation a = run(s);
+        QVERIFY2(a.jobs[0].placed, a.jobs[0].reason.c_str());
+        const Landing blocks = landing(s, a.jobs[0], 32);
+        QVERIFY(blocks.everyGroupInOneRack);
+        QCOMPARE(blocks.racks.size(), std::size_t(2));
+        QCOMPARE(a.jobs[0].epLink, std::string("nvlink"));
+        // A rack already holding 68 busy GPUs (placed first: the larger job) has room for no
+        // group of 32: both groups of a 64-GPU job go to the other rack, none straddles.
+        Job filler = gpt3("filler", 4, 1, 17);
+        filler.model.preset = "llama3-8b";
+        filler.batch = {1, 68};
+        moe.parallelism.dp = 64;
+        moe.batch = {1, 256};
+        const Scenario busy = withJobs(nvl72(2), {filler, moe});
+        const Evaluation b = run(busy);
+        QVERIFY2(b.jobs[1].placed, b.jobs[1].reason.c_str());
+        QVERIFY(landing(busy, b.jobs[1], 32).everyGroupInOneRack);
+        QCOMPARE(landing(busy, b.jobs[1], 32).racks.size(), std::size_t(1));
+        QCOMPARE(b.jobs[1].epLink, std::string("nvlink"));
+    }
+
     /// A data-parallel ring across two NVL72 racks crosses the network between the racks only:
     /// its 36 trays are two NVLink domains, not 36 nodes (NCCL's nInterSteps, collectiveS). Two
     /// profiles that differ only in the network hop's latency (ring only) tell the all-reduce's

@@ -52,6 +52,7 @@ Jobs jobDemands(const Context& cx)
                                     .tp = std::max(job.parallelism.tp, 1),
                                     .groups = std::max(job.parallelism.pp, 1) * std::max(job.parallelism.dp, 1) *
                                               std::max(job.parallelism.cp, 1),
+                                    .alignGroups = std::max(job.parallelism.cp, 1) * std::max(job.parallelism.ep, 1),
                                     .bytesPerUnit = need.demandBytes,
                                     .pin = job.pin,
                                     .isolation = tenant.isolation});

@@ -22,6 +22,11 @@ struct JobDemand
     int job = 0;
     int tp = 1;
     int groups = 1;
+    /// Consecutive groups that want one NVLink domain: a job's expert- and context-parallel
+    /// groups span tp x cp x ep consecutive ranks (Megatron-Core's order tp-cp-ep-dp-pp), so
+    /// placement keeps each block of cp x ep groups inside one rack-scale domain where one
+    /// holds it (placementrack.cpp).
+    int alignGroups = 1;
     double bytesPerUnit = 0.0;
     std::optional<Pin> pin;
     Isolation isolation = Isolation::None; ///< its tenant's: which slots may hold it (slotGives)

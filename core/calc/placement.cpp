@@ -119,6 +119,11 @@ JobPlacement Placer::place(const JobDemand& d, int demandIndex)
     out.slots.reserve(static_cast<std::size_t>(std::clamp(d.tp, 1, 64)) *
                       static_cast<std::size_t>(std::clamp(d.groups, 0, 4096)));
     for (int g = 0; g < d.groups; ++g) {
+        if (const int block = std::min(d.alignGroups, d.groups - g);
+            block > 1 && g % d.alignGroups == 0 && blockInRack(d, block, demandIndex, out)) {
+            g += block - 1;
+            continue;
+        }
         // First where the GPU's memory holds the unit beside what co-tenants without
         // memory isolation already use; only failing that, a slot that overcommits it
         // (placed, and flagged as an out-of-memory risk by the evaluation).

@@ -68,6 +68,42 @@ const std::vector<int>& Placer::groupInRack(const JobDemand& d, const std::vecto
     return chosen;
 }
 
+bool Placer::blockInRack(const JobDemand& d, int count, int demandIndex, JobPlacement& out)
+{
+    if (mFabric.nodesOfRack.empty() || d.constrained())
+        return false;
+    JobDemand wide = d;
+    wide.tp = std::max(d.tp, 1) * count;
+    // A block that a tray's own NVLink domain holds goes group by group, where the policy chooses
+    // the node; a wider one spans trays, and then all of them must be trays of one domain, as
+    // Megatron-Bridge's launcher asks Slurm for (a segment of trays per NVL72 rack).
+    int widestTray = 0;
+    for (const auto& nodes : mFabric.nodesOfRack)
+        for (int n : nodes)
+            widestTray = std::max(widestTray, mDomain[static_cast<std::size_t>(n)]);
+    if (wide.tp <= widestTray)
+        return false;
+    const bool strict = mStrictMemory;
+    mStrictMemory = true;
+    const std::vector<int>* found = &groupInRack(wide, mUsed);
+    if (found->empty() && mMaxSharedCapacity >= d.bytesPerUnit) {
+        mStrictMemory = false;
+        found = &groupInRack(wide, mUsed);
+    }
+    mStrictMemory = strict;
+    if (found->empty())
+        return false;                      // group by group, and the evaluation costs the groups that straddle domains
+    const std::vector<int> block = *found; // setOwner's refresh may reuse the scratch
+    for (int s : block) {
+        setOwner(s, demandIndex), out.slots.push_back(s);
+        const int n = slot(s).node;
+        if (std::find(mUsed.begin(), mUsed.end(), n) == mUsed.end())
+            mUsed.push_back(n);
+    }
+    refreshNode(slot(block.front()).node);
+    return true;
+}
+
 std::string Placer::rackReason(const JobDemand& d) const
 {
     int widest = 0, freeMost = 0;

@@ -175,6 +175,10 @@ private:
     int freePeerGpusInRack(const JobDemand& d, int rack, std::vector<int>* out) const;
     /// The slots of one TP group of `d` across the trays of one rack-scale domain, or empty.
     const std::vector<int>& groupInRack(const JobDemand& d, const std::vector<int>& used) const;
+    /// Places `count` consecutive groups of `d` (one expert-/context-parallel block) on the
+    /// trays of one rack-scale domain, appending their slots to `out`; false (nothing taken)
+    /// where the block fits a node's own domain or no rack holds it.
+    bool blockInRack(const JobDemand& d, int count, int demandIndex, JobPlacement& out);
     /// Why a TP group found no rack-scale domain, with the widest TP that one would take.
     std::string rackReason(const JobDemand& d) const;
 

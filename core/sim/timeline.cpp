@@ -55,13 +55,14 @@ TimelineResult runTimeline(const Scenario& s, const Catalog& c, const calc::Eval
             const Job& job = s.tenants[static_cast<std::size_t>(t)].jobs[static_cast<std::size_t>(j)];
             const calc::JobResult* r = results.count(job.id) ? results[job.id] : nullptr;
             Run run;
-            run.demand = {t,
-                          j,
-                          std::max(job.parallelism.tp, 1),
-                          std::max(job.parallelism.pp, 1) * std::max(job.parallelism.dp, 1) *
-                              std::max(job.parallelism.cp, 1),
-                          r ? r->memory.totalBytes() : 0.0,
-                          job.pin};
+            run.demand = {.tenant = t,
+                          .job = j,
+                          .tp = std::max(job.parallelism.tp, 1),
+                          .groups = std::max(job.parallelism.pp, 1) * std::max(job.parallelism.dp, 1) *
+                                    std::max(job.parallelism.cp, 1),
+                          .alignGroups = std::max(job.parallelism.cp, 1) * std::max(job.parallelism.ep, 1),
+                          .bytesPerUnit = r ? r->memory.totalBytes() : 0.0,
+                          .pin = job.pin};
             run.tenantPriority = s.tenants[static_cast<std::size_t>(t)].priority;
             run.arrivalH = job.schedule.arrivalH;
             if (job.schedule.durationH > 0)
