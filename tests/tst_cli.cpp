@@ -446,6 +446,16 @@ private Q_SLOTS:
                 QVERIFY(v.value("itl_p99_s").toDouble() >= v.value("itl_s").toDouble());
                 QVERIFY(v.value("max_batch").toInt() >= 1);
                 QCOMPARE(j.value("step_time_s").toDouble(), v.value("itl_s").toDouble());
+                // Cost per million tokens (issue 39's contract): allocation and used basis.
+                QCOMPARE(v.value("deployment").toString(), QString("aggregated"));
+                for (const char* key : {"cost_per_million_input_tokens_usd", "cost_per_million_output_tokens_usd",
+                                        "cost_per_million_input_tokens_usd_used_basis",
+                                        "cost_per_million_output_tokens_usd_used_basis"})
+                    QVERIFY2(v.value(key).isDouble() && v.value(key).toDouble() > 0, key);
+                QVERIFY(v.value("cost_per_million_output_tokens_usd_used_basis").toDouble() <=
+                        v.value("cost_per_million_output_tokens_usd").toDouble() * (1 + 1e-12));
+                QVERIFY(k.value("cost_per_million_output_tokens_usd").isDouble());
+                QVERIFY(o.value("tenant_token_cost_usd").toObject().contains(j.value("tenant").toString()));
             } else {
                 QVERIFY(j.value("serving").isNull());
             }

@@ -34,23 +34,42 @@ QString pct(double f) { return fmt::text::percent(f); }
 /// A latency, or null when the queue grows without bound.
 QJsonValue latency(double s, bool saturated) { return saturated ? QJsonValue(QJsonValue::Null) : QJsonValue(s); }
 
+/// A $ figure that may not exist (no token served): the number or null.
+QJsonValue optionalUsd(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); }
+
+/// The four $/M-token figures (docs/model-reference.md, "Cost per million tokens"), into `o`.
+void addTokenCost(QJsonObject& o, const std::optional<calc::TokenCost>& c)
+{
+    const calc::TokenCost none;
+    const calc::TokenCost& t = c ? *c : none;
+    o["cost_per_million_input_tokens_usd"] = optionalUsd(t.inputPerMillion());
+    o["cost_per_million_output_tokens_usd"] = optionalUsd(t.outputPerMillion());
+    o["cost_per_million_input_tokens_usd_used_basis"] = optionalUsd(t.inputPerMillionUsed());
+    o["cost_per_million_output_tokens_usd_used_basis"] = optionalUsd(t.outputPerMillionUsed());
+}
+
 QJsonValue servingJson(const calc::JobResult& j)
 {
     if (!j.serving)
         return QJsonValue(QJsonValue::Null);
     const calc::ServingResult& v = *j.serving;
-    return QJsonObject{{"ttft_s", latency(v.ttftS, v.saturated)},
-                       {"itl_s", v.itlS},
-                       {"output_tokens_per_s", v.outputTokensPerS},
-                       {"requests_per_s", v.requestsPerS},
-                       {"max_batch", v.maxBatch},
-                       {"running", v.running},
-                       {"queued", v.saturated ? QJsonValue(QJsonValue::Null) : QJsonValue(v.queued)},
-                       {"saturated", v.saturated},
-                       {"kv_cache_bytes_per_gpu", v.kvCacheBytesPerGpu},
-                       {"ttft_p99_s", latency(v.ttftP99S, v.saturated)},
-                       {"itl_p99_s", v.itlP99S},
-                       {"slo_attainment", v.sloJudged ? QJsonValue(v.sloAttainment) : QJsonValue(QJsonValue::Null)}};
+    QJsonObject o{{"deployment", "aggregated"}, // prefill and decode on the same GPUs (issue 39)
+                  {"engine_busy", v.engineBusy},
+                  {"prefill_share", v.prefillBusy},
+                  {"ttft_s", latency(v.ttftS, v.saturated)},
+                  {"itl_s", v.itlS},
+                  {"output_tokens_per_s", v.outputTokensPerS},
+                  {"requests_per_s", v.requestsPerS},
+                  {"max_batch", v.maxBatch},
+                  {"running", v.running},
+                  {"queued", v.saturated ? QJsonValue(QJsonValue::Null) : QJsonValue(v.queued)},
+                  {"saturated", v.saturated},
+                  {"kv_cache_bytes_per_gpu", v.kvCacheBytesPerGpu},
+                  {"ttft_p99_s", latency(v.ttftP99S, v.saturated)},
+                  {"itl_p99_s", v.itlP99S},
+                  {"slo_attainment", v.sloJudged ? QJsonValue(v.sloAttainment) : QJsonValue(QJsonValue::Null)}};
+    addTokenCost(o, j.tokenCost);
+    return o;
 }
 
 QString seconds(double s) { return fmt::text::latency(s); }
@@ -148,11 +167,18 @@ QJsonObject toJson(const calc::Evaluation& ev, const Scenario& scenario, const C
     QJsonObject tenantBreakdown;
     for (const auto& [id, parts] : ev.tenantCostBreakdown)
         tenantBreakdown[QString::fromStdString(id)] = costBreakdownToJson(parts);
+    QJsonObject tenantTokens; // tenants with a placed serving job
+    for (const auto& [id, cost] : ev.tenantTokenCost) {
+        QJsonObject o;
+        addTokenCost(o, cost);
+        tenantTokens[QString::fromStdString(id)] = o;
+    }
     return {{"kpis", kpis},
             {"jobs", jobs},
             {"links", links},
             {"tenant_cost_per_month_usd", tenants},
             {"tenant_cost_breakdown_usd", tenantBreakdown},
+            {"tenant_token_cost_usd", tenantTokens},
             {"elapsed_ms", ev.elapsedMs}};
 }
 
@@ -173,6 +199,8 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
     out() << "\n";
     out() << "  cost " << usd(k.costPerMonthUsd) << "/month = " << costBreakdownText(k.costBreakdown) << "; waste "
           << usd(k.wastePerMonthUsd());
+    if (k.tokenCost)
+        out() << "\n  serving " << QString::fromStdString(calc::tokenCostText(*k.tokenCost));
     if (k.oomRiskGpus > 0)
         out() << "\n  OUT-OF-MEMORY RISK on " << k.oomRiskGpus << " GPU(s) without memory isolation";
     // Jobs by the names a planner gave them (their ids are in --json): the column as wide as the
@@ -262,6 +290,8 @@ void printText(const QString& file, const Scenario& s, const calc::Evaluation& e
                       : v.queued >= 0.5 ? ", " + QString::number(v.queued, 'f', 0) + " queued"
                                         : QString())
                   << ", SLO attainment " << QString::fromStdString(calc::formatSloAttainment(v)) << '\n';
+            if (j.tokenCost)
+                out() << "      " << QString::fromStdString(calc::tokenCostText(*j.tokenCost)) << '\n';
         }
     }
     int busy = 0;
@@ -355,36 +385,37 @@ QString costBreakdownText(const calc::CostBreakdown& b)
 
 QJsonObject kpisToJson(const calc::Kpis& k)
 {
-    return QJsonObject{
-        {"vram_utilization", k.vramUtilization},
-        {"allocation_ratio", k.allocationRatio},
-        {"stranded_bytes", k.unusedMemoryBytes}, // the old name of unused_memory_bytes (docs/cli.md)
-        {"allocated_memory_bytes", k.allocatedMemoryBytes},
-        {"unused_memory_bytes", k.unusedMemoryBytes},
-        {"unused_memory_fraction", k.unusedMemoryFraction()},
-        {"fragmentation", k.fragmentation},
-        {"mig_unusable_slices", k.migUnusableSlices},
-        {"compute_utilization", k.computeUtilization},
-        {"mean_penalty", k.meanPenalty},
-        {"max_penalty", k.maxPenalty},
-        {"meets_target", k.meetsTarget},
-        {"cost_per_month_usd", k.costPerMonthUsd},
-        {"cost_breakdown_usd", costBreakdownToJson(k.costBreakdown)},
-        {"waste_per_month_usd", k.wastePerMonthUsd()},
-        {"waste_breakdown_usd", QJsonObject{{"idle", k.costBreakdown.idleUsd},
-                                            {"stranded", k.costBreakdown.strandedUsd},
-                                            {"overhead", k.costBreakdown.overheadUsd}}},
-        {"unplaced_jobs", k.unplacedJobs},
-        {"sla_violations", k.slaViolations},
-        {"oom_risk_gpus", k.oomRiskGpus},
-        {"serving_jobs", k.servingJobs},
-        {"serving_slo_attainment",
-         k.servingJobsJudged > 0 ? QJsonValue(k.servingSloAttainment) : QJsonValue(QJsonValue::Null)},
-        {"serving_jobs_judged", k.servingJobsJudged},
-        {"serving_ttft_p99_s",
-         k.servingJobs > 0 && k.servingTtftP99S < 1e29 ? QJsonValue(k.servingTtftP99S) : QJsonValue(QJsonValue::Null)},
-        {"serving_itl_p99_s",
-         k.servingJobs > 0 && k.servingItlP99S < 1e29 ? QJsonValue(k.servingItlP99S) : QJsonValue(QJsonValue::Null)}};
+    QJsonObject o{{"vram_utilization", k.vramUtilization},
+                  {"allocation_ratio", k.allocationRatio},
+                  {"stranded_bytes", k.unusedMemoryBytes}, // the old name of unused_memory_bytes (docs/cli.md)
+                  {"allocated_memory_bytes", k.allocatedMemoryBytes},
+                  {"unused_memory_bytes", k.unusedMemoryBytes},
+                  {"unused_memory_fraction", k.unusedMemoryFraction()},
+                  {"fragmentation", k.fragmentation},
+                  {"mig_unusable_slices", k.migUnusableSlices},
+                  {"compute_utilization", k.computeUtilization},
+                  {"mean_penalty", k.meanPenalty},
+                  {"max_penalty", k.maxPenalty},
+                  {"meets_target", k.meetsTarget},
+                  {"cost_per_month_usd", k.costPerMonthUsd},
+                  {"cost_breakdown_usd", costBreakdownToJson(k.costBreakdown)},
+                  {"waste_per_month_usd", k.wastePerMonthUsd()},
+                  {"waste_breakdown_usd", QJsonObject{{"idle", k.costBreakdown.idleUsd},
+                                                      {"stranded", k.costBreakdown.strandedUsd},
+                                                      {"overhead", k.costBreakdown.overheadUsd}}},
+                  {"unplaced_jobs", k.unplacedJobs},
+                  {"sla_violations", k.slaViolations},
+                  {"oom_risk_gpus", k.oomRiskGpus},
+                  {"serving_jobs", k.servingJobs},
+                  {"serving_slo_attainment",
+                   k.servingJobsJudged > 0 ? QJsonValue(k.servingSloAttainment) : QJsonValue(QJsonValue::Null)},
+                  {"serving_jobs_judged", k.servingJobsJudged},
+                  {"serving_ttft_p99_s", k.servingJobs > 0 && k.servingTtftP99S < 1e29 ? QJsonValue(k.servingTtftP99S)
+                                                                                       : QJsonValue(QJsonValue::Null)},
+                  {"serving_itl_p99_s", k.servingJobs > 0 && k.servingItlP99S < 1e29 ? QJsonValue(k.servingItlP99S)
+                                                                                     : QJsonValue(QJsonValue::Null)}};
+    addTokenCost(o, k.tokenCost);
+    return o;
 }
 
 int runEvaluate(const QStringList& args)

@@ -110,8 +110,9 @@ struct GpuLoads
 /// What the per-job stages add up for the cluster stage.
 struct JobTotals
 {
-    std::vector<double> linkLoadGbps;      ///< per topology link
-    std::vector<CostBreakdown> tenantCost; ///< $/month per tenant: useful and sharing overhead
+    std::vector<double> linkLoadGbps;                      ///< per topology link
+    std::vector<CostBreakdown> tenantCost;                 ///< $/month per tenant: useful and sharing overhead
+    std::vector<std::optional<TokenCost>> tenantTokenCost; ///< per tenant with a placed serving job
     double penaltySum = 0.0;
     double flopsShare = 0.0;        ///< GPU share × MFU over placed jobs
     double servingAttainment = 0.0; ///< over the judged placed serving jobs

@@ -92,6 +92,8 @@ void penaltyCostAndSla(const Context& cx, const Jobs& jobs, int k, const UnitsOf
         r.meetsSla = r.meetsSla && sv.fits && !sv.saturated &&
                      (!sla.ttftP99Ms || sv.ttftP99S * 1e3 <= *sla.ttftP99Ms + 1e-9) &&
                      (!sla.itlP99Ms || sv.itlP99S * 1e3 <= *sla.itlP99Ms + 1e-9);
+        r.tokenCost = tokenCostOf(sv, at(jobs.records, k).job->inference.value_or(InferenceSpec{}), r.costPerMonthUsd,
+                                  r.overheadPerMonthUsd);
     }
 }
 
@@ -114,6 +116,10 @@ void tally(const PlacedJob& job, const JobResult& r, Kpis& kpis, JobTotals& tota
     share.overheadUsd = r.overheadPerMonthUsd;
     share.usefulUsd = r.costPerMonthUsd - r.overheadPerMonthUsd;
     at(totals.tenantCost, job.demand->tenant) += share;
+    if (r.tokenCost) {
+        auto& tenant = at(totals.tenantTokenCost, job.demand->tenant);
+        (tenant ? *tenant : tenant.emplace()) += *r.tokenCost;
+    }
     kpis.costBreakdown += share;
     totals.penaltySum += r.penalty;
     kpis.maxPenalty = std::max(kpis.maxPenalty, r.penalty);
@@ -129,6 +135,7 @@ JobTotals jobsOnSlots(const Context& cx, Jobs& jobs, const PlacementOutcome& po,
     JobTotals totals;
     totals.linkLoadGbps.assign(cx.s.topology.links.size(), 0.0);
     totals.tenantCost.assign(cx.s.tenants.size(), CostBreakdown{});
+    totals.tenantTokenCost.assign(cx.s.tenants.size(), std::nullopt);
     ev.jobs.reserve(jobs.records.size());
     for (const PlacedJob& job : jobs.records)
         ev.kpis.servingJobs += job.job->kind == JobKind::Inference;

@@ -42,6 +42,10 @@ void gpuLinkAndTenantResults(Evaluation& ev, const Context& cx, const GpuLoads& 
     for (std::size_t t = 0; t < s.tenants.size(); ++t) {
         ev.tenantCostPerMonthUsd.push_back({s.tenants[t].id, totals.tenantCost[t].total()});
         ev.tenantCostBreakdown.push_back({s.tenants[t].id, totals.tenantCost[t]});
+        if (const auto& tokens = totals.tenantTokenCost[t]) {
+            ev.tenantTokenCost.push_back({s.tenants[t].id, *tokens});
+            (ev.kpis.tokenCost ? *ev.kpis.tokenCost : ev.kpis.tokenCost.emplace()) += *tokens;
+        }
     }
 }
 

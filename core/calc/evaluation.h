@@ -6,6 +6,7 @@
 #include "memorymodel.h"
 #include "perfmodel.h"
 #include "servingmodel.h"
+#include "tokencost.h"
 
 #include "model/assumptionset.h"
 #include "model/issue.h"
@@ -53,12 +54,13 @@ struct JobResult
     /// Its mean step over its co-tenants' busy and idle time / the step with all of them busy:
     /// idleCotenantsFactor + (1 − idleCotenantsFactor) · coTenantBusy (1 without co-tenants).
     double meanStepFactor() const { return idleCotenantsFactor + (1.0 - idleCotenantsFactor) * coTenantBusy; }
-    bool oomRisk = false;             ///< a GPU it uses has no memory isolation and is overcommitted
-    double gpuEquivalents = 0.0;      ///< Σ slot shares of a GPU it holds
-    double costPerMonthUsd = 0.0;     ///< its GPU share at the cluster's prices
-    double overheadPerMonthUsd = 0.0; ///< of it, what sharing burns: cost × penalty ÷ (1 + penalty)
-    std::optional<double> costUsd;    ///< training: over its whole run
-    std::optional<double> extraDays;  ///< training: what the penalty adds
+    bool oomRisk = false;               ///< a GPU it uses has no memory isolation and is overcommitted
+    double gpuEquivalents = 0.0;        ///< Σ slot shares of a GPU it holds
+    double costPerMonthUsd = 0.0;       ///< its GPU share at the cluster's prices
+    double overheadPerMonthUsd = 0.0;   ///< of it, what sharing burns: cost × penalty ÷ (1 + penalty)
+    std::optional<double> costUsd;      ///< training: over its whole run
+    std::optional<TokenCost> tokenCost; ///< serving: its cost per input and output token
+    std::optional<double> extraDays;    ///< training: what the penalty adds
     bool meetsSla = true;
     std::optional<ServingResult> serving;         ///< inference jobs that were placed
     std::string gpuId;                            ///< the GPU model it runs on ("" when not placed)
@@ -163,6 +165,7 @@ struct Kpis
     double servingSloAttainment = 1.0;
     double servingTtftP99S = 0.0; ///< the worst P99 TTFT of the serving jobs (1e30: one saturated or not placed)
     double servingItlP99S = 0.0;  ///< the worst P99 inter-token latency of the serving jobs (1e30: one not placed)
+    std::optional<TokenCost> tokenCost; ///< Σ over the placed serving jobs (none without one)
 
     /// $ wasted per month: idle + sharing overhead + stranded (≤ costPerMonthUsd).
     double wastePerMonthUsd() const { return costBreakdown.waste(); }
@@ -184,6 +187,8 @@ struct Evaluation
     /// Per tenant, its cost's parts: useful and sharing overhead (a tenant holds no idle or
     /// stranded share: those are the plan's "not allocated" part, kpis.costBreakdown's).
     std::vector<std::pair<std::string, CostBreakdown>> tenantCostBreakdown;
+    /// Per tenant with a placed serving job: Σ token cost over its serving jobs.
+    std::vector<std::pair<std::string, TokenCost>> tenantTokenCost;
     double elapsedMs = 0.0;
     double placementMs = 0.0; ///< of elapsedMs, placing the jobs (placeJobs)
     /// The scenario's own calibration profile the figures were computed with ("NAME vN",

@@ -15,6 +15,10 @@ namespace {
 // The formulas are the ones docs/model-reference.md derives and cites; a tooltip says them in
 // words. The red marks follow the planning target (model/planningtarget.h) and the problems a
 // planner must not miss.
+const std::string kTokenCostExplanation =
+    "The serving jobs' cost (their GPU share at the cluster's prices) priced to the tokens by the engine time "
+    "each phase takes, not by token counts, ÷ the tokens they serve per month (730 h).";
+
 std::vector<KpiSpec> makeRegistry()
 {
     std::vector<KpiSpec> r;
@@ -72,6 +76,14 @@ std::vector<KpiSpec> makeRegistry()
     r.back().noValueText = [](const Kpis& k) {
         return k.servingJobs > 0 ? std::string("n/a (no objective)") : std::string();
     };
+    // Cost per million tokens (issue 39, item 5): the plan's serving jobs together, allocation
+    // basis (their cost ÷ their tokens); evaluate --json adds the used basis beside each.
+    r.push_back({"cost_per_million_input_tokens_usd", "$ per million input tokens", "usd_per_million_tokens", false, "",
+                 kTokenCostExplanation + " Input tokens: the prefill's share of the engine time.", nullptr,
+                 [](const Kpis& k) { return k.tokenCost && k.tokenCost->inputPerMillion().has_value(); }});
+    r.push_back({"cost_per_million_output_tokens_usd", "$ per million output tokens", "usd_per_million_tokens", false,
+                 "", kTokenCostExplanation + " Output tokens: the decode's share.", nullptr,
+                 [](const Kpis& k) { return k.tokenCost && k.tokenCost->outputPerMillion().has_value(); }});
     r.push_back({"p95_completion_days", "P95 completion", "days", false, "P95 completion",
                  "The slowest training job's 95th-percentile completion time, from the plan's Monte Carlo "
                  "(run-to-run jitter, co-tenant bursts, out-of-memory kills, link congestion, hardware "
@@ -128,6 +140,8 @@ std::string magnitude(const KpiSpec& spec, double v)
         return fmt::usd(v);
     if (spec.unit == "days")
         return fmt::days(v);
+    if (spec.unit == "usd_per_million_tokens")
+        return fmt::usdPrice(v);
     return fmt::fixed(v, 0);
 }
 
@@ -178,6 +192,10 @@ std::map<std::string, double> kpiValues(const Kpis& k)
                                          {"oom_risk_gpus", static_cast<double>(k.oomRiskGpus)},
                                          {"cost_per_month_usd", k.costPerMonthUsd},
                                          {"waste_per_month_usd", k.wastePerMonthUsd()}};
+    if (k.tokenCost) {
+        values["cost_per_million_input_tokens_usd"] = k.tokenCost->inputPerMillion().value_or(0.0);
+        values["cost_per_million_output_tokens_usd"] = k.tokenCost->outputPerMillion().value_or(0.0);
+    }
     // A KPI without a value for this plan (no judged serving job) has none here either, so that
     // no view or comparison shows a made-up 100 %.
     for (const KpiSpec& spec : kpiRegistry())

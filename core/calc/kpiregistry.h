@@ -16,7 +16,7 @@ struct KpiSpec
 {
     std::string key;   ///< "vram_utilization", ... (the JSON names of evaluate --json)
     std::string label; ///< "VRAM utilization": comparison rows, report, CSV
-    std::string unit;  ///< "fraction", "usd_per_month", "count", "days"
+    std::string unit;  ///< "fraction", "usd_per_month", "usd_per_million_tokens", "count", "days"
     bool higherIsBetter = false;
     std::string cardLabel;   ///< the KPI card's title ("$/month"); empty: no card
     std::string explanation; ///< the formula in words, for tooltips (sources: docs/model-reference.md)

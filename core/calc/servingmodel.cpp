@@ -354,6 +354,7 @@ ServingResult estimateServing(const ServingInputs& in)
     r.chunkShare = chunkShare;
     r.chunkExtraS = s.perPrompt / std::max(s.chunks, 1.0);
     r.prefillBusy = prefillP;
+    r.engineBusy = spec.load == ServingLoad::Closed || r.saturated ? 1.0 : 1.0 - std::exp(-r.running / replicas);
     r.prefillWaitS = prefillMean;
     r.admissionProbability = admissionP;
     r.admissionMeanS = admissionMean;

@@ -101,10 +101,14 @@ struct ServingResult
     double queueS = 0.0;            ///< mean wait before the prefill starts
     double tensorParallelS = 0.0;   ///< TP all-reduce share of a mean iteration
     // The distribution behind the means, for the Monte Carlo (core/sim).
-    double chunkIterationS = 0.0;      ///< an iteration that carries a prompt chunk
-    double chunkShare = 0.0;           ///< chunk-carrying iterations per decode iteration
-    double chunkExtraS = 0.0;          ///< what such an iteration adds on average (a prompt's last chunk is shorter)
-    double prefillBusy = 0.0;          ///< share of engine time on prefill: P(a prompt waits for others)
+    double chunkIterationS = 0.0; ///< an iteration that carries a prompt chunk
+    double chunkShare = 0.0;      ///< chunk-carrying iterations per decode iteration
+    double chunkExtraS = 0.0;     ///< what such an iteration adds on average (a prompt's last chunk is shorter)
+    double prefillBusy = 0.0;     ///< share of engine time on prefill: P(a prompt waits for others)
+    /// Share of wall time the engine iterates (at least one sequence running): 1 under a closed
+    /// load or saturated; under an open load 1 − e^(−n), n the mean running sequences per
+    /// replica (M/G/∞: the number in service is Poisson with mean rate × response).
+    double engineBusy = 1.0;
     double prefillWaitS = 0.0;         ///< mean wait for the prompts ahead
     double admissionProbability = 0.0; ///< open load: P(a request waits for a KV slot)
     double admissionMeanS = 0.0;       ///< open load: mean of that wait

@@ -40,6 +40,12 @@ std::string usd(double v)
     return out;
 }
 
+std::string usdPrice(double v)
+{
+    const std::string digits = fixed(std::abs(v), std::abs(v) < 1.0 ? 3 : 2);
+    return (v < 0 && digits.find_first_not_of("0.") != std::string::npos ? "-$" : "$") + digits;
+}
+
 std::string usdThousands(double v) { return usd(v / 1000.0) + "k"; }
 
 std::string gib(double bytes, int decimals) { return fixed(bytes / kGiB, decimals); }

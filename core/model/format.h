@@ -20,6 +20,9 @@ std::string percent(double fraction, int decimals = 1);
 std::string points(double fraction);
 /// Dollars, whole: "$139,693" ("-$12" for a negative amount).
 std::string usd(double v);
+/// Dollars for a unit price, with cents: "$1.40", "$12.35"; below a dollar three decimals,
+/// "$0.123" (prices per million tokens).
+std::string usdPrice(double v);
 /// Dollars in thousands: "$140k".
 std::string usdThousands(double v);
 /// Bytes as GiB, the number only: "12.3".
