@@ -448,9 +448,9 @@ private Q_SLOTS:
                 QCOMPARE(j.value("step_time_s").toDouble(), v.value("itl_s").toDouble());
                 // Cost per million tokens (issue 39's contract): allocation and used basis.
                 QCOMPARE(v.value("deployment").toString(), QString("aggregated"));
-                for (const char* key : {"cost_per_million_input_tokens_usd", "cost_per_million_output_tokens_usd",
-                                        "cost_per_million_input_tokens_usd_used_basis",
-                                        "cost_per_million_output_tokens_usd_used_basis"})
+                for (const char* key :
+                     {"cost_per_million_input_tokens_usd", "cost_per_million_output_tokens_usd",
+                      "cost_per_million_input_tokens_usd_used_basis", "cost_per_million_output_tokens_usd_used_basis"})
                     QVERIFY2(v.value(key).isDouble() && v.value(key).toDouble() > 0, key);
                 QVERIFY(v.value("cost_per_million_output_tokens_usd_used_basis").toDouble() <=
                         v.value("cost_per_million_output_tokens_usd").toDouble() * (1 + 1e-12));
