@@ -417,7 +417,8 @@ private Q_SLOTS:
         int checked = 0;
         for (const QJsonValue& v : mTraining) {
             const QJsonObject row = v.toObject();
-            if (row.value("model_preset").toString() != "deepseek-v3" || row.value("pipeline_layout").toString().isEmpty())
+            if (row.value("model_preset").toString() != "deepseek-v3" ||
+                row.value("pipeline_layout").toString().isEmpty())
                 continue;
             const auto scenario = scenarioForRow(row, false, c);
             QVERIFY2(scenario.ok(), scenario.errorText().c_str());
@@ -450,7 +451,8 @@ private Q_SLOTS:
         bad["pipeline_layout"] = "Et*4|(t*4|)*13tmL";
         auto refused = scenarioForRow(bad, false, c);
         QVERIFY(!refused.ok());
-        QVERIFY2(refused.errorText().find("15 chunks, but pp × vp is 16") != std::string::npos, refused.errorText().c_str());
+        QVERIFY2(refused.errorText().find("15 chunks, but pp × vp is 16") != std::string::npos,
+                 refused.errorText().c_str());
         bad["pipeline_layout"] = "Et*4|(t*4|)*14t*2mL";
         refused = scenarioForRow(bad, false, c);
         QVERIFY(!refused.ok());

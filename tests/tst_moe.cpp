@@ -227,13 +227,19 @@ private Q_SLOTS:
         // routed experts sharded over ep as the other blocks' are), and its activations.
         ModelArchitecture m = a;
         m.mtpLayers = 1;
-        const MemoryBreakdown with = estimateMemory(memoryInputsFor(training(m, 1, 1, 8, 8, 1, 64, Precision::Bf16), m, 0.0, 1.0));
-        const MemoryBreakdown plain = estimateMemory(memoryInputsFor(training(a, 1, 1, 8, 8, 1, 64, Precision::Bf16), a, 0.0, 1.0));
+        const MemoryBreakdown with =
+            estimateMemory(memoryInputsFor(training(m, 1, 1, 8, 8, 1, 64, Precision::Bf16), m, 0.0, 1.0));
+        const MemoryBreakdown plain =
+            estimateMemory(memoryInputsFor(training(a, 1, 1, 8, 8, 1, 64, Precision::Bf16), a, 0.0, 1.0));
         const double h = a.hiddenSize;
         const double perGpu = blockParameters(a) - routedExpertParameters(a) * 7.0 / 8.0 + 2.0 * h * h;
-        const double bytesPerWeight = (plain.weightsBytes) / (parameterCount(a) - a.moeLayers() * routedExpertParameters(a) * 7.0 / 8.0);
+        const double bytesPerWeight =
+            (plain.weightsBytes) / (parameterCount(a) - a.moeLayers() * routedExpertParameters(a) * 7.0 / 8.0);
         QVERIFY2(std::abs((with.weightsBytes - plain.weightsBytes) / (perGpu * bytesPerWeight) - 1.0) < 1e-6,
-                 qPrintable(QString("%1 vs %2 GB, expected %3").arg(with.weightsBytes / 1e9).arg(plain.weightsBytes / 1e9).arg(perGpu * bytesPerWeight / 1e9)));
+                 qPrintable(QString("%1 vs %2 GB, expected %3")
+                                .arg(with.weightsBytes / 1e9)
+                                .arg(plain.weightsBytes / 1e9)
+                                .arg(perGpu * bytesPerWeight / 1e9)));
         QVERIFY(*with.activationsBytes > *plain.activationsBytes);
     }
 

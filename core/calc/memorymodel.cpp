@@ -265,11 +265,10 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
                 // and its own fp32 logits for the MTP loss.
                 const bool moeBlock = arch.isMoe();
                 const double projection = 2.0 * h * h / tp;
-                const StateBytes mtpStates =
-                    moeBlock ? plus(states(blockFrozen + projection, 0.0, dp), expertStates)
-                             : states(denseParams + projection, 0.0, dp);
-                const double mtpAct = ((moeBlock ? perBlock : perDense) + e * 2.0 * 2.0 * sbh / spDiv) * inFlight +
-                                      logits;
+                const StateBytes mtpStates = moeBlock ? plus(states(blockFrozen + projection, 0.0, dp), expertStates)
+                                                      : states(denseParams + projection, 0.0, dp);
+                const double mtpAct =
+                    ((moeBlock ? perBlock : perDense) + e * 2.0 * 2.0 * sbh / spDiv) * inFlight + logits;
                 add(Kind::Block, arch.layers, arch.mtpLayers, mtpStates, mtpAct);
                 activations += arch.mtpLayers * mtpAct;
             }

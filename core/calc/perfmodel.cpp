@@ -377,10 +377,11 @@ PerfResult training(const PerfInputs& in)
     const double kernelComputeShare = k.computeBoundShare(); // of the block's and head's kernels
     const double computeMb = blocks * (bt.forward + bt.backward) + (withHead ? head + mtpComputeMb : 0.0);
     const double recomputeMb = blocks * bt.recompute + (withHead ? mtpRecomputeMb : 0.0);
-    const double tpMb = (1.0 - in.tpCommOverlap) * blocks * bt.tensorParallel / std::max(sh.time, 1e-9) +
-                        (withHead ? mtpTpMb : 0.0);
+    const double tpMb =
+        (1.0 - in.tpCommOverlap) * blocks * bt.tensorParallel / std::max(sh.time, 1e-9) + (withHead ? mtpTpMb : 0.0);
     const double a2aMb = blocks * bt.allToAll / network + (withHead ? mtpModules * moe.allToAll / network : 0.0);
-    const double cpMb = blocks * bt.contextParallel / network + (withHead ? mtpModules * moe.contextParallel / network : 0.0);
+    const double cpMb =
+        blocks * bt.contextParallel / network + (withHead ? mtpModules * moe.contextParallel / network : 0.0);
     const double stageMb = computeMb + recomputeMb + tpMb + a2aMb + cpMb;
 
     // Pipeline: each micro-batch crosses v stage boundaries forward and backward; Megatron's

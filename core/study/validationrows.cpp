@@ -76,7 +76,9 @@ Result<std::vector<int>> embeddingAndLossSplit(int layers, int pp, int vp)
 Result<std::vector<int>> layoutStages(const std::string& layout, int pp, int vp)
 {
     using R = Result<std::vector<int>>;
-    const auto fail = [&](const std::string& why) { return R::failure("", "pipeline_layout \"" + layout + "\": " + why); };
+    const auto fail = [&](const std::string& why) {
+        return R::failure("", "pipeline_layout \"" + layout + "\": " + why);
+    };
     // Expand the repeats, innermost group first.
     std::string s = layout;
     for (std::size_t close; (close = s.find(')')) != std::string::npos;) {
