@@ -169,8 +169,8 @@ private Q_SLOTS:
     void modelPresetsMatchTheirStatedSize_data()
     {
         QTest::addColumn<QString>("id");
-        for (const char* id :
-             {"gpt3-175b", "llama3-8b", "llama3-70b", "llama3-405b", "mixtral-8x7b", "llama2-7b", "llama2-13b"})
+        for (const char* id : {"gpt3-175b", "llama3-8b", "llama3-70b", "llama3-405b", "mixtral-8x7b", "llama2-7b",
+                               "llama2-13b", "llama2-70b", "nemotron3-8b", "nemotron4-340b"})
             QTest::newRow(id) << QString(id);
     }
     void modelPresetsMatchTheirStatedSize()

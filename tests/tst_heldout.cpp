@@ -403,6 +403,65 @@ private Q_SLOTS:
         QVERIFY(moe);
     }
 
+    /// DeepSeek-V3 and Kimi K2 rows carry the recipe's pipeline_model_parallel_layout
+    /// (pipeline_layout): chunk i of the layout runs on stage i mod pp, so the 16 chunks of
+    /// "Et*4|(t*4|)*14tmL" give pp 4 x vp 4 stages of 16, 16, 16, 13 decoder layers and pp 2 x
+    /// vp 8 stages of 32 and 29; the MTP module stays on the last stage (mtp_layers). A layout
+    /// whose chunks are not pp x vp, or whose layers are not the model's, is refused by name.
+    void rowsCarryTheRecipesPipelineLayout()
+    {
+        const Catalog& c = test::bundledCatalog();
+        const auto jobOf = [](const QJsonObject& scenario) {
+            return scenario.value("tenants").toArray().first().toObject().value("jobs").toArray().first().toObject();
+        };
+        int checked = 0;
+        for (const QJsonValue& v : mTraining) {
+            const QJsonObject row = v.toObject();
+            if (row.value("model_preset").toString() != "deepseek-v3" ||
+                row.value("pipeline_layout").toString().isEmpty())
+                continue;
+            const auto scenario = scenarioForRow(row, false, c);
+            QVERIFY2(scenario.ok(), scenario.errorText().c_str());
+            const QJsonObject job = jobOf(*scenario);
+            const QJsonArray stages = job.value("parallelism").toObject().value("stage_layers").toArray();
+            int sum = 0;
+            for (const QJsonValue& n : stages)
+                sum += n.toInt();
+            QCOMPARE(sum, 61);
+            QCOMPARE(stages.size(), qsizetype(row.value("pp").toInt()));
+            const int pp = row.value("pp").toInt(), vp = row.value("vp").toInt(1);
+            if (row.value("pipeline_layout").toString() == "Et*4|(t*4|)*14tmL" && pp == 4 && vp == 4)
+                QCOMPARE(stages, (QJsonArray{16, 16, 16, 13}));
+            if (row.value("pipeline_layout").toString() == "Et*4|(t*4|)*14tmL" && pp == 2 && vp == 8)
+                QCOMPARE(stages, (QJsonArray{32, 29}));
+            // The plain rows run the recipe's one MTP layer (the preset's), "w/o MTP" rows none.
+            const QJsonObject model = job.value("model").toObject();
+            const int mtp = row.value("mtp_layers").toInt(1);
+            QCOMPARE(model.value("mtp_layers").toInt(0), mtp);
+            ++checked;
+        }
+        QVERIFY(checked >= 20);
+        QJsonObject row;
+        for (const QJsonValue& v : mTraining)
+            if (v.toObject().value("pipeline_layout").toString() == "Et*4|(t*4|)*14tmL" &&
+                v.toObject().value("pp").toInt() == 4)
+                row = v.toObject();
+        QVERIFY(!row.isEmpty());
+        QJsonObject bad = row;
+        bad["pipeline_layout"] = "Et*4|(t*4|)*13tmL";
+        auto refused = scenarioForRow(bad, false, c);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.errorText().find("15 chunks, but pp × vp is 16") != std::string::npos,
+                 refused.errorText().c_str());
+        bad["pipeline_layout"] = "Et*4|(t*4|)*14t*2mL";
+        refused = scenarioForRow(bad, false, c);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.errorText().find("holds 62 decoder layers; the model has 61") != std::string::npos,
+                 refused.errorText().c_str());
+        bad["pipeline_layout"] = "Et*4|(t*4|*14tmL";
+        QVERIFY(!scenarioForRow(bad, false, c).ok());
+    }
+
     // Bad rows are refused with the row and the field.
     void badRowsNameTheirField()
     {

@@ -144,6 +144,127 @@ private Q_SLOTS:
     }
 
     /// DeepSeek-V3's pieces by hand from its config.json: MLA, one shared expert, three dense layers.
+    /// Kimi K2 (the DeepSeek-V3 architecture with 384 experts, 64 heads, one dense layer):
+    /// 1.04T total parameters (Kimi K2 report) within 2 %; its card's "32B activated" is
+    /// rounded, so within 3 %.
+    void kimiK2MatchesItsCard()
+    {
+        const ModelArchitecture& a = preset("kimi-k2");
+        const double total = parameterCount(a) / 1e9, active = activeParameterCount(a) / 1e9;
+        QVERIFY2(std::abs(total / 1040.0 - 1.0) < 0.02, qPrintable(QString::number(total)));
+        QVERIFY2(std::abs(active / 32.0 - 1.0) < 0.03, qPrintable(QString::number(active)));
+        QCOMPARE(a.mtpLayers, 0);
+        QCOMPARE(a.moeLayers(), 60);
+    }
+
+    /// DeepSeek-V3's multi-token-prediction module (mtp_layers 1, config.json
+    /// num_nextn_predict_layers): its parameters are one MoE block and the 2h x h projection.
+    /// The released checkpoint's MTP module is "14B" (DeepSeek-V3 report §4.2 / model card),
+    /// counting its own copies of the 0.93B embedding and output head: within 5 % (rounded).
+    /// parameterCount() stays the card's 671B.
+    void mtpParametersMatchTheCheckpoint()
+    {
+        const ModelArchitecture& a = preset("deepseek-v3");
+        QCOMPARE(a.mtpLayers, 1);
+        const double h = a.hiddenSize;
+        QCOMPARE(mtpParameters(a), blockParameters(a) + 2.0 * h * h);
+        const double module = (mtpParameters(a) + 2.0 * embeddingParameters(a)) / 1e9;
+        QVERIFY2(std::abs(module / 14.0 - 1.0) < 0.05, qPrintable(QString::number(module)));
+        QVERIFY(std::abs(parameterCount(a) / 671e9 - 1.0) < 0.01);
+        ModelArchitecture none = a;
+        none.mtpLayers = 0;
+        QCOMPARE(mtpParameters(none), 0.0);
+        QCOMPARE(parameterCount(none), parameterCount(a));
+    }
+
+    /// The MTP module adds, per token, its active parameters' 6N, a second pass through the
+    /// output head (6·V·h) and one more layer's attention (12·h·s): Megatron-LM's
+    /// num_floating_point_operations counts mtp_num_layers more blocks and logits.
+    void mtpAddsItsFlops()
+    {
+        ModelArchitecture a = preset("deepseek-v3");
+        ModelArchitecture none = a;
+        none.mtpLayers = 0;
+        const int s = 4096;
+        const double added = modelFlopsPerToken(a, s) - modelFlopsPerToken(none, s);
+        const double expected =
+            6.0 * (mtpActiveParameters(a) + embeddingParameters(a)) + 12.0 * a.hiddenSize * double(s);
+        QVERIFY2(std::abs(added / expected - 1.0) < 1e-12, qPrintable(QString::number(added)));
+        QVERIFY(mtpActiveParameters(a) < mtpParameters(a));
+    }
+
+    /// Training with the MTP module: the last pipeline stage runs one more block and another
+    /// pass through the output head, so the step is longer; the last stage also holds the
+    /// module's weights and its activations. Serving ignores it (no speculative decoding).
+    void mtpLayerLengthensTheLastStage()
+    {
+        ModelArchitecture a = preset("deepseek-v3");
+        a.sequenceLength = 4096;
+        a.layers = 8; // four blocks per stage, the first one dense
+        a.denseLayers = 1;
+        a.mtpLayers = 0;
+        auto run = [&](int mtp) {
+            ModelArchitecture m = a;
+            m.mtpLayers = mtp;
+            PerfInputs in;
+            in.arch = m;
+            in.gpu = test::bundledCatalog().gpu("h100-80gb");
+            in.job = training(m, 1, 2, 8, 8, 1, 64, Precision::Bf16);
+            in.comm.dataParallelGBps = 100.0;
+            in.comm.tensorParallelGBps = in.comm.expertParallelGBps = in.comm.pipelineGBps = 350.0;
+            return estimatePerformance(in);
+        };
+        const PerfResult without = run(0), with1 = run(1), with2 = run(2);
+        QVERIFY2(with1.stepTimeS > without.stepTimeS, qPrintable(QString::number(with1.stepTimeS)));
+        QVERIFY(with2.stepTimeS > with1.stepTimeS);
+        // Each module costs about as much as one of the last stage's 4 blocks plus the head:
+        // more than a quarter of the stage's block time, less than the whole stage.
+        const double one = with1.stepTimeS - without.stepTimeS;
+        QVERIFY2(one < 0.5 * without.stepTimeS, qPrintable(QString("%1 of %2").arg(one).arg(without.stepTimeS)));
+        QVERIFY(std::abs((with2.stepTimeS - with1.stepTimeS) / one - 1.0) < 0.2);
+
+        // One stage (first and last): it holds the module's weights, a block's worth (its
+        // routed experts sharded over ep as the other blocks' are), and its activations.
+        ModelArchitecture m = a;
+        m.mtpLayers = 1;
+        const MemoryBreakdown with =
+            estimateMemory(memoryInputsFor(training(m, 1, 1, 8, 8, 1, 64, Precision::Bf16), m, 0.0, 1.0));
+        const MemoryBreakdown plain =
+            estimateMemory(memoryInputsFor(training(a, 1, 1, 8, 8, 1, 64, Precision::Bf16), a, 0.0, 1.0));
+        const double h = a.hiddenSize;
+        const double perGpu = blockParameters(a) - routedExpertParameters(a) * 7.0 / 8.0 + 2.0 * h * h;
+        const double bytesPerWeight =
+            (plain.weightsBytes) / (parameterCount(a) - a.moeLayers() * routedExpertParameters(a) * 7.0 / 8.0);
+        QVERIFY2(std::abs((with.weightsBytes - plain.weightsBytes) / (perGpu * bytesPerWeight) - 1.0) < 1e-6,
+                 qPrintable(QString("%1 vs %2 GB, expected %3")
+                                .arg(with.weightsBytes / 1e9)
+                                .arg(plain.weightsBytes / 1e9)
+                                .arg(perGpu * bytesPerWeight / 1e9)));
+        QVERIFY(*with.activationsBytes > *plain.activationsBytes);
+    }
+
+    /// mtp_layers is validated with its JSON path and round-trips through the scenario format;
+    /// a model without it writes none (files stay as they were).
+    void mtpLayersInTheScenarioFormat()
+    {
+        const Catalog& c = test::bundledCatalog();
+        ModelArchitecture a = preset("deepseek-v3");
+        a.sequenceLength = 4096;
+        const Scenario s = with(dgxH100(1), training(a, 1, 1, 8, 4, 1, 8, Precision::Bf16));
+        QByteArray json = io::writeScenario(s);
+        QVERIFY(json.contains("\"mtp_layers\": 1"));
+        const auto back = io::readScenario(json, c);
+        QVERIFY2(back.ok(), qPrintable(QString::fromStdString(back.errorText())));
+        QCOMPARE(back->tenants[0].jobs[0].model.custom.mtpLayers, 1);
+        json.replace("\"mtp_layers\": 1", "\"mtp_layers\": -1");
+        const auto bad = io::readScenario(json, c);
+        QVERIFY(!bad.ok());
+        QVERIFY2(QString::fromStdString(bad.errorText()).contains("model.mtp_layers"),
+                 qPrintable(QString::fromStdString(bad.errorText())));
+        const Scenario dense = with(dgxH100(1), training(preset("llama3-8b"), 1, 1, 8, 1, 1, 8, Precision::Bf16));
+        QVERIFY(!io::writeScenario(dense).contains("mtp_layers"));
+    }
+
     void deepSeekPiecesByHand()
     {
         const ModelArchitecture& a = preset("deepseek-v3");

@@ -258,6 +258,20 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
             add(Kind::OutputProjection, 0, 1, states(embedParams, 0.0, dp), proj);
             m.layers.push_back({Kind::Loss, 0, 1, 0.0, logits});
             activations += proj + logits;
+            if (arch.mtpLayers > 0) {
+                // Multi-token prediction (DeepSeek-V3 §2.2): each module a block (MoE where the
+                // model has experts) with its 2h -> h projection, kept in flight as the stage's
+                // blocks are, its inputs (the hidden state and the next token's embedding, 2sbh)
+                // and its own fp32 logits for the MTP loss.
+                const bool moeBlock = arch.isMoe();
+                const double projection = 2.0 * h * h / tp;
+                const StateBytes mtpStates = moeBlock ? plus(states(blockFrozen + projection, 0.0, dp), expertStates)
+                                                      : states(denseParams + projection, 0.0, dp);
+                const double mtpAct =
+                    ((moeBlock ? perBlock : perDense) + e * 2.0 * 2.0 * sbh / spDiv) * inFlight + logits;
+                add(Kind::Block, arch.layers, arch.mtpLayers, mtpStates, mtpAct);
+                activations += arch.mtpLayers * mtpAct;
+            }
         }
     } else {
         const double kvPerBlock =

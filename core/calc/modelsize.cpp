@@ -75,6 +75,18 @@ double activeParameterCount(const ModelArchitecture& arch)
            (arch.layers - arch.moeLayers()) * block(arch, 1, true) + 2.0 * embeddingParameters(arch);
 }
 
+double mtpParameters(const ModelArchitecture& arch)
+{
+    const double h = arch.hiddenSize;
+    return arch.mtpLayers * (block(arch, arch.experts, !arch.isMoe()) + 2.0 * h * h);
+}
+
+double mtpActiveParameters(const ModelArchitecture& arch)
+{
+    const double h = arch.hiddenSize;
+    return arch.mtpLayers * (block(arch, arch.activeExperts, !arch.isMoe()) + 2.0 * h * h);
+}
+
 double expectedExpertsTouched(double experts, double active, double tokens)
 {
     if (experts <= 1.0 || tokens <= 0.0)

@@ -53,4 +53,16 @@ double loraBlockParameters(const ModelArchitecture& arch, int rank);
 /// Parameters one token passes through: as parameterCount() but with activeExperts FFNs.
 double activeParameterCount(const ModelArchitecture& arch);
 
+/// Parameters of the multi-token-prediction modules (mtp_layers; DeepSeek-V3 §2.2, Fig. 3):
+/// per module one block (an MoE block when the model has experts) and the projection M of
+/// the concatenated [h; embedding] (2h·h); the embedding table and output head are shared
+/// with the main model, the two RMSNorms left out as elsewhere. Not in parameterCount(): the
+/// model cards' totals leave them out (DeepSeek-V3: 671B plus a 14B MTP module in the
+/// released checkpoint, which stores its own copies of the 0.9B embedding and head).
+double mtpParameters(const ModelArchitecture& arch);
+
+/// Parameters one token passes through in the multi-token-prediction modules: as
+/// mtpParameters() with activeExperts FFNs.
+double mtpActiveParameters(const ModelArchitecture& arch);
+
 } // namespace gp::calc

@@ -15,7 +15,12 @@ namespace gp::calc {
 
 double modelFlopsPerToken(const ModelArchitecture& a, int sequence)
 {
-    return 6.0 * activeParameterCount(a) + 12.0 * a.layers * static_cast<double>(a.hiddenSize) * sequence;
+    // Multi-token prediction: each module's block and projection, its attention, and a second
+    // pass through the shared output head (Megatron-LM training.py num_floating_point_operations
+    // counts the same: mtp_num_layers more blocks and logits).
+    const double mtp = a.mtpLayers > 0 ? 6.0 * (mtpActiveParameters(a) + a.mtpLayers * embeddingParameters(a)) : 0.0;
+    return 6.0 * activeParameterCount(a) + mtp +
+           12.0 * (a.layers + a.mtpLayers) * static_cast<double>(a.hiddenSize) * sequence;
 }
 
 double hardwareFlopsPerToken(const ModelArchitecture& a, int sequence, Recompute recompute)
@@ -340,6 +345,18 @@ PerfResult training(const PerfInputs& in)
     const double blockMb = bt.forward + bt.backward + bt.recompute +
                            (1.0 - in.tpCommOverlap) * bt.tensorParallel / std::max(sh.time, 1e-9) +
                            (bt.allToAll + bt.contextParallel) / network;
+    // Multi-token prediction (mtp_layers) on the last stage: per module one more block (an
+    // MoE one where the model has experts: moe's times), the 2h -> h projection's three GEMMs
+    // and another pass through the shared output head and its loss (DeepSeek-V3 §2.2;
+    // Megatron-Core places the MTP block with the loss, mtp_num_layers).
+    const double mtpModules = std::max(a.mtpLayers, 0);
+    const double mtpProjection =
+        mtpModules > 0 ? (adapter ? 2.0 : 3.0) * k.gemm(tokensPerMicro, a.hiddenSize / t, 2.0 * a.hiddenSize) : 0.0;
+    const double mtpComputeMb = mtpModules * (moe.forward + moe.backward + mtpProjection + head);
+    const double mtpRecomputeMb = mtpModules * moe.recompute;
+    const double mtpTpMb = mtpModules * (1.0 - in.tpCommOverlap) * moe.tensorParallel / std::max(sh.time, 1e-9);
+    const double mtpNetMb = mtpModules * (moe.allToAll + moe.contextParallel) / network;
+    const double mtpMb = mtpComputeMb + mtpRecomputeMb + mtpTpMb + mtpNetMb;
     double blocks = std::ceil(static_cast<double>(std::max(a.layers, 1)) / pp);
     bool withHead = true;
     if (!par.stageLayers.empty()) {
@@ -349,7 +366,7 @@ PerfResult training(const PerfInputs& in)
         double heaviest = -1.0;
         for (int i = 0; i < pp; ++i) {
             const int n = par.layersOfStage(i, a.layers);
-            const double time = n * blockMb + (i == pp - 1 ? head : 0.0);
+            const double time = n * blockMb + (i == pp - 1 ? head + mtpMb : 0.0);
             if (time > heaviest) {
                 heaviest = time;
                 blocks = n;
@@ -358,11 +375,13 @@ PerfResult training(const PerfInputs& in)
         }
     }
     const double kernelComputeShare = k.computeBoundShare(); // of the block's and head's kernels
-    const double computeMb = blocks * (bt.forward + bt.backward) + (withHead ? head : 0.0);
-    const double recomputeMb = blocks * bt.recompute;
-    const double tpMb = (1.0 - in.tpCommOverlap) * blocks * bt.tensorParallel / std::max(sh.time, 1e-9);
-    const double a2aMb = blocks * bt.allToAll / network;
-    const double cpMb = blocks * bt.contextParallel / network;
+    const double computeMb = blocks * (bt.forward + bt.backward) + (withHead ? head + mtpComputeMb : 0.0);
+    const double recomputeMb = blocks * bt.recompute + (withHead ? mtpRecomputeMb : 0.0);
+    const double tpMb =
+        (1.0 - in.tpCommOverlap) * blocks * bt.tensorParallel / std::max(sh.time, 1e-9) + (withHead ? mtpTpMb : 0.0);
+    const double a2aMb = blocks * bt.allToAll / network + (withHead ? mtpModules * moe.allToAll / network : 0.0);
+    const double cpMb =
+        blocks * bt.contextParallel / network + (withHead ? mtpModules * moe.contextParallel / network : 0.0);
     const double stageMb = computeMb + recomputeMb + tpMb + a2aMb + cpMb;
 
     // Pipeline: each micro-batch crosses v stage boundaries forward and backward; Megatron's
@@ -385,10 +404,14 @@ PerfResult training(const PerfInputs& in)
     const double expertParams = adapter ? 0.0 : a.moeLayers() * routedExpertParameters(a);
     // The heaviest stage's share with uneven stages: its blocks over the even split's.
     const double stageScale = par.stageLayers.empty() ? 1.0 : blocks * pp / std::max(a.layers, 1);
-    const double expertPerGpu = expertParams / ep / (t * pp) * stageScale;
+    // The multi-token-prediction modules' weights sit on the last stage, with its gradients.
+    const double mtpExperts = withHead && !adapter && a.isMoe() ? a.mtpLayers * routedExpertParameters(a) : 0.0;
+    const double mtpDense = withHead && !adapter ? mtpParameters(a) - mtpExperts : 0.0;
+    const double expertPerGpu = expertParams / ep / (t * pp) * stageScale + mtpExperts / ep / t;
     const double densePerGpu =
         (adapter ? a.layers * trainableBlockParameters(a, job) : parameterCount(a) - expertParams) / (t * pp) *
-        stageScale;
+            stageScale +
+        mtpDense / t;
     // With context parallelism the gradients are reduced over dp x cp ranks: every CP rank
     // holds the same weights (Megatron-Core's data-parallel group with CP).
     const int ranks = std::max(par.dp, 1) * std::max(par.cp, 1);

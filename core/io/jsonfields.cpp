@@ -197,6 +197,7 @@ ModelArchitecture readArchitecture(JsonFields& f)
     a.qLoraRank = f.integer("q_lora_rank", defaults.qLoraRank);
     a.qkRopeHeadDim = f.integer("qk_rope_head_dim", defaults.qkRopeHeadDim);
     a.vHeadDim = f.integer("v_head_dim", defaults.vHeadDim);
+    a.mtpLayers = f.integer("mtp_layers", defaults.mtpLayers);
     return a;
 }
 

@@ -145,7 +145,8 @@ QJsonObject toJson(const ModelChoice& m)
                                                     {"kv_lora_rank", a.kvLoraRank},
                                                     {"q_lora_rank", a.qLoraRank},
                                                     {"qk_rope_head_dim", a.qkRopeHeadDim},
-                                                    {"v_head_dim", a.vHeadDim}};
+                                                    {"v_head_dim", a.vHeadDim},
+                                                    {"mtp_layers", a.mtpLayers}};
     for (const auto& [key, value] : optional)
         if (value != 0)
             o[key] = value;

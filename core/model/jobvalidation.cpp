@@ -41,6 +41,7 @@ void validateArchitecture(const ModelArchitecture& a, const std::string& p, Issu
     inRange(out, field(p, "q_lora_rank"), a.qLoraRank, 0, 1e6);
     inRange(out, field(p, "qk_rope_head_dim"), a.qkRopeHeadDim, 0, 65536);
     inRange(out, field(p, "v_head_dim"), a.vHeadDim, 0, 65536);
+    inRange(out, field(p, "mtp_layers"), a.mtpLayers, 0, 64);
     if (a.experts <= 1) {
         if (a.sharedExperts > 0)
             out.push_back(Issue::error(field(p, "shared_experts"), "needs a mixture of experts: experts is 1"));

@@ -35,6 +35,11 @@ struct ModelArchitecture
     int qLoraRank = 0;     ///< compressed Q (q_lora_rank); 0: Q projected directly
     int qkRopeHeadDim = 0; ///< rotary part of each Q/K head, its K shared by the heads
     int vHeadDim = 0;      ///< V head dimension; 0: headDim
+    /// Multi-token-prediction modules after the last layer (DeepSeek-V3 §2.2, config.json
+    /// num_nextn_predict_layers, Megatron-Core mtp_num_layers): each one more block (an MoE
+    /// block when the model has experts), a 2h -> h projection and a second pass through the
+    /// shared output head and loss, on the last pipeline stage. Training only; 0: none.
+    int mtpLayers = 0;
 
     bool isMoe() const { return experts > 1; }
     bool isMla() const { return kvLoraRank > 0; }

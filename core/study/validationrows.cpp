@@ -16,6 +16,7 @@
 #include <QJsonDocument>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 namespace gp::study {
@@ -66,6 +67,69 @@ Result<std::vector<int>> embeddingAndLossSplit(int layers, int pp, int vp)
     stages.front() -= 1;
     stages.back() -= 1;
     return R::success(std::move(stages));
+}
+
+/// Megatron-Core's pipeline_model_parallel_layout string (pipeline_parallel_layer_layout.py):
+/// `|` ends a virtual-pipeline chunk, `X*n` repeats a symbol, `(...)*n` a group; E is the
+/// embedding, t a decoder layer, m a multi-token-prediction layer, L the loss. Chunk i runs on
+/// stage i mod pp. Returns the decoder layers of each stage.
+Result<std::vector<int>> layoutStages(const std::string& layout, int pp, int vp)
+{
+    using R = Result<std::vector<int>>;
+    const auto fail = [&](const std::string& why) {
+        return R::failure("", "pipeline_layout \"" + layout + "\": " + why);
+    };
+    // Expand the repeats, innermost group first.
+    std::string s = layout;
+    for (std::size_t close; (close = s.find(')')) != std::string::npos;) {
+        const std::size_t open = s.rfind('(', close);
+        if (open == std::string::npos)
+            return fail("unbalanced parentheses");
+        std::size_t end = close + 1;
+        int times = 1;
+        if (end < s.size() && s[end] == '*') {
+            std::size_t digits = end + 1;
+            while (digits < s.size() && std::isdigit(static_cast<unsigned char>(s[digits])))
+                ++digits;
+            if (digits == end + 1)
+                return fail("a repeat without a count");
+            times = std::stoi(s.substr(end + 1, digits - end - 1));
+            end = digits;
+        }
+        std::string body;
+        for (int i = 0; i < times; ++i)
+            body += s.substr(open + 1, close - open - 1);
+        s = s.substr(0, open) + body + s.substr(end);
+    }
+    std::vector<int> chunks(1, 0);
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (c == '|') {
+            chunks.push_back(0);
+            continue;
+        }
+        if (c != 'E' && c != 't' && c != 'm' && c != 'L')
+            return fail(std::string("unknown symbol '") + c + "'");
+        int times = 1;
+        if (i + 1 < s.size() && s[i + 1] == '*') {
+            std::size_t digits = i + 2;
+            while (digits < s.size() && std::isdigit(static_cast<unsigned char>(s[digits])))
+                ++digits;
+            if (digits == i + 2)
+                return fail("a repeat without a count");
+            times = std::stoi(s.substr(i + 2, digits - i - 2));
+            i = digits - 1;
+        }
+        if (c == 't')
+            chunks.back() += times;
+    }
+    const int stages = std::max(pp, 1), per = std::max(vp, 1);
+    if (int(chunks.size()) != stages * per)
+        return fail(std::to_string(chunks.size()) + " chunks, but pp × vp is " + std::to_string(stages * per));
+    std::vector<int> out(static_cast<std::size_t>(stages), 0);
+    for (std::size_t i = 0; i < chunks.size(); ++i)
+        out[i % std::size_t(stages)] += chunks[i];
+    return R::success(std::move(out));
 }
 
 /// The catalog's node template for a GPU: a DGX where there is one (make_scenarios.py's systems).
@@ -385,6 +449,10 @@ Result<QJsonObject> scenarioForRow(const QJsonObject& row, bool serving, const C
         return R::failure("", "no sequence length or batch");
     ModelArchitecture a = *arch;
     a.sequenceLength = seq;
+    // Multi-token prediction as the row's recipe ran it (mtp_layers with mtp_layers_source),
+    // else as the preset's config.json has it.
+    if (row.value("mtp_layers").isDouble())
+        a.mtpLayers = row.value("mtp_layers").toInt();
     job["kind"] = "pretraining";
     job["optimizer"] = "adamw";
     job["model"] = presetId.empty() || a != catalog.model(presetId)->arch
@@ -420,7 +488,22 @@ Result<QJsonObject> scenarioForRow(const QJsonObject& row, bool serving, const C
         par["ep"] = ep;
     // The recipe's layer split where the row states it (pipeline_split, cited in the row): Megatron's
     // embedding and loss counted as pipeline layers make the first and last stages one block lighter.
-    if (str(row.value("pipeline_split")) == "account_for_embedding_and_loss" && pp > 1) {
+    if (const std::string layout = str(row.value("pipeline_layout")); !layout.empty() && pp > 1) {
+        // The recipe's explicit layout (pipeline_layout, cited in pipeline_layout_source).
+        const auto stages = layoutStages(layout, pp, std::max(vp, 1));
+        if (!stages)
+            return R::failure("", stages.issues.front().message);
+        int sum = 0;
+        QJsonArray layers;
+        for (int n : *stages) {
+            layers.append(n);
+            sum += n;
+        }
+        if (sum != a.layers)
+            return R::failure("", "pipeline_layout \"" + layout + "\" holds " + std::to_string(sum) +
+                                      " decoder layers; the model has " + std::to_string(a.layers));
+        par["stage_layers"] = layers;
+    } else if (str(row.value("pipeline_split")) == "account_for_embedding_and_loss" && pp > 1) {
         const auto stages = embeddingAndLossSplit(a.layers, pp, std::max(vp, 1));
         if (!stages)
             return R::failure("", stages.issues.front().message);
