@@ -287,6 +287,71 @@ private Q_SLOTS:
         QVERIFY2(issueAt(out, "software_stacks[0].loss_bytes_per_logit"), issueLines(out).c_str());
     }
 
+    /// The MoE token dispatcher's copies (moe_permute_passes, and with ep > 1 moe_sort_passes) are
+    /// HBM traffic of their own per MoE layer, forward and backward: permute/unpermute move the
+    /// tokens and their k routed copies, each chunk sort the routed copies both ways. Dense models
+    /// and a stack without the passes run as before; the bundled Megatron profiles cite 2 and 2.
+    void moeDispatcherCopiesStreamTheRoutedTokens()
+    {
+        const Catalog& c = test::bundledCatalog();
+        QCOMPARE(c.softwareStack("megatron-lm")->moePermutePasses, 2.0);
+        QCOMPARE(c.softwareStack("megatron-lm")->moeSortPasses, 2.0);
+        QVERIFY(c.softwareStack("megatron-lm")->sources.count("moe_permute_passes"));
+        QVERIFY(c.softwareStack("megatron-lm")->sources.count("moe_sort_passes"));
+
+        SoftwareStack none, megatron;
+        none.moePermutePasses = 0.0;
+        none.moeSortPasses = 0.0;
+        PerfInputs in;
+        in.arch = c.model("qwen3-30b-a3b")->arch;
+        in.arch.sequenceLength = 4096;
+        in.gpu = c.gpu("h100-80gb");
+        in.job.kind = JobKind::Pretraining;
+        in.job.parallelism.dp = 8;
+        in.job.parallelism.ep = 8;
+        in.job.parallelism.zeroStage = 1;
+        in.job.batch = {1, 8};
+        in.job.training = TrainingSpec{1e9, 60};
+        in.comm.dataParallelGBps = 350.0;
+        in.comm.tensorParallelGBps = 350.0;
+        in.comm.expertParallelGBps = 350.0;
+        in.stack = &none;
+        const PerfResult base = estimatePerformance(in);
+        in.stack = &megatron;
+        const PerfResult copies = estimatePerformance(in);
+        const ModelArchitecture& a = in.arch;
+        const double tokens = 4096.0, routed = tokens * a.activeExperts;
+        const double bytes = (2.0 * (routed + tokens) + 2.0 * 2.0 * routed) * a.hiddenSize * 2.0;
+        const double expected =
+            2.0 * a.moeLayers() * bytes / (in.gpu->hbmBandwidthGBps * 1e9 * in.gpu->efficiency.memoryBound);
+        QVERIFY2(qAbs((copies.breakdown.compute - base.breakdown.compute) / expected - 1.0) < 1e-9,
+                 qPrintable(QString("%1 vs %2").arg(copies.breakdown.compute - base.breakdown.compute).arg(expected)));
+
+        // Without expert parallelism the chunk sorts do not run.
+        in.job.parallelism.ep = 1;
+        in.stack = &none;
+        const PerfResult base1 = estimatePerformance(in);
+        in.stack = &megatron;
+        const PerfResult copies1 = estimatePerformance(in);
+        const double expected1 = 2.0 * a.moeLayers() * 2.0 * (routed + tokens) * a.hiddenSize * 2.0 /
+                                 (in.gpu->hbmBandwidthGBps * 1e9 * in.gpu->efficiency.memoryBound);
+        QVERIFY2(qAbs((copies1.breakdown.compute - base1.breakdown.compute) / expected1 - 1.0) < 1e-9,
+                 qPrintable(QString::number(copies1.breakdown.compute - base1.breakdown.compute)));
+
+        // A dense model has no dispatcher.
+        PerfInputs dense = fsdpJob(8, 1, 8, &none);
+        const double d0 = estimatePerformance(dense).stepTimeS;
+        dense.stack = &megatron;
+        QCOMPARE(estimatePerformance(dense).stepTimeS, d0);
+
+        Catalog mine = c;
+        Issues out;
+        io::readCatalogFragment(R"({"format_version": 1, "software_stacks": [
+            {"id": "mine", "kind": "training", "moe_sort_passes": 17, "sources": {"moe_sort_passes": "x"}}]})",
+                                mine, true, out);
+        QVERIFY2(issueAt(out, "software_stacks[0].moe_sort_passes"), issueLines(out).c_str());
+    }
+
     /// The distributed optimizer (ZeRO-1) reduce-scatters the gradients and all-gathers the
     /// 16-bit parameters: fewer bytes than the all-reduce of fp32 gradients, and with overlap
     /// part of both hides (behind backward and the next forward).

@@ -182,7 +182,10 @@ private Q_SLOTS:
     /// Every sample's jobs: the breakdown adds up to the step time, and training MFU lies
     /// where published runs of those sizes are (about 0.3 to 0.6: Llama 3 405B 38-43 %,
     /// Dubey et al. 2024 Table 4; Megatron 175B-1T 44-57 %, Narayanan et al. 2021 and
-    /// Korthikanti et al. 2022; MegaScale 175B 55 %, Jiang et al. 2024).
+    /// Korthikanti et al. 2022; MegaScale 175B 55 %, Jiang et al. 2024). Blackwell's published
+    /// BF16 runs sit lower, 0.25 to 0.6: Megatron-Bridge's GB200 model TFLOPS of 782 for
+    /// DeepSeek-V3 and 728 for Qwen3-235B (31 % and 29 % of 2,500; performance-summary.md, 25.11),
+    /// as Blackwell's measured GEMM efficiency is below Hopper's (docs/model-reference.md).
     void samplesStayInThePublishedBand()
     {
         for (const QString& file : test::sampleFiles()) {
@@ -193,8 +196,10 @@ private Q_SLOTS:
                     continue;
                 const double sum = j.perf.breakdown.total();
                 QVERIFY2(std::abs(sum - j.perf.stepTimeS) <= 1e-9 * j.perf.stepTimeS, j.id.c_str());
+                const GpuSpec* gpu = test::bundledCatalog().gpu(j.gpuId);
+                const double low = gpu && gpu->architecture.rfind("Blackwell", 0) == 0 ? 0.25 : 0.3;
                 if (j.perf.daysToComplete && j.penalty == 0.0)
-                    QVERIFY2(j.perf.mfu > 0.3 && j.perf.mfu < 0.6,
+                    QVERIFY2(j.perf.mfu > low && j.perf.mfu < 0.6,
                              qPrintable(QString("%1 %2: MFU %3").arg(file, j.id.c_str()).arg(j.perf.mfu)));
             }
         }

@@ -238,14 +238,27 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes, 
                              : (dense ? denseBlockParameters(a) : blockParameters(a)) - expertShare) /
         t;
     const double dequant = job.kind == JobKind::Qlora ? k.stream(baseParams * (0.5 + 2.0)) : 0.0;
+    // MoE token dispatch outside the GEMMs and the all-to-all (the stack's moe_permute_passes and
+    // moe_sort_passes): each permute/unpermute pass moves the rank's tokens on one side and their
+    // routed copies on the other, each chunk sort (expert parallelism only) the routed copies both
+    // ways; backward moves the gradients back the same way (Megatron-Core's alltoall dispatcher).
+    double dispatch = 0.0;
+    if (!dense && a.isMoe()) {
+        const SoftwareStack defaults;
+        const SoftwareStack& st = in.stack ? *in.stack : defaults;
+        const double local = tokens / (par.sequenceParallel ? t : 1.0);
+        const double routed = shape.routedTokens(local);
+        dispatch = k.stream(
+            (st.moePermutePasses * (routed + local) + (par.ep > 1 ? st.moeSortPasses * 2.0 * routed : 0.0)) * h * act);
+    }
     // Weight gradients accumulate over the step's micro-batches: read and write per micro-batch.
     const double accumulate = k.stream(trainable * 2.0 * gradBytes);
 
     BlockTimes bt;
-    bt.forward = linear + attentionF + scoresF + elementwise + dequant;
+    bt.forward = linear + attentionF + scoresF + elementwise + dequant + dispatch;
     // Frozen base weights need only the input gradient (one GEMM of each pair).
-    bt.backward =
-        (adapter ? 1.0 : 2.0) * linear + attentionB + 2.0 * scoresF + 2.0 * elementwise + dequant + accumulate;
+    bt.backward = (adapter ? 1.0 : 2.0) * linear + attentionB + 2.0 * scoresF + 2.0 * elementwise + dequant +
+                  accumulate + dispatch;
     if (par.recompute == Recompute::Full)
         bt.recompute = bt.forward;
     else if (par.recompute == Recompute::Selective && !flash)

@@ -494,6 +494,8 @@ private:
             warnUncited(g, st.sources, "attention_efficiency_by_architecture");
         }
         share("loss_bytes_per_logit", st.lossBytesPerLogit, 0.0, 1000.0, "bytes of HBM traffic per logit");
+        share("moe_permute_passes", st.moePermutePasses, 0.0, 16.0, "passes over the routed tokens per MoE layer");
+        share("moe_sort_passes", st.moeSortPasses, 0.0, 16.0, "passes over the routed tokens per MoE layer");
         if (auto hops = g.object("ring_hop_latency_us")) {
             JsonFields f(*hops, g.pathOf("ring_hop_latency_us"), mOut);
             const std::pair<const char*, double*> links[] = {{"nvlink", &st.ringHopLatencyNvlinkUs},

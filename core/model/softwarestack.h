@@ -40,6 +40,14 @@ struct SoftwareStack
     /// whatever else the trainer runs over the logits (e.g. training metrics): 16 for
     /// Megatron's fused fp32 vocab-parallel cross-entropy.
     double lossBytesPerLogit = 16.0;
+    /// Mixture of experts: the token dispatcher's HBM passes outside the GEMMs and the all-to-all,
+    /// per MoE layer forward (backward runs as many): each permute/unpermute pass reads and writes
+    /// every token's hidden vector on one side and its k routed copies on the other; each chunk
+    /// sort (expert parallelism only) reads and writes the routed copies. Megatron-Core's alltoall
+    /// dispatcher: permute and unpermute (2), sort_chunks_by_idxs after the dispatch and before the
+    /// combine (2).
+    double moePermutePasses = 2.0;
+    double moeSortPasses = 2.0;
 
     /// The communication library's cost model of a collective (NCCL, src/graph/tuning.cc, Simple
     /// protocol; docs/model-reference.md, "Collective latency"): on top of the GPU's
