@@ -2,7 +2,8 @@
 // SPDX-FileCopyrightText: 2026 The gpuplan developers
 // Mixture of experts with expert parallelism (issue 37): presets against their model cards,
 // the ep rules, expert sharding in memory, the all-to-all in the step, experts touched when
-// serving, the scenario round trip, Best Parallelism over ep, and published MoE measurements.
+// serving, the scenario round trip, Best Parallelism over ep, and published MoE measurements;
+// MoE parallel folding (etp) and the recomputation the recipes run (recompute_modules, recompute_layers).
 #include "calc/evaluate.h"
 #include "calc/jobsearch.h"
 #include "calc/kernels.h"
@@ -333,7 +334,7 @@ private Q_SLOTS:
         QTest::newRow("does not divide dp")
             << "mixtral-8x7b" << 2 << 4
             << "tenants[0].jobs[0].parallelism.ep: 4 does not divide dp (2): expert-parallel ranks are data-parallel "
-               "ranks";
+               "ranks (set etp for Megatron-Core's MoE parallel folding)";
         QTest::newRow("zero") << "mixtral-8x7b" << 2 << 0
                               << "tenants[0].jobs[0].parallelism.ep: 0 must be between 1 and 4096";
         QTest::newRow("fine") << "mixtral-8x7b" << 8 << 8 << "";
@@ -463,6 +464,174 @@ private Q_SLOTS:
         const Evaluation uneven = evaluate(s, c);
         const double skewed = only(uneven).perf.stepTimeS;
         QVERIFY2(skewed > base * 1.05, qPrintable(QString("%1 vs %2").arg(skewed).arg(base)));
+    }
+
+    /// MoE parallel folding (Megatron-Core's expert_tensor_parallel_size, parallel_state.py): with
+    /// `etp` set, ep may span TP ranks (etp x ep divides tp x cp x dp instead of ep dividing dp);
+    /// each rank holds 1/(etp x ep) of the routed experts; an EP group is etp x ep consecutive
+    /// slots, so a group the unfolded layout spreads over two DGX stays on one's NVLink.
+    void moeParallelFolding()
+    {
+        const Catalog& c = test::bundledCatalog();
+        // Validation: the folded rule, the old rule kept where etp is not set, dense models.
+        Job j = training(preset("mixtral-8x7b"), 2, 1, 2, 4, 1, 2, Precision::Bf16);
+        j.model = ModelChoice{"mixtral-8x7b", {}};
+        QVERIFY(errors(with(dgxH100(1), j)).join('\n').contains("parallelism.ep: 4 does not divide dp (2)"));
+        j.parallelism.etp = 1;
+        QVERIFY2(errors(with(dgxH100(1), j)).isEmpty(), qPrintable(errors(with(dgxH100(1), j)).join('\n')));
+        j.parallelism.ep = 8;
+        QVERIFY2(errors(with(dgxH100(1), j))
+                     .contains("tenants[0].jobs[0].parallelism.etp: 1 x ep (8) does not divide tp x cp x dp (4): a "
+                               "folded expert grid covers a pipeline stage's ranks"),
+                 qPrintable(errors(with(dgxH100(1), j)).join('\n')));
+        Job dense = training(preset("llama3-8b"), 2, 1, 2, 1, 1, 2, Precision::Bf16);
+        dense.model = ModelChoice{"llama3-8b", {}};
+        dense.parallelism.etp = 1;
+        QVERIFY(errors(with(dgxH100(1), dense))
+                    .contains("tenants[0].jobs[0].parallelism.etp: 1 needs a mixture-of-experts model; this one is "
+                              "dense (experts 1)"));
+
+        // Memory: folded etp 1 x ep 4 holds 1/4 of the experts, unfolded tp 2 x ep 4 1/8.
+        ModelArchitecture a = preset("qwen3-30b-a3b");
+        a.sequenceLength = 4096;
+        a.layers = 12;
+        Job t = training(a, 2, 1, 4, 4, 1, 32, Precision::Bf16);
+        t.parallelism.zeroStage = 0;
+        const MemoryBreakdown unfolded = estimateMemory(memoryInputsFor(t, a, 0.0, 1.25));
+        t.parallelism.etp = 1;
+        const MemoryBreakdown folded = estimateMemory(memoryInputsFor(t, a, 0.0, 1.25));
+        const double experts = a.moeLayers() * routedExpertParameters(a);
+        const double more = folded.modelStatesBytes() - unfolded.modelStatesBytes();
+        QVERIFY2(std::abs(more / (experts * (1.0 / 4 - 1.0 / 8) * 16.0) - 1.0) < 1e-9,
+                 qPrintable(QString("%1 GB more").arg(more / 1e9)));
+        // ZeRO over the expert-data-parallel group tp x dp / (etp x ep) = 2.
+        QCOMPARE(t.parallelism.expertDataParallel(), 2);
+
+        // The EP group's span: tp 2, ep 8 on two DGX H100. Unfolded it is tp x ep = 16 slots, both
+        // nodes, over the fabric; folded with etp 1, 8 consecutive slots, one node's NVLink.
+        Job e = training(a, 2, 1, 8, 8, 1, 64, Precision::Bf16);
+        const Evaluation wide = evaluate(with(dgxH100(2), e), c);
+        e.parallelism.etp = 1;
+        const Evaluation narrow = evaluate(with(dgxH100(2), e), c);
+        QCOMPARE(only(wide).epLink, std::string("fabric"));
+        QCOMPARE(only(narrow).epLink, std::string("nvlink"));
+        QVERIFY(only(narrow).perf.breakdown.epAllToAll < only(wide).perf.breakdown.epAllToAll);
+
+        // The scenario: etp is written only when set, read back, and 0 is refused with its path.
+        const QByteArray json = io::writeScenario(with(dgxH100(2), e));
+        QVERIFY(json.contains("\"etp\": 1"));
+        const auto back = io::readScenario(json, c);
+        QVERIFY2(back.ok(), qPrintable(QString::fromStdString(back.errorText())));
+        QCOMPARE(back->tenants[0].jobs[0].parallelism.etp, 1);
+        e.parallelism.etp = 0;
+        QVERIFY(!io::writeScenario(with(dgxH100(2), e)).contains("\"etp\""));
+        QByteArray zero = json;
+        zero.replace("\"etp\": 1", "\"etp\": 0");
+        const auto refused = io::readScenario(zero, c);
+        QVERIFY(!refused.ok());
+        QVERIFY2(QString::fromStdString(refused.errorText())
+                     .contains("tenants[0].jobs[0].parallelism.etp: 0 must be at least 1"),
+                 qPrintable(QString::fromStdString(refused.errorText())));
+    }
+
+    /// Megatron-Core's recompute_modules (GPT-OSS's performance recipes: ["layernorm", "moe_act"]):
+    /// an MoE block drops its pre-MLP LayerNorm output (2sbh) and the routed experts' activation
+    /// output (2 bytes x tokens x active experts x imbalance x expert width) and pays their
+    /// memory-bound recomputation; the list is validated and round-trips.
+    void recomputeModules()
+    {
+        const Catalog& c = test::bundledCatalog();
+        ModelArchitecture a = preset("gpt-oss-120b");
+        a.sequenceLength = 4096;
+        const double s = 4096, b = 4, h = a.hiddenSize, imbalance = 1.25;
+        const double none =
+            activationBytesPerBlock(a, 4096, 4, 1, false, Recompute::None, Precision::Bf16, true, imbalance);
+        const double coreOnly =
+            activationBytesPerBlock(a, 4096, 4, 1, false, Recompute::Selective, Precision::Bf16, true, imbalance);
+        QCOMPARE(coreOnly, none); // flash attention keeps no scores for core_attn to drop
+        const double both = activationBytesPerBlock(a, 4096, 4, 1, false, Recompute::Selective, Precision::Bf16, true,
+                                                    imbalance, {.coreAttn = false, .layernorm = true, .moeAct = true});
+        const double dropped = 2.0 * s * b * h + 2.0 * s * b * a.activeExperts * imbalance * a.expertFfnHiddenSize();
+        QVERIFY2(std::abs((none - both) / dropped - 1.0) < 1e-9,
+                 qPrintable(QString("%1 MB against %2 MB").arg((none - both) / 1e6).arg(dropped / 1e6)));
+        // A dense model has no stand-alone norm or experts: nothing to drop.
+        const ModelArchitecture& dense = preset("llama3-8b");
+        QCOMPARE(activationBytesPerBlock(dense, 4096, 1, 1, false, Recompute::Selective, Precision::Bf16, true, 1.0,
+                                         {.coreAttn = true, .layernorm = true, .moeAct = true}),
+                 activationBytesPerBlock(dense, 4096, 1, 1, false, Recompute::None, Precision::Bf16, true));
+
+        // Through a job: less memory, a recompute part in the step.
+        a.layers = 4;
+        Job j = training(a, 1, 1, 8, 8, 1, 64, Precision::Bf16);
+        const Evaluation evPlain = evaluate(with(dgxH100(1), j), c);
+        const JobResult plain = only(evPlain);
+        j.parallelism.recompute = Recompute::Selective;
+        j.parallelism.recomputeModules = {"layernorm", "moe_act"};
+        const Evaluation evModules = evaluate(with(dgxH100(1), j), c);
+        const JobResult modules = only(evModules);
+        QVERIFY(modules.memory.totalBytes() < plain.memory.totalBytes());
+        QCOMPARE(plain.perf.breakdown.recompute, 0.0);
+        QVERIFY(modules.perf.breakdown.recompute > 0.0);
+        QVERIFY(modules.perf.breakdown.recompute < 0.05 * modules.perf.stepTimeS); // memory-bound passes
+
+        // The scenario: written when listed, read back, validated with its path.
+        const QByteArray json = io::writeScenario(with(dgxH100(1), j));
+        QVERIFY(json.contains("\"recompute_modules\""));
+        const auto back = io::readScenario(json, c);
+        QVERIFY2(back.ok(), qPrintable(QString::fromStdString(back.errorText())));
+        QCOMPARE(back->tenants[0].jobs[0].parallelism.recomputeModules,
+                 (std::vector<std::string>{"layernorm", "moe_act"}));
+        j.parallelism.recomputeModules = {"layernorm", "mlp", "layernorm"};
+        const QStringList e = errors(with(dgxH100(1), j));
+        QVERIFY2(e.contains("tenants[0].jobs[0].parallelism.recompute_modules[1]: 'mlp' is not a module the model "
+                            "recomputes (core_attn, layernorm, moe_act)"),
+                 qPrintable(e.join('\n')));
+        QVERIFY(e.contains("tenants[0].jobs[0].parallelism.recompute_modules[2]: 'layernorm' is listed twice"));
+        j.parallelism.recomputeModules = {"moe_act"};
+        j.parallelism.recompute = Recompute::None;
+        QVERIFY(errors(with(dgxH100(1), j))
+                    .contains("tenants[0].jobs[0].parallelism.recompute_modules: lists modules for selective "
+                              "recomputation; recompute is none, not selective"));
+    }
+
+    /// Full recomputation of the first N blocks of each chunk (Megatron-Core's recompute_method
+    /// "block", recompute_num_layers; Megatron-Bridge's Llama 3 8B H100 recipe recomputes 5 of 32):
+    /// the recompute part and the activations lie between none and full in proportion.
+    void recomputeLayers()
+    {
+        const Catalog& c = test::bundledCatalog();
+        ModelArchitecture a = preset("llama3-8b");
+        a.sequenceLength = 4096;
+        Job j = training(a, 1, 1, 8, 1, 1, 64, Precision::Bf16);
+        j.model = ModelChoice{"", a};
+        const auto run = [&](Recompute r, int n) {
+            j.parallelism.recompute = r;
+            j.parallelism.recomputeLayers = n;
+            const Evaluation ev = evaluate(with(dgxH100(1), j), c);
+            return JobResult(only(ev));
+        };
+        const JobResult none = run(Recompute::None, 0), all = run(Recompute::Full, 0), five = run(Recompute::Full, 8);
+        QCOMPARE(j.parallelism.fullRecomputeShare(32), 0.25);
+        QVERIFY(std::abs(five.perf.breakdown.recompute / all.perf.breakdown.recompute - 0.25) < 1e-9);
+        const double act = *none.memory.activationsBytes, actAll = *all.memory.activationsBytes;
+        QVERIFY2(std::abs((*five.memory.activationsBytes - actAll) / (act - actAll) - 0.75) < 1e-6,
+                 qPrintable(QString("%1 GB between %2 and %3")
+                                .arg(*five.memory.activationsBytes / 1e9)
+                                .arg(actAll / 1e9)
+                                .arg(act / 1e9)));
+        // Round trip, and refused without full recomputation.
+        j.parallelism.recompute = Recompute::Full;
+        j.parallelism.recomputeLayers = 5;
+        const QByteArray json = io::writeScenario(with(dgxH100(1), j));
+        QVERIFY(json.contains("\"recompute_layers\": 5"));
+        const auto back = io::readScenario(json, c);
+        QVERIFY(back.ok());
+        QCOMPARE(back->tenants[0].jobs[0].parallelism.recomputeLayers, 5);
+        j.parallelism.recompute = Recompute::Selective;
+        QVERIFY2(errors(with(dgxH100(1), j))
+                     .contains("tenants[0].jobs[0].parallelism.recompute_layers: 5 recomputes whole blocks; recompute "
+                               "is selective, not full"),
+                 qPrintable(errors(with(dgxH100(1), j)).join('\n')));
     }
 
     void scenarioRoundTrip()

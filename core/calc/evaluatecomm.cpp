@@ -67,11 +67,11 @@ CommBandwidth expertGroupComm(CommBandwidth c, const GpuSpec& gpu, const Paralle
 {
     if (par.ep <= 1 || par.gpus() <= gpusPerNode) // one node: commBandwidth's rule for the whole job
         return c;
-    const int tp = std::max(par.tp, 1);
-    c.expertParallelOverNvlink = tp * par.ep <= domainGpus && gpu.scaleUpBandwidthGBps > 0;
+    const int etp = par.expertTp(); // an EP group spans etp x ep consecutive ranks
+    c.expertParallelOverNvlink = par.expertGroupSpan() <= domainGpus && gpu.scaleUpBandwidthGBps > 0;
     c.expertParallelGBps = c.expertParallelOverNvlink ? c.tensorParallelGBps : networkGBps;
     c.expertParallelLocalRanks =
-        c.expertParallelOverNvlink || gpu.scaleUpBandwidthGBps <= 0 ? 0 : std::max(domainGpus / tp, 1);
+        c.expertParallelOverNvlink || gpu.scaleUpBandwidthGBps <= 0 ? 0 : std::max(domainGpus / etp, 1);
     return c;
 }
 
@@ -171,11 +171,15 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
     // (Megatron-Core's default rank order tp-cp-ep-dp-pp: EP varies right after TP), so it
     // covers tp x ep consecutive slots. All groups inside one NVLink domain — a node's, or the
     // trays of one rack-scale domain (GB200 NVL72), as for TP groups above — the all-to-alls run
-    // over NVLink; otherwise the slowest group crosses the fabric.
-    const int epSpan = tp * std::max(ep, 1);
+    // over NVLink; otherwise the slowest group crosses the fabric. With MoE parallel folding
+    // (etp set) the expert grid's order is etp-ep-edp-pp over the same ranks
+    // (megatron/core/parallel_state.py, expert_decoder_rank_generator): a group is ep ranks etp
+    // apart, etp x ep consecutive slots.
+    const int epStride = par.expertTp();
+    const int epSpan = par.expertGroupSpan();
     if (ep > 1 && nodes.size() > 1) {
         // Per group, the GPUs that share the lead's NVLink domain; the slowest group counts.
-        int local = tp * ep;
+        int local = epSpan;
         for (int g = 0; g + epSpan <= count; g += epSpan) {
             const Slot& lead = at(cx.slots, slots[static_cast<std::size_t>(g)]);
             const int domain = nvlinkDomainGpus(cx.node(lead.node), cx.c);
@@ -190,7 +194,7 @@ CommBandwidth commFor(const Context& cx, const std::vector<int>& slots, const Gp
         const bool inDomain = local >= epSpan;
         b.expertParallelOverNvlink = inDomain;
         b.expertParallelGBps = inDomain ? b.tensorParallelGBps : network * oversub;
-        b.expertParallelLocalRanks = inDomain ? 0 : local / std::max(tp, 1);
+        b.expertParallelLocalRanks = inDomain ? 0 : local / std::max(epStride, 1);
     }
     if (b.tensorParallelOverPcie) {
         b.tensorParallelGBps = pcieTensorParallelGBps(gpu, linkEff);

@@ -11,6 +11,21 @@
 
 namespace gp::calc::detail {
 
+namespace {
+
+/// TP groups placement keeps together in one NVLink domain: a context-parallel block (cp TP
+/// groups) and an expert-parallel group — ep TP groups, or with MoE parallel folding (etp set)
+/// etp x ep consecutive ranks, at least one TP group.
+int alignGroupsOf(const Parallelism& par)
+{
+    const int cp = std::max(par.cp, 1), ep = std::max(par.ep, 1);
+    if (par.etp <= 0)
+        return cp * ep;
+    return std::max(cp, std::max(par.expertGroupSpan() / std::max(par.tp, 1), 1));
+}
+
+} // namespace
+
 Context contextOf(const Scenario& s, const Catalog& c, const EvaluateParams& params)
 {
     std::vector<Slot> slots = buildSlots(s, c);
@@ -52,7 +67,7 @@ Jobs jobDemands(const Context& cx)
                                     .tp = std::max(job.parallelism.tp, 1),
                                     .groups = std::max(job.parallelism.pp, 1) * std::max(job.parallelism.dp, 1) *
                                               std::max(job.parallelism.cp, 1),
-                                    .alignGroups = std::max(job.parallelism.cp, 1) * std::max(job.parallelism.ep, 1),
+                                    .alignGroups = alignGroupsOf(job.parallelism),
                                     .bytesPerUnit = need.demandBytes,
                                     .pin = job.pin,
                                     .isolation = tenant.isolation});

@@ -45,7 +45,7 @@ double frozenWeightBytes(Precision precision, bool qlora)
 
 double activationBytesPerBlock(const ModelArchitecture& arch, int sequence, int microBatch, int tp,
                                bool sequenceParallel, Recompute recompute, Precision precision, bool flashAttention,
-                               double moeLoadImbalance)
+                               double moeLoadImbalance, RecomputedParts parts)
 {
     const double s = sequence;
     const double b = microBatch;
@@ -68,20 +68,38 @@ double activationBytesPerBlock(const ModelArchitecture& arch, int sequence, int 
         return 2.0 * e * sbh / (sequenceParallel ? t : 1.0); // only the block's input is kept
     // Korthikanti et al. 2022 §4.1, per block: LayerNorm inputs 4sbh, QKV input 2sbh, MLP input
     // 2sbh and two dropout masks sbh each stay whole under tensor parallelism ("10") ...
-    const double replicated = e * 8.0 * sbh + d * 2.0 * sbh;
+    // Selective recomputation of `layernorm` (Megatron-Core transformer_layer.py,
+    // recompute_pre_mlp_layernorm): the MLP's input, the pre-MLP LayerNorm's output, is recomputed
+    // where that norm stands alone — in an MoE block, whose router reads it; a dense block's norms
+    // are fused into their linear layers (Transformer Engine's LayerNormLinear), which keep it.
+    const bool selective = recompute == Recompute::Selective;
+    const double normDropped = selective && parts.layernorm && arch.isMoe() ? e * 2.0 * sbh : 0.0;
+    const double replicated = e * 8.0 * sbh + d * 2.0 * sbh - normDropped;
     // ... Q, K, V and the attention output (8sbh with MHA; K and V shrink with GQA) and the
     // FFN's inner tensors (16sbh for a 4h GeLU MLP; 6sbf for SwiGLU) split across TP ("24/t") ...
+    // Selective recomputation of `moe_act` (Megatron-Core experts.py, activation_recompute): the
+    // routed experts' activation output, the second GEMM's input (2 bytes per element of their
+    // inner width), is recomputed from the first GEMM's output in backward.
+    const double routedF = arch.isMoe() ? routed * arch.expertFfnHiddenSize() : 0.0;
+    const double actDropped = selective && parts.moeAct ? e * 2.0 * s * b * routedF : 0.0;
     const double parallel =
-        e * 2.0 * (2.0 + 2.0 * r) * sbh + e * (arch.gatedFfn ? 6.0 : 4.0) * s * b * f + e * permuted * sbh;
+        e * 2.0 * (2.0 + 2.0 * r) * sbh + e * (arch.gatedFfn ? 6.0 : 4.0) * s * b * f + e * permuted * sbh - actDropped;
     // ... and the attention core: softmax 2as²b, its dropout mask as²b and output 2as²b ("5as²b"),
     // which selective recomputation drops. Flash attention keeps only its fp32 log-sum-exp per
     // row and head (4asb) and recomputes the rest in backward (Dao et al. 2022 §3.1).
-    const double core = flashAttention                      ? 4.0 * a * s * b
-                        : recompute == Recompute::Selective ? 0.0
-                                                            : (2.0 * e + d * (1.0 + 2.0 * e)) * a * s * s * b;
+    const double core = flashAttention                ? 4.0 * a * s * b
+                        : selective && parts.coreAttn ? 0.0
+                                                      : (2.0 * e + d * (1.0 + 2.0 * e)) * a * s * s * b;
     if (sequenceParallel)
         return (replicated + parallel + core) / t;
     return replicated + (parallel + core) / t;
+}
+
+RecomputedParts recomputedParts(const Parallelism& par)
+{
+    return {.coreAttn = par.recomputes("core_attn"),
+            .layernorm = par.recomputes("layernorm"),
+            .moeAct = par.recomputes("moe_act")};
 }
 
 std::string LayerMemory::name() const
@@ -201,9 +219,11 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
     // Expert parallelism: each rank keeps 1/ep of the routed experts of every MoE block (expert
     // TP = tp, Megatron-Core's default), their states sharded by ZeRO over the dp / ep ranks that
     // hold the same experts; the rest of the block is kept as without experts.
+    // With MoE parallel folding (etp set) the experts are split over etp instead of tp and their
+    // states sharded over the expert-data-parallel ranks, tp x cp x dp / (etp x ep).
     const int ep = std::max(par.ep, 1);
-    const double expertParams = routedExpertParameters(arch) / tp;
-    const double blockParams = blockParameters(arch) / tp - expertParams;
+    const double expertParams = routedExpertParameters(arch) / par.expertTp();
+    const double blockParams = (blockParameters(arch) - routedExpertParameters(arch)) / tp;
     const double denseParams = denseBlockParameters(arch) / tp;
     auto plus = [](StateBytes x, const StateBytes& y) {
         x.weights += y.weights;
@@ -213,7 +233,9 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
     };
     const StateBytes noStates;
     const StateBytes expertStates =
-        arch.isMoe() && !lora ? states(expertParams / ep, 0.0, std::max(dp / ep, 1)) : noStates;
+        arch.isMoe() && !lora
+            ? states(expertParams / ep, 0.0, par.etp > 0 ? par.expertDataParallel() : std::max(dp / ep, 1))
+            : noStates;
     // The first dense_layers of an MoE model, where they fall on this stage.
     const int denseHere = arch.isMoe() ? std::clamp(arch.layers - arch.moeLayers() - firstBlock, 0, layersPerStage) : 0;
     ModelArchitecture denseArch = arch;
@@ -229,10 +251,21 @@ MemoryBreakdown stageMemory(const MemoryInputs& in, const ModelArchitecture& arc
 
     if (training) {
         const double inFlight = inFlightPerLayer(pp, stage, std::max(par.virtualStages, 1), in.microBatchesPerStep);
-        const double perBlock = activationBytesPerBlock(arch, seq, in.microBatch, tp, par.sequenceParallel,
-                                                        par.recompute, in.precision, in.flashAttention, imbalance);
-        const double perDense = activationBytesPerBlock(denseArch, seq, in.microBatch, tp, par.sequenceParallel,
-                                                        par.recompute, in.precision, in.flashAttention);
+        const RecomputedParts parts = recomputedParts(par);
+        // Full recomputation of some blocks only (recompute_layers): the stage's blocks keep the
+        // full-recompute input for that share and all their activations for the rest.
+        const double share = par.fullRecomputeShare(arch.layers);
+        const auto perBlockOf = [&](const ModelArchitecture& x, double imb) {
+            const auto bytes = [&](Recompute r) {
+                return activationBytesPerBlock(x, seq, in.microBatch, tp, par.sequenceParallel, r, in.precision,
+                                               in.flashAttention, imb, parts);
+            };
+            if (par.recompute != Recompute::Full || share >= 1.0)
+                return bytes(par.recompute);
+            return share * bytes(Recompute::Full) + (1.0 - share) * bytes(Recompute::None);
+        };
+        const double perBlock = perBlockOf(arch, imbalance);
+        const double perDense = perBlockOf(denseArch, 1.0);
         m.activationsPerLayerBytes = perBlock;
         const double sbh = static_cast<double>(seq) * in.microBatch * h;
         const double spDiv = par.sequenceParallel ? tp : 1.0;

@@ -93,11 +93,22 @@ StateBytes trainableStateBytes(Precision precision, Optimizer optimizer, bool ma
 /// quantisation is 4.127 bits (Dettmers et al. 2023, §3).
 double frozenWeightBytes(Precision precision, bool qlora);
 
+/// The parts of a block selective recomputation recomputes (Megatron-Core's recompute_modules):
+/// the attention core (its default), the non-fused LayerNorm and the MoE activation function.
+struct RecomputedParts
+{
+    bool coreAttn = true;
+    bool layernorm = false;
+    bool moeAct = false;
+};
+/// The parts a job's parallelism recomputes when its recompute is selective.
+RecomputedParts recomputedParts(const Parallelism& par);
+
 /// Activations of one transformer block for one micro-batch on one GPU (Korthikanti et al.
 /// 2022, §4, generalised to grouped-query attention and gated FFNs; docs/model-reference.md).
 double activationBytesPerBlock(const ModelArchitecture& arch, int sequence, int microBatch, int tp,
                                bool sequenceParallel, Recompute recompute, Precision precision,
-                               bool flashAttention = false, double moeLoadImbalance = 1.0);
+                               bool flashAttention = false, double moeLoadImbalance = 1.0, RecomputedParts parts = {});
 
 /// Per-GPU memory of a job on its most loaded pipeline stage (stage 0, or the last stage
 /// when its output layer and logits weigh more).

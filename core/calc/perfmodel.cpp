@@ -231,8 +231,10 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes, 
     // (NF4 read, 16-bit written) before each pass.
     const double baseParams = (dense ? denseBlockParameters(a) : blockParameters(a)) / t;
     // Routed experts are split over the expert-parallel ranks (Megatron-Core's EP group).
+    // Folded (etp set), a rank holds 1/(etp x ep) of them instead of 1/(tp x ep).
     const double expertShare =
-        a.isMoe() && !dense ? routedExpertParameters(a) * (1.0 - 1.0 / std::max(par.ep, 1)) : 0.0;
+        a.isMoe() && !dense ? routedExpertParameters(a) * (1.0 - t / (double(par.expertTp()) * std::max(par.ep, 1)))
+                            : 0.0;
     const double trainable =
         (trainsAdapters(job) ? trainableBlockParameters(a, job)
                              : (dense ? denseBlockParameters(a) : blockParameters(a)) - expertShare) /
@@ -259,10 +261,22 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes, 
     // Frozen base weights need only the input gradient (one GEMM of each pair).
     bt.backward = (adapter ? 1.0 : 2.0) * linear + attentionB + 2.0 * scoresF + 2.0 * elementwise + dequant +
                   accumulate + dispatch;
+    // Full recomputation repeats the forward of its share of the blocks (all, or the first
+    // recompute_layers of each chunk: Megatron-Core's recompute_method "block").
+    const double fullShare = par.fullRecomputeShare(a.layers);
     if (par.recompute == Recompute::Full)
-        bt.recompute = bt.forward;
-    else if (par.recompute == Recompute::Selective && !flash)
-        bt.recompute = attentionF + scoresF;
+        bt.recompute = fullShare * bt.forward;
+    else if (par.recompute == Recompute::Selective) {
+        if (!flash && par.recomputes("core_attn"))
+            bt.recompute = attentionF + scoresF;
+        // Recomputed modules of an MoE block (recompute_modules): the pre-MLP LayerNorm reads and
+        // writes the hidden states again; the experts' activation function reads its input (two
+        // inner widths when gated) and writes its output again. Memory-bound, like their forward.
+        if (!dense && a.isMoe() && par.recomputes("layernorm"))
+            bt.recompute += k.stream(2.0 * hidden * act);
+        if (!dense && a.isMoe() && par.recomputes("moe_act"))
+            bt.recompute += k.stream((a.gatedFfn ? 3.0 : 2.0) * shape.routedTokens(tokens) * f / t * act);
+    }
 
     // TP collectives over the b·s·h activations: two all-reduces forward and two backward
     // (Shoeybi et al. 2019 §3), the same volume as reduce-scatter + all-gather pairs with
@@ -273,7 +287,7 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes, 
             2.0 * (t - 1.0) / t * tokens * h * act / std::max(in.comm.tensorParallelGBps * 1e9, 1e-9);
         double count = 4.0;
         if (par.recompute == Recompute::Full)
-            count += 2.0;
+            count += 2.0 * fullShare;
         else if (par.sequenceParallel)
             count += 1.0;
         const double calls = par.sequenceParallel ? 2.0 * count : count;
@@ -286,7 +300,7 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes, 
         const double one = expertAllToAllS(tokens / t, h, act, shape.active, par.ep, in.moeLoadImbalance,
                                            in.comm.expertParallelGBps, in.gpu->efficiency.collectiveLatencyUs * 1e-6,
                                            in.comm.expertParallelLocalRanks, in.comm.tensorParallelGBps);
-        bt.allToAll = (par.recompute == Recompute::Full ? 6.0 : 4.0) * one;
+        bt.allToAll = (4.0 + 2.0 * fullShare) * one;
     }
 
     // Context-parallel ring: forward, cp - 1 hops each carrying the rank's K and V for its b·sq
@@ -303,7 +317,7 @@ BlockTimes blockTimes(const PerfInputs& in, const Kernels& k, double gradBytes, 
         const double hidden = (cp - 1.0) / cp;
         const double forward = std::max(0.0, (cp - 1.0) * hop - hidden * attentionF);
         const double backward = std::max(0.0, 2.0 * (cp - 1.0) * hop - hidden * attentionB);
-        bt.contextParallel = forward + backward + (par.recompute == Recompute::Full ? forward : 0.0);
+        bt.contextParallel = forward + backward + fullShare * forward;
     }
     return bt;
 }
@@ -420,7 +434,8 @@ PerfResult training(const PerfInputs& in)
     // The multi-token-prediction modules' weights sit on the last stage, with its gradients.
     const double mtpExperts = withHead && !adapter && a.isMoe() ? a.mtpLayers * routedExpertParameters(a) : 0.0;
     const double mtpDense = withHead && !adapter ? mtpParameters(a) - mtpExperts : 0.0;
-    const double expertPerGpu = expertParams / ep / (t * pp) * stageScale + mtpExperts / ep / t;
+    const double expertPerGpu =
+        expertParams / ep / (par.expertTp() * pp) * stageScale + mtpExperts / ep / par.expertTp();
     const double densePerGpu =
         (adapter ? a.layers * trainableBlockParameters(a, job) : parameterCount(a) - expertParams) / (t * pp) *
             stageScale +
@@ -428,7 +443,7 @@ PerfResult training(const PerfInputs& in)
     // With context parallelism the gradients are reduced over dp x cp ranks: every CP rank
     // holds the same weights (Megatron-Core's data-parallel group with CP).
     const int ranks = std::max(par.dp, 1) * std::max(par.cp, 1);
-    const int expertRanks = std::max(ranks / ep, 1);
+    const int expertRanks = par.etp > 0 ? par.expertDataParallel() : std::max(ranks / ep, 1);
     struct Group
     {
         double params; ///< per GPU

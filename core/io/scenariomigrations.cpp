@@ -37,10 +37,19 @@ Result<QJsonObject> v3ToV4(QJsonObject root)
     return Result<QJsonObject>::success(std::move(root));
 }
 
+/// 4 → 5 (issue 37): a job's optional `parallelism.etp` (MoE parallel folding) and
+/// `parallelism.recompute_modules` and `parallelism.recompute_layers`; absent means the experts follow tp and ep
+/// divides dp, and selective recomputation recomputes the attention core, as every version-4 plan was evaluated.
+Result<QJsonObject> v4ToV5(QJsonObject root)
+{
+    root.insert(QLatin1String("format_version"), 5);
+    return Result<QJsonObject>::success(std::move(root));
+}
+
 /// steps[i] migrates version i + 1 to i + 2.
 const std::array<Step, Scenario::kFormatVersion - kOldestScenarioFormat>& steps()
 {
-    static const std::array<Step, Scenario::kFormatVersion - kOldestScenarioFormat> s{v1ToV2, v2ToV3, v3ToV4};
+    static const std::array<Step, Scenario::kFormatVersion - kOldestScenarioFormat> s{v1ToV2, v2ToV3, v3ToV4, v4ToV5};
     return s;
 }
 

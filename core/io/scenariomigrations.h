@@ -22,6 +22,13 @@ namespace gp::io {
 ///  - 2 → 3 (issue 38): a job's optional `imported` object (source, workload, scope, members,
 ///    nodes, unknown: what `gpuplan-cli import-cluster` made it from and which of its fields are
 ///    placeholders). Absent means a job a person typed in, so the step only stamps the version.
+///  - 3 → 4 (issue 38): the scenario's optional `calibration` and a tenant's `busy_fraction`.
+///  - 4 → 5 (issue 37): a job's optional `parallelism.etp` (Megatron-Core's MoE parallel
+///    folding: expert-tensor-parallel size) and `parallelism.recompute_modules` (what selective
+///    recomputation recomputes) and `parallelism.recompute_layers` (full recomputation of the
+///    first N blocks of each chunk). Absent means the experts follow tp and ep divides dp, and
+///    selective recomputation recomputes the attention core, as in version 4, so the step only
+///    stamps the version.
 ///
 /// Returns the document at the current version, or an error naming `format_version` when a
 /// step cannot migrate it. `fromVersion` must be a known version (1 … kFormatVersion).

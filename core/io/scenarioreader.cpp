@@ -387,6 +387,12 @@ Job Reader::job(const QJsonObject& o, const std::string& p)
         j.parallelism.recompute = g.enumValue("recompute", Recompute::None);
         j.parallelism.virtualStages = g.integer("virtual_stages", 1);
         j.parallelism.cp = g.integer("cp", 1);
+        if (g.has("etp")) { // format 5: MoE parallel folding; absent = the experts follow tp
+            j.parallelism.etp = g.integer("etp", 1);
+            if (j.parallelism.etp == 0) // 0 is the in-memory "not set"; a file says so by leaving it out
+                mOut.push_back(Issue::error(g.pathOf("etp"), "0 must be at least 1 (leave etp out for experts split "
+                                                             "over tp)"));
+        }
         if (auto layers = g.array("stage_layers")) {
             const std::string at = g.pathOf("stage_layers");
             for (qsizetype i = 0; i < layers->size(); ++i) {
@@ -397,6 +403,19 @@ Job Reader::job(const QJsonObject& o, const std::string& p)
                     continue;
                 }
                 j.parallelism.stageLayers.push_back(static_cast<int>(v.toDouble()));
+            }
+        }
+        j.parallelism.recomputeLayers = g.integer("recompute_layers", 0); // format 5; 0: every block
+        if (auto modules = g.array("recompute_modules")) {                // format 5; which ones validateJob checks
+            const std::string at = g.pathOf("recompute_modules");
+            for (qsizetype i = 0; i < modules->size(); ++i) {
+                const QJsonValue v = modules->at(i);
+                if (!v.isString()) {
+                    mOut.push_back(Issue::error(idx(at, static_cast<std::size_t>(i)),
+                                                describe(v) + " must be a module name (a string)"));
+                    continue;
+                }
+                j.parallelism.recomputeModules.push_back(v.toString().toStdString());
             }
         }
         g.finish();

@@ -169,11 +169,21 @@ QJsonObject toJson(const Job& j)
         parallelism["virtual_stages"] = p.virtualStages;
     if (p.cp != 1) // issue 37's fields, likewise written only when set
         parallelism["cp"] = p.cp;
+    if (p.etp > 0) // format 5, MoE parallel folding, written only when set
+        parallelism["etp"] = p.etp;
     if (!p.stageLayers.empty()) {
         QJsonArray layers;
         for (int n : p.stageLayers)
             layers.append(n);
         parallelism["stage_layers"] = layers;
+    }
+    if (p.recomputeLayers > 0) // format 5, written only when some blocks are recomputed
+        parallelism["recompute_layers"] = p.recomputeLayers;
+    if (!p.recomputeModules.empty()) { // format 5, written only when listed
+        QJsonArray modules;
+        for (const std::string& m : p.recomputeModules)
+            modules.append(QString::fromStdString(m));
+        parallelism["recompute_modules"] = modules;
     }
     QJsonObject o{{"id", str(j.id)},
                   {"name", str(j.name)},

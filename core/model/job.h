@@ -5,8 +5,10 @@
 #include "modelpreset.h"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gp {
@@ -48,6 +50,11 @@ struct ModelChoice
     ModelArchitecture custom; ///< used when preset is ""
     bool operator==(const ModelChoice&) const = default;
 };
+
+/// The modules `recompute_modules` may name (Megatron-Core TransformerConfig.recompute_modules
+/// that the memory and step model know): the attention core, the block's non-fused LayerNorm
+/// and the MoE experts' activation function.
+inline constexpr std::array<std::string_view, 3> kRecomputeModules{"core_attn", "layernorm", "moe_act"};
 
 struct Parallelism
 {
@@ -109,6 +116,55 @@ struct Parallelism
         return out;
     }
     /// GPUs of the job: expert parallelism reuses data-parallel ranks, context parallelism adds its own.
+    /// Expert-tensor-parallel size (Megatron-Core's expert_tensor_parallel_size) for MoE
+    /// parallel folding; 0 = not set: the experts are split over tp like the rest of the block
+    /// and the `ep` ranks are data-parallel ranks (ep divides dp). Set, the expert layers get a
+    /// grid of their own over the same tp x cp x dp ranks of a pipeline stage (order etp-ep-edp,
+    /// megatron/core/parallel_state.py initialize_model_parallel): each rank holds 1/(etp x ep) of
+    /// the routed experts, an EP group is ep ranks `etp` apart (etp x ep consecutive slots), and
+    /// etp x ep divides tp x cp x dp. docs/model-reference.md#moe-parallel-folding.
+    int etp = 0;
+    /// The tensor-parallel size of the routed experts: etp where set, else tp.
+    int expertTp() const { return etp > 0 ? etp : std::max(tp, 1); }
+    /// Consecutive slots one expert-parallel group spans: expertTp() x ep.
+    int expertGroupSpan() const { return expertTp() * std::max(ep, 1); }
+    /// Ranks that hold the same routed experts (Megatron-Core's expert-data-parallel group):
+    /// tp x cp x dp / (etp x ep) when folded, dp / ep otherwise.
+    int expertDataParallel() const
+    {
+        return etp > 0 ? std::max(std::max(tp, 1) * std::max(cp, 1) * std::max(dp, 1) / expertGroupSpan(), 1)
+                       : std::max(std::max(dp, 1) / std::max(ep, 1), 1);
+    }
+    /// Megatron-Core's recompute_modules under selective recomputation (recompute "selective"):
+    /// the parts of a block recomputed in backward instead of kept. Empty: core_attn alone,
+    /// Megatron's default and what "selective" means without a list. Known modules:
+    /// kRecomputeModules. docs/model-reference.md#recomputed-modules.
+    std::vector<std::string> recomputeModules{};
+    /// Full recomputation of only some blocks (Megatron-Core's recompute_method "block" with
+    /// recompute_num_layers): the first `recomputeLayers` blocks of each pipeline stage's model
+    /// chunk are recomputed whole, the others keep their activations; 0 = every block.
+    /// docs/model-reference.md#recomputed-modules.
+    int recomputeLayers = 0;
+    /// The share of a stage's blocks that full recomputation recomputes: 1 for every block, the
+    /// first recomputeLayers of each of the v chunks of layers / pp blocks otherwise; 0 without it.
+    double fullRecomputeShare(int layers) const
+    {
+        if (recompute != Recompute::Full)
+            return 0.0;
+        if (recomputeLayers <= 0 || layers <= 0)
+            return 1.0;
+        const double perChunk = static_cast<double>(layers) / (std::max(pp, 1) * std::max(virtualStages, 1));
+        return std::min(1.0, recomputeLayers / perChunk);
+    }
+    /// Whether selective recomputation recomputes `module` (core_attn, layernorm, moe_act).
+    bool recomputes(std::string_view module) const
+    {
+        if (recompute != Recompute::Selective)
+            return false;
+        if (recomputeModules.empty())
+            return module == "core_attn";
+        return std::find(recomputeModules.begin(), recomputeModules.end(), module) != recomputeModules.end();
+    }
     int gpus() const { return tp * pp * dp * cp; }
     bool operator==(const Parallelism&) const = default;
 };

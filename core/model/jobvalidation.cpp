@@ -5,6 +5,8 @@
 #include "enumnames.h"
 #include "validation.h"
 
+#include <algorithm>
+
 namespace gp {
 
 using checks::field;
@@ -115,6 +117,8 @@ void validateParallelism(const Job& job, const ModelArchitecture* arch, const st
     ok = inRange(out, field(p, "pp"), par.pp, 1, 1024) && ok;
     ok = inRange(out, field(p, "dp"), par.dp, 1, 1e6) && ok;
     ok = inRange(out, field(p, "ep"), par.ep, 1, 4096) && ok;
+    if (par.etp != 0)
+        ok = inRange(out, field(p, "etp"), par.etp, 1, 1024) && ok;
     inRange(out, field(p, "zero_stage"), par.zeroStage, 0, 3);
     if (par.fsdp && par.zeroStage != 0 && par.zeroStage != 3)
         out.push_back(Issue::error(field(p, "fsdp"),
@@ -123,6 +127,34 @@ void validateParallelism(const Job& job, const ModelArchitecture* arch, const st
         out.push_back(Issue::error(field(p, "zero_stage"), "ZeRO and FSDP shard training state; inference jobs use 0"));
     if (!job.isTraining() && par.recompute != Recompute::None)
         out.push_back(Issue::error(field(p, "recompute"), "recomputation applies to training only; use none"));
+    // Megatron-Core's recompute_method "block" with recompute_num_layers: full recomputation only.
+    if (par.recomputeLayers != 0) {
+        if (par.recompute != Recompute::Full)
+            out.push_back(Issue::error(field(p, "recompute_layers"),
+                                       num(par.recomputeLayers) + " recomputes whole blocks; recompute is " +
+                                           std::string(enumName(par.recompute)) + ", not full"));
+        else if (par.recomputeLayers < 0)
+            out.push_back(
+                Issue::error(field(p, "recompute_layers"),
+                             num(par.recomputeLayers) + " must be at least 1 (leave it out for every block)"));
+    }
+    // Megatron-Core's recompute_modules: a list for selective recomputation, of modules the model knows.
+    if (!par.recomputeModules.empty() && par.recompute != Recompute::Selective)
+        out.push_back(
+            Issue::error(field(p, "recompute_modules"), "lists modules for selective recomputation; recompute is " +
+                                                            std::string(enumName(par.recompute)) + ", not selective"));
+    for (std::size_t i = 0; i < par.recomputeModules.size(); ++i) {
+        const std::string& m = par.recomputeModules[i];
+        if (std::find(kRecomputeModules.begin(), kRecomputeModules.end(), m) == kRecomputeModules.end())
+            out.push_back(Issue::error(field(p, "recompute_modules").str() + "[" + std::to_string(i) + "]",
+                                       "'" + m +
+                                           "' is not a module the model recomputes (core_attn, layernorm, "
+                                           "moe_act)"));
+        else if (std::find(par.recomputeModules.begin(), par.recomputeModules.begin() + static_cast<long>(i), m) !=
+                 par.recomputeModules.begin() + static_cast<long>(i))
+            out.push_back(Issue::error(field(p, "recompute_modules").str() + "[" + std::to_string(i) + "]",
+                                       "'" + m + "' is listed twice"));
+    }
     const bool vOk = inRange(out, field(p, "virtual_stages"), par.virtualStages, 1, 1024);
     if (vOk && par.virtualStages > 1) {
         if (!job.isTraining())
@@ -169,9 +201,26 @@ void validateParallelism(const Job& job, const ModelArchitecture* arch, const st
         else if (arch->experts % par.ep != 0)
             out.push_back(Issue::error(field(p, "ep"), num(par.ep) + " does not divide the model's " +
                                                            num(arch->experts) + " experts"));
-        else if (par.dp % par.ep != 0)
+        else if (par.etp == 0 && par.dp % par.ep != 0)
             out.push_back(Issue::error(field(p, "ep"), num(par.ep) + " does not divide dp (" + num(par.dp) +
-                                                           "): expert-parallel ranks are data-parallel ranks"));
+                                                           "): expert-parallel ranks are data-parallel ranks "
+                                                           "(set etp for Megatron-Core's MoE parallel folding)"));
+    }
+    // MoE parallel folding (Megatron-Core, expert_tensor_parallel_size): the expert layers lay
+    // etp x ep x edp over the tp x cp x dp ranks of each pipeline stage, so etp x ep divides them
+    // (parallel_state.py: "world_size is not divisible by expert_tensor_model_pipeline_parallel size").
+    if (par.etp > 0) {
+        const long long stage = 1LL * par.tp * par.cp * par.dp;
+        const long long span = 1LL * par.etp * par.ep;
+        if (!arch->isMoe())
+            out.push_back(Issue::error(field(p, "etp"), num(par.etp) +
+                                                            " needs a mixture-of-experts model; this one is dense "
+                                                            "(experts 1)"));
+        else if (stage % span != 0)
+            out.push_back(Issue::error(field(p, "etp"), num(par.etp) + " x ep (" + num(par.ep) +
+                                                            ") does not divide tp x cp x dp (" + std::to_string(stage) +
+                                                            "): a folded expert grid covers a pipeline stage's "
+                                                            "ranks"));
     }
     if (!par.stageLayers.empty() || par.cp > 1) {
         validateStagesAndContext(job, *arch, p, out);

@@ -112,6 +112,8 @@ std::string parallelism(const Parallelism& p)
         s += " (interleaved x" + std::to_string(p.virtualStages) + ")";
     if (p.ep > 1)
         s += " EP" + std::to_string(p.ep);
+    if (p.etp > 0)
+        s += " ETP" + std::to_string(p.etp);
     if (!p.stageLayers.empty()) {
         s += " stages ";
         for (std::size_t i = 0; i < p.stageLayers.size(); ++i)

@@ -264,7 +264,11 @@ std::optional<std::string> precisionOf(const std::string& printed)
 QJsonObject scenarioAround(const QJsonObject& job, const NodeTemplate& t, int nodes, const Catalog& catalog)
 {
     const RackTemplate* rack = rackOf(catalog, t);
-    return {{"format_version", rack ? 2 : 1}, // NVLink-domain groups arrived in format 2
+    const QJsonObject par = job.value("parallelism").toObject();
+    const bool v5 = par.contains("etp") || par.contains("recompute_modules") || par.contains("recompute_layers");
+    return {{"format_version", v5     ? 5
+                               : rack ? 2
+                                      : 1}, // NVLink-domain groups arrived in format 2
             {"name", job.value("name")},
             {"placement_policy", "topology_aware"},
             {"pricing", QJsonObject{{"preset", "aws-on-demand-2024"}, {"gpu_hour_usd", QJsonObject{}}}},
@@ -461,9 +465,18 @@ Result<QJsonObject> scenarioForRow(const QJsonObject& row, bool serving, const C
     // Settings the row does not print take Megatron-Core's recipe defaults where the framework is
     // Megatron (distributed optimizer, sequence parallelism with TP, FP32 main gradients; make_scenarios.py's
     // NeMo runs), and the row's own FSDP mode otherwise.
+    // What the recipe ran that the model does not express (the row's source cites the recipe line).
+    if (const int offloaded = intOr(row.value("cpu_offloading_num_layers"), 0); offloaded > 0)
+        return R::failure("",
+                          "needs feature: activation offloading to the CPU (the recipe's cpu_offloading_num_layers " +
+                              std::to_string(offloaded) + ")");
+    // Megatron-FSDP (the recipe's use_megatron_fsdp with optim_grads_params): parameters,
+    // gradients and optimizer states sharded over the data-parallel ranks, ZeRO-3's traffic.
+    const bool megatronFsdp = row.value("megatron_fsdp").toBool(false);
     const std::string family = rowFamily(row, false);
     const std::string fsdp = lower(str(row.value("fsdp")));
-    const int zero = row.value("zero_stage").isDouble()                 ? row.value("zero_stage").toInt()
+    const int zero = megatronFsdp                                       ? 3
+                     : row.value("zero_stage").isDouble()               ? row.value("zero_stage").toInt()
                      : contains(fsdp, "fsdp") && !contains(fsdp, "= 0") ? 3
                      : family == "megatron"                             ? 1
                                                                         : 0;
@@ -486,6 +499,22 @@ Result<QJsonObject> scenarioForRow(const QJsonObject& row, bool serving, const C
         par["cp"] = cp;
     if (ep > 1)
         par["ep"] = ep;
+    // The modules the recipe recomputes under selective recomputation (recompute_modules, cited
+    // in activation_recompute_source).
+    if (const QJsonArray modules = row.value("recompute_modules").toArray();
+        recompute == "selective" && !modules.isEmpty())
+        par["recompute_modules"] = modules;
+    // Full recomputation of the first recompute_num_layers blocks of each chunk (recompute_method
+    // "block"); the harness refuses another method rather than guess it.
+    if (const int n = intOr(row.value("recompute_num_layers"), 0); recompute == "full" && n > 0) {
+        if (str(row.value("recompute_method")) != "block")
+            return R::failure("", "needs feature: recompute_method " + str(row.value("recompute_method")));
+        par["recompute_layers"] = n;
+    }
+    // MoE parallel folding where the recipe sets expert_tensor_parallel_size (the row's `etp`,
+    // cited in etp_source): the EP group spans TP and DP ranks (Megatron-Core parallel_state.py).
+    if (const int etp = intOr(row.value("etp"), 0); etp > 0)
+        par["etp"] = etp;
     // The recipe's layer split where the row states it (pipeline_split, cited in the row): Megatron's
     // embedding and loss counted as pipeline layers make the first and last stages one block lighter.
     if (const std::string layout = str(row.value("pipeline_layout")); !layout.empty() && pp > 1) {
@@ -522,8 +551,17 @@ Result<QJsonObject> scenarioForRow(const QJsonObject& row, bool serving, const C
     // Megatron-Core keeps fp32 main gradients; Composer's FSDP mixed precision DEFAULT reduces
     // the gradients in fp32 (reduce_dtype float32; PURE in the 16-bit type: Composer
     // mosaic_fsdp_utils.get_mixed_precision).
-    if (family == "megatron" || (family == "fsdp" && contains(lower(str(row.value("precision"))), "mp mode default")))
+    // A recipe that says otherwise wins: Megatron-Bridge's performance recipes reduce the
+    // gradients in bf16 (grad_reduce_in_fp32 False, cited in grad_reduce_in_fp32_source).
+    if (row.value("grad_reduce_in_fp32").isBool())
+        job["main_grads_fp32"] = row.value("grad_reduce_in_fp32").toBool();
+    else if (family == "megatron" ||
+             (family == "fsdp" && contains(lower(str(row.value("precision"))), "mp mode default")))
         job["main_grads_fp32"] = true;
+    // The attention kernel the recipe runs where the row states it (flash_attention_source): a
+    // fused kernel keeps no s x s scores even where the model has attention dropout.
+    if (row.value("flash_attention").isBool())
+        job["flash_attention"] = row.value("flash_attention").toBool();
     return R::success(scenarioAround(job, *t, nodes, catalog));
 }
 
