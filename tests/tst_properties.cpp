@@ -240,7 +240,13 @@ private Q_SLOTS:
         QVERIFY(workloads->cell("chat-70b", "ITL P99").endsWith(" ms"));
         QVERIFY(workloads->cell("chat-70b", "SLO").endsWith(" %"));
         QCOMPARE(workloads->cell("frontier-70b", "TTFT"), QString("–"));
+        // Its $/month says what its tokens cost (issue 39, item 5); a training job's does not.
+        const int cost = static_cast<int>(table->columnCount()) - 1;
+        QCOMPARE(table->horizontalHeaderItem(cost)->text(), QString("$/month"));
+        QVERIFY2(table->item(row, cost)->toolTip().contains("$/M tokens: input $"),
+                 qPrintable(table->item(row, cost)->toolTip()));
         const int training = rowOf(table, "frontier-70b");
+        QVERIFY(!table->item(training, cost)->toolTip().contains("$/M tokens"));
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
                           table->visualItemRect(table->item(training, 2)).center());
         QVERIFY(!workloads->servingView()->isVisibleTo(workloads));

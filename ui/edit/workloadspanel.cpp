@@ -295,6 +295,12 @@ void WorkloadsPanel::showEvaluation(const Scenario& s, const calc::Evaluation& e
                     item->setForeground(QColor("#c0392b"));
                     item->setText(item->text() + " ⚠");
                 }
+            } else if (c == kCostColumn && r.tokenCost) {
+                // What its tokens cost, priced by the engine time of each phase (issue 39, item 5).
+                item->setToolTip(tr("%1 per month for its GPU share; %2. Input and output priced by the engine "
+                                    "time of prefill and decode; used: the useful cost while the engine is busy. "
+                                    "docs/model-reference.md#cost-per-million-tokens")
+                                     .arg(text::usd(r.costPerMonthUsd), q(calc::tokenCostText(*r.tokenCost))));
             } else if (r.serving && c >= kFirstServing && c <= kLastServing) {
                 const calc::ServingResult& v = *r.serving;
                 item->setToolTip(tr("%1 users in the batch of %2 the KV cache holds%3; %4 req/s, %5 output tok/s; "
