@@ -58,6 +58,12 @@ bool sameConstants(const std::vector<FittedConstant>& a, const std::vector<Fitte
     return true;
 }
 
+/// The one job of a scenario the harness built for a row.
+QJsonObject jobOf(const QJsonObject& scenario)
+{
+    return scenario.value("tenants").toArray().first().toObject().value("jobs").toArray().first().toObject();
+}
+
 } // namespace
 
 class TestHeldout : public QObject
@@ -353,9 +359,6 @@ private Q_SLOTS:
     void rowsCarryTheRecipesLayerSplit()
     {
         const Catalog& c = test::bundledCatalog();
-        const auto jobOf = [](const QJsonObject& scenario) {
-            return scenario.value("tenants").toArray().first().toObject().value("jobs").toArray().first().toObject();
-        };
         int checked = 0;
         for (const QJsonValue& v : mTraining) {
             const QJsonObject row = v.toObject();
@@ -413,9 +416,6 @@ private Q_SLOTS:
     void rowsCarryTheRecipesPipelineLayout()
     {
         const Catalog& c = test::bundledCatalog();
-        const auto jobOf = [](const QJsonObject& scenario) {
-            return scenario.value("tenants").toArray().first().toObject().value("jobs").toArray().first().toObject();
-        };
         int checked = 0;
         for (const QJsonValue& v : mTraining) {
             const QJsonObject row = v.toObject();
@@ -470,9 +470,6 @@ private Q_SLOTS:
     void rowsCarryTheirRecipesSettings()
     {
         const Catalog& c = test::bundledCatalog();
-        const auto jobOf = [](const QJsonObject& scenario) {
-            return scenario.value("tenants").toArray().first().toObject().value("jobs").toArray().first().toObject();
-        };
         const char* const cited[] = {
             "etp",           "recompute_modules", "recompute_num_layers",     "grad_reduce_in_fp32",
             "megatron_fsdp", "flash_attention",   "cpu_offloading_num_layers"};

@@ -144,14 +144,7 @@ JobPlacement Placer::place(const JobDemand& d, int demandIndex)
             if (!rack->empty()) {
                 mStrictMemory = false;
                 mPcieTp = false;
-                const std::vector<int> group = *rack; // setOwner's refresh may reuse the scratch
-                for (int s : group) {
-                    setOwner(s, demandIndex), out.slots.push_back(s);
-                    const int n = slot(s).node;
-                    if (std::find(used.begin(), used.end(), n) == used.end())
-                        used.push_back(n);
-                }
-                refreshNode(slot(group.front()).node);
+                take(*rack, demandIndex, out, used);
                 continue;
             }
             mStrictMemory = strict;

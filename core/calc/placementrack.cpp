@@ -92,16 +92,20 @@ bool Placer::blockInRack(const JobDemand& d, int count, int demandIndex, JobPlac
     }
     mStrictMemory = strict;
     if (found->empty())
-        return false;                      // group by group, and the evaluation costs the groups that straddle domains
-    const std::vector<int> block = *found; // setOwner's refresh may reuse the scratch
-    for (int s : block) {
+        return false; // group by group, and the evaluation costs the groups that straddle domains
+    take(*found, demandIndex, out, mUsed);
+    return true;
+}
+
+void Placer::take(std::vector<int> group, int demandIndex, JobPlacement& out, std::vector<int>& used)
+{
+    for (int s : group) { // a copy: setOwner's refresh may reuse the scratch it came from
         setOwner(s, demandIndex), out.slots.push_back(s);
         const int n = slot(s).node;
-        if (std::find(mUsed.begin(), mUsed.end(), n) == mUsed.end())
-            mUsed.push_back(n);
+        if (std::find(used.begin(), used.end(), n) == used.end())
+            used.push_back(n);
     }
-    refreshNode(slot(block.front()).node);
-    return true;
+    refreshNode(slot(group.front()).node);
 }
 
 std::string Placer::rackReason(const JobDemand& d) const

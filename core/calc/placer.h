@@ -179,6 +179,9 @@ private:
     /// trays of one rack-scale domain, appending their slots to `out`; false (nothing taken)
     /// where the block fits a node's own domain or no rack holds it.
     bool blockInRack(const JobDemand& d, int count, int demandIndex, JobPlacement& out);
+    /// Gives the slots of `group` (GPUs across the trays of one rack) to the demand, adding
+    /// them to `out` and their nodes to `used`.
+    void take(std::vector<int> group, int demandIndex, JobPlacement& out, std::vector<int>& used);
     /// Why a TP group found no rack-scale domain, with the widest TP that one would take.
     std::string rackReason(const JobDemand& d) const;
 
