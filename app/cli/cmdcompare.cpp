@@ -15,6 +15,7 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 
 namespace gp::cli {
@@ -140,7 +141,10 @@ int runCompare(const QStringList& args)
         return kOk;
     }
     auto width = [](std::size_t i) { return i == 0 ? 20 : 34; };
-    out() << QString("%1").arg("KPI", -22);
+    int labels = 22; // the KPI column as wide as its longest label and two spaces
+    for (const calc::KpiComparison& row : rows)
+        labels = std::max(labels, static_cast<int>(QString::fromStdString(row.spec.label).size()) + 2);
+    out() << QString("%1").arg("KPI", -labels);
     for (std::size_t i = 0; i < scenarios.size(); ++i) {
         const QString name =
             QString("%1: %2").arg(QChar('A' + static_cast<int>(i))).arg(QString::fromStdString(scenarios[i].name));
@@ -148,7 +152,7 @@ int runCompare(const QStringList& args)
     }
     out() << '\n';
     for (const calc::KpiComparison& row : rows) {
-        out() << QString("%1").arg(QString::fromStdString(row.spec.label), -22);
+        out() << QString("%1").arg(QString::fromStdString(row.spec.label), -labels);
         for (std::size_t i = 0; i < row.values.size(); ++i) {
             QString cell = QString::fromStdString(calc::formatKpiValue(row.spec, row.values[i]));
             if (i > 0 && row.verdicts[i] != calc::Verdict::Same)
