@@ -480,6 +480,10 @@ private Q_SLOTS:
         QVERIFY2(on.epAllToAllHiddenS <= on.breakdown.compute + on.breakdown.recompute,
                  qPrintable(QString("%1 > %2").arg(on.epAllToAllHiddenS).arg(on.breakdown.compute)));
         QVERIFY(off.stepTimeS - on.stepTimeS <= off.breakdown.epAllToAll * 255.0 / 256.0 * (1 + 1e-9));
+        QVERIFY2(off.breakdown.epAllToAll > off.breakdown.compute, // the case where the bound binds
+                 qPrintable(QString("%1 <= %2").arg(off.breakdown.epAllToAll).arg(off.breakdown.compute)));
+        QVERIFY(on.breakdown.epAllToAll >=
+                off.breakdown.epAllToAll - (on.breakdown.compute + on.breakdown.recompute) * (1 + 1e-9));
         double sum = 0.0;
         for (const StepPart& p : stepParts())
             sum += on.breakdown.*p.value;
