@@ -181,8 +181,8 @@ private Q_SLOTS:
             << "tenants[2].sla.itl_p99_ms" << QJsonValue(-1) << "tenants[2].sla.itl_p99_ms: -1 must be between";
         QTest::newRow("price preset") << "pricing.preset" << QJsonValue("cheap")
                                       << "pricing.preset: 'cheap' is not a price preset in the catalog";
-        QTest::newRow("newer version") << "format_version" << QJsonValue(6)
-                                       << "format_version: 6 is newer than this gpuplan reads (5): it needs a newer "
+        QTest::newRow("newer version") << "format_version" << QJsonValue(7)
+                                       << "format_version: 7 is newer than this gpuplan reads (6): it needs a newer "
                                           "gpuplan";
         QTest::newRow("not an object") << "tenants[0]" << QJsonValue(5)
                                        << "tenants[0]: expected an object, found the "
@@ -277,8 +277,8 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("from");
         QTest::addColumn<QByteArray>("to");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("top level") << QByteArray("\"format_version\": 5,")
-                                   << QByteArray("\"format_version\": 5, \"format_version\": 5,")
+        QTest::newRow("top level") << QByteArray("\"format_version\": 6,")
+                                   << QByteArray("\"format_version\": 6, \"format_version\": 6,")
                                    << "format_version: duplicate key 'format_version'";
         QTest::newRow("in a job") << QByteArray("\"kind\": \"pretraining\"")
                                   << QByteArray("\"kind\": \"pretraining\", \"kind\": \"finetuning\"")

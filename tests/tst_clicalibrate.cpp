@@ -169,7 +169,7 @@ private Q_SLOTS:
         r = test::cli({"profiles", "use", profileFile, mScenario, "-o", own}, mTmp.path());
         QVERIFY2(r.code == 0 && r.out.contains("evaluated with profile dgx/own v1"), qPrintable(r.out + r.err));
         const QJsonObject written = QJsonDocument::fromJson(test::readAll(own)).object();
-        QCOMPARE(written.value("format_version").toInt(), 5);
+        QCOMPARE(written.value("format_version").toInt(), 6);
         QCOMPARE(written.value("calibration").toObject().value("name").toString(), QString("dgx/own"));
 
         const test::Run viaOption =

@@ -471,8 +471,8 @@ private Q_SLOTS:
     {
         const Catalog& c = test::bundledCatalog();
         const char* const cited[] = {
-            "etp",           "recompute_modules", "recompute_num_layers",     "grad_reduce_in_fp32",
-            "megatron_fsdp", "flash_attention",   "cpu_offloading_num_layers"};
+            "etp",           "recompute_modules", "recompute_num_layers",      "grad_reduce_in_fp32",
+            "megatron_fsdp", "flash_attention",   "cpu_offloading_num_layers", "moe_a2a_overlap"};
         std::map<std::string, int> seen;
         for (const QJsonValue& v : mTraining) {
             const QJsonObject row = v.toObject();
@@ -505,8 +505,16 @@ private Q_SLOTS:
             const QJsonObject par = job.value("parallelism").toObject();
             if (row.contains("etp")) {
                 QCOMPARE(par.value("etp").toInt(), row.value("etp").toInt());
-                QCOMPARE(scenario->value("format_version").toInt(), 5);
+                QVERIFY(scenario->value("format_version").toInt() >= 5);
                 ++seen["etp"];
+            }
+            // Megatron-Core's EP all-to-all overlap where the recipe turns it on (format 6), and only there.
+            QCOMPARE(par.value("moe_a2a_overlap").toBool(), row.value("moe_a2a_overlap").toBool());
+            if (row.value("moe_a2a_overlap").toBool()) {
+                QCOMPARE(scenario->value("format_version").toInt(), 6);
+                QVERIFY2(row.value("moe_a2a_overlap_source").toString().contains("overlap_moe_expert_parallel_comm"),
+                         id.c_str());
+                ++seen["a2a overlap"];
             }
             if (row.contains("recompute_modules")) {
                 QCOMPARE(par.value("recompute").toString(), QString("selective"));
@@ -533,7 +541,7 @@ private Q_SLOTS:
             QVERIFY2(read.ok() || read.errorText().find("does not divide layers (61)") != std::string::npos,
                      (id + ": " + read.errorText()).c_str());
         }
-        for (const char* what : {"offload", "etp", "modules", "layers", "grads", "flash"})
+        for (const char* what : {"offload", "etp", "modules", "layers", "grads", "flash", "a2a overlap"})
             QVERIFY2(seen[what] > 0, what);
     }
 

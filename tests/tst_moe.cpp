@@ -450,6 +450,101 @@ private Q_SLOTS:
         QVERIFY(inNode.memory.totalBytes() < none.memory.totalBytes());
     }
 
+    /// Megatron-Core's EP all-to-all overlap (moe_a2a_overlap): never slower than without it, hides
+    /// nothing when off, hides at most the compute beside it (the forward's all-to-alls behind the
+    /// other micro-batch's backward, the backward's behind its forward) and only in the steady
+    /// state, and the parts still add up to the step.
+    void epAllToAllOverlap()
+    {
+        const Catalog& c = test::bundledCatalog();
+        ModelArchitecture a = preset("qwen3-30b-a3b");
+        a.sequenceLength = 4096;
+        a.layers = 12;
+        auto run = [&](bool overlap, int micro, int global) {
+            Job j = training(a, 1, 1, 16, 16, micro, global, Precision::Bf16);
+            j.parallelism.moeA2aOverlap = overlap;
+            const Evaluation ev = evaluate(with(dgxH100(2), j), c);
+            return only(ev).perf;
+        };
+        const PerfResult off = run(false, 1, 256), on = run(true, 1, 256);
+        QCOMPARE(off.epAllToAllHiddenS, 0.0); // off: nothing hidden
+        QVERIFY(off.breakdown.epAllToAll > 0);
+        QVERIFY(on.epAllToAllHiddenS > 0);
+        QVERIFY(on.stepTimeS <= off.stepTimeS);
+        QVERIFY(on.breakdown.epAllToAll >= 0);
+        // What is hidden plus what stays exposed is the whole all-to-all.
+        QVERIFY(std::abs(on.breakdown.epAllToAll + on.epAllToAllHiddenS - off.breakdown.epAllToAll) <
+                1e-9 * off.breakdown.epAllToAll);
+        // Bounded by the compute it hides behind (over the fabric at 2 nodes the all-to-all is the
+        // larger, so the bound is what binds) and by the steady state's share: 255 of 256 pairs.
+        QVERIFY2(on.epAllToAllHiddenS <= on.breakdown.compute + on.breakdown.recompute,
+                 qPrintable(QString("%1 > %2").arg(on.epAllToAllHiddenS).arg(on.breakdown.compute)));
+        QVERIFY(off.stepTimeS - on.stepTimeS <= off.breakdown.epAllToAll * 255.0 / 256.0 * (1 + 1e-9));
+        QVERIFY2(off.breakdown.epAllToAll > off.breakdown.compute, // the case where the bound binds
+                 qPrintable(QString("%1 <= %2").arg(off.breakdown.epAllToAll).arg(off.breakdown.compute)));
+        QVERIFY(on.breakdown.epAllToAll >=
+                off.breakdown.epAllToAll - (on.breakdown.compute + on.breakdown.recompute) * (1 + 1e-9));
+        double sum = 0.0;
+        for (const StepPart& p : stepParts())
+            sum += on.breakdown.*p.value;
+        QVERIFY(std::abs(sum - on.stepTimeS) < 1e-9 * on.stepTimeS);
+        // One micro-batch per step: its forward and backward run alone, nothing can hide.
+        const PerfResult single = run(true, 1, 16);
+        QCOMPARE(single.epAllToAllHiddenS, 0.0);
+        QCOMPARE(single.stepTimeS, run(false, 1, 16).stepTimeS);
+        // Written to the scenario only when set, read back.
+        Job j = training(a, 1, 1, 16, 16, 1, 256, Precision::Bf16);
+        QVERIFY(!io::writeScenario(with(dgxH100(2), j)).contains("moe_a2a_overlap"));
+        j.parallelism.moeA2aOverlap = true;
+        const QByteArray json = io::writeScenario(with(dgxH100(2), j));
+        QVERIFY(json.contains("\"moe_a2a_overlap\": true"));
+        const auto back = io::readScenario(json, c);
+        QVERIFY2(back.ok(), qPrintable(QString::fromStdString(back.errorText())));
+        QVERIFY(back->tenants[0].jobs[0].parallelism.moeA2aOverlap);
+    }
+
+    /// Megatron-Core's own conditions for the overlap are validation errors naming the field.
+    void epAllToAllOverlapIsValidated_data()
+    {
+        QTest::addColumn<int>("ep");
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<int>("vp");
+        QTest::addColumn<bool>("full");
+        QTest::addColumn<QString>("expected");
+        const QString at = "tenants[0].jobs[0].parallelism.moe_a2a_overlap: true ";
+        QTest::newRow("no ep") << 1 << 1 << 1 << false
+                               << at + "needs expert parallelism: ep is 1 (Megatron-Core overlaps the EP all-to-all "
+                                       "only)";
+        QTest::newRow("full recompute")
+            << 8 << 1 << 1 << true
+            << at + "needs recompute none or selective: Megatron-Core refuses full recomputation with "
+                    "overlap_moe_expert_parallel_comm";
+        QTest::newRow("pp without vp") << 8 << 2 << 1 << false
+                                       << at + "with pp 2 needs virtual_stages > 1: Megatron-Core overlaps the "
+                                               "all-to-all in the interleaved schedule only";
+        QTest::newRow("fine") << 8 << 2 << 2 << false << "";
+    }
+    void epAllToAllOverlapIsValidated()
+    {
+        QFETCH(int, ep);
+        QFETCH(int, pp);
+        QFETCH(int, vp);
+        QFETCH(bool, full);
+        QFETCH(QString, expected);
+        Job j = training(preset("mixtral-8x7b"), 1, pp, 8, ep, 1, 64, Precision::Bf16);
+        j.model = ModelChoice{"mixtral-8x7b", {}};
+        j.parallelism.virtualStages = vp;
+        j.parallelism.moeA2aOverlap = true;
+        if (full)
+            j.parallelism.recompute = Recompute::Full;
+        const QStringList e = errors(with(dgxH100(pp * 8 / 8 + 1), j));
+        if (expected.isEmpty()) {
+            for (const QString& m : e)
+                QVERIFY2(!m.contains("moe_a2a_overlap"), qPrintable(m));
+        } else
+            QVERIFY2(e.contains(expected), qPrintable(e.join('\n')));
+    }
+
     /// The load-imbalance assumption is read and changes the step: a larger imbalance slows it.
     void loadImbalanceIsAnEditableAssumption()
     {

@@ -204,7 +204,7 @@ private Q_SLOTS:
         QCOMPARE(r.value->name, std::string("old"));
         const QJsonObject written = QJsonDocument::fromJson(io::writeScenario(*r.value)).object();
         QCOMPARE(written.value("format_version").toInt(), Scenario::kFormatVersion);
-        QCOMPARE(Scenario::kFormatVersion, 5);
+        QCOMPARE(Scenario::kFormatVersion, 6);
         for (const char* bad : {R"({"format_version": 0, "name": "x", "topology": {}})",
                                 R"({"format_version": 1.5, "name": "x", "topology": {}})"}) {
             const auto b = io::readScenario(bad, test::bundledCatalog());
@@ -213,7 +213,7 @@ private Q_SLOTS:
         }
         const auto chain = io::migrateScenarioJson(QJsonObject{{"format_version", 1}}, 1);
         QVERIFY(chain.ok());
-        QCOMPARE(chain->value("format_version").toInt(), 5);
+        QCOMPARE(chain->value("format_version").toInt(), 6);
         QVERIFY(!io::migrateScenarioJson(QJsonObject{}, 9).ok());
     }
 

@@ -410,6 +410,29 @@ PerfResult training(const PerfInputs& in)
     const double cpMb =
         blocks * bt.contextParallel / network + (withHead ? mtpModules * moe.contextParallel / network : 0.0);
     const double stageMb = computeMb + recomputeMb + tpMb + a2aMb + cpMb;
+    // Megatron-Core's EP all-to-all overlap (moe_a2a_overlap: overlap_moe_expert_parallel_comm).
+    // The combined 1F1B schedule runs micro-batch i's forward beside micro-batch j's backward,
+    // layer by layer, the all-to-alls on a stream of their own (schedule_layer_1f1b in
+    // models/common/model_chunk_schedule_plan.py): the forward's dispatch and combine hide behind
+    // the other's expert and attention backward, the backward's behind the other's expert and
+    // attention forward. Per block, each direction hides at most the compute beside it:
+    // exposed = max(0, forward a2a - backward compute) + max(0, backward a2a - forward compute).
+    // Only steady-state steps pair a forward with a backward (combined_1f1b.py: the first forward
+    // and the last backward run alone; interleaved, the first stage warms up
+    // 2(pp - 1) + (v - 1)pp + 1 of its m·v chunk passes, schedules.py), so that share of the
+    // micro-batches hides; the warm-up and cool-down, and the bubble, keep the whole all-to-all.
+    double a2aHiddenMb = 0.0;
+    if (par.moeA2aOverlap && par.ep > 1 && par.recompute != Recompute::Full && a2aMb > 0) {
+        const auto hideable = [&](const BlockTimes& b) {
+            const double half = 0.5 * b.allToAll / network; // two of the four all-to-alls each way
+            return std::min(half, b.backward + b.recompute) + std::min(half, b.forward);
+        };
+        const double passes = static_cast<double>(m) * v;
+        const double warmup = pp > 1 ? 2.0 * (pp - 1) + (v - 1.0) * pp + 1.0 : 1.0;
+        const double steady = passes > 0 ? std::max(0.0, passes - warmup) / passes : 0.0;
+        a2aHiddenMb = steady * (blocks * hideable(bt) + (withHead ? mtpModules * hideable(moe) : 0.0));
+        a2aHiddenMb = std::clamp(a2aHiddenMb, 0.0, a2aMb);
+    }
 
     // Pipeline: each micro-batch crosses v stage boundaries forward and backward; Megatron's
     // scatter/gather sends 1/t of the activations per TP rank (Narayanan et al. 2021 §4.1).
@@ -532,7 +555,8 @@ PerfResult training(const PerfInputs& in)
     br.bubble = (pp - 1) / static_cast<double>(v) * stageMb;
     br.dpExposed = dpS - dpHidden;
     br.optimizer = optimizerS;
-    br.epAllToAll = m * a2aMb;
+    br.epAllToAll = m * (a2aMb - a2aHiddenMb);
+    r.epAllToAllHiddenS = m * a2aHiddenMb;
     br.cpExposed = m * cpMb;
     r.stepTimeS = br.total();
     r.computeS = br.compute + br.recompute + br.optimizer;

@@ -199,7 +199,10 @@ struct PerfResult
     double dataParallelBytesPerGpu = 0.0; ///< per step, through each GPU's data-parallel link
     double pipelineBytesPerGpu = 0.0;     ///< per step, to the next pipeline stage
     double networkCommS = 0.0;            ///< data-parallel and pipeline transfer time per step, hidden or not
-    ResourceMix mix;                      ///< what bounds the step (interference.h reads it)
+    /// The EP all-to-all time per step hidden behind another micro-batch's compute (moe_a2a_overlap);
+    /// breakdown.epAllToAll is what stays exposed.
+    double epAllToAllHiddenS = 0.0;
+    ResourceMix mix; ///< what bounds the step (interference.h reads it)
 };
 
 /// Training: a step built from the shapes of each block's GEMMs, attention and memory-bound

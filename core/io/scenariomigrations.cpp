@@ -46,10 +46,19 @@ Result<QJsonObject> v4ToV5(QJsonObject root)
     return Result<QJsonObject>::success(std::move(root));
 }
 
+/// 5 → 6 (issue 37): a job's optional `parallelism.moe_a2a_overlap` (Megatron-Core's EP all-to-all
+/// overlap); absent means the all-to-all is not overlapped, as every version-5 plan was evaluated.
+Result<QJsonObject> v5ToV6(QJsonObject root)
+{
+    root.insert(QLatin1String("format_version"), 6);
+    return Result<QJsonObject>::success(std::move(root));
+}
+
 /// steps[i] migrates version i + 1 to i + 2.
 const std::array<Step, Scenario::kFormatVersion - kOldestScenarioFormat>& steps()
 {
-    static const std::array<Step, Scenario::kFormatVersion - kOldestScenarioFormat> s{v1ToV2, v2ToV3, v3ToV4, v4ToV5};
+    static const std::array<Step, Scenario::kFormatVersion - kOldestScenarioFormat> s{v1ToV2, v2ToV3, v3ToV4, v4ToV5,
+                                                                                      v5ToV6};
     return s;
 }
 

@@ -29,6 +29,9 @@ namespace gp::io {
 ///    first N blocks of each chunk). Absent means the experts follow tp and ep divides dp, and
 ///    selective recomputation recomputes the attention core, as in version 4, so the step only
 ///    stamps the version.
+///  - 5 → 6 (issue 37): a job's optional `parallelism.moe_a2a_overlap` (Megatron-Core's
+///    overlap_moe_expert_parallel_comm: the EP all-to-all hidden behind another micro-batch's
+///    compute). Absent means not overlapped, as in version 5, so the step only stamps the version.
 ///
 /// Returns the document at the current version, or an error naming `format_version` when a
 /// step cannot migrate it. `fromVersion` must be a known version (1 … kFormatVersion).

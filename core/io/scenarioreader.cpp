@@ -405,8 +405,9 @@ Job Reader::job(const QJsonObject& o, const std::string& p)
                 j.parallelism.stageLayers.push_back(static_cast<int>(v.toDouble()));
             }
         }
-        j.parallelism.recomputeLayers = g.integer("recompute_layers", 0); // format 5; 0: every block
-        if (auto modules = g.array("recompute_modules")) {                // format 5; which ones validateJob checks
+        j.parallelism.recomputeLayers = g.integer("recompute_layers", 0);  // format 5; 0: every block
+        j.parallelism.moeA2aOverlap = g.boolean("moe_a2a_overlap", false); // format 6; absent: not overlapped
+        if (auto modules = g.array("recompute_modules")) {                 // format 5; which ones validateJob checks
             const std::string at = g.pathOf("recompute_modules");
             for (qsizetype i = 0; i < modules->size(); ++i) {
                 const QJsonValue v = modules->at(i);

@@ -177,6 +177,8 @@ QJsonObject toJson(const Job& j)
             layers.append(n);
         parallelism["stage_layers"] = layers;
     }
+    if (p.moeA2aOverlap) // format 6, written only when set
+        parallelism["moe_a2a_overlap"] = true;
     if (p.recomputeLayers > 0) // format 5, written only when some blocks are recomputed
         parallelism["recompute_layers"] = p.recomputeLayers;
     if (!p.recomputeModules.empty()) { // format 5, written only when listed

@@ -145,6 +145,13 @@ struct Parallelism
     /// chunk are recomputed whole, the others keep their activations; 0 = every block.
     /// docs/model-reference.md#recomputed-modules.
     int recomputeLayers = 0;
+    /// Megatron-Core's EP all-to-all overlap (overlap_moe_expert_parallel_comm, Megatron-Bridge's
+    /// moe_a2a_overlap): the combined 1F1B schedule runs one micro-batch's forward beside another's
+    /// backward, layer by layer, so each dispatch/combine of one hides behind the other's attention
+    /// or expert compute (megatron/core/pipeline_parallel/combined_1f1b.py,
+    /// models/common/model_chunk_schedule_plan.py schedule_layer_1f1b). Needs ep > 1, no full
+    /// recomputation and, with pp > 1, interleaved stages. docs/model-reference.md#ep-a2a-overlap.
+    bool moeA2aOverlap = false;
     /// The share of a stage's blocks that full recomputation recomputes: 1 for every block, the
     /// first recomputeLayers of each of the v chunks of layers / pp blocks otherwise; 0 without it.
     double fullRecomputeShare(int layers) const

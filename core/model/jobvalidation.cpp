@@ -127,6 +127,25 @@ void validateParallelism(const Job& job, const ModelArchitecture* arch, const st
         out.push_back(Issue::error(field(p, "zero_stage"), "ZeRO and FSDP shard training state; inference jobs use 0"));
     if (!job.isTraining() && par.recompute != Recompute::None)
         out.push_back(Issue::error(field(p, "recompute"), "recomputation applies to training only; use none"));
+    // Megatron-Core's EP all-to-all overlap (overlap_moe_expert_parallel_comm): its own asserts
+    // (transformer_config.py __post_init__): expert parallelism, no full recomputation, and
+    // interleaved stages when there is a pipeline; the combined 1F1B schedule is a training one.
+    if (par.moeA2aOverlap) {
+        const auto at = field(p, "moe_a2a_overlap");
+        if (!job.isTraining())
+            out.push_back(Issue::error(at, "true: the combined 1F1B schedule that overlaps the all-to-all is a "
+                                           "training schedule; use false"));
+        else if (par.ep <= 1)
+            out.push_back(Issue::error(at, "true needs expert parallelism: ep is " + num(par.ep) +
+                                               " (Megatron-Core overlaps the EP all-to-all only)"));
+        else if (par.recompute == Recompute::Full)
+            out.push_back(Issue::error(at, "true needs recompute none or selective: Megatron-Core refuses full "
+                                           "recomputation with overlap_moe_expert_parallel_comm"));
+        else if (par.pp > 1 && par.virtualStages <= 1)
+            out.push_back(Issue::error(at, "true with pp " + num(par.pp) +
+                                               " needs virtual_stages > 1: Megatron-Core overlaps the all-to-all "
+                                               "in the interleaved schedule only"));
+    }
     // Megatron-Core's recompute_method "block" with recompute_num_layers: full recomputation only.
     if (par.recomputeLayers != 0) {
         if (par.recompute != Recompute::Full)

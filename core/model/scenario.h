@@ -46,7 +46,7 @@ enum class PlacementPolicy
 /// Plain data; the io layer reads and writes it, calc evaluates it.
 struct Scenario
 {
-    static constexpr int kFormatVersion = 5; ///< io/scenariomigrations reads every earlier one
+    static constexpr int kFormatVersion = 6; ///< io/scenariomigrations reads every earlier one
 
     std::string name;
     std::string description;

@@ -114,6 +114,8 @@ std::string parallelism(const Parallelism& p)
         s += " EP" + std::to_string(p.ep);
     if (p.etp > 0)
         s += " ETP" + std::to_string(p.etp);
+    if (p.moeA2aOverlap)
+        s += " (EP all-to-all overlapped)";
     if (!p.stageLayers.empty()) {
         s += " stages ";
         for (std::size_t i = 0; i < p.stageLayers.size(); ++i)

@@ -265,8 +265,10 @@ QJsonObject scenarioAround(const QJsonObject& job, const NodeTemplate& t, int no
 {
     const RackTemplate* rack = rackOf(catalog, t);
     const QJsonObject par = job.value("parallelism").toObject();
+    const bool v6 = par.contains("moe_a2a_overlap");
     const bool v5 = par.contains("etp") || par.contains("recompute_modules") || par.contains("recompute_layers");
-    return {{"format_version", v5     ? 5
+    return {{"format_version", v6     ? 6
+                               : v5   ? 5
                                : rack ? 2
                                       : 1}, // NVLink-domain groups arrived in format 2
             {"name", job.value("name")},
@@ -515,6 +517,10 @@ Result<QJsonObject> scenarioForRow(const QJsonObject& row, bool serving, const C
     // cited in etp_source): the EP group spans TP and DP ranks (Megatron-Core parallel_state.py).
     if (const int etp = intOr(row.value("etp"), 0); etp > 0)
         par["etp"] = etp;
+    // Megatron-Core's EP all-to-all overlap where the recipe turns it on (the row's
+    // moe_a2a_overlap, cited in moe_a2a_overlap_source: overlap_moe_expert_parallel_comm).
+    if (row.value("moe_a2a_overlap").toBool() && ep > 1)
+        par["moe_a2a_overlap"] = true;
     // The recipe's layer split where the row states it (pipeline_split, cited in the row): Megatron's
     // embedding and loss counted as pipeline layers make the first and last stages one block lighter.
     if (const std::string layout = str(row.value("pipeline_layout")); !layout.empty() && pp > 1) {
