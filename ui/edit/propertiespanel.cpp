@@ -21,6 +21,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -168,16 +169,49 @@ void PropertiesPanel::addText(const QString& key, const QString& label, const st
     connect(e, &QLineEdit::textEdited, this, [this, index] { touch(index); });
 }
 
-void PropertiesPanel::addInt(const QString& key, const QString& label, int value, int min, int max,
-                             const QString& suffix)
+QSpinBox* PropertiesPanel::addInt(const QString& key, const QString& label, int value, int min, int max,
+                                  const QString& suffix, const QString& zeroText)
 {
     auto* e = new QSpinBox(mFormHost);
     e->setRange(min, max);
     e->setSuffix(suffix);
     e->setValue(value);
+    if (!zeroText.isEmpty())
+        e->setSpecialValueText(zeroText);
     const std::size_t index = mFields.size();
-    addRow(key, label, e, [e] { return QJsonValue(e->value()); });
+    const bool zeroIsNone = !zeroText.isEmpty();
+    addRow(key, label, e, [e, zeroIsNone] {
+        return zeroIsNone && e->value() == 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(e->value());
+    });
     connect(e, &QSpinBox::valueChanged, this, [this, index] { touch(index); });
+    return e;
+}
+
+QWidget* PropertiesPanel::addNameSet(const QString& key, const QString& label, const QStringList& choices,
+                                     const std::vector<std::string>& current)
+{
+    auto* host = new QWidget(mFormHost);
+    auto* row = new QVBoxLayout(host); // one under the other: the inspector is narrow (1366x768)
+    row->setContentsMargins(0, 0, 0, 0);
+    std::vector<QCheckBox*> boxes;
+    for (const QString& name : choices) {
+        auto* box = new QCheckBox(name, host);
+        box->setObjectName(key + "." + name);
+        box->setChecked(std::find(current.begin(), current.end(), name.toStdString()) != current.end());
+        row->addWidget(box);
+        boxes.push_back(box);
+    }
+    const std::size_t index = mFields.size();
+    addRow(key, label, host, [boxes, choices] {
+        QJsonArray names;
+        for (std::size_t i = 0; i < boxes.size(); ++i)
+            if (boxes[i]->isChecked())
+                names.append(choices[static_cast<qsizetype>(i)]);
+        return names.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(names);
+    });
+    for (QCheckBox* box : boxes)
+        connect(box, &QCheckBox::toggled, this, [this, index] { touch(index); });
+    return host;
 }
 
 QLineEdit* PropertiesPanel::addIntList(const QString& key, const QString& label, const std::vector<int>& values)
@@ -238,6 +272,10 @@ QComboBox* PropertiesPanel::addChoice(const QString& key, const QString& label, 
                                       const std::vector<QJsonValue>& values)
 {
     auto* e = new QComboBox(mFormHost);
+    // As wide as the form gives it, not as its longest item (a software stack's name and id):
+    // the inspector is narrow at 1366x768 and has no horizontal scroll bar; the list shows all.
+    e->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    e->setMinimumContentsLength(8);
     e->addItems(items);
     e->setCurrentIndex(current);
     const std::size_t index = mFields.size();

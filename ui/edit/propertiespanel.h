@@ -19,6 +19,7 @@ class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QSpinBox;
 
 namespace gp::ui {
 
@@ -95,7 +96,13 @@ private:
     void addRow(const QString& key, const QString& label, QWidget* editor, Value value);
     void touch(std::size_t index);
     void addText(const QString& key, const QString& label, const std::string& value);
-    void addInt(const QString& key, const QString& label, int value, int min, int max, const QString& suffix);
+    /// A whole number; with `zeroText`, 0 shows as it and removes the optional field.
+    QSpinBox* addInt(const QString& key, const QString& label, int value, int min, int max, const QString& suffix,
+                     const QString& zeroText = {});
+    /// A list of names ticked from `choices` (one check box each, named KEY.NAME); none ticked
+    /// removes the optional field.
+    QWidget* addNameSet(const QString& key, const QString& label, const QStringList& choices,
+                        const std::vector<std::string>& current);
     /// A list of whole numbers typed as "32,32,31,31"; empty removes the optional field. A part
     /// that is not a number goes to the file's reader as typed, which says why it is refused.
     QLineEdit* addIntList(const QString& key, const QString& label, const std::vector<int>& values);

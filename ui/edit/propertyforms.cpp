@@ -11,8 +11,12 @@
 #include <QDoubleSpinBox>
 #include <QJsonValue>
 #include <QLineEdit>
+#include <QSpinBox>
 
+#include <optional>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace gp::ui {
 
@@ -219,6 +223,25 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
         addBool("main_grads_fp32", tr("fp32 main gradients"), j->mainGradsFp32);
         addInt("parallelism.zero_stage", tr("ZeRO stage"), j->parallelism.zeroStage, 0, 3, QString());
         addEnum("parallelism.recompute", tr("Recompute"), j->parallelism.recompute);
+        // Megatron-Core's recompute_modules (with selective) and recompute_num_layers (with full):
+        // docs/model-reference.md#recomputed-modules. Selective with none listed is core_attn.
+        QStringList modules;
+        for (std::string_view m : kRecomputeModules)
+            modules << QString::fromLatin1(m.data(), static_cast<qsizetype>(m.size()));
+        std::vector<std::string> ticked = j->parallelism.recomputeModules;
+        if (ticked.empty() && j->parallelism.recompute == Recompute::Selective)
+            ticked.emplace_back("core_attn"); // what selective recomputes when none are listed
+        addNameSet("parallelism.recompute_modules", tr("Recompute modules"), modules, ticked)
+            ->setToolTip(tr("With Recompute selective: the parts of each block recomputed in backward instead of "
+                            "kept (Megatron-Core's recompute_modules). core_attn — the attention core's scores "
+                            "(nothing with flash attention); layernorm — an MoE block's pre-MLP LayerNorm output; "
+                            "moe_act — the routed experts' activation output. None ticked: core_attn alone, "
+                            "Megatron-Core's default."));
+        addInt("parallelism.recompute_layers", tr("Recompute layers"), j->parallelism.recomputeLayers, 0, 100000,
+               QString(), tr("every block"))
+            ->setToolTip(tr("With Recompute full: recompute only the first N blocks of each pipeline stage's model "
+                            "chunk, the others keep their activations (Megatron-Core's recompute_method block with "
+                            "recompute_num_layers). \"every block\": all of them."));
         addBool("parallelism.sequence_parallel", tr("Sequence parallel"), j->parallelism.sequenceParallel);
         addInt("parallelism.virtual_stages", tr("Virtual stages"), j->parallelism.virtualStages, 1, 1024, QString());
         addInt("parallelism.cp", tr("Context parallel"), j->parallelism.cp, 1, 1024, QString());
@@ -229,6 +252,20 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
         addIntList("parallelism.stage_layers", tr("Stage layers"), j->parallelism.stageLayers)
             ->setToolTip(tr("Blocks per pipeline stage, e.g. 7,8,8,7: pp numbers summing to the model's layers "
                             "(only with virtual stages 1). Empty: layers / pp on each stage."));
+        // Multi-token prediction is part of the model's shape: a custom model sets it here, a
+        // preset carries its own (docs/model-reference.md#multi-token-prediction).
+        const std::optional<ModelArchitecture> shape = architectureOf(j->model, mCatalog);
+        QSpinBox* mtp =
+            addInt("model.mtp_layers", tr("MTP modules"), shape ? shape->mtpLayers : 0, 0, 64, QString(), tr("none"));
+        const QString mtpWhat = tr("Multi-token-prediction modules after the last layer (DeepSeek-V3 §2.2; "
+                                   "Megatron-Core mtp_num_layers): each one more block, a 2h x h projection and a "
+                                   "second pass through the shared output head and loss, on the last pipeline "
+                                   "stage.");
+        mtp->setEnabled(j->model.preset.empty());
+        mtp->setToolTip(j->model.preset.empty()
+                            ? mtpWhat
+                            : mtpWhat + " " +
+                                  tr("Set by the preset %1: a custom model sets its own.").arg(q(j->model.preset)));
         if (j->training) {
             addDouble("training.tokens", tr("Tokens"), j->training->tokens, 0, 1e16, 3, tr(" billion"),
                       NumberFieldOptions{1e9, false, {}});
@@ -260,6 +297,21 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
                                 "expert_model_parallel_size)")
                                  .arg(arch->experts)
                            : tr("Only for mixture-of-experts models"));
+    }
+    // MoE parallel folding (Megatron-Core's expert_tensor_parallel_size): 0 leaves etp out, the
+    // experts follow tp (docs/model-reference.md#moe-parallel-folding).
+    QSpinBox* etp = addInt("parallelism.etp", tr("Expert tensor parallel"), j->parallelism.etp, 0, 1024, QString(),
+                           tr("as tensor parallel"));
+    {
+        const std::optional<ModelArchitecture> arch = architectureOf(j->model, mCatalog);
+        const bool moe = arch && arch->isMoe();
+        etp->setEnabled(moe || j->parallelism.etp != 0);
+        etp->setToolTip(moe ? tr("MoE parallel folding: the tensor-parallel size of the routed experts, which get a "
+                                 "grid of their own (etp x ep x expert-dp) over the tp x cp x dp ranks of each "
+                                 "pipeline stage; etp x ep must divide tp x cp x dp, and ep no longer has to divide "
+                                 "dp (Megatron-Core's expert_tensor_parallel_size). \"as tensor parallel\": the "
+                                 "experts follow tp.")
+                            : tr("Only for mixture-of-experts models"));
     }
     addDouble("schedule.arrival_h", tr("Arrives at"), j->schedule.arrivalH, 0, 1e6, 1, tr(" h"));
     addDouble("schedule.duration_h", tr("Runs for"), j->schedule.durationH, 0, 1e6, 1, tr(" h"),
