@@ -149,7 +149,7 @@ private Q_SLOTS:
         QVERIFY(scroll);
         QTRY_VERIFY(scroll->viewport()->width() > 0);
         for (const QString key : {"parallelism.ep", "parallelism.etp", "parallelism.recompute_modules",
-                                  "parallelism.recompute_layers", "model.mtp_layers"}) {
+                                  "parallelism.recompute_layers", "parallelism.moe_a2a_overlap", "model.mtp_layers"}) {
             QWidget* f = props->field(key);
             QVERIFY2(f, qPrintable(key));
             QTRY_VERIFY2(f->isVisible(), qPrintable(key)); // the layout shows new rows from the event loop
@@ -237,6 +237,25 @@ private Q_SLOTS:
         doc->undoStack()->undo();
         QCOMPARE(job()->parallelism.recompute, Recompute::Selective);
         QCOMPARE(job()->parallelism.recomputeLayers, 0);
+
+        // Overlap EP all-to-all: refused with the core's reason on pp 2 without virtual stages,
+        // applied with them (one undo step for both).
+        auto* overlap = qobject_cast<QCheckBox*>(props->field("parallelism.moe_a2a_overlap"));
+        QVERIFY(overlap);
+        QVERIFY(overlap->toolTip().contains("overlap_moe_expert_parallel_comm"));
+        QTest::mouseClick(overlap, Qt::LeftButton, {}, QPoint(8, overlap->height() / 2));
+        QVERIFY(overlap->isChecked());
+        QTRY_VERIFY(!props->canApply());
+        QVERIFY2(props->message().contains("needs virtual_stages > 1"), qPrintable(props->message()));
+        typeInto(props->field("parallelism.virtual_stages"), "2");
+        QTRY_VERIFY2(props->canApply(), qPrintable(props->message()));
+        const int beforeOverlap = doc->undoStack()->index();
+        clickApply(props);
+        QVERIFY(job()->parallelism.moeA2aOverlap);
+        QCOMPARE(job()->parallelism.virtualStages, 2);
+        QCOMPARE(doc->undoStack()->index(), beforeOverlap + 1);
+        doc->undoStack()->undo();
+        QVERIFY(!job()->parallelism.moeA2aOverlap);
 
         // MTP modules: the preset's, not editable here; a custom model's, edited.
         auto* mtp = qobject_cast<QSpinBox*>(props->field("model.mtp_layers"));

@@ -242,6 +242,12 @@ void PropertiesPanel::showJob(const Scenario& s, const QString& jobId)
             ->setToolTip(tr("With Recompute full: recompute only the first N blocks of each pipeline stage's model "
                             "chunk, the others keep their activations (Megatron-Core's recompute_method block with "
                             "recompute_num_layers). \"every block\": all of them."));
+        addBool("parallelism.moe_a2a_overlap", tr("Overlap EP all-to-all"), j->parallelism.moeA2aOverlap);
+        field("parallelism.moe_a2a_overlap")
+            ->setToolTip(tr("MoE with expert parallelism: hide the token dispatch and combine behind the other "
+                            "micro-batch's compute (Megatron-Core's overlap_moe_expert_parallel_comm, the combined "
+                            "1F1B schedule). Needs ep > 1, no full recompute and, with a pipeline, virtual stages "
+                            "> 1. docs/model-reference.md#ep-a2a-overlap"));
         addBool("parallelism.sequence_parallel", tr("Sequence parallel"), j->parallelism.sequenceParallel);
         addInt("parallelism.virtual_stages", tr("Virtual stages"), j->parallelism.virtualStages, 1, 1024, QString());
         addInt("parallelism.cp", tr("Context parallel"), j->parallelism.cp, 1, 1024, QString());
