@@ -3,6 +3,7 @@
 #pragma once
 
 // Driving the workbench's dialogs and menus as a user does, for the GUI tests.
+#include <QAbstractSpinBox>
 #include <QApplication>
 #include <QContextMenuEvent>
 #include <QDialog>
@@ -26,6 +27,26 @@ template <typename T> T* child(QWidget* parent, const QString& name)
     if (!w)
         qFatal("no %s", qPrintable(name));
     return w;
+}
+
+/// Presses an inspector's Apply Properties button with the mouse, as a user does.
+inline void clickApply(QWidget* panel)
+{
+    auto* apply = panel->findChild<QPushButton*>("applyProperties");
+    QVERIFY(apply);
+    QTest::mouseClick(apply, Qt::LeftButton);
+}
+
+/// Replaces the text of an inspector field (a line edit or a spin box) by typing over it.
+inline void typeIntoField(QWidget* field, const QString& text)
+{
+    QVERIFY(field);
+    field->setFocus();
+    if (auto* line = qobject_cast<QLineEdit*>(field))
+        line->selectAll();
+    else if (auto* spin = qobject_cast<QAbstractSpinBox*>(field))
+        spin->selectAll();
+    QTest::keyClicks(field, text);
 }
 
 /// Replaces the text of `edit` by typing, as a user does: select all, then type (or delete).

@@ -3,6 +3,7 @@
 // Issue 37 in the workbench: the job inspector's context-parallel and stage-layers fields, typed
 // into as a user does; a bad value shows the core's message with its path and changes nothing,
 // a good one is one undoable edit.
+#include "guidriver.h"
 #include "testsupport.h"
 #include "ui/edit/propertiespanel.h"
 #include "ui/edit/workloadspanel.h"
@@ -18,14 +19,9 @@
 
 using namespace gp;
 
-namespace {
+using gp::test::clickApply;
 
-void clickApply(ui::PropertiesPanel* props)
-{
-    auto* apply = props->findChild<QPushButton*>("applyProperties");
-    QVERIFY(apply);
-    QTest::mouseClick(apply, Qt::LeftButton);
-}
+namespace {
 
 /// Clicks into the field, selects what it holds and types `text` over it.
 void typeOver(QWidget* field, const QString& text)

@@ -4,6 +4,7 @@
 // parallel (MoE parallel folding), recomputed modules and layers, MTP modules; driven with the
 // keyboard and the mouse on a 1366x768 and a 1920x1080 window.
 #include "document/commands.h"
+#include "guidriver.h"
 #include "testsupport.h"
 #include "ui/edit/propertiespanel.h"
 #include "ui/mainwindow.h"
@@ -24,25 +25,10 @@
 
 using namespace gp;
 
+using gp::test::clickApply;
+using gp::test::typeIntoField;
+
 namespace {
-/// Presses the panel's Apply button with the mouse, as a user does.
-void clickApply(ui::PropertiesPanel* props)
-{
-    auto* apply = props->findChild<QPushButton*>("applyProperties");
-    QVERIFY(apply);
-    QTest::mouseClick(apply, Qt::LeftButton);
-}
-
-/// Replaces a spin box's text by typing, as a user does.
-void typeInto(QWidget* field, const QString& text)
-{
-    auto* spin = qobject_cast<QAbstractSpinBox*>(field);
-    QVERIFY(spin);
-    spin->setFocus();
-    spin->selectAll();
-    QTest::keyClicks(spin, text);
-}
-
 /// Picks a combo box's item by typing its first letters, as a user does with the keyboard.
 void pick(QWidget* field, const QString& text)
 {
@@ -179,11 +165,11 @@ private Q_SLOTS:
         QCOMPARE(etp->value(), 0);
         QCOMPARE(etp->text(), QString("as tensor parallel"));
         QVERIFY(etp->toolTip().contains("expert_tensor_parallel_size"));
-        typeInto(etp, "3");
+        typeIntoField(etp, "3");
         QVERIFY(!props->canApply());
         QVERIFY2(props->message().contains("parallelism.etp: 3 x ep (2) does not divide tp x cp x dp (16)"),
                  qPrintable(props->message()));
-        typeInto(etp, "1");
+        typeIntoField(etp, "1");
         QVERIFY2(props->canApply(), qPrintable(props->message()));
         clickApply(props);
         QCOMPARE(job()->parallelism.etp, 1);
@@ -223,7 +209,7 @@ private Q_SLOTS:
         QVERIFY(layers);
         QCOMPARE(layers->text(), QString("every block"));
         QVERIFY(layers->toolTip().contains("recompute_num_layers"));
-        typeInto(layers, "4");
+        typeIntoField(layers, "4");
         QVERIFY(!props->canApply());
         QVERIFY2(props->message().contains(
                      "parallelism.recompute_layers: 4 recomputes whole blocks; recompute is selective, not full"),
@@ -247,7 +233,7 @@ private Q_SLOTS:
         QVERIFY(overlap->isChecked());
         QTRY_VERIFY(!props->canApply());
         QVERIFY2(props->message().contains("needs virtual_stages > 1"), qPrintable(props->message()));
-        typeInto(props->field("parallelism.virtual_stages"), "2");
+        typeIntoField(props->field("parallelism.virtual_stages"), "2");
         QTRY_VERIFY2(props->canApply(), qPrintable(props->message()));
         const int beforeOverlap = doc->undoStack()->index();
         clickApply(props);
@@ -278,7 +264,7 @@ private Q_SLOTS:
         mtp = qobject_cast<QSpinBox*>(props->field("model.mtp_layers"));
         QVERIFY(mtp && mtp->isEnabled());
         QCOMPARE(mtp->text(), QString("none"));
-        typeInto(mtp, "1");
+        typeIntoField(mtp, "1");
         QVERIFY2(props->canApply(), qPrintable(props->message()));
         clickApply(props);
         QCOMPARE(job()->model.custom.mtpLayers, 1);

@@ -4,6 +4,7 @@
 // tenants and jobs are one undoable command each; an invalid value shows the core's message
 // and changes nothing.
 #include "document/commands.h"
+#include "guidriver.h"
 #include "io/scenariowriter.h"
 #include "testsupport.h"
 #include "ui/canvas/canvasscene.h"
@@ -36,26 +37,10 @@
 
 using namespace gp;
 
+using gp::test::clickApply;
+using gp::test::typeIntoField;
+
 namespace {
-/// Presses the panel's Apply button with the mouse, as a user does.
-void clickApply(ui::PropertiesPanel* props)
-{
-    auto* apply = props->findChild<QPushButton*>("applyProperties");
-    QVERIFY(apply);
-    QTest::mouseClick(apply, Qt::LeftButton);
-}
-
-/// Replaces a field's text by typing, as a user does (a line edit or a spin box).
-void typeInto(QWidget* field, const QString& text)
-{
-    QVERIFY(field);
-    if (auto* line = qobject_cast<QLineEdit*>(field))
-        line->selectAll();
-    else if (auto* spin = qobject_cast<QAbstractSpinBox*>(field))
-        spin->selectAll();
-    QTest::keyClicks(field, text);
-}
-
 /// The Workloads row of a job, or -1.
 int rowOf(const QTableWidget* table, const QString& jobId)
 {
@@ -112,7 +97,7 @@ private Q_SLOTS:
         QVERIFY(props->fieldKeys().contains("nics.count"));
         QVERIFY(!props->fieldKeys().contains("name"));
         QVERIFY(!props->canApply()); // nothing changed yet
-        typeInto(props->field("nics.count"), "4");
+        typeIntoField(props->field("nics.count"), "4");
         QVERIFY2(props->canApply(), qPrintable(props->message()));
         clickApply(props);
         QCOMPARE(doc->undoStack()->count(), 1);
@@ -133,7 +118,7 @@ private Q_SLOTS:
         QCOMPARE(w->canvasScene()->selectedIds(), QStringList{"node-001-leaf-00"});
         auto* bandwidth = qobject_cast<QDoubleSpinBox*>(props->field("bandwidth_gbps"));
         QVERIFY(bandwidth);
-        typeInto(bandwidth, "800");
+        typeIntoField(bandwidth, "800");
         clickApply(props);
         QCOMPARE(doc->undoStack()->undoText(), QString("Edit link node-001-leaf-00"));
         for (const Link& l : doc->scenario().topology.links)
@@ -151,7 +136,7 @@ private Q_SLOTS:
 
         // A switch: tier and name.
         w->canvasScene()->setSelectedIds({"leaf-00"});
-        typeInto(props->field("name"), "Leaf A");
+        typeIntoField(props->field("name"), "Leaf A");
         clickApply(props);
         QCOMPARE(doc->scenario().topology.switches[2].name, std::string("Leaf A"));
     }
@@ -168,14 +153,14 @@ private Q_SLOTS:
         props->showJob(doc->scenario(), "acme-ft");
         auto* global = qobject_cast<QSpinBox*>(props->field("batch.global"));
         QVERIFY(global);
-        typeInto(global, "100"); // not a multiple of micro 1 x dp 8
+        typeIntoField(global, "100"); // not a multiple of micro 1 x dp 8
         QVERIFY(!props->canApply());
         QVERIFY2(props->message().contains("batch.global") && props->message().contains("not a multiple"),
                  qPrintable(props->message()));
         clickApply(props);
         QCOMPARE(doc->undoStack()->count(), 0);
         QVERIFY(!doc->isModified());
-        typeInto(global, "256");
+        typeIntoField(global, "256");
         QVERIFY(props->canApply());
         clickApply(props);
         QCOMPARE(doc->scenario().tenants[1].jobs[0].batch.global, 256);
@@ -200,11 +185,11 @@ private Q_SLOTS:
         props->showJob(doc->scenario(), "frontier-70b");
         auto* virtualStages = qobject_cast<QSpinBox*>(props->field("parallelism.virtual_stages"));
         QVERIFY(virtualStages);
-        typeInto(virtualStages, "3");
+        typeIntoField(virtualStages, "3");
         QVERIFY(!props->canApply());
         QVERIFY2(props->message().contains("virtual_stages: 3 does not divide the layers per stage (40)"),
                  qPrintable(props->message()));
-        typeInto(virtualStages, "2");
+        typeIntoField(virtualStages, "2");
         QVERIFY2(props->canApply(), qPrintable(props->message()));
         clickApply(props);
         QCOMPARE(doc->scenario().tenants[0].jobs[0].parallelism.virtualStages, 2);
@@ -212,11 +197,11 @@ private Q_SLOTS:
         // A tenant: a bad colour is refused with the core's message; a deadline is set.
         props->showTenant(doc->scenario(), "chatco");
         auto* colour = qobject_cast<QLineEdit*>(props->field("color"));
-        typeInto(colour, "green");
+        typeIntoField(colour, "green");
         QVERIFY(!props->canApply());
         QVERIFY2(props->message().contains("#RRGGBB"), qPrintable(props->message()));
-        typeInto(colour, "#00aa00");
-        typeInto(props->field("sla.deadline_days"), "14");
+        typeIntoField(colour, "#00aa00");
+        typeIntoField(props->field("sla.deadline_days"), "14");
         QVERIFY2(props->canApply(), qPrintable(props->message()));
         clickApply(props);
         QCOMPARE(doc->scenario().tenants[2].color, std::string("#00aa00"));

@@ -46,6 +46,9 @@ Placer::Placer(const Scenario& s, const Catalog& c, const FabricIndex& fabric, c
     mDomain.resize(nodes.size());
     for (std::size_t n = 0; n < nodes.size(); ++n)
         mDomain[n] = nvlinkDomainGpus(nodes[n], c);
+    for (const auto& trays : mFabric.nodesOfRack)
+        for (int n : trays)
+            mWidestTrayDomain = std::max(mWidestTrayDomain, mDomain[static_cast<std::size_t>(n)]);
     mMaxFreeCapacity.assign(nodes.size(), 0.0);
     for (const Slot& sl : slots)
         ++mFree[static_cast<std::size_t>(sl.node)];

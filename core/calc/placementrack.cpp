@@ -77,11 +77,7 @@ bool Placer::blockInRack(const JobDemand& d, int count, int demandIndex, JobPlac
     // A block that a tray's own NVLink domain holds goes group by group, where the policy chooses
     // the node; a wider one spans trays, and then all of them must be trays of one domain, as
     // Megatron-Bridge's launcher asks Slurm for (a segment of trays per NVL72 rack).
-    int widestTray = 0;
-    for (const auto& nodes : mFabric.nodesOfRack)
-        for (int n : nodes)
-            widestTray = std::max(widestTray, mDomain[static_cast<std::size_t>(n)]);
-    if (wide.tp <= widestTray)
+    if (wide.tp <= mWidestTrayDomain)
         return false;
     const bool strict = mStrictMemory;
     mStrictMemory = true;

@@ -199,6 +199,7 @@ private:
     std::vector<int> mFree;         // free slots per node
     std::vector<double> mFreeShare; // free GPU share per node
     std::vector<int> mDomain;
+    int mWidestTrayDomain = 0;         // the widest own NVLink domain of a rack-scale domain's trays
     std::vector<int> mPeerGpus;        // widest free TP group per node (refreshNode)
     std::vector<int> mPeerAny;         // free GPUs with a whole-GPU slot per node (a TP group over PCIe)
     mutable bool mPcieTp = false;      // chooseNode's second pass: a TP group may span NVLink domains
